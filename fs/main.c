@@ -1,0 +1,14 @@
+/*
+ * main.c - the skillsfs program: `skillsfs check ...` validates skill
+ * folders, anything else mounts them.
+ */
+#include <string.h>
+
+#include "cli.h"
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && strcmp(argv[1], "check") == 0)
+		return check_main(argc - 1, argv + 1);
+	return mount_main(argc, argv);
+}

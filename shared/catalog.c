@@ -1,0 +1,1 @@
+/* catalog.c - placeholder until written. */

@@ -1,0 +1,1 @@
+/* digest.c - placeholder until written. */

@@ -1,0 +1,1 @@
+/* frontmatter.c - placeholder until written. */

@@ -1,0 +1,120 @@
+/*
+ * internal.h - interfaces between the parts of the catalog library.
+ * Not installed; fs/ and mcp/ use skillsfs.h only.
+ */
+#ifndef SKILLSFS_INTERNAL_H
+#define SKILLSFS_INTERNAL_H
+
+#include <stdarg.h>
+
+#include "skillsfs.h"
+
+/* ---- arena.c: one owner for the many small strings of a snapshot ------ */
+
+struct sfs_arena {
+	struct sfs_arena_block *head;
+};
+
+void *sfs_arena_alloc(struct sfs_arena *a, size_t size);   /* zeroed */
+char *sfs_arena_strdup(struct sfs_arena *a, const char *s);
+char *sfs_arena_strndup(struct sfs_arena *a, const char *s, size_t n);
+char *sfs_arena_printf(struct sfs_arena *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sfs_arena_free(struct sfs_arena *a);
+
+/* ---- diag.c: a growable list of findings ------------------------------
+ * Strings are copied into the list's arena, so callers may pass
+ * temporaries.  Every add returns 0 or -ENOMEM.
+ */
+
+struct sfs_diag_list {
+	struct sfs_arena *arena;   /* not owned */
+	struct sfs_diag *v;        /* owned (malloc) */
+	size_t n, cap;
+};
+
+int sfs_diag_add(struct sfs_diag_list *l, enum sfs_severity sev,
+                 const char *file, unsigned line, unsigned column,
+                 const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
+size_t sfs_diag_count(const struct sfs_diag_list *l, enum sfs_severity sev);
+/* --strict: every warning becomes an error. */
+void sfs_diag_promote_warnings(struct sfs_diag_list *l);
+void sfs_diag_list_free(struct sfs_diag_list *l);   /* frees v only */
+
+/* ---- frontmatter.c: SKILL.md frontmatter with libyaml ------------------ */
+
+#define SFS_FM_MAX_BYTES   (64 * 1024)  /* frontmatter text */
+#define SFS_FM_MAX_DEPTH   32           /* nested collections */
+#define SFS_FM_MAX_NODES   20000        /* scalars + collections */
+
+/* Where a key and its value stand in SKILL.md, for diagnostics. */
+struct sfs_fm_pos {
+	const char *key;      /* dotted path: "x-personal-mcp.references.a.path" */
+	unsigned line, column;           /* of the key, 1-based */
+	unsigned value_line, value_column;
+};
+
+struct sfs_frontmatter {
+	cJSON *json;          /* the mapping, values as parsed; owned */
+	size_t body_offset;   /* byte offset of the body in the file */
+	unsigned body_line;   /* 1-based line on which the body starts */
+	struct sfs_fm_pos *pos;  /* owned (malloc); strings in the arena */
+	size_t npos;
+};
+
+/*
+ * Parses the frontmatter at the start of text (UTF-8 BOM, CRLF and
+ * "---" fences handled).  Scalars become JSON the way YAML 1.2's core
+ * schema reads them (true/false, null, integers, floats; quoted scalars
+ * stay strings).  Aliases, over-deep nesting, over-large frontmatter,
+ * invalid UTF-8 and a non-mapping document are findings.
+ * Returns 0 when fm->json is a usable mapping, -1 when the frontmatter is
+ * unusable (an error was added to diags), -ENOMEM on allocation failure.
+ * `file` names the SKILL.md in diagnostics.
+ */
+int sfs_frontmatter_parse(const char *text, size_t len, const char *file,
+                          struct sfs_arena *arena, struct sfs_diag_list *diags,
+                          struct sfs_frontmatter *fm);
+void sfs_frontmatter_free(struct sfs_frontmatter *fm);
+/* Position of a dotted key; NULL when the key is absent. */
+const struct sfs_fm_pos *sfs_frontmatter_pos(const struct sfs_frontmatter *fm,
+                                             const char *key);
+
+/* ---- validate.c: the frontmatter contract ----------------------------- */
+
+/* What validation extracts for the snapshot; strings live in the arena. */
+struct sfs_meta {
+	const char *name;
+	const char *description;
+	const char *version;
+	const char **tags;          size_t ntags;
+	const char **capabilities;  size_t ncapabilities;
+	const char **depends_on;    size_t ndepends_on;
+	struct sfs_ref *refs;       size_t nrefs;   /* sorted by id */
+	bool model_invocable, user_invocable;
+};
+
+/*
+ * Checks one skill's frontmatter against the contract: name and description
+ * rules, name equal to dir_name, the types of the optional Agent Skills and
+ * Claude Code fields, unknown keys, and x-personal-mcp (all but the checks
+ * that need the filesystem or other skills).  Fills *meta (derived values
+ * when there is no x-personal-mcp block).  Findings go to diags with their
+ * severity; returns 0, or -ENOMEM.
+ */
+int sfs_validate_frontmatter(const struct sfs_frontmatter *fm,
+                             const char *file, const char *dir_name,
+                             struct sfs_arena *arena,
+                             struct sfs_diag_list *diags,
+                             struct sfs_meta *meta);
+
+/* Checks the SKILL.md body: over 500 lines, and relative links to files
+ * that do not exist (exists() answers for a skill-relative path, and says
+ * through *case_only whether only the letter case differs). */
+typedef bool (*sfs_exists_fn)(const char *relpath, bool *case_only, void *arg);
+int sfs_validate_body(const char *body, size_t len, unsigned first_line,
+                      const char *file, sfs_exists_fn exists, void *arg,
+                      struct sfs_diag_list *diags);
+
+#endif

@@ -1,0 +1,1 @@
+/* render.c - placeholder until written. */

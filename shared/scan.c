@@ -1,0 +1,1 @@
+/* scan.c - placeholder until written. */

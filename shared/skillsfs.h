@@ -1,0 +1,194 @@
+/*
+ * skillsfs.h - the skill catalog library.
+ *
+ * The library turns skills directories ("roots") into an immutable,
+ * validated, reference-counted catalog snapshot, and renders it as the JSON
+ * documents that the mount and the MCP server serve.  It prints nothing:
+ * every finding about a skill is a diagnostic in the snapshot, every failure
+ * of the library itself is a negative errno.
+ *
+ * Ownership: everything reachable from a catalog (skills, files, strings,
+ * frontmatter JSON, diagnostics) is owned by the catalog and lives until its
+ * last reference is dropped.  Renderers return malloc'd strings that the
+ * caller frees.  A catalog is never modified after sfs_catalog_build()
+ * returns, so any number of threads may read it at once.
+ */
+#ifndef SKILLSFS_H
+#define SKILLSFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include <cjson/cJSON.h>
+
+/* ---- diagnostics ------------------------------------------------------ */
+
+enum sfs_severity { SFS_WARNING = 1, SFS_ERROR = 2 };
+
+struct sfs_diag {
+	enum sfs_severity severity;
+	const char *file;   /* absolute path the finding is about */
+	unsigned line;      /* 1-based; 0 when not tied to a position */
+	unsigned column;    /* 1-based; 0 when not tied to a position */
+	const char *field;  /* dotted key ("x-personal-mcp.version"), or "" */
+	const char *message;
+};
+
+/* ---- skills ----------------------------------------------------------- */
+
+/* One entry of a skill's tree: a file, a folder or a symlink. */
+struct sfs_file {
+	const char *path;     /* relative to the skill folder, '/'-separated */
+	const char *source;   /* same, as named in the source ("skill.md") */
+	const char *name;     /* last component of path */
+	int32_t parent;       /* index of the parent folder, -1 for the top */
+	mode_t mode;          /* S_IFREG, S_IFDIR or S_IFLNK, with permissions */
+	off_t size;           /* of a symlink to a file: the target's size */
+	struct timespec mtime;
+	dev_t dev;            /* of the source: change detection */
+	ino_t ino;
+	const char *link;     /* S_IFLNK: the target as stored; else NULL */
+	bool hashed;          /* sha256 is valid (regular files, file links) */
+	uint8_t sha256[32];
+};
+
+/* A reference declared in x-personal-mcp.references. */
+struct sfs_ref {
+	const char *id;
+	const char *path;      /* relative to the skill folder */
+	const char *title;     /* NULL when not given */
+	const char *mime_type; /* "text/markdown" when not given */
+};
+
+struct sfs_skill {
+	const char *id;            /* frontmatter name == folder name */
+	const char *description;
+	const char *dir;           /* absolute source folder */
+	unsigned root;             /* index into the catalog's roots */
+	const cJSON *frontmatter;  /* verbatim frontmatter, a JSON object */
+	size_t body_offset;        /* byte offset of the body in SKILL.md */
+	const char *version;       /* x-personal-mcp.version, NULL if none */
+	const char *const *tags;
+	size_t ntags;
+	const char *const *capabilities;
+	size_t ncapabilities;
+	const char *const *depends_on;
+	size_t ndepends_on;
+	const struct sfs_ref *refs; /* sorted by id */
+	size_t nrefs;
+	bool model_invocable;      /* not disable-model-invocation: true */
+	bool user_invocable;       /* user-invocable, default true */
+	const struct sfs_file *files; /* sorted by path; folders included */
+	size_t nfiles;
+	size_t skill_md;           /* index of SKILL.md in files */
+	const struct sfs_diag *diags; /* warnings of a served skill */
+	size_t ndiags;
+};
+
+/* A skill folder that was found but is not served, with the reason. */
+enum sfs_unserved_reason { SFS_INVALID = 1, SFS_SHADOWED = 2 };
+
+struct sfs_unserved {
+	enum sfs_unserved_reason reason;
+	const char *dir;           /* absolute source folder */
+	const char *id;            /* frontmatter name if it had one, or NULL */
+	unsigned root;
+	const char *shadowed_by;   /* SFS_SHADOWED: folder of the served skill */
+	const struct sfs_diag *diags;
+	size_t ndiags;
+};
+
+/* ---- building a catalog ----------------------------------------------- */
+
+struct sfs_config {
+	const char *const *roots;  /* absolute folders, in precedence order */
+	size_t nroots;
+	bool strict;               /* every warning becomes an error */
+	unsigned max_depth;        /* folder levels searched; 0: default 16 */
+	size_t max_entries;        /* entries read per root; 0: default 1e6 */
+	size_t max_files;          /* entries per skill; 0: default 100000 */
+};
+
+struct sfs_counts {
+	size_t served, invalid, shadowed, errors, warnings;
+};
+
+typedef struct sfs_catalog sfs_catalog;
+
+/*
+ * Scans cfg->roots and builds a new catalog.  When prev is given, the
+ * SHA-256 of every file whose device, inode, size and mtime are unchanged
+ * is taken from prev instead of being computed again.  Returns 0 and sets
+ * *out, or a negative errno when the library itself failed (out of memory);
+ * missing roots and bad skills are diagnostics, not failures.
+ */
+int sfs_catalog_build(const struct sfs_config *cfg, const sfs_catalog *prev,
+                      sfs_catalog **out);
+
+sfs_catalog *sfs_catalog_ref(sfs_catalog *cat);
+void sfs_catalog_unref(sfs_catalog *cat);
+
+size_t sfs_catalog_nskills(const sfs_catalog *cat);
+const struct sfs_skill *sfs_catalog_skill(const sfs_catalog *cat, size_t i);
+const struct sfs_skill *sfs_catalog_find(const sfs_catalog *cat,
+                                         const char *id);
+const struct sfs_unserved *sfs_catalog_unserved(const sfs_catalog *cat,
+                                                size_t *n);
+/* Findings not tied to one skill folder (a missing root, say). */
+const struct sfs_diag *sfs_catalog_diags(const sfs_catalog *cat, size_t *n);
+size_t sfs_catalog_nroots(const sfs_catalog *cat);
+const char *sfs_catalog_root(const sfs_catalog *cat, size_t i);
+/* Every folder the scan read: roots, category folders, skill folders and
+ * their subfolders.  The set a watcher must watch. */
+const char *const *sfs_catalog_dirs(const sfs_catalog *cat, size_t *n);
+struct sfs_counts sfs_catalog_counts(const sfs_catalog *cat);
+/* How many files this build hashed (the rest reused prev's digests). */
+size_t sfs_catalog_hashed(const sfs_catalog *cat);
+
+/* ---- JSON renderings ---------------------------------------------------
+ * Each is deterministic: skills sorted by id, files by path, keys in a
+ * fixed order.  The array renderings put one skill per line so that line
+ * tools and the MCP server can take one skill without parsing the rest.
+ * Each returns a malloc'd string ending in "\n", or NULL when out of memory.
+ */
+
+/* {"skills":[entry,...]}, entries as SEP-2640 skills/list: uri,
+ * frontmatter, resources [{uri, digest, size}]. */
+char *sfs_render_index(const sfs_catalog *cat);
+/* {"skills":[{id,name,description,tags,capabilities,version},...]} */
+char *sfs_render_skills_index(const sfs_catalog *cat);
+/* resource://catalog/skills/<id> */
+char *sfs_render_skill_record(const sfs_catalog *cat,
+                              const struct sfs_skill *skill);
+
+/* What the daemon knows beyond the catalog, for status.json. */
+struct sfs_status_info {
+	uint64_t generation;
+	struct timespec last_refresh;
+	const char *refresh_mode;          /* "inotify" or "polling" */
+	const char *const *root_sources;   /* per root: "--skills-dir", ... */
+};
+char *sfs_render_status(const sfs_catalog *cat,
+                        const struct sfs_status_info *info);
+/* Every diagnostic, as skillsfs check --json prints them. */
+char *sfs_render_findings(const sfs_catalog *cat);
+
+/* ---- small helpers ---------------------------------------------------- */
+
+/* "sha256:" and 64 lowercase hex digits, NUL-terminated. */
+#define SFS_DIGEST_LEN (7 + 64 + 1)
+void sfs_format_digest(const uint8_t sha256[32], char out[SFS_DIGEST_LEN]);
+
+/* The Agent Skills name rule: 1-64 of [a-z0-9-], no leading, trailing or
+ * doubled hyphen. */
+bool sfs_valid_id(const char *s);
+
+/* Visits every diagnostic of the catalog in a stable order: global ones,
+ * then per skill folder sorted by folder path. */
+typedef void (*sfs_diag_fn)(const struct sfs_diag *d, void *arg);
+void sfs_catalog_each_diag(const sfs_catalog *cat, sfs_diag_fn fn, void *arg);
+
+#endif

@@ -1,0 +1,1 @@
+/* validate.c - placeholder until written. */
