@@ -1,1 +1,154 @@
-/* digest.c - placeholder until written. */
+/*
+ * digest.c - SHA-256 of skill files (nettle), and the cache that lets a
+ * rebuild reuse the digests of files that did not change.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nettle/sha2.h>
+
+#include "snapshot.h"
+
+#define READ_CHUNK (64 * 1024)
+
+void sfs_format_digest(const uint8_t sha256[32], char out[SFS_DIGEST_LEN])
+{
+	static const char hex[] = "0123456789abcdef";
+	char *p = out;
+
+	for (const char *s = "sha256:"; *s; s++)
+		*p++ = *s;
+	for (int i = 0; i < 32; i++) {
+		*p++ = hex[sha256[i] >> 4];
+		*p++ = hex[sha256[i] & 0xf];
+	}
+	*p = '\0';
+}
+
+int sfs_sha256_fd(int fd, uint8_t out[32], off_t *len)
+{
+	struct sha256_ctx ctx;
+	uint8_t *buf = malloc(READ_CHUNK);
+	off_t total = 0;
+
+	if (!buf)
+		return -ENOMEM;
+	sha256_init(&ctx);
+	for (;;) {
+		ssize_t n = read(fd, buf, READ_CHUNK);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = -errno;
+			free(buf);
+			return err;
+		}
+		if (n == 0)
+			break;
+		sha256_update(&ctx, (size_t)n, buf);
+		total += n;
+	}
+	sha256_digest(&ctx, SHA256_DIGEST_SIZE, out);
+	free(buf);
+	if (len)
+		*len = total;
+	return 0;
+}
+
+int sfs_sha256_at(int dirfd, const char *name, uint8_t out[32], off_t *len)
+{
+	/* O_NONBLOCK: a FIFO swapped in after the listing must not hang the
+	 * build; it fails the regular-file check below instead. */
+	int fd = openat(dirfd, name,
+	                O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+
+	struct stat st;
+	int rc;
+	if (fstat(fd, &st) < 0)
+		rc = -errno;
+	else if (!S_ISREG(st.st_mode))
+		rc = -EINVAL;
+	else
+		rc = sfs_sha256_fd(fd, out, len);
+	close(fd);
+	return rc;
+}
+
+/* ---- the reuse cache ---------------------------------------------------- */
+
+static size_t slot_of(const struct sfs_digest_cache *c, dev_t dev, ino_t ino)
+{
+	uint64_t key = (uint64_t)dev ^ (uint64_t)ino;
+	/* Fibonacci hashing spreads consecutive inode numbers. */
+	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 17) & c->mask;
+}
+
+int sfs_digest_cache_init(struct sfs_digest_cache *c, size_t expected)
+{
+	size_t cap = 16;
+
+	c->slots = NULL;
+	c->mask = 0;
+	c->n = 0;
+	if (expected == 0)
+		return 0;
+	while (cap < expected * 2)
+		cap *= 2;
+	c->slots = calloc(cap, sizeof(*c->slots));
+	if (!c->slots)
+		return -ENOMEM;
+	c->mask = cap - 1;
+	return 0;
+}
+
+static bool same_identity(const struct sfs_file *f, dev_t dev, ino_t ino,
+                          off_t size, struct timespec mtime)
+{
+	return f->dev == dev && f->ino == ino && f->size == size &&
+	       f->mtime.tv_sec == mtime.tv_sec &&
+	       f->mtime.tv_nsec == mtime.tv_nsec;
+}
+
+void sfs_digest_cache_add(struct sfs_digest_cache *c, const struct sfs_file *f)
+{
+	/* Never fill the table beyond half, so lookups stay short and
+	 * always end at an empty slot. */
+	if (!c->slots || !f->hashed || (c->n + 1) * 2 > c->mask + 1)
+		return;
+	size_t i = slot_of(c, f->dev, f->ino);
+	while (c->slots[i]) {
+		if (same_identity(c->slots[i], f->dev, f->ino, f->size,
+		                  f->mtime))
+			return;
+		i = (i + 1) & c->mask;
+	}
+	c->slots[i] = f;
+	c->n++;
+}
+
+const uint8_t *sfs_digest_cache_find(const struct sfs_digest_cache *c,
+                                     dev_t dev, ino_t ino, off_t size,
+                                     struct timespec mtime)
+{
+	if (!c || !c->slots)
+		return NULL;
+	for (size_t i = slot_of(c, dev, ino); c->slots[i];
+	     i = (i + 1) & c->mask) {
+		if (same_identity(c->slots[i], dev, ino, size, mtime))
+			return c->slots[i]->sha256;
+	}
+	return NULL;
+}
+
+void sfs_digest_cache_free(struct sfs_digest_cache *c)
+{
+	free(c->slots);
+	c->slots = NULL;
+	c->mask = 0;
+	c->n = 0;
+}

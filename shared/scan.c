@@ -1,1 +1,731 @@
-/* scan.c - placeholder until written. */
+/*
+ * scan.c - finds the skill folders under each root, and lists each skill's
+ * tree with its digests.
+ *
+ * Every folder is opened relative to its parent's descriptor with
+ * O_NOFOLLOW and every entry is examined with AT_SYMLINK_NOFOLLOW, so a
+ * folder swapped for a symlink between two calls is not followed either.
+ *
+ * Discovery never follows a symlinked folder, inside or outside the root:
+ * a symlink can point anywhere (a home folder, "/", a loop), and following
+ * only the ones that stay inside a root would make the set of served skills
+ * depend on symlink targets nobody looks at.  Such a symlink gets a warning
+ * so that users learn why a linked skill does not appear.
+ *
+ * Inside a skill, a symlink is kept when it resolves, lexically and on the
+ * filesystem, to an entry inside the same skill folder; anything else is
+ * hidden with a warning, because the mount must not lead readers outside
+ * the skill.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "snapshot.h"
+
+/* ---- small helpers ------------------------------------------------------ */
+
+int sfs_strvec_push(struct sfs_strvec *v, const char *s)
+{
+	if (!s)
+		return -ENOMEM;
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 64;
+		const char **nv = realloc(v->v, cap * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		v->v = nv;
+		v->cap = cap;
+	}
+	v->v[v->n++] = s;
+	return 0;
+}
+
+bool sfs_path_clean_rel(char *p)
+{
+	char *out = p;
+	const char *in = p;
+
+	if (p[0] == '/')
+		return false;
+	while (*in) {
+		while (*in == '/')
+			in++;
+		const char *end = strchrnul(in, '/');
+		size_t len = (size_t)(end - in);
+		if (len == 0 || (len == 1 && in[0] == '.')) {
+			/* nothing to keep */
+		} else if (len == 2 && in[0] == '.' && in[1] == '.') {
+			if (out == p)
+				return false;
+			while (out > p && *--out != '/')
+				;
+		} else {
+			if (out != p)
+				*out++ = '/';
+			memmove(out, in, len);
+			out += len;
+		}
+		in = end;
+	}
+	*out = '\0';
+	return true;
+}
+
+/* "dir/name" in the arena, without doubling the slash of "/". */
+static char *join(struct sfs_arena *a, const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+	if (n > 0 && dir[n - 1] == '/')
+		return sfs_arena_printf(a, "%s%s", dir, name);
+	return sfs_arena_printf(a, "%s/%s", dir, name);
+}
+
+/* Folders that are never searched nor served: hidden ones (".git") and
+ * package caches, which can hold thousands of files nobody authored. */
+static bool skipped_folder(const char *name)
+{
+	return name[0] == '.' || strcmp(name, "node_modules") == 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* ---- reading one folder ------------------------------------------------- */
+
+struct names {
+	char **v;   /* owned, each malloc'd */
+	size_t n, cap;
+};
+
+static void names_free(struct names *nm)
+{
+	for (size_t i = 0; i < nm->n; i++)
+		free(nm->v[i]);
+	free(nm->v);
+	nm->v = NULL;
+	nm->n = nm->cap = 0;
+}
+
+static int names_push(struct names *nm, const char *name)
+{
+	if (nm->n == nm->cap) {
+		size_t cap = nm->cap ? nm->cap * 2 : 32;
+		char **v = realloc(nm->v, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		nm->v = v;
+		nm->cap = cap;
+	}
+	nm->v[nm->n] = strdup(name);
+	if (!nm->v[nm->n])
+		return -ENOMEM;
+	nm->n++;
+	return 0;
+}
+
+/*
+ * Reads the names in the folder dfd (not "." and ".."), at most `limit`
+ * of them, sorted.  *cut says whether more were left unread.  Returns 0,
+ * -ENOMEM, or another -errno when the folder cannot be read.
+ */
+static int read_names(int dfd, size_t limit, struct names *nm, bool *cut)
+{
+	int fd = dup(dfd);
+	if (fd < 0)
+		return -errno;
+	DIR *d = fdopendir(fd);
+	if (!d) {
+		int err = -errno;
+		close(fd);
+		return err;
+	}
+	rewinddir(d);
+
+	int rc = 0;
+	*cut = false;
+	for (;;) {
+		errno = 0;
+		struct dirent *e = readdir(d);
+		if (!e) {
+			rc = -errno;
+			break;
+		}
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		if (nm->n >= limit) {
+			*cut = true;
+			break;
+		}
+		rc = names_push(nm, e->d_name);
+		if (rc < 0)
+			break;
+	}
+	closedir(d);
+	if (rc < 0) {
+		names_free(nm);
+		return rc;
+	}
+	qsort(nm->v, nm->n, sizeof(*nm->v), cmp_str);
+	return 0;
+}
+
+/* ---- discovery ---------------------------------------------------------- */
+
+struct walk {
+	struct sfs_scan *s;
+	unsigned root;
+	size_t budget;          /* entries this root may still read */
+	bool out_of_budget;
+	const char *too_deep;   /* the first folder left unsearched */
+};
+
+static int add_found(struct sfs_scan *s, const char *dir,
+                     const char *skill_md, unsigned root)
+{
+	if (s->nfound == s->capfound) {
+		size_t cap = s->capfound ? s->capfound * 2 : 64;
+		struct sfs_found *v = realloc(s->found, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		s->found = v;
+		s->capfound = cap;
+	}
+	s->found[s->nfound++] = (struct sfs_found){
+		.dir = dir, .skill_md = skill_md, .root = root,
+	};
+	return 0;
+}
+
+/* The spelling of SKILL.md in a folder's names, or NULL. */
+static const char *skill_md_name(const struct names *nm)
+{
+	const char *found = NULL;
+
+	for (size_t i = 0; i < nm->n; i++) {
+		if (strcmp(nm->v[i], "SKILL.md") == 0)
+			return "SKILL.md";
+		if (strcmp(nm->v[i], "skill.md") == 0)
+			found = "skill.md";
+	}
+	return found;
+}
+
+static int walk_dir(struct walk *w, int dfd, const char *path, unsigned depth);
+
+/* Looks at one entry of a category folder: a folder to search, or a
+ * symlinked folder to warn about. */
+static int walk_entry(struct walk *w, int dfd, const char *path,
+                      const char *name, unsigned depth)
+{
+	struct sfs_scan *s = w->s;
+	struct stat st;
+
+	if (skipped_folder(name))
+		return 0;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return 0;   /* gone since it was listed */
+	if (S_ISLNK(st.st_mode)) {
+		struct stat target;
+		if (fstatat(dfd, name, &target, 0) == 0 &&
+		    S_ISDIR(target.st_mode))
+			return sfs_diag_add(s->global, SFS_WARNING,
+			                    join(s->arena, path, name), 0, 0, "",
+			                    "symbolic link to a folder: not followed; "
+			                    "skills are searched in real folders only");
+		return 0;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return 0;
+
+	const char *child = join(s->arena, path, name);
+	if (!child)
+		return -ENOMEM;
+	if (depth + 1 > s->max_depth) {
+		if (!w->too_deep)
+			w->too_deep = child;
+		return 0;
+	}
+	int cfd = openat(dfd, name,
+	                 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (cfd < 0)
+		return sfs_diag_add(s->global, SFS_WARNING, child, 0, 0, "",
+		                    "cannot open folder: %s", strerror(errno));
+	int rc = walk_dir(w, cfd, child, depth + 1);
+	close(cfd);
+	return rc;
+}
+
+static int walk_dir(struct walk *w, int dfd, const char *path, unsigned depth)
+{
+	struct sfs_scan *s = w->s;
+	struct names nm = { 0 };
+	bool cut;
+
+	int rc = read_names(dfd, w->budget, &nm, &cut);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc < 0)
+		return sfs_diag_add(s->global, SFS_WARNING, path, 0, 0, "",
+		                    "cannot read folder: %s", strerror(-rc));
+	w->budget -= nm.n;
+	if (cut)
+		w->out_of_budget = true;
+
+	/* A skill is not searched for more skills; the tree listing
+	 * records its folder for the watcher. */
+	const char *skill_md = skill_md_name(&nm);
+	if (skill_md) {
+		rc = add_found(s, path, skill_md, w->root);
+		names_free(&nm);
+		return rc;
+	}
+	rc = sfs_strvec_push(&s->dirs, path);
+	for (size_t i = 0; rc == 0 && i < nm.n; i++)
+		rc = walk_entry(w, dfd, path, nm.v[i], depth);
+	names_free(&nm);
+	return rc;
+}
+
+static int cmp_found(const void *a, const void *b)
+{
+	const struct sfs_found *x = a, *y = b;
+	return strcmp(x->dir, y->dir);
+}
+
+static int root_missing(struct sfs_scan *s, const char *root, int err)
+{
+	if (err == ENOENT)
+		return sfs_diag_add(s->global, SFS_ERROR, root, 0, 0, "",
+		                    "skills folder does not exist");
+	if (err == ENOTDIR)
+		return sfs_diag_add(s->global, SFS_ERROR, root, 0, 0, "",
+		                    "skills folder is not a folder");
+	return sfs_diag_add(s->global, SFS_ERROR, root, 0, 0, "",
+	                    "cannot open skills folder: %s", strerror(err));
+}
+
+int sfs_scan_root(struct sfs_scan *s, const char *root, unsigned idx,
+                  bool *exists)
+{
+	/* The root itself may be a symlink: the user named it. */
+	int fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	*exists = fd >= 0;
+	if (fd < 0)
+		return root_missing(s, root, errno);
+
+	struct walk w = { .s = s, .root = idx, .budget = s->max_entries };
+	size_t first = s->nfound;
+	const char *path = sfs_arena_strdup(s->arena, root);
+	int rc = path ? walk_dir(&w, fd, path, 0) : -ENOMEM;
+	close(fd);
+	if (rc < 0)
+		return rc;
+
+	qsort(s->found + first, s->nfound - first, sizeof(*s->found),
+	      cmp_found);
+	if (w.out_of_budget)
+		rc = sfs_diag_add(s->global, SFS_WARNING, root, 0, 0, "",
+		                  "search stopped after %zu entries; "
+		                  "skills further on were not found",
+		                  s->max_entries);
+	if (rc == 0 && w.too_deep)
+		rc = sfs_diag_add(s->global, SFS_WARNING, w.too_deep, 0, 0, "",
+		                  "not searched: more than %u folder levels "
+		                  "below the skills folder", s->max_depth);
+	return rc;
+}
+
+/* ---- one skill's tree --------------------------------------------------- */
+
+struct tree_walk {
+	struct sfs_scan *s;
+	const struct sfs_found *f;
+	struct sfs_diag_list *diags;
+	char *real_dir;            /* realpath of the skill folder; malloc */
+	struct sfs_file *v;        /* owned (malloc) until copied */
+	size_t n, cap;
+	bool capped;
+};
+
+static struct sfs_file *new_entry(struct tree_walk *t)
+{
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 16;
+		struct sfs_file *v = realloc(t->v, cap * sizeof(*v));
+		if (!v)
+			return NULL;
+		t->v = v;
+		t->cap = cap;
+	}
+	struct sfs_file *e = &t->v[t->n++];
+	memset(e, 0, sizeof(*e));
+	e->parent = -1;
+	return e;
+}
+
+/* A hidden entry: a warning, or an error when it is SKILL.md itself, which
+ * the skill cannot do without. */
+static int hide(struct tree_walk *t, bool is_skill_md, const char *rel,
+                const char *why)
+{
+	const char *abs = join(t->s->arena, t->f->dir, rel);
+	if (!abs)
+		return -ENOMEM;
+	if (is_skill_md)
+		return sfs_diag_add(t->diags, SFS_ERROR, abs, 0, 0, "",
+		                    "%s; the skill cannot be served", why);
+	return sfs_diag_add(t->diags, SFS_WARNING, abs, 0, 0, "",
+	                    "%s; hidden", why);
+}
+
+/* Fills the digest of e from the cache or by reading the file. */
+static int digest_entry(struct tree_walk *t, int dfd, const char *name,
+                        const struct stat *st, struct sfs_file *e)
+{
+	const uint8_t *known = sfs_digest_cache_find(t->s->cache, st->st_dev,
+	                                             st->st_ino, st->st_size,
+	                                             st->st_mtim);
+	if (known) {
+		memcpy(e->sha256, known, sizeof(e->sha256));
+	} else {
+		off_t len;
+		int rc = sfs_sha256_at(dfd, name, e->sha256, &len);
+		if (rc < 0)
+			return rc;
+		t->s->hashed++;
+		/* What was hashed is what the digest describes, even when
+		 * the file changed since it was examined. */
+		e->size = len;
+	}
+	e->hashed = true;
+	return 0;
+}
+
+static void set_identity(struct sfs_file *e, const struct stat *st)
+{
+	e->size = st->st_size;
+	e->mtime = st->st_mtim;
+	e->dev = st->st_dev;
+	e->ino = st->st_ino;
+}
+
+/* Whether the link at `rel` with target `target` stays inside the skill
+ * by its text alone. */
+static bool link_lexically_inside(const char *rel, const char *target)
+{
+	if (target[0] == '/')
+		return false;
+	const char *slash = strrchr(rel, '/');
+	char *joined = NULL;
+	if (!slash)
+		joined = strdup(target);
+	else if (asprintf(&joined, "%.*s/%s", (int)(slash - rel), rel,
+	                  target) < 0)
+		joined = NULL;
+	if (!joined)
+		return false;
+	bool ok = sfs_path_clean_rel(joined) && joined[0] != '\0';
+	free(joined);
+	return ok;
+}
+
+/* Whether path lies strictly below dir. */
+static bool under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	return strncmp(path, dir, n) == 0 && path[n] == '/' && path[n + 1];
+}
+
+/* Adds the kept link: a folder link with its own identity, a file link
+ * with its target's size, identity and digest. */
+static int keep_link(struct tree_walk *t, const struct sfs_file *proto,
+                     const struct stat *lst, const char *real,
+                     const struct stat *st, const char *target)
+{
+	struct sfs_file *e = new_entry(t);
+	if (!e)
+		return -ENOMEM;
+	*e = *proto;
+	e->link = sfs_arena_strdup(t->s->arena, target);
+	if (!e->link)
+		return -ENOMEM;
+	if (S_ISDIR(st->st_mode)) {
+		set_identity(e, lst);
+		return 0;
+	}
+	/* The content is the target's, so is its identity: an edit of the
+	 * target changes the digest. */
+	set_identity(e, st);
+	int rc = digest_entry(t, AT_FDCWD, real, st, e);
+	if (rc < 0) {
+		t->n--;
+		if (rc != -ENOMEM)
+			rc = hide(t, strcmp(proto->path, "SKILL.md") == 0,
+			          proto->source,
+			          "cannot read the target of the symbolic link");
+	}
+	return rc;
+}
+
+/*
+ * Keeps the symlink `name` (at proto->source) when it resolves inside the
+ * skill to a folder or a regular file; hides it with a finding otherwise.
+ */
+static int add_link(struct tree_walk *t, int dfd, const char *name,
+                    const struct stat *lst, bool is_skill_md,
+                    const struct sfs_file *proto)
+{
+	const char *rel = proto->source;
+	char target[PATH_MAX];
+	ssize_t n = readlinkat(dfd, name, target, sizeof(target) - 1);
+	if (n < 0)
+		return hide(t, is_skill_md, rel, "cannot read symbolic link");
+	target[n] = '\0';
+
+	if (!t->real_dir || !link_lexically_inside(rel, target))
+		return hide(t, is_skill_md, rel,
+		            "symbolic link points outside the skill folder");
+
+	const char *abs = join(t->s->arena, t->f->dir, rel);
+	if (!abs)
+		return -ENOMEM;
+	char *real = realpath(abs, NULL);
+	if (!real)
+		return hide(t, is_skill_md, rel, "symbolic link is dangling");
+
+	struct stat st;
+	int rc;
+	if (!under(real, t->real_dir))
+		rc = hide(t, is_skill_md, rel,
+		          "symbolic link points outside the skill folder");
+	else if (stat(real, &st) < 0)
+		rc = hide(t, is_skill_md, rel, "symbolic link is dangling");
+	else if (S_ISREG(st.st_mode) || (S_ISDIR(st.st_mode) && !is_skill_md))
+		rc = keep_link(t, proto, lst, real, &st, target);
+	else if (S_ISDIR(st.st_mode))
+		rc = hide(t, true, rel, "SKILL.md is a folder");
+	else
+		rc = hide(t, is_skill_md, rel, "symbolic link does not point "
+		          "to a regular file or folder");
+	free(real);
+	return rc;
+}
+
+static int list_entries(struct tree_walk *t, int dfd, const char *rel,
+                        const struct names *nm);
+
+static int add_folder(struct tree_walk *t, int dfd, const char *name,
+                      const struct stat *st, struct sfs_file *proto)
+{
+	struct sfs_scan *s = t->s;
+	const char *abs = join(s->arena, t->f->dir, proto->path);
+	if (!abs)
+		return -ENOMEM;
+
+	int cfd = openat(dfd, name,
+	                 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (cfd < 0)
+		return hide(t, false, proto->path, strerror(errno));
+	struct names nm = { 0 };
+	bool cut;
+	int rc = read_names(cfd, s->max_files + 1, &nm, &cut);
+	if (rc == -ENOMEM) {
+		close(cfd);
+		return rc;
+	}
+	if (rc < 0) {
+		close(cfd);
+		return hide(t, false, proto->path, strerror(-rc));
+	}
+	struct sfs_file *e = new_entry(t);
+	if (!e)
+		rc = -ENOMEM;
+	else
+		*e = *proto;
+	if (rc == 0) {
+		set_identity(e, st);
+		rc = sfs_strvec_push(&s->dirs, abs);
+	}
+	if (rc == 0)
+		rc = list_entries(t, cfd, proto->path, &nm);
+	names_free(&nm);
+	close(cfd);
+	return rc;
+}
+
+static const char *node_kind(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	if (S_ISCHR(mode) || S_ISBLK(mode))
+		return "a device";
+	return "not a regular file, folder or symbolic link";
+}
+
+static int list_one(struct tree_walk *t, int dfd, const char *rel,
+                    const char *name)
+{
+	struct sfs_arena *a = t->s->arena;
+	bool is_skill_md = !rel && strcmp(name, t->f->skill_md) == 0;
+	struct sfs_file proto = { .parent = -1 };
+
+	proto.source = rel ? join(a, rel, name) : sfs_arena_strdup(a, name);
+	proto.path = is_skill_md ? "SKILL.md" : proto.source;
+	if (!proto.source)
+		return -ENOMEM;
+	const char *slash = strrchr(proto.path, '/');
+	proto.name = slash ? slash + 1 : proto.path;
+
+	struct stat st;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return hide(t, is_skill_md, proto.source, strerror(errno));
+	proto.mode = st.st_mode;
+
+	if (S_ISDIR(st.st_mode)) {
+		if (is_skill_md)
+			return hide(t, true, proto.source, "SKILL.md is a folder");
+		if (skipped_folder(name))
+			return 0;
+		return add_folder(t, dfd, name, &st, &proto);
+	}
+	if (S_ISLNK(st.st_mode))
+		return add_link(t, dfd, name, &st, is_skill_md, &proto);
+	if (!S_ISREG(st.st_mode))
+		return hide(t, is_skill_md, proto.source, node_kind(st.st_mode));
+
+	struct sfs_file *e = new_entry(t);
+	if (!e)
+		return -ENOMEM;
+	*e = proto;
+	set_identity(e, &st);
+	int rc = digest_entry(t, dfd, name, &st, e);
+	if (rc < 0) {
+		t->n--;
+		if (rc == -ENOMEM)
+			return rc;
+		return hide(t, is_skill_md, proto.source, strerror(-rc));
+	}
+	return 0;
+}
+
+static int list_entries(struct tree_walk *t, int dfd, const char *rel,
+                        const struct names *nm)
+{
+	for (size_t i = 0; i < nm->n; i++) {
+		if (t->n >= t->s->max_files) {
+			t->capped = true;
+			return 0;
+		}
+		int rc = list_one(t, dfd, rel, nm->v[i]);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+	const struct sfs_file *x = a, *y = b;
+	return strcmp(x->path, y->path);
+}
+
+static int32_t find_path(const struct sfs_file *v, size_t n, const char *path,
+                         size_t len)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strncmp(v[mid].path, path, len);
+		if (c == 0 && v[mid].path[len] != '\0')
+			c = 1;
+		if (c == 0)
+			return (int32_t)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/* Sorts the entries, links each to its folder and moves them into the
+ * arena. */
+static int finish_tree(struct tree_walk *t, struct sfs_tree *out)
+{
+	qsort(t->v, t->n, sizeof(*t->v), cmp_file);
+	out->nfiles = t->n;
+	out->skill_md = t->n;
+	out->files = sfs_arena_alloc(t->s->arena, t->n * sizeof(*t->v));
+	if (!out->files)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n; i++) {
+		struct sfs_file *e = &t->v[i];
+		const char *slash = strrchr(e->path, '/');
+		if (slash)
+			e->parent = find_path(t->v, t->n, e->path,
+			                      (size_t)(slash - e->path));
+		if (!slash && strcmp(e->path, "SKILL.md") == 0)
+			out->skill_md = i;
+	}
+	memcpy(out->files, t->v, t->n * sizeof(*t->v));
+	return 0;
+}
+
+int sfs_scan_tree(struct sfs_scan *s, const struct sfs_found *f,
+                  struct sfs_diag_list *diags, struct sfs_tree *out)
+{
+	struct tree_walk t = { .s = s, .f = f, .diags = diags };
+	struct names nm = { 0 };
+	bool cut;
+
+	memset(out, 0, sizeof(*out));
+	int fd = open(f->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return sfs_diag_add(diags, SFS_ERROR, f->dir, 0, 0, "",
+		                    "cannot open skill folder: %s",
+		                    strerror(errno));
+	int rc = read_names(fd, s->max_files + 1, &nm, &cut);
+	if (rc < 0 && rc != -ENOMEM)
+		rc = sfs_diag_add(diags, SFS_ERROR, f->dir, 0, 0, "",
+		                  "cannot read skill folder: %s",
+		                  strerror(-rc));
+	else if (rc == 0)
+		rc = sfs_strvec_push(&s->dirs, f->dir);
+	/* Without its real path no symlink can be proven to stay inside,
+	 * so then every symlink is hidden. */
+	t.real_dir = realpath(f->dir, NULL);
+	if (rc == 0)
+		rc = list_entries(&t, fd, NULL, &nm);
+	close(fd);
+	names_free(&nm);
+	free(t.real_dir);
+
+	if (rc == 0 && t.capped)
+		rc = sfs_diag_add(diags, SFS_WARNING, f->dir, 0, 0, "",
+		                  "more than %zu entries; only the first %zu "
+		                  "are served", s->max_files, s->max_files);
+	if (rc == 0)
+		rc = finish_tree(&t, out);
+	free(t.v);
+	return rc;
+}
+
+void sfs_scan_free(struct sfs_scan *s)
+{
+	free(s->dirs.v);
+	free(s->found);
+	s->dirs.v = NULL;
+	s->found = NULL;
+	s->dirs.n = s->dirs.cap = s->nfound = s->capfound = 0;
+}
