@@ -1,0 +1,579 @@
+/*
+ * test_frontmatter.c - the SKILL.md frontmatter parser: fences, BOM, CRLF,
+ * YAML 1.2 core scalars, key order, positions, and hostile input.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fm_check.h"
+#include "internal.h"
+
+struct parsed {
+	struct sfs_arena arena;
+	struct sfs_diag_list diags;
+	struct sfs_frontmatter fm;
+	int r;
+};
+
+static void parse_n(struct parsed *p, const char *text, size_t len)
+{
+	memset(p, 0, sizeof(*p));
+	p->diags.arena = &p->arena;
+	p->r = sfs_frontmatter_parse(text, len, "/s/x/SKILL.md", &p->arena,
+	                             &p->diags, &p->fm);
+}
+
+static void parse(struct parsed *p, const char *text)
+{
+	parse_n(p, text, strlen(text));
+}
+
+static void done(struct parsed *p)
+{
+	sfs_frontmatter_free(&p->fm);
+	sfs_diag_list_free(&p->diags);
+	sfs_arena_free(&p->arena);
+}
+
+/* The parse was refused with exactly one error, at line, whose message
+ * contains words. */
+static void refused(struct parsed *p, unsigned line, const char *words,
+                    const char *what)
+{
+	const struct sfs_diag *d = p->diags.n ? &p->diags.v[0] : NULL;
+
+	ok(p->r == -1 && p->fm.json == NULL, "%s: refused", what);
+	if (!ok(p->diags.n == 1 && d->severity == SFS_ERROR &&
+	        strstr(d->message, words), "%s: one error saying '%s'",
+	        what, words) && d)
+		printf("#   got %zu: \"%s\"\n", p->diags.n, d->message);
+	if (d) {
+		if (!ok(d->line == line, "%s: at line %u", what, line))
+			printf("#   got line %u\n", d->line);
+		is_str(d->file, "/s/x/SKILL.md", "diagnostic names the file");
+	}
+}
+
+static const cJSON *get(const struct parsed *p, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(p->fm.json, key);
+}
+
+static char *repeat(const char *head, const char *unit, size_t n,
+                    const char *tail)
+{
+	size_t hl = strlen(head), ul = strlen(unit), tl = strlen(tail);
+	char *s = malloc(hl + ul * n + tl + 1), *o = s;
+
+	memcpy(o, head, hl);
+	o += hl;
+	for (size_t i = 0; i < n; i++, o += ul)
+		memcpy(o, unit, ul);
+	memcpy(o, tail, tl + 1);
+	return s;
+}
+
+/* ---- good input ------------------------------------------------------ */
+
+static void test_minimal(void)
+{
+	struct parsed p;
+	const char *text = "---\nname: a\ndescription: b\n---\n# Body\n";
+
+	parse(&p, text);
+	is_int(p.r, 0, "minimal: parsed");
+	is_int(p.diags.n, 0, "minimal: no findings");
+	is_str(cJSON_GetStringValue(get(&p, "name")), "a", "minimal: name");
+	is_int(p.fm.body_offset, strlen("---\nname: a\ndescription: b\n---\n"),
+	       "minimal: body offset after the closing fence");
+	is_str(text + p.fm.body_offset, "# Body\n", "minimal: body text");
+	is_int(p.fm.body_line, 5, "minimal: body line");
+	done(&p);
+}
+
+static void test_bom_crlf(void)
+{
+	struct parsed p;
+	const char *text = "\xEF\xBB\xBF---\r\nname: a\r\n"
+	                   "description: two words\r\n---\r\nBody\r\n";
+
+	parse(&p, text);
+	is_int(p.r, 0, "BOM+CRLF: parsed");
+	is_str(cJSON_GetStringValue(get(&p, "name")), "a",
+	       "BOM+CRLF: no \\r in values");
+	is_str(cJSON_GetStringValue(get(&p, "description")), "two words",
+	       "BOM+CRLF: description");
+	is_str(text + p.fm.body_offset, "Body\r\n", "BOM+CRLF: body offset");
+	is_int(p.fm.body_line, 5, "BOM+CRLF: body line");
+	const struct sfs_fm_pos *pos = sfs_frontmatter_pos(&p.fm, "name");
+	ok(pos && pos->line == 2 && pos->column == 1,
+	   "BOM+CRLF: name at 2:1");
+	done(&p);
+}
+
+static void test_fence_variants(void)
+{
+	struct parsed p;
+
+	parse(&p, "---  \nname: a\n...\nbody");
+	is_int(p.r, 0, "'...' closes, blanks after the opening fence");
+	is_int(p.fm.body_line, 4, "'...': body line");
+	done(&p);
+
+	parse(&p, "---\nname: a\n---");
+	is_int(p.r, 0, "closing fence at end of file");
+	is_int(p.fm.body_offset, strlen("---\nname: a\n---"),
+	       "closing fence at end of file: body offset is the length");
+	done(&p);
+
+	parse(&p, "---\ndescription: |\n  ---x\n  ok\nname: a\n---\n");
+	is_int(p.r, 0, "an indented '---' inside a block scalar");
+	is_str(cJSON_GetStringValue(get(&p, "description")), "---x\nok\n",
+	       "block scalar keeps its text");
+	done(&p);
+}
+
+static void test_block_and_quoted(void)
+{
+	struct parsed p;
+
+	parse(&p, "---\n"
+	          "lit: |-\n  line one\n  line two\n"
+	          "fold: >\n  folded\n  text\n"
+	          "q: \"a: b\"\n"
+	          "sq: 'it''s: here'\n"
+	          "plain: a:b\n"
+	          "utf: café ☕ 日本\n"
+	          "---\n");
+	is_int(p.r, 0, "block and quoted scalars parse");
+	is_str(cJSON_GetStringValue(get(&p, "lit")), "line one\nline two",
+	       "|- keeps lines, strips the final newline");
+	is_str(cJSON_GetStringValue(get(&p, "fold")), "folded text\n",
+	       "> folds lines");
+	is_str(cJSON_GetStringValue(get(&p, "q")), "a: b",
+	       "double-quoted string with ': '");
+	is_str(cJSON_GetStringValue(get(&p, "sq")), "it's: here",
+	       "single-quoted string with ': '");
+	is_str(cJSON_GetStringValue(get(&p, "plain")), "a:b",
+	       "plain a:b is a string");
+	is_str(cJSON_GetStringValue(get(&p, "utf")), "café ☕ 日本",
+	       "non-ASCII bytes verbatim");
+	done(&p);
+}
+
+static void expect_type(const struct parsed *p, const char *key, int type,
+                        double num, const char *str)
+{
+	const cJSON *j = get(p, key);
+
+	if (!ok(j && (j->type & 0xFF) == type, "scalar %s: JSON type", key))
+		return;
+	if (type == cJSON_Number)
+		ok(j->valuedouble == num, "scalar %s: value %g", key, num);
+	if (type == cJSON_String)
+		is_str(j->valuestring, str, "scalar string value");
+}
+
+static void test_core_schema(void)
+{
+	struct parsed p;
+
+	parse(&p, "---\n"
+	          "t1: true\nt2: True\nt3: TRUE\nf1: false\nf2: FALSE\n"
+	          "y: yes\nn: no\non: on\n"
+	          "z1: null\nz2: ~\nz3:\nz4: Null\n"
+	          "i1: 42\ni2: -7\ni3: +3\ni4: 012\nh: 0x1F\no: 0o17\n"
+	          "d1: 1.5\nd2: -.5\nd3: 1e3\nd4: 1.0\nd5: 6.02E+23\n"
+	          "inf: .inf\nnan: .nan\nhuge: 1e999\n"
+	          "qi: '42'\nqb: \"true\"\nqn: \"null\"\n"
+	          "v: 1.2.3\nbad: 1.2e\nstr: !!str 42\nx: 0x\n"
+	          "---\n");
+	is_int(p.r, 0, "core schema: parsed");
+	expect_type(&p, "t1", cJSON_True, 0, NULL);
+	expect_type(&p, "t2", cJSON_True, 0, NULL);
+	expect_type(&p, "t3", cJSON_True, 0, NULL);
+	expect_type(&p, "f1", cJSON_False, 0, NULL);
+	expect_type(&p, "f2", cJSON_False, 0, NULL);
+	expect_type(&p, "y", cJSON_String, 0, "yes");
+	expect_type(&p, "n", cJSON_String, 0, "no");
+	expect_type(&p, "on", cJSON_String, 0, "on");
+	expect_type(&p, "z1", cJSON_NULL, 0, NULL);
+	expect_type(&p, "z2", cJSON_NULL, 0, NULL);
+	expect_type(&p, "z3", cJSON_NULL, 0, NULL);
+	expect_type(&p, "z4", cJSON_NULL, 0, NULL);
+	expect_type(&p, "i1", cJSON_Number, 42, NULL);
+	expect_type(&p, "i2", cJSON_Number, -7, NULL);
+	expect_type(&p, "i3", cJSON_Number, 3, NULL);
+	expect_type(&p, "i4", cJSON_Number, 12, NULL);
+	expect_type(&p, "h", cJSON_Number, 31, NULL);
+	expect_type(&p, "o", cJSON_Number, 15, NULL);
+	expect_type(&p, "d1", cJSON_Number, 1.5, NULL);
+	expect_type(&p, "d2", cJSON_Number, -0.5, NULL);
+	expect_type(&p, "d3", cJSON_Number, 1000, NULL);
+	expect_type(&p, "d4", cJSON_Number, 1, NULL);
+	expect_type(&p, "d5", cJSON_Number, 6.02e23, NULL);
+	expect_type(&p, "inf", cJSON_String, 0, ".inf");
+	expect_type(&p, "nan", cJSON_String, 0, ".nan");
+	expect_type(&p, "huge", cJSON_String, 0, "1e999");
+	expect_type(&p, "qi", cJSON_String, 0, "42");
+	expect_type(&p, "qb", cJSON_String, 0, "true");
+	expect_type(&p, "qn", cJSON_String, 0, "null");
+	expect_type(&p, "v", cJSON_String, 0, "1.2.3");
+	expect_type(&p, "bad", cJSON_String, 0, "1.2e");
+	expect_type(&p, "str", cJSON_String, 0, "42");
+	expect_type(&p, "x", cJSON_String, 0, "0x");
+	done(&p);
+}
+
+static void test_order_and_nesting(void)
+{
+	struct parsed p;
+	const char *want[] = { "zeta", "alpha", "mid", "list", "map" };
+	const cJSON *item;
+	int i = 0;
+	char *json;
+
+	parse(&p, "---\nzeta: 1\nalpha: 2\nmid: 3\n"
+	          "list: [a, 'b', 3]\nmap:\n  k: v\n  inner: {x: [1, {y: z}]}\n"
+	          "---\n");
+	is_int(p.r, 0, "order: parsed");
+	cJSON_ArrayForEach(item, p.fm.json) {
+		if (i < 5)
+			is_str(item->string, want[i], "authored key order");
+		i++;
+	}
+	is_int(i, 5, "five top-level keys");
+	json = cJSON_PrintUnformatted(p.fm.json);
+	is_str(json, "{\"zeta\":1,\"alpha\":2,\"mid\":3,"
+	       "\"list\":[\"a\",\"b\",3],"
+	       "\"map\":{\"k\":\"v\",\"inner\":{\"x\":[1,{\"y\":\"z\"}]}}}",
+	       "nested JSON");
+	free(json);
+	done(&p);
+}
+
+static void expect_pos(const struct parsed *p, const char *key,
+                       unsigned line, unsigned col, unsigned vline,
+                       unsigned vcol)
+{
+	const struct sfs_fm_pos *pos = sfs_frontmatter_pos(&p->fm, key);
+
+	if (!ok(pos && pos->line == line && pos->column == col &&
+	        pos->value_line == vline && pos->value_column == vcol,
+	        "position of %s: %u:%u value %u:%u", key, line, col, vline,
+	        vcol) && pos)
+		printf("#   got %u:%u value %u:%u\n", pos->line, pos->column,
+		       pos->value_line, pos->value_column);
+}
+
+static void test_positions(void)
+{
+	struct parsed p;
+
+	parse(&p, "---\n"
+	          "name:   spaced\n"                 /* 2 */
+	          "description: >-\n"                /* 3 */
+	          "  folded\n"                       /* 4 */
+	          "x-personal-mcp:\n"                /* 5 */
+	          "  tags:\n"                        /* 6 */
+	          "    - one\n"                      /* 7 */
+	          "    - two\n"                      /* 8 */
+	          "  references:\n"                  /* 9 */
+	          "    ref-a:\n"                     /* 10 */
+	          "      path: references/a.md\n"    /* 11 */
+	          "é: [p, q]\n"                      /* 12 */
+	          "---\n");
+	is_int(p.r, 0, "positions: parsed");
+	expect_pos(&p, "name", 2, 1, 2, 9);
+	expect_pos(&p, "description", 3, 1, 3, 14);
+	expect_pos(&p, "x-personal-mcp", 5, 1, 6, 3);
+	expect_pos(&p, "x-personal-mcp.tags", 6, 3, 7, 5);
+	expect_pos(&p, "x-personal-mcp.tags.0", 7, 7, 7, 7);
+	expect_pos(&p, "x-personal-mcp.tags.1", 8, 7, 8, 7);
+	expect_pos(&p, "x-personal-mcp.references.ref-a.path", 11, 7, 11, 13);
+	expect_pos(&p, "é.1", 12, 8, 12, 8);
+	ok(sfs_frontmatter_pos(&p.fm, "absent") == NULL, "absent key: NULL");
+	ok(sfs_frontmatter_pos(&p.fm, "x-personal-mcp.tags.2") == NULL,
+	   "absent item: NULL");
+	done(&p);
+}
+
+/* ---- refusals -------------------------------------------------------- */
+
+static void test_fences_refused(void)
+{
+	struct parsed p;
+
+	parse_n(&p, "", 0);
+	refused(&p, 1, "no frontmatter", "empty file");
+	done(&p);
+	parse(&p, "# Title\n\nname: a\n");
+	refused(&p, 1, "no frontmatter", "no opening fence");
+	done(&p);
+	parse(&p, "\n---\nname: a\n---\n");
+	refused(&p, 1, "no frontmatter", "blank line before the fence");
+	done(&p);
+	parse(&p, "---");
+	refused(&p, 1, "no closing", "only an opening fence");
+	done(&p);
+	parse(&p, "---\nname: a\ndescription: b\n\n# Body\n");
+	refused(&p, 1, "no closing", "no closing fence");
+	done(&p);
+	parse(&p, "---\n---\n");
+	refused(&p, 2, "empty", "empty frontmatter");
+	done(&p);
+	parse(&p, "---\n# only a comment\n---\n");
+	refused(&p, 2, "empty", "comment-only frontmatter");
+	done(&p);
+}
+
+static void test_not_mapping(void)
+{
+	struct parsed p;
+
+	parse(&p, "---\n- a\n- b\n---\n");
+	refused(&p, 2, "not a list", "a list document");
+	done(&p);
+	parse(&p, "---\njust some text\n---\n");
+	refused(&p, 2, "not a single value", "a scalar document");
+	done(&p);
+	parse(&p, "---\nname: a\n--- second\n---\n");
+	refused(&p, 3, "more than one YAML document", "two documents");
+	done(&p);
+}
+
+static void test_syntax_errors(void)
+{
+	struct parsed p;
+
+	parse(&p, "---\nname: a\ndescription: [b, c\nlicense: x\n---\n");
+	ok(p.r == -1 && p.diags.n == 1 &&
+	   strstr(p.diags.v[0].message, "invalid YAML"),
+	   "unclosed flow list: invalid YAML");
+	ok(p.diags.n == 1 && p.diags.v[0].line >= 3 && p.diags.v[0].line <= 6,
+	   "unclosed flow list: line within the frontmatter (got %u)",
+	   p.diags.n ? p.diags.v[0].line : 0);
+	done(&p);
+
+	parse(&p, "---\nname: a\ndescription: b: c\n---\n");
+	refused(&p, 3, "invalid YAML", "': ' in a plain value");
+	is_int(p.diags.v[0].column, 15, "': ' in a plain value: column");
+	done(&p);
+
+	parse(&p, "---\nname: a\n\tdescription: b\n---\n");
+	refused(&p, 3, "invalid YAML", "a tab indenting a key");
+	done(&p);
+
+	parse(&p, "---\nname: a\nname: b\n---\n");
+	refused(&p, 3, "duplicate key \"name\"", "duplicate top-level key");
+	is_str(p.diags.v[0].field, "name", "duplicate key: field");
+	done(&p);
+
+	parse(&p, "---\nmetadata:\n  a: 1\n  b: 2\n  a: 3\n---\n");
+	refused(&p, 5, "duplicate key", "duplicate nested key");
+	is_str(p.diags.v[0].field, "metadata.a", "duplicate nested: field");
+	done(&p);
+
+	parse(&p, "---\n? [a, b]\n: c\n---\n");
+	refused(&p, 2, "not a list", "a list as a key");
+	done(&p);
+
+	parse(&p, "---\n{a: 1}: x\n---\n");
+	refused(&p, 2, "not a mapping", "a mapping as a key");
+	done(&p);
+}
+
+static void test_aliases(void)
+{
+	struct parsed p;
+	const char *lol =
+		"---\n"
+		"a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n"
+		"b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\n"
+		"c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n"
+		"d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n"
+		"e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n"
+		"f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n"
+		"g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\n"
+		"h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]\n"
+		"i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]\n"
+		"---\n";
+
+	parse(&p, lol);
+	refused(&p, 2, "anchors (&a) are not allowed", "billion laughs");
+	is_str(p.diags.v[0].field, "a", "billion laughs: field");
+	done(&p);
+
+	parse(&p, "---\nname: a\ndescription: *undefined\n---\n");
+	refused(&p, 3, "aliases (*undefined) are not allowed", "an alias");
+	is_str(p.diags.v[0].field, "description", "alias: field");
+	done(&p);
+
+	parse(&p, "---\nbase: &base {x: 1}\nother:\n  <<: *base\n---\n");
+	refused(&p, 2, "anchors", "a merge key's anchor");
+	done(&p);
+
+	parse(&p, "---\n&root\nname: a\n---\n");
+	refused(&p, 2, "anchors", "an anchored document");
+	done(&p);
+}
+
+static void test_size_limits(void)
+{
+	struct parsed p;
+	char *text;
+	size_t big = 10 * 1024 * 1024;
+
+	/* 10 MB: "k: " then a very long value. */
+	text = repeat("---\nk: ", "x", big, "\n---\nbody\n");
+	parse(&p, text);
+	refused(&p, 1, "the limit is 65536", "10 MB frontmatter");
+	done(&p);
+	free(text);
+
+	text = repeat("---\nk: ", "x", big, "\n");
+	parse(&p, text);
+	refused(&p, 1, "no closing", "10 MB without a closing fence");
+	done(&p);
+	free(text);
+
+	/* Just over and just under 64 KiB. */
+	text = repeat("---\nk: ", "y", SFS_FM_MAX_BYTES - 4 + 1, "\n---\n");
+	parse(&p, text);
+	refused(&p, 1, "is 65537 bytes", "one byte over the limit");
+	done(&p);
+	free(text);
+	text = repeat("---\nk: ", "y", SFS_FM_MAX_BYTES - 4, "\n---\n");
+	parse(&p, text);
+	is_int(p.r, 0, "exactly at the limit parses");
+	done(&p);
+	free(text);
+}
+
+static char *nested(size_t levels)
+{
+	/* levels collections: the top mapping, then "a:" mappings. */
+	size_t cap = 16 + levels * (2 * levels + 8);
+	char *s = malloc(cap), *o = s;
+
+	o += sprintf(o, "---\n");
+	for (size_t i = 1; i < levels; i++)
+		o += sprintf(o, "%*sa:\n", (int)(2 * (i - 1)), "");
+	sprintf(o, "%*sleaf: 1\n---\n", (int)(2 * (levels - 1)), "");
+	return s;
+}
+
+static void test_depth_and_nodes(void)
+{
+	struct parsed p;
+	char *text;
+
+	text = repeat("---\nk: ", "[", 10000, "");
+	char *both = repeat(text, "]", 10000, "\n---\n");
+	parse(&p, both);
+	refused(&p, 2, "nested more than 32 levels", "10,000-deep nesting");
+	done(&p);
+	free(text);
+	free(both);
+
+	text = repeat("---\nk: ", "{a: ", 10000, "1");
+	both = repeat(text, "}", 10000, "\n---\n");
+	parse(&p, both);
+	refused(&p, 2, "nested more than 32 levels", "deep flow mappings");
+	done(&p);
+	free(text);
+	free(both);
+
+	text = nested(SFS_FM_MAX_DEPTH);
+	parse(&p, text);
+	is_int(p.r, 0, "32 levels of block mappings parse");
+	ok(sfs_frontmatter_pos(&p.fm, "a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a."
+	                              "a.a.a.a.a.a.a.a.a.a.a.a.leaf") != NULL,
+	   "deepest key has a position");
+	done(&p);
+	free(text);
+	text = nested(SFS_FM_MAX_DEPTH + 1);
+	parse(&p, text);
+	refused(&p, 34, "nested more than 32 levels", "33 levels of mappings");
+	done(&p);
+	free(text);
+
+	text = repeat("---\nk: [", "1,", SFS_FM_MAX_NODES, "1]\n---\n");
+	parse(&p, text);
+	refused(&p, 2, "more than 20000 values", "too many nodes");
+	done(&p);
+	free(text);
+
+	text = repeat("---\nk: [", "1,", SFS_FM_MAX_NODES - 10, "1]\n---\n");
+	parse(&p, text);
+	is_int(p.r, 0, "just under the node limit parses");
+	is_int(cJSON_GetArraySize(get(&p, "k")), SFS_FM_MAX_NODES - 9,
+	       "all items kept");
+	done(&p);
+	free(text);
+}
+
+static void test_bytes(void)
+{
+	struct parsed p;
+	const char nul[] = "---\nname: a\ndescription: b\0c\n---\n";
+
+	parse_n(&p, nul, sizeof(nul) - 1);
+	refused(&p, 3, "NUL byte", "a NUL byte");
+	is_int(p.diags.v[0].column, 15, "NUL byte: column");
+	done(&p);
+
+	parse(&p, "---\nname: a\ndescription: \x01\x02\x03\n---\n");
+	refused(&p, 3, "control byte 0x01", "binary bytes");
+	done(&p);
+
+	parse(&p, "---\nname: a\n\x7f" "ELF\x02\x01\n---\n");
+	refused(&p, 3, "control byte 0x7F", "an ELF header");
+	done(&p);
+
+	parse(&p, "---\nname: a\ndescription: caf\xC3\x28\n---\n");
+	refused(&p, 3, "not valid UTF-8 (byte 0xC3)", "invalid UTF-8");
+	is_int(p.diags.v[0].column, 17, "invalid UTF-8: column");
+	done(&p);
+
+	parse(&p, "---\nname: \xC0\xAF\n---\n");
+	refused(&p, 2, "not valid UTF-8", "overlong UTF-8");
+	done(&p);
+
+	parse(&p, "---\nname: \xED\xA0\x80\n---\n");
+	refused(&p, 2, "not valid UTF-8", "a UTF-16 surrogate");
+	done(&p);
+
+	parse(&p, "---\nname: \xF4\x90\x80\x80\n---\n");
+	refused(&p, 2, "not valid UTF-8", "past U+10FFFF");
+	done(&p);
+
+	parse(&p, "---\nname: \xE2\x82\n---\n");
+	refused(&p, 2, "not valid UTF-8", "truncated sequence");
+	done(&p);
+
+	/* The body may hold anything: only the frontmatter is checked. */
+	const char body[] = "---\nname: a\n---\n\x01\0\xff";
+	parse_n(&p, body, sizeof(body) - 1);
+	is_int(p.r, 0, "binary bytes in the body are not the parser's business");
+	done(&p);
+}
+
+int main(void)
+{
+	test_minimal();
+	test_bom_crlf();
+	test_fence_variants();
+	test_block_and_quoted();
+	test_core_schema();
+	test_order_and_nesting();
+	test_positions();
+	test_fences_refused();
+	test_not_mapping();
+	test_syntax_errors();
+	test_aliases();
+	test_size_limits();
+	test_depth_and_nodes();
+	test_bytes();
+	return tap_done();
+}

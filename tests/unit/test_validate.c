@@ -1,0 +1,856 @@
+/*
+ * test_validate.c - the frontmatter contract and the body checks: one
+ * fixture per rule, each asserting the severity, field and position of
+ * the finding it must produce (and that a good fixture produces none).
+ *
+ * Usage: test_validate [SKILLS_DIR]; with SKILLS_DIR (tests/skills), the
+ * example skills shipped with the project are checked too.
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "fm_check.h"
+#include "internal.h"
+
+#define FILE_NAME "/skills/demo/SKILL.md"
+
+/* name at line 2, description at line 3: extra lines start at line 4. */
+#define BASE "name: demo\ndescription: Does a thing. Use when testing.\n"
+/* With BASE: x-personal-mcp at 4, id 5, version 6, capabilities 7. */
+#define XPM "x-personal-mcp:\n  id: demo\n  version: 1.0.0\n"
+#define CAPS "  capabilities: [resource://skills/demo/document]\n"
+
+struct run {
+	struct sfs_arena arena;
+	struct sfs_diag_list diags;
+	struct sfs_frontmatter fm;
+	struct sfs_meta meta;
+	int r;
+};
+
+static void run_text(struct run *v, const char *text, const char *dir)
+{
+	memset(v, 0, sizeof(*v));
+	v->diags.arena = &v->arena;
+	v->r = sfs_frontmatter_parse(text, strlen(text), FILE_NAME, &v->arena,
+	                             &v->diags, &v->fm);
+	if (v->r == 0)
+		v->r = sfs_validate_frontmatter(&v->fm, FILE_NAME, dir,
+		                                &v->arena, &v->diags, &v->meta);
+}
+
+static void run(struct run *v, const char *yaml, const char *dir)
+{
+	char *text = malloc(strlen(yaml) + 16);
+
+	sprintf(text, "---\n%s---\n", yaml);
+	run_text(v, text, dir);
+	free(text);
+}
+
+static void done(struct run *v)
+{
+	sfs_frontmatter_free(&v->fm);
+	sfs_diag_list_free(&v->diags);
+	sfs_arena_free(&v->arena);
+}
+
+static void print_diags(const struct run *v)
+{
+	for (size_t i = 0; i < v->diags.n; i++) {
+		const struct sfs_diag *d = &v->diags.v[i];
+		printf("#   %u:%u: %s: %s: %s\n", d->line, d->column,
+		       d->severity == SFS_ERROR ? "error" : "warning",
+		       d->field, d->message);
+	}
+}
+
+static const char *sev_name(enum sfs_severity s)
+{
+	return s == SFS_ERROR ? "error" : "warning";
+}
+
+/* Exactly one finding, of this severity, field and position, whose
+ * message contains words. */
+static void expect_one(const struct run *v, enum sfs_severity sev,
+                       const char *field, unsigned line, unsigned column,
+                       const char *words, const char *what)
+{
+	const struct sfs_diag *d = v->diags.n == 1 ? &v->diags.v[0] : NULL;
+	bool good = v->r == 0 && d && d->severity == sev &&
+	            strcmp(d->field, field) == 0 && d->line == line &&
+	            d->column == column && strstr(d->message, words) &&
+	            strcmp(d->file, FILE_NAME) == 0;
+
+	if (!ok(good, "%s: one %s on %s at %u:%u: %s", what, sev_name(sev),
+	        field, line, column, words))
+		print_diags(v);
+}
+
+/* Some finding of this severity and field, on this line. */
+static void expect_has(const struct run *v, enum sfs_severity sev,
+                       const char *field, unsigned line, const char *words,
+                       const char *what)
+{
+	bool found = false;
+
+	for (size_t i = 0; i < v->diags.n; i++) {
+		const struct sfs_diag *d = &v->diags.v[i];
+		found |= d->severity == sev && strcmp(d->field, field) == 0 &&
+		         d->line == line && strstr(d->message, words);
+	}
+	if (!ok(found, "%s: %s on %s at line %u: %s", what, sev_name(sev),
+	        field, line, words))
+		print_diags(v);
+}
+
+static void expect_clean(const struct run *v, const char *what)
+{
+	if (!ok(v->r == 0 && v->diags.n == 0, "%s: no findings", what))
+		print_diags(v);
+}
+
+/* ---- the id rule ----------------------------------------------------- */
+
+static void test_valid_id(void)
+{
+	static const char *good[] = { "a", "pdf", "pdf-forms", "a1", "1a",
+		"x-y-z", "0", NULL };
+	static const char *bad[] = { "", "-a", "a-", "a--b", "A", "pdf_forms",
+		"pdf.forms", "pdf forms", "café", "a/b", NULL };
+	char len64[65], len65[66];
+
+	for (const char **s = good; *s; s++)
+		ok(sfs_valid_id(*s), "valid id \"%s\"", *s);
+	for (const char **s = bad; *s; s++)
+		ok(!sfs_valid_id(*s), "invalid id \"%s\"", *s);
+	ok(!sfs_valid_id(NULL), "NULL is no id");
+	memset(len64, 'a', 64);
+	len64[64] = '\0';
+	memset(len65, 'a', 65);
+	len65[65] = '\0';
+	ok(sfs_valid_id(len64), "64 characters are fine");
+	ok(!sfs_valid_id(len65), "65 characters are not");
+}
+
+/* ---- good fixtures --------------------------------------------------- */
+
+static void test_minimal_meta(void)
+{
+	struct run v;
+
+	run(&v, BASE, "demo");
+	expect_clean(&v, "minimal skill");
+	is_str(v.meta.name, "demo", "meta.name");
+	is_str(v.meta.description, "Does a thing. Use when testing.",
+	       "meta.description");
+	ok(v.meta.version == NULL, "no version without x-personal-mcp");
+	is_int(v.meta.ntags, 0, "no tags");
+	is_int(v.meta.ncapabilities, 1, "one derived capability");
+	if (v.meta.ncapabilities)
+		is_str(v.meta.capabilities[0],
+		       "resource://skills/demo/document", "derived capability");
+	is_int(v.meta.ndepends_on, 0, "no depends_on");
+	is_int(v.meta.nrefs, 0, "no references");
+	ok(v.meta.model_invocable && v.meta.user_invocable,
+	   "invocable by model and user by default");
+	done(&v);
+}
+
+static void test_full_meta(void)
+{
+	struct run v;
+
+	run(&v, BASE
+	    "license: MIT\n"
+	    "compatibility: Needs python3\n"
+	    "metadata:\n  author: me\n  version: \"1.0\"\n"
+	    "allowed-tools: Bash(git:*) Read\n"
+	    "disallowed-tools: [Write, Edit]\n"
+	    "when_to_use: When testing.\n"
+	    "argument-hint: [file]\n"
+	    "arguments: [file, mode]\n"
+	    "disable-model-invocation: true\n"
+	    "user-invocable: false\n"
+	    "model: sonnet\neffort: high\ncontext: fork\nagent: Explore\n"
+	    "hooks:\n  PreToolUse: []\n"
+	    "paths: [\"src/**\"]\n"
+	    "shell: bash\n"
+	    "version: 1.0\n"
+	    "license-file: ~\n"
+	    "x-personal-mcp:\n"
+	    "  id: demo\n"
+	    "  version: 2.1.0-rc.1\n"
+	    "  tags: [pdf, forms-2]\n"
+	    "  capabilities:\n"
+	    "    - resource://skills/demo/document\n"
+	    "    - resource://skills/demo/references/b\n"
+	    "  depends_on: [other, third-one]\n"
+	    "  extra: ignored\n"
+	    "  references:\n"
+	    "    zeta:\n"
+	    "      path: ./references//z.MD\n"
+	    "      title: Zeta\n"
+	    "    alpha:\n"
+	    "      path: references/nested/a.md\n"
+	    "      mime_type: text/plain\n"
+	    "      title: ~\n", "demo");
+	/* license-file is the one unknown key. */
+	expect_one(&v, SFS_WARNING, "license-file", 25, 1,
+	           "unknown key \"license-file\"", "full skill");
+	is_str(v.meta.version, "2.1.0-rc.1", "meta.version");
+	ok(v.meta.ntags == 2 && strcmp(v.meta.tags[1], "forms-2") == 0,
+	   "meta.tags");
+	ok(v.meta.ncapabilities == 2 &&
+	   strcmp(v.meta.capabilities[1],
+	          "resource://skills/demo/references/b") == 0,
+	   "meta.capabilities as authored");
+	ok(v.meta.ndepends_on == 2 &&
+	   strcmp(v.meta.depends_on[0], "other") == 0, "meta.depends_on");
+	ok(!v.meta.model_invocable, "disable-model-invocation: true");
+	ok(!v.meta.user_invocable, "user-invocable: false");
+	if (ok(v.meta.nrefs == 2, "two references")) {
+		const struct sfs_ref *a = &v.meta.refs[0], *z = &v.meta.refs[1];
+		is_str(a->id, "alpha", "references sorted by id");
+		is_str(a->path, "references/nested/a.md", "nested path");
+		is_str(a->mime_type, "text/plain", "mime_type as given");
+		ok(a->title == NULL, "null title is no title");
+		is_str(z->id, "zeta", "second reference");
+		is_str(z->path, "references/z.MD", "path normalized");
+		is_str(z->mime_type, "text/markdown", "default mime_type");
+		is_str(z->title, "Zeta", "title");
+	}
+	done(&v);
+}
+
+static void test_nulls_are_absent(void)
+{
+	struct run v;
+
+	run(&v, BASE "license:\ncompatibility: ~\nmetadata:\nhooks: null\n"
+	    "user-invocable:\n", "demo");
+	expect_clean(&v, "empty optional fields");
+	ok(v.meta.user_invocable, "empty user-invocable keeps the default");
+	done(&v);
+}
+
+/* ---- name and description -------------------------------------------- */
+
+static void test_name(void)
+{
+	static const struct {
+		const char *name, *words;
+	} bad[] = {
+		{ "PDF-Forms", "uppercase" },
+		{ "-pdf", "starts or ends with '-'" },
+		{ "pdf-", "starts or ends with '-'" },
+		{ "pdf--forms", "doubled '-'" },
+		{ "pdf_forms", "only a-z, 0-9 and '-'" },
+		{ "\"pdf forms\"", "only a-z, 0-9 and '-'" },
+		{ "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+		  "aaaaaa", "longer than 64" },
+	};
+	char yaml[256];
+	struct run v;
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *n = bad[i].name;
+		char dir[128];
+		snprintf(yaml, sizeof(yaml), "name: %s\ndescription: d\n", n);
+		/* The folder has the same (unquoted) name, so that the id
+		 * rule is the only finding. */
+		snprintf(dir, sizeof(dir), "%.*s",
+		         (int)strlen(n) - (n[0] == '"') * 2, n + (n[0] == '"'));
+		run(&v, yaml, dir);
+		expect_one(&v, SFS_ERROR, "name", 2, 7, bad[i].words, n);
+		done(&v);
+	}
+
+	run(&v, "description: d\n", "demo");
+	expect_one(&v, SFS_ERROR, "name", 0, 0,
+	           "missing required field 'name'", "no name");
+	ok(v.meta.name == NULL, "no name: meta.name is NULL");
+	is_int(v.meta.ncapabilities, 0, "no name: no derived capability");
+	done(&v);
+
+	run(&v, "name: 42\ndescription: d\n", "42");
+	expect_one(&v, SFS_ERROR, "name", 2, 7, "must be a string, not a number",
+	           "numeric name");
+	done(&v);
+
+	run(&v, "name: \"\"\ndescription: d\n", "demo");
+	expect_one(&v, SFS_ERROR, "name", 2, 7, "name is empty", "empty name");
+	done(&v);
+
+	run(&v, "name:\ndescription: d\n", "demo");
+	expect_one(&v, SFS_ERROR, "name", 2, 6, "not empty", "null name");
+	done(&v);
+
+	run(&v, BASE, "other");
+	expect_one(&v, SFS_ERROR, "name", 2, 7,
+	           "name \"demo\" does not match the folder name \"other\"",
+	           "name differs from the folder");
+	done(&v);
+
+	run(&v, "name: claude-helper\ndescription: d\n", "claude-helper");
+	expect_one(&v, SFS_WARNING, "name", 2, 7, "reserved word 'claude'",
+	           "reserved word claude");
+	done(&v);
+
+	run(&v, "name: my-anthropic-tool\ndescription: d\n",
+	    "my-anthropic-tool");
+	expect_one(&v, SFS_WARNING, "name", 2, 7, "reserved word 'anthropic'",
+	           "reserved word anthropic");
+	done(&v);
+}
+
+static char *long_description(size_t chars, const char *unit)
+{
+	size_t ul = strlen(unit);
+	char *s = malloc(64 + chars * ul), *o = s;
+
+	o += sprintf(o, "name: demo\ndescription: ");
+	for (size_t i = 0; i < chars; i++, o += ul)
+		memcpy(o, unit, ul);
+	strcpy(o, "\n");
+	return s;
+}
+
+static void test_description(void)
+{
+	struct run v;
+	char *yaml;
+
+	run(&v, "name: demo\n", "demo");
+	expect_one(&v, SFS_ERROR, "description", 0, 0,
+	           "missing required field 'description'", "no description");
+	done(&v);
+
+	run(&v, "name: demo\ndescription: \"  \"\n", "demo");
+	expect_one(&v, SFS_ERROR, "description", 3, 14, "description is empty",
+	           "blank description");
+	done(&v);
+
+	run(&v, "name: demo\ndescription:\n  - a\n", "demo");
+	expect_one(&v, SFS_ERROR, "description", 4, 3,
+	           "must be a string, not a list", "list description");
+	done(&v);
+
+	yaml = long_description(1024, "é");
+	run(&v, yaml, "demo");
+	expect_clean(&v, "1024 two-byte characters");
+	done(&v);
+	free(yaml);
+
+	yaml = long_description(1025, "a");
+	run(&v, yaml, "demo");
+	expect_one(&v, SFS_WARNING, "description", 3, 14,
+	           "description is 1025 characters; the limit is 1024",
+	           "1025 characters");
+	done(&v);
+	free(yaml);
+
+	static const char *tags[] = {
+		"Use <example> here.", "Bold </b> end", "Line <br/> break",
+		"Has <a href=\"x\"> link", "Generic List<String> type",
+		"A <<heredoc>>?",
+	};
+	static const char *not_tags[] = {
+		"When x < y and y > z.", "Files <5 MB.", "Arrows <- and ->.",
+		"Compare a<b, c>d", "Less than < at end <",
+	};
+	char buf[256];
+	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+		snprintf(buf, sizeof(buf), "name: demo\ndescription: '%s'\n",
+		         tags[i]);
+		run(&v, buf, "demo");
+		expect_one(&v, SFS_ERROR, "description", 3, 14, "XML tag",
+		           tags[i]);
+		done(&v);
+	}
+	for (size_t i = 0; i < sizeof(not_tags) / sizeof(not_tags[0]); i++) {
+		snprintf(buf, sizeof(buf), "name: demo\ndescription: '%s'\n",
+		         not_tags[i]);
+		run(&v, buf, "demo");
+		expect_clean(&v, not_tags[i]);
+		done(&v);
+	}
+}
+
+/* ---- optional fields: one warning each ------------------------------- */
+
+static const struct rule {
+	const char *yaml;           /* after BASE; starts at line 4 */
+	enum sfs_severity sev;
+	const char *field;
+	unsigned line, column;
+	const char *words;
+} optional_rules[] = {
+	{ "license: 3\n", SFS_WARNING, "license", 4, 10,
+	  "license should be a string, not a number" },
+	{ "compatibility: ''\n", SFS_WARNING, "compatibility", 4, 16,
+	  "compatibility is empty" },
+	{ "compatibility: [a]\n", SFS_WARNING, "compatibility", 4, 16,
+	  "should be a string, not a list" },
+	{ "metadata: [a]\n", SFS_WARNING, "metadata", 4, 11,
+	  "mapping of strings to strings, not a list" },
+	{ "metadata:\n  author: me\n  version: 1.0\n", SFS_WARNING,
+	  "metadata.version", 6, 12, "metadata.version should be a string, "
+	  "not a number" },
+	{ "metadata:\n  nested: {a: b}\n", SFS_WARNING, "metadata.nested", 5,
+	  11, "not a mapping" },
+	{ "allowed-tools: {Read: true}\n", SFS_WARNING, "allowed-tools", 4,
+	  16, "string or a list of strings, not a mapping" },
+	{ "allowed-tools: [Read, 3]\n", SFS_WARNING, "allowed-tools", 4, 16,
+	  "string or a list of strings" },
+	{ "disallowed-tools: 5\n", SFS_WARNING, "disallowed-tools", 4, 19,
+	  "string or a list of strings" },
+	{ "when_to_use: [a]\n", SFS_WARNING, "when_to_use", 4, 14,
+	  "should be a string" },
+	{ "argument-hint: {a: 1}\n", SFS_WARNING, "argument-hint", 4, 16,
+	  "string or a list of strings" },
+	{ "arguments: 1\n", SFS_WARNING, "arguments", 4, 12,
+	  "string or a list of strings" },
+	{ "disable-model-invocation: yes\n", SFS_WARNING,
+	  "disable-model-invocation", 4, 27,
+	  "should be true or false, not a string" },
+	{ "user-invocable: 1\n", SFS_WARNING, "user-invocable", 4, 17,
+	  "should be true or false, not a number" },
+	{ "model: 4\n", SFS_WARNING, "model", 4, 8, "should be a string" },
+	{ "effort: [high]\n", SFS_WARNING, "effort", 4, 9,
+	  "should be a string" },
+	{ "context: {}\n", SFS_WARNING, "context", 4, 10,
+	  "should be a string" },
+	{ "agent: true\n", SFS_WARNING, "agent", 4, 8,
+	  "should be a string, not a boolean" },
+	{ "shell: [bash]\n", SFS_WARNING, "shell", 4, 8,
+	  "should be a string" },
+	{ "hooks: [a]\n", SFS_WARNING, "hooks", 4, 8,
+	  "should be a mapping, not a list" },
+	{ "paths: 3\n", SFS_WARNING, "paths", 4, 8,
+	  "string or a list of strings" },
+	{ "foo: bar\n", SFS_WARNING, "foo", 4, 1, "unknown key \"foo\"" },
+	{ "  # comment\nName: x\n", SFS_WARNING, "Name", 5, 1,
+	  "unknown key \"Name\"" },
+	/* x-personal-mcp: every break is an error */
+	{ "x-personal-mcp: 3\n", SFS_ERROR, "x-personal-mcp", 4, 17,
+	  "x-personal-mcp must be a mapping, not a number" },
+	{ "x-personal-mcp:\n", SFS_ERROR, "x-personal-mcp", 4, 16,
+	  "must be a mapping, not empty" },
+	{ "x-personal-mcp:\n  version: 1.0.0\n" CAPS, SFS_ERROR,
+	  "x-personal-mcp.id", 4, 1, "needs id" },
+	{ "x-personal-mcp:\n  id: other\n  version: 1.0.0\n"
+	  "  capabilities: [resource://skills/other/document]\n", SFS_ERROR,
+	  "x-personal-mcp.id", 5, 7,
+	  "x-personal-mcp.id \"other\" does not match name \"demo\"" },
+	{ "x-personal-mcp:\n  id: Demo\n  version: 1.0.0\n"
+	  "  capabilities: [resource://skills/Demo/document]\n", SFS_ERROR,
+	  "x-personal-mcp.id", 5, 7, "not a valid skill id: it has uppercase" },
+	{ "x-personal-mcp:\n  id: [demo]\n  version: 1.0.0\n" CAPS, SFS_ERROR,
+	  "x-personal-mcp.id", 5, 7, "must be a string, not a list" },
+	{ "x-personal-mcp:\n  id: demo\n" CAPS, SFS_ERROR,
+	  "x-personal-mcp.version", 4, 1, "needs version" },
+	{ "x-personal-mcp:\n  id: demo\n  version: 1.0\n" CAPS, SFS_ERROR,
+	  "x-personal-mcp.version", 6, 12, "not the number 1" },
+	{ "x-personal-mcp:\n  id: demo\n  version: \"1.0\"\n" CAPS, SFS_ERROR,
+	  "x-personal-mcp.version", 6, 12,
+	  "\"1.0\" is not a semantic version" },
+	{ "x-personal-mcp:\n  id: demo\n  version: 01.2.3\n" CAPS, SFS_ERROR,
+	  "x-personal-mcp.version", 6, 12, "not a semantic version" },
+	{ "x-personal-mcp:\n  id: demo\n  version: 1.2.3-\n" CAPS, SFS_ERROR,
+	  "x-personal-mcp.version", 6, 12, "not a semantic version" },
+	{ "x-personal-mcp:\n  id: demo\n  version: v1.2.3\n" CAPS, SFS_ERROR,
+	  "x-personal-mcp.version", 6, 12, "not a semantic version" },
+	{ "x-personal-mcp:\n  id: demo\n  version: 1.2.3.4\n" CAPS,
+	  SFS_ERROR, "x-personal-mcp.version", 6, 12,
+	  "not a semantic version" },
+	/* The contract's SEMVER_RE allows one pre-release or build suffix,
+	 * not both. */
+	{ "x-personal-mcp:\n  id: demo\n  version: 1.0.0-rc.1+b.5\n" CAPS,
+	  SFS_ERROR, "x-personal-mcp.version", 6, 12,
+	  "not a semantic version" },
+	{ XPM CAPS "  tags: pdf\n", SFS_ERROR, "x-personal-mcp.tags", 8, 9,
+	  "must be a list of kebab-case tags, not a string" },
+	{ XPM CAPS "  tags: [pdf, Bad_Tag]\n", SFS_ERROR,
+	  "x-personal-mcp.tags.1", 8, 15, "\"Bad_Tag\" is not lowercase "
+	  "kebab-case" },
+	{ XPM CAPS "  tags: [pdf, 3]\n", SFS_ERROR, "x-personal-mcp.tags.1", 8,
+	  15, "must be a string, not a number" },
+	{ XPM, SFS_ERROR, "x-personal-mcp.capabilities", 4, 1,
+	  "needs capabilities" },
+	{ XPM "  capabilities: []\n", SFS_ERROR, "x-personal-mcp.capabilities",
+	  7, 17, "not an empty list" },
+	{ XPM "  capabilities: resource://skills/demo/document\n", SFS_ERROR,
+	  "x-personal-mcp.capabilities", 7, 17, "not a string" },
+	{ XPM "  capabilities: [resource://skills/demo/references/a]\n",
+	  SFS_ERROR, "x-personal-mcp.capabilities", 7, 17,
+	  "must include \"resource://skills/demo/document\"" },
+	{ XPM "  capabilities:\n    - resource://skills/demo/document\n"
+	  "    - {uri: x}\n", SFS_ERROR, "x-personal-mcp.capabilities.1", 9, 7,
+	  "must be a string, not a mapping" },
+	{ XPM CAPS "  depends_on: other\n", SFS_ERROR,
+	  "x-personal-mcp.depends_on", 8, 15, "must be a list of skill ids" },
+	{ XPM CAPS "  depends_on: [ok-one, -bad]\n", SFS_ERROR,
+	  "x-personal-mcp.depends_on.1", 8, 24, "\"-bad\"" },
+	{ XPM CAPS "  references: [references/a.md]\n", SFS_ERROR,
+	  "x-personal-mcp.references", 8, 15, "must be a mapping of reference "
+	  "ids" },
+	{ XPM CAPS "  references:\n    Bad_Ref:\n      path: references/a.md\n",
+	  SFS_ERROR, "x-personal-mcp.references.Bad_Ref", 9, 5,
+	  "reference id \"Bad_Ref\" is not lowercase kebab-case" },
+	{ XPM CAPS "  references:\n    a: references/a.md\n", SFS_ERROR,
+	  "x-personal-mcp.references.a", 9, 8,
+	  "must be a mapping with path" },
+	{ XPM CAPS "  references:\n    a:\n      title: A\n", SFS_ERROR,
+	  "x-personal-mcp.references.a.path", 9, 5, "reference \"a\" has no "
+	  "path" },
+	{ XPM CAPS "  references:\n    a:\n      path: [x]\n", SFS_ERROR,
+	  "x-personal-mcp.references.a.path", 10, 13, "must be a string" },
+	{ XPM CAPS "  references:\n    a:\n      path: /etc/passwd.md\n",
+	  SFS_ERROR, "x-personal-mcp.references.a.path", 10, 13,
+	  "must be relative" },
+	{ XPM CAPS "  references:\n    a:\n      path: references/../../x.md\n",
+	  SFS_ERROR, "x-personal-mcp.references.a.path", 10, 13,
+	  "must not contain '..'" },
+	{ XPM CAPS "  references:\n    a:\n      path: docs/a.md\n",
+	  SFS_ERROR, "x-personal-mcp.references.a.path", 10, 13,
+	  "must be under references/" },
+	{ XPM CAPS "  references:\n    a:\n      path: references.md\n",
+	  SFS_ERROR, "x-personal-mcp.references.a.path", 10, 13,
+	  "must be under references/" },
+	{ XPM CAPS "  references:\n    a:\n      path: references/a.txt\n",
+	  SFS_ERROR, "x-personal-mcp.references.a.path", 10, 13,
+	  "ending in .md" },
+	{ XPM CAPS "  references:\n    a:\n      path: references/.md\n",
+	  SFS_ERROR, "x-personal-mcp.references.a.path", 10, 13,
+	  "ending in .md" },
+	{ XPM CAPS "  references:\n    a:\n      path: references/a.md\n"
+	  "      mime_type: [text/markdown]\n", SFS_ERROR,
+	  "x-personal-mcp.references.a.mime_type", 11, 18,
+	  "must be a string, not a list" },
+	{ XPM CAPS "  references:\n    a:\n      path: references/a.md\n"
+	  "      title: 7\n", SFS_ERROR, "x-personal-mcp.references.a.title",
+	  11, 14, "must be a string, not a number" },
+};
+
+static void test_rules(void)
+{
+	char yaml[1024], what[64];
+	struct run v;
+
+	for (size_t i = 0; i < sizeof(optional_rules) /
+	                       sizeof(optional_rules[0]); i++) {
+		const struct rule *r = &optional_rules[i];
+		snprintf(yaml, sizeof(yaml), BASE "%s", r->yaml);
+		snprintf(what, sizeof(what), "rule %zu (%s)", i, r->field);
+		run(&v, yaml, "demo");
+		expect_one(&v, r->sev, r->field, r->line, r->column, r->words,
+		           what);
+		done(&v);
+	}
+}
+
+static void test_compatibility_length(void)
+{
+	char yaml[1200];
+	struct run v;
+	int n = snprintf(yaml, sizeof(yaml), BASE "compatibility: ");
+
+	memset(yaml + n, 'c', 501);
+	strcpy(yaml + n + 501, "\n");
+	run(&v, yaml, "demo");
+	expect_one(&v, SFS_WARNING, "compatibility", 4, 16,
+	           "compatibility is 501 characters; the limit is 500",
+	           "501-character compatibility");
+	done(&v);
+	strcpy(yaml + n + 500, "\n");
+	run(&v, yaml, "demo");
+	expect_clean(&v, "500-character compatibility");
+	done(&v);
+}
+
+static void test_several_findings(void)
+{
+	struct run v;
+
+	/* Findings of one skill come together, each with its own place. */
+	run(&v, "name: Bad--Name\ndescription: <b>x</b>\nfoo: 1\n"
+	    "x-personal-mcp: {id: bad, version: x}\n", "bad");
+	expect_has(&v, SFS_ERROR, "name", 2, "uppercase", "several");
+	expect_has(&v, SFS_ERROR, "name", 2, "does not match the folder",
+	           "several");
+	expect_has(&v, SFS_ERROR, "description", 3, "XML tag \"<b>\"",
+	           "several");
+	expect_has(&v, SFS_WARNING, "foo", 4, "unknown key", "several");
+	expect_has(&v, SFS_ERROR, "x-personal-mcp.id", 5, "does not match "
+	           "name", "several");
+	expect_has(&v, SFS_ERROR, "x-personal-mcp.version", 5,
+	           "\"x\" is not a semantic version", "several");
+	expect_has(&v, SFS_ERROR, "x-personal-mcp.capabilities", 5,
+	           "needs capabilities", "several");
+	is_int(v.diags.n, 7, "several: exactly seven findings");
+	done(&v);
+
+	/* A long value is cut in the message. */
+	run(&v, "name: demo\ndescription: d\nx-personal-mcp:\n  id: demo\n"
+	    "  version: \"1.0.0-this is a very long and broken version string "
+	    "that goes on and on\"\n" CAPS, "demo");
+	ok(v.diags.n == 1 && strstr(v.diags.v[0].message, "...\"") &&
+	   strlen(v.diags.v[0].message) < 160, "long values are cut");
+	done(&v);
+}
+
+/* ---- the body -------------------------------------------------------- */
+
+struct body_run {
+	struct sfs_arena arena;
+	struct sfs_diag_list diags;
+	int r;
+	char asked[16][128];
+	int nasked;
+};
+
+static const char *const skill_files[] = {
+	"SKILL.md", "references/guide.md", "scripts/run.sh",
+	"assets/My File.png", "docs", "docs/a b.md", NULL,
+};
+
+static bool fake_exists(const char *path, bool *case_only, void *arg)
+{
+	struct body_run *b = arg;
+
+	if (b->nasked < 16)
+		snprintf(b->asked[b->nasked++], 128, "%s", path);
+	*case_only = false;
+	for (const char *const *f = skill_files; *f; f++) {
+		if (strcmp(*f, path) == 0)
+			return true;
+		if (strcasecmp(*f, path) == 0)
+			*case_only = true;
+	}
+	return false;
+}
+
+static void body(struct body_run *b, const char *text)
+{
+	memset(b, 0, sizeof(*b));
+	b->diags.arena = &b->arena;
+	b->r = sfs_validate_body(text, strlen(text), 10, FILE_NAME,
+	                         fake_exists, b, &b->diags);
+}
+
+static void body_done(struct body_run *b)
+{
+	sfs_diag_list_free(&b->diags);
+	sfs_arena_free(&b->arena);
+}
+
+static void expect_body(const struct body_run *b, size_t n, size_t i,
+                        unsigned line, unsigned column, const char *words,
+                        const char *what)
+{
+	const struct sfs_diag *d = i < b->diags.n ? &b->diags.v[i] : NULL;
+
+	if (!ok(b->r == 0 && b->diags.n == n && d &&
+	        d->severity == SFS_WARNING && d->line == line &&
+	        d->column == column && strcmp(d->field, "") == 0 &&
+	        strstr(d->message, words), "%s: warning %zu at %u:%u: %s",
+	        what, i, line, column, words)) {
+		for (size_t k = 0; k < b->diags.n; k++)
+			printf("#   %u:%u: %s\n", b->diags.v[k].line,
+			       b->diags.v[k].column, b->diags.v[k].message);
+	}
+}
+
+static void test_body_links(void)
+{
+	struct body_run b;
+
+	body(&b, "# Title\n\n"
+	         "See [the guide](references/guide.md) and "
+	         "[run](./scripts/run.sh \"title\").\n"
+	         "![img](assets/My%20File.png) [a](<docs/a b.md>)\n"
+	         "[web](https://example.com/x.md) [mail](mailto:a@b) "
+	         "[top](#usage) [abs](/etc/passwd) [net](//host/x)\n"
+	         "[frag](references/guide.md#part) [q](scripts/run.sh?x=1)\n"
+	         "[up](references/../docs) [dir](docs/)\n"
+	         "[^1]: a footnote, not a link\n"
+	         "[def]: references/guide.md \"Guide\"\n");
+	if (!ok(b.r == 0 && b.diags.n == 0, "links to existing files"))
+		for (size_t k = 0; k < b.diags.n; k++)
+			printf("#   %u:%u: %s\n", b.diags.v[k].line,
+			       b.diags.v[k].column, b.diags.v[k].message);
+	ok(b.nasked == 9, "exists() asked for each relative target (%d)",
+	   b.nasked);
+	is_str(b.asked[1], "scripts/run.sh", "./ dropped");
+	is_str(b.asked[2], "assets/My File.png", "percent-decoded");
+	is_str(b.asked[3], "docs/a b.md", "<...> target");
+	is_str(b.asked[4], "references/guide.md", "fragment cut");
+	is_str(b.asked[5], "scripts/run.sh", "query cut");
+	is_str(b.asked[6], "docs", ".. applied");
+	is_str(b.asked[7], "docs", "trailing slash dropped");
+	body_done(&b);
+
+	body(&b, "Intro\n\n"
+	         "Read [this](references/missing.md) first.\n");
+	expect_body(&b, 1, 0, 12, 6,
+	            "links to \"references/missing.md\", which does not exist",
+	            "missing file");
+	body_done(&b);
+
+	body(&b, "x\n  ![logo](assets/my%20file.png) é [g](References/Guide.md)"
+	         "\n");
+	expect_body(&b, 2, 0, 11, 3, "\"assets/my%20file.png\", which exists "
+	            "only with different letter case", "case differs (image)");
+	expect_body(&b, 2, 1, 11, 35, "\"References/Guide.md\", which exists "
+	            "only with different letter case",
+	            "case differs, column in characters");
+	body_done(&b);
+
+	body(&b, "[![badge](assets/none.svg)](references/nope.md)\n");
+	expect_body(&b, 2, 0, 10, 2, "assets/none.svg", "image inside a link");
+	expect_body(&b, 2, 1, 10, 1, "references/nope.md", "the outer link");
+	body_done(&b);
+
+	body(&b, "[ref]: scripts/gone.sh\n");
+	expect_body(&b, 1, 0, 10, 1, "scripts/gone.sh", "reference definition");
+	body_done(&b);
+
+	body(&b, "[a](../outside.md) [b](http://x) [c]( ) [d] (nope.md)\n"
+	         "[e](broken\n[f](has space.md) [g](x.md 'unclosed)\n");
+	ok(b.diags.n == 0 && b.nasked == 0,
+	   "outside, URL, empty and not-a-link targets are not checked");
+	body_done(&b);
+}
+
+static void test_body_code(void)
+{
+	struct body_run b;
+
+	body(&b, "```\n[x](missing-1.md)\n```\n"
+	         "~~~~ markdown\n[x](missing-2.md)\n~~~\nstill code\n~~~~\n"
+	         "   ```python\n    [x](missing-3.md)\n   ```\n"
+	         "Use `[x](missing-4.md)` or ``a ` [x](missing-5.md)`` here.\n"
+	         "\\[not](missing-6.md)\n"
+	         "after [x](missing-7.md)\n");
+	expect_body(&b, 1, 0, 23, 7, "missing-7.md",
+	            "links in code blocks and spans are ignored");
+	body_done(&b);
+
+	body(&b, "```\nunclosed fence\n[x](missing.md)\n");
+	ok(b.diags.n == 0, "an unclosed fence runs to the end");
+	body_done(&b);
+}
+
+static void test_body_length(void)
+{
+	struct body_run b;
+	char *text = malloc(600 * 3 + 1), *o = text;
+
+	for (int i = 0; i < 500; i++)
+		o += sprintf(o, "x\n");
+	body(&b, text);
+	ok(b.diags.n == 0, "500 lines are fine");
+	body_done(&b);
+	sprintf(o, "y");
+	body(&b, text);
+	expect_body(&b, 1, 0, 510, 1, "the body is 501 lines",
+	            "501 lines (the last without a newline)");
+	body_done(&b);
+	free(text);
+
+	body(&b, "");
+	ok(b.diags.n == 0, "an empty body is fine");
+	body_done(&b);
+}
+
+/* ---- the example skills ---------------------------------------------- */
+
+struct dir_arg {
+	const char *dir;
+};
+
+static bool fs_exists(const char *path, bool *case_only, void *arg)
+{
+	const struct dir_arg *d = arg;
+	char full[8192];
+	struct stat st;
+
+	*case_only = false;
+	snprintf(full, sizeof(full), "%s/%s", d->dir, path);
+	return stat(full, &st) == 0;
+}
+
+static void check_example(const char *dir, const char *name)
+{
+	char path[4200];
+	struct run v;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/SKILL.md", dir);
+	f = fopen(path, "rb");
+	if (!ok(f != NULL, "example %s: readable", name))
+		return;
+	char *text = calloc(1, 1 << 20);
+	size_t n = fread(text, 1, (1 << 20) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	run_text(&v, text, name);
+	expect_clean(&v, name);
+	struct dir_arg d = { dir };
+	int r = sfs_validate_body(text + v.fm.body_offset,
+	                          n - v.fm.body_offset, v.fm.body_line, path,
+	                          fs_exists, &d, &v.diags);
+	ok(r == 0 && v.diags.n == 0, "example %s: body links resolve", name);
+	print_diags(&v);
+	done(&v);
+	free(text);
+}
+
+/* Every folder under root holding a SKILL.md, category folders too. */
+static void check_examples(const char *root, int depth)
+{
+	char sub[4096];
+	struct dirent *e;
+	struct stat st;
+	DIR *d = opendir(root);
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(sub, sizeof(sub), "%s/%s", root, e->d_name);
+		if (stat(sub, &st) < 0 || !S_ISDIR(st.st_mode))
+			continue;
+		char md[4200];
+		snprintf(md, sizeof(md), "%s/SKILL.md", sub);
+		if (stat(md, &st) == 0)
+			check_example(sub, e->d_name);
+		else if (depth < 3)
+			check_examples(sub, depth + 1);
+	}
+	closedir(d);
+}
+
+int main(int argc, char **argv)
+{
+	test_valid_id();
+	test_minimal_meta();
+	test_full_meta();
+	test_nulls_are_absent();
+	test_name();
+	test_description();
+	test_rules();
+	test_compatibility_length();
+	test_several_findings();
+	test_body_links();
+	test_body_code();
+	test_body_length();
+	if (argc > 1)
+		check_examples(argv[1], 0);
+	return tap_done();
+}
