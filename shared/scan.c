@@ -491,6 +491,9 @@ static int add_link(struct tree_walk *t, int dfd, const char *name,
 		return hide(t, is_skill_md, rel, "cannot read symbolic link");
 	target[n] = '\0';
 
+	if (target[0] == '/')
+		return hide(t, is_skill_md, rel,
+		            "symbolic link has an absolute target");
 	if (!t->real_dir || !link_lexically_inside(rel, target))
 		return hide(t, is_skill_md, rel,
 		            "symbolic link points outside the skill folder");
@@ -565,11 +568,11 @@ static int add_folder(struct tree_walk *t, int dfd, const char *name,
 static const char *node_kind(mode_t mode)
 {
 	if (S_ISFIFO(mode))
-		return "a FIFO";
+		return "not a regular file (a FIFO)";
 	if (S_ISSOCK(mode))
-		return "a socket";
+		return "not a regular file (a socket)";
 	if (S_ISCHR(mode) || S_ISBLK(mode))
-		return "a device";
+		return "not a regular file (a device)";
 	return "not a regular file, folder or symbolic link";
 }
 

@@ -1,0 +1,700 @@
+/*
+ * test_catalog.c - catalog snapshots built over temporary skill trees:
+ * discovery, shadowing, skill trees and symlinks, cross-skill checks,
+ * digest reuse and deterministic rendering.  Prints TAP.
+ */
+#include <errno.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+#include "skillsfs.h"
+
+static int tests, failures;
+static char top[] = "/tmp/test_catalog.XXXXXX";
+
+static void ok(bool cond, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void ok(bool cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d - ", cond ? "" : "not ", ++tests);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!cond)
+		failures++;
+}
+
+static void die(const char *what)
+{
+	printf("Bail out! %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+/* ---- building trees ----------------------------------------------------- */
+
+/* An absolute path under the test's folder; static storage, rotating. */
+static const char *at(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static const char *at(const char *fmt, ...)
+{
+	static char bufs[8][4096];
+	static int next;
+	char *b = bufs[next++ % 8];
+	va_list ap;
+
+	int n = snprintf(b, 4096, "%s/", top);
+	va_start(ap, fmt);
+	vsnprintf(b + n, 4096 - (size_t)n, fmt, ap);
+	va_end(ap);
+	return b;
+}
+
+static void mkdirs(const char *path)
+{
+	char buf[4096];
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			die(buf);
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+		die(buf);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	char dir[4096];
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	mkdirs(dir);
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0)
+		die(path);
+}
+
+/* A valid SKILL.md for folder `dir` (spelled `md`) with extra frontmatter
+ * lines. */
+static void skill(const char *dir, const char *md, const char *extra)
+{
+	const char *name = strrchr(dir, '/') + 1;
+	char text[8192];
+	snprintf(text, sizeof(text),
+	         "---\nname: %s\ndescription: The %s skill, for tests.\n%s"
+	         "---\n# %s\n\nBody.\n", name, name, extra ? extra : "", name);
+	char path[4096];
+	snprintf(path, sizeof(path), "%s/%s", dir, md ? md : "SKILL.md");
+	write_file(path, text);
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+                    struct FTW *ftw)
+{
+	(void)st; (void)flag; (void)ftw;
+	return remove(path);
+}
+
+static void clean(void)
+{
+	nftw(top, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	mkdirs(top);
+}
+
+/* ---- building catalogs -------------------------------------------------- */
+
+static sfs_catalog *build_cfg(struct sfs_config *cfg, const sfs_catalog *prev)
+{
+	sfs_catalog *cat = NULL;
+	int rc = sfs_catalog_build(cfg, prev, &cat);
+	if (rc < 0) {
+		errno = -rc;
+		die("sfs_catalog_build");
+	}
+	return cat;
+}
+
+static sfs_catalog *build(const char *root1, const char *root2, bool strict)
+{
+	const char *roots[2] = { root1, root2 };
+	struct sfs_config cfg = {
+		.roots = roots, .nroots = root2 ? 2 : 1, .strict = strict,
+	};
+	return build_cfg(&cfg, NULL);
+}
+
+struct found {
+	const char *file_has, *field, *message_has;
+	enum sfs_severity severity;
+	int n;
+};
+
+static void match_diag(const struct sfs_diag *d, void *arg)
+{
+	struct found *f = arg;
+	if (f->severity && d->severity != f->severity)
+		return;
+	if (f->file_has && !strstr(d->file, f->file_has))
+		return;
+	if (f->field && strcmp(d->field, f->field) != 0)
+		return;
+	if (f->message_has && !strstr(d->message, f->message_has))
+		return;
+	f->n++;
+}
+
+/* How many findings match: file containing file_has, exactly field (when
+ * not NULL), message containing message_has, the severity (when not 0). */
+static int count_diags(const sfs_catalog *cat, enum sfs_severity sev,
+                       const char *file_has, const char *field,
+                       const char *message_has)
+{
+	struct found f = { file_has, field, message_has, sev, 0 };
+	sfs_catalog_each_diag(cat, match_diag, &f);
+	return f.n;
+}
+
+static void print_diag(const struct sfs_diag *d, void *arg)
+{
+	(void)arg;
+	printf("# %s:%u:%u: %s: %s: %s\n", d->file, d->line, d->column,
+	       d->severity == SFS_ERROR ? "error" : "warning", d->field,
+	       d->message);
+}
+
+static const struct sfs_file *file_of(const struct sfs_skill *s,
+                                      const char *path)
+{
+	for (size_t i = 0; s && i < s->nfiles; i++)
+		if (strcmp(s->files[i].path, path) == 0)
+			return &s->files[i];
+	return NULL;
+}
+
+static const struct sfs_unserved *unserved_at(const sfs_catalog *cat,
+                                              const char *dir)
+{
+	size_t n;
+	const struct sfs_unserved *u = sfs_catalog_unserved(cat, &n);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(u[i].dir, dir) == 0)
+			return &u[i];
+	return NULL;
+}
+
+static bool has_dir(const sfs_catalog *cat, const char *dir)
+{
+	size_t n;
+	const char *const *v = sfs_catalog_dirs(cat, &n);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v[i], dir) == 0)
+			return true;
+	return false;
+}
+
+/* ---- the tests ---------------------------------------------------------- */
+
+static void test_discovery(void)
+{
+	clean();
+	skill(at("r/team/pdf"), NULL, NULL);
+	skill(at("r/top"), NULL, NULL);
+	skill(at("r/a/b/c/deep"), NULL, NULL);
+	skill(at("r/.hidden/ghost"), NULL, NULL);
+	skill(at("r/node_modules/dep"), NULL, NULL);
+	skill(at("r/top/inner"), NULL, NULL);   /* inside a skill */
+	skill(at("elsewhere/linked"), NULL, NULL);
+	if (symlink(at("elsewhere/linked"), at("r/linked")) < 0)
+		die("symlink");
+
+	sfs_catalog *cat = build(at("r"), at("missing"), false);
+	sfs_catalog_each_diag(cat, print_diag, NULL);
+	ok(sfs_catalog_nskills(cat) == 3, "three skills found (got %zu)",
+	   sfs_catalog_nskills(cat));
+	ok(sfs_catalog_find(cat, "pdf") != NULL, "category folder searched");
+	ok(sfs_catalog_find(cat, "deep") != NULL, "nested categories searched");
+	ok(!sfs_catalog_find(cat, "ghost") && !sfs_catalog_find(cat, "dep"),
+	   "dot folders and node_modules skipped");
+	ok(!sfs_catalog_find(cat, "inner"), "no skills searched inside a skill");
+	ok(!sfs_catalog_find(cat, "linked"), "symlinked folder not followed");
+	ok(count_diags(cat, SFS_WARNING, "r/linked", "", "not followed") == 1,
+	   "symlinked folder reported");
+	ok(count_diags(cat, SFS_ERROR, "missing", "", "does not exist") == 1,
+	   "missing root is an error");
+	size_t nd;
+	const struct sfs_diag *gd = sfs_catalog_diags(cat, &nd);
+	ok(nd == 2 && gd, "two global findings (got %zu)", nd);
+	ok(has_dir(cat, at("r")) && has_dir(cat, at("r/team")) &&
+	   has_dir(cat, at("r/team/pdf")) && has_dir(cat, at("r/top/inner")) &&
+	   has_dir(cat, at("r/a/b/c")),
+	   "roots, categories, skills and their subfolders are watched");
+	ok(!has_dir(cat, at("r/.hidden")), "skipped folders are not watched");
+	const struct sfs_skill *s = sfs_catalog_find(cat, "pdf");
+	ok(s && strcmp(s->dir, at("r/team/pdf")) == 0 && s->root == 0,
+	   "skill folder and root recorded");
+	ok(sfs_catalog_nroots(cat) == 2 &&
+	   strcmp(sfs_catalog_root(cat, 1), at("missing")) == 0,
+	   "roots kept in order");
+	struct sfs_counts n = sfs_catalog_counts(cat);
+	ok(n.served == 3 && n.invalid == 0 && n.errors == 1 && n.warnings == 1,
+	   "counts: served %zu invalid %zu errors %zu warnings %zu", n.served,
+	   n.invalid, n.errors, n.warnings);
+	for (size_t i = 1; i < sfs_catalog_nskills(cat); i++)
+		ok(strcmp(sfs_catalog_skill(cat, i - 1)->id,
+		          sfs_catalog_skill(cat, i)->id) < 0, "sorted by id");
+	sfs_catalog_unref(cat);
+}
+
+static void test_limits(void)
+{
+	clean();
+	skill(at("r/a/b/c/d/deep"), NULL, NULL);
+	skill(at("r/shallow"), NULL, NULL);
+	for (int i = 0; i < 5; i++)
+		write_file(at("r/big/f%d", i), "x");
+	skill(at("r/big"), NULL, NULL);
+
+	const char *roots[] = { at("r") };
+	struct sfs_config cfg = {
+		.roots = roots, .nroots = 1, .max_depth = 3, .max_files = 4,
+	};
+	sfs_catalog *cat = build_cfg(&cfg, NULL);
+	sfs_catalog_each_diag(cat, print_diag, NULL);
+	ok(!sfs_catalog_find(cat, "deep") && sfs_catalog_find(cat, "shallow"),
+	   "max_depth bounds the search");
+	ok(count_diags(cat, SFS_WARNING, "r/a/b/c/d", "", "not searched") == 1,
+	   "depth limit reported once");
+	const struct sfs_skill *big = sfs_catalog_find(cat, "big");
+	ok(big && big->nfiles == 4, "max_files caps a skill's entries (%zu)",
+	   big ? big->nfiles : 0);
+	ok(count_diags(cat, SFS_WARNING, "r/big", "", "more than 4") == 1,
+	   "entry cap reported");
+	sfs_catalog_unref(cat);
+
+	cfg.max_depth = 0;
+	cfg.max_files = 0;
+	cfg.max_entries = 3;
+	cat = build_cfg(&cfg, NULL);
+	ok(count_diags(cat, SFS_WARNING, NULL, "", "search stopped") == 1,
+	   "entry budget per root reported");
+	sfs_catalog_unref(cat);
+}
+
+static void test_shadowing(void)
+{
+	clean();
+	skill(at("r1/pdf"), NULL, NULL);
+	skill(at("r2/pdf"), NULL, NULL);
+	skill(at("r2/x/same"), NULL, NULL);
+	skill(at("r2/a/same"), NULL, NULL);
+	skill(at("r1/bad/same"), NULL, "license: [unclosed\n");
+
+	sfs_catalog *cat = build(at("r1"), at("r2"), false);
+	sfs_catalog_each_diag(cat, print_diag, NULL);
+	const struct sfs_skill *s = sfs_catalog_find(cat, "pdf");
+	ok(s && strcmp(s->dir, at("r1/pdf")) == 0, "first root wins");
+	const struct sfs_unserved *u = unserved_at(cat, at("r2/pdf"));
+	ok(u && u->reason == SFS_SHADOWED && u->id &&
+	   strcmp(u->id, "pdf") == 0 && u->root == 1 &&
+	   strcmp(u->shadowed_by, at("r1/pdf")) == 0,
+	   "later root shadowed, with the winner named");
+	ok(count_diags(cat, SFS_WARNING, "r2/pdf/SKILL.md", "name",
+	               "shadowed") == 1, "shadowing is a warning on name");
+	s = sfs_catalog_find(cat, "same");
+	ok(s && strcmp(s->dir, at("r2/a/same")) == 0,
+	   "inside a root the first folder in path order wins; "
+	   "an invalid skill claims no id");
+	u = unserved_at(cat, at("r2/x/same"));
+	ok(u && u->reason == SFS_SHADOWED, "later folder in a root shadowed");
+	u = unserved_at(cat, at("r1/bad/same"));
+	ok(u && u->reason == SFS_INVALID, "invalid skill reported as invalid");
+	struct sfs_counts n = sfs_catalog_counts(cat);
+	ok(n.served == 2 && n.shadowed == 2 && n.invalid == 1,
+	   "counts: served %zu shadowed %zu invalid %zu", n.served,
+	   n.shadowed, n.invalid);
+	sfs_catalog_unref(cat);
+
+	/* The same root twice is one set of folders, not self-shadowing. */
+	cat = build(at("r1"), at("r1"), false);
+	n = sfs_catalog_counts(cat);
+	ok(n.shadowed == 0 && n.served == 1,
+	   "a root given twice shadows nothing (shadowed %zu)", n.shadowed);
+	sfs_catalog_unref(cat);
+
+	cat = build(at("r1"), at("r2"), true);
+	ok(count_diags(cat, SFS_ERROR, "r2/pdf/SKILL.md", "name",
+	               "shadowed") == 1, "--strict: shadowing is an error");
+	sfs_catalog_unref(cat);
+}
+
+static void test_tree(void)
+{
+	clean();
+	skill(at("r/s"), NULL, NULL);
+	write_file(at("r/s/real.txt"), "hello\n");
+	write_file(at("r/s/sub/deep.txt"), "deep\n");
+	write_file(at("r/s/.git/config"), "git\n");
+	write_file(at("r/s/.env"), "dot file\n");
+	write_file(at("outside.txt"), "secret\n");
+	if (symlink("real.txt", at("r/s/good")) < 0 ||
+	    symlink("../real.txt", at("r/s/sub/up")) < 0 ||
+	    symlink("sub", at("r/s/dirlink")) < 0 ||
+	    symlink("../../outside.txt", at("r/s/escape")) < 0 ||
+	    symlink(at("r/s/real.txt"), at("r/s/absolute")) < 0 ||
+	    symlink("nothing", at("r/s/dangling")) < 0 ||
+	    symlink("../s/real.txt", at("r/s/roundabout")) < 0 ||
+	    symlink("escape", at("r/s/chain")) < 0)
+		die("symlink");
+	if (mkfifo(at("r/s/fifo"), 0644) < 0)
+		die("mkfifo");
+	skill(at("r/lower"), "skill.md", NULL);
+
+	sfs_catalog *cat = build(at("r"), NULL, false);
+	sfs_catalog_each_diag(cat, print_diag, NULL);
+	const struct sfs_skill *s = sfs_catalog_find(cat, "s");
+	ok(s != NULL, "skill with odd entries still served");
+	if (!s) {
+		sfs_catalog_unref(cat);
+		return;
+	}
+	const struct sfs_file *f = file_of(s, "good");
+	ok(f && S_ISLNK(f->mode) && f->link && strcmp(f->link, "real.txt") == 0
+	   && f->hashed && f->size == 6, "in-skill link kept with the "
+	   "target's size and digest");
+	const struct sfs_file *real = file_of(s, "real.txt");
+	ok(real && f && memcmp(real->sha256, f->sha256, 32) == 0,
+	   "link digest equals the target's");
+	f = file_of(s, "sub/up");
+	ok(f && S_ISLNK(f->mode) && f->hashed, "link up within the skill kept");
+	f = file_of(s, "dirlink");
+	ok(f && S_ISLNK(f->mode) && !f->hashed && strcmp(f->link, "sub") == 0,
+	   "link to an in-skill folder kept, without digest");
+	ok(!file_of(s, "escape") && count_diags(cat, SFS_WARNING, "r/s/escape",
+	   "", "outside") == 1, "escaping link hidden with a warning");
+	ok(!file_of(s, "absolute") && count_diags(cat, SFS_WARNING,
+	   "r/s/absolute", "", "absolute") == 1,
+	   "absolute link hidden with a warning");
+	ok(!file_of(s, "dangling") && count_diags(cat, SFS_WARNING,
+	   "r/s/dangling", "", "dangling") == 1,
+	   "dangling link hidden with a warning");
+	ok(!file_of(s, "roundabout") && !file_of(s, "chain"),
+	   "links leaving the skill lexically or through another link hidden");
+	ok(!file_of(s, "fifo") && count_diags(cat, SFS_WARNING, "r/s/fifo", "",
+	   "FIFO") == 1, "FIFO hidden with a warning");
+	ok(!file_of(s, ".git") && !file_of(s, ".git/config"),
+	   "dot folders inside a skill are not served");
+	ok(file_of(s, ".env") != NULL, "dot files inside a skill are served");
+
+	bool sorted = true, parents = true;
+	for (size_t i = 0; i < s->nfiles; i++) {
+		const struct sfs_file *e = &s->files[i];
+		if (i && strcmp(s->files[i - 1].path, e->path) >= 0)
+			sorted = false;
+		const char *slash = strrchr(e->path, '/');
+		if (!slash) {
+			parents &= e->parent == -1;
+			continue;
+		}
+		parents &= e->parent >= 0 &&
+		           strncmp(s->files[e->parent].path, e->path,
+		                   (size_t)(slash - e->path)) == 0 &&
+		           S_ISDIR(s->files[e->parent].mode) &&
+		           strcmp(e->name, slash + 1) == 0;
+	}
+	ok(sorted, "files sorted by path");
+	ok(parents, "parent indexes point at the folders");
+	ok(strcmp(s->files[s->skill_md].path, "SKILL.md") == 0 &&
+	   s->files[s->skill_md].hashed, "SKILL.md indexed and hashed");
+	f = file_of(s, "sub");
+	ok(f && S_ISDIR(f->mode) && !f->hashed, "folders listed");
+
+	const struct sfs_skill *l = sfs_catalog_find(cat, "lower");
+	ok(l && strcmp(l->files[l->skill_md].path, "SKILL.md") == 0 &&
+	   strcmp(l->files[l->skill_md].source, "skill.md") == 0,
+	   "skill.md presented as SKILL.md, source kept");
+	ok(count_diags(cat, SFS_WARNING, "r/lower/skill.md", NULL,
+	               "skill.md") == 1, "skill.md spelling is a warning");
+	sfs_catalog_unref(cat);
+
+	cat = build(at("r"), NULL, true);
+	ok(!sfs_catalog_find(cat, "lower") && !sfs_catalog_find(cat, "s"),
+	   "--strict: skills with warnings are not served");
+	ok(count_diags(cat, SFS_WARNING, NULL, NULL, NULL) == 0,
+	   "--strict: no warnings left");
+	sfs_catalog_unref(cat);
+}
+
+static void test_bad_skill_md(void)
+{
+	clean();
+	mkdirs(at("r/isdir/SKILL.md"));
+	mkdirs(at("r/fifo"));
+	if (mkfifo(at("r/fifo/SKILL.md"), 0644) < 0)
+		die("mkfifo");
+	mkdirs(at("r/escapes"));
+	skill(at("other"), NULL, NULL);
+	if (symlink("../../other/SKILL.md", at("r/escapes/SKILL.md")) < 0)
+		die("symlink");
+	write_file(at("r/linked/real.md"),
+	           "---\nname: linked\ndescription: Linked.\n---\nBody\n");
+	if (symlink("real.md", at("r/linked/SKILL.md")) < 0)
+		die("symlink");
+
+	sfs_catalog *cat = build(at("r"), NULL, false);
+	sfs_catalog_each_diag(cat, print_diag, NULL);
+	const struct sfs_unserved *u = unserved_at(cat, at("r/isdir"));
+	ok(u && u->reason == SFS_INVALID &&
+	   count_diags(cat, SFS_ERROR, "r/isdir/SKILL.md", NULL, "folder") == 1,
+	   "SKILL.md that is a folder: one error");
+	u = unserved_at(cat, at("r/fifo"));
+	ok(u && u->reason == SFS_INVALID &&
+	   count_diags(cat, SFS_ERROR, "r/fifo/SKILL.md", NULL, "FIFO") == 1,
+	   "SKILL.md that is a FIFO: one error, no hang");
+	u = unserved_at(cat, at("r/escapes"));
+	ok(u && u->reason == SFS_INVALID, "SKILL.md linking outside: invalid");
+	const struct sfs_skill *s = sfs_catalog_find(cat, "linked");
+	ok(s && S_ISLNK(s->files[s->skill_md].mode),
+	   "SKILL.md as an in-skill link is served");
+	sfs_catalog_unref(cat);
+}
+
+static void test_dependencies(void)
+{
+	clean();
+	skill(at("r/base"), NULL, NULL);
+#define DEPENDS_FM \
+	"x-personal-mcp:\n  id: %s\n  version: 1.0.0\n" \
+	"  capabilities:\n    - resource://skills/%s/document\n" \
+	"  depends_on: [%s]\n"
+	char extra[1024];
+	const char *specs[][2] = {
+		{ "user", "base" }, { "lost", "nowhere" }, { "ping", "pong" },
+		{ "pong", "ping" }, { "self", "self" }, { "fan", "ping, base" },
+	};
+	for (size_t i = 0; i < sizeof(specs) / sizeof(specs[0]); i++) {
+		snprintf(extra, sizeof(extra), DEPENDS_FM, specs[i][0], specs[i][0],
+		         specs[i][1]);
+		skill(at("r/%s", specs[i][0]), NULL, extra);
+	}
+	sfs_catalog *cat = build(at("r"), NULL, false);
+	sfs_catalog_each_diag(cat, print_diag, NULL);
+	ok(sfs_catalog_find(cat, "user") && sfs_catalog_find(cat, "base"),
+	   "met dependency served");
+	const struct sfs_skill *u = sfs_catalog_find(cat, "user");
+	ok(u && u->ndepends_on == 1 && strcmp(u->depends_on[0], "base") == 0,
+	   "depends_on kept");
+	ok(!sfs_catalog_find(cat, "lost") &&
+	   count_diags(cat, SFS_ERROR, "r/lost/SKILL.md",
+	               "x-personal-mcp.depends_on", "nowhere") == 1,
+	   "missing dependency is an error");
+	ok(!sfs_catalog_find(cat, "ping") && !sfs_catalog_find(cat, "pong") &&
+	   count_diags(cat, SFS_ERROR, "r/ping/SKILL.md",
+	               "x-personal-mcp.depends_on", "cycle") == 1 &&
+	   count_diags(cat, SFS_ERROR, "r/pong/SKILL.md",
+	               "x-personal-mcp.depends_on", "cycle") == 1,
+	   "a cycle invalidates each member");
+	ok(!sfs_catalog_find(cat, "self") &&
+	   count_diags(cat, SFS_ERROR, "r/self/SKILL.md", NULL, "cycle") == 1,
+	   "self-dependency is a cycle");
+	ok(!sfs_catalog_find(cat, "fan") &&
+	   count_diags(cat, SFS_ERROR, "r/fan/SKILL.md", NULL, "ping") == 1,
+	   "depending on an invalid skill is an error");
+	sfs_catalog_unref(cat);
+}
+
+static void test_references(void)
+{
+	clean();
+#define REFS_FM \
+	"x-personal-mcp:\n  id: %s\n  version: 1.0.0\n" \
+	"  capabilities:\n    - resource://skills/%s/document\n" \
+	"  references:\n    guide:\n      path: references/guide.md\n" \
+	"      title: The guide\n"
+	char buf[1024];
+	snprintf(buf, sizeof(buf), REFS_FM, "good", "good");
+	skill(at("r/good"), NULL, buf);
+	write_file(at("r/good/references/guide.md"), "# Guide\n");
+	snprintf(buf, sizeof(buf), REFS_FM, "bad", "bad");
+	skill(at("r/bad"), NULL, buf);
+	snprintf(buf, sizeof(buf), REFS_FM, "folder", "folder");
+	skill(at("r/folder"), NULL, buf);
+	mkdirs(at("r/folder/references/guide.md"));
+
+	sfs_catalog *cat = build(at("r"), NULL, false);
+	sfs_catalog_each_diag(cat, print_diag, NULL);
+	const struct sfs_skill *s = sfs_catalog_find(cat, "good");
+	ok(s && s->nrefs == 1 && strcmp(s->refs[0].id, "guide") == 0 &&
+	   strcmp(s->refs[0].path, "references/guide.md") == 0,
+	   "existing reference served");
+	ok(!sfs_catalog_find(cat, "bad") &&
+	   count_diags(cat, SFS_ERROR, "r/bad/SKILL.md",
+	               "x-personal-mcp.references.guide.path",
+	               "does not exist") == 1,
+	   "missing reference is an error on its path field");
+	ok(!sfs_catalog_find(cat, "folder") &&
+	   count_diags(cat, SFS_ERROR, "r/folder/SKILL.md",
+	               "x-personal-mcp.references.guide.path",
+	               "not a regular file") == 1,
+	   "reference that is a folder is an error");
+	sfs_catalog_unref(cat);
+}
+
+static char *render_all(const sfs_catalog *cat)
+{
+	struct sfs_status_info info = {
+		.generation = 1, .refresh_mode = "polling",
+	};
+	char *parts[4] = {
+		sfs_render_index(cat), sfs_render_skills_index(cat),
+		sfs_render_status(cat, &info), sfs_render_findings(cat),
+	};
+	size_t len = 1;
+	for (int i = 0; i < 4; i++)
+		len += parts[i] ? strlen(parts[i]) : 0;
+	char *all = calloc(1, len);
+	for (int i = 0; i < 4; i++) {
+		if (all && parts[i])
+			strcat(all, parts[i]);
+		free(parts[i]);
+	}
+	return all;
+}
+
+static void test_determinism(void)
+{
+	clean();
+	for (int i = 0; i < 20; i++) {
+		skill(at("r/cat%d/skill-%02d", i % 3, i), NULL, NULL);
+		write_file(at("r/cat%d/skill-%02d/data/%d.txt", i % 3, i, i),
+		           "data\n");
+	}
+	skill(at("r/warn"), "skill.md", NULL);
+	sfs_catalog *a = build(at("r"), at("nope"), false);
+	sfs_catalog *b = build(at("r"), at("nope"), false);
+	char *ra = render_all(a), *rb = render_all(b);
+	ok(ra && rb && strcmp(ra, rb) == 0, "two builds render the same bytes");
+	char *ra2 = render_all(a);
+	ok(ra && ra2 && strcmp(ra, ra2) == 0, "rendering twice is stable");
+	for (size_t i = 0; i < sfs_catalog_nskills(a); i++) {
+		char *x = sfs_render_skill_record(a, sfs_catalog_skill(a, i));
+		char *y = sfs_render_skill_record(b, sfs_catalog_skill(b, i));
+		if (!x || !y || strcmp(x, y) != 0)
+			ok(false, "record %zu differs", i);
+		free(x);
+		free(y);
+	}
+	free(ra);
+	free(rb);
+	free(ra2);
+	sfs_catalog_unref(a);
+	sfs_catalog_unref(b);
+
+	clean();
+	a = build(at("r"), NULL, false);
+	char *idx = sfs_render_index(a), *si = sfs_render_skills_index(a);
+	ok(idx && strcmp(idx, "{\"skills\":[\n]}\n") == 0 &&
+	   si && strcmp(si, "{\"skills\":[\n]}\n") == 0,
+	   "empty catalog renders the empty layout");
+	free(idx);
+	free(si);
+	sfs_catalog_unref(a);
+}
+
+static void test_digest_reuse(void)
+{
+	enum { N = 10000 };
+	clean();
+	for (int i = 0; i < N; i++) {
+		char dir[64];
+		snprintf(dir, sizeof(dir), "r/c%02d/s%05d", i % 100, i);
+		skill(at("%s", dir), NULL, NULL);
+	}
+	write_file(at("r/c00/s00000/notes.txt"), "first\n");
+	write_file(at("r/c01/s00001/notes.txt"), "same size\n");
+
+	sfs_catalog *first = build(at("r"), NULL, false);
+	ok(sfs_catalog_nskills(first) == N, "%d skills served", N);
+	ok(sfs_catalog_hashed(first) == N + 2, "first build hashes every file "
+	   "(%zu)", sfs_catalog_hashed(first));
+
+	write_file(at("r/c00/s00000/notes.txt"), "second, longer\n");
+	const char *roots[] = { at("r") };
+	struct sfs_config cfg = { .roots = roots, .nroots = 1 };
+	sfs_catalog *second = build_cfg(&cfg, first);
+	ok(sfs_catalog_hashed(second) == 1,
+	   "rebuild after one edit hashes one file (%zu)",
+	   sfs_catalog_hashed(second));
+	const struct sfs_file *a =
+		file_of(sfs_catalog_find(first, "s00000"), "notes.txt");
+	const struct sfs_file *b =
+		file_of(sfs_catalog_find(second, "s00000"), "notes.txt");
+	ok(a && b && memcmp(a->sha256, b->sha256, 32) != 0 && b->size == 15,
+	   "the edited file has its new digest");
+	a = file_of(sfs_catalog_find(first, "s00001"), "notes.txt");
+	b = file_of(sfs_catalog_find(second, "s00001"), "notes.txt");
+	ok(a && b && memcmp(a->sha256, b->sha256, 32) == 0,
+	   "an unchanged file keeps its digest");
+
+	/* Same size, new content, new mtime: hashed again. */
+	write_file(at("r/c01/s00001/notes.txt"), "SAME SIZE\n");
+	struct timeval later[2] = { { 2000000000, 0 }, { 2000000000, 0 } };
+	if (utimes(at("r/c01/s00001/notes.txt"), later) < 0)
+		die("utimes");
+	sfs_catalog_unref(first);
+	sfs_catalog *third = build_cfg(&cfg, second);
+	ok(sfs_catalog_hashed(third) == 1, "same-size edit hashed (%zu)",
+	   sfs_catalog_hashed(third));
+	b = file_of(sfs_catalog_find(third, "s00001"), "notes.txt");
+	ok(a && b && memcmp(a->sha256, b->sha256, 32) != 0,
+	   "same-size edit has its new digest");
+	sfs_catalog_unref(second);
+	sfs_catalog_unref(third);
+}
+
+static void test_refcount(void)
+{
+	clean();
+	skill(at("r/one"), NULL, NULL);
+	sfs_catalog *cat = build(at("r"), NULL, false);
+	ok(sfs_catalog_ref(cat) == cat, "ref returns the catalog");
+	sfs_catalog_unref(cat);
+	ok(sfs_catalog_find(cat, "one") != NULL, "still readable after one "
+	   "of two references is dropped");
+	ok(sfs_catalog_find(cat, "two") == NULL && !sfs_catalog_find(cat, ""),
+	   "unknown ids not found");
+	sfs_catalog_unref(cat);
+	sfs_catalog_unref(NULL);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!mkdtemp(top))
+		die("mkdtemp");
+	test_discovery();
+	test_limits();
+	test_shadowing();
+	test_tree();
+	test_bad_skill_md();
+	test_dependencies();
+	test_references();
+	test_determinism();
+	test_digest_reuse();
+	test_refcount();
+	nftw(top, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	printf("1..%d\n", tests);
+	return failures ? 1 : 0;
+}
