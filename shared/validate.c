@@ -259,16 +259,16 @@ static const char *required_string(struct vctx *v, const cJSON *fm,
 
 	if (!j) {
 		report(v, SFS_ERROR, key, false,
-		       "missing required field '%s' (%s)", key, what);
+		       "required field is missing: %s", what);
 		return NULL;
 	}
 	if (!cJSON_IsString(j)) {
-		report(v, SFS_ERROR, key, true, "%s must be a string, not %s",
-		       key, kind(j));
+		report(v, SFS_ERROR, key, true, "must be a string, not %s",
+		       kind(j));
 		return NULL;
 	}
 	if (j->valuestring[strspn(j->valuestring, " \t\r\n")] == '\0') {
-		report(v, SFS_ERROR, key, true, "%s is empty (%s)", key, what);
+		report(v, SFS_ERROR, key, true, "must not be empty: %s", what);
 		return NULL;
 	}
 	return j->valuestring;
@@ -281,19 +281,19 @@ static void check_name(struct vctx *v, const char *name, const char *dir_name)
 
 	if (why)
 		report(v, SFS_ERROR, "name", true,
-		       "name %s is not a valid skill id: %s (use 1-64 of "
+		       "%s is not a valid skill id: %s (use 1-64 of "
 		       "a-z, 0-9 and '-', no leading, trailing or doubled "
 		       "'-')", show(buf, sizeof(buf), name), why);
 	if (dir_name && strcmp(name, dir_name) != 0)
 		report(v, SFS_ERROR, "name", true,
-		       "name %s does not match the folder name %s",
+		       "%s does not match the folder name %s",
 		       show(buf, sizeof(buf), name),
 		       show(dbuf, sizeof(dbuf), dir_name));
 	/* Reserved by Anthropic's upload API, but real public skills use
 	 * them and agents load them fine: a warning. */
 	if (strstr(name, "anthropic") || strstr(name, "claude"))
 		report(v, SFS_WARNING, "name", true,
-		       "name %s contains the reserved word '%s'",
+		       "%s contains the reserved word '%s'",
 		       show(buf, sizeof(buf), name),
 		       strstr(name, "anthropic") ? "anthropic" : "claude");
 }
@@ -305,13 +305,13 @@ static void check_description(struct vctx *v, const char *desc)
 
 	if (chars > DESCRIPTION_MAX_CHARS)
 		report(v, SFS_WARNING, "description", true,
-		       "description is %zu characters; the limit is %d",
+		       "is %zu characters; the limit is %d",
 		       chars, DESCRIPTION_MAX_CHARS);
 	/* The contract forbids XML tags outright.  A lone '<' is common and
 	 * harmless, so only something shaped like a tag is an error. */
 	if (tag)
 		report(v, SFS_ERROR, "description", true,
-		       "description contains the XML tag \"%.*s\"; XML tags "
+		       "contains the XML tag \"%.*s\"; XML tags "
 		       "are not allowed in descriptions",
 		       taglen > 48 ? 48 : (int)taglen, tag);
 }
@@ -387,8 +387,8 @@ static void check_string_map(struct vctx *v, const char *key, const cJSON *j)
 
 	if (!cJSON_IsObject(j)) {
 		report(v, SFS_WARNING, key, true,
-		       "%s should be a mapping of strings to strings, not %s",
-		       key, kind(j));
+		       "should be a mapping of strings to strings, not %s",
+		       kind(j));
 		return;
 	}
 	cJSON_ArrayForEach(item, j) {
@@ -396,8 +396,7 @@ static void check_string_map(struct vctx *v, const char *key, const cJSON *j)
 			continue;
 		join(field, sizeof(field), key, item->string);
 		report(v, SFS_WARNING, field, true,
-		       "%s should be a string, not %s (quote it)", field,
-		       kind(item));
+		       "should be a string, not %s (quote it)", kind(item));
 	}
 }
 
@@ -419,24 +418,23 @@ static void check_optional(struct vctx *v, const struct known_key *k,
 	case W_STRING:
 		if (!cJSON_IsString(j))
 			report(v, SFS_WARNING, key, true,
-			       "%s should be a string, not %s", key, kind(j));
+			       "should be a string, not %s", kind(j));
 		break;
 	case W_BOOL:
 		if (!cJSON_IsBool(j))
 			report(v, SFS_WARNING, key, true,
-			       "%s should be true or false, not %s", key,
-			       kind(j));
+			       "should be true or false, not %s", kind(j));
 		break;
 	case W_MAP:
 		if (!cJSON_IsObject(j))
 			report(v, SFS_WARNING, key, true,
-			       "%s should be a mapping, not %s", key, kind(j));
+			       "should be a mapping, not %s", kind(j));
 		break;
 	case W_STR_OR_LIST:
 		if (!cJSON_IsString(j) && !is_string_list(j))
 			report(v, SFS_WARNING, key, true,
-			       "%s should be a string or a list of strings, "
-			       "not %s", key, kind(j));
+			       "should be a string or a list of strings, "
+			       "not %s", kind(j));
 		break;
 	case W_STR_MAP:
 		check_string_map(v, key, j);
@@ -444,12 +442,12 @@ static void check_optional(struct vctx *v, const struct known_key *k,
 	case W_COMPAT:
 		if (!cJSON_IsString(j))
 			report(v, SFS_WARNING, key, true,
-			       "%s should be a string, not %s", key, kind(j));
+			       "should be a string, not %s", kind(j));
 		else if (!*j->valuestring)
-			report(v, SFS_WARNING, key, true, "%s is empty", key);
+			report(v, SFS_WARNING, key, true, "is empty");
 		else if (utf8_chars(j->valuestring) > COMPATIBILITY_MAX_CHARS)
 			report(v, SFS_WARNING, key, true,
-			       "%s is %zu characters; the limit is %d", key,
+			       "is %zu characters; the limit is %d",
 			       utf8_chars(j->valuestring),
 			       COMPATIBILITY_MAX_CHARS);
 		break;
@@ -484,18 +482,18 @@ static void check_id_list(struct vctx *v, const cJSON *j, const char *field,
 	int i = 0;
 
 	if (!cJSON_IsArray(j)) {
-		report(v, SFS_ERROR, field, true, "%s must be a list of %s, "
-		       "not %s", field, what, kind(j));
+		report(v, SFS_ERROR, field, true, "must be a list of %s, "
+		       "not %s", what, kind(j));
 		return;
 	}
 	cJSON_ArrayForEach(item, j) {
 		join_index(f, sizeof(f), field, i++);
 		if (!cJSON_IsString(item))
-			report(v, SFS_ERROR, f, true, "%s must be a string, "
-			       "not %s", f, kind(item));
+			report(v, SFS_ERROR, f, true, "must be a string, "
+			       "not %s", kind(item));
 		else if (id_problem(item->valuestring))
 			report(v, SFS_ERROR, f, true,
-			       "%s %s is not lowercase kebab-case: %s", f,
+			       "%s is not lowercase kebab-case: %s",
 			       show(buf, sizeof(buf), item->valuestring),
 			       id_problem(item->valuestring));
 	}
@@ -531,18 +529,18 @@ static void check_xpm_id(struct vctx *v, const cJSON *x, const char *name)
 
 	if (!id) {
 		report(v, SFS_ERROR, XPM ".id", false,
-		       "x-personal-mcp needs id, the skill id");
+		       "is missing; it must equal name");
 	} else if (!cJSON_IsString(id)) {
 		report(v, SFS_ERROR, XPM ".id", true,
-		       "x-personal-mcp.id must be a string, not %s", kind(id));
+		       "must be a string, not %s", kind(id));
 	} else if (id_problem(id->valuestring)) {
 		report(v, SFS_ERROR, XPM ".id", true,
-		       "x-personal-mcp.id %s is not a valid skill id: %s",
+		       "%s is not a valid skill id: %s",
 		       show(buf, sizeof(buf), id->valuestring),
 		       id_problem(id->valuestring));
 	} else if (name && strcmp(name, id->valuestring) != 0) {
 		report(v, SFS_ERROR, XPM ".id", true,
-		       "x-personal-mcp.id %s does not match name %s",
+		       "%s does not match name %s",
 		       show(buf, sizeof(buf), id->valuestring),
 		       show(nbuf, sizeof(nbuf), name));
 	}
@@ -556,21 +554,21 @@ static void check_xpm_version(struct vctx *v, const cJSON *x,
 
 	if (!ver) {
 		report(v, SFS_ERROR, XPM ".version", false,
-		       "x-personal-mcp needs version, a semantic version such "
-		       "as \"1.0.0\"");
+		       "is missing; give a semantic version such as "
+		       "\"1.0.0\"");
 	} else if (cJSON_IsNumber(ver)) {
 		report(v, SFS_ERROR, XPM ".version", true,
-		       "x-personal-mcp.version must be a semantic version "
-		       "string such as \"1.0.0\", not the number %g",
+		       "must be a semantic version string such as "
+		       "\"1.0.0\", not the number %g",
 		       ver->valuedouble);
 	} else if (!cJSON_IsString(ver)) {
 		report(v, SFS_ERROR, XPM ".version", true,
-		       "x-personal-mcp.version must be a string, not %s",
+		       "must be a string, not %s",
 		       kind(ver));
 	} else {
 		if (!is_semver(ver->valuestring))
 			report(v, SFS_ERROR, XPM ".version", true,
-			       "x-personal-mcp.version %s is not a semantic "
+			       "%s is not a semantic "
 			       "version (MAJOR.MINOR.PATCH, e.g. \"1.0.0\")",
 			       show(buf, sizeof(buf), ver->valuestring));
 		meta->version = copy(v, ver->valuestring);
@@ -590,14 +588,12 @@ static void check_xpm_capabilities(struct vctx *v, const cJSON *x,
 	         id ? id : "<id>");
 	if (!caps) {
 		report(v, SFS_ERROR, XPM ".capabilities", false,
-		       "x-personal-mcp needs capabilities, a list including "
-		       "\"%s\"", want);
+		       "is missing; list at least \"%s\"", want);
 		return;
 	}
 	if (!cJSON_IsArray(caps) || cJSON_GetArraySize(caps) == 0) {
 		report(v, SFS_ERROR, XPM ".capabilities", true,
-		       "x-personal-mcp.capabilities must be a non-empty list "
-		       "of URIs including \"%s\", not %s", want,
+		       "must be a non-empty list of URIs including \"%s\", not %s", want,
 		       cJSON_IsArray(caps) ? "an empty list" : kind(caps));
 		return;
 	}
@@ -605,13 +601,13 @@ static void check_xpm_capabilities(struct vctx *v, const cJSON *x,
 		join_index(f, sizeof(f), XPM ".capabilities", i++);
 		if (!cJSON_IsString(item))
 			report(v, SFS_ERROR, f, true,
-			       "%s must be a string, not %s", f, kind(item));
+			       "must be a string, not %s", kind(item));
 		else if (strcmp(item->valuestring, want) == 0)
 			found = true;
 	}
 	if (!found && id)
 		report(v, SFS_ERROR, XPM ".capabilities", true,
-		       "x-personal-mcp.capabilities must include \"%s\"", want);
+		       "must include \"%s\"", want);
 }
 
 /*
@@ -677,9 +673,8 @@ static bool check_ref(struct vctx *v, const cJSON *entry, struct sfs_ref *ref)
 		       show(buf, sizeof(buf), rid), id_problem(rid));
 	if (!cJSON_IsObject(entry)) {
 		report(v, SFS_ERROR, field, true,
-		       "reference %s must be a mapping with path (and "
-		       "optionally title, mime_type), not %s",
-		       show(buf, sizeof(buf), rid), kind(entry));
+		       "must be a mapping with path (and optionally title, "
+		       "mime_type), not %s", kind(entry));
 		return false;
 	}
 	path = cJSON_GetObjectItemCaseSensitive(entry, "path");
@@ -687,31 +682,32 @@ static bool check_ref(struct vctx *v, const cJSON *entry, struct sfs_ref *ref)
 	title = cJSON_GetObjectItemCaseSensitive(entry, "title");
 	join(f, sizeof(f), field, "path");
 	if (!path) {
-		report(v, SFS_ERROR, f, false, "reference %s has no path",
+		report(v, SFS_ERROR, f, false, "is missing; reference %s "
+		       "needs a path under references/",
 		       show(buf, sizeof(buf), rid));
 		return false;
 	}
 	if (!cJSON_IsString(path)) {
-		report(v, SFS_ERROR, f, true, "%s must be a string, not %s",
-		       f, kind(path));
+		report(v, SFS_ERROR, f, true, "must be a string, not %s",
+		       kind(path));
 		return false;
 	}
 	ref->path = ref_path(v, path->valuestring, &why);
 	if (!ref->path) {
 		if (why)
 			report(v, SFS_ERROR, f, true,
-			       "reference path %s is not allowed: %s",
+			       "%s is not allowed: %s",
 			       show(buf, sizeof(buf), path->valuestring), why);
 		return false;
 	}
 	join(f, sizeof(f), field, "mime_type");
 	if (mime && !cJSON_IsString(mime))
-		report(v, SFS_ERROR, f, true, "%s must be a string, not %s",
-		       f, kind(mime));
+		report(v, SFS_ERROR, f, true, "must be a string, not %s",
+		       kind(mime));
 	join(f, sizeof(f), field, "title");
 	if (title && !cJSON_IsString(title) && !cJSON_IsNull(title))
-		report(v, SFS_ERROR, f, true, "%s must be a string, not %s",
-		       f, kind(title));
+		report(v, SFS_ERROR, f, true, "must be a string, not %s",
+		       kind(title));
 	ref->id = copy(v, rid);
 	ref->mime_type = copy(v, cJSON_IsString(mime) ? mime->valuestring :
 	                                                "text/markdown");
@@ -736,8 +732,7 @@ static void check_xpm_references(struct vctx *v, const cJSON *x,
 		return;
 	if (!cJSON_IsObject(refs)) {
 		report(v, SFS_ERROR, XPM ".references", true,
-		       "x-personal-mcp.references must be a mapping of "
-		       "reference ids to {path, title, mime_type}, not %s",
+		       "must be a mapping of reference ids to {path, title, mime_type}, not %s",
 		       kind(refs));
 		return;
 	}
@@ -765,7 +760,7 @@ static void check_xpm(struct vctx *v, const cJSON *x, const char *name,
 
 	if (!cJSON_IsObject(x)) {
 		report(v, SFS_ERROR, XPM, true,
-		       "x-personal-mcp must be a mapping, not %s", kind(x));
+		       "must be a mapping, not %s", kind(x));
 		return;
 	}
 	check_xpm_id(v, x, name);

@@ -8,6 +8,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int tap_count, tap_failed;
@@ -45,6 +46,18 @@ static int tap_ok(int pass, const char *file, int line, const char *fmt, ...)
 		printf("#   got \"%s\", want \"%s\"\n", \
 		       g_ ? g_ : "(null)", w_ ? w_ : "(null)"); \
 } while (0)
+
+/* Tests do not handle running out of memory: they stop. */
+static void *xmalloc(size_t n)
+{
+	void *p = calloc(1, n);
+
+	if (!p) {
+		printf("Bail out! out of memory\n");
+		exit(1);
+	}
+	return p;
+}
 
 static int tap_done(void)
 {

@@ -63,7 +63,7 @@ static char *repeat(const char *head, const char *unit, size_t n,
                     const char *tail)
 {
 	size_t hl = strlen(head), ul = strlen(unit), tl = strlen(tail);
-	char *s = malloc(hl + ul * n + tl + 1), *o = s;
+	char *s = xmalloc(hl + ul * n + tl + 1), *o = s;
 
 	memcpy(o, head, hl);
 	o += hl;
@@ -453,13 +453,15 @@ static void test_size_limits(void)
 static char *nested(size_t levels)
 {
 	/* levels collections: the top mapping, then "a:" mappings. */
-	size_t cap = 16 + levels * (2 * levels + 8);
-	char *s = malloc(cap), *o = s;
+	size_t cap = 16 + levels * (2 * levels + 8), o = 0;
+	char *s = xmalloc(cap);
 
-	o += sprintf(o, "---\n");
+	o += (size_t)snprintf(s, cap, "---\n");
 	for (size_t i = 1; i < levels; i++)
-		o += sprintf(o, "%*sa:\n", (int)(2 * (i - 1)), "");
-	sprintf(o, "%*sleaf: 1\n---\n", (int)(2 * (levels - 1)), "");
+		o += (size_t)snprintf(s + o, cap - o, "%*sa:\n",
+		                      (int)(2 * (i - 1)), "");
+	snprintf(s + o, cap - o, "%*sleaf: 1\n---\n", (int)(2 * (levels - 1)),
+	         "");
 	return s;
 }
 

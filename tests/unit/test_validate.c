@@ -44,7 +44,7 @@ static void run_text(struct run *v, const char *text, const char *dir)
 
 static void run(struct run *v, const char *yaml, const char *dir)
 {
-	char *text = malloc(strlen(yaml) + 16);
+	char *text = xmalloc(strlen(yaml) + 16);
 
 	sprintf(text, "---\n%s---\n", yaml);
 	run_text(v, text, dir);
@@ -271,7 +271,7 @@ static void test_name(void)
 
 	run(&v, "description: d\n", "demo");
 	expect_one(&v, SFS_ERROR, "name", 0, 0,
-	           "missing required field 'name'", "no name");
+	           "required field is missing: the skill id", "no name");
 	ok(v.meta.name == NULL, "no name: meta.name is NULL");
 	is_int(v.meta.ncapabilities, 0, "no name: no derived capability");
 	done(&v);
@@ -282,7 +282,7 @@ static void test_name(void)
 	done(&v);
 
 	run(&v, "name: \"\"\ndescription: d\n", "demo");
-	expect_one(&v, SFS_ERROR, "name", 2, 7, "name is empty", "empty name");
+	expect_one(&v, SFS_ERROR, "name", 2, 7, "must not be empty: the skill id", "empty name");
 	done(&v);
 
 	run(&v, "name:\ndescription: d\n", "demo");
@@ -291,7 +291,7 @@ static void test_name(void)
 
 	run(&v, BASE, "other");
 	expect_one(&v, SFS_ERROR, "name", 2, 7,
-	           "name \"demo\" does not match the folder name \"other\"",
+	           "\"demo\" does not match the folder name \"other\"",
 	           "name differs from the folder");
 	done(&v);
 
@@ -310,7 +310,7 @@ static void test_name(void)
 static char *long_description(size_t chars, const char *unit)
 {
 	size_t ul = strlen(unit);
-	char *s = malloc(64 + chars * ul), *o = s;
+	char *s = xmalloc(64 + chars * ul), *o = s;
 
 	o += sprintf(o, "name: demo\ndescription: ");
 	for (size_t i = 0; i < chars; i++, o += ul)
@@ -326,11 +326,11 @@ static void test_description(void)
 
 	run(&v, "name: demo\n", "demo");
 	expect_one(&v, SFS_ERROR, "description", 0, 0,
-	           "missing required field 'description'", "no description");
+	           "required field is missing: what the skill", "no description");
 	done(&v);
 
 	run(&v, "name: demo\ndescription: \"  \"\n", "demo");
-	expect_one(&v, SFS_ERROR, "description", 3, 14, "description is empty",
+	expect_one(&v, SFS_ERROR, "description", 3, 14, "must not be empty: what the skill",
 	           "blank description");
 	done(&v);
 
@@ -348,7 +348,7 @@ static void test_description(void)
 	yaml = long_description(1025, "a");
 	run(&v, yaml, "demo");
 	expect_one(&v, SFS_WARNING, "description", 3, 14,
-	           "description is 1025 characters; the limit is 1024",
+	           "is 1025 characters; the limit is 1024",
 	           "1025 characters");
 	done(&v);
 	free(yaml);
@@ -390,16 +390,15 @@ static const struct rule {
 	const char *words;
 } optional_rules[] = {
 	{ "license: 3\n", SFS_WARNING, "license", 4, 10,
-	  "license should be a string, not a number" },
+	  "should be a string, not a number" },
 	{ "compatibility: ''\n", SFS_WARNING, "compatibility", 4, 16,
-	  "compatibility is empty" },
+	  "is empty" },
 	{ "compatibility: [a]\n", SFS_WARNING, "compatibility", 4, 16,
 	  "should be a string, not a list" },
 	{ "metadata: [a]\n", SFS_WARNING, "metadata", 4, 11,
 	  "mapping of strings to strings, not a list" },
 	{ "metadata:\n  author: me\n  version: 1.0\n", SFS_WARNING,
-	  "metadata.version", 6, 12, "metadata.version should be a string, "
-	  "not a number" },
+	  "metadata.version", 6, 12, "should be a string, not a number (quote it)" },
 	{ "metadata:\n  nested: {a: b}\n", SFS_WARNING, "metadata.nested", 5,
 	  11, "not a mapping" },
 	{ "allowed-tools: {Read: true}\n", SFS_WARNING, "allowed-tools", 4,
@@ -437,22 +436,22 @@ static const struct rule {
 	  "unknown key \"Name\"" },
 	/* x-personal-mcp: every break is an error */
 	{ "x-personal-mcp: 3\n", SFS_ERROR, "x-personal-mcp", 4, 17,
-	  "x-personal-mcp must be a mapping, not a number" },
+	  "must be a mapping, not a number" },
 	{ "x-personal-mcp:\n", SFS_ERROR, "x-personal-mcp", 4, 16,
 	  "must be a mapping, not empty" },
 	{ "x-personal-mcp:\n  version: 1.0.0\n" CAPS, SFS_ERROR,
-	  "x-personal-mcp.id", 4, 1, "needs id" },
+	  "x-personal-mcp.id", 4, 1, "is missing; it must equal name" },
 	{ "x-personal-mcp:\n  id: other\n  version: 1.0.0\n"
 	  "  capabilities: [resource://skills/other/document]\n", SFS_ERROR,
 	  "x-personal-mcp.id", 5, 7,
-	  "x-personal-mcp.id \"other\" does not match name \"demo\"" },
+	  "\"other\" does not match name \"demo\"" },
 	{ "x-personal-mcp:\n  id: Demo\n  version: 1.0.0\n"
 	  "  capabilities: [resource://skills/Demo/document]\n", SFS_ERROR,
 	  "x-personal-mcp.id", 5, 7, "not a valid skill id: it has uppercase" },
 	{ "x-personal-mcp:\n  id: [demo]\n  version: 1.0.0\n" CAPS, SFS_ERROR,
 	  "x-personal-mcp.id", 5, 7, "must be a string, not a list" },
 	{ "x-personal-mcp:\n  id: demo\n" CAPS, SFS_ERROR,
-	  "x-personal-mcp.version", 4, 1, "needs version" },
+	  "x-personal-mcp.version", 4, 1, "is missing; give a semantic version" },
 	{ "x-personal-mcp:\n  id: demo\n  version: 1.0\n" CAPS, SFS_ERROR,
 	  "x-personal-mcp.version", 6, 12, "not the number 1" },
 	{ "x-personal-mcp:\n  id: demo\n  version: \"1.0\"\n" CAPS, SFS_ERROR,
@@ -480,7 +479,7 @@ static const struct rule {
 	{ XPM CAPS "  tags: [pdf, 3]\n", SFS_ERROR, "x-personal-mcp.tags.1", 8,
 	  15, "must be a string, not a number" },
 	{ XPM, SFS_ERROR, "x-personal-mcp.capabilities", 4, 1,
-	  "needs capabilities" },
+	  "is missing; list at least \"resource://skills/demo/document\"" },
 	{ XPM "  capabilities: []\n", SFS_ERROR, "x-personal-mcp.capabilities",
 	  7, 17, "not an empty list" },
 	{ XPM "  capabilities: resource://skills/demo/document\n", SFS_ERROR,
@@ -505,8 +504,7 @@ static const struct rule {
 	  "x-personal-mcp.references.a", 9, 8,
 	  "must be a mapping with path" },
 	{ XPM CAPS "  references:\n    a:\n      title: A\n", SFS_ERROR,
-	  "x-personal-mcp.references.a.path", 9, 5, "reference \"a\" has no "
-	  "path" },
+	  "x-personal-mcp.references.a.path", 9, 5, "reference \"a\" needs a path" },
 	{ XPM CAPS "  references:\n    a:\n      path: [x]\n", SFS_ERROR,
 	  "x-personal-mcp.references.a.path", 10, 13, "must be a string" },
 	{ XPM CAPS "  references:\n    a:\n      path: /etc/passwd.md\n",
@@ -563,7 +561,7 @@ static void test_compatibility_length(void)
 	strcpy(yaml + n + 501, "\n");
 	run(&v, yaml, "demo");
 	expect_one(&v, SFS_WARNING, "compatibility", 4, 16,
-	           "compatibility is 501 characters; the limit is 500",
+	           "is 501 characters; the limit is 500",
 	           "501-character compatibility");
 	done(&v);
 	strcpy(yaml + n + 500, "\n");
@@ -590,7 +588,7 @@ static void test_several_findings(void)
 	expect_has(&v, SFS_ERROR, "x-personal-mcp.version", 5,
 	           "\"x\" is not a semantic version", "several");
 	expect_has(&v, SFS_ERROR, "x-personal-mcp.capabilities", 5,
-	           "needs capabilities", "several");
+	           "is missing; list at least", "several");
 	is_int(v.diags.n, 7, "several: exactly seven findings");
 	done(&v);
 
@@ -748,7 +746,7 @@ static void test_body_code(void)
 static void test_body_length(void)
 {
 	struct body_run b;
-	char *text = malloc(600 * 3 + 1), *o = text;
+	char *text = xmalloc(600 * 3 + 1), *o = text;
 
 	for (int i = 0; i < 500; i++)
 		o += sprintf(o, "x\n");
@@ -794,7 +792,7 @@ static void check_example(const char *dir, const char *name)
 	f = fopen(path, "rb");
 	if (!ok(f != NULL, "example %s: readable", name))
 		return;
-	char *text = calloc(1, 1 << 20);
+	char *text = xmalloc(1 << 20);
 	size_t n = fread(text, 1, (1 << 20) - 1, f);
 	fclose(f);
 	text[n] = '\0';
