@@ -195,9 +195,10 @@ static cJSON *index_entry(struct json *j, const struct sfs_skill *s)
 {
 	cJSON *e = checked(j, cJSON_CreateObject());
 	add(j, e, "uri", uri(j, "skill://", s->id, "SKILL.md", ""));
-	/* A reference: the catalog keeps owning the frontmatter. */
+	/* A reference to the frontmatter's members (cJSON takes the first
+	 * child): the catalog keeps owning them. */
 	add(j, e, "frontmatter",
-	    checked(j, cJSON_CreateObjectReference(s->frontmatter)));
+	    checked(j, cJSON_CreateObjectReference(s->frontmatter->child)));
 	cJSON *res = checked(j, cJSON_CreateArray());
 	push(j, res, resource(j, s, &s->files[s->skill_md]));
 	for (size_t i = 0; i < s->nfiles; i++)
