@@ -67,6 +67,19 @@ static unsigned mark_column(yaml_mark_t m)
 	return (unsigned)m.column + 1;
 }
 
+/* How many bytes of s to print so that at most max are, without cutting
+ * a UTF-8 sequence in two. */
+static int clip(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n <= max)
+		return (int)n;
+	while (max > 0 && ((unsigned char)s[max] & 0xC0) == 0x80)
+		max--;
+	return (int)max;
+}
+
 /* Adds an error and returns -1 (or -ENOMEM when even that failed). */
 __attribute__((format(printf, 5, 6)))
 static int refuse(struct fm_ctx *c, unsigned line, unsigned column,
@@ -299,8 +312,9 @@ static int admit_node(struct fm_ctx *c, const yaml_event_t *ev,
 	switch (ev->type) {
 	case YAML_ALIAS_EVENT:
 		return refuse_at(c, ev->start_mark, field_of(path),
-		                 "YAML aliases (*%s) are not allowed in "
+		                 "YAML aliases (*%.*s) are not allowed in "
 		                 "frontmatter; write the value out",
+		                 clip((const char *)ev->data.alias.anchor, 64),
 		                 (const char *)ev->data.alias.anchor);
 	case YAML_SCALAR_EVENT:
 		anchor = ev->data.scalar.anchor;
@@ -317,8 +331,9 @@ static int admit_node(struct fm_ctx *c, const yaml_event_t *ev,
 	}
 	if (anchor)
 		return refuse_at(c, ev->start_mark, field_of(path),
-		                 "YAML anchors (&%s) are not allowed in "
+		                 "YAML anchors (&%.*s) are not allowed in "
 		                 "frontmatter; write the value out",
+		                 clip((const char *)anchor, 64),
 		                 (const char *)anchor);
 	if (++c->nodes > SFS_FM_MAX_NODES)
 		return refuse_at(c, ev->start_mark, field_of(path),
@@ -400,7 +415,8 @@ static int parse_mapping(struct fm_ctx *c, const char *path,
 		first = cJSON_GetObjectItemCaseSensitive(obj, name);
 		if (r == 0 && first)
 			r = refuse_at(c, key.start_mark, field_of(key_path),
-			              "duplicate key \"%.64s\"", name);
+			              "duplicate key \"%.*s\"", clip(name, 64),
+			              name);
 		if (r == 0)
 			r = next_event(c, &ev);
 		if (r < 0) {

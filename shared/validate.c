@@ -309,11 +309,15 @@ static void check_description(struct vctx *v, const char *desc)
 		       chars, DESCRIPTION_MAX_CHARS);
 	/* The contract forbids XML tags outright.  A lone '<' is common and
 	 * harmless, so only something shaped like a tag is an error. */
-	if (tag)
+	if (tag) {
+		/* show() keeps 48 characters, fewer bytes than buf holds. */
+		char buf[256], shown[128];
+		snprintf(buf, sizeof(buf), "%.*s",
+		         taglen < sizeof(buf) ? (int)taglen : 255, tag);
 		report(v, SFS_ERROR, "description", true,
-		       "contains the XML tag \"%.*s\"; XML tags "
-		       "are not allowed in descriptions",
-		       taglen > 48 ? 48 : (int)taglen, tag);
+		       "contains the XML tag %s; XML tags are not allowed in "
+		       "descriptions", show(shown, sizeof(shown), buf));
+	}
 }
 
 /* ---- optional top-level fields --------------------------------------- */

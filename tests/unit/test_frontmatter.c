@@ -383,6 +383,36 @@ static void test_syntax_errors(void)
 	done(&p);
 }
 
+/* Whether s is whole UTF-8 (continuation bytes where expected). */
+static bool whole_utf8(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		int n = *p < 0x80 ? 0 : *p >= 0xF0 ? 3 : *p >= 0xE0 ? 2 : 1;
+		p++;
+		for (; n > 0; n--, p++)
+			if ((*p & 0xC0) != 0x80)
+				return false;
+	}
+	return true;
+}
+
+static void test_long_names_cut(void)
+{
+	struct parsed p;
+	char *key = repeat("a", "é", 40, ""), text[512];
+
+	snprintf(text, sizeof(text), "---\n%s: 1\n%s: 2\n---\n", key, key);
+	parse(&p, text);
+	refused(&p, 3, "duplicate key", "duplicate long non-ASCII key");
+	ok(p.diags.n && whole_utf8(p.diags.v[0].message) &&
+	   strlen(p.diags.v[0].message) < 100,
+	   "a long key is cut on a character boundary");
+	done(&p);
+	free(key);
+}
+
 static void test_aliases(void)
 {
 	struct parsed p;
@@ -573,6 +603,7 @@ int main(void)
 	test_fences_refused();
 	test_not_mapping();
 	test_syntax_errors();
+	test_long_names_cut();
 	test_aliases();
 	test_size_limits();
 	test_depth_and_nodes();
