@@ -654,6 +654,12 @@ static int find_fences(struct fm_ctx *c, const char *text, size_t len)
 		}
 		off += n + 1;
 	}
+	/* The caller may have read only the head of a large file, so past
+	 * the limit the missing fence is put in terms of the limit. */
+	if (len - (size_t)(c->yaml - text) > SFS_FM_MAX_BYTES)
+		return refuse(c, 1, 1, "",
+		              "frontmatter has no closing '---' line within "
+		              "%d bytes (the limit)", SFS_FM_MAX_BYTES);
 	return refuse(c, 1, 1, "", "frontmatter has no closing '---' line");
 }
 

@@ -463,7 +463,8 @@ static void test_size_limits(void)
 
 	text = repeat("---\nk: ", "x", big, "\n");
 	parse(&p, text);
-	refused(&p, 1, "no closing", "10 MB without a closing fence");
+	refused(&p, 1, "no closing '---' line within 65536 bytes",
+	        "10 MB without a closing fence");
 	done(&p);
 	free(text);
 
