@@ -318,7 +318,7 @@ static int mark_duplicates(struct build *b)
 		return -ENOMEM;
 	for (size_t i = 0; i < b->n; i++)
 		v[i] = &b->c[i];
-	qsort(v, b->n, sizeof(*v), cmp_cand_dir);
+	sfs_sort(v, b->n, sizeof(*v), cmp_cand_dir);
 	for (size_t i = 1; i < b->n; i++)
 		if (strcmp(v[i]->found->dir, v[i - 1]->found->dir) == 0)
 			v[i]->duplicate = true;
@@ -346,7 +346,7 @@ static int resolve_shadowing(struct build *b)
 	for (size_t i = 0; i < b->n; i++)
 		if (b->c[i].state == 0 && !b->c[i].duplicate)
 			v[n++] = &b->c[i];
-	qsort(v, n, sizeof(*v), cmp_cand_id);
+	sfs_sort(v, n, sizeof(*v), cmp_cand_id);
 
 	int rc = 0;
 	for (size_t i = 1; rc == 0 && i < n; i++) {
@@ -461,7 +461,7 @@ static void report_cycle(struct graph *g, size_t *members, size_t n)
 	if (n == 1 && !self)
 		return;
 
-	qsort(members, n, sizeof(*members), cmp_size);
+	sfs_sort(members, n, sizeof(*members), cmp_size);
 	char list[512];
 	size_t len = 0;
 	list[0] = '\0';
@@ -537,7 +537,7 @@ static int check_dependencies(struct build *b)
 	for (size_t i = 0; i < b->n; i++)
 		if (b->c[i].state == 0 && !b->c[i].duplicate)
 			g.v[g.n++] = &b->c[i];
-	qsort(g.v, g.n, sizeof(*g.v), cmp_cand_id);
+	sfs_sort(g.v, g.n, sizeof(*g.v), cmp_cand_id);
 
 	int rc = check_missing_deps(&g);
 	if (rc == 0)
@@ -584,7 +584,7 @@ static const struct sfs_diag *freeze_diags(struct sfs_arena *a,
 	for (size_t i = 0; i < l->n; i++)
 		k[i] = (struct diag_key){ .d = &l->v[i], .order = i };
 	if (sort)
-		qsort(k, l->n, sizeof(*k), cmp_diag);
+		sfs_sort(k, l->n, sizeof(*k), cmp_diag);
 	for (size_t i = 0; i < l->n; i++)
 		v[i] = *k[i].d;
 	free(k);
@@ -676,7 +676,7 @@ static int freeze_skills(struct build *b, const struct sfs_diag **frozen)
 		c->fm.json = NULL;
 		cat->root_served[c->found->root]++;
 	}
-	qsort(cat->skills, cat->nskills, sizeof(*cat->skills), cmp_skill);
+	sfs_sort(cat->skills, cat->nskills, sizeof(*cat->skills), cmp_skill);
 	return 0;
 }
 
@@ -717,9 +717,9 @@ static int freeze_folders(struct build *b, const struct sfs_diag **frozen)
 			cat->counts.shadowed++;
 		count_diags(&cat->counts, frozen[i], c->diags.n);
 	}
-	qsort(cat->unserved, cat->nunserved, sizeof(*cat->unserved),
+	sfs_sort(cat->unserved, cat->nunserved, sizeof(*cat->unserved),
 	      cmp_unserved);
-	qsort(cat->folders, cat->nfolders, sizeof(*cat->folders), cmp_folder);
+	sfs_sort(cat->folders, cat->nfolders, sizeof(*cat->folders), cmp_folder);
 	return 0;
 }
 
@@ -728,7 +728,7 @@ static int freeze_dirs(struct build *b)
 	sfs_catalog *cat = b->cat;
 	struct sfs_strvec *d = &b->scan.dirs;
 
-	qsort(d->v, d->n, sizeof(*d->v), cmp_str_ptr);
+	sfs_sort(d->v, d->n, sizeof(*d->v), cmp_str_ptr);
 	cat->dirs = sfs_arena_alloc(&cat->arena, d->n * sizeof(*cat->dirs));
 	if (!cat->dirs)
 		return -ENOMEM;

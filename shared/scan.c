@@ -174,7 +174,7 @@ static int read_names(int dfd, size_t limit, struct names *nm, bool *cut)
 		names_free(nm);
 		return rc;
 	}
-	qsort(nm->v, nm->n, sizeof(*nm->v), cmp_str);
+	sfs_sort(nm->v, nm->n, sizeof(*nm->v), cmp_str);
 	return 0;
 }
 
@@ -330,7 +330,7 @@ int sfs_scan_root(struct sfs_scan *s, const char *root, unsigned idx,
 	if (rc < 0)
 		return rc;
 
-	qsort(s->found + first, s->nfound - first, sizeof(*s->found),
+	sfs_sort(s->found + first, s->nfound - first, sizeof(*s->found),
 	      cmp_found);
 	if (w.out_of_budget)
 		rc = sfs_diag_add(s->global, SFS_WARNING, root, 0, 0, "",
@@ -666,7 +666,7 @@ static int32_t find_path(const struct sfs_file *v, size_t n, const char *path,
  * arena. */
 static int finish_tree(struct tree_walk *t, struct sfs_tree *out)
 {
-	qsort(t->v, t->n, sizeof(*t->v), cmp_file);
+	sfs_sort(t->v, t->n, sizeof(*t->v), cmp_file);
 	out->nfiles = t->n;
 	out->skill_md = t->n;
 	out->files = sfs_arena_alloc(t->s->arena, t->n * sizeof(*t->v));
@@ -681,7 +681,8 @@ static int finish_tree(struct tree_walk *t, struct sfs_tree *out)
 		if (!slash && strcmp(e->path, "SKILL.md") == 0)
 			out->skill_md = i;
 	}
-	memcpy(out->files, t->v, t->n * sizeof(*t->v));
+	if (t->n)
+		memcpy(out->files, t->v, t->n * sizeof(*t->v));
 	return 0;
 }
 

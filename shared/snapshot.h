@@ -6,7 +6,17 @@
 #ifndef SKILLSFS_SNAPSHOT_H
 #define SKILLSFS_SNAPSHOT_H
 
+#include <stdlib.h>
+
 #include "internal.h"
+
+/* qsort without the undefined behaviour of a NULL array of no elements. */
+static inline void sfs_sort(void *v, size_t n, size_t size,
+                            int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(v, n, size, cmp);
+}
 
 /* ---- digest.c ---------------------------------------------------------- */
 
