@@ -1,9 +1,259 @@
-/* mount.c - placeholder until written. */
+/*
+ * mount.c - `skillsfs MOUNTPOINT ...`: checks the mountpoint, builds the
+ * first generation, mounts, daemonizes, starts the refresh thread and
+ * runs the FUSE loop until unmounted or signalled.
+ *
+ * Every path is resolved before daemonizing (libfuse then changes
+ * directory to /).  Exit status: 0 after a clean unmount, 1 when mounting
+ * or serving failed, 2 on a usage error.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
-#include "cli.h"
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "daemon.h"
+
+#define CACHE_TIMEOUT 86400.0   /* invalidation keeps caches right */
+
+__attribute__((format(printf, 1, 2)))
+static int fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("skillsfs: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	return 1;
+}
+
+static bool dir_is_empty(const char *path)
+{
+	DIR *dir = opendir(path);
+	struct dirent *e;
+	bool empty = true;
+
+	if (!dir)
+		return true;   /* mount(2) will tell */
+	while (empty && (e = readdir(dir)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = false;
+	closedir(dir);
+	return empty;
+}
+
+/* Whether path is the root of a mount already listed in mountinfo; sets
+ * *fstype to its type (malloc'd). */
+static bool mounted_at(const char *path, char **fstype)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL;
+	size_t cap = 0;
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && getline(&line, &cap, f) > 0) {
+		char mnt[PATH_MAX], type[256];
+		/* id parent major:minor root mountpoint opts ... - type ... */
+		if (sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1)
+			continue;
+		const char *dash = strstr(line, " - ");
+		if (strcmp(mnt, path) != 0 || !dash ||
+		    sscanf(dash + 3, "%255s", type) != 1)
+			continue;
+		*fstype = strdup(type);
+		found = true;
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/* Checks the mountpoint and makes it absolute; returns 0 or an exit status
+ * after a message with advice. */
+static int check_mountpoint(const char *given, bool nonempty, char **out)
+{
+	struct stat st;
+	char *type = NULL;
+
+	if (stat(given, &st) < 0) {
+		if (errno == ENOENT)
+			return fail("mountpoint %s does not exist; create it "
+			            "first (mkdir -p %s)", given, given);
+		if (errno == ENOTCONN)
+			return fail("%s: Transport endpoint is not connected: "
+			            "a FUSE daemon that served it has died; "
+			            "unmount it first with: fusermount3 -u %s",
+			            given, given);
+		return fail("mountpoint %s: %s", given, strerror(errno));
+	}
+	if (!S_ISDIR(st.st_mode))
+		return fail("mountpoint %s is not a directory", given);
+	*out = realpath(given, NULL);
+	if (!*out)
+		return fail("mountpoint %s: %s", given, strerror(errno));
+	if (mounted_at(*out, &type) && strncmp(type, "fuse", 4) == 0) {
+		fail("%s is busy: a %s filesystem is mounted there", *out, type);
+		fprintf(stderr, "skillsfs: unmount it first with: "
+		        "fusermount3 -u %s\n", *out);
+		free(type);
+		return 1;
+	}
+	free(type);
+	if (!nonempty && !dir_is_empty(*out)) {
+		fail("mountpoint %s is not empty: the mount would hide its "
+		     "files; use an empty folder, or -o nonempty", *out);
+		return 1;
+	}
+	return 0;
+}
+
+static int check_dev_fuse(void)
+{
+	if (access("/dev/fuse", F_OK) == 0)
+		return 0;
+	return fail("/dev/fuse is missing (%s): load the fuse module "
+	            "(modprobe fuse) or, in a container, pass --device "
+	            "/dev/fuse (and --cap-add SYS_ADMIN)", strerror(errno));
+}
+
+static void warn_missing_roots(const struct roots *roots)
+{
+	struct stat st;
+
+	for (size_t i = 0; i < roots->n; i++) {
+		if (stat(roots->paths[i], &st) == 0 && S_ISDIR(st.st_mode))
+			continue;
+		fprintf(stderr, "skillsfs: warning: skills directory %s does "
+		        "not exist (yet); it is served once it appears\n",
+		        roots->paths[i]);
+	}
+}
+
+static int run_loop(struct daemon *d)
+{
+	const struct mount_options *o = d->opt;
+
+	if (o->single_thread)
+		return fuse_session_loop(d->se);
+	struct fuse_loop_config *cfg = fuse_loop_cfg_create();
+	if (!cfg)
+		return -ENOMEM;
+	fuse_loop_cfg_set_clone_fd(cfg, o->clone_fd);
+	if (o->max_idle_threads)
+		fuse_loop_cfg_set_idle_threads(cfg, o->max_idle_threads);
+	if (o->max_threads)
+		fuse_loop_cfg_set_max_threads(cfg, o->max_threads);
+	int rc = fuse_session_loop_mt(d->se, cfg);
+	fuse_loop_cfg_destroy(cfg);
+	return rc;
+}
+
+static int daemon_init(struct daemon *d, const struct mount_options *o)
+{
+	memset(d, 0, sizeof(*d));
+	d->opt = o;
+	d->timeout = CACHE_TIMEOUT;
+	d->next_ino = TREE_ROOT_INO + 1;
+	if (pthread_mutex_init(&d->cur_lock, NULL) != 0)
+		return -ENOMEM;
+	return lookups_init(&d->lookups);
+}
+
+static void daemon_fini(struct daemon *d)
+{
+	refresher_stop(d);
+	lookups_destroy(&d->lookups);
+	gen_unref(d->cur);
+	d->cur = NULL;
+	pthread_mutex_destroy(&d->cur_lock);
+	free(d->conn_opts);
+}
+
+/* Mounts and serves until unmounted; returns the exit status. */
+static int serve(struct daemon *d, struct mount_options *o,
+                 const char *mountpoint)
+{
+	d->conn_opts = fuse_parse_conn_info_opts(&o->fuse_args);
+	if (!d->conn_opts)
+		return 2;
+	d->se = fuse_session_new(&o->fuse_args, skillsfs_ops(),
+	                         sizeof(struct fuse_lowlevel_ops), d);
+	if (!d->se)
+		return 2;   /* libfuse said which option it did not take */
+	int status = 1;
+	if (fuse_set_signal_handlers(d->se) != 0) {
+		fail("cannot set signal handlers");
+	} else if (fuse_session_mount(d->se, mountpoint) != 0) {
+		fail("cannot mount on %s (see above); if a dead mount is "
+		     "there, run: fusermount3 -u %s", mountpoint, mountpoint);
+		fuse_remove_signal_handlers(d->se);
+	} else {
+		fuse_daemonize(o->foreground);
+		if (refresher_start(d) < 0)
+			fail("cannot start the refresh thread");
+		else if (run_loop(d) == 0)
+			status = 0;
+		refresher_stop(d);
+		fuse_remove_signal_handlers(d->se);
+		fuse_session_unmount(d->se);
+	}
+	fuse_session_destroy(d->se);
+	d->se = NULL;
+	return status;
+}
+
 int mount_main(int argc, char **argv)
 {
-	(void)argc; (void)argv;
-	fputs("skillsfs: mount not built yet\n", stderr);
-	return 2;
+	struct mount_options o;
+	struct daemon d;
+	char *mountpoint = NULL;
+	int status = options_parse(argc, argv, &o);
+
+	if (status != 0)
+		return status;
+	if (o.help) {
+		options_usage(stdout, "skillsfs");
+		fflush(stdout);
+		fuse_lowlevel_help();
+		options_free(&o);
+		return 0;
+	}
+	if (o.version) {
+		printf("skillsfs %s (libfuse %s)\n", SKILLSFS_VERSION,
+		       fuse_pkgversion());
+		options_free(&o);
+		return 0;
+	}
+	status = check_mountpoint(o.mountpoint, o.nonempty, &mountpoint);
+	if (status == 0)
+		status = check_dev_fuse();
+	if (status != 0) {
+		free(mountpoint);
+		options_free(&o);
+		return status;
+	}
+	warn_missing_roots(&o.roots);
+
+	if (daemon_init(&d, &o) < 0 || refresher_init(&d) < 0) {
+		status = fail("out of memory");
+	} else if (!(d.cur = daemon_build(&d, NULL))) {
+		status = fail("cannot build the catalog: %s",
+		              strerror(ENOMEM));
+	} else {
+		status = serve(&d, &o, mountpoint);
+	}
+	daemon_fini(&d);
+	free(mountpoint);
+	options_free(&o);
+	return status;
 }

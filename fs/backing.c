@@ -1,0 +1,133 @@
+/*
+ * backing.c - reading a skill's files from their source folders.
+ *
+ * Reads open the file relative to its root's descriptor with openat2's
+ * RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS: whatever happens to the sources
+ * between the scan and the read, nothing outside the root is opened.
+ * Where that cannot work (a root reached through a symlinked category
+ * folder, a kernel without openat2) the file is opened by its path with
+ * O_NOFOLLOW and must be the very inode the scan saw.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "backing.h"
+
+#define READ_FLAGS (O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+
+int backing_open_roots(struct gen *g)
+{
+	size_t n = sfs_catalog_nroots(g->cat);
+
+	g->root_fds = malloc((n ? n : 1) * sizeof(*g->root_fds));
+	if (!g->root_fds)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		g->root_fds[i] = open(sfs_catalog_root(g->cat, i),
+		                      O_PATH | O_DIRECTORY | O_CLOEXEC);
+	g->nroot_fds = (uint32_t)n;
+	return 0;
+}
+
+/* The skill folder relative to its root, or NULL when it is not below it. */
+static const char *below_root(const struct gen *g, const struct sfs_skill *s)
+{
+	const char *root = sfs_catalog_root(g->cat, s->root);
+	size_t len = strlen(root);
+
+	if (strncmp(s->dir, root, len) != 0)
+		return NULL;
+	if (len > 0 && root[len - 1] == '/')
+		return s->dir + len;
+	if (s->dir[len] == '\0')
+		return s->dir + len;
+	return s->dir[len] == '/' ? s->dir + len + 1 : NULL;
+}
+
+static int open_beneath(const struct gen *g, const struct sfs_skill *s,
+                        const struct sfs_file *f)
+{
+	const char *rel = below_root(g, s);
+	char path[PATH_MAX];
+
+	if (!rel || s->root >= g->nroot_fds || g->root_fds[s->root] < 0)
+		return -EXDEV;
+	int len = snprintf(path, sizeof(path), "%s%s%s", rel,
+	                   *rel ? "/" : "", f->source);
+	if (len < 0 || (size_t)len >= sizeof(path))
+		return -ENAMETOOLONG;
+	struct open_how how = {
+		.flags = READ_FLAGS,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+		           RESOLVE_NO_MAGICLINKS,
+	};
+	int fd = (int)syscall(SYS_openat2, g->root_fds[s->root], path,
+	                      &how, sizeof(how));
+	return fd < 0 ? -errno : fd;
+}
+
+static int open_by_path(const struct sfs_skill *s, const struct sfs_file *f,
+                        struct stat *st)
+{
+	char path[PATH_MAX];
+	int len = snprintf(path, sizeof(path), "%s/%s", s->dir, f->source);
+
+	if (len < 0 || (size_t)len >= sizeof(path))
+		return -ENAMETOOLONG;
+	int fd = open(path, READ_FLAGS | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, st) < 0 || st->st_dev != f->dev ||
+	    st->st_ino != f->ino) {
+		close(fd);
+		return -ESTALE;
+	}
+	return fd;
+}
+
+int backing_open(const struct gen *g, const struct node *n)
+{
+	const struct sfs_skill *s = gen_skill(g, n);
+	const struct sfs_file *f = gen_file(g, n);
+	struct stat st;
+	int fd;
+
+	if (!s || !f || n->kind != NODE_SKILL_FILE)
+		return -EINVAL;
+	fd = open_beneath(g, s, f);
+	if (fd == -EXDEV || fd == -ELOOP || fd == -ENOSYS)
+		fd = open_by_path(s, f, &st);
+	else if (fd >= 0 && fstat(fd, &st) < 0)
+		st.st_mode = 0;
+	if (fd < 0)
+		return fd;
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EIO;
+	}
+	return fd;
+}
+
+int backing_owner(const struct sfs_skill *s, const struct sfs_file *f,
+                  uid_t *uid, gid_t *gid)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int len = snprintf(path, sizeof(path), "%s/%s", s->dir, f->source);
+
+	if (len < 0 || (size_t)len >= sizeof(path))
+		return -ENAMETOOLONG;
+	if (fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	*uid = st.st_uid;
+	*gid = st.st_gid;
+	return 0;
+}

@@ -1,0 +1,21 @@
+/*
+ * backing.h - reading a skill's files from their source folders.
+ */
+#ifndef SKILLSFS_BACKING_H
+#define SKILLSFS_BACKING_H
+
+#include "tree.h"
+
+/* Opens an O_PATH descriptor per catalog root into g->root_fds (-1 for a
+ * missing root).  Returns 0 or -ENOMEM. */
+int backing_open_roots(struct gen *g);
+/* Opens the source of a NODE_SKILL_FILE for reading without following
+ * any symlink below its root, so a folder swapped for a link between the
+ * scan and the read cannot lead outside.  Returns a descriptor of a
+ * regular file, or -errno. */
+int backing_open(const struct gen *g, const struct node *n);
+/* The owner of a skill's source entry (gen_params.owner). */
+int backing_owner(const struct sfs_skill *s, const struct sfs_file *f,
+                  uid_t *uid, gid_t *gid);
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * daemon.h - the state a running mount shares between its request
+ * handlers (ops.c), its refresh thread (refresh.c) and its start-up
+ * (mount.c).
+ */
+#ifndef SKILLSFS_DAEMON_H
+#define SKILLSFS_DAEMON_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "lookups.h"
+#include "options.h"
+#include "tree.h"
+
+struct refresher;
+
+struct daemon {
+	const struct mount_options *opt;
+	struct fuse_session *se;
+	struct fuse_conn_info_opts *conn_opts;
+	double timeout;              /* entry and attribute timeout, s */
+	bool no_open, no_opendir;    /* the kernel takes ENOSYS for them */
+
+	pthread_mutex_t cur_lock;    /* guards cur */
+	struct gen *cur;             /* the current generation, one ref */
+	struct lookups lookups;
+	uint64_t next_ino;           /* the refresh thread's allocator */
+	uint64_t generations;        /* generations built */
+
+	struct refresher *refresher; /* NULL until started */
+	atomic_bool polling;         /* refresh mode */
+	atomic_llong next_check_ms;  /* polling: when an access should kick
+	                              * the staleness check (CLOCK_MONOTONIC) */
+};
+
+/* generation.c */
+
+/* The current generation, for one request: referenced and marked active
+ * (see daemon_publish's grace period).  Release with daemon_put_current. */
+struct gen *daemon_get_current(struct daemon *d);
+void daemon_put_current(struct gen *g);
+/* Builds a generation from the sources, reusing what `prev` (the current
+ * one, or NULL) has; NULL when out of memory.  Calls refresher_sync with
+ * the new catalog first, so that status.json tells the refresh mode. */
+struct gen *daemon_build(struct daemon *d, const struct gen *prev);
+/* Makes g (one reference, given) current: swaps it in, waits until no
+ * request uses the old one as current, moves the kernel's lookups over,
+ * and invalidates exactly what changed in the kernel's caches. */
+void daemon_publish(struct daemon *d, struct gen *g);
+
+/* ops.c */
+const struct fuse_lowlevel_ops *skillsfs_ops(void);
+
+/* refresh.c */
+
+/* Chooses inotify or polling and prepares it; before the first build. */
+int refresher_init(struct daemon *d);
+/* Watches what the new catalog read (inotify mode).  Returns the refresh
+ * mode the catalog's generation will be served with. */
+const char *refresher_sync(struct daemon *d, const sfs_catalog *cat);
+/* Starts the refresh thread; after daemonizing. */
+int refresher_start(struct daemon *d);
+void refresher_stop(struct daemon *d);
+/* From a request handler in polling mode: asks for a staleness check if
+ * the last one is older than the poll interval.  Cheap. */
+void refresher_touch(struct daemon *d);
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * diff.c - what changed between two generations: a merge of the sorted
+ * listings of every folder that kept its inode number.
+ */
+#include <string.h>
+
+#include "diff.h"
+
+static bool same_attrs(const struct node *a, const struct node *b)
+{
+	return a->mode == b->mode && a->nlink == b->nlink &&
+	       a->uid == b->uid && a->gid == b->gid &&
+	       a->mtime.tv_sec == b->mtime.tv_sec &&
+	       a->mtime.tv_nsec == b->mtime.tv_nsec;
+}
+
+/* Reports every name whose inode differs; returns whether any did. */
+static bool diff_listing(const struct gen *old, const struct node *od,
+                         const struct gen *new, const struct node *nd,
+                         const struct diff_ops *ops)
+{
+	uint32_t i = 0, j = 0;
+	bool changed = false;
+
+	while (i < od->nkids || j < nd->nkids) {
+		const struct node *o = i < od->nkids ?
+		                       &old->nodes[od->first + i] : NULL;
+		const struct node *n = j < nd->nkids ?
+		                       &new->nodes[nd->first + j] : NULL;
+		int c = !o ? 1 : !n ? -1 : strcmp(o->name, n->name);
+		const char *name = c <= 0 ? o->name : n->name;
+
+		if (c != 0 || o->ino != n->ino) {
+			ops->entry(ops->arg, nd->ino, name);
+			changed = true;
+		}
+		i += c <= 0;
+		j += c >= 0;
+	}
+	return changed;
+}
+
+void gen_diff(const struct gen *old, const struct gen *new,
+              const struct diff_ops *ops)
+{
+	for (uint32_t k = 0; k < new->nnodes; k++) {
+		const struct node *nd = &new->nodes[k];
+		if (!node_is_dir(nd))
+			continue;
+		const struct node *od = gen_node(old, nd->ino);
+		if (!od || !node_is_dir(od))
+			continue;
+		bool changed = diff_listing(old, od, new, nd, ops);
+		if (changed || !same_attrs(od, nd))
+			ops->folder(ops->arg, nd->ino);
+	}
+}

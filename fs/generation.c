@@ -1,0 +1,121 @@
+/*
+ * generation.c - building generations from the sources and making one
+ * current.
+ *
+ * Swapping is one pointer store under cur_lock.  Request handlers take the
+ * current generation with a reference and an "active" mark; after a swap
+ * the refresh thread waits until no handler still uses the old one as
+ * current (a grace period, like RCU), so that every reply built from the
+ * old generation has reached the kernel before the invalidations for it
+ * are sent.  Only then are the kernel's lookups moved to the new
+ * generation and the changed names and folders invalidated.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backing.h"
+#include "daemon.h"
+#include "diff.h"
+
+struct gen *daemon_get_current(struct daemon *d)
+{
+	pthread_mutex_lock(&d->cur_lock);
+	struct gen *g = gen_ref(d->cur);
+	atomic_fetch_add(&g->active, 1);
+	pthread_mutex_unlock(&d->cur_lock);
+	return g;
+}
+
+void daemon_put_current(struct gen *g)
+{
+	atomic_fetch_sub(&g->active, 1);
+	gen_unref(g);
+}
+
+struct gen *daemon_build(struct daemon *d, const struct gen *prev)
+{
+	struct sfs_config cfg = {
+		.roots = (const char *const *)d->opt->roots.paths,
+		.nroots = d->opt->roots.n,
+	};
+	sfs_catalog *cat = NULL;
+
+	if (sfs_catalog_build(&cfg, prev ? prev->cat : NULL, &cat) < 0)
+		return NULL;
+	struct gen_params p = {
+		.number = d->generations + 1,
+		.refresh_mode = refresher_sync(d, cat),
+		.root_sources = d->opt->roots.sources,
+		.uid = getuid(),
+		.gid = getgid(),
+		.next_ino = &d->next_ino,
+		.owner = backing_owner,
+	};
+	clock_gettime(CLOCK_REALTIME, &p.now);
+	struct gen *g = gen_build(cat, prev, &p);
+	sfs_catalog_unref(cat);
+	if (g && backing_open_roots(g) < 0) {
+		gen_unref(g);
+		g = NULL;
+	}
+	if (g)
+		d->generations++;
+	return g;
+}
+
+static void wait_grace(struct gen *old)
+{
+	const struct timespec pause = { 0, 100 * 1000 };
+
+	while (atomic_load(&old->active) != 0)
+		nanosleep(&pause, NULL);
+}
+
+static bool kernel_knows(struct daemon *d, uint64_t ino)
+{
+	return ino == TREE_ROOT_INO || lookups_known(&d->lookups, ino);
+}
+
+static void inval_entry(void *arg, uint64_t parent, const char *name)
+{
+	struct daemon *d = arg;
+
+	if (!kernel_knows(d, parent))
+		return;
+	int rc = fuse_lowlevel_notify_inval_entry(d->se, parent, name,
+	                                          strlen(name));
+	if (d->opt->debug)
+		fprintf(stderr, "skillsfs: invalidate entry %llu/%s: %d\n",
+		        (unsigned long long)parent, name, rc);
+}
+
+static void inval_folder(void *arg, uint64_t ino)
+{
+	struct daemon *d = arg;
+
+	if (!kernel_knows(d, ino))
+		return;
+	int rc = fuse_lowlevel_notify_inval_inode(d->se, ino, 0, 0);
+	if (d->opt->debug)
+		fprintf(stderr, "skillsfs: invalidate folder %llu: %d\n",
+		        (unsigned long long)ino, rc);
+}
+
+void daemon_publish(struct daemon *d, struct gen *g)
+{
+	pthread_mutex_lock(&d->cur_lock);
+	struct gen *old = d->cur;
+	d->cur = g;
+	pthread_mutex_unlock(&d->cur_lock);
+	if (!old)
+		return;
+
+	wait_grace(old);
+	lookups_migrate(&d->lookups, g);
+	struct diff_ops ops = { inval_entry, inval_folder, d };
+	gen_diff(old, g, &ops);
+	gen_unref(old);
+}

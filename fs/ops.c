@@ -1,0 +1,534 @@
+/*
+ * ops.c - the FUSE low-level request handlers: thin lookups in the current
+ * generation (or, for an inode only an older generation has, in that one).
+ *
+ * Speed comes from the kernel's caches, which these replies keep valid
+ * for a long time: entries and attributes (also negative entries) for
+ * d->timeout seconds, file pages kept across opens, folder listings
+ * cached, and open/opendir answered with ENOSYS so the kernel never asks
+ * again.  The refresh thread invalidates what changes (generation.c).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "backing.h"
+#include "daemon.h"
+
+/* An inode resolved for one request. */
+struct resolved {
+	struct gen *g;
+	const struct node *n;
+	bool current;   /* g came from daemon_get_current */
+};
+
+static struct daemon *daemon_of(fuse_req_t req)
+{
+	return fuse_req_userdata(req);
+}
+
+static void release(struct resolved *r)
+{
+	if (!r->g)
+		return;
+	if (r->current)
+		daemon_put_current(r->g);
+	else
+		gen_unref(r->g);
+	r->g = NULL;
+}
+
+static bool resolve(struct daemon *d, fuse_ino_t ino, struct resolved *r)
+{
+	r->g = daemon_get_current(d);
+	r->current = true;
+	r->n = gen_node(r->g, ino);
+	if (r->n)
+		return true;
+	daemon_put_current(r->g);
+	r->current = false;
+	r->g = lookups_gen(&d->lookups, ino);
+	r->n = r->g ? gen_node(r->g, ino) : NULL;
+	if (r->n)
+		return true;
+	release(r);
+	return false;
+}
+
+static void fill_stat(const struct node *n, struct stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->st_ino = n->ino;
+	st->st_mode = n->mode;
+	st->st_nlink = n->nlink;
+	st->st_uid = n->uid;
+	st->st_gid = n->gid;
+	st->st_size = n->size;
+	st->st_blksize = 4096;
+	st->st_blocks = (n->size + 511) / 512;
+	st->st_atim = st->st_mtim = st->st_ctim = n->mtime;
+}
+
+static void fill_entry(struct daemon *d, const struct node *n,
+                       double entry_timeout, struct fuse_entry_param *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->ino = n->ino;
+	e->attr_timeout = d->timeout;
+	e->entry_timeout = entry_timeout;
+	fill_stat(n, &e->attr);
+}
+
+/* ---- lookups and their counts ------------------------------------------ */
+
+static void reply_node(fuse_req_t req, struct daemon *d, struct resolved *r,
+                       const struct node *n, double entry_timeout)
+{
+	struct fuse_entry_param e;
+
+	fill_entry(d, n, entry_timeout, &e);
+	/* counted before the reply, so a quick forget finds the entry */
+	if (lookups_add(&d->lookups, n->ino, r->g, 1) < 0) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	if (fuse_reply_entry(req, &e) != 0)
+		lookups_forget(&d->lookups, n->ino, 1);
+}
+
+static void sfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct daemon *d = daemon_of(req);
+	struct resolved r;
+	double timeout = d->timeout;
+
+	refresher_touch(d);
+	if (!resolve(d, parent, &r)) {
+		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	if (!node_is_dir(r.n)) {
+		release(&r);
+		fuse_reply_err(req, ENOTDIR);
+		return;
+	}
+	const struct node *c = gen_child(r.g, r.n, name);
+	if (!c && d->opt->casefallback && r.n->kind == NODE_SKILL_DIR) {
+		/* neither the match nor its absence may be cached: a file
+		 * added later could match, or match exactly */
+		c = gen_child_nocase(r.g, r.n, name);
+		timeout = 0;
+	}
+	if (c) {
+		reply_node(req, d, &r, c, timeout);
+	} else {
+		struct fuse_entry_param e = { .entry_timeout = timeout };
+		fuse_reply_entry(req, &e);
+	}
+	release(&r);
+}
+
+static void sfs_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
+{
+	lookups_forget(&daemon_of(req)->lookups, ino, nlookup);
+	fuse_reply_none(req);
+}
+
+static void sfs_forget_multi(fuse_req_t req, size_t count,
+                             struct fuse_forget_data *forgets)
+{
+	struct daemon *d = daemon_of(req);
+
+	for (size_t i = 0; i < count; i++)
+		lookups_forget(&d->lookups, forgets[i].ino, forgets[i].nlookup);
+	fuse_reply_none(req);
+}
+
+/* ---- attributes, links, files ---------------------------------------- */
+
+static void sfs_getattr(fuse_req_t req, fuse_ino_t ino,
+                        struct fuse_file_info *fi)
+{
+	struct daemon *d = daemon_of(req);
+	struct resolved r;
+	struct stat st;
+
+	(void)fi;
+	refresher_touch(d);
+	if (!resolve(d, ino, &r)) {
+		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	fill_stat(r.n, &st);
+	release(&r);
+	fuse_reply_attr(req, &st, d->timeout);
+}
+
+static void sfs_readlink(fuse_req_t req, fuse_ino_t ino)
+{
+	struct daemon *d = daemon_of(req);
+	struct resolved r;
+
+	if (!resolve(d, ino, &r)) {
+		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	if (r.n->kind == NODE_REFLINK)
+		fuse_reply_readlink(req, gen_doc(r.g, r.n)->data);
+	else if (r.n->kind == NODE_SKILL_LINK)
+		fuse_reply_readlink(req, gen_file(r.g, r.n)->link);
+	else
+		fuse_reply_err(req, EINVAL);
+	release(&r);
+}
+
+static void sfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	struct daemon *d = daemon_of(req);
+
+	(void)ino;
+	if ((fi->flags & O_ACCMODE) != O_RDONLY) {
+		fuse_reply_err(req, EROFS);
+	} else if (d->no_open) {
+		fuse_reply_err(req, ENOSYS);   /* never asked again */
+	} else {
+		fi->keep_cache = 1;
+		fuse_reply_open(req, fi);
+	}
+}
+
+static void sfs_opendir(fuse_req_t req, fuse_ino_t ino,
+                        struct fuse_file_info *fi)
+{
+	struct daemon *d = daemon_of(req);
+
+	(void)ino;
+	if (d->no_opendir) {
+		fuse_reply_err(req, ENOSYS);
+	} else {
+		fi->keep_cache = 1;
+		fi->cache_readdir = 1;
+		fuse_reply_open(req, fi);
+	}
+}
+
+static void read_source(fuse_req_t req, const struct gen *g,
+                        const struct node *n, size_t size, off_t off)
+{
+	int fd = backing_open(g, n);
+
+	if (fd < 0) {
+		fuse_reply_err(req, -fd);
+		return;
+	}
+	struct fuse_bufvec buf = FUSE_BUFVEC_INIT(size);
+	buf.buf[0].flags = FUSE_BUF_IS_FD | FUSE_BUF_FD_SEEK;
+	buf.buf[0].fd = fd;
+	buf.buf[0].pos = off;
+	fuse_reply_data(req, &buf, FUSE_BUF_SPLICE_MOVE);
+	close(fd);
+}
+
+static void sfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+                     struct fuse_file_info *fi)
+{
+	struct daemon *d = daemon_of(req);
+	struct resolved r;
+
+	(void)fi;
+	if (!resolve(d, ino, &r)) {
+		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	const struct node *n = r.n;
+	/* never past the size the kernel was told */
+	if (off >= n->size)
+		size = 0;
+	else if ((off_t)size > n->size - off)
+		size = (size_t)(n->size - off);
+	if (node_is_dir(n))
+		fuse_reply_err(req, EISDIR);
+	else if (n->kind == NODE_DOC)
+		fuse_reply_buf(req, gen_doc(r.g, n)->data + (size ? off : 0),
+		               size);
+	else if (n->kind != NODE_SKILL_FILE)
+		fuse_reply_err(req, EINVAL);
+	else if (size == 0)
+		fuse_reply_buf(req, NULL, 0);
+	else
+		read_source(req, r.g, n, size, off);
+	release(&r);
+}
+
+/* ---- folders ------------------------------------------------------------ */
+
+/* Entry i of a folder listing: ".", "..", then the children. */
+static const struct node *listing_entry(const struct gen *g,
+                                        const struct node *dir, off_t i,
+                                        const char **name)
+{
+	if (i == 0) {
+		*name = ".";
+		return dir;
+	}
+	if (i == 1) {
+		*name = "..";
+		return &g->nodes[dir->parent];
+	}
+	if ((uint64_t)i - 2 >= dir->nkids)
+		return NULL;
+	const struct node *c = &g->nodes[dir->first + (i - 2)];
+	*name = c->name;
+	return c;
+}
+
+static void forget_listed(struct daemon *d, const struct gen *g,
+                          const struct node *dir, off_t from, off_t to)
+{
+	for (off_t i = from < 2 ? 2 : from; i < to; i++)
+		lookups_forget(&d->lookups,
+		               g->nodes[dir->first + (i - 2)].ino, 1);
+}
+
+static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+                     bool plus)
+{
+	struct daemon *d = daemon_of(req);
+	struct resolved r;
+
+	refresher_touch(d);
+	if (!resolve(d, ino, &r)) {
+		fuse_reply_err(req, ESTALE);
+		return;
+	}
+	if (!node_is_dir(r.n)) {
+		release(&r);
+		fuse_reply_err(req, ENOTDIR);
+		return;
+	}
+	char *buf = malloc(size ? size : 1);
+	if (!buf) {
+		release(&r);
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	size_t pos = 0;
+	off_t i = off < 0 ? 0 : off;
+	const char *name;
+	const struct node *c;
+	for (; (c = listing_entry(r.g, r.n, i, &name)); i++) {
+		size_t used;
+		if (plus) {
+			struct fuse_entry_param e;
+			fill_entry(d, c, d->timeout, &e);
+			used = fuse_add_direntry_plus(req, buf + pos, size - pos,
+			                              name, &e, i + 1);
+			if (used <= size - pos && i >= 2 &&
+			    lookups_add(&d->lookups, c->ino, r.g, 1) < 0)
+				break;
+		} else {
+			struct stat st = { .st_ino = c->ino, .st_mode = c->mode };
+			used = fuse_add_direntry(req, buf + pos, size - pos,
+			                         name, &st, i + 1);
+		}
+		if (used > size - pos)
+			break;
+		pos += used;
+	}
+	if (fuse_reply_buf(req, buf, pos) != 0 && plus)
+		forget_listed(d, r.g, r.n, off, i);
+	free(buf);
+	release(&r);
+}
+
+static void sfs_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
+                        off_t off, struct fuse_file_info *fi)
+{
+	(void)fi;
+	list_dir(req, ino, size, off, false);
+}
+
+static void sfs_readdirplus(fuse_req_t req, fuse_ino_t ino, size_t size,
+                            off_t off, struct fuse_file_info *fi)
+{
+	(void)fi;
+	list_dir(req, ino, size, off, true);
+}
+
+static void sfs_statfs(fuse_req_t req, fuse_ino_t ino)
+{
+	struct daemon *d = daemon_of(req);
+	struct statvfs sv = {
+		.f_bsize = 4096,
+		.f_frsize = 4096,
+		.f_namemax = 255,
+		.f_flag = ST_RDONLY | ST_NOSUID | ST_NODEV,
+	};
+
+	(void)ino;
+	struct gen *g = daemon_get_current(d);
+	sv.f_files = g->nnodes;
+	sv.f_blocks = (fsblkcnt_t)((g->bytes + 4095) / 4096);
+	daemon_put_current(g);
+	fuse_reply_statfs(req, &sv);
+}
+
+/* ---- the read-only part ------------------------------------------------ */
+
+static void sfs_init(void *userdata, struct fuse_conn_info *conn)
+{
+	struct daemon *d = userdata;
+	const unsigned wanted = FUSE_CAP_NO_OPEN_SUPPORT |
+	                        FUSE_CAP_NO_OPENDIR_SUPPORT |
+	                        FUSE_CAP_CACHE_SYMLINKS |
+	                        FUSE_CAP_READDIRPLUS |
+	                        FUSE_CAP_READDIRPLUS_AUTO |
+	                        FUSE_CAP_PARALLEL_DIROPS |
+	                        FUSE_CAP_ASYNC_READ;
+
+	conn->want |= conn->capable & wanted;
+	/* an inode's content never changes: only invalidation drops pages */
+	conn->want &= ~FUSE_CAP_AUTO_INVAL_DATA;
+	if (conn->capable & FUSE_CAP_EXPLICIT_INVAL_DATA)
+		conn->want |= FUSE_CAP_EXPLICIT_INVAL_DATA;
+	if (d->conn_opts)
+		fuse_apply_conn_info_opts(d->conn_opts, conn);
+	d->no_open = (conn->want & FUSE_CAP_NO_OPEN_SUPPORT) != 0;
+	d->no_opendir = (conn->want & FUSE_CAP_NO_OPENDIR_SUPPORT) != 0;
+	conn->time_gran = 1;
+}
+
+static void erofs(fuse_req_t req)
+{
+	fuse_reply_err(req, EROFS);
+}
+
+static void sfs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
+                        int to_set, struct fuse_file_info *fi)
+{
+	(void)ino; (void)attr; (void)to_set; (void)fi;
+	erofs(req);
+}
+
+static void sfs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
+                      mode_t mode, dev_t rdev)
+{
+	(void)parent; (void)name; (void)mode; (void)rdev;
+	erofs(req);
+}
+
+static void sfs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
+                      mode_t mode)
+{
+	(void)parent; (void)name; (void)mode;
+	erofs(req);
+}
+
+static void sfs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	(void)parent; (void)name;
+	erofs(req);
+}
+
+static void sfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
+                        const char *name)
+{
+	(void)link; (void)parent; (void)name;
+	erofs(req);
+}
+
+static void sfs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
+                       fuse_ino_t newparent, const char *newname,
+                       unsigned int flags)
+{
+	(void)parent; (void)name; (void)newparent; (void)newname; (void)flags;
+	erofs(req);
+}
+
+static void sfs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
+                     const char *newname)
+{
+	(void)ino; (void)newparent; (void)newname;
+	erofs(req);
+}
+
+static void sfs_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
+                      size_t size, off_t off, struct fuse_file_info *fi)
+{
+	(void)ino; (void)buf; (void)size; (void)off; (void)fi;
+	erofs(req);
+}
+
+static void sfs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
+                         const char *value, size_t size, int flags)
+{
+	(void)ino; (void)name; (void)value; (void)size; (void)flags;
+	erofs(req);
+}
+
+static void sfs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
+                         size_t size)
+{
+	(void)ino; (void)name; (void)size;
+	fuse_reply_err(req, ENOSYS);   /* no xattrs: the kernel stops asking */
+}
+
+static void sfs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
+{
+	(void)ino; (void)size;
+	fuse_reply_err(req, ENOSYS);
+}
+
+static void sfs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
+                       mode_t mode, struct fuse_file_info *fi)
+{
+	(void)parent; (void)name; (void)mode; (void)fi;
+	erofs(req);
+}
+
+static void sfs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode,
+                          off_t offset, off_t length,
+                          struct fuse_file_info *fi)
+{
+	(void)ino; (void)mode; (void)offset; (void)length; (void)fi;
+	erofs(req);
+}
+
+static const struct fuse_lowlevel_ops ops = {
+	.init = sfs_init,
+	.lookup = sfs_lookup,
+	.forget = sfs_forget,
+	.forget_multi = sfs_forget_multi,
+	.getattr = sfs_getattr,
+	.readlink = sfs_readlink,
+	.open = sfs_open,
+	.read = sfs_read,
+	.opendir = sfs_opendir,
+	.readdir = sfs_readdir,
+	.readdirplus = sfs_readdirplus,
+	.statfs = sfs_statfs,
+	.getxattr = sfs_getxattr,
+	.listxattr = sfs_listxattr,
+	.setattr = sfs_setattr,
+	.mknod = sfs_mknod,
+	.mkdir = sfs_mkdir,
+	.unlink = sfs_unlink,
+	.rmdir = sfs_unlink,
+	.symlink = sfs_symlink,
+	.rename = sfs_rename,
+	.link = sfs_link,
+	.write = sfs_write,
+	.setxattr = sfs_setxattr,
+	.removexattr = sfs_unlink,
+	.create = sfs_create,
+	.fallocate = sfs_fallocate,
+};
+
+const struct fuse_lowlevel_ops *skillsfs_ops(void)
+{
+	return &ops;
+}

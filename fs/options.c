@@ -1,0 +1,311 @@
+/*
+ * options.c - the mount command line.
+ *
+ *   skillsfs MOUNTPOINT [--skills-dir DIR]... [-f] [-d] [-s] [-o OPT[,OPT]]
+ *   skillsfs SOURCE MOUNTPOINT -o OPTS        (mount.fuse3, /etc/fstab)
+ *
+ * Our own -o options are taken out; every other one is passed to libfuse,
+ * which rejects what it does not know.  The mount is always read-only and
+ * named fsname=skillsfs, subtype=skillsfs.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "options.h"
+
+__attribute__((format(printf, 1, 2)))
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("skillsfs: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs("\nTry 'skillsfs --help' for more information.\n", stderr);
+	va_end(ap);
+	return 2;
+}
+
+void options_usage(FILE *out, const char *prog)
+{
+	fprintf(out,
+"usage: %s MOUNTPOINT [--skills-dir DIR]... [-f] [-d] [-s] [-o OPT[,OPT...]]\n"
+"       %s check [--skills-dir DIR]... [--strict] [--json]\n"
+"       %s SOURCE MOUNTPOINT -o OPT[,OPT...]     (mount -t fuse.skillsfs)\n"
+"\n"
+"Serves every skill of the skills directories as one read-only filesystem:\n"
+"index.json, status.json, catalog/, skills/<id>/ and refs/<id>/.\n"
+"\n"
+"options:\n"
+"    --skills-dir DIR       a skills directory (repeatable, first wins);\n"
+"                           default: $SKILLSFS_SKILLS_DIRS (colon-separated)\n"
+"    -f                     stay in the foreground\n"
+"    -d                     debug output (implies -f)\n"
+"    -s                     single-threaded\n"
+"    -h, --help             print this help\n"
+"    -V, --version          print the version\n"
+"\n"
+"skillsfs -o options:\n"
+"    -o skills_dir=DIR[:DIR...]  skills directories (for /etc/fstab)\n"
+"    -o nocasefallback      no case-insensitive match of a missing name\n"
+"                           inside skills/<id>/\n"
+"    -o debounce=MS         wait for MS quiet milliseconds before a\n"
+"                           refresh (default %d)\n"
+"    -o poll_interval=MS    without inotify: check the sources for changes\n"
+"                           every MS milliseconds (default %d)\n"
+"    -o polling             use polling even where inotify works\n"
+"    -o nonempty            allow mounting over a non-empty folder\n"
+"    -o clone_fd            one /dev/fuse descriptor per thread\n"
+"    -o max_idle_threads=N  idle threads kept by the multi-threaded loop\n"
+"    -o max_threads=N       threads at most in the multi-threaded loop\n"
+"\n"
+"SOURCE (mount -t fuse.skillsfs SOURCE MOUNTPOINT, or the first column of\n"
+"/etc/fstab) is a colon-separated list of skills directories, or 'none'\n"
+"or 'skillsfs' to take them from -o skills_dir=.\n"
+"\n"
+"FUSE options (always read-only, fsname=skillsfs, subtype=skillsfs):\n",
+		prog, prog, prog, DEFAULT_DEBOUNCE_MS, DEFAULT_POLL_INTERVAL_MS);
+}
+
+static int parse_ms(const char *val, const char *opt, unsigned *out)
+{
+	char *end;
+
+	errno = 0;
+	unsigned long v = strtoul(val, &end, 10);
+	if (errno || end == val || *end || v > 3600000 || val[0] == '-')
+		return usage_error("-o %s: expected milliseconds (0-3600000)",
+		                   opt);
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int parse_count(const char *val, const char *opt, unsigned *out)
+{
+	char *end;
+
+	errno = 0;
+	unsigned long v = strtoul(val, &end, 10);
+	if (errno || end == val || *end || v == 0 || v > 100000 ||
+	    val[0] == '-')
+		return usage_error("-o %s: expected a count (1-100000)", opt);
+	*out = (unsigned)v;
+	return 0;
+}
+
+/* Adds each DIR of a colon-separated list. */
+static int add_dirs(struct mount_options *o, const char *list,
+                    const char *source)
+{
+	char *copy = strdup(list);
+	char *save = NULL;
+	int rc = 0;
+
+	if (!copy)
+		return usage_error("%s", strerror(ENOMEM));
+	for (char *d = strtok_r(copy, ":", &save); d && rc == 0;
+	     d = strtok_r(NULL, ":", &save))
+		if (roots_add(&o->roots, d, source) < 0)
+			rc = usage_error("cannot use skills directory %s", d);
+	free(copy);
+	return rc;
+}
+
+static int append_opt(char **opts, const char *opt)
+{
+	if (fuse_opt_add_opt(opts, opt) < 0)
+		return usage_error("%s", strerror(ENOMEM));
+	return 0;
+}
+
+/* One -o item: ours, dropped, or passed to libfuse. */
+static int take_opt(struct mount_options *o, const char *opt, char **fuse)
+{
+	const char *eq = strchr(opt, '=');
+	const char *val = eq ? eq + 1 : "";
+	size_t klen = eq ? (size_t)(eq - opt) : strlen(opt);
+#define KEY(k) (klen == sizeof(k) - 1 && strncmp(opt, k, klen) == 0)
+
+	if (KEY("nocasefallback") && !eq)
+		o->casefallback = false;
+	else if (KEY("casefallback") && !eq)
+		o->casefallback = true;
+	else if (KEY("nonempty") && !eq)
+		o->nonempty = true;
+	else if (KEY("polling") && !eq)
+		o->force_polling = true;
+	else if (KEY("clone_fd") && !eq)
+		o->clone_fd = true;
+	else if (KEY("poll_interval") && eq)
+		return parse_ms(val, opt, &o->poll_interval_ms);
+	else if (KEY("debounce") && eq)
+		return parse_ms(val, opt, &o->debounce_ms);
+	else if (KEY("max_idle_threads") && eq)
+		return parse_count(val, opt, &o->max_idle_threads);
+	else if (KEY("max_threads") && eq)
+		return parse_count(val, opt, &o->max_threads);
+	else if (KEY("skills_dir") && eq)
+		return add_dirs(o, val, "skills_dir=");
+	else if (KEY("ro") || KEY("rw") || KEY("fsname") || KEY("subtype"))
+		;   /* always ro, always ours; mount(8) passes rw */
+	else if (KEY("debug") && !eq)
+		o->debug = o->foreground = true;
+	else
+		return append_opt(fuse, opt);
+	return 0;
+#undef KEY
+}
+
+static int take_opts(struct mount_options *o, const char *list, char **fuse)
+{
+	char *copy = strdup(list);
+	char *save = NULL;
+	int rc = 0;
+
+	if (!copy)
+		return usage_error("%s", strerror(ENOMEM));
+	for (char *opt = strtok_r(copy, ",", &save); opt && rc == 0;
+	     opt = strtok_r(NULL, ",", &save))
+		rc = take_opt(o, opt, fuse);
+	free(copy);
+	return rc;
+}
+
+static int take_positional(struct mount_options *o, const char *arg,
+                           const char **first)
+{
+	if (!*first) {
+		*first = arg;
+		return 0;
+	}
+	if (o->mountpoint)
+		return usage_error("unexpected argument '%s'", arg);
+	/* SOURCE MOUNTPOINT, as mount.fuse3 calls us */
+	o->mountpoint = strdup(arg);
+	if (!o->mountpoint)
+		return usage_error("%s", strerror(ENOMEM));
+	if (strcmp(*first, "none") != 0 && strcmp(*first, "skillsfs") != 0)
+		return add_dirs(o, *first, "mount source");
+	return 0;
+}
+
+static int build_fuse_args(struct mount_options *o, const char *prog,
+                           char *user_opts)
+{
+	char *opts = user_opts;
+	int rc = 0;
+
+	if (fuse_opt_add_opt(&opts, "ro") < 0 ||
+	    fuse_opt_add_opt(&opts, "fsname=skillsfs") < 0 ||
+	    fuse_opt_add_opt(&opts, "subtype=skillsfs") < 0 ||
+	    fuse_opt_add_arg(&o->fuse_args, prog) < 0 ||
+	    (o->debug && fuse_opt_add_arg(&o->fuse_args, "-d") < 0) ||
+	    fuse_opt_add_arg(&o->fuse_args, "-o") < 0 ||
+	    fuse_opt_add_arg(&o->fuse_args, opts) < 0)
+		rc = usage_error("%s", strerror(ENOMEM));
+	free(opts);
+	return rc;
+}
+
+static int parse_args(int argc, char **argv, struct mount_options *o,
+                      char **fuse_opts, const char **first)
+{
+	bool dashdash = false;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int rc = 0;
+		if (dashdash || a[0] != '-' || a[1] == '\0') {
+			rc = take_positional(o, a, first);
+		} else if (strcmp(a, "--") == 0) {
+			dashdash = true;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			o->help = true;
+		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
+			o->version = true;
+		} else if (!strcmp(a, "-f")) {
+			o->foreground = true;
+		} else if (!strcmp(a, "-d")) {
+			o->debug = o->foreground = true;
+		} else if (!strcmp(a, "-s")) {
+			o->single_thread = true;
+		} else if (!strcmp(a, "--skills-dir") || !strcmp(a, "-o")) {
+			if (i + 1 >= argc)
+				return usage_error("option '%s' needs a value",
+				                   a);
+			const char *v = argv[++i];
+			if (a[1] == 'o')
+				rc = take_opts(o, v, fuse_opts);
+			else if (!*v || roots_add(&o->roots, v,
+			                          "--skills-dir") < 0)
+				rc = usage_error("bad --skills-dir '%s'", v);
+		} else if (!strncmp(a, "--skills-dir=", 13)) {
+			if (!a[13] || roots_add(&o->roots, a + 13,
+			                        "--skills-dir") < 0)
+				rc = usage_error("bad --skills-dir '%s'", a + 13);
+		} else if (!strncmp(a, "-o", 2)) {
+			rc = take_opts(o, a + 2, fuse_opts);
+		} else {
+			rc = usage_error("unknown option '%s'", a);
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int options_parse(int argc, char **argv, struct mount_options *o)
+{
+	const char *prog = argc > 0 ? argv[0] : "skillsfs";
+	const char *first = NULL;
+	char *fuse_opts = NULL;
+
+	memset(o, 0, sizeof(*o));
+	o->casefallback = true;
+	o->poll_interval_ms = DEFAULT_POLL_INTERVAL_MS;
+	o->debounce_ms = DEFAULT_DEBOUNCE_MS;
+
+	int rc = parse_args(argc, argv, o, &fuse_opts, &first);
+	if (rc) {
+		free(fuse_opts);
+		return rc;
+	}
+	if (o->help || o->version) {
+		free(fuse_opts);
+		return 0;
+	}
+	if (!o->mountpoint && first) {
+		o->mountpoint = strdup(first);
+		if (!o->mountpoint)
+			rc = usage_error("%s", strerror(ENOMEM));
+	}
+	if (rc == 0 && !o->mountpoint)
+		rc = usage_error("%s", "missing MOUNTPOINT");
+	if (rc == 0 && o->roots.n == 0) {
+		int added = roots_from_env(&o->roots);
+		if (added < 0)
+			rc = usage_error("%s",
+			                 "bad SKILLSFS_SKILLS_DIRS");
+		else if (added == 0)
+			rc = usage_error("%s", "no skills directory: give "
+			       "--skills-dir DIR (or -o skills_dir=DIR, or set "
+			       "SKILLSFS_SKILLS_DIRS)");
+	}
+	if (rc) {
+		free(fuse_opts);
+		return rc;
+	}
+	return build_fuse_args(o, prog, fuse_opts);
+}
+
+void options_free(struct mount_options *o)
+{
+	free(o->mountpoint);
+	roots_free(&o->roots);
+	fuse_opt_free_args(&o->fuse_args);
+	memset(o, 0, sizeof(*o));
+}

@@ -1,0 +1,44 @@
+/*
+ * options.h - the mount command line: our options, and FUSE's passed on.
+ */
+#ifndef SKILLSFS_OPTIONS_H
+#define SKILLSFS_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define FUSE_USE_VERSION 312
+#include <fuse_lowlevel.h>
+
+#include "cli.h"
+
+#define DEFAULT_POLL_INTERVAL_MS 1000
+#define DEFAULT_DEBOUNCE_MS 100
+
+struct mount_options {
+	char *mountpoint;          /* as given; mount.c resolves it */
+	struct roots roots;        /* absolute, in precedence order */
+	bool help, version;
+	bool foreground;           /* -f, or -d */
+	bool debug;                /* -d */
+	bool single_thread;        /* -s */
+	bool casefallback;         /* unless -o nocasefallback */
+	bool nonempty;             /* -o nonempty: allow a non-empty folder */
+	bool clone_fd;             /* -o clone_fd */
+	unsigned max_idle_threads; /* -o max_idle_threads=N; 0: libfuse's */
+	unsigned max_threads;      /* -o max_threads=N; 0: libfuse's */
+	unsigned poll_interval_ms; /* -o poll_interval=MS */
+	unsigned debounce_ms;      /* -o debounce=MS */
+	bool force_polling;        /* -o polling: never use inotify */
+	struct fuse_args fuse_args; /* what fuse_session_new gets */
+};
+
+/*
+ * Parses argv.  Returns 0, or 2 after printing a usage error to stderr.
+ * On 0 with help or version set nothing else needs to be valid.
+ */
+int options_parse(int argc, char **argv, struct mount_options *o);
+void options_free(struct mount_options *o);
+void options_usage(FILE *out, const char *prog);
+
+#endif

@@ -1,0 +1,408 @@
+/*
+ * refresh.c - live refresh: one thread notices changes in the sources,
+ * rebuilds the catalog (reusing the digests of unchanged files), and
+ * publishes the new generation (generation.c), which also invalidates the
+ * kernel's caches for what changed.  Invalidation runs on this thread,
+ * never inside a request handler.
+ *
+ * inotify mode: every folder the catalog read is watched, plus the nearest
+ * existing ancestor of a missing root; events are debounced (quiet for
+ * `debounce` ms, at most 4 x debounce after the first); a queue overflow
+ * re-adds every watch and rescans.
+ *
+ * polling mode (inotify unavailable, out of watches, a root on a network
+ * filesystem, or -o polling): the fingerprint of the sources is compared
+ * every `poll_interval` ms, and sooner when a request arrives after a
+ * longer pause.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon.h"
+#include "fingerprint.h"
+#include "watch.h"
+
+struct refresher {
+	pthread_t thread;
+	bool started;
+	int wake;                /* eventfd: stop, or check now */
+	atomic_bool stop;
+	struct watcher w;        /* fd -1 in polling mode */
+	bool again;              /* re-add every watch at the next sync */
+	bool rescan;             /* something vanished while syncing */
+	uint64_t fp;             /* polling: fingerprint of the sources */
+	atomic_llong last_check; /* polling: CLOCK_MONOTONIC ms */
+};
+
+static long long now_ms(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Network and FUSE filesystems: inotify does not see remote changes. */
+static bool remote_fs(const char *path)
+{
+	static const long magic[] = {
+		0x6969,      /* NFS */
+		0x517B,      /* SMB */
+		(long)0xFF534D42, /* CIFS */
+		(long)0xFE534D42, /* SMB2 */
+		0x65735546,  /* FUSE */
+		0x01021997,  /* 9P */
+		0x00C36400,  /* Ceph */
+		0x5346414F,  /* AFS */
+		0x73757245,  /* Coda */
+		0x564C,      /* NCP */
+	};
+	struct statfs sf;
+
+	if (statfs(path, &sf) < 0)
+		return false;
+	for (size_t i = 0; i < sizeof(magic) / sizeof(magic[0]); i++)
+		if ((long)sf.f_type == magic[i])
+			return true;
+	return false;
+}
+
+static void use_polling(struct daemon *d, const char *why)
+{
+	struct refresher *r = d->refresher;
+
+	if (r->w.fd >= 0)
+		watcher_close(&r->w);
+	r->w.fd = -1;
+	atomic_store(&d->polling, true);
+	if (why)
+		fprintf(stderr, "skillsfs: %s; checking the sources every "
+		        "%u ms instead (-o poll_interval=MS)\n", why,
+		        d->opt->poll_interval_ms);
+}
+
+int refresher_init(struct daemon *d)
+{
+	struct refresher *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return -ENOMEM;
+	r->w.fd = -1;
+	r->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (r->wake < 0) {
+		int rc = -errno;
+		free(r);
+		return rc;
+	}
+	d->refresher = r;
+	atomic_store(&r->last_check, now_ms(CLOCK_MONOTONIC));
+	if (d->opt->force_polling) {
+		use_polling(d, NULL);
+		return 0;
+	}
+	for (size_t i = 0; i < d->opt->roots.n; i++) {
+		if (remote_fs(d->opt->roots.paths[i])) {
+			use_polling(d, NULL);
+			return 0;
+		}
+	}
+	int rc = watcher_init(&r->w);
+	if (rc < 0) {
+		r->w.fd = -1;
+		use_polling(d, "inotify is not available");
+	}
+	return 0;
+}
+
+/* ---- what to watch ------------------------------------------------------ */
+
+struct want_list {
+	struct want *v;
+	size_t n, cap;
+	char **owned;      /* strings made here */
+	size_t nowned;
+};
+
+static int want_add(struct want_list *l, const char *path, const char *only)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		struct want *v = realloc(l->v, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = (struct want){ path, only };
+	return 0;
+}
+
+static char *want_own(struct want_list *l, char *s)
+{
+	char **v = s ? realloc(l->owned, (l->nowned + 1) * sizeof(*v)) : NULL;
+
+	if (!v) {
+		free(s);
+		return NULL;
+	}
+	l->owned = v;
+	l->owned[l->nowned++] = s;
+	return s;
+}
+
+/* A missing root: watch its nearest existing ancestor for the name of the
+ * next folder on the way down. */
+static int want_ancestor(struct want_list *l, const char *root)
+{
+	char *dir = want_own(l, strdup(root));
+	struct stat st;
+
+	if (!dir)
+		return -ENOMEM;
+	for (;;) {
+		char *slash = strrchr(dir, '/');
+		if (!slash)
+			return 0;
+		const char *next = root + (slash - dir) + 1;
+		size_t len = strcspn(next, "/");
+		if (slash == dir)
+			slash[1] = '\0';   /* "/" */
+		else
+			*slash = '\0';
+		if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
+			char *only = want_own(l, strndup(next, len));
+			if (!only)
+				return -ENOMEM;
+			return want_add(l, dir, only);
+		}
+		if (slash == dir)
+			return 0;
+	}
+}
+
+static int wanted(const struct daemon *d, const sfs_catalog *cat,
+                  struct want_list *l)
+{
+	size_t n;
+	const char *const *dirs = sfs_catalog_dirs(cat, &n);
+	struct stat st;
+	int rc = 0;
+
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = want_add(l, dirs[i], NULL);
+	for (size_t i = 0; i < d->opt->roots.n && rc == 0; i++) {
+		const char *root = d->opt->roots.paths[i];
+		if (stat(root, &st) == 0 && S_ISDIR(st.st_mode))
+			rc = want_add(l, root, NULL);
+		else
+			rc = want_ancestor(l, root);
+	}
+	return rc;
+}
+
+static void want_free(struct want_list *l)
+{
+	for (size_t i = 0; i < l->nowned; i++)
+		free(l->owned[i]);
+	free(l->owned);
+	free(l->v);
+}
+
+const char *refresher_sync(struct daemon *d, const sfs_catalog *cat)
+{
+	struct refresher *r = d->refresher;
+
+	if (!atomic_load(&d->polling)) {
+		struct want_list l = { 0 };
+		int rc = wanted(d, cat, &l);
+		if (rc == 0)
+			rc = watcher_sync(&r->w, l.v, l.n, r->again);
+		want_free(&l);
+		r->again = false;
+		if (rc == -ENOSPC)
+			use_polling(d, "out of inotify watches "
+			            "(fs.inotify.max_user_watches)");
+		else if (rc < 0)
+			use_polling(d, "cannot watch the sources");
+		else if (rc > 0)
+			r->rescan = true;
+	}
+	if (atomic_load(&d->polling)) {
+		r->fp = fingerprint(cat, &d->opt->roots);
+		atomic_store(&r->last_check, now_ms(CLOCK_MONOTONIC));
+	}
+	return atomic_load(&d->polling) ? "polling" : "inotify";
+}
+
+/* ---- the thread ---------------------------------------------------------- */
+
+static void rebuild(struct daemon *d)
+{
+	long long start = now_ms(CLOCK_MONOTONIC);
+	struct gen *g = daemon_build(d, d->cur);
+
+	if (!g) {
+		fprintf(stderr, "skillsfs: refresh failed: %s\n",
+		        strerror(ENOMEM));
+		d->refresher->rescan = true;
+		return;
+	}
+	if (d->opt->debug)
+		fprintf(stderr, "skillsfs: generation %llu: %zu skills, "
+		        "%zu files hashed, %lld ms\n",
+		        (unsigned long long)g->number,
+		        sfs_catalog_nskills(g->cat), sfs_catalog_hashed(g->cat),
+		        now_ms(CLOCK_MONOTONIC) - start);
+	daemon_publish(d, g);
+}
+
+static void poll_check(struct daemon *d)
+{
+	struct refresher *r = d->refresher;
+	uint64_t fp = fingerprint(d->cur->cat, &d->opt->roots);
+
+	atomic_store(&r->last_check, now_ms(CLOCK_MONOTONIC));
+	if (fp != r->fp || r->rescan) {
+		r->rescan = false;
+		rebuild(d);
+	}
+}
+
+/* Milliseconds poll() may sleep. */
+static int sleep_ms(struct daemon *d, bool pending, long long first,
+                    long long last)
+{
+	struct refresher *r = d->refresher;
+	long long now = now_ms(CLOCK_MONOTONIC);
+	long long due;
+
+	if (atomic_load(&d->polling))
+		due = atomic_load(&r->last_check) + d->opt->poll_interval_ms;
+	else if (pending) {
+		due = last + d->opt->debounce_ms;
+		if (due > first + 4LL * d->opt->debounce_ms)
+			due = first + 4LL * d->opt->debounce_ms;
+	} else
+		return -1;
+	return due <= now ? 0 : (int)(due - now);
+}
+
+static void *run(void *arg)
+{
+	struct daemon *d = arg;
+	struct refresher *r = d->refresher;
+	bool pending = r->rescan;
+	long long first = now_ms(CLOCK_MONOTONIC), last = first;
+
+	r->rescan = false;
+	while (!atomic_load(&r->stop)) {
+		bool polling = atomic_load(&d->polling);
+		struct pollfd fds[2] = {
+			{ .fd = r->wake, .events = POLLIN },
+			{ .fd = polling ? -1 : r->w.fd, .events = POLLIN },
+		};
+		int timeout = sleep_ms(d, pending, first, last);
+		if (poll(fds, 2, timeout) < 0 && errno != EINTR)
+			break;
+		if (atomic_load(&r->stop))
+			break;
+		uint64_t count;
+		if (fds[0].revents & POLLIN &&
+		    read(r->wake, &count, sizeof(count)) < 0)
+			count = 0;
+		if (polling) {
+			/* a kick from refresher_touch, or the interval */
+			poll_check(d);
+			continue;
+		}
+		long long now = now_ms(CLOCK_MONOTONIC);
+		if (fds[1].revents & POLLIN) {
+			int ev = watcher_drain(&r->w);
+			if (ev & WATCH_OVERFLOW)
+				r->again = true;
+			if (ev & WATCH_CHANGED) {
+				if (!pending)
+					first = now;
+				pending = true;
+				last = now;
+			}
+		}
+		if (pending && sleep_ms(d, pending, first, last) == 0) {
+			rebuild(d);
+			pending = r->rescan;
+			r->rescan = false;
+			first = last = now_ms(CLOCK_MONOTONIC);
+		}
+	}
+	return NULL;
+}
+
+int refresher_start(struct daemon *d)
+{
+	struct refresher *r = d->refresher;
+	sigset_t all, old;
+
+	/* signals go to the thread running the FUSE loop */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	int rc = pthread_create(&r->thread, NULL, run, d);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc != 0)
+		return -rc;
+	r->started = true;
+	return 0;
+}
+
+static void kick(struct refresher *r)
+{
+	uint64_t one = 1;
+
+	if (write(r->wake, &one, sizeof(one)) < 0) {
+		/* the counter is full: a wake-up is pending anyway */
+	}
+}
+
+void refresher_touch(struct daemon *d)
+{
+	struct refresher *r = d->refresher;
+
+	if (!atomic_load_explicit(&d->polling, memory_order_relaxed) ||
+	    !r || !r->started)
+		return;
+	long long now = now_ms(CLOCK_MONOTONIC_COARSE);
+	long long last = atomic_load_explicit(&r->last_check,
+	                                      memory_order_relaxed);
+	if (now - last < (long long)d->opt->poll_interval_ms)
+		return;
+	/* one request kicks; the others see the new time */
+	if (atomic_compare_exchange_strong(&r->last_check, &last, now))
+		kick(r);
+}
+
+void refresher_stop(struct daemon *d)
+{
+	struct refresher *r = d->refresher;
+
+	if (!r)
+		return;
+	if (r->started) {
+		atomic_store(&r->stop, true);
+		kick(r);
+		pthread_join(r->thread, NULL);
+	}
+	if (r->w.fd >= 0)
+		watcher_close(&r->w);
+	close(r->wake);
+	free(r);
+	d->refresher = NULL;
+}

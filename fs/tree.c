@@ -1,0 +1,647 @@
+/*
+ * tree.c - builds a generation: renders the catalog's documents once and
+ * lays out the inode table of the mount (see tree.h).  Pure: no I/O except
+ * through gen_params.owner, so it can be tested without a mount.
+ *
+ * Layout (design.md): / holds catalog/, index.json, refs/, skills/ and
+ * status.json; catalog/ holds skills_index.json and <id>.json; skills/<id>/
+ * mirrors the skill's files; refs/<id>/<ref>.md links into skills/<id>/.
+ *
+ * Nodes are laid out breadth first so that every folder's children are
+ * contiguous and sorted by name: a lookup is a binary search.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "strpool.h"
+#include "tree.h"
+
+/* Which of the mount's own folders a NODE_DIR is (its `item`). */
+enum dir_id { DIR_ROOT, DIR_CATALOG, DIR_SKILLS, DIR_REFS, DIR_REFSKILL };
+
+/* Fixed documents; skill records follow at DOC_RECORD + skill index, then
+ * the ref link targets. */
+enum { DOC_INDEX, DOC_SKILLS_INDEX, DOC_STATUS, DOC_RECORD };
+
+/* A child about to become a node. */
+struct proto {
+	const char *name;
+	uint8_t kind;
+	uint32_t skill, item;
+};
+
+struct builder {
+	struct gen *g;
+	const struct gen *prev;
+	const struct gen_params *p;
+	uint32_t cap;          /* nodes allocated */
+	uint32_t *prev_of;     /* per node: its counterpart in prev, or NONE */
+	uint32_t *ref_first;   /* per skill: doc index of its first ref link */
+	struct proto *kids;    /* scratch for one folder's children */
+	size_t kids_cap;
+	/* skills/<id>: file indices grouped by parent folder (see
+	 * group_files), for the skill being laid out */
+	uint32_t group_skill;
+	uint32_t *order, *start;
+	size_t group_cap;
+};
+
+/* ---- documents ---------------------------------------------------------- */
+
+static int add_doc(struct gen *g, char *data)
+{
+	if (!data)
+		return -ENOMEM;
+	g->docs[g->ndocs].data = data;
+	g->docs[g->ndocs].len = strlen(data);
+	g->ndocs++;
+	return 0;
+}
+
+static int render_docs(struct builder *b)
+{
+	struct gen *g = b->g;
+	const sfs_catalog *cat = g->cat;
+	size_t n = sfs_catalog_nskills(cat), nlinks = 0;
+
+	b->ref_first = calloc(n + 1, sizeof(*b->ref_first));
+	if (!b->ref_first)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		b->ref_first[i] = (uint32_t)(DOC_RECORD + n + nlinks);
+		nlinks += sfs_catalog_skill(cat, i)->nrefs;
+	}
+	g->docs = calloc(DOC_RECORD + n + nlinks, sizeof(*g->docs));
+	if (!g->docs)
+		return -ENOMEM;
+
+	struct sfs_status_info info = {
+		.generation = g->number,
+		.last_refresh = g->built,
+		.refresh_mode = g->refresh_mode,
+		.root_sources = b->p->root_sources,
+	};
+	if (add_doc(g, sfs_render_index(cat)) < 0 ||
+	    add_doc(g, sfs_render_skills_index(cat)) < 0 ||
+	    add_doc(g, sfs_render_status(cat, &info)) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++)
+		if (add_doc(g, sfs_render_skill_record(cat,
+		                            sfs_catalog_skill(cat, i))) < 0)
+			return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct sfs_skill *s = sfs_catalog_skill(cat, i);
+		for (size_t r = 0; r < s->nrefs; r++) {
+			char *target;
+			if (asprintf(&target, "../../skills/%s/%s", s->id,
+			             s->refs[r].path) < 0)
+				return -ENOMEM;
+			if (add_doc(g, target) < 0)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* ---- children of each kind of folder ----------------------------------- */
+
+static struct proto *kid_slot(struct builder *b, size_t i)
+{
+	if (i >= b->kids_cap) {
+		size_t cap = b->kids_cap ? b->kids_cap * 2 : 64;
+		struct proto *k = realloc(b->kids, cap * sizeof(*k));
+		if (!k)
+			return NULL;
+		b->kids = k;
+		b->kids_cap = cap;
+	}
+	return &b->kids[i];
+}
+
+static int push_kid(struct builder *b, size_t *n, const char *name,
+                    uint8_t kind, uint32_t skill, uint32_t item)
+{
+	struct proto *k = kid_slot(b, *n);
+
+	if (!k || !name)
+		return -ENOMEM;
+	*k = (struct proto){ name, kind, skill, item };
+	(*n)++;
+	return 0;
+}
+
+static int cmp_proto(const void *a, const void *b)
+{
+	return strcmp(((const struct proto *)a)->name,
+	              ((const struct proto *)b)->name);
+}
+
+static void sort_kids(struct proto *k, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		if (strcmp(k[i - 1].name, k[i].name) > 0) {
+			qsort(k, n, sizeof(*k), cmp_proto);
+			return;
+		}
+	}
+}
+
+/* Groups the skill's file indices by parent folder with a counting sort:
+ * the children of folder f are order[start[f + 1] .. start[f + 2]), those
+ * of the skill folder itself order[start[0] .. start[1]). */
+static int group_files(struct builder *b, uint32_t skill)
+{
+	const struct sfs_skill *s = sfs_catalog_skill(b->g->cat, skill);
+	size_t n = s->nfiles;
+
+	if (b->group_skill == skill)
+		return 0;
+	if (n + 2 > b->group_cap) {
+		free(b->order);
+		free(b->start);
+		b->order = malloc((n + 2) * sizeof(*b->order));
+		b->start = malloc((n + 2) * sizeof(*b->start));
+		if (!b->order || !b->start) {
+			b->group_cap = 0;
+			return -ENOMEM;
+		}
+		b->group_cap = n + 2;
+	}
+	memset(b->start, 0, (n + 2) * sizeof(*b->start));
+	for (size_t f = 0; f < n; f++)
+		b->start[s->files[f].parent + 2]++;
+	for (size_t i = 1; i < n + 2; i++)
+		b->start[i] += b->start[i - 1];
+	for (size_t f = 0; f < n; f++)
+		b->order[b->start[s->files[f].parent + 1]++] = (uint32_t)f;
+	/* start[i] now ends group i - 1; shift back to starts */
+	memmove(b->start + 1, b->start, (n + 1) * sizeof(*b->start));
+	b->start[0] = 0;
+	b->group_skill = skill;
+	return 0;
+}
+
+static int skill_dir_kids(struct builder *b, const struct node *dir,
+                          size_t *n)
+{
+	const struct sfs_skill *s = sfs_catalog_skill(b->g->cat, dir->skill);
+	int rc = group_files(b, dir->skill);
+
+	if (rc < 0)
+		return rc;
+	size_t group = dir->item == TREE_NONE ? 0 : (size_t)dir->item + 1;
+	for (uint32_t i = b->start[group]; i < b->start[group + 1]; i++) {
+		const struct sfs_file *f = &s->files[b->order[i]];
+		uint8_t kind;
+		if (S_ISDIR(f->mode))
+			kind = NODE_SKILL_DIR;
+		else if (S_ISREG(f->mode))
+			kind = NODE_SKILL_FILE;
+		else if (S_ISLNK(f->mode) && f->link)
+			kind = NODE_SKILL_LINK;
+		else
+			continue;   /* the library hides the rest already */
+		rc = push_kid(b, n, f->name, kind, dir->skill, b->order[i]);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int own_dir_kids(struct builder *b, const struct node *dir, size_t *n)
+{
+	const sfs_catalog *cat = b->g->cat;
+	struct strpool *pool = b->g->names;
+	size_t ns = sfs_catalog_nskills(cat);
+	int rc = 0;
+
+	switch (dir->item) {
+	case DIR_ROOT:
+		rc |= push_kid(b, n, "catalog", NODE_DIR, TREE_NONE, DIR_CATALOG);
+		rc |= push_kid(b, n, "index.json", NODE_DOC, TREE_NONE, DOC_INDEX);
+		rc |= push_kid(b, n, "refs", NODE_DIR, TREE_NONE, DIR_REFS);
+		rc |= push_kid(b, n, "skills", NODE_DIR, TREE_NONE, DIR_SKILLS);
+		rc |= push_kid(b, n, "status.json", NODE_DOC, TREE_NONE,
+		               DOC_STATUS);
+		break;
+	case DIR_CATALOG:
+		rc |= push_kid(b, n, "skills_index.json", NODE_DOC, TREE_NONE,
+		               DOC_SKILLS_INDEX);
+		for (uint32_t i = 0; i < ns && rc == 0; i++)
+			rc = push_kid(b, n, strpool_cat(pool,
+			              sfs_catalog_skill(cat, i)->id, ".json"),
+			              NODE_DOC, i, DOC_RECORD + i);
+		break;
+	case DIR_SKILLS:
+		for (uint32_t i = 0; i < ns && rc == 0; i++)
+			rc = push_kid(b, n, sfs_catalog_skill(cat, i)->id,
+			              NODE_SKILL_DIR, i, TREE_NONE);
+		break;
+	case DIR_REFS:
+		for (uint32_t i = 0; i < ns && rc == 0; i++)
+			if (sfs_catalog_skill(cat, i)->nrefs)
+				rc = push_kid(b, n, sfs_catalog_skill(cat, i)->id,
+				              NODE_DIR, i, DIR_REFSKILL);
+		break;
+	case DIR_REFSKILL: {
+		const struct sfs_skill *s = sfs_catalog_skill(cat, dir->skill);
+		for (uint32_t r = 0; r < s->nrefs && rc == 0; r++)
+			rc = push_kid(b, n, strpool_cat(pool, s->refs[r].id, ".md"),
+			              NODE_REFLINK, dir->skill,
+			              b->ref_first[dir->skill] + r);
+		break;
+	}
+	}
+	return rc ? -ENOMEM : 0;
+}
+
+/* ---- inode numbers: carried over when unchanged ------------------------ */
+
+static bool same_timespec(struct timespec a, struct timespec b)
+{
+	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+static bool same_doc(const struct doc *a, const struct doc *b)
+{
+	return a->len == b->len && memcmp(a->data, b->data, a->len) == 0;
+}
+
+/* Whether prev's node `o` shows exactly what the new node `n` shows, so
+ * that the kernel's cached attributes and pages for o->ino stay true. */
+static bool unchanged(const struct builder *b, const struct node *n,
+                      const struct node *o)
+{
+	const struct gen *g = b->g, *prev = b->prev;
+
+	if (n->kind != o->kind)
+		return false;
+	switch (n->kind) {
+	case NODE_DIR:
+	case NODE_SKILL_DIR:
+		return true;   /* listings are invalidated, not renumbered */
+	case NODE_DOC:
+	case NODE_REFLINK:
+		return same_doc(&g->docs[n->item], &prev->docs[o->item]);
+	case NODE_SKILL_FILE:
+	case NODE_SKILL_LINK: {
+		const struct sfs_file *f = gen_file(g, n), *pf = gen_file(prev, o);
+		if (f->mode != pf->mode || f->size != pf->size ||
+		    f->dev != pf->dev || f->ino != pf->ino ||
+		    !same_timespec(f->mtime, pf->mtime) ||
+		    strcmp(f->source, pf->source) != 0)
+			return false;
+		if (n->kind == NODE_SKILL_LINK)
+			return strcmp(f->link, pf->link) == 0;
+		/* same source path too: reads open it */
+		return strcmp(gen_skill(g, n)->dir, gen_skill(prev, o)->dir) == 0;
+	}
+	}
+	return false;
+}
+
+static void set_attrs(struct builder *b, struct node *n)
+{
+	const struct gen_params *p = b->p;
+	const struct sfs_file *f;
+
+	n->uid = p->uid;
+	n->gid = p->gid;
+	n->nlink = 1;
+	n->mtime = p->now;
+	switch (n->kind) {
+	case NODE_DIR:
+	case NODE_SKILL_DIR:
+		n->mode = S_IFDIR | 0555;
+		n->size = 4096;
+		n->nlink = 2;
+		break;
+	case NODE_DOC:
+		n->mode = S_IFREG | 0444;
+		n->size = (off_t)b->g->docs[n->item].len;
+		break;
+	case NODE_REFLINK:
+		n->mode = S_IFLNK | 0777;
+		n->size = (off_t)b->g->docs[n->item].len;
+		break;
+	case NODE_SKILL_FILE:
+		f = gen_file(b->g, n);
+		n->mode = f->mode;
+		n->size = f->size;
+		n->mtime = f->mtime;
+		break;
+	case NODE_SKILL_LINK:
+		f = gen_file(b->g, n);
+		n->mode = f->mode;
+		n->size = (off_t)strlen(f->link);
+		n->mtime = f->mtime;
+		break;
+	}
+}
+
+static void number_node(struct builder *b, uint32_t idx, const struct node *o)
+{
+	struct node *n = &b->g->nodes[idx];
+	const struct gen_params *p = b->p;
+
+	if (o && unchanged(b, n, o)) {
+		n->ino = o->ino;
+		n->uid = o->uid;
+		n->gid = o->gid;
+		if (!node_is_dir(n))
+			n->mtime = o->mtime;
+		b->prev_of[idx] = gen_index(b->prev, o);
+		return;
+	}
+	n->ino = (*p->next_ino)++;
+	b->prev_of[idx] = TREE_NONE;
+	if ((n->kind == NODE_SKILL_FILE || n->kind == NODE_SKILL_LINK) &&
+	    p->owner) {
+		uid_t uid;
+		gid_t gid;
+		if (p->owner(gen_skill(b->g, n), gen_file(b->g, n),
+		             &uid, &gid) == 0) {
+			n->uid = uid;
+			n->gid = gid;
+		}
+	}
+}
+
+/* ---- layout -------------------------------------------------------------- */
+
+static int fill_dir(struct builder *b, uint32_t d)
+{
+	struct gen *g = b->g;
+	size_t n = 0;
+	int rc;
+
+	if (g->nodes[d].kind == NODE_SKILL_DIR)
+		rc = skill_dir_kids(b, &g->nodes[d], &n);
+	else
+		rc = own_dir_kids(b, &g->nodes[d], &n);
+	if (rc < 0)
+		return rc;
+	sort_kids(b->kids, n);
+	if (g->nnodes + n > b->cap)
+		return -EOVERFLOW;   /* the count in gen_build is wrong */
+
+	const struct node *pdir = b->prev_of[d] != TREE_NONE ?
+	                          &b->prev->nodes[b->prev_of[d]] : NULL;
+	g->nodes[d].first = g->nnodes;
+	g->nodes[d].nkids = (uint32_t)n;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t idx = g->nnodes++;
+		struct node *c = &g->nodes[idx];
+		*c = (struct node){
+			.name = b->kids[i].name,
+			.parent = d,
+			.skill = b->kids[i].skill,
+			.item = b->kids[i].item,
+			.kind = b->kids[i].kind,
+		};
+		set_attrs(b, c);
+		number_node(b, idx, pdir ? gen_child(b->prev, pdir, c->name)
+		                         : NULL);
+		if (node_is_dir(c))
+			g->nodes[d].nlink++;
+		else
+			g->bytes += (uint64_t)c->size;
+	}
+	return 0;
+}
+
+/* A folder keeps its previous mtime while its listing is unchanged. */
+static void date_dir(struct builder *b, struct node *d)
+{
+	uint32_t pi = b->prev_of[gen_index(b->g, d)];
+
+	if (pi == TREE_NONE)
+		return;
+	const struct node *o = &b->prev->nodes[pi];
+	if (o->nkids != d->nkids || o->nlink != d->nlink)
+		return;
+	for (uint32_t i = 0; i < d->nkids; i++) {
+		const struct node *c = &b->g->nodes[d->first + i];
+		const struct node *oc = &b->prev->nodes[o->first + i];
+		if (c->ino != oc->ino || strcmp(c->name, oc->name) != 0)
+			return;
+	}
+	d->mtime = o->mtime;
+}
+
+static uint64_t mix(uint64_t ino)
+{
+	return ino * 0x9E3779B97F4A7C15ull;
+}
+
+static int index_inodes(struct gen *g)
+{
+	uint32_t size = 16;
+
+	while (size < 2 * (uint64_t)g->nnodes)
+		size *= 2;
+	g->slots = calloc(size, sizeof(*g->slots));
+	if (!g->slots)
+		return -ENOMEM;
+	g->mask = size - 1;
+	for (uint32_t i = 0; i < g->nnodes; i++) {
+		uint32_t s = (uint32_t)(mix(g->nodes[i].ino) >> 32) & g->mask;
+		while (g->slots[s])
+			s = (s + 1) & g->mask;
+		g->slots[s] = i + 1;
+	}
+	return 0;
+}
+
+static uint32_t count_nodes(const sfs_catalog *cat)
+{
+	size_t n = sfs_catalog_nskills(cat);
+	uint64_t total = 7 + 2 * (uint64_t)n;   /* /, 5 entries, skills_index */
+
+	for (size_t i = 0; i < n; i++) {
+		const struct sfs_skill *s = sfs_catalog_skill(cat, i);
+		total += s->nfiles + s->nrefs + (s->nrefs ? 1 : 0);
+	}
+	return total >= UINT32_MAX / 2 ? 0 : (uint32_t)total;
+}
+
+static int layout(struct builder *b)
+{
+	struct gen *g = b->g;
+
+	b->cap = count_nodes(g->cat);
+	if (!b->cap)
+		return -EOVERFLOW;
+	g->nodes = calloc(b->cap, sizeof(*g->nodes));
+	b->prev_of = malloc(b->cap * sizeof(*b->prev_of));
+	if (!g->nodes || !b->prev_of)
+		return -ENOMEM;
+
+	struct node *root = &g->nodes[0];
+	*root = (struct node){ .name = "", .parent = 0, .skill = TREE_NONE,
+	                       .item = DIR_ROOT, .kind = NODE_DIR };
+	set_attrs(b, root);
+	root->ino = TREE_ROOT_INO;
+	b->prev_of[0] = b->prev ? 0 : TREE_NONE;
+	g->nnodes = 1;
+
+	/* breadth first: the node array is its own queue */
+	for (uint32_t i = 0; i < g->nnodes; i++) {
+		if (!node_is_dir(&g->nodes[i]))
+			continue;
+		int rc = fill_dir(b, i);
+		if (rc < 0)
+			return rc;
+	}
+	if (b->prev) {
+		root->mtime = b->prev->nodes[0].mtime;
+		for (uint32_t i = 0; i < g->nnodes; i++)
+			if (node_is_dir(&g->nodes[i]))
+				date_dir(b, &g->nodes[i]);
+	}
+	return index_inodes(g);
+}
+
+struct gen *gen_build(sfs_catalog *cat, const struct gen *prev,
+                      const struct gen_params *p)
+{
+	struct gen *g = calloc(1, sizeof(*g));
+	struct builder b = { .g = g, .prev = prev, .p = p,
+	                     .group_skill = TREE_NONE };
+
+	if (!g)
+		return NULL;
+	atomic_init(&g->refs, 1);
+	atomic_init(&g->active, 0);
+	g->number = p->number;
+	g->built = p->now;
+	g->refresh_mode = p->refresh_mode;
+	g->cat = sfs_catalog_ref(cat);
+	g->names = strpool_new();
+
+	int rc = g->names ? render_docs(&b) : -ENOMEM;
+	if (rc == 0)
+		rc = layout(&b);
+	free(b.prev_of);
+	free(b.ref_first);
+	free(b.kids);
+	free(b.order);
+	free(b.start);
+	if (rc < 0) {
+		gen_free(g);
+		return NULL;
+	}
+	return g;
+}
+
+/* ---- lifetime and queries ---------------------------------------------- */
+
+struct gen *gen_ref(struct gen *g)
+{
+	atomic_fetch_add_explicit(&g->refs, 1, memory_order_relaxed);
+	return g;
+}
+
+bool gen_drop(struct gen *g)
+{
+	return atomic_fetch_sub_explicit(&g->refs, 1,
+	                                 memory_order_acq_rel) == 1;
+}
+
+void gen_free(struct gen *g)
+{
+	if (!g)
+		return;
+	for (uint32_t i = 0; i < g->ndocs; i++)
+		free(g->docs[i].data);
+	free(g->docs);
+	for (uint32_t i = 0; i < g->nroot_fds; i++)
+		if (g->root_fds[i] >= 0)
+			close(g->root_fds[i]);
+	free(g->root_fds);
+	free(g->nodes);
+	free(g->slots);
+	strpool_free(g->names);
+	sfs_catalog_unref(g->cat);
+	free(g);
+}
+
+const struct node *gen_node(const struct gen *g, uint64_t ino)
+{
+	uint32_t s = (uint32_t)(mix(ino) >> 32) & g->mask;
+
+	for (; g->slots[s]; s = (s + 1) & g->mask) {
+		const struct node *n = &g->nodes[g->slots[s] - 1];
+		if (n->ino == ino)
+			return n;
+	}
+	return NULL;
+}
+
+const struct node *gen_child(const struct gen *g, const struct node *dir,
+                             const char *name)
+{
+	const struct node *kids = &g->nodes[dir->first];
+	size_t lo = 0, hi = dir->nkids;
+
+	if (!node_is_dir(dir))
+		return NULL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(name, kids[mid].name);
+		if (c == 0)
+			return &kids[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
+const struct node *gen_child_nocase(const struct gen *g,
+                                    const struct node *dir,
+                                    const char *name)
+{
+	const struct node *found = NULL;
+
+	if (!node_is_dir(dir))
+		return NULL;
+	for (uint32_t i = 0; i < dir->nkids; i++) {
+		const struct node *c = &g->nodes[dir->first + i];
+		if (strcasecmp(c->name, name) == 0) {
+			if (found)
+				return NULL;
+			found = c;
+		}
+	}
+	return found;
+}
+
+const struct sfs_skill *gen_skill(const struct gen *g, const struct node *n)
+{
+	if (n->skill == TREE_NONE)
+		return NULL;
+	return sfs_catalog_skill(g->cat, n->skill);
+}
+
+const struct sfs_file *gen_file(const struct gen *g, const struct node *n)
+{
+	if (n->kind != NODE_SKILL_DIR && n->kind != NODE_SKILL_FILE &&
+	    n->kind != NODE_SKILL_LINK)
+		return NULL;
+	if (n->item == TREE_NONE)
+		return NULL;
+	return &sfs_catalog_skill(g->cat, n->skill)->files[n->item];
+}
+
+const struct doc *gen_doc(const struct gen *g, const struct node *n)
+{
+	if (n->kind != NODE_DOC && n->kind != NODE_REFLINK)
+		return NULL;
+	return &g->docs[n->item];
+}

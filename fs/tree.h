@@ -1,0 +1,138 @@
+/*
+ * tree.h - one generation of the mount: a catalog snapshot, the JSON
+ * documents rendered from it, and the inode table that lays both out as
+ * the directory tree the kernel sees.
+ *
+ * A generation is immutable once built, so request handlers on any thread
+ * read it without locks.  Inode numbers are carried over from the previous
+ * generation for everything that did not change (same kind at the same
+ * path, same bytes or the same source file), and freshly allocated for
+ * everything else, so the kernel's caches stay valid for unchanged files
+ * and a reader holding an old inode keeps reading the old content.
+ */
+#ifndef SKILLSFS_TREE_H
+#define SKILLSFS_TREE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "skillsfs.h"
+
+#define TREE_ROOT_INO 1          /* FUSE_ROOT_ID */
+#define TREE_NONE UINT32_MAX
+
+enum node_kind {
+	NODE_DIR,        /* a folder of the mount's own: /, catalog/, ... */
+	NODE_DOC,        /* a generated JSON document */
+	NODE_REFLINK,    /* refs/<id>/<ref>.md: a symlink into skills/ */
+	NODE_SKILL_DIR,  /* skills/<id> and the folders inside it */
+	NODE_SKILL_FILE, /* a regular file of a skill, read from its source */
+	NODE_SKILL_LINK, /* a symlink inside a skill, target as stored */
+};
+
+struct node {
+	uint64_t ino;
+	const char *name;       /* owned by the generation or its catalog */
+	uint32_t parent;        /* node index; the root is its own parent */
+	uint32_t first, nkids;  /* folders: children, contiguous, by name */
+	uint32_t skill;         /* catalog index of the skill, or TREE_NONE */
+	uint32_t item;          /* skill nodes: index in the skill's files
+	                         * (TREE_NONE for skills/<id>); documents and
+	                         * ref links: index in the docs */
+	uint8_t kind;           /* enum node_kind */
+	mode_t mode;
+	uid_t uid;
+	gid_t gid;
+	nlink_t nlink;
+	off_t size;
+	struct timespec mtime;
+};
+
+/* A generated document, or a ref link's target (len without the NUL). */
+struct doc {
+	char *data;
+	size_t len;
+};
+
+struct gen {
+	atomic_uint refs;       /* see gen_ref() */
+	atomic_uint active;     /* requests that took it as the current one */
+	uint64_t number;        /* status.json's "generation" */
+	struct timespec built;
+	const char *refresh_mode;
+	sfs_catalog *cat;       /* one reference */
+	struct node *nodes;     /* nodes[0] is the root */
+	uint32_t nnodes;
+	uint64_t bytes;         /* sum of the sizes of files, for statfs */
+	uint32_t *slots;        /* ino hash: node index + 1, 0 when empty */
+	uint32_t mask;
+	struct doc *docs;
+	uint32_t ndocs;
+	struct strpool *names;  /* names the catalog does not own */
+	int *root_fds;          /* per catalog root, O_PATH or -1; see
+	                         * backing.c, closed with the generation */
+	uint32_t nroot_fds;
+};
+
+/* What a generation needs besides the catalog. */
+struct gen_params {
+	uint64_t number;
+	struct timespec now;
+	const char *refresh_mode;           /* static string */
+	const char *const *root_sources;    /* per root, for status.json */
+	uid_t uid;                          /* owner of generated entries */
+	gid_t gid;
+	uint64_t *next_ino;                 /* allocator, advanced */
+	/* Owner of a skill entry the previous generation did not have;
+	 * NULL: the generated owner.  Returns 0 or -errno. */
+	int (*owner)(const struct sfs_skill *s, const struct sfs_file *f,
+	             uid_t *uid, gid_t *gid);
+};
+
+/*
+ * Builds the generation for `cat` (which it references), reusing inode
+ * numbers of `prev` (may be NULL) for unchanged entries.  Returns NULL when
+ * out of memory.  The new generation has one reference.
+ */
+struct gen *gen_build(sfs_catalog *cat, const struct gen *prev,
+                      const struct gen_params *p);
+
+struct gen *gen_ref(struct gen *g);
+/* Drops a reference; returns true when it was the last one, after which
+ * the caller must gen_free() it (possibly later, outside its locks). */
+bool gen_drop(struct gen *g);
+void gen_free(struct gen *g);
+static inline void gen_unref(struct gen *g)
+{
+	if (g && gen_drop(g))
+		gen_free(g);
+}
+
+const struct node *gen_node(const struct gen *g, uint64_t ino);
+static inline uint32_t gen_index(const struct gen *g, const struct node *n)
+{
+	return (uint32_t)(n - g->nodes);
+}
+static inline bool node_is_dir(const struct node *n)
+{
+	return n->kind == NODE_DIR || n->kind == NODE_SKILL_DIR;
+}
+/* The child of a folder by exact name, or NULL. */
+const struct node *gen_child(const struct gen *g, const struct node *dir,
+                             const char *name);
+/* The only child whose name matches ignoring ASCII case, or NULL when
+ * none or several do. */
+const struct node *gen_child_nocase(const struct gen *g,
+                                    const struct node *dir,
+                                    const char *name);
+/* The skill a node belongs to, and its source file (NULL for skills/<id>
+ * itself and for nodes outside skills/). */
+const struct sfs_skill *gen_skill(const struct gen *g, const struct node *n);
+const struct sfs_file *gen_file(const struct gen *g, const struct node *n);
+/* A document's bytes or a link's target; NULL for other kinds. */
+const struct doc *gen_doc(const struct gen *g, const struct node *n);
+
+#endif

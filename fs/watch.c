@@ -1,0 +1,244 @@
+/*
+ * watch.c - the inotify watches of a mount (see watch.h).  The watched
+ * set is kept sorted by path and changed by a merge with the set wanted,
+ * so a refresh that changed one skill adds and removes only its folders.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <unistd.h>
+
+#include "watch.h"
+
+#define WATCH_MASK (IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | \
+                    IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | \
+                    IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+
+int watcher_init(struct watcher *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+	return w->fd < 0 ? -errno : 0;
+}
+
+static void free_entry(struct watch_entry *e)
+{
+	free(e->path);
+	free(e->only);
+}
+
+void watcher_close(struct watcher *w)
+{
+	if (w->fd >= 0)
+		close(w->fd);
+	for (size_t i = 0; i < w->n; i++)
+		free_entry(&w->v[i]);
+	free(w->v);
+	free(w->by_wd);
+	memset(w, 0, sizeof(*w));
+	w->fd = -1;
+}
+
+static int cmp_want(const void *a, const void *b)
+{
+	const struct want *x = a, *y = b;
+	return strcmp(x->path, y->path);
+}
+
+/* Sorts and merges duplicates: a path wanted whole and filtered, or with
+ * two filters, is watched whole. */
+static size_t normalize(struct want *want, size_t n)
+{
+	size_t out = 0;
+
+	qsort(want, n, sizeof(*want), cmp_want);
+	for (size_t i = 0; i < n; i++) {
+		if (out && strcmp(want[out - 1].path, want[i].path) == 0) {
+			if (!want[i].only || !want[out - 1].only ||
+			    strcmp(want[i].only, want[out - 1].only) != 0)
+				want[out - 1].only = NULL;
+			continue;
+		}
+		want[out++] = want[i];
+	}
+	return out;
+}
+
+/* The first position in by_wd whose entry has a wd >= wd. */
+static size_t wd_lower_bound(const struct watcher *w, int wd)
+{
+	size_t lo = 0, hi = w->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (w->v[w->by_wd[mid]].wd < wd)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Whether another live entry shares entry i's wd (two paths to one
+ * folder share one watch). */
+static bool wd_shared(const struct watcher *w, size_t i)
+{
+	int wd = w->v[i].wd;
+
+	for (size_t k = wd_lower_bound(w, wd);
+	     k < w->n && w->v[w->by_wd[k]].wd == wd; k++)
+		if (w->by_wd[k] != i && w->v[w->by_wd[k]].path)
+			return true;
+	return false;
+}
+
+/* Adds the watch of e; returns 0, 1 (folder gone), or -ENOSPC. */
+static int add_watch(struct watcher *w, struct watch_entry *e)
+{
+	e->gone = false;
+	e->wd = inotify_add_watch(w->fd, e->path, WATCH_MASK);
+	if (e->wd >= 0)
+		return 0;
+	if (errno == ENOSPC)
+		return -ENOSPC;
+	return errno == ENOENT || errno == ENOTDIR ? 1 : 0;
+}
+
+static int cmp_by_wd(const void *a, const void *b, void *arg)
+{
+	const struct watch_entry *v = arg;
+	int x = v[*(const size_t *)a].wd, y = v[*(const size_t *)b].wd;
+	return (x > y) - (x < y);
+}
+
+static int index_wds(struct watcher *w)
+{
+	free(w->by_wd);
+	w->by_wd = malloc((w->n ? w->n : 1) * sizeof(*w->by_wd));
+	if (!w->by_wd)
+		return -ENOMEM;
+	for (size_t i = 0; i < w->n; i++)
+		w->by_wd[i] = i;
+	qsort_r(w->by_wd, w->n, sizeof(*w->by_wd), cmp_by_wd, w->v);
+	return 0;
+}
+
+static int set_only(struct watch_entry *e, const char *only)
+{
+	if (!only == !e->only && (!only || strcmp(only, e->only) == 0))
+		return 0;
+	free(e->only);
+	e->only = only ? strdup(only) : NULL;
+	return only && !e->only ? -ENOMEM : 0;
+}
+
+int watcher_sync(struct watcher *w, struct want *want, size_t n, bool again)
+{
+	struct watch_entry *v = calloc(n ? n : 1, sizeof(*v));
+	size_t i = 0, j = 0, out = 0;
+	int rc = 0;
+
+	if (!v)
+		return -ENOMEM;
+	n = normalize(want, n);
+	/* watches no longer wanted go first, so their wds are free */
+	while (i < w->n) {
+		int c = j < n ? strcmp(w->v[i].path, want[j].path) : -1;
+		if (c < 0) {
+			if (w->v[i].wd >= 0 && !w->v[i].gone &&
+			    !wd_shared(w, i))
+				inotify_rm_watch(w->fd, w->v[i].wd);
+			free_entry(&w->v[i]);
+			w->v[i].path = NULL;
+			i++;
+		} else {
+			j += c > 0 ? 1 : 0;
+			i += c == 0 ? 1 : 0;
+		}
+	}
+	for (i = 0, j = 0; j < n && rc >= 0; j++) {
+		while (i < w->n && !w->v[i].path)
+			i++;
+		struct watch_entry *e = &v[out++];
+		if (i < w->n && strcmp(w->v[i].path, want[j].path) == 0) {
+			*e = w->v[i++];
+			if (e->wd < 0 || e->gone || again) {
+				int r = add_watch(w, e);
+				rc = r < 0 ? r : rc | r;
+			}
+		} else {
+			e->path = strdup(want[j].path);
+			if (!e->path) {
+				rc = -ENOMEM;
+				out--;
+				break;
+			}
+			int r = add_watch(w, e);
+			rc = r < 0 ? r : rc | r;
+		}
+		if (rc >= 0 && set_only(e, want[j].only) < 0)
+			rc = -ENOMEM;
+	}
+	/* on failure keep what is left, so watcher_close frees it all */
+	for (; i < w->n; i++)
+		if (w->v[i].path)
+			v[out++] = w->v[i];
+	free(w->v);
+	w->v = v;
+	w->n = out;
+	if (index_wds(w) < 0 && rc >= 0)
+		rc = -ENOMEM;
+	return rc;
+}
+
+/* Whether an event on wd about `name` matters. */
+static bool relevant(const struct watcher *w, int wd, const char *name,
+                     uint32_t mask)
+{
+	size_t lo = wd_lower_bound(w, wd);
+
+	if (lo == w->n || w->v[w->by_wd[lo]].wd != wd)
+		return true;   /* unknown: be safe */
+	for (; lo < w->n && w->v[w->by_wd[lo]].wd == wd; lo++) {
+		const char *only = w->v[w->by_wd[lo]].only;
+		if (!only || (mask & (IN_DELETE_SELF | IN_MOVE_SELF)) ||
+		    (name && strcmp(name, only) == 0))
+			return true;
+	}
+	return false;
+}
+
+static void forget_wd(struct watcher *w, int wd)
+{
+	for (size_t k = wd_lower_bound(w, wd);
+	     k < w->n && w->v[w->by_wd[k]].wd == wd; k++)
+		w->v[w->by_wd[k]].gone = true;
+}
+
+int watcher_drain(struct watcher *w)
+{
+	char buf[65536] __attribute__((aligned(__alignof__(struct inotify_event))));
+	int result = 0;
+
+	for (;;) {
+		ssize_t len = read(w->fd, buf, sizeof(buf));
+		if (len <= 0)
+			break;
+		for (char *p = buf; p < buf + len;) {
+			const struct inotify_event *ev = (const void *)p;
+			p += sizeof(*ev) + ev->len;
+			if (ev->mask & IN_Q_OVERFLOW) {
+				result |= WATCH_OVERFLOW | WATCH_CHANGED;
+			} else if (ev->mask & IN_IGNORED) {
+				forget_wd(w, ev->wd);
+				result |= WATCH_CHANGED;
+			} else if (relevant(w, ev->wd, ev->len ? ev->name : NULL,
+			                    ev->mask)) {
+				result |= WATCH_CHANGED;
+			}
+		}
+	}
+	return result;
+}

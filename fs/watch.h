@@ -1,0 +1,47 @@
+/*
+ * watch.h - the inotify watches of a mount: every folder its catalog read,
+ * and for a root that does not exist (yet) its nearest existing ancestor.
+ */
+#ifndef SKILLSFS_WATCH_H
+#define SKILLSFS_WATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A folder to watch.  `only`: count only events about this name in it
+ * (an ancestor waiting for a missing root to appear); NULL: every event. */
+struct want {
+	const char *path;
+	const char *only;
+};
+
+struct watch_entry {
+	char *path;
+	char *only;
+	int wd;          /* -1: not watched (vanished, or the kernel refused) */
+	bool gone;       /* the kernel dropped wd (IN_IGNORED) */
+};
+
+struct watcher {
+	int fd;                  /* inotify, non-blocking */
+	struct watch_entry *v;   /* sorted by path */
+	size_t n;
+	size_t *by_wd;           /* indices into v, sorted by wd */
+};
+
+enum { WATCH_CHANGED = 1, WATCH_OVERFLOW = 2 };
+
+/* Returns 0, or -errno when inotify cannot be used. */
+int watcher_init(struct watcher *w);
+void watcher_close(struct watcher *w);
+/*
+ * Makes the watched set exactly `want` (sorted and merged in place).
+ * `again`: add every watch anew (after a queue overflow).  Returns 0; 1
+ * when a folder vanished meanwhile (rescan soon); -ENOSPC when the
+ * kernel's watch limit is reached; -ENOMEM.
+ */
+int watcher_sync(struct watcher *w, struct want *want, size_t n, bool again);
+/* Reads every pending event; returns WATCH_* bits. */
+int watcher_drain(struct watcher *w);
+
+#endif
