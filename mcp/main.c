@@ -1,7 +1,342 @@
-/* skillsfs-mcp - placeholder until written. */
+/*
+ * main.c - skillsfs-mcp: options, start-up checks, and the stdio loop.
+ *
+ *   skillsfs-mcp --mount MOUNT [--skills-dir DIR]... [--audit-log FILE]
+ *   skillsfs-mcp instructions [--no-xml]
+ *
+ * Stdout carries protocol messages only, one per line, flushed each;
+ * everything else goes to stderr.  EOF on stdin ends the server at once
+ * (exit 0), as do SIGTERM and SIGINT.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
-int main(void)
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "audit.h"
+#include "automount.h"
+#include "config.h"
+#include "instructions.h"
+#include "jsonrpc.h"
+#include "mount.h"
+#include "server.h"
+
+#define IDLE_CHECK_MS 1000
+#define MOUNT_TIMEOUT_MS 15000
+#define PLAIN_DIR_ENV "SKILLSFS_MCP_ALLOW_PLAIN_DIR"
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
 {
-	fputs("skillsfs-mcp: not built yet\n", stderr);
-	return 1;
+	stop_signal = sig;
+}
+
+static void usage(FILE *f)
+{
+	fputs("Usage: skillsfs-mcp --mount MOUNT [--skills-dir DIR]... [--audit-log FILE]\n"
+	      "       skillsfs-mcp instructions [--no-xml]\n"
+	      "       skillsfs-mcp --help | --version\n"
+	      "\n"
+	      "An MCP server on stdin/stdout for the skills served by the skillsfs\n"
+	      "mount at MOUNT; it hands out absolute paths inside the mount.\n"
+	      "\n"
+	      "  -m, --mount MOUNT       the skillsfs mount to serve (required)\n"
+	      "  -s, --skills-dir DIR    when nothing is mounted at MOUNT, run\n"
+	      "                          'skillsfs MOUNT --skills-dir DIR...' first and\n"
+	      "                          unmount it at exit; repeat for more folders\n"
+	      "  -a, --audit-log FILE    append one JSON line per request to FILE\n"
+	      "  -h, --help              show this help\n"
+	      "  -V, --version           show the version\n"
+	      "\n"
+	      "  instructions            print the usage guide for agents, in\n"
+	      "                          <skills-mcp-instructions> tags unless --no-xml\n"
+	      "\n"
+	      "Environment: " PLAIN_DIR_ENV "=1 accepts a plain folder laid out\n"
+	      "like a mount (a test aid: skips only the filesystem type check).\n", f);
+}
+
+static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("skillsfs-mcp: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'skillsfs-mcp --help'.\n", stderr);
+	return 2;
+}
+
+static int instructions_main(int argc, char **argv)
+{
+	bool xml = true;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--no-xml") == 0) {
+			xml = false;
+		} else if (strcmp(argv[i], "--help") == 0 ||
+			   strcmp(argv[i], "-h") == 0) {
+			puts("Usage: skillsfs-mcp instructions [--no-xml]\n"
+			     "\n"
+			     "Prints the usage guide for agents (the text of the init-skills\n"
+			     "prompt and of the server's instructions), wrapped in\n"
+			     "<skills-mcp-instructions> tags unless --no-xml is given.\n"
+			     "For example: skillsfs-mcp instructions >> AGENTS.md");
+			return 0;
+		} else {
+			return usage_error("instructions: unknown argument '%s'",
+					   argv[i]);
+		}
+	}
+	return instructions_print(xml);
+}
+
+struct options {
+	const char *mount;
+	char **dirs;
+	size_t ndirs;
+	const char *audit_log;
+};
+
+/* Returns -1 to go on, or an exit status. */
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "mount", required_argument, NULL, 'm' },
+		{ "skills-dir", required_argument, NULL, 's' },
+		{ "audit-log", required_argument, NULL, 'a' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":m:s:a:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			if (o->mount)
+				return usage_error("--mount given twice");
+			o->mount = optarg;
+			break;
+		case 's': {
+			char **p = realloc(o->dirs, (o->ndirs + 1) * sizeof(*p));
+			if (!p)
+				return 1;
+			o->dirs = p;
+			o->dirs[o->ndirs++] = optarg;
+			break;
+		}
+		case 'a':
+			o->audit_log = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("skillsfs-mcp %s\n", SKILLSFS_VERSION);
+			return 0;
+		case ':':
+			return usage_error("option '%s' needs a value",
+					   argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (!o->mount)
+		return usage_error("--mount MOUNT is required");
+	for (size_t i = 0; i < o->ndirs; i++)
+		if (!*o->dirs[i])
+			return usage_error("--skills-dir needs a folder");
+	return -1;
+}
+
+/*
+ * Makes sure MOUNT is a skillsfs mount that answers, mounting it first
+ * when asked to.  Returns 0, or 1 after printing why not.
+ */
+static int prepare_mount(const char *mount, const struct options *o,
+                         struct automount *am)
+{
+	char fstype[64] = "";
+	bool plain_ok = getenv(PLAIN_DIR_ENV) &&
+			strcmp(getenv(PLAIN_DIR_ENV), "1") == 0;
+	int kind = mount_kind(mount, fstype, sizeof(fstype));
+
+	if (kind < 0) {
+		fprintf(stderr, "skillsfs-mcp: cannot read /proc/self/mountinfo: %s\n",
+			strerror(-kind));
+		return 1;
+	}
+	int st = mount_status_readable(mount);
+	if (kind == MOUNT_SKILLSFS && st == -ENOTCONN && o->ndirs) {
+		fprintf(stderr, "skillsfs-mcp: the skillsfs mount at %s is dead; "
+			"detaching it\n", mount);
+		automount_detach_stale(mount);
+		kind = mount_kind(mount, fstype, sizeof(fstype));
+		st = mount_status_readable(mount);
+	}
+	if (kind == MOUNT_NONE && o->ndirs) {
+		if (automount_start(am, mount, o->dirs, o->ndirs,
+				    MOUNT_TIMEOUT_MS, &stop_signal) < 0)
+			return 1;
+		return 0;
+	}
+	if (kind != MOUNT_SKILLSFS && !plain_ok) {
+		if (kind == MOUNT_NONE)
+			fprintf(stderr, "skillsfs-mcp: %s is not a skillsfs mount: "
+				"nothing is mounted there (mount it with "
+				"'skillsfs %s --skills-dir DIR', or pass --skills-dir)\n",
+				mount, mount);
+		else
+			fprintf(stderr, "skillsfs-mcp: %s is not a skillsfs mount: "
+				"it is a %s mount\n", mount, fstype);
+		return 1;
+	}
+	if (st < 0) {
+		fprintf(stderr, "skillsfs-mcp: %s is not a usable skillsfs mount: "
+			"cannot read %s/status.json: %s\n", mount, mount,
+			strerror(-st));
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- the stdio loop --------------------------------------------------- */
+
+static bool output_failed;
+
+static void emit_stdout(void *arg, const char *text, size_t len)
+{
+	(void)arg;
+	if (output_failed)
+		return;
+	if (fwrite(text, 1, len, stdout) != len || putchar('\n') == EOF ||
+	    fflush(stdout) != 0)
+		output_failed = true;
+}
+
+static void on_line(void *arg, const char *line, size_t len)
+{
+	mcp_server_handle_line(arg, line, len);
+}
+
+static void on_overflow(void *arg)
+{
+	mcp_server_oversized(arg);
+}
+
+static void serve(struct mcp_server *s)
+{
+	struct line_reader reader = { 0 };
+	static char chunk[65536];
+
+	while (!stop_signal && !output_failed) {
+		struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+		int rc = poll(&pfd, 1, IDLE_CHECK_MS);
+		if (rc < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "skillsfs-mcp: poll: %s\n", strerror(errno));
+			break;
+		}
+		if (rc == 0) {
+			mcp_server_tick(s);
+			continue;
+		}
+		ssize_t n = read(STDIN_FILENO, chunk, sizeof(chunk));
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			fprintf(stderr, "skillsfs-mcp: reading stdin: %s\n",
+				strerror(errno));
+			break;
+		}
+		if (n == 0) {
+			if (line_reader_pending(&reader))
+				fprintf(stderr, "skillsfs-mcp: dropping %zu bytes of an "
+					"unterminated message at end of input\n",
+					line_reader_pending(&reader));
+			break;
+		}
+		line_reader_feed(&reader, chunk, (size_t)n, on_line, on_overflow, s);
+	}
+	line_reader_free(&reader);
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	struct automount am = { 0 };
+	int audit_fd = -1, status = 0;
+
+	if (argc > 1 && strcmp(argv[1], "instructions") == 0)
+		return instructions_main(argc - 1, argv + 1);
+
+	int rc = parse_options(argc, argv, &o);
+	if (rc >= 0) {
+		free(o.dirs);
+		return rc;
+	}
+
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);   /* a closed stdout is an error, not a kill */
+
+	char *mount = mount_absolute(o.mount);
+	if (!mount) {
+		fprintf(stderr, "skillsfs-mcp: bad mount path '%s': %s\n", o.mount,
+			strerror(errno));
+		free(o.dirs);
+		return 1;
+	}
+	if (o.audit_log && (audit_fd = audit_open(o.audit_log)) < 0) {
+		fprintf(stderr, "skillsfs-mcp: cannot open the audit log %s: %s\n",
+			o.audit_log, strerror(-audit_fd));
+		status = 1;
+		goto out;
+	}
+	if (prepare_mount(mount, &o, &am) != 0) {
+		status = 1;
+		goto out;
+	}
+
+	struct mcp_config cfg = {
+		.mount = mount,
+		.emit = emit_stdout,
+		.audit_fd = audit_fd,
+	};
+	struct mcp_server *s = mcp_server_new(&cfg);
+	if (!s) {
+		fprintf(stderr, "skillsfs-mcp: out of memory\n");
+		status = 1;
+		goto out;
+	}
+	cfg.emit_arg = s;
+	serve(s);
+	if (stop_signal)
+		mcp_server_shutdown(s);
+	/* Open files on the mount would keep it busy. */
+	mcp_server_release_mount(s);
+	mcp_server_free(s);
+out:
+	automount_stop(&am);
+	if (audit_fd >= 0)
+		close(audit_fd);
+	free(mount);
+	free(o.dirs);
+	return status;
 }

@@ -1,0 +1,105 @@
+/*
+ * mount.h - the skillsfs mount as the server sees it: where it is, whether
+ * it is one, and a compact model of the skills it serves, rebuilt only
+ * when the mount's generation changes.
+ *
+ * The model is built from MOUNT/index.json and
+ * MOUNT/catalog/skills_index.json, which put one skill per line
+ * (design.md), so the server indexes line offsets and parses one line when
+ * it needs one.  index.json stays open for the life of the model: the
+ * mount gives a changed generated file a new inode, so the open file keeps
+ * the content the model was built from.
+ */
+#ifndef MCP_MOUNT_H
+#define MCP_MOUNT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <cjson/cJSON.h>
+
+/* Files read whole are bounded; skill files by the SEP-2640 per-skill cap. */
+#define MOUNT_MAX_FILE ((size_t)16 << 20)
+#define MOUNT_MAX_INDEX ((size_t)1 << 30)
+
+struct skill {
+	const char *id;
+	uint64_t index_off;        /* its line in index.json */
+	uint32_t index_len;        /* without the separating ',' */
+	uint32_t cat_off;          /* its line in skills_index.json, */
+	uint32_t cat_len;          /* 0 when that file lacks the skill */
+	bool model_invocable;      /* not disable-model-invocation: true */
+	bool user_invocable;       /* user-invocable is not false */
+};
+
+struct model {
+	uint64_t ino;              /* status.json inode of this generation */
+	uint64_t generation;       /* from status.json, 0 when unknown */
+	int index_fd;              /* index.json, held open */
+	char *catalog;             /* skills_index.json, whole */
+	size_t catalog_len;
+	struct skill *skills;      /* sorted by id */
+	size_t n;
+	char *ids;                 /* storage of the ids */
+	bool has_docs;             /* MOUNT/docs is a folder */
+};
+
+struct mount {
+	char *path;                /* absolute, no trailing slash */
+	struct model *model;       /* NULL until first needed */
+	uint64_t seen_ino;         /* status.json inode last observed */
+	bool seen;
+};
+
+/* The absolute, lexically cleaned form of a path given by the user.
+ * Returns a malloc'd string or NULL (errno set). */
+char *mount_absolute(const char *arg);
+
+enum mount_kind { MOUNT_NONE, MOUNT_SKILLSFS, MOUNT_OTHER };
+/* What /proc/self/mountinfo says is mounted at `path` (the topmost mount).
+ * fstype receives the type when something is mounted.  -errno on error. */
+int mount_kind(const char *path, char *fstype, size_t fstype_len);
+/* 0 when MOUNT/status.json can be opened and read, else -errno. */
+int mount_status_readable(const char *path);
+
+/*
+ * Compares the inode of MOUNT/status.json with the last one seen.  Returns
+ * 1 when the generation changed (the model is dropped if it belonged to an
+ * older one), 0 when not, -errno when status.json cannot be examined.  The
+ * first call only records the inode.
+ */
+int mount_generation_changed(struct mount *m);
+/* The model of the current generation, built when needed.  NULL with
+ * *err = -errno when the mount cannot be read. */
+const struct model *mount_model(struct mount *m, int *err);
+/* Drops the model and its open files (before unmounting, say). */
+void mount_release(struct mount *m);
+
+/* Index of the skill with this id, or -1. */
+ssize_t model_find(const struct model *md, const char *id);
+/* The skill's line of index.json: its SEP-2640 entry (malloc'd JSON text),
+ * or NULL with errno set. */
+char *model_index_entry(const struct model *md, size_t i, size_t *len);
+/* The skill's line of skills_index.json, parsed; NULL when missing. */
+cJSON *model_catalog_entry(const struct model *md, size_t i);
+
+/* What list_skills and friends show of a skill, from its skills_index.json
+ * line (or, lacking one, its index.json frontmatter). */
+struct skill_info {
+	cJSON *root;               /* owned parse tree the fields point into */
+	const char *name;
+	const char *description;
+	const cJSON *tags;         /* an array of strings, or NULL */
+};
+/* 0, or -errno (-EIO for a line that is not valid JSON). */
+int model_skill_info(const struct model *md, size_t i, struct skill_info *out);
+void skill_info_free(struct skill_info *si);
+
+/* "MOUNT/<rel>" as a malloc'd string; NULL when out of memory. */
+char *mount_file(const struct mount *m, const char *rel);
+/* "MOUNT/skills/<id>[/<rel>]". */
+char *mount_skill_file(const struct mount *m, const char *id, const char *rel);
+
+#endif

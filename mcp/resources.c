@@ -1,0 +1,709 @@
+/*
+ * resources.c - resources/list, resources/templates/list and
+ * resources/read for the URI contract (uri-contract.md) and for every file
+ * of every skill as skill://<id>/<path> (SEP-2640).  Each resource's _meta
+ * carries its absolute path inside the mount, so a client can hand the
+ * agent a path instead of content.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "cursor.h"
+#include "jsonrpc.h"
+#include "resources.h"
+#include "uri.h"
+#include "util.h"
+
+#define LIST_PAGE 100
+#define DOCS_MAX_FILES 10000
+#define DOCS_MAX_DEPTH 16
+
+/* ---- shared helpers --------------------------------------------------- */
+
+static const struct {
+	const char *ext;
+	const char *mime;
+} mime_table[] = {
+	{ ".md", "text/markdown" },
+	{ ".markdown", "text/markdown" },
+	{ ".json", "application/json" },
+	{ ".py", "text/x-python" },
+	{ ".sh", "text/x-shellscript" },
+	{ ".bash", "text/x-shellscript" },
+	{ ".txt", "text/plain" },
+	{ ".csv", "text/csv" },
+	{ ".html", "text/html" },
+	{ ".css", "text/css" },
+	{ ".js", "text/javascript" },
+	{ ".xml", "application/xml" },
+	{ ".png", "image/png" },
+	{ ".jpg", "image/jpeg" },
+	{ ".jpeg", "image/jpeg" },
+	{ ".gif", "image/gif" },
+	{ ".webp", "image/webp" },
+	{ ".svg", "image/svg+xml" },
+	{ ".pdf", "application/pdf" },
+	{ ".zip", "application/zip" },
+	{ ".gz", "application/gzip" },
+};
+
+const char *mime_by_name(const char *name)
+{
+	const char *base = strrchr(name, '/');
+	base = base ? base + 1 : name;
+	const char *dot = strrchr(base, '.');
+
+	if (!dot || dot == base)
+		return NULL;
+	for (size_t i = 0; i < sizeof(mime_table) / sizeof(mime_table[0]); i++)
+		if (strcasecmp(dot, mime_table[i].ext) == 0)
+			return mime_table[i].mime;
+	return NULL;
+}
+
+cJSON *resource_object(const char *uri, const char *name, const char *mime,
+                       const char *path, int64_t size)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "uri", uri);
+	cJSON_AddStringToObject(o, "name", name);
+	if (mime)
+		cJSON_AddStringToObject(o, "mimeType", mime);
+	if (size >= 0)
+		cJSON_AddNumberToObject(o, "size", (double)size);
+	if (path) {
+		cJSON *meta = cJSON_AddObjectToObject(o, "_meta");
+		cJSON_AddStringToObject(meta, META_PATH, path);
+	}
+	return o;
+}
+
+int open_inside(const char *root, const char *path, int flags)
+{
+	char real_root[PATH_MAX], real[PATH_MAX], link[64];
+
+	if (!realpath(root, real_root))
+		return -errno;
+	int fd = open(path, flags | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -errno;
+	/* Where the descriptor really points, after every symlink. */
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, real, sizeof(real) - 1);
+	if (n < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	real[n] = '\0';
+	size_t rl = strlen(real_root);
+	bool inside = strncmp(real, real_root, rl) == 0 &&
+		      (real[rl] == '\0' || real[rl] == '/' || rl == 1);
+	if (!inside) {
+		close(fd);
+		return -EXDEV;
+	}
+	return fd;
+}
+
+/* ---- resources/read --------------------------------------------------- */
+
+/* What a URI resolves to. */
+struct target {
+	char *path;        /* absolute path in the mount (owned) */
+	char *root;        /* the folder it must stay inside (owned) */
+	const char *mime;  /* NULL: decide by name and content */
+	char *mime_owned;
+};
+
+static void target_free(struct target *t)
+{
+	free(t->path);
+	free(t->root);
+	free(t->mime_owned);
+}
+
+/* resource://skills/<id>/references/<ref>: the skill's catalog record maps
+ * the ref id to a path in the skill (design.md, catalog/<id>.json). */
+static bool resolve_reference(struct mcp_server *s, const struct uri *u,
+                              const char *text, struct target *t,
+                              struct reply *r)
+{
+	char *rec_path = xasprintf("%s/catalog/%s.json", s->mount.path, u->id);
+	char *rec_text = NULL;
+	size_t len;
+	int rc = rec_path ? read_file(rec_path, MOUNT_MAX_FILE, &rec_text, &len)
+			  : -ENOMEM;
+	free(rec_path);
+	if (rc < 0) {
+		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL,
+			    "Cannot read the catalog record of %s: %s", u->id,
+			    strerror(-rc));
+		return false;
+	}
+	cJSON *rec = cJSON_ParseWithLength(rec_text, len);
+	free(rec_text);
+	const cJSON *refs = cJSON_GetObjectItemCaseSensitive(rec, "references");
+	const cJSON *ref = cJSON_GetObjectItemCaseSensitive(refs, u->path);
+	const cJSON *rpath = cJSON_GetObjectItemCaseSensitive(ref, "path");
+	const cJSON *rmime = cJSON_GetObjectItemCaseSensitive(ref, "mime_type");
+	const char *why = NULL;
+	char *clean = cJSON_IsString(rpath)
+		? uri_clean_path(rpath->valuestring, strlen(rpath->valuestring), &why)
+		: NULL;
+	bool ok = clean != NULL;
+	if (ok) {
+		t->path = mount_skill_file(&s->mount, u->id, clean);
+		t->root = mount_skill_file(&s->mount, u->id, NULL);
+		if (cJSON_IsString(rmime))
+			t->mime = t->mime_owned = strdup(rmime->valuestring);
+	} else {
+		reply_bad_uri(r, text, "Resource not found: %s has no reference '%s'",
+			      u->id, u->path);
+	}
+	free(clean);
+	cJSON_Delete(rec);
+	return ok;
+}
+
+static bool resolve(struct mcp_server *s, const struct model *md,
+                    const struct uri *u, const char *text, struct target *t,
+                    struct reply *r)
+{
+	bool skill_known = u->id[0] && model_find(md, u->id) >= 0;
+
+	switch (u->kind) {
+	case URI_CATALOG_INDEX:
+		t->path = mount_file(&s->mount, "catalog/skills_index.json");
+		t->root = mount_file(&s->mount, "catalog");
+		t->mime = "application/json";
+		return true;
+	case URI_CATALOG_SKILL:
+		if (!skill_known)
+			break;
+		t->path = xasprintf("%s/catalog/%s.json", s->mount.path, u->id);
+		t->root = mount_file(&s->mount, "catalog");
+		t->mime = "application/json";
+		return true;
+	case URI_DOCUMENT:
+		if (!skill_known)
+			break;
+		t->path = mount_skill_file(&s->mount, u->id, "SKILL.md");
+		t->root = mount_skill_file(&s->mount, u->id, NULL);
+		t->mime = "text/markdown";
+		return true;
+	case URI_REFERENCE:
+		if (!skill_known)
+			break;
+		return resolve_reference(s, u, text, t, r);
+	case URI_DOC:
+		if (!md->has_docs)
+			break;
+		t->path = xasprintf("%s/docs/%s", s->mount.path, u->path);
+		t->root = mount_file(&s->mount, "docs");
+		t->mime = "text/markdown";
+		return true;
+	case URI_SKILL_ROOT:
+		if (!skill_known)
+			break;
+		reply_bad_uri(r, text, "%s is a directory; list it with "
+			      "resources/directory/read", text);
+		return false;
+	case URI_SKILL_PATH:
+		if (!skill_known)
+			break;
+		t->path = mount_skill_file(&s->mount, u->id, u->path);
+		t->root = mount_skill_file(&s->mount, u->id, NULL);
+		return true;
+	default:
+		break;
+	}
+	reply_bad_uri(r, text, "Resource not found: %s", text);
+	return false;
+}
+
+/* Reads the target into one contents item: text when it is UTF-8 without
+ * NUL, base64 blob otherwise. */
+static cJSON *read_contents(const char *text_uri, const struct target *t,
+                            struct reply *r)
+{
+	int fd = open_inside(t->root, t->path, O_RDONLY);
+	struct stat st;
+	char *data = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (fd < 0) {
+		if (fd == -ENOENT || fd == -ENOTDIR || fd == -EXDEV)
+			reply_bad_uri(r, text_uri, "Resource not found: %s",
+				      text_uri);
+		else
+			reply_error(r, JSONRPC_INTERNAL_ERROR, NULL,
+				    "Cannot open %s: %s", t->path, strerror(-fd));
+		return NULL;
+	}
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		reply_bad_uri(r, text_uri, "%s is a directory; list it with "
+			      "resources/directory/read", text_uri);
+		return NULL;
+	}
+	rc = read_fd(fd, MOUNT_MAX_FILE, &data, &len);
+	close(fd);
+	if (rc == -EFBIG) {
+		cJSON *d = cJSON_CreateObject();
+		cJSON_AddStringToObject(d, "uri", text_uri);
+		cJSON_AddStringToObject(d, "path", t->path);
+		reply_error(r, JSONRPC_INVALID_PARAMS, d,
+			    "Resource larger than %zu bytes; read it from %s",
+			    MOUNT_MAX_FILE, t->path);
+		return NULL;
+	}
+	if (rc < 0) {
+		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL, "Cannot read %s: %s",
+			    t->path, strerror(-rc));
+		return NULL;
+	}
+
+	bool text = is_text(data, len);
+	const char *mime = t->mime ? t->mime : mime_by_name(t->path);
+	if (!mime)
+		mime = text ? "text/plain" : "application/octet-stream";
+	cJSON *item = cJSON_CreateObject();
+	cJSON_AddStringToObject(item, "uri", text_uri);
+	cJSON_AddStringToObject(item, "mimeType", mime);
+	if (text) {
+		cJSON_AddStringToObject(item, "text", data);
+	} else {
+		char *b64 = base64_encode((const unsigned char *)data, len);
+		cJSON_AddStringToObject(item, "blob", b64 ? b64 : "");
+		free(b64);
+	}
+	cJSON *meta = cJSON_AddObjectToObject(item, "_meta");
+	cJSON_AddStringToObject(meta, META_PATH, t->path);
+	free(data);
+	return item;
+}
+
+void handle_resources_read(struct mcp_server *s, const struct request *req,
+                           struct reply *r)
+{
+	bool bad;
+	const char *text = param_string(req, "uri", r, &bad);
+	struct uri u;
+	struct target t = { 0 };
+
+	if (bad)
+		return;
+	if (!text) {
+		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+			    "Invalid params: uri is required");
+		return;
+	}
+	reply_audit(r, "uri", text);
+	uri_parse(text, &u);
+	if (u.kind == URI_INVALID) {
+		reply_bad_uri(r, text, "Invalid resource URI: %s", u.error);
+	} else if (u.kind == URI_UNKNOWN) {
+		reply_bad_uri(r, text, "Resource not found: %s", text);
+	} else {
+		const struct model *md = server_model(s, r);
+		if (md && resolve(s, md, &u, text, &t, r)) {
+			if (!t.path || !t.root) {
+				reply_error(r, JSONRPC_INTERNAL_ERROR, NULL,
+					    "Out of memory");
+			} else {
+				cJSON *item = read_contents(text, &t, r);
+				if (item) {
+					r->result = cJSON_CreateObject();
+					cJSON *c = cJSON_AddArrayToObject(r->result,
+									 "contents");
+					cJSON_AddItemToArray(c, item);
+					r->cache = CACHE_MOUNT;
+				}
+			}
+		}
+	}
+	target_free(&t);
+	uri_free(&u);
+}
+
+/* ---- resources/templates/list ----------------------------------------- */
+
+static void add_template(cJSON *list, const char *tmpl, const char *name,
+                         const char *title, const char *desc, const char *mime)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "uriTemplate", tmpl);
+	cJSON_AddStringToObject(o, "name", name);
+	cJSON_AddStringToObject(o, "title", title);
+	cJSON_AddStringToObject(o, "description", desc);
+	if (mime)
+		cJSON_AddStringToObject(o, "mimeType", mime);
+	cJSON_AddItemToArray(list, o);
+}
+
+void handle_templates_list(struct mcp_server *s, const struct request *req,
+                           struct reply *r)
+{
+	bool bad;
+
+	if (param_string(req, "cursor", r, &bad) || bad) {
+		if (!bad)
+			reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+				    "Invalid params: unknown cursor");
+		return;
+	}
+	const struct model *md = server_model(s, r);
+	if (!md)
+		return;
+	r->result = cJSON_CreateObject();
+	cJSON *list = cJSON_AddArrayToObject(r->result, "resourceTemplates");
+	add_template(list, "resource://catalog/skills/{skill_id}", "skill-record",
+		     "Catalog record of a skill",
+		     "The normalized record of one skill: document URI, references, "
+		     "tags, capabilities, version, source folder and digest.",
+		     "application/json");
+	add_template(list, "resource://skills/{skill_id}/document",
+		     "skill-document", "SKILL.md of a skill",
+		     "The authored SKILL.md of one skill, frontmatter included.",
+		     "text/markdown");
+	add_template(list, "resource://skills/{skill_id}/references/{ref_id}",
+		     "skill-reference", "Reference document of a skill",
+		     "One reference document declared in the skill's references "
+		     "manifest, by its reference id.", NULL);
+	if (md->has_docs)
+		add_template(list, "resource://docs/{path*}", "doc",
+			     "Authored documentation",
+			     "A markdown file under the docs folder, by its "
+			     "relative path.", "text/markdown");
+	add_template(list, "skill://{skill_id}/{path*}", "skill-file",
+		     "File of a skill",
+		     "Any file of a skill by its path in the skill folder "
+		     "(SEP-2640); skill://{skill_id} is the folder itself.", NULL);
+	r->cache = CACHE_MOUNT;
+}
+
+/* ---- resources/list ---------------------------------------------------
+ * The list is: the catalog index; then for each skill by id its catalog
+ * record, its document, its references and its files; then the docs.
+ * Cursor keys: "s/<id>/<n>" resumes at item n of skill <id>,
+ * "d/<path>" after that docs file. */
+
+struct page {
+	cJSON *list;
+	size_t count;
+	char *next;        /* cursor key of the first item not returned */
+};
+
+/* Adds an item when the page has room; otherwise records where to resume. */
+static bool page_add(struct page *p, cJSON *item, const char *resume_key)
+{
+	if (p->count == LIST_PAGE) {
+		cJSON_Delete(item);
+		if (!p->next)
+			p->next = strdup(resume_key);
+		return false;
+	}
+	cJSON_AddItemToArray(p->list, item);
+	p->count++;
+	return true;
+}
+
+static const char *json_string(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* Every resource of one skill, in list order. */
+static cJSON *skill_items(struct mcp_server *s, const struct model *md,
+                          size_t i)
+{
+	const char *id = md->skills[i].id;
+	cJSON *items = cJSON_CreateArray();
+	char *uri, *path, *name;
+
+	uri = xasprintf("resource://catalog/skills/%s", id);
+	path = xasprintf("%s/catalog/%s.json", s->mount.path, id);
+	name = xasprintf("catalog/%s", id);
+	if (uri && path && name)
+		cJSON_AddItemToArray(items, resource_object(uri, name,
+					"application/json", path, -1));
+	free(uri);
+	free(path);
+	free(name);
+
+	size_t len;
+	char *line = model_index_entry(md, i, &len);
+	cJSON *entry = line ? cJSON_ParseWithLength(line, len) : NULL;
+	free(line);
+	const cJSON *fm = cJSON_GetObjectItemCaseSensitive(entry, "frontmatter");
+	const char *desc = json_string(fm, "description");
+
+	uri = xasprintf("resource://skills/%s/document", id);
+	path = mount_skill_file(&s->mount, id, "SKILL.md");
+	if (uri && path) {
+		cJSON *o = resource_object(uri, id, "text/markdown", path, -1);
+		if (desc)
+			cJSON_AddStringToObject(o, "description", desc);
+		cJSON_AddItemToArray(items, o);
+	}
+	free(uri);
+	free(path);
+
+	/* References, from the catalog record. */
+	char *rec_path = xasprintf("%s/catalog/%s.json", s->mount.path, id);
+	char *rec_text = NULL;
+	if (rec_path && read_file(rec_path, MOUNT_MAX_FILE, &rec_text, &len) == 0) {
+		cJSON *rec = cJSON_ParseWithLength(rec_text, len);
+		const cJSON *refs = cJSON_GetObjectItemCaseSensitive(rec, "references");
+		const cJSON *ref;
+		cJSON_ArrayForEach(ref, refs) {
+			const char *rpath = json_string(ref, "path");
+			const char *why;
+			char *clean = rpath ? uri_clean_path(rpath, strlen(rpath), &why)
+					    : NULL;
+			if (!clean || !ref->string)
+				goto next;
+			uri = xasprintf("resource://skills/%s/references/%s", id,
+					ref->string);
+			path = mount_skill_file(&s->mount, id, clean);
+			name = xasprintf("%s/references/%s", id, ref->string);
+			if (uri && path && name) {
+				const char *mime = json_string(ref, "mime_type");
+				cJSON *o = resource_object(uri, name,
+					mime ? mime : mime_by_name(clean), path, -1);
+				const char *title = json_string(ref, "title");
+				cJSON_AddStringToObject(o, "title", title ? title : rpath);
+				cJSON_AddItemToArray(items, o);
+			}
+			free(uri);
+			free(path);
+			free(name);
+next:
+			free(clean);
+		}
+		cJSON_Delete(rec);
+	}
+	free(rec_text);
+	free(rec_path);
+
+	/* Every file, as SEP-2640 lists them in the entry's resources. */
+	const cJSON *files = cJSON_GetObjectItemCaseSensitive(entry, "resources");
+	const cJSON *f;
+	cJSON_ArrayForEach(f, files) {
+		const char *furi = json_string(f, "uri");
+		const cJSON *size = cJSON_GetObjectItemCaseSensitive(f, "size");
+		struct uri u;
+		if (!furi)
+			continue;
+		uri_parse(furi, &u);
+		if (u.kind == URI_SKILL_PATH && strcmp(u.id, id) == 0) {
+			path = mount_skill_file(&s->mount, id, u.path);
+			bool top = strcmp(u.path, "SKILL.md") == 0;
+			cJSON *o = resource_object(furi, top ? id : u.path,
+				top ? "text/markdown" : mime_by_name(u.path), path,
+				cJSON_IsNumber(size) ? (int64_t)size->valuedouble : -1);
+			if (top && desc)
+				cJSON_AddStringToObject(o, "description", desc);
+			const char *digest = json_string(f, "digest");
+			cJSON *meta = cJSON_GetObjectItemCaseSensitive(o, "_meta");
+			if (digest && meta)
+				cJSON_AddStringToObject(meta, "io.skillsfs/digest", digest);
+			cJSON_AddItemToArray(items, o);
+			free(path);
+		}
+		uri_free(&u);
+	}
+	cJSON_Delete(entry);
+	return items;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+struct docs {
+	char **paths;    /* relative paths of .md files, sorted */
+	size_t n, cap;
+};
+
+static void docs_walk(struct docs *d, const char *root, const char *rel,
+                      unsigned depth)
+{
+	char *dir = *rel ? xasprintf("%s/%s", root, rel) : strdup(root);
+	DIR *dp = dir ? opendir(dir) : NULL;
+	struct dirent *de;
+
+	while (dp && (de = readdir(dp)) && d->n < DOCS_MAX_FILES) {
+		if (de->d_name[0] == '.')
+			continue;
+		char *sub = *rel ? xasprintf("%s/%s", rel, de->d_name)
+				 : strdup(de->d_name);
+		char *full = sub ? xasprintf("%s/%s", root, sub) : NULL;
+		struct stat st;
+		if (full && stat(full, &st) == 0) {
+			size_t n = strlen(sub);
+			if (S_ISDIR(st.st_mode) && depth < DOCS_MAX_DEPTH) {
+				docs_walk(d, root, sub, depth + 1);
+			} else if (S_ISREG(st.st_mode) && n > 3 &&
+				   strcmp(sub + n - 3, ".md") == 0) {
+				if (d->n == d->cap) {
+					size_t cap = d->cap ? d->cap * 2 : 32;
+					char **p = realloc(d->paths, cap * sizeof(*p));
+					if (p) {
+						d->paths = p;
+						d->cap = cap;
+					}
+				}
+				if (d->n < d->cap) {
+					d->paths[d->n++] = sub;
+					sub = NULL;
+				}
+			}
+		}
+		free(sub);
+		free(full);
+	}
+	if (dp)
+		closedir(dp);
+	free(dir);
+}
+
+static void list_docs(struct mcp_server *s, struct page *p, const char *after)
+{
+	struct docs d = { 0 };
+	char *root = mount_file(&s->mount, "docs");
+
+	if (root)
+		docs_walk(&d, root, "", 0);
+	if (d.n)
+		qsort(d.paths, d.n, sizeof(*d.paths), cmp_str);
+	for (size_t i = 0; i < d.n; i++) {
+		if (after && strcmp(d.paths[i], after) <= 0)
+			continue;
+		char *uri = xasprintf("resource://docs/%s", d.paths[i]);
+		char *path = xasprintf("%s/%s", root, d.paths[i]);
+		char *key = xasprintf("d/%s", i ? d.paths[i - 1] : "");
+		if (uri && path && key)
+			page_add(p, resource_object(uri, d.paths[i], "text/markdown",
+						    path, -1), key);
+		free(uri);
+		free(path);
+		free(key);
+		if (p->next)
+			break;
+	}
+	for (size_t i = 0; i < d.n; i++)
+		free(d.paths[i]);
+	free(d.paths);
+	free(root);
+}
+
+static bool list_skills_from(struct mcp_server *s, const struct model *md,
+                             struct page *p, size_t first, size_t sub)
+{
+	for (size_t i = first; i < md->n; i++, sub = 0) {
+		cJSON *items = skill_items(s, md, i);
+		size_t n = (size_t)cJSON_GetArraySize(items);
+		for (size_t k = 0; k < n; k++) {
+			cJSON *item = cJSON_DetachItemFromArray(items, 0);
+			char *key = k >= sub ? xasprintf("s/%s/%zu",
+						  md->skills[i].id, k) : NULL;
+			if (key && !p->next)
+				page_add(p, item, key);
+			else
+				cJSON_Delete(item);
+			free(key);
+		}
+		cJSON_Delete(items);
+		if (p->next)
+			return false;
+	}
+	return true;
+}
+
+void handle_resources_list(struct mcp_server *s, const struct request *req,
+                           struct reply *r)
+{
+	bool bad;
+	const char *cursor = param_string(req, "cursor", r, &bad);
+	char *key = NULL;
+
+	if (bad)
+		return;
+	if (cursor && !(key = cursor_key(cursor, "resources"))) {
+		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+			    "Invalid params: unknown cursor");
+		return;
+	}
+	const struct model *md = server_model(s, r);
+	if (!md) {
+		free(key);
+		return;
+	}
+	struct page p = { .list = cJSON_CreateArray() };
+	bool skills_done = false;
+	const char *docs_after = NULL;
+
+	if (!key) {
+		char *path = mount_file(&s->mount, "catalog/skills_index.json");
+		cJSON *o = resource_object("resource://catalog/skills_index",
+					   "skills_index", "application/json",
+					   path, -1);
+		cJSON_AddStringToObject(o, "title", "Skills catalog index");
+		cJSON_AddStringToObject(o, "description",
+			"One compact record per skill: id, name, description, tags, "
+			"capabilities, version.");
+		page_add(&p, o, "");
+		free(path);
+		skills_done = list_skills_from(s, md, &p, 0, 0);
+	} else if (key[0] == 's' && key[1] == '/') {
+		char *id = key + 2;
+		char *slash = strrchr(id, '/');
+		size_t sub = 0, first;
+		if (slash) {
+			*slash = '\0';
+			sub = strtoul(slash + 1, NULL, 10);
+		}
+		first = (size_t)-1;
+		for (size_t i = 0; i < md->n && first == (size_t)-1; i++)
+			if (strcmp(md->skills[i].id, id) >= 0)
+				first = i;
+		if (first == (size_t)-1)
+			first = md->n;
+		else if (strcmp(md->skills[first].id, id) != 0)
+			sub = 0;
+		skills_done = list_skills_from(s, md, &p, first, sub);
+	} else if (key[0] == 'd' && key[1] == '/') {
+		skills_done = true;
+		docs_after = key[2] ? key + 2 : NULL;
+	} else {
+		skills_done = true;
+	}
+	if (skills_done && md->has_docs && !p.next)
+		list_docs(s, &p, docs_after);
+
+	r->result = cJSON_CreateObject();
+	cJSON_AddItemToObject(r->result, "resources", p.list);
+	if (p.next) {
+		char *next = cursor_make("resources", p.next);
+		if (next)
+			cJSON_AddStringToObject(r->result, "nextCursor", next);
+		free(next);
+	}
+	r->cache = CACHE_MOUNT;
+	free(p.next);
+	free(key);
+}

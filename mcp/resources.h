@@ -1,0 +1,32 @@
+/*
+ * resources.h - what resources.c shares with the skills extension: MCP
+ * Resource objects for files in the mount, MIME types, and opening a file
+ * or folder of a skill without leaving it.
+ */
+#ifndef MCP_RESOURCES_H
+#define MCP_RESOURCES_H
+
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include <cjson/cJSON.h>
+
+#include "server.h"
+
+/* The MIME type for a file name, or NULL when the extension says nothing
+ * (resources/read then decides by content: text/plain or octet-stream). */
+const char *mime_by_name(const char *name);
+
+/* {uri, name, mimeType?, size?, _meta: {"io.skillsfs/path": path}};
+ * size < 0 leaves size out. */
+cJSON *resource_object(const char *uri, const char *name, const char *mime,
+                       const char *path, int64_t size);
+
+/*
+ * Opens `path` (a file or folder below `root`) with `flags`, and makes sure
+ * the object reached, symlinks followed, lies inside `root`.  Returns the
+ * descriptor, -EXDEV when it lies outside, or another -errno.
+ */
+int open_inside(const char *root, const char *path, int flags);
+
+#endif

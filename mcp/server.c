@@ -1,0 +1,407 @@
+/*
+ * server.c - one JSON-RPC message in, its answer out: era selection,
+ * dispatch, result decoration for 2026-07-28, generation checks, audit.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "audit.h"
+#include "config.h"
+#include "jsonrpc.h"
+#include "server.h"
+#include "util.h"
+
+#define META_VERSION "io.modelcontextprotocol/protocolVersion"
+#define META_CAPS "io.modelcontextprotocol/clientCapabilities"
+#define META_SERVER_INFO "io.modelcontextprotocol/serverInfo"
+
+/* Freshness hints (ms) for 2026-07-28 CacheableResult.  Mount-derived
+ * lists change with the mount's generation; subscriptions/listen tells
+ * subscribers at once, the hint bounds staleness for the others. */
+#define TTL_STATIC_MS 3600000
+#define TTL_MOUNT_MS 5000
+
+enum { FOR_LEGACY = 1, FOR_MODERN = 2, FOR_BOTH = 3 };
+
+static const struct method {
+	const char *name;
+	handler_fn fn;
+	int eras;
+} methods[] = {
+	{ "initialize", handle_initialize, FOR_LEGACY },
+	/* ping was removed in 2026-07-28 (changelog, SEP-2575). */
+	{ "ping", handle_ping, FOR_LEGACY },
+	{ "server/discover", handle_discover, FOR_BOTH },
+	{ "tools/list", handle_tools_list, FOR_BOTH },
+	{ "tools/call", handle_tools_call, FOR_BOTH },
+	{ "resources/list", handle_resources_list, FOR_BOTH },
+	{ "resources/templates/list", handle_templates_list, FOR_BOTH },
+	{ "resources/read", handle_resources_read, FOR_BOTH },
+	{ "resources/directory/read", handle_directory_read, FOR_BOTH },
+	{ "skills/list", handle_skills_list, FOR_BOTH },
+	{ "skills/get", handle_skills_get, FOR_BOTH },
+	{ "prompts/list", handle_prompts_list, FOR_BOTH },
+	{ "prompts/get", handle_prompts_get, FOR_BOTH },
+	{ "subscriptions/listen", handle_listen, FOR_MODERN },
+};
+
+/* ---- helpers for handlers --------------------------------------------- */
+
+static void set_error(struct reply *r, int code, cJSON *data, const char *fmt,
+                      va_list ap)
+{
+	char *msg = NULL;
+
+	cJSON_Delete(r->result);
+	r->result = NULL;
+	cJSON_Delete(r->data);
+	free(r->message);
+	r->code = code;
+	r->data = data;
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	r->message = msg;
+}
+
+void reply_error(struct reply *r, int code, cJSON *data, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	set_error(r, code, data, fmt, ap);
+	va_end(ap);
+}
+
+void reply_bad_uri(struct reply *r, const char *uri, const char *fmt, ...)
+{
+	va_list ap;
+	cJSON *data = cJSON_CreateObject();
+
+	if (data)
+		cJSON_AddStringToObject(data, "uri", uri);
+	va_start(ap, fmt);
+	set_error(r, JSONRPC_INVALID_PARAMS, data, fmt, ap);
+	va_end(ap);
+}
+
+void reply_audit(struct reply *r, const char *key, const char *value)
+{
+	free(r->audit_value);
+	r->audit_key = key;
+	r->audit_value = value ? strdup(value) : NULL;
+}
+
+const struct model *server_model(struct mcp_server *s, struct reply *r)
+{
+	int err = 0;
+	const struct model *md = mount_model(&s->mount, &err);
+
+	if (!md)
+		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL,
+			    "Cannot read the skillsfs mount at %s: %s",
+			    s->mount.path, strerror(-err));
+	return md;
+}
+
+const char *param_string(const struct request *req, const char *name,
+                         struct reply *r, bool *bad)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(req->params, name);
+
+	*bad = false;
+	if (!v)
+		return NULL;
+	if (!cJSON_IsString(v)) {
+		*bad = true;
+		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+			    "Invalid params: %s must be a string", name);
+		return NULL;
+	}
+	return v->valuestring;
+}
+
+static void emit_text(struct mcp_server *s, char *text)
+{
+	if (!text) {
+		fprintf(stderr, "skillsfs-mcp: out of memory for a reply\n");
+		return;
+	}
+	s->emit(s->emit_arg, text, strlen(text));
+	free(text);
+}
+
+void server_notify(struct mcp_server *s, const char *method, cJSON *params)
+{
+	emit_text(s, jsonrpc_notification(method, params));
+}
+
+/* ---- generation changes ----------------------------------------------- */
+
+static void check_generation(struct mcp_server *s)
+{
+	int rc = mount_generation_changed(&s->mount);
+
+	if (rc < 0) {
+		if (!s->mount_failing)
+			fprintf(stderr, "skillsfs-mcp: cannot examine %s/status.json: %s\n",
+				s->mount.path, strerror(-rc));
+		s->mount_failing = true;
+		return;
+	}
+	if (s->mount_failing)
+		fprintf(stderr, "skillsfs-mcp: the mount at %s answers again\n",
+			s->mount.path);
+	s->mount_failing = false;
+	if (rc == 1)
+		notify_generation_changed(s);
+}
+
+/* ---- requests --------------------------------------------------------- */
+
+static const struct method *find_method(const char *name)
+{
+	for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++)
+		if (strcmp(methods[i].name, name) == 0)
+			return &methods[i];
+	return NULL;
+}
+
+/*
+ * Which era a request belongs to.  A request whose _meta names a protocol
+ * version is served by that version's rules (2026-07-28 basic/versioning:
+ * "A request carrying modern per-request _meta is served statelessly");
+ * an unsupported version gets -32022 listing ours.  Without that key the
+ * request belongs to the handshake era, except server/discover, which
+ * exists only in the modern one.
+ */
+static bool select_era(const struct message *m, struct request *req,
+                       struct reply *r)
+{
+	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(m->params, "_meta");
+
+	req->era = strcmp(m->method, "server/discover") == 0 ? ERA_MODERN
+							     : ERA_LEGACY;
+	if (!meta)
+		return true;
+	if (!cJSON_IsObject(meta)) {
+		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+			    "Invalid params: _meta must be an object");
+		return false;
+	}
+	const cJSON *pv = cJSON_GetObjectItemCaseSensitive(meta, META_VERSION);
+	if (!pv)
+		return true;
+	if (!cJSON_IsString(pv)) {
+		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+			    "Invalid params: _meta[\"%s\"] must be a string",
+			    META_VERSION);
+		return false;
+	}
+	if (!version_supported(pv->valuestring)) {
+		cJSON *data = cJSON_CreateObject();
+		if (data) {
+			cJSON_AddItemToObject(data, "supported", versions_json());
+			cJSON_AddStringToObject(data, "requested", pv->valuestring);
+		}
+		reply_error(r, MCP_UNSUPPORTED_VERSION, data,
+			    "Unsupported protocol version");
+		return false;
+	}
+	const cJSON *caps = cJSON_GetObjectItemCaseSensitive(meta, META_CAPS);
+	if (caps && !cJSON_IsObject(caps)) {
+		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+			    "Invalid params: _meta[\"%s\"] must be an object",
+			    META_CAPS);
+		return false;
+	}
+	req->version = pv->valuestring;
+	req->era = version_is_modern(pv->valuestring) ? ERA_MODERN : ERA_LEGACY;
+	return true;
+}
+
+/* 2026-07-28 results carry resultType, the server's identity in _meta,
+ * and cache hints on the cacheable ones. */
+static void decorate_modern(cJSON *result, enum cache_hint cache)
+{
+	cJSON *meta = cJSON_GetObjectItemCaseSensitive(result, "_meta");
+	if (!meta)
+		meta = cJSON_AddObjectToObject(result, "_meta");
+	cJSON *info = cJSON_CreateObject();
+	if (info) {
+		cJSON_AddStringToObject(info, "name", SERVER_NAME);
+		cJSON_AddStringToObject(info, "version", SKILLSFS_VERSION);
+		if (!cJSON_AddItemToObject(meta, META_SERVER_INFO, info))
+			cJSON_Delete(info);
+	}
+	cJSON_AddStringToObject(result, "resultType", "complete");
+	if (cache != CACHE_NONE) {
+		cJSON_AddNumberToObject(result, "ttlMs", cache == CACHE_STATIC
+						 ? TTL_STATIC_MS : TTL_MOUNT_MS);
+		/* Local skills may be private to the user: no shared caches. */
+		cJSON_AddStringToObject(result, "cacheScope", "private");
+	}
+}
+
+static void send_reply(struct mcp_server *s, const struct message *m,
+                       const struct request *req, struct reply *r)
+{
+	if (r->code) {
+		emit_text(s, jsonrpc_error(m->id_raw, r->code,
+					   r->message ? r->message : "Error",
+					   r->data));
+		r->data = NULL;
+		return;
+	}
+	if (!r->result) {
+		emit_text(s, jsonrpc_error(m->id_raw, JSONRPC_INTERNAL_ERROR,
+					   "Internal error: out of memory", NULL));
+		return;
+	}
+	if (req->era == ERA_MODERN)
+		decorate_modern(r->result, r->cache);
+	emit_text(s, jsonrpc_result(m->id_raw, r->result));
+	r->result = NULL;
+}
+
+static void audit(struct mcp_server *s, const char *method, const char *id_raw,
+                  const struct reply *r, uint64_t t0)
+{
+	struct audit_entry e = {
+		.method = method,
+		.id_raw = id_raw,
+		.key = r->audit_key,
+		.value = r->audit_value,
+		.outcome = r->code ? "error" : r->tool_error ? "tool_error" : "ok",
+		.code = r->code,
+		.duration_ms = (double)(now_ns() - t0) / 1e6,
+	};
+	audit_write(s->audit_fd, &e);
+}
+
+static void handle_request(struct mcp_server *s, const struct message *m,
+                           uint64_t t0)
+{
+	struct request req = {
+		.method = m->method,
+		.params = m->params,
+		.id_raw = m->id_raw,
+	};
+	struct reply r = { 0 };
+
+	check_generation(s);
+	if (select_era(m, &req, &r)) {
+		const struct method *meth = find_method(m->method);
+		int era = req.era == ERA_MODERN ? FOR_MODERN : FOR_LEGACY;
+		if (!meth || !(meth->eras & era))
+			reply_error(&r, JSONRPC_METHOD_NOT_FOUND, NULL,
+				    "Method not found: %s", m->method);
+		else if (m->has_nul)
+			reply_error(&r, JSONRPC_INVALID_PARAMS, NULL,
+				    "Invalid params: strings must not contain NUL (\\u0000)");
+		else
+			meth->fn(s, &req, &r);
+	}
+	if (!r.deferred)
+		send_reply(s, m, &req, &r);
+	audit(s, m->method, m->id_raw, &r, t0);
+	cJSON_Delete(r.result);
+	cJSON_Delete(r.data);
+	free(r.message);
+	free(r.audit_value);
+}
+
+static void handle_notification(struct mcp_server *s, const struct message *m)
+{
+	if (strcmp(m->method, "notifications/initialized") == 0)
+		s->legacy_session = true;
+	else if (strcmp(m->method, "notifications/cancelled") == 0)
+		notify_cancelled(s, m->params);
+	/* Anything else is ignored: notifications are never answered. */
+}
+
+void mcp_server_handle_line(struct mcp_server *s, const char *line, size_t len)
+{
+	uint64_t t0 = now_ns();
+	struct message m;
+
+	message_parse(line, len, &m);
+	switch (m.kind) {
+	case MSG_EMPTY:
+	case MSG_RESPONSE:
+		break;
+	case MSG_NOTIFICATION:
+		handle_notification(s, &m);
+		break;
+	case MSG_INVALID: {
+		struct reply r = { .code = m.error_code };
+		emit_text(s, jsonrpc_error(m.id_raw, m.error_code,
+					   m.error_message, NULL));
+		audit(s, m.method, m.id_raw, &r, t0);
+		break;
+	}
+	case MSG_REQUEST:
+		handle_request(s, &m, t0);
+		break;
+	}
+	message_free(&m);
+}
+
+void mcp_server_oversized(struct mcp_server *s)
+{
+	uint64_t t0 = now_ns();
+	char msg[96];
+	struct reply r = { .code = JSONRPC_INVALID_REQUEST };
+
+	snprintf(msg, sizeof(msg), "Invalid Request: message longer than %zu bytes",
+		 MCP_MAX_LINE);
+	emit_text(s, jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST, msg, NULL));
+	audit(s, NULL, NULL, &r, t0);
+}
+
+void mcp_server_tick(struct mcp_server *s)
+{
+	check_generation(s);
+}
+
+/* ---- life cycle ------------------------------------------------------- */
+
+struct mcp_server *mcp_server_new(const struct mcp_config *cfg)
+{
+	struct mcp_server *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->mount.path = strdup(cfg->mount);
+	if (!s->mount.path) {
+		free(s);
+		return NULL;
+	}
+	s->emit = cfg->emit;
+	s->emit_arg = cfg->emit_arg;
+	s->audit_fd = cfg->audit_fd;
+	return s;
+}
+
+void mcp_server_shutdown(struct mcp_server *s)
+{
+	notify_close_subscriptions(s);
+}
+
+void mcp_server_release_mount(struct mcp_server *s)
+{
+	mount_release(&s->mount);
+}
+
+void mcp_server_free(struct mcp_server *s)
+{
+	if (!s)
+		return;
+	mount_release(&s->mount);
+	free(s->mount.path);
+	for (size_t i = 0; i < s->nsubs; i++)
+		free(s->subs[i].id_raw);
+	free(s);
+}

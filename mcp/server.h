@@ -1,0 +1,138 @@
+/*
+ * server.h - the MCP server: its state, the request and reply types the
+ * method handlers share, and the entry points that main() and a fuzzer
+ * drive (one input line in, zero or more output lines out).
+ */
+#ifndef MCP_SERVER_H
+#define MCP_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "mount.h"
+
+#define SERVER_NAME "skillsfs-mcp"
+/* _meta key carrying the absolute path inside the mount of a resource. */
+#define META_PATH "io.skillsfs/path"
+
+/* Protocol eras (MCP 2026-07-28 basic/versioning): legacy revisions open
+ * with an initialize handshake, modern ones declare their version in each
+ * request's _meta. */
+enum era { ERA_LEGACY, ERA_MODERN };
+
+/* How long a client may cache a result (2026-07-28 CacheableResult). */
+enum cache_hint { CACHE_NONE, CACHE_STATIC, CACHE_MOUNT };
+
+struct request {
+	const char *method;
+	const cJSON *params;       /* an object, or NULL */
+	const char *id_raw;        /* the id as written */
+	enum era era;
+	const char *version;       /* declared or negotiated; may be NULL */
+};
+
+struct reply {
+	cJSON *result;             /* owned; the result object on success */
+	int code;                  /* non-zero: an error reply */
+	char *message;             /* owned */
+	cJSON *data;               /* owned; error data or NULL */
+	enum cache_hint cache;
+	bool tool_error;           /* a tools/call result with isError */
+	bool deferred;             /* answered later (subscriptions/listen) */
+	const char *audit_key;     /* "tool", "uri" or "prompt" */
+	char *audit_value;         /* owned */
+};
+
+typedef void (*emit_fn)(void *arg, const char *text, size_t len);
+
+struct subscription {
+	char *id_raw;              /* the subscriptions/listen request id */
+	bool prompts, resources;   /* list_changed kinds the client wants */
+};
+
+#define MAX_SUBSCRIPTIONS 16
+
+struct mcp_server {
+	struct mount mount;
+	emit_fn emit;
+	void *emit_arg;
+	int audit_fd;              /* -1: no audit log */
+	bool legacy_session;       /* initialize was answered */
+	bool mount_failing;        /* last generation check failed: logged */
+	struct subscription subs[MAX_SUBSCRIPTIONS];
+	size_t nsubs;
+};
+
+struct mcp_config {
+	const char *mount;         /* absolute path of the mount */
+	emit_fn emit;              /* receives each outgoing message */
+	void *emit_arg;
+	int audit_fd;              /* -1 for none; owned by the caller */
+};
+
+/* ---- entry points (server.c) ------------------------------------------ */
+struct mcp_server *mcp_server_new(const struct mcp_config *cfg);
+/* Handles one line of input (without its newline). */
+void mcp_server_handle_line(struct mcp_server *s, const char *line,
+                            size_t len);
+/* Answers a line that exceeded the size bound. */
+void mcp_server_oversized(struct mcp_server *s);
+/* While idle: looks for a new mount generation and notifies clients. */
+void mcp_server_tick(struct mcp_server *s);
+/* Ends open subscriptions gracefully (server shutdown). */
+void mcp_server_shutdown(struct mcp_server *s);
+/* Closes the model's files (needed before unmounting). */
+void mcp_server_release_mount(struct mcp_server *s);
+void mcp_server_free(struct mcp_server *s);
+
+/* ---- helpers for handlers (server.c) ---------------------------------- */
+void reply_error(struct reply *r, int code, cJSON *data, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* -32602 with data {uri}. */
+void reply_bad_uri(struct reply *r, const char *uri, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void reply_audit(struct reply *r, const char *key, const char *value);
+/* The model, or NULL after setting an error reply. */
+const struct model *server_model(struct mcp_server *s, struct reply *r);
+/* params.<name> as a string: NULL when absent; sets an error reply and
+ * returns NULL with *bad set when present but not a string. */
+const char *param_string(const struct request *req, const char *name,
+                         struct reply *r, bool *bad);
+/* Emits one notification. */
+void server_notify(struct mcp_server *s, const char *method, cJSON *params);
+
+/* ---- handlers --------------------------------------------------------- */
+typedef void (*handler_fn)(struct mcp_server *s, const struct request *req,
+                           struct reply *r);
+
+/* protocol.c */
+extern const char *const mcp_versions[];  /* newest first, NULL-ended */
+bool version_supported(const char *v);
+bool version_is_modern(const char *v);
+cJSON *versions_json(void);
+void handle_initialize(struct mcp_server *, const struct request *, struct reply *);
+void handle_ping(struct mcp_server *, const struct request *, struct reply *);
+void handle_discover(struct mcp_server *, const struct request *, struct reply *);
+/* tools.c */
+void handle_tools_list(struct mcp_server *, const struct request *, struct reply *);
+void handle_tools_call(struct mcp_server *, const struct request *, struct reply *);
+/* resources.c */
+void handle_resources_list(struct mcp_server *, const struct request *, struct reply *);
+void handle_templates_list(struct mcp_server *, const struct request *, struct reply *);
+void handle_resources_read(struct mcp_server *, const struct request *, struct reply *);
+/* skills_ext.c */
+void handle_skills_list(struct mcp_server *, const struct request *, struct reply *);
+void handle_skills_get(struct mcp_server *, const struct request *, struct reply *);
+void handle_directory_read(struct mcp_server *, const struct request *, struct reply *);
+/* prompts.c */
+void handle_prompts_list(struct mcp_server *, const struct request *, struct reply *);
+void handle_prompts_get(struct mcp_server *, const struct request *, struct reply *);
+/* notify.c */
+void handle_listen(struct mcp_server *, const struct request *, struct reply *);
+void notify_cancelled(struct mcp_server *s, const cJSON *params);
+void notify_generation_changed(struct mcp_server *s);
+void notify_close_subscriptions(struct mcp_server *s);
+
+#endif

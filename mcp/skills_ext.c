@@ -1,0 +1,280 @@
+/*
+ * skills_ext.c - the MCP Skills extension (SEP-2640, io.modelcontextprotocol/
+ * skills): skills/list, skills/get and resources/directory/read.
+ *
+ * Entries are the lines of MOUNT/index.json byte for byte: the mount
+ * renders them exactly as SEP-2640 shapes a skills/list entry (uri,
+ * verbatim frontmatter, resources with sha256 digests and sizes), so the
+ * server validates each line it sends and passes it through unchanged.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cursor.h"
+#include "jsonrpc.h"
+#include "resources.h"
+#include "uri.h"
+#include "util.h"
+
+#define SKILLS_PAGE 100
+#define DIRECTORY_PAGE 500
+
+/* The entry of skill i as a raw JSON item, or NULL with an error reply. */
+static cJSON *raw_entry(const struct model *md, size_t i, struct reply *r)
+{
+	size_t len;
+	char *line = model_index_entry(md, i, &len);
+
+	if (!line) {
+		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL,
+			    "Cannot read index.json: %s", strerror(errno));
+		return NULL;
+	}
+	/* Raw text goes out unchanged, so it must be one JSON object. */
+	cJSON *check = cJSON_ParseWithLength(line, len);
+	bool ok = cJSON_IsObject(check);
+	cJSON_Delete(check);
+	if (!ok || !is_text(line, len)) {
+		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL,
+			    "index.json has a malformed entry for %s",
+			    md->skills[i].id);
+		free(line);
+		return NULL;
+	}
+	cJSON *raw = cJSON_CreateRaw(line);
+	free(line);
+	return raw;
+}
+
+void handle_skills_list(struct mcp_server *s, const struct request *req,
+                        struct reply *r)
+{
+	bool bad;
+	const char *cursor = param_string(req, "cursor", r, &bad);
+	char *key = NULL;
+	size_t start = 0;
+
+	if (bad)
+		return;
+	if (cursor && !(key = cursor_key(cursor, "skills"))) {
+		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+			    "Invalid params: unknown cursor");
+		return;
+	}
+	const struct model *md = server_model(s, r);
+	if (!md) {
+		free(key);
+		return;
+	}
+	if (key)
+		while (start < md->n && strcmp(md->skills[start].id, key) <= 0)
+			start++;
+	free(key);
+
+	cJSON *result = cJSON_CreateObject();
+	cJSON *list = cJSON_AddArrayToObject(result, "skills");
+	size_t i;
+	for (i = start; i < md->n && i < start + SKILLS_PAGE; i++) {
+		cJSON *raw = raw_entry(md, i, r);
+		if (!raw) {
+			cJSON_Delete(result);
+			return;
+		}
+		cJSON_AddItemToArray(list, raw);
+	}
+	if (i < md->n) {
+		char *next = cursor_make("skills", md->skills[i - 1].id);
+		if (next)
+			cJSON_AddStringToObject(result, "nextCursor", next);
+		free(next);
+	}
+	r->result = result;
+	r->cache = CACHE_MOUNT;   /* SEP-2640: list-caching attributes */
+}
+
+void handle_skills_get(struct mcp_server *s, const struct request *req,
+                       struct reply *r)
+{
+	bool bad;
+	const char *text = param_string(req, "uri", r, &bad);
+	struct uri u;
+
+	if (bad)
+		return;
+	if (!text) {
+		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+			    "Invalid params: uri is required");
+		return;
+	}
+	reply_audit(r, "uri", text);
+	uri_parse(text, &u);
+	/* SEP-2640: params.uri MUST be the URI of a skill's SKILL.md. */
+	if (u.kind != URI_SKILL_PATH || strcmp(u.path, "SKILL.md") != 0) {
+		reply_bad_uri(r, text, "Not the SKILL.md URI of a skill: %s", text);
+		uri_free(&u);
+		return;
+	}
+	const struct model *md = server_model(s, r);
+	ssize_t i = md ? model_find(md, u.id) : -1;
+	if (md && i < 0)
+		reply_bad_uri(r, text, "Unknown skill: %s", text);
+	if (i >= 0) {
+		cJSON *raw = raw_entry(md, (size_t)i, r);
+		if (raw) {
+			r->result = cJSON_CreateObject();
+			cJSON_AddItemToObject(r->result, "skill", raw);
+		}
+	}
+	uri_free(&u);
+}
+
+/* ---- resources/directory/read ----------------------------------------- */
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The sorted names in an open folder (the descriptor is consumed). */
+static char **read_names(int fd, size_t *n)
+{
+	DIR *dp = fdopendir(fd);
+	struct dirent *de;
+	char **names = NULL;
+	size_t cap = 0;
+
+	*n = 0;
+	if (!dp) {
+		close(fd);
+		return NULL;
+	}
+	while ((de = readdir(dp))) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 32;
+			char **p = realloc(names, cap * sizeof(*p));
+			if (!p)
+				break;
+			names = p;
+		}
+		if (!(names[*n] = strdup(de->d_name)))
+			break;
+		(*n)++;
+	}
+	closedir(dp);
+	if (*n)
+		qsort(names, *n, sizeof(*names), cmp_name);
+	return names;
+}
+
+/* One child of a directory as a Resource: folders are inode/directory. */
+static cJSON *child_object(const char *dir_uri, const char *dir_path,
+                           const char *name)
+{
+	char *uri = uri_join(dir_uri, name);
+	char *path = xasprintf("%s/%s", dir_path, name);
+	struct stat st;
+	cJSON *o = NULL;
+
+	if (uri && path && stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			o = resource_object(uri, name, "inode/directory", path, -1);
+		else if (S_ISREG(st.st_mode))
+			o = resource_object(uri, name, mime_by_name(name), path,
+					    (int64_t)st.st_size);
+	}
+	free(uri);
+	free(path);
+	return o;
+}
+
+void handle_directory_read(struct mcp_server *s, const struct request *req,
+                           struct reply *r)
+{
+	bool bad;
+	const char *text = param_string(req, "uri", r, &bad);
+	const char *cursor = bad ? NULL : param_string(req, "cursor", r, &bad);
+	char *after = NULL;
+	struct uri u;
+
+	if (bad)
+		return;
+	if (!text) {
+		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+			    "Invalid params: uri is required");
+		return;
+	}
+	reply_audit(r, "uri", text);
+	if (cursor && !(after = cursor_key(cursor, "dir"))) {
+		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+			    "Invalid params: unknown cursor");
+		return;
+	}
+	uri_parse(text, &u);
+	const struct model *md = NULL;
+	if (u.kind == URI_INVALID) {
+		reply_bad_uri(r, text, "Invalid resource URI: %s", u.error);
+		goto out;
+	}
+	if ((u.kind != URI_SKILL_ROOT && u.kind != URI_SKILL_PATH) ||
+	    !(md = server_model(s, r)) || model_find(md, u.id) < 0) {
+		if (!r->code)
+			reply_bad_uri(r, text, "Resource not found: %s", text);
+		goto out;
+	}
+
+	char *root = mount_skill_file(&s->mount, u.id, NULL);
+	char *dir = mount_skill_file(&s->mount, u.id, u.path);
+	int fd = root && dir ? open_inside(root, dir, O_RDONLY | O_DIRECTORY)
+			     : -ENOMEM;
+	if (fd == -ENOTDIR)
+		reply_bad_uri(r, text, "Not a directory: %s", text);
+	else if (fd == -ENOENT || fd == -EXDEV)
+		reply_bad_uri(r, text, "Resource not found: %s", text);
+	else if (fd < 0)
+		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL, "Cannot open %s: %s",
+			    dir, strerror(-fd));
+	if (fd >= 0) {
+		size_t n = 0, count = 0;
+		char **names = read_names(fd, &n);
+		/* The URI as the client wrote it names the folder; children
+		 * append one segment each. */
+		r->result = cJSON_CreateObject();
+		cJSON *list = cJSON_AddArrayToObject(r->result, "resources");
+		const char *last = NULL;
+		bool more = false;
+		for (size_t i = 0; i < n; i++) {
+			if (after && strcmp(names[i], after) <= 0)
+				continue;
+			if (count == DIRECTORY_PAGE) {
+				more = true;
+				break;
+			}
+			cJSON *o = child_object(text, dir, names[i]);
+			if (o) {
+				cJSON_AddItemToArray(list, o);
+				count++;
+				last = names[i];
+			}
+		}
+		if (more && last) {
+			char *next = cursor_make("dir", last);
+			if (next)
+				cJSON_AddStringToObject(r->result, "nextCursor", next);
+			free(next);
+		}
+		for (size_t i = 0; i < n; i++)
+			free(names[i]);
+		free(names);
+	}
+	free(root);
+	free(dir);
+out:
+	free(after);
+	uri_free(&u);
+}
