@@ -28,15 +28,27 @@ const UNMOUNT_DEADLINE_MS = 10000;
 const liveMounts = new Set();	// mount points still to be unmounted
 const tempDirs = new Set();	// temporary folders still to be removed
 
-// Last resort: a test that crashed must not leave a mount behind.
-process.on('exit', () => {
+const liveDaemons = new Set();	// skillsfs processes started here
+
+// Last resort: a test that crashed, or was killed by the runner's timeout,
+// must not leave a mount behind.
+function lastResortCleanup() {
 	for (const mnt of liveMounts) {
 		spawnSync('fusermount3', ['-uz', mnt], { stdio: 'ignore' });
 		spawnSync('umount', ['-l', mnt], { stdio: 'ignore' });
 	}
+	for (const daemon of liveDaemons)
+		daemon.kill('SIGKILL');
 	for (const dir of tempDirs)
 		fs.rmSync(dir, { recursive: true, force: true });
-});
+}
+process.on('exit', lastResortCleanup);
+for (const sig of ['SIGTERM', 'SIGINT', 'SIGHUP']) {
+	process.on(sig, () => {
+		lastResortCleanup();
+		process.exit(128 + os.constants.signals[sig]);
+	});
+}
 
 export function sleep(ms) {
 	return new Promise((resolve) => setTimeout(resolve, ms));
@@ -196,6 +208,8 @@ export async function mountSkills(src, { mnt = makeTempDir('mnt'),
 		{ stdio: ['ignore', 'ignore', 'pipe'] });
 	const stderr = collectStderr(daemon);
 	liveMounts.add(mnt);
+	liveDaemons.add(daemon);
+	daemon.once('exit', () => liveDaemons.delete(daemon));
 	let exited = null;
 	const exitPromise = new Promise((resolve) => daemon.once('exit',
 		(code, signal) => { exited = { code, signal }; resolve(exited); }));

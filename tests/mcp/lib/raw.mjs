@@ -64,8 +64,21 @@ export class RawServer {
 
 	// Writes text as is (no newline added); waits for the pipe to drain.
 	async writeRaw(text) {
-		if (!this.child.stdin.write(text))
-			await new Promise((resolve) => this.child.stdin.once('drain', resolve));
+		if (this.exit || this.child.stdin.destroyed)
+			throw new Error(`skillsfs-mcp is gone (${JSON.stringify(this.exit)}); stderr:\n${this.stderr()}`);
+		if (!this.child.stdin.write(text)) {
+			// A server that dies never drains: wait for either.
+			await new Promise((resolve) => {
+				const done = () => {
+					this.child.stdin.off('drain', done);
+					this.child.stdin.off('close', done);
+					resolve();
+				};
+				this.child.stdin.once('drain', done);
+				this.child.stdin.once('close', done);
+				this.exited.then(done);
+			});
+		}
 	}
 
 	async send(msg) {

@@ -152,6 +152,9 @@ describe('stateless era 2026-07-28', () => {
 				['resources/read', { uri: 'skill://pdf-forms/SKILL.md' }],
 				['resources/read', { uri: 'resource://catalog/skills_index' }],
 				['skills/list', {}],
+				// SEP-2640 leaves this open, but the v2 SDK's SkillsClient
+				// and the conformance suite both require the hints here.
+				['skills/get', { uri: 'skill://pdf-forms/SKILL.md' }],
 			];
 			for (const [method, params] of calls) {
 				const r = await s.request(method, { ...params, _meta: modernMeta() });
@@ -160,8 +163,7 @@ describe('stateless era 2026-07-28', () => {
 				assert.ok(Number.isInteger(r.result.ttlMs) && r.result.ttlMs >= 0, `${method}: ttlMs ${r.result.ttlMs}`);
 				assert.ok(['public', 'private'].includes(r.result.cacheScope), `${method}: cacheScope ${r.result.cacheScope}`);
 			}
-			for (const [method, params] of [['skills/get', { uri: 'skill://pdf-forms/SKILL.md' }],
-				['prompts/get', { name: 'init-skills' }],
+			for (const [method, params] of [['prompts/get', { name: 'init-skills' }],
 				['resources/directory/read', { uri: 'skill://pdf-forms' }],
 				['tools/call', { name: 'get_skill', arguments: { id: 'csv-report' } }]]) {
 				const r = await s.request(method, { ...params, _meta: modernMeta() });
