@@ -7,6 +7,11 @@
  * Where that cannot work (a root reached through a symlinked category
  * folder, a kernel without openat2) the file is opened by its path with
  * O_NOFOLLOW and must be the very inode the scan saw.
+ *
+ * A file whose size or mtime differs from the scan's is not served
+ * (ESTALE): its inode stands for the content the scan saw.  This only
+ * happens to a read the page cache cannot answer, between a change in the
+ * source and the refresh that gives the file a new inode.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -112,6 +117,14 @@ int backing_open(const struct gen *g, const struct node *n)
 	if (!S_ISREG(st.st_mode)) {
 		close(fd);
 		return -EIO;
+	}
+	/* Changed since the scan: the refresh that follows brings a new
+	 * inode.  Serving these bytes under the old size could cut them or
+	 * mix two versions, so this inode's content is gone. */
+	if (st.st_size != n->size || st.st_mtim.tv_sec != f->mtime.tv_sec ||
+	    st.st_mtim.tv_nsec != f->mtime.tv_nsec) {
+		close(fd);
+		return -ESTALE;
 	}
 	return fd;
 }

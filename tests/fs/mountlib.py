@@ -1,0 +1,182 @@
+"""Helpers for tests that mount skillsfs: temporary sources, a daemon in the
+foreground, readiness by polling with a deadline, and an unmount that always
+happens (also when a test fails)."""
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import unittest
+
+SKILLSFS = os.environ.get("SKILLSFS", "skillsfs")
+SOURCE_ROOT = os.environ.get(
+    "SKILLSFS_SOURCE_ROOT",
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+EXAMPLE_SKILLS = os.path.join(SOURCE_ROOT, "tests", "skills")
+READY_TIMEOUT = 20.0
+REFRESH_TIMEOUT = 5.0
+
+
+def sha256_file(path):
+    with open(path, "rb") as f:
+        return "sha256:" + hashlib.sha256(f.read()).hexdigest()
+
+
+def wait_for(predicate, timeout=REFRESH_TIMEOUT, interval=0.02, what="condition"):
+    """Polls predicate() until it returns a true value; fails after timeout."""
+    deadline = time.monotonic() + timeout
+    last_error = None
+    while True:
+        try:
+            value = predicate()
+            if value:
+                return value
+        except OSError as e:
+            last_error = e
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out after %.1fs waiting for %s%s" % (
+                timeout, what, " (last error: %s)" % last_error if last_error else ""))
+        time.sleep(interval)
+
+
+def write_skill(root, skill_id, description="A skill made by a test.", body="Body.\n",
+                extra_frontmatter="", files=None):
+    """Writes a valid skill folder under root; returns its path."""
+    d = os.path.join(root, skill_id)
+    os.makedirs(d, exist_ok=True)
+    fm = "---\nname: %s\ndescription: %s\n%s---\n" % (skill_id, description, extra_frontmatter)
+    with open(os.path.join(d, "SKILL.md"), "w") as f:
+        f.write(fm + body)
+    for rel, content in (files or {}).items():
+        p = os.path.join(d, rel)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "w") as f:
+            f.write(content)
+    return d
+
+
+def unmount(mountpoint):
+    """Unmounts, lazily if it is busy; quiet when nothing is mounted."""
+    if not os.path.ismount(mountpoint) and not is_stale(mountpoint):
+        return
+    r = subprocess.run(["fusermount3", "-u", mountpoint], capture_output=True)
+    if r.returncode != 0:
+        subprocess.run(["fusermount3", "-uz", mountpoint], capture_output=True)
+
+
+def is_stale(mountpoint):
+    try:
+        os.stat(mountpoint)
+        return False
+    except OSError as e:
+        return e.errno == 107   # ENOTCONN
+
+
+class Mount:
+    """A skillsfs daemon serving `roots` at a temporary mountpoint."""
+
+    def __init__(self, roots, options=(), env=None, workdir=None):
+        self.workdir = workdir or tempfile.mkdtemp(prefix="skillsfs-mnt-")
+        self.path = os.path.join(self.workdir, "mnt")
+        os.makedirs(self.path, exist_ok=True)
+        self.roots = list(roots)
+        self.options = list(options)
+        self.env = env
+        self.proc = None
+        self.stderr_path = os.path.join(self.workdir, "daemon.stderr")
+
+    def argv(self):
+        args = [SKILLSFS, self.path]
+        for r in self.roots:
+            args += ["--skills-dir", r]
+        return args + ["-f"] + self.options
+
+    def start(self, timeout=READY_TIMEOUT):
+        self._stderr = open(self.stderr_path, "wb")
+        self.proc = subprocess.Popen(self.argv(), stdout=subprocess.DEVNULL,
+                                     stderr=self._stderr, env=self.env)
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.proc.poll() is not None:
+                raise AssertionError("skillsfs exited with %d before the mount was ready:\n%s"
+                                     % (self.proc.returncode, self.stderr()))
+            if os.path.ismount(self.path):
+                try:
+                    with open(self.file("index.json"), "rb") as f:
+                        f.read()
+                    return self
+                except OSError:
+                    pass
+            if time.monotonic() > deadline:
+                self.stop()
+                raise AssertionError("skillsfs not ready after %.0fs:\n%s" % (timeout, self.stderr()))
+            time.sleep(0.01)
+
+    def stderr(self):
+        try:
+            with open(self.stderr_path, "rb") as f:
+                return f.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def file(self, *parts):
+        return os.path.join(self.path, *parts)
+
+    def read(self, *parts):
+        with open(self.file(*parts), "rb") as f:
+            return f.read()
+
+    def json(self, *parts):
+        return json.loads(self.read(*parts))
+
+    def generation(self):
+        return self.json("status.json")["generation"]
+
+    def terminate(self, sig=signal.SIGTERM, timeout=10):
+        """Signals the daemon and returns its exit status."""
+        self.proc.send_signal(sig)
+        return self.proc.wait(timeout=timeout)
+
+    def stop(self):
+        """Always leaves no mount and no process behind."""
+        try:
+            unmount(self.path)
+        finally:
+            if self.proc is not None:
+                try:
+                    self.proc.wait(timeout=5)
+                except subprocess.TimeoutExpired:
+                    self.proc.kill()
+                    self.proc.wait(timeout=5)
+                    unmount(self.path)
+            if getattr(self, "_stderr", None):
+                self._stderr.close()
+                self._stderr = None
+
+    def cleanup(self):
+        self.stop()
+        shutil.rmtree(self.workdir, ignore_errors=True)
+
+
+class MountTestCase(unittest.TestCase):
+    """A test case with helpers to copy the example skills and mount them."""
+
+    def make_dir(self):
+        d = tempfile.mkdtemp(prefix="skillsfs-src-")
+        self.addCleanup(shutil.rmtree, d, True)
+        return d
+
+    def copy_examples(self):
+        root = os.path.join(self.make_dir(), "skills")
+        shutil.copytree(EXAMPLE_SKILLS, root, symlinks=True)
+        return root
+
+    def mount(self, roots, options=(), **kw):
+        m = Mount(roots, options, **kw)
+        self.addCleanup(m.cleanup)
+        m.start()
+        return m
