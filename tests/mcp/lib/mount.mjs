@@ -69,6 +69,12 @@ export async function waitUntil(check, { timeoutMs = 10000, intervalMs = 25,
 	}
 }
 
+// A mount made by someone else (the server under test) that the last-resort
+// cleanup must remove too.
+export function protectMount(mnt) {
+	liveMounts.add(mnt);
+}
+
 export function makeTempDir(prefix) {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), `skillsfs-mcp-${prefix}-`));
 	tempDirs.add(dir);

@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { makeSkillSource, makeTempDir, removeTempDir, mountSkills, isMounted, mountEntry,
-	waitUntil, collectStderr, SKILLSFS_MCP } from '../lib/mount.mjs';
+	waitUntil, collectStderr, protectMount, SKILLSFS_MCP } from '../lib/mount.mjs';
 import { connectV1 } from '../lib/clients.mjs';
 import { listPage, checkToolResult } from '../lib/expect.mjs';
 import { RawServer } from '../lib/raw.mjs';
@@ -21,6 +21,7 @@ after(async () => {
 
 // Make sure a mount made by the server under test never outlives the test.
 function guard(mnt) {
+	protectMount(mnt);
 	cleanups.push(async () => {
 		if (isMounted(mnt)) {
 			spawnSync('fusermount3', ['-u', mnt], { stdio: 'ignore' });

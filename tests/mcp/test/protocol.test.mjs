@@ -155,6 +155,8 @@ describe('stateless era 2026-07-28', () => {
 				// SEP-2640 leaves this open, but the v2 SDK's SkillsClient
 				// and the conformance suite both require the hints here.
 				['skills/get', { uri: 'skill://pdf-forms/SKILL.md' }],
+				// The same for the v2 SDK's SkillsClient.readDirectory().
+				['resources/directory/read', { uri: 'skill://pdf-forms' }],
 			];
 			for (const [method, params] of calls) {
 				const r = await s.request(method, { ...params, _meta: modernMeta() });

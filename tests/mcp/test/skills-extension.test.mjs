@@ -109,6 +109,15 @@ for (const flavour of FLAVOURS) {
 		});
 
 		it('resources/directory/read lists the direct children of every skill folder', async () => {
+			// "the same Resource objects that resources/list returns"
+			const listed = new Map();
+			let cursor;
+			do {
+				const page = await c.request('resources/list', cursor ? { cursor } : {});
+				for (const r of page.resources)
+					listed.set(r.uri, r);
+				cursor = page.nextCursor;
+			} while (cursor);
 			let dirs = 0;
 			for (const id of skillIds(mnt)) {
 				for (const rel of skillDirs(id)) {
@@ -121,7 +130,9 @@ for (const flavour of FLAVOURS) {
 					assert.deepEqual(got, want, `${uri}: children`);
 					for (const r of res.resources) {
 						assert.equal(typeof r.name, 'string', `${r.uri}: name`);
-						assert.equal(typeof r.mimeType, 'string', `${r.uri}: mimeType`);
+						if (listed.has(r.uri))
+							assert.equal(r.mimeType, listed.get(r.uri).mimeType,
+								`${r.uri}: same mimeType as in resources/list`);
 						if (r.uri.endsWith('.md'))
 							assert.equal(r.mimeType, 'text/markdown', `${r.uri}: mimeType`);
 						if (r.uri.endsWith('.json'))
