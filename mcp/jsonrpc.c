@@ -174,7 +174,7 @@ static bool key_equals(const char *s, size_t start, size_t end,
 }
 
 /* Walks the top-level object: the raw text of its first "id" member, and
- * whether any string anywhere holds \u0000. */
+ * whether a string in its method or params holds \u0000. */
 static void scan_top(const char *s, size_t len, const char **id,
                      size_t *idlen, bool *nul)
 {
@@ -192,13 +192,20 @@ static void scan_top(const char *s, size_t len, const char **id,
 		if (i >= len || s[i] != '"')
 			return;
 		size_t kstart = i;
-		i = skip_string(s, len, i, nul);
+		bool ignored = false, member_nul = false;
+		i = skip_string(s, len, i, &ignored);
 		bool is_id = key_equals(s, kstart, i, "id");
+		/* NUL matters where cJSON's C strings would cut it short: in
+		 * the method and the params.  An id is echoed as written. */
+		bool checked = key_equals(s, kstart, i, "method") ||
+			       key_equals(s, kstart, i, "params");
 		i = skip_ws(s, len, i);
 		if (i < len && s[i] == ':')
 			i++;
 		size_t vstart = skip_ws(s, len, i);
-		i = skip_value(s, len, vstart, nul);
+		i = skip_value(s, len, vstart, &member_nul);
+		if (checked && member_nul)
+			*nul = true;
 		if (is_id && !*id) {
 			*id = s + vstart;
 			*idlen = i - vstart;
@@ -303,17 +310,18 @@ void message_parse(const char *line, size_t len, struct message *m)
 	}
 
 	cJSON *params = cJSON_GetObjectItemCaseSensitive(m->root, "params");
-	if (params && !cJSON_IsObject(params) && !cJSON_IsArray(params)) {
-		invalid(m, JSONRPC_INVALID_REQUEST,
-			"Invalid Request: params must be an object");
-		return;
-	}
 	m->method = method->valuestring;
 	m->params = cJSON_IsObject(params) ? params : NULL;
 	m->kind = id ? MSG_REQUEST : MSG_NOTIFICATION;
-	if (params && cJSON_IsArray(params) && m->kind == MSG_REQUEST)
-		invalid(m, JSONRPC_INVALID_PARAMS,
-			"Invalid params: params must be an object");
+	/* A notification is never answered, even with bad params. */
+	if (m->kind == MSG_REQUEST && params && !cJSON_IsObject(params)) {
+		if (cJSON_IsArray(params))
+			invalid(m, JSONRPC_INVALID_PARAMS,
+				"Invalid params: params must be an object");
+		else
+			invalid(m, JSONRPC_INVALID_REQUEST,
+				"Invalid Request: params must be an object");
+	}
 }
 
 void message_free(struct message *m)

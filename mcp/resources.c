@@ -68,6 +68,36 @@ const char *mime_by_name(const char *name)
 	return NULL;
 }
 
+const char *mime_by_content(const char *data, size_t len)
+{
+	if (len > SNIFF_BYTES) {
+		len = SNIFF_BYTES;
+		/* Do not judge a character cut in two at the boundary. */
+		size_t back = 0;
+		while (back < 3 && back < len &&
+		       ((unsigned char)data[len - 1 - back] & 0xC0) == 0x80)
+			back++;
+		if (back < len && ((unsigned char)data[len - 1 - back] & 0xC0) == 0xC0)
+			len -= back + 1;
+	}
+	return is_text(data, len) ? "text/plain" : "application/octet-stream";
+}
+
+const char *mime_of_file(const char *path)
+{
+	const char *mime = mime_by_name(path);
+	char head[SNIFF_BYTES + 1];
+
+	if (mime)
+		return mime;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return NULL;
+	ssize_t n = read(fd, head, sizeof(head));
+	close(fd);
+	return n < 0 ? NULL : mime_by_content(head, (size_t)n);
+}
+
 cJSON *resource_object(const char *uri, const char *name, const char *mime,
                        const char *path, int64_t size)
 {
@@ -276,7 +306,7 @@ static cJSON *read_contents(const char *text_uri, const struct target *t,
 	bool text = is_text(data, len);
 	const char *mime = t->mime ? t->mime : mime_by_name(t->path);
 	if (!mime)
-		mime = text ? "text/plain" : "application/octet-stream";
+		mime = mime_by_content(data, len);
 	cJSON *item = cJSON_CreateObject();
 	cJSON_AddStringToObject(item, "uri", text_uri);
 	cJSON_AddStringToObject(item, "mimeType", mime);
@@ -512,7 +542,7 @@ next:
 			path = mount_skill_file(&s->mount, id, u.path);
 			bool top = strcmp(u.path, "SKILL.md") == 0;
 			cJSON *o = resource_object(furi, top ? id : u.path,
-				top ? "text/markdown" : mime_by_name(u.path), path,
+				top ? "text/markdown" : mime_of_file(path), path,
 				cJSON_IsNumber(size) ? (int64_t)size->valuedouble : -1);
 			if (top && desc)
 				cJSON_AddStringToObject(o, "description", desc);

@@ -17,6 +17,13 @@
  * (resources/read then decides by content: text/plain or octet-stream). */
 const char *mime_by_name(const char *name);
 
+/* For content whose name says nothing: text/plain when its first bytes
+ * (SNIFF_BYTES) are UTF-8 without NUL, else application/octet-stream. */
+#define SNIFF_BYTES 8192
+const char *mime_by_content(const char *data, size_t len);
+/* By name, else by the first bytes of the file; NULL if it cannot be read. */
+const char *mime_of_file(const char *path);
+
 /* {uri, name, mimeType?, size?, _meta: {"io.skillsfs/path": path}};
  * size < 0 leaves size out. */
 cJSON *resource_object(const char *uri, const char *name, const char *mime,

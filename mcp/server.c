@@ -210,15 +210,17 @@ static bool select_era(const struct message *m, struct request *req,
 			    "Unsupported protocol version");
 		return false;
 	}
+	req->version = pv->valuestring;
+	req->era = version_is_modern(pv->valuestring) ? ERA_MODERN : ERA_LEGACY;
+	/* RequestMetaObject: clientCapabilities is required (an empty object
+	 * means none) and capabilities are never carried over. */
 	const cJSON *caps = cJSON_GetObjectItemCaseSensitive(meta, META_CAPS);
-	if (caps && !cJSON_IsObject(caps)) {
+	if (req->era == ERA_MODERN && !cJSON_IsObject(caps)) {
 		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
 			    "Invalid params: _meta[\"%s\"] must be an object",
 			    META_CAPS);
 		return false;
 	}
-	req->version = pv->valuestring;
-	req->era = version_is_modern(pv->valuestring) ? ERA_MODERN : ERA_LEGACY;
 	return true;
 }
 

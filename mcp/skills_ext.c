@@ -127,6 +127,9 @@ void handle_skills_get(struct mcp_server *s, const struct request *req,
 		if (raw) {
 			r->result = cJSON_CreateObject();
 			cJSON_AddItemToObject(r->result, "skill", raw);
+			/* SEP-2640 leaves cache hints on skills/get open; the v2
+			 * SDK's skills client expects them, as on resources/read. */
+			r->cache = CACHE_MOUNT;
 		}
 	}
 	uri_free(&u);
@@ -185,7 +188,7 @@ static cJSON *child_object(const char *dir_uri, const char *dir_path,
 		if (S_ISDIR(st.st_mode))
 			o = resource_object(uri, name, "inode/directory", path, -1);
 		else if (S_ISREG(st.st_mode))
-			o = resource_object(uri, name, mime_by_name(name), path,
+			o = resource_object(uri, name, mime_of_file(path), path,
 					    (int64_t)st.st_size);
 	}
 	free(uri);
@@ -268,6 +271,8 @@ void handle_directory_read(struct mcp_server *s, const struct request *req,
 				cJSON_AddStringToObject(r->result, "nextCursor", next);
 			free(next);
 		}
+		/* Like resources/list (the v2 SDK's skills client wants it). */
+		r->cache = CACHE_MOUNT;
 		for (size_t i = 0; i < n; i++)
 			free(names[i]);
 		free(names);
