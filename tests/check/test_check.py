@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""`skillsfs check`: output lines, summary, --json, --strict, exit codes
+and usage errors.  $SKILLSFS is the program under test."""
+import json
+import os
+
+from checklib import SKILLS, Tap, TempTree, run
+
+SKILLSFS = os.environ["SKILLSFS"]
+t = Tap()
+
+
+def check(*args, env=None, cwd=None):
+    return run([SKILLSFS, "check", *args], env_extra=env, cwd=cwd)
+
+
+GOOD_SUMMARY = "3 skills, 0 errors, 0 warnings, 0 shadowed\n"
+
+# ---- good trees -------------------------------------------------------------
+
+rc, out, err = check("--skills-dir", SKILLS)
+t.eq((rc, out, err), (0, GOOD_SUMMARY, ""), "example skills: no findings, exit 0")
+
+rc, out, err = check(env={"SKILLSFS_SKILLS_DIRS": SKILLS})
+t.eq((rc, out), (0, GOOD_SUMMARY), "roots from SKILLSFS_SKILLS_DIRS")
+
+rc, out, err = check("--skills-dir", "skills", cwd=os.path.dirname(SKILLS))
+t.eq((rc, out), (0, GOOD_SUMMARY), "relative --skills-dir made absolute")
+
+rc, out, err = check("--skills-dir", SKILLS, env={"SKILLSFS_SKILLS_DIRS": "/nonexistent"})
+t.eq((rc, out), (0, GOOD_SUMMARY), "--skills-dir takes precedence over the environment")
+
+rc, out, err = check("--skills-dir", SKILLS, "--strict")
+t.eq((rc, out), (0, GOOD_SUMMARY), "--strict on clean skills: exit 0")
+
+rc, out, err = check("--skills-dir", SKILLS, "--json")
+t.eq((rc, out), (0, '{"findings":[],"summary":{"skills":3,"errors":0,"warnings":0,'
+                    '"shadowed":0}}\n'), "--json on clean skills")
+
+# ---- a tree with findings ---------------------------------------------------
+
+REFS_FM = ("x-personal-mcp:\n  id: refs\n  version: 1.0.0\n  capabilities:\n"
+           "    - resource://skills/refs/document\n  references:\n    guide:\n"
+           "      path: references/guide.md\n")
+
+with TempTree() as tree:
+    r1, r2, r3 = tree.p("r1"), tree.p("r2"), tree.p("r3-missing")
+    tree.skill("r1/good")
+    tree.skill("r1/lower", md="skill.md")
+    tree.skill("r1/refs", extra=REFS_FM)
+    tree.skill("r1/dup")
+    tree.skill("r2/dup")
+    os.symlink("../../outside.txt", tree.p("r1/good/escape"))
+    tree.write("outside.txt", "not part of any skill\n")
+    tree.skill("r1/misnamed", name="other-name")
+    args = ["--skills-dir", r1, "--skills-dir", r2, "--skills-dir", r3]
+
+    rc, out, err = check(*args)
+    lines = out.splitlines()
+    want = [
+        f"{r3}: error: skills folder does not exist",
+        f"{tree.p('r1/good/escape')}: warning: symbolic link points outside the skill folder; hidden",
+        f"{tree.p('r1/lower/skill.md')}: warning: spelled skill.md; rename it to SKILL.md",
+        None,   # misnamed: the validator's own wording, checked below
+        f"{tree.p('r1/refs/SKILL.md')}:11:13: error: x-personal-mcp.references.guide.path: "
+        "reference references/guide.md does not exist in the skill",
+        f"{tree.p('r2/dup/SKILL.md')}:2:7: warning: name: skill \"dup\" is shadowed by "
+        f"{tree.p('r1/dup/SKILL.md')}, which is served",
+        "6 skills, 3 errors, 3 warnings, 1 shadowed",
+    ]
+    t.eq(rc, 1, "errors: exit 1")
+    t.eq(err, "", "findings go to stdout only")
+    t.eq(len(lines), len(want), "one line per finding, then the summary")
+    for i, (got, exp) in enumerate(zip(lines, want)):
+        if exp is not None:
+            t.eq(got, exp, f"line {i + 1}")
+    t.ok(len(lines) > 3 and lines[3].startswith(f"{tree.p('r1/misnamed/SKILL.md')}:2:7: error: name: "),
+         "validator findings carry file, position and field", lines[3:4])
+
+    rc, out, err = check(*args, "--json")
+    t.eq(rc, 1, "--json with errors: exit 1")
+    doc = json.loads(out)
+    t.eq(list(doc), ["findings", "summary"], "--json document keys")
+    t.eq(doc["summary"], {"skills": 6, "errors": 3, "warnings": 3, "shadowed": 1}, "--json summary")
+    t.eq(len(doc["findings"]), 6, "--json: every finding")
+    t.ok(all(list(f) == ["severity", "file", "line", "column", "field", "message"]
+             for f in doc["findings"]), "--json finding keys in order")
+    t.eq(doc["findings"][4], {"severity": "error", "file": tree.p("r1/refs/SKILL.md"), "line": 11,
+                              "column": 13, "field": "x-personal-mcp.references.guide.path",
+                              "message": "reference references/guide.md does not exist in the skill"},
+         "--json finding with a position")
+    t.ok(out.endswith("}\n") and out.count("\n") == 1, "--json prints one line")
+
+    rc, out, err = check(*args, "--strict")
+    lines = out.splitlines()
+    t.eq(rc, 1, "--strict: exit 1")
+    t.ok(all(": error: " in l for l in lines[:-1]), "--strict: every finding is an error", out)
+    t.eq(lines[-1], "6 skills, 6 errors, 0 warnings, 1 shadowed", "--strict summary")
+
+    # Warnings alone do not fail the check, unless --strict.
+    rc, out, err = check("--skills-dir", tree.p("r1/lower"))
+    t.eq((rc, out.splitlines()[-1]), (0, "1 skills, 0 errors, 1 warnings, 0 shadowed"),
+         "a root that is itself a skill; warnings only: exit 0")
+    rc, out, err = check("--skills-dir", tree.p("r1/lower"), "--strict")
+    t.eq((rc, out.splitlines()[-1]), (1, "1 skills, 1 errors, 0 warnings, 0 shadowed"),
+         "warnings only with --strict: exit 1")
+
+    tree.write("not-a-folder", "x\n")
+    rc, out, err = check("--skills-dir", tree.p("not-a-folder"))
+    t.eq((rc, out), (1, f"{tree.p('not-a-folder')}: error: skills folder is not a folder\n"
+                        "0 skills, 1 errors, 0 warnings, 0 shadowed\n"), "root that is a file")
+
+# ---- usage ------------------------------------------------------------------
+
+rc, out, err = check("--help")
+t.ok(rc == 0 and out.startswith("usage: skillsfs check [--skills-dir DIR]... [--strict] [--json]\n")
+     and err == "", "--help: usage on stdout, exit 0", out + err)
+for opt in ("--skills-dir", "--strict", "--json", "--help"):
+    t.ok(opt in out, f"--help documents {opt}")
+
+rc, out, err = check("--bogus", "--skills-dir", SKILLS)
+t.eq((rc, out, err), (2, "", "skillsfs check: unknown option '--bogus'\n"
+                             "Try 'skillsfs check --help'.\n"), "unknown option: exit 2, named")
+
+rc, out, err = check("-x")
+t.eq((rc, err.splitlines()[0]), (2, "skillsfs check: unknown option '-x'"), "unknown short option")
+
+rc, out, err = check("--skills-dir")
+t.eq((rc, err.splitlines()[0]), (2, "skillsfs check: option '--skills-dir' needs a value"),
+     "--skills-dir without a value")
+
+rc, out, err = check("--skills-dir", SKILLS, "extra")
+t.eq((rc, err.splitlines()[0]), (2, "skillsfs check: unexpected argument 'extra'"),
+     "stray argument")
+
+rc, out, err = check()
+t.eq((rc, out, err), (2, "", "skillsfs check: no skills folders: give --skills-dir DIR or set "
+                             "SKILLSFS_SKILLS_DIRS\n"), "no roots: exit 2")
+
+rc, out, err = check(env={"SKILLSFS_SKILLS_DIRS": ""})
+t.eq(rc, 2, "empty SKILLSFS_SKILLS_DIRS is no roots")
+
+t.done()
