@@ -354,6 +354,7 @@ struct tree_walk {
 	struct sfs_file *v;        /* owned (malloc) until copied */
 	size_t n, cap;
 	bool capped;
+	unsigned depth;            /* folder levels below the skill folder */
 };
 
 static struct sfs_file *new_entry(struct tree_walk *t)
@@ -385,6 +386,14 @@ static int hide(struct tree_walk *t, bool is_skill_md, const char *rel,
 		                    "%s; the skill cannot be served", why);
 	return sfs_diag_add(t->diags, SFS_WARNING, abs, 0, 0, "",
 	                    "%s; hidden", why);
+}
+
+static int hide_errno(struct tree_walk *t, bool is_skill_md, const char *rel,
+                      int err)
+{
+	char why[256];
+	snprintf(why, sizeof(why), "cannot read: %s", strerror(err));
+	return hide(t, is_skill_md, rel, why);
 }
 
 /* Fills the digest of e from the cache or by reading the file. */
@@ -534,10 +543,14 @@ static int add_folder(struct tree_walk *t, int dfd, const char *name,
 	if (!abs)
 		return -ENOMEM;
 
+	/* Each level holds a descriptor and a stack frame: bounded like
+	 * discovery. */
+	if (t->depth + 1 > s->max_depth)
+		return hide(t, false, proto->path, "folder nested too deep");
 	int cfd = openat(dfd, name,
 	                 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (cfd < 0)
-		return hide(t, false, proto->path, strerror(errno));
+		return hide_errno(t, false, proto->path, errno);
 	struct names nm = { 0 };
 	bool cut;
 	int rc = read_names(cfd, s->max_files + 1, &nm, &cut);
@@ -547,7 +560,7 @@ static int add_folder(struct tree_walk *t, int dfd, const char *name,
 	}
 	if (rc < 0) {
 		close(cfd);
-		return hide(t, false, proto->path, strerror(-rc));
+		return hide_errno(t, false, proto->path, -rc);
 	}
 	struct sfs_file *e = new_entry(t);
 	if (!e)
@@ -558,8 +571,11 @@ static int add_folder(struct tree_walk *t, int dfd, const char *name,
 		set_identity(e, st);
 		rc = sfs_strvec_push(&s->dirs, abs);
 	}
-	if (rc == 0)
+	if (rc == 0) {
+		t->depth++;
 		rc = list_entries(t, cfd, proto->path, &nm);
+		t->depth--;
+	}
 	names_free(&nm);
 	close(cfd);
 	return rc;
@@ -592,7 +608,7 @@ static int list_one(struct tree_walk *t, int dfd, const char *rel,
 
 	struct stat st;
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return hide(t, is_skill_md, proto.source, strerror(errno));
+		return hide_errno(t, is_skill_md, proto.source, errno);
 	proto.mode = st.st_mode;
 
 	if (S_ISDIR(st.st_mode)) {
@@ -617,7 +633,7 @@ static int list_one(struct tree_walk *t, int dfd, const char *rel,
 		t->n--;
 		if (rc == -ENOMEM)
 			return rc;
-		return hide(t, is_skill_md, proto.source, strerror(-rc));
+		return hide_errno(t, is_skill_md, proto.source, -rc);
 	}
 	return 0;
 }

@@ -263,13 +263,14 @@ static void test_limits(void)
 	clean();
 	skill(at("r/a/b/c/d/deep"), NULL, NULL);
 	skill(at("r/shallow"), NULL, NULL);
-	for (int i = 0; i < 5; i++)
+	write_file(at("r/shallow/a/b/c/d/f.txt"), "deep\n");
+	for (int i = 0; i < 6; i++)
 		write_file(at("r/big/f%d", i), "x");
 	skill(at("r/big"), NULL, NULL);
 
 	const char *roots[] = { at("r") };
 	struct sfs_config cfg = {
-		.roots = roots, .nroots = 1, .max_depth = 3, .max_files = 4,
+		.roots = roots, .nroots = 1, .max_depth = 3, .max_files = 5,
 	};
 	sfs_catalog *cat = build_cfg(&cfg, NULL);
 	sfs_catalog_each_diag(cat, print_diag, NULL);
@@ -277,10 +278,15 @@ static void test_limits(void)
 	   "max_depth bounds the search");
 	ok(count_diags(cat, SFS_WARNING, "r/a/b/c/d", "", "not searched") == 1,
 	   "depth limit reported once");
+	const struct sfs_skill *sh = sfs_catalog_find(cat, "shallow");
+	ok(file_of(sh, "a/b/c") && !file_of(sh, "a/b/c/d") &&
+	   count_diags(cat, SFS_WARNING, "r/shallow/a/b/c/d", "",
+	               "too deep") == 1,
+	   "max_depth bounds the folders inside a skill too");
 	const struct sfs_skill *big = sfs_catalog_find(cat, "big");
-	ok(big && big->nfiles == 4, "max_files caps a skill's entries (%zu)",
+	ok(big && big->nfiles == 5, "max_files caps a skill's entries (%zu)",
 	   big ? big->nfiles : 0);
-	ok(count_diags(cat, SFS_WARNING, "r/big", "", "more than 4") == 1,
+	ok(count_diags(cat, SFS_WARNING, "r/big", "", "more than 5") == 1,
 	   "entry cap reported");
 	sfs_catalog_unref(cat);
 
