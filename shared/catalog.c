@@ -183,24 +183,28 @@ static void fm_position(const struct cand *c, const char *key,
 /* Every declared reference must be a regular file of the skill. */
 static int check_references(struct build *b, struct cand *c)
 {
+	struct sfs_arena *a = &b->cat->arena;
+
 	for (size_t i = 0; i < c->meta.nrefs; i++) {
 		const struct sfs_ref *r = &c->meta.refs[i];
-		char *field = sfs_arena_printf(&b->cat->arena,
-		                               "x-personal-mcp.references.%s.path",
-		                               r->id);
-		char *p = sfs_arena_strdup(&b->cat->arena, r->path);
-		if (!field || !p)
+		char *p = sfs_arena_strdup(a, r->path);
+		if (!p)
 			return -ENOMEM;
 		const struct sfs_file *f =
 			sfs_path_clean_rel(p) ? tree_find(&c->tree, p) : NULL;
 		if (f && (S_ISREG(f->mode) || (S_ISLNK(f->mode) && f->hashed)))
 			continue;
+
+		char *field = sfs_arena_printf(a, "x-personal-mcp.references."
+		                               "%s.path", r->id);
+		if (!field)
+			return -ENOMEM;
 		unsigned line, col;
 		fm_position(c, field, &line, &col);
 		int rc = sfs_diag_add(&c->diags, SFS_ERROR, c->skill_md_path,
-		                      line, col, field,
-		                      f ? "reference %s is not a regular file"
-		                        : "reference %s does not exist in the skill",
+		                      line, col, field, f ?
+		                      "reference %s is not a regular file" :
+		                      "reference %s does not exist in the skill",
 		                      r->path);
 		if (rc < 0)
 			return rc;
@@ -364,8 +368,8 @@ static int resolve_shadowing(struct build *b)
 		rc = sfs_diag_add(&c->diags,
 		                  b->cfg->strict ? SFS_ERROR : SFS_WARNING,
 		                  c->skill_md_path, line, col, "name",
-		                  "skill \"%s\" is shadowed by %s, which is served",
-		                  c->id, winner->skill_md_path);
+		                  "skill \"%s\" is shadowed by %s, "
+		                  "which is served", c->id, winner->skill_md_path);
 	}
 	free(v);
 	return rc;

@@ -235,13 +235,15 @@ static int walk_entry(struct walk *w, int dfd, const char *path,
 		return 0;   /* gone since it was listed */
 	if (S_ISLNK(st.st_mode)) {
 		struct stat target;
-		if (fstatat(dfd, name, &target, 0) == 0 &&
-		    S_ISDIR(target.st_mode))
-			return sfs_diag_add(s->global, SFS_WARNING,
-			                    join(s->arena, path, name), 0, 0, "",
-			                    "symbolic link to a folder: not followed; "
-			                    "skills are searched in real folders only");
-		return 0;
+		if (fstatat(dfd, name, &target, 0) < 0 ||
+		    !S_ISDIR(target.st_mode))
+			return 0;
+		const char *lpath = join(s->arena, path, name);
+		if (!lpath)
+			return -ENOMEM;
+		return sfs_diag_add(s->global, SFS_WARNING, lpath, 0, 0, "",
+		                    "symbolic link to a folder: not followed; "
+		                    "skills are searched in real folders only");
 	}
 	if (!S_ISDIR(st.st_mode))
 		return 0;
