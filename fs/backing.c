@@ -11,7 +11,10 @@
  * A file whose size or mtime differs from the scan's is not served
  * (ESTALE): its inode stands for the content the scan saw.  This only
  * happens to a read the page cache cannot answer, between a change in the
- * source and the refresh that gives the file a new inode.
+ * source and the refresh that gives the file a new inode.  Files that
+ * changed since the previous generation are held open from the refresh
+ * on (backing_pin), so even a source replaced again right away still
+ * serves the bytes whose digest index.json shows.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -98,31 +101,61 @@ static int open_by_path(const struct sfs_skill *s, const struct sfs_file *f,
 	return fd;
 }
 
-int backing_open(const struct gen *g, const struct node *n)
+/* Whether an open source still shows what the scan saw. */
+static int check_source(int fd, const struct node *n)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EIO;
+	/* Changed since the scan: the refresh that follows brings a new
+	 * inode.  Serving these bytes under the old size could cut them or
+	 * mix two versions, so this inode's content is gone. */
+	if (st.st_size != n->size || st.st_mtim.tv_sec != n->mtime.tv_sec ||
+	    st.st_mtim.tv_nsec != n->mtime.tv_nsec)
+		return -ESTALE;
+	return 0;
+}
+
+int backing_open(const struct gen *g, const struct node *n, bool *borrowed)
 {
 	const struct sfs_skill *s = gen_skill(g, n);
 	const struct sfs_file *f = gen_file(g, n);
 	struct stat st;
-	int fd;
+	int fd, rc;
 
+	*borrowed = false;
 	if (!s || !f || n->kind != NODE_SKILL_FILE)
 		return -EINVAL;
+	if (n->fd >= 0) {
+		rc = check_source(n->fd, n);
+		*borrowed = rc == 0;
+		return rc < 0 ? rc : n->fd;
+	}
 	fd = open_beneath(g, s, f);
 	if (fd == -EXDEV || fd == -ELOOP || fd == -ENOSYS)
 		fd = open_by_path(s, f, &st);
-	else if (fd >= 0 && fstat(fd, &st) < 0)
-		st.st_mode = 0;
 	if (fd < 0)
 		return fd;
-	if (!S_ISREG(st.st_mode)) {
+	rc = check_source(fd, n);
+	if (rc < 0) {
 		close(fd);
-		return -EIO;
+		return rc;
 	}
-	/* Changed since the scan: the refresh that follows brings a new
-	 * inode.  Serving these bytes under the old size could cut them or
-	 * mix two versions, so this inode's content is gone. */
-	if (st.st_size != n->size || st.st_mtim.tv_sec != f->mtime.tv_sec ||
-	    st.st_mtim.tv_nsec != f->mtime.tv_nsec) {
+	return fd;
+}
+
+int backing_pin(const struct sfs_skill *s, const struct sfs_file *f)
+{
+	struct stat st;
+	int fd = open_by_path(s, f, &st);
+
+	if (fd < 0)
+		return fd;
+	if (st.st_size != f->size || st.st_mtim.tv_sec != f->mtime.tv_sec ||
+	    st.st_mtim.tv_nsec != f->mtime.tv_nsec || !S_ISREG(st.st_mode)) {
 		close(fd);
 		return -ESTALE;
 	}

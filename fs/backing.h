@@ -4,6 +4,8 @@
 #ifndef SKILLSFS_BACKING_H
 #define SKILLSFS_BACKING_H
 
+#include <stdbool.h>
+
 #include "tree.h"
 
 /* Opens an O_PATH descriptor per catalog root into g->root_fds (-1 for a
@@ -12,8 +14,11 @@ int backing_open_roots(struct gen *g);
 /* Opens the source of a NODE_SKILL_FILE for reading without following
  * any symlink below its root, so a folder swapped for a link between the
  * scan and the read cannot lead outside.  Returns a descriptor of a
- * regular file, or -errno. */
-int backing_open(const struct gen *g, const struct node *n);
+ * regular file, or -errno; *borrowed tells that the descriptor is the
+ * generation's (a pinned source), which the caller must not close. */
+int backing_open(const struct gen *g, const struct node *n, bool *borrowed);
+/* gen_params.pin: the source if it is still what the scan read. */
+int backing_pin(const struct sfs_skill *s, const struct sfs_file *f);
 /* The owner of a skill's source entry (gen_params.owner). */
 int backing_owner(const struct sfs_skill *s, const struct sfs_file *f,
                   uid_t *uid, gid_t *gid);

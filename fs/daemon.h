@@ -27,6 +27,8 @@ struct daemon {
 	struct lookups lookups;
 	uint64_t next_ino;           /* the refresh thread's allocator */
 	uint64_t generations;        /* generations built */
+	unsigned max_pins;           /* changed sources held open per
+	                              * generation (see gen_params.pin) */
 
 	struct refresher *refresher; /* NULL until started */
 	atomic_bool polling;         /* refresh mode */
@@ -65,5 +67,8 @@ void refresher_stop(struct daemon *d);
 /* From a request handler in polling mode: asks for a staleness check if
  * the last one is older than the poll interval.  Cheap. */
 void refresher_touch(struct daemon *d);
+/* From a request handler: a source is newer than the current generation
+ * (a read failed with ESTALE); refresh now, without the debounce. */
+void refresher_stale(struct daemon *d);
 
 #endif

@@ -53,6 +53,8 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev)
 		.gid = getgid(),
 		.next_ino = &d->next_ino,
 		.owner = backing_owner,
+		.pin = backing_pin,
+		.max_pins = d->max_pins,
 	};
 	clock_gettime(CLOCK_REALTIME, &p.now);
 	struct gen *g = gen_build(cat, prev, &p);

@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -102,7 +104,14 @@ static int check_mountpoint(const char *given, bool nonempty, char **out)
 	if (!*out)
 		return fail("mountpoint %s: %s", given, strerror(errno));
 	if (mounted_at(*out, &type) && strncmp(type, "fuse", 4) == 0) {
-		fail("%s is busy: a %s filesystem is mounted there", *out, type);
+		struct statvfs sv;
+		/* statfs always reaches the daemon; cached entries may not */
+		if (statvfs(*out, &sv) < 0 && errno == ENOTCONN)
+			fail("%s: Transport endpoint is not connected: the %s "
+			     "daemon that served it has died", *out, type);
+		else
+			fail("%s is busy: a %s filesystem is mounted there",
+			     *out, type);
 		fprintf(stderr, "skillsfs: unmount it first with: "
 		        "fusermount3 -u %s\n", *out);
 		free(type);
@@ -158,10 +167,31 @@ static int run_loop(struct daemon *d)
 	return rc;
 }
 
+/* Raises the descriptor limit to the hard one: changed sources are held
+ * open for a generation (gen_params.pin).  Returns how many may be. */
+static unsigned pin_budget(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return 0;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rlim_t want = rl.rlim_max > 65536 ? 65536 : rl.rlim_max;
+		if (want > rl.rlim_cur) {
+			struct rlimit raised = { want, rl.rlim_max };
+			if (setrlimit(RLIMIT_NOFILE, &raised) == 0)
+				rl.rlim_cur = want;
+		}
+	}
+	rlim_t budget = rl.rlim_cur / 8;
+	return budget > 1024 ? 1024 : (unsigned)budget;
+}
+
 static int daemon_init(struct daemon *d, const struct mount_options *o)
 {
 	memset(d, 0, sizeof(*d));
 	d->opt = o;
+	d->max_pins = pin_budget();
 	d->timeout = CACHE_TIMEOUT;
 	d->next_ino = TREE_ROOT_INO + 1;
 	if (pthread_mutex_init(&d->cur_lock, NULL) != 0)
@@ -201,8 +231,8 @@ static int serve(struct daemon *d, struct mount_options *o,
 		fuse_daemonize(o->foreground);
 		if (refresher_start(d) < 0)
 			fail("cannot start the refresh thread");
-		else if (run_loop(d) == 0)
-			status = 0;
+		else if (run_loop(d) >= 0)
+			status = 0;   /* unmounted, or a signal number */
 		refresher_stop(d);
 		fuse_remove_signal_handlers(d->se);
 		fuse_session_unmount(d->se);

@@ -219,9 +219,12 @@ static void sfs_opendir(fuse_req_t req, fuse_ino_t ino,
 static void read_source(fuse_req_t req, const struct gen *g,
                         const struct node *n, size_t size, off_t off)
 {
-	int fd = backing_open(g, n);
+	bool borrowed;
+	int fd = backing_open(g, n, &borrowed);
 
 	if (fd < 0) {
+		if (fd == -ESTALE)
+			refresher_stale(daemon_of(req));
 		fuse_reply_err(req, -fd);
 		return;
 	}
@@ -230,7 +233,8 @@ static void read_source(fuse_req_t req, const struct gen *g,
 	buf.buf[0].fd = fd;
 	buf.buf[0].pos = off;
 	fuse_reply_data(req, &buf, FUSE_BUF_SPLICE_MOVE);
-	close(fd);
+	if (!borrowed)
+		close(fd);
 }
 
 static void sfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,

@@ -42,6 +42,8 @@ struct refresher {
 	bool rescan;             /* something vanished while syncing */
 	uint64_t fp;             /* polling: fingerprint of the sources */
 	atomic_llong last_check; /* polling: CLOCK_MONOTONIC ms */
+	atomic_bool urgent;      /* a read found a source newer than the
+	                          * current generation: no debounce */
 };
 
 static long long now_ms(clockid_t clock)
@@ -246,11 +248,19 @@ const char *refresher_sync(struct daemon *d, const sfs_catalog *cat)
 
 /* ---- the thread ---------------------------------------------------------- */
 
+/* Builds the next generation.  A file that changed again between the scan
+ * and its pinning could not be served (backing.c); such a generation is
+ * built again at once, a few times, so that under a stream of edits a
+ * generation still serves whole versions of what changed. */
 static void rebuild(struct daemon *d)
 {
 	long long start = now_ms(CLOCK_MONOTONIC);
 	struct gen *g = daemon_build(d, d->cur);
 
+	for (int again = 0; g && g->unpinned && again < 3; again++) {
+		gen_unref(g);
+		g = daemon_build(d, d->cur);
+	}
 	if (!g) {
 		fprintf(stderr, "skillsfs: refresh failed: %s\n",
 		        strerror(ENOMEM));
@@ -286,6 +296,8 @@ static int sleep_ms(struct daemon *d, bool pending, long long first,
 	long long now = now_ms(CLOCK_MONOTONIC);
 	long long due;
 
+	if (atomic_load(&r->urgent))
+		return 0;
 	if (atomic_load(&d->polling))
 		due = atomic_load(&r->last_check) + d->opt->poll_interval_ms;
 	else if (pending) {
@@ -322,8 +334,13 @@ static void *run(void *arg)
 			count = 0;
 		if (polling) {
 			/* a kick from refresher_touch, or the interval */
+			atomic_store(&r->urgent, false);
 			poll_check(d);
 			continue;
+		}
+		if (atomic_exchange(&r->urgent, false)) {
+			pending = true;
+			first = last = 0;   /* due now */
 		}
 		long long now = now_ms(CLOCK_MONOTONIC);
 		if (fds[1].revents & POLLIN) {
@@ -386,6 +403,14 @@ void refresher_touch(struct daemon *d)
 		return;
 	/* one request kicks; the others see the new time */
 	if (atomic_compare_exchange_strong(&r->last_check, &last, now))
+		kick(r);
+}
+
+void refresher_stale(struct daemon *d)
+{
+	struct refresher *r = d->refresher;
+
+	if (r && r->started && !atomic_exchange(&r->urgent, true))
 		kick(r);
 }
 

@@ -48,6 +48,7 @@ struct builder {
 	uint32_t group_skill;
 	uint32_t *order, *start;
 	size_t group_cap;
+	unsigned pins;         /* sources held open so far */
 };
 
 /* ---- documents ---------------------------------------------------------- */
@@ -312,6 +313,7 @@ static void set_attrs(struct builder *b, struct node *n)
 	n->uid = p->uid;
 	n->gid = p->gid;
 	n->nlink = 1;
+	n->fd = -1;
 	n->mtime = p->now;
 	switch (n->kind) {
 	case NODE_DIR:
@@ -359,6 +361,14 @@ static void number_node(struct builder *b, uint32_t idx, const struct node *o)
 	}
 	n->ino = (*p->next_ino)++;
 	b->prev_of[idx] = TREE_NONE;
+	if (n->kind == NODE_SKILL_FILE && b->prev && p->pin &&
+	    b->pins < p->max_pins) {
+		n->fd = p->pin(gen_skill(b->g, n), gen_file(b->g, n));
+		b->pins += n->fd >= 0;
+		b->g->unpinned += n->fd == -ESTALE || n->fd == -ENOENT;
+		if (n->fd < 0)
+			n->fd = -1;
+	}
 	if ((n->kind == NODE_SKILL_FILE || n->kind == NODE_SKILL_LINK) &&
 	    p->owner) {
 		uid_t uid;
@@ -397,6 +407,7 @@ static int fill_dir(struct builder *b, uint32_t d)
 		uint32_t idx = g->nnodes++;
 		struct node *c = &g->nodes[idx];
 		*c = (struct node){
+			.fd = -1,
 			.name = b->kids[i].name,
 			.parent = d,
 			.skill = b->kids[i].skill,
@@ -483,7 +494,7 @@ static int layout(struct builder *b)
 
 	struct node *root = &g->nodes[0];
 	*root = (struct node){ .name = "", .parent = 0, .skill = TREE_NONE,
-	                       .item = DIR_ROOT, .kind = NODE_DIR };
+	                       .item = DIR_ROOT, .kind = NODE_DIR, .fd = -1 };
 	set_attrs(b, root);
 	root->ino = TREE_ROOT_INO;
 	b->prev_of[0] = b->prev ? 0 : TREE_NONE;
@@ -562,6 +573,9 @@ void gen_free(struct gen *g)
 	for (uint32_t i = 0; i < g->nroot_fds; i++)
 		if (g->root_fds[i] >= 0)
 			close(g->root_fds[i]);
+	for (uint32_t i = 0; i < g->nnodes; i++)
+		if (g->nodes[i].fd >= 0)
+			close(g->nodes[i].fd);
 	free(g->root_fds);
 	free(g->nodes);
 	free(g->slots);

@@ -43,6 +43,8 @@ struct node {
 	                         * (TREE_NONE for skills/<id>); documents and
 	                         * ref links: index in the docs */
 	uint8_t kind;           /* enum node_kind */
+	int fd;                 /* NODE_SKILL_FILE: the source as scanned,
+	                         * held open (see gen_params.pin), or -1 */
 	mode_t mode;
 	uid_t uid;
 	gid_t gid;
@@ -67,6 +69,8 @@ struct gen {
 	struct node *nodes;     /* nodes[0] is the root */
 	uint32_t nnodes;
 	uint64_t bytes;         /* sum of the sizes of files, for statfs */
+	unsigned unpinned;      /* changed files that changed again before
+	                         * they could be pinned (gen_params.pin) */
 	uint32_t *slots;        /* ino hash: node index + 1, 0 when empty */
 	uint32_t mask;
 	struct doc *docs;
@@ -90,6 +94,12 @@ struct gen_params {
 	 * NULL: the generated owner.  Returns 0 or -errno. */
 	int (*owner)(const struct sfs_skill *s, const struct sfs_file *f,
 	             uid_t *uid, gid_t *gid);
+	/* Opens a file that changed since the previous generation, if it is
+	 * still the very file the scan read, so that reads serve the bytes
+	 * the catalog hashed even if the source is replaced again before the
+	 * next refresh.  Returns a descriptor or -errno; NULL: never. */
+	int (*pin)(const struct sfs_skill *s, const struct sfs_file *f);
+	unsigned max_pins;                  /* per generation */
 };
 
 /*

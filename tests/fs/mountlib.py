@@ -69,8 +69,9 @@ def unmount(mountpoint):
 
 
 def is_stale(mountpoint):
+    # statfs always reaches the daemon; stat may be answered from caches
     try:
-        os.stat(mountpoint)
+        os.statvfs(mountpoint)
         return False
     except OSError as e:
         return e.errno == 107   # ENOTCONN

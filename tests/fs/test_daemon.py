@@ -1,0 +1,274 @@
+#!/usr/bin/env python3
+"""Daemon conventions: clean exit on SIGTERM, SIGINT and fusermount3 -u;
+daemonizing; the command line and its errors with advice; mounting the way
+mount(8) and /etc/fstab do."""
+
+import os
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+import unittest
+
+from mountlib import (SKILLSFS, Mount, MountTestCase, is_stale, unmount, wait_for,
+                      write_skill)
+
+
+def run(args, **kw):
+    return subprocess.run([SKILLSFS] + args, capture_output=True, text=True, timeout=30, **kw)
+
+
+def daemons_serving(mountpoint):
+    """PIDs of skillsfs processes whose command line names mountpoint."""
+    pids = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if argv and os.path.basename(argv[0]) == b"skillsfs" and \
+                mountpoint.encode() in argv:
+            pids.append(int(pid))
+    return pids
+
+
+class Signals(MountTestCase):
+    def test_sigterm_exits_cleanly(self):
+        m = self.mount([self.copy_examples()])
+        self.assertEqual(m.terminate(signal.SIGTERM), 0, m.stderr())
+        self.assertFalse(os.path.ismount(m.path))
+
+    def test_sigint_exits_cleanly(self):
+        m = self.mount([self.copy_examples()])
+        self.assertEqual(m.terminate(signal.SIGINT), 0, m.stderr())
+        self.assertFalse(os.path.ismount(m.path))
+
+    def test_fusermount_u_exits_cleanly(self):
+        m = self.mount([self.copy_examples()])
+        r = subprocess.run(["fusermount3", "-u", m.path], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(m.proc.wait(timeout=10), 0, m.stderr())
+
+    def test_sigterm_while_busy(self):
+        root = self.copy_examples()
+        m = self.mount([root])
+        reader = subprocess.Popen(["sh", "-c", "while :; do cat %s/index.json >/dev/null "
+                                   "2>&1; find %s >/dev/null 2>&1; done" % (m.path, m.path)])
+        self.addCleanup(reader.wait)
+        self.addCleanup(reader.kill)
+        write_skill(root, "busy-one")
+        wait_for(lambda: os.path.exists(m.file("skills/busy-one")), what="a refresh")
+        self.assertEqual(m.terminate(signal.SIGTERM), 0, m.stderr())
+        self.assertFalse(os.path.ismount(m.path))
+
+
+class Daemonize(MountTestCase):
+    def test_background_then_unmount(self):
+        root = self.copy_examples()
+        work = self.make_dir()
+        mnt = os.path.join(work, "mnt")
+        os.mkdir(mnt)
+        self.addCleanup(unmount, mnt)
+        # relative paths are resolved before the daemon changes to /
+        r = subprocess.run([SKILLSFS, "mnt", "--skills-dir", os.path.relpath(root, work)],
+                           cwd=work, capture_output=True, text=True, timeout=30)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(os.path.ismount(mnt))
+        self.assertEqual(sorted(os.listdir(os.path.join(mnt, "skills"))),
+                         ["commit-messages", "csv-report", "pdf-forms"])
+        pids = daemons_serving("mnt")
+        self.assertTrue(pids)
+        write_skill(root, "while-daemonized")
+        wait_for(lambda: os.path.exists(os.path.join(mnt, "skills", "while-daemonized")),
+                 what="a refresh in the background daemon")
+        subprocess.run(["fusermount3", "-u", mnt], check=True)
+        wait_for(lambda: not any(os.path.exists("/proc/%d" % p) for p in pids),
+                 what="the daemon to exit")
+
+
+class CommandLine(MountTestCase):
+    def test_help_and_version(self):
+        r = run(["--help"])
+        self.assertEqual(r.returncode, 0)
+        for word in ("--skills-dir", "nocasefallback", "poll_interval", "debounce",
+                     "skills_dir=", "allow_other", "-f", "-d"):
+            self.assertIn(word, r.stdout + r.stderr)
+        r = run(["--version"])
+        self.assertEqual(r.returncode, 0)
+        self.assertRegex(r.stdout, r"^skillsfs \d+\.\d+")
+
+    def test_usage_errors(self):
+        mnt = self.make_dir()
+        env = dict(os.environ)
+        env.pop("SKILLSFS_SKILLS_DIRS", None)
+        cases = {
+            "no roots": ([mnt], "no skills directory"),
+            "no mountpoint": (["--skills-dir", mnt], "missing MOUNTPOINT"),
+            "unknown option": ([mnt, "--skills-dir", mnt, "--bogus"], "unknown option"),
+            "bad poll interval": ([mnt, "--skills-dir", mnt, "-o", "poll_interval=soon"],
+                                  "poll_interval"),
+            "missing value": ([mnt, "--skills-dir"], "needs a value"),
+            "three paths": (["a", "b", "c", "--skills-dir", mnt], "unexpected argument"),
+        }
+        for what, (args, message) in cases.items():
+            with self.subTest(what):
+                r = run(args, env=env)
+                self.assertEqual(r.returncode, 2, r.stderr)
+                self.assertIn(message, r.stderr)
+        # libfuse rejects -o options it does not know
+        r = run([mnt, "--skills-dir", mnt, "-f", "-o", "no_such_option"], env=env)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("no_such_option", r.stderr)
+        self.assertFalse(os.path.ismount(mnt))
+
+    def test_mountpoint_errors(self):
+        root = self.copy_examples()
+        work = self.make_dir()
+        missing = os.path.join(work, "missing")
+        r = run([missing, "--skills-dir", root, "-f"])
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("does not exist", r.stderr)
+        self.assertIn("mkdir -p", r.stderr)
+        afile = os.path.join(work, "file")
+        open(afile, "w").close()
+        r = run([afile, "--skills-dir", root, "-f"])
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("not a directory", r.stderr)
+        full = os.path.join(work, "full")
+        os.mkdir(full)
+        open(os.path.join(full, "x"), "w").close()
+        r = run([full, "--skills-dir", root, "-f"])
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("not empty", r.stderr)
+
+    def test_busy_mountpoint(self):
+        m = self.mount([self.copy_examples()])
+        r = run([m.path, "--skills-dir", self.make_dir(), "-f"])
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("busy", r.stderr)
+        self.assertIn("fusermount3 -u", r.stderr)
+
+    def test_stale_mount(self):
+        root = self.copy_examples()
+        m = self.mount([root])
+        m.proc.kill()
+        m.proc.wait()
+        wait_for(lambda: is_stale(m.path), what="the mount to go stale")
+        r = run([m.path, "--skills-dir", root, "-f"])
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("Transport endpoint is not connected", r.stderr)
+        self.assertIn("fusermount3 -u " + m.path, r.stderr)
+        unmount(m.path)
+        self.assertFalse(is_stale(m.path))
+
+    def test_missing_root_is_a_warning(self):
+        ghost = os.path.join(self.make_dir(), "ghost")
+        m = self.mount([ghost])
+        self.assertIn("does not exist", m.stderr())
+        self.assertEqual(m.json("index.json"), {"skills": []})
+        self.assertEqual(os.listdir(m.file("skills")), [])
+        self.assertFalse(m.json("status.json")["roots"][0]["exists"])
+
+    def test_missing_dev_fuse(self):
+        if os.geteuid() != 0 or not shutil.which("unshare"):
+            self.skipTest("needs root and unshare")
+        mnt = self.make_dir()
+        script = 'mount -t tmpfs none /dev && exec "$0" "$@"'
+        r = subprocess.run(["unshare", "-m", "sh", "-c", script, SKILLSFS, mnt,
+                            "--skills-dir", mnt, "-f"], capture_output=True, text=True,
+                           timeout=30)
+        if "unshare" in r.stderr and r.returncode != 1:
+            self.skipTest("cannot make a mount namespace here: " + r.stderr)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("/dev/fuse", r.stderr)
+        self.assertIn("--device /dev/fuse", r.stderr)
+
+    def test_roots_from_environment(self):
+        root = self.copy_examples()
+        env = dict(os.environ, SKILLSFS_SKILLS_DIRS=root + ":" + self.make_dir())
+        m = Mount([], env=env)
+        self.addCleanup(m.cleanup)
+        m.start()
+        self.assertEqual(len(m.json("index.json")["skills"]), 3)
+        roots = m.json("status.json")["roots"]
+        self.assertEqual([r["source"] for r in roots], ["SKILLSFS_SKILLS_DIRS"] * 2)
+
+
+class FstabStyle(MountTestCase):
+    """skillsfs SOURCE MOUNTPOINT -o OPTS, as mount.fuse3 runs it."""
+
+    def start(self, args):
+        m = Mount([])
+        self.addCleanup(m.cleanup)
+        m.argv = lambda: [SKILLSFS] + args(m.path) + ["-f"]
+        return m.start()
+
+    def test_skills_dir_option(self):
+        root = self.copy_examples()
+        m = self.start(lambda mnt: ["none", mnt, "-o", "rw,skills_dir=%s:%s" % (root, "/nonexistent")])
+        self.assertEqual(len(m.json("index.json")["skills"]), 3)
+        self.assertEqual([r["source"] for r in m.json("status.json")["roots"]],
+                         ["skills_dir=", "skills_dir="])
+        # rw from mount(8) does not make it writable
+        with self.assertRaises(OSError):
+            open(m.file("index.json"), "w")
+
+    def test_source_list(self):
+        root = self.copy_examples()
+        m = self.start(lambda mnt: [root, mnt, "-o", "nocasefallback"])
+        self.assertEqual(len(m.json("index.json")["skills"]), 3)
+        self.assertFalse(os.path.exists(m.file("skills/pdf-forms/skill.MD")))
+
+    def test_mount_fuse3_helper(self):
+        """What mount -t fuse.skillsfs runs: mount.fuse3 SOURCE MNT -t skillsfs -o OPTS
+        (mount(8) itself runs helpers with a fixed PATH, so skillsfs must be
+        installed there; this test puts it on PATH for mount.fuse3)."""
+        helper = shutil.which("mount.fuse3") or "/sbin/mount.fuse3"
+        if os.geteuid() != 0 or not os.path.exists(helper):
+            self.skipTest("needs root and mount.fuse3")
+        root = self.copy_examples()
+        bindir = self.make_dir()
+        os.symlink(os.path.abspath(SKILLSFS), os.path.join(bindir, "skillsfs"))
+        mnt = os.path.join(self.make_dir(), "mnt")
+        os.mkdir(mnt)
+        self.addCleanup(unmount, mnt)
+        env = dict(os.environ, PATH=bindir + ":" + os.environ.get("PATH", ""))
+        r = subprocess.run([helper, "none", mnt, "-t", "skillsfs", "-o",
+                            "rw,nofail,_netdev,skills_dir=" + root],
+                           env=env, capture_output=True, text=True, timeout=30)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.check_mounted(mnt)
+
+    def test_mount_t_fuse_with_program_path(self):
+        """mount -t fuse '/path/to/skillsfs#SOURCE' MNT: no PATH needed."""
+        if os.geteuid() != 0 or not shutil.which("mount"):
+            self.skipTest("needs root and mount(8)")
+        root = self.copy_examples()
+        mnt = os.path.join(self.make_dir(), "mnt")
+        os.mkdir(mnt)
+        self.addCleanup(unmount, mnt)
+        r = subprocess.run(["mount", "-t", "fuse", os.path.abspath(SKILLSFS) + "#" + root, mnt,
+                            "-o", "allow_other,default_permissions"],
+                           capture_output=True, text=True, timeout=30)
+        if r.returncode != 0 and "unknown filesystem type" in r.stderr:
+            self.skipTest(r.stderr)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.check_mounted(mnt)
+
+    def check_mounted(self, mnt):
+        self.assertTrue(os.path.ismount(mnt))
+        self.assertEqual(len(os.listdir(os.path.join(mnt, "skills"))), 3)
+        with open("/proc/self/mountinfo") as f:
+            line = next(l for l in f if (" %s " % mnt) in l)
+        self.assertIn(" - fuse.skillsfs skillsfs ", line)
+        self.assertIn("ro", line.split()[5].split(","))
+        r = subprocess.run(["umount", mnt], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertFalse(os.path.ismount(mnt))
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

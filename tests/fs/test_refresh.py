@@ -1,0 +1,241 @@
+#!/usr/bin/env python3
+"""Live refresh without remounting: skills and whole roots added, edited,
+removed and renamed in the sources show in index.json, catalog/ and skills/
+within a second; readers holding a file open keep reading consistently;
+the polling fallback."""
+
+import json
+import os
+import shutil
+import time
+import unittest
+
+from mountlib import MountTestCase, sha256_file, wait_for, write_skill
+
+VISIBLE_WITHIN = 1.0   # seconds: the issue's bound for a change to show
+
+
+def index_ids(m):
+    return [e["uri"].split("/")[2] for e in m.json("index.json")["skills"]]
+
+
+class Refresh(MountTestCase):
+    options = ()
+    expected_mode = "inotify"
+
+    def setUp(self):
+        self.root = self.copy_examples()
+        self.m = self.mount([self.root], self.options)
+
+    def shows(self, skill_id):
+        m = self.m
+        return (skill_id in index_ids(m)
+                and os.path.exists(m.file("catalog", skill_id + ".json"))
+                and os.path.exists(m.file("skills", skill_id, "SKILL.md"))
+                and skill_id in [s["id"] for s in m.json("catalog/skills_index.json")["skills"]])
+
+    def gone(self, skill_id):
+        m = self.m
+        return (skill_id not in index_ids(m)
+                and not os.path.exists(m.file("catalog", skill_id + ".json"))
+                and not os.path.exists(m.file("skills", skill_id)))
+
+    def timed(self, predicate, what, bound=VISIBLE_WITHIN):
+        start = time.monotonic()
+        wait_for(predicate, what=what)
+        took = time.monotonic() - start
+        self.assertLess(took, bound, "%s took %.2fs" % (what, took))
+        return took
+
+    def test_mode(self):
+        self.assertEqual(self.m.json("status.json")["refresh_mode"], self.expected_mode)
+
+    def test_add_skill(self):
+        self.assertFalse(self.shows("added"))
+        gen = self.m.generation()
+        write_skill(self.root, "added", files={"scripts/run.sh": "echo hi\n"})
+        self.timed(lambda: self.shows("added"), "a new skill")
+        self.assertEqual(self.m.read("skills/added/scripts/run.sh"), b"echo hi\n")
+        self.assertGreater(self.m.generation(), gen)
+        rec = self.m.json("catalog/added.json")
+        self.assertEqual(rec["digest"], sha256_file(os.path.join(self.root, "added", "SKILL.md")))
+
+    def test_add_nested_skill(self):
+        write_skill(os.path.join(self.root, "writing"), "nested-one")
+        self.timed(lambda: self.shows("nested-one"), "a skill in a category folder")
+
+    def test_edit_skill(self):
+        path = os.path.join(self.root, "csv-report", "SKILL.md")
+        before_ino = os.stat(self.m.file("skills/csv-report/SKILL.md")).st_ino
+        before_rec = self.m.read("catalog/csv-report.json")
+        with open(path, "a") as f:
+            f.write("\nAn added line.\n")
+        self.timed(lambda: self.m.read("skills/csv-report/SKILL.md").endswith(b"An added line.\n"),
+                   "an edited SKILL.md")
+        with open(path, "rb") as f:
+            self.assertEqual(self.m.read("skills/csv-report/SKILL.md"), f.read())
+        self.assertNotEqual(os.stat(self.m.file("skills/csv-report/SKILL.md")).st_ino, before_ino)
+        wait_for(lambda: self.m.read("catalog/csv-report.json") != before_rec, what="record")
+        self.assertEqual(self.m.json("catalog/csv-report.json")["digest"], sha256_file(path))
+        entry = next(e for e in self.m.json("index.json")["skills"]
+                     if e["uri"] == "skill://csv-report/SKILL.md")
+        self.assertEqual(entry["resources"][0]["digest"], sha256_file(path))
+        self.assertEqual(entry["resources"][0]["size"], os.path.getsize(path))
+
+    def test_edit_frontmatter_by_rename(self):
+        """Editors save by writing a new file and renaming it over."""
+        path = os.path.join(self.root, "pdf-forms", "SKILL.md")
+        with open(path) as f:
+            text = f.read()
+        tmp = path + ".tmp"
+        with open(tmp, "w") as f:
+            f.write(text.replace("version: 1.2.0", "version: 1.3.0"))
+        os.rename(tmp, path)
+        self.timed(lambda: self.m.json("catalog/pdf-forms.json")["version"] == "1.3.0",
+                   "a new version")
+        self.assertIn('"version":"1.3.0"', self.m.read("catalog/skills_index.json").decode())
+
+    def test_add_and_edit_file(self):
+        skill = os.path.join(self.root, "pdf-forms")
+        with open(os.path.join(skill, "assets", "new.txt"), "w") as f:
+            f.write("new\n")
+        self.timed(lambda: os.path.exists(self.m.file("skills/pdf-forms/assets/new.txt")),
+                   "a new file")
+        self.assertIn("new.txt", os.listdir(self.m.file("skills/pdf-forms/assets")))
+        self.assertIn("skill://pdf-forms/assets/new.txt", self.m.read("index.json").decode())
+        os.chmod(os.path.join(skill, "assets", "new.txt"), 0o600)
+        self.timed(lambda: os.stat(self.m.file("skills/pdf-forms/assets/new.txt")).st_mode & 0o777
+                   == 0o600, "a chmod")
+
+    def test_delete_skill(self):
+        self.assertTrue(self.shows("pdf-forms"))
+        shutil.rmtree(os.path.join(self.root, "pdf-forms"))
+        self.timed(lambda: self.gone("pdf-forms"), "a removed skill")
+        self.assertFalse(os.path.exists(self.m.file("refs/pdf-forms")))
+        self.assertNotIn("pdf-forms", os.listdir(self.m.file("skills")))
+
+    def test_rename_skill(self):
+        old = os.path.join(self.root, "csv-report")
+        new = os.path.join(self.root, "tsv-report")
+        os.rename(old, new)
+        md = os.path.join(new, "SKILL.md")
+        with open(md) as f:
+            text = f.read()
+        with open(md, "w") as f:
+            f.write(text.replace("name: csv-report", "name: tsv-report"))
+        self.timed(lambda: self.shows("tsv-report") and self.gone("csv-report"), "a renamed skill")
+        self.assertTrue(os.access(self.m.file("skills/tsv-report/scripts/summarize.py"), os.X_OK))
+
+    def test_rename_makes_invalid(self):
+        os.rename(os.path.join(self.root, "csv-report"), os.path.join(self.root, "other-name"))
+        self.timed(lambda: self.gone("csv-report"), "a skill whose folder no longer matches")
+        status = self.m.json("status.json")
+        states = {e["dir"]: e["state"] for e in status["skills"]}
+        self.assertEqual(states.get(os.path.join(self.root, "other-name")), "invalid")
+        self.assertGreaterEqual(status["counts"]["invalid"], 1)
+
+    def test_root_removed_and_back(self):
+        away = self.root + ".away"
+        os.rename(self.root, away)
+        self.timed(lambda: index_ids(self.m) == [], "a root renamed away")
+        self.assertEqual(os.listdir(self.m.file("skills")), [])
+        st = self.m.json("status.json")
+        self.assertFalse(st["roots"][0]["exists"])
+        os.rename(away, self.root)
+        self.timed(lambda: len(index_ids(self.m)) == 3, "a root back")
+        shutil.rmtree(self.root)
+        self.timed(lambda: index_ids(self.m) == [], "a root deleted")
+        os.makedirs(self.root)
+        write_skill(self.root, "fresh")
+        self.timed(lambda: self.shows("fresh"), "a recreated root")
+
+    def test_status_inode_per_generation(self):
+        ino = os.stat(self.m.file("status.json")).st_ino
+        gen = self.m.generation()
+        write_skill(self.root, "bump")
+        wait_for(lambda: self.m.generation() > gen, what="a new generation")
+        self.assertNotEqual(os.stat(self.m.file("status.json")).st_ino, ino)
+        # unchanged files keep their inode
+        self.assertEqual(os.stat(self.m.file("skills/pdf-forms/SKILL.md")).st_ino,
+                         os.stat(self.m.file("skills/pdf-forms/SKILL.md")).st_ino)
+
+    def test_unchanged_inodes_stay(self):
+        before = {p: os.stat(self.m.file(p)).st_ino for p in
+                  ("skills/pdf-forms/SKILL.md", "skills/pdf-forms", "catalog/pdf-forms.json",
+                   "refs/pdf-forms/field-types.md")}
+        write_skill(self.root, "another")
+        wait_for(lambda: self.shows("another"), what="another skill")
+        after = {p: os.stat(self.m.file(p)).st_ino for p in before}
+        self.assertEqual(before, after)
+
+    def test_reader_keeps_old_content(self):
+        """A generated file held open across a refresh reads the old bytes."""
+        old = self.m.read("index.json")
+        fd = os.open(self.m.file("index.json"), os.O_RDONLY)
+        self.addCleanup(os.close, fd)
+        first = os.read(fd, 100)
+        write_skill(self.root, "during-read", description="x" * 5000)
+        wait_for(lambda: "during-read" in index_ids(self.m), what="the refresh")
+        rest = b""
+        while True:
+            chunk = os.read(fd, 7)
+            if not chunk:
+                break
+            rest += chunk
+        self.assertEqual(first + rest, old)
+        self.assertEqual(os.pread(fd, len(old) + 10, 0), old)
+        self.assertEqual(os.fstat(fd).st_size, len(old))
+        self.assertNotEqual(self.m.read("index.json"), old)
+        # without the page cache the daemon itself answers from the old
+        # generation, which lives as long as the kernel holds the inode
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        self.assertEqual(os.pread(fd, len(old) + 10, 0), old)
+        write_skill(self.root, "during-read-2")
+        wait_for(lambda: "during-read-2" in index_ids(self.m), what="another refresh")
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        self.assertEqual(os.pread(fd, len(old) + 10, 0), old)
+        # a skill file held open while its skill is deleted keeps its pages
+        sfd = os.open(self.m.file("skills/commit-messages/SKILL.md"), os.O_RDONLY)
+        self.addCleanup(os.close, sfd)
+        content = os.pread(sfd, 1 << 16, 0)
+        shutil.rmtree(os.path.join(self.root, "writing"))
+        wait_for(lambda: self.gone("commit-messages"), what="the deletion")
+        self.assertEqual(os.pread(sfd, 1 << 16, 0), content)
+
+    def test_missing_root_appears(self):
+        later = os.path.join(self.make_dir(), "not", "yet")
+        m = self.mount([self.root, later], self.options)
+        st = m.json("status.json")
+        self.assertFalse(st["roots"][1]["exists"])
+        self.assertIn("does not exist", m.stderr())
+        os.makedirs(later)
+        write_skill(later, "late-skill")
+        start = time.monotonic()
+        wait_for(lambda: "late-skill" in index_ids(m), what="a root that appeared")
+        self.assertLess(time.monotonic() - start, VISIBLE_WITHIN)
+        self.assertTrue(m.json("status.json")["roots"][1]["exists"])
+
+    def test_shadowing_across_roots(self):
+        second = os.path.join(self.make_dir(), "second")
+        os.makedirs(second)
+        write_skill(second, "csv-report", description="The shadowed copy.")
+        write_skill(second, "only-second")
+        m = self.mount([self.root, second], self.options)
+        self.assertIn("only-second", index_ids(m))
+        self.assertEqual(m.json("catalog/csv-report.json")["source"],
+                         os.path.join(self.root, "csv-report"))
+        # the first root's copy goes: the second root's copy takes its place
+        shutil.rmtree(os.path.join(self.root, "csv-report"))
+        wait_for(lambda: m.json("catalog/csv-report.json")["source"] ==
+                 os.path.join(second, "csv-report"), what="the shadowed copy served")
+        self.assertIn(b"The shadowed copy.", m.read("skills/csv-report/SKILL.md"))
+
+
+class PollingRefresh(Refresh):
+    """The same behaviour with the polling fallback (-o polling)."""
+    options = ("-o", "polling,poll_interval=100")
+    expected_mode = "polling"
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
