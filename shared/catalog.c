@@ -34,8 +34,7 @@ struct cand {
 	const char *skill_md_path;    /* absolute, as named in the source */
 	struct sfs_frontmatter fm;
 	bool parsed;                  /* fm needs freeing */
-	struct sfs_meta meta;
-	bool have_meta;
+	struct sfs_meta meta;         /* used once the skill is valid */
 	const char *id;               /* the frontmatter name, if any */
 	int state;                    /* 0 served, SFS_INVALID, SFS_SHADOWED */
 	const char *shadowed_by;
@@ -239,14 +238,16 @@ static int check_skill_md(struct build *b, struct cand *c, int fd)
 
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(c->fm.json,
 	                                                     "name");
-	if (cJSON_IsString(name) && name->valuestring[0])
+	if (cJSON_IsString(name) && name->valuestring[0]) {
 		c->id = sfs_arena_strdup(a, name->valuestring);
+		if (!c->id)
+			return -ENOMEM;
+	}
 	rc = sfs_validate_frontmatter(&c->fm, c->skill_md_path,
 	                              base_name(c->found->dir), a, &c->diags,
 	                              &c->meta);
 	if (rc < 0)
 		return rc;
-	c->have_meta = true;
 
 	rc = read_at(fd, (off_t)c->fm.body_offset, SKILL_MD_BODY_MAX, &text,
 	             &len);
