@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <ftw.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -694,6 +695,42 @@ static void test_refcount(void)
 	sfs_catalog_unref(NULL);
 }
 
+static void *ref_and_read(void *arg)
+{
+	sfs_catalog *cat = arg;
+	size_t found = 0;
+	for (int i = 0; i < 20000; i++) {
+		sfs_catalog *mine = sfs_catalog_ref(cat);
+		found += sfs_catalog_find(mine, "one") != NULL;
+		sfs_catalog_unref(mine);
+	}
+	return (void *)found;
+}
+
+/* References taken and dropped from several threads at once, as the FUSE
+ * daemon does; the sanitizers watch the final free. */
+static void test_refcount_threads(void)
+{
+	enum { THREADS = 8 };
+	pthread_t th[THREADS];
+	clean();
+	skill(at("r/one"), NULL, NULL);
+	sfs_catalog *cat = build(at("r"), NULL, false);
+	size_t total = 0;
+	int started = 0;
+	for (; started < THREADS; started++)
+		if (pthread_create(&th[started], NULL, ref_and_read, cat) != 0)
+			break;
+	for (int i = 0; i < started; i++) {
+		void *found;
+		pthread_join(th[i], &found);
+		total += (size_t)found;
+	}
+	ok(started == THREADS && total == (size_t)THREADS * 20000,
+	   "references shared across threads (%zu reads)", total);
+	sfs_catalog_unref(cat);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -709,6 +746,7 @@ int main(void)
 	test_determinism();
 	test_digest_reuse();
 	test_refcount();
+	test_refcount_threads();
 	nftw(top, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	printf("1..%d\n", tests);
 	return failures ? 1 : 0;
