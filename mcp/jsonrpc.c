@@ -132,8 +132,11 @@ static size_t skip_value(const char *s, size_t len, size_t i, bool *nul)
 		} else if (c == ',' || c == ':') {
 			i++;
 		} else {
-			while (i < len && !strchr(" \t\r\n,]}:", s[i]))
+			size_t from = i;
+			while (i < len && s[i] && !strchr(" \t\r\n,]}:", s[i]))
 				i++;
+			if (i == from)
+				i++;   /* never stall, whatever the input */
 		}
 	} while (depth > 0 && i < len);
 	return i;
@@ -241,10 +244,20 @@ void message_parse(const char *line, size_t len, struct message *m)
 		m->kind = MSG_EMPTY;
 		return;
 	}
-	/* RFC 8259: JSON text exchanged between systems is UTF-8. */
+	/* RFC 8259: JSON text exchanged between systems is UTF-8, and its
+	 * only control characters are the whitespace tab, CR and LF (inside
+	 * strings they must be escaped).  cJSON is laxer about both. */
 	if (!utf8_valid(line, len)) {
 		invalid(m, JSONRPC_PARSE_ERROR, "Parse error: not UTF-8");
 		return;
+	}
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)line[i];
+		if (c < 0x20 && c != '\t' && c != '\r') {
+			invalid(m, JSONRPC_PARSE_ERROR,
+				"Parse error: control character outside a string escape");
+			return;
+		}
 	}
 	const char *end = NULL;
 	m->root = cJSON_ParseWithLengthOpts(line, len, &end, false);

@@ -51,6 +51,9 @@ static const struct method {
 /* ---- helpers for handlers --------------------------------------------- */
 
 static void set_error(struct reply *r, int code, cJSON *data, const char *fmt,
+                      va_list ap) __attribute__((format(printf, 4, 0)));
+
+static void set_error(struct reply *r, int code, cJSON *data, const char *fmt,
                       va_list ap)
 {
 	char *msg = NULL;
