@@ -19,7 +19,8 @@ struct diff_ops {
  * Files are never reported: a file whose content changed has a new inode
  * number, so its name is reported instead, and its old inode stays valid
  * for whoever holds it.  Folders only `new` has are new inodes the kernel
- * cannot have cached.
+ * cannot have cached.  Content is reported before the indexes that list
+ * it, and status.json last (see diff.c).
  */
 void gen_diff(const struct gen *old, const struct gen *new,
               const struct diff_ops *ops);

@@ -272,6 +272,7 @@ int options_parse(int argc, char **argv, struct mount_options *o)
 	int rc = parse_args(argc, argv, o, &fuse_opts, &first);
 	if (rc) {
 		free(fuse_opts);
+		options_free(o);
 		return rc;
 	}
 	if (o->help || o->version) {
@@ -295,11 +296,13 @@ int options_parse(int argc, char **argv, struct mount_options *o)
 			       "--skills-dir DIR (or -o skills_dir=DIR, or set "
 			       "SKILLSFS_SKILLS_DIRS)");
 	}
-	if (rc) {
+	if (rc == 0)
+		rc = build_fuse_args(o, prog, fuse_opts);
+	else
 		free(fuse_opts);
-		return rc;
-	}
-	return build_fuse_args(o, prog, fuse_opts);
+	if (rc)
+		options_free(o);
+	return rc;
 }
 
 void options_free(struct mount_options *o)

@@ -34,7 +34,8 @@ struct mount_options {
 };
 
 /*
- * Parses argv.  Returns 0, or 2 after printing a usage error to stderr.
+ * Parses argv.  Returns 0, or 2 after printing a usage error to stderr
+ * (o is then freed already).
  * On 0 with help or version set nothing else needs to be valid.
  */
 int options_parse(int argc, char **argv, struct mount_options *o);

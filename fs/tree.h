@@ -130,6 +130,12 @@ static inline bool node_is_dir(const struct node *n)
 {
 	return n->kind == NODE_DIR || n->kind == NODE_SKILL_DIR;
 }
+/* index.json, catalog/skills_index.json and status.json: the documents
+ * about the whole catalog rather than one skill. */
+static inline bool node_is_index(const struct node *n)
+{
+	return n->kind == NODE_DOC && n->skill == TREE_NONE;
+}
 /* The child of a folder by exact name, or NULL. */
 const struct node *gen_child(const struct gen *g, const struct node *dir,
                              const char *name);

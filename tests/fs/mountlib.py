@@ -157,6 +157,15 @@ class Mount:
             if getattr(self, "_stderr", None):
                 self._stderr.close()
                 self._stderr = None
+        self.check_sanitizers()
+
+    def check_sanitizers(self):
+        """Under -Db_sanitize, a report in the daemon's stderr fails the test."""
+        err = self.stderr()
+        for marker in ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:",
+                       "WARNING: ThreadSanitizer"):
+            if marker in err:
+                raise AssertionError("the daemon reported a sanitizer finding:\n" + err)
 
     def cleanup(self):
         self.stop()

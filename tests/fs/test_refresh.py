@@ -56,7 +56,8 @@ class Refresh(MountTestCase):
         write_skill(self.root, "added", files={"scripts/run.sh": "echo hi\n"})
         self.timed(lambda: self.shows("added"), "a new skill")
         self.assertEqual(self.m.read("skills/added/scripts/run.sh"), b"echo hi\n")
-        self.assertGreater(self.m.generation(), gen)
+        # status.json is invalidated last of a generation
+        wait_for(lambda: self.m.generation() > gen, what="status.json")
         rec = self.m.json("catalog/added.json")
         self.assertEqual(rec["digest"], sha256_file(os.path.join(self.root, "added", "SKILL.md")))
 
@@ -129,6 +130,7 @@ class Refresh(MountTestCase):
     def test_rename_makes_invalid(self):
         os.rename(os.path.join(self.root, "csv-report"), os.path.join(self.root, "other-name"))
         self.timed(lambda: self.gone("csv-report"), "a skill whose folder no longer matches")
+        wait_for(lambda: self.m.json("status.json")["counts"]["invalid"] >= 1, what="status.json")
         status = self.m.json("status.json")
         states = {e["dir"]: e["state"] for e in status["skills"]}
         self.assertEqual(states.get(os.path.join(self.root, "other-name")), "invalid")
@@ -139,8 +141,7 @@ class Refresh(MountTestCase):
         os.rename(self.root, away)
         self.timed(lambda: index_ids(self.m) == [], "a root renamed away")
         self.assertEqual(os.listdir(self.m.file("skills")), [])
-        st = self.m.json("status.json")
-        self.assertFalse(st["roots"][0]["exists"])
+        wait_for(lambda: not self.m.json("status.json")["roots"][0]["exists"], what="status.json")
         os.rename(away, self.root)
         self.timed(lambda: len(index_ids(self.m)) == 3, "a root back")
         shutil.rmtree(self.root)
@@ -213,7 +214,7 @@ class Refresh(MountTestCase):
         start = time.monotonic()
         wait_for(lambda: "late-skill" in index_ids(m), what="a root that appeared")
         self.assertLess(time.monotonic() - start, VISIBLE_WITHIN)
-        self.assertTrue(m.json("status.json")["roots"][1]["exists"])
+        wait_for(lambda: m.json("status.json")["roots"][1]["exists"], what="status.json")
 
     def test_shadowing_across_roots(self):
         second = os.path.join(self.make_dir(), "second")
