@@ -569,8 +569,19 @@ struct docs {
 	size_t n, cap;
 };
 
+/* Is `path`, symlinks followed, inside the folder whose real path is
+ * `real_root`? */
+static bool really_inside(const char *real_root, const char *path)
+{
+	char real[PATH_MAX];
+	size_t rl = strlen(real_root);
+
+	return realpath(path, real) && strncmp(real, real_root, rl) == 0 &&
+	       (real[rl] == '/' || real[rl] == '\0');
+}
+
 static void docs_walk(struct docs *d, const char *root, const char *rel,
-                      unsigned depth)
+                      unsigned depth, const char *real_root)
 {
 	char *dir = *rel ? xasprintf("%s/%s", root, rel) : strdup(root);
 	DIR *dp = dir ? opendir(dir) : NULL;
@@ -583,10 +594,10 @@ static void docs_walk(struct docs *d, const char *root, const char *rel,
 				 : strdup(de->d_name);
 		char *full = sub ? xasprintf("%s/%s", root, sub) : NULL;
 		struct stat st;
-		if (full && stat(full, &st) == 0) {
+		if (full && stat(full, &st) == 0 && really_inside(real_root, full)) {
 			size_t n = strlen(sub);
 			if (S_ISDIR(st.st_mode) && depth < DOCS_MAX_DEPTH) {
-				docs_walk(d, root, sub, depth + 1);
+				docs_walk(d, root, sub, depth + 1, real_root);
 			} else if (S_ISREG(st.st_mode) && n > 3 &&
 				   strcmp(sub + n - 3, ".md") == 0) {
 				if (d->n == d->cap) {
@@ -616,8 +627,9 @@ static void list_docs(struct mcp_server *s, struct page *p, const char *after)
 	struct docs d = { 0 };
 	char *root = mount_file(&s->mount, "docs");
 
-	if (root)
-		docs_walk(&d, root, "", 0);
+	char real_root[PATH_MAX];
+	if (root && realpath(root, real_root))
+		docs_walk(&d, root, "", 0, real_root);
 	if (d.n)
 		qsort(d.paths, d.n, sizeof(*d.paths), cmp_str);
 	for (size_t i = 0; i < d.n; i++) {
