@@ -86,12 +86,15 @@ int automount_detach_stale(const char *mount)
 static pid_t spawn(const char *prog, const char *mount, char *const *dirs,
                    size_t ndirs)
 {
-	char **argv = calloc(2 * ndirs + 3, sizeof(*argv));
+	char **argv = calloc(2 * ndirs + 4, sizeof(*argv));
 	if (!argv)
 		return -1;
 	size_t k = 0;
 	argv[k++] = (char *)prog;
 	argv[k++] = (char *)mount;
+	/* In the foreground it stays our child: its messages reach our
+	 * stderr, and we can tell when it ends. */
+	argv[k++] = "-f";
 	for (size_t i = 0; i < ndirs; i++) {
 		argv[k++] = "--skills-dir";
 		argv[k++] = dirs[i];
@@ -230,4 +233,19 @@ reaped:
 		rmdir(am->mount);
 	free(am->mount);
 	am->mount = NULL;
+}
+
+void automount_check(struct automount *am)
+{
+	int status;
+
+	if (am->pid <= 0 || waitpid(am->pid, &status, WNOHANG) != am->pid)
+		return;
+	am->pid = 0;
+	if (WIFEXITED(status))
+		fprintf(stderr, "skillsfs-mcp: skillsfs exited with status %d; "
+			"%s no longer answers\n", WEXITSTATUS(status), am->mount);
+	else
+		fprintf(stderr, "skillsfs-mcp: skillsfs was killed by signal %d; "
+			"%s no longer answers\n", WTERMSIG(status), am->mount);
 }

@@ -18,7 +18,7 @@ struct automount {
 };
 
 /*
- * Starts `skillsfs MOUNT --skills-dir DIR...` and waits, up to `timeout_ms`,
+ * Starts `skillsfs MOUNT -f --skills-dir DIR...` and waits, up to `timeout_ms`,
  * for MOUNT to be a skillsfs mount whose status.json answers.  The program
  * is looked for next to this executable (/proc/self/exe), then in the
  * build tree (../fs/skillsfs), then on PATH.  Gives up early when skillsfs
@@ -28,6 +28,8 @@ struct automount {
 int automount_start(struct automount *am, const char *mount,
                     char *const *dirs, size_t ndirs, unsigned timeout_ms,
                     volatile sig_atomic_t *stop);
+/* Reports on stderr when our skillsfs has ended (call while idle). */
+void automount_check(struct automount *am);
 /* Unmounts (fusermount3 -u, lazily if busy) and reaps skillsfs. */
 void automount_stop(struct automount *am);
 /* Detaches a dead skillsfs mount ("Transport endpoint is not connected"). */

@@ -236,7 +236,7 @@ static void on_overflow(void *arg)
 	mcp_server_oversized(arg);
 }
 
-static void serve(struct mcp_server *s)
+static void serve(struct mcp_server *s, struct automount *am)
 {
 	struct line_reader reader = { 0 };
 	static char chunk[65536];
@@ -251,6 +251,7 @@ static void serve(struct mcp_server *s)
 			break;
 		}
 		if (rc == 0) {
+			automount_check(am);
 			mcp_server_tick(s);
 			continue;
 		}
@@ -326,7 +327,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	cfg.emit_arg = s;
-	serve(s);
+	serve(s, &am);
 	if (stop_signal)
 		mcp_server_shutdown(s);
 	/* Open files on the mount would keep it busy. */

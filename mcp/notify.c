@@ -130,7 +130,7 @@ void notify_close_subscriptions(struct mcp_server *s)
 	while (s->nsubs) {
 		struct subscription *sub = &s->subs[s->nsubs - 1];
 		cJSON *result = subscription_params(sub);
-		cJSON_AddStringToObject(result, "resultType", "complete");
+		server_decorate_modern(result, CACHE_NONE);
 		char *text = jsonrpc_result(sub->id_raw, result);
 		if (text) {
 			s->emit(s->emit_arg, text, strlen(text));

@@ -185,9 +185,12 @@ static bool select_era(const struct message *m, struct request *req,
 {
 	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(m->params, "_meta");
 
-	req->era = strcmp(m->method, "server/discover") == 0 ? ERA_MODERN
-							     : ERA_LEGACY;
-	if (!meta)
+	bool discover = strcmp(m->method, "server/discover") == 0;
+
+	req->era = discover ? ERA_MODERN : ERA_LEGACY;
+	/* "An initialize request selects legacy semantics", whatever else it
+	 * carries. */
+	if (!meta || strcmp(m->method, "initialize") == 0)
 		return true;
 	if (!cJSON_IsObject(meta)) {
 		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
@@ -214,7 +217,9 @@ static bool select_era(const struct message *m, struct request *req,
 		return false;
 	}
 	req->version = pv->valuestring;
-	req->era = version_is_modern(pv->valuestring) ? ERA_MODERN : ERA_LEGACY;
+	if (!discover)
+		req->era = version_is_modern(pv->valuestring) ? ERA_MODERN
+							      : ERA_LEGACY;
 	/* RequestMetaObject: clientCapabilities is required (an empty object
 	 * means none) and capabilities are never carried over. */
 	const cJSON *caps = cJSON_GetObjectItemCaseSensitive(meta, META_CAPS);
@@ -229,7 +234,7 @@ static bool select_era(const struct message *m, struct request *req,
 
 /* 2026-07-28 results carry resultType, the server's identity in _meta,
  * and cache hints on the cacheable ones. */
-static void decorate_modern(cJSON *result, enum cache_hint cache)
+void server_decorate_modern(cJSON *result, enum cache_hint cache)
 {
 	cJSON *meta = cJSON_GetObjectItemCaseSensitive(result, "_meta");
 	if (!meta)
@@ -266,7 +271,7 @@ static void send_reply(struct mcp_server *s, const struct message *m,
 		return;
 	}
 	if (req->era == ERA_MODERN)
-		decorate_modern(r->result, r->cache);
+		server_decorate_modern(r->result, r->cache);
 	emit_text(s, jsonrpc_result(m->id_raw, r->result));
 	r->result = NULL;
 }

@@ -100,6 +100,9 @@ const struct model *server_model(struct mcp_server *s, struct reply *r);
  * returns NULL with *bad set when present but not a string. */
 const char *param_string(const struct request *req, const char *name,
                          struct reply *r, bool *bad);
+/* Adds what every 2026-07-28 result carries: resultType, the server's
+ * identity in _meta, and the cache hints when `cache` asks for them. */
+void server_decorate_modern(cJSON *result, enum cache_hint cache);
 /* Emits one notification. */
 void server_notify(struct mcp_server *s, const char *method, cJSON *params);
 
