@@ -244,15 +244,14 @@ int mount_generation_changed(struct mount *m)
 	return 1;
 }
 
-/* One line of an array document ("{...}" possibly followed by ','),
- * trimmed; false for the bracket lines. */
+/* One entry line of an array document ("{...}" and a ',' but the last),
+ * trimmed; false for the first line ({"skills":[) and the last (]}). */
 static bool entry_span(const char *line, size_t len, size_t *out_len)
 {
 	while (len && strchr(" \t\r,", line[len - 1]))
 		len--;
 	if (len < 2 || line[0] != '{' || line[len - 1] != '}')
 		return false;
-	/* The document's first line is "{"skills":[", not an entry. */
 	*out_len = len;
 	return true;
 }

@@ -167,8 +167,10 @@ static bool query_parse(const char *text, struct query *q)
 		for (char *c = w; *c; c++) {
 			if (*c >= 'A' && *c <= 'Z')
 				*c = (char)(*c + 32);
-			/* Characters JSON escapes would not be found verbatim. */
-			if (*c == '"' || *c == '\\' || (unsigned char)*c < 0x20)
+			/* Characters a JSON printer may escape would not be
+			 * found verbatim in the raw line. */
+			if (*c == '"' || *c == '\\' || *c == '/' ||
+			    (unsigned char)*c < 0x20 || (unsigned char)*c >= 0x80)
 				q->raw_ok = false;
 		}
 		q->words[q->n++] = w;
