@@ -139,13 +139,14 @@ static const struct sfs_file *tree_find(const struct sfs_tree *t,
 }
 
 /* sfs_exists_fn for the body checks: any entry of the tree counts. */
-static bool body_link_exists(const char *relpath, bool *case_only, void *arg)
+static bool body_link_exists(const char *relpath, const char **actual,
+                             void *arg)
 {
 	const struct cand *c = arg;
 	char *p = strdup(relpath);
 	bool found = false;
 
-	*case_only = false;
+	*actual = NULL;
 	if (!p)
 		return true;   /* no finding rather than a false one */
 	if (!sfs_path_clean_rel(p)) {
@@ -157,7 +158,7 @@ static bool body_link_exists(const char *relpath, bool *case_only, void *arg)
 	} else {
 		for (size_t i = 0; i < c->tree.nfiles; i++) {
 			if (strcasecmp(c->tree.files[i].path, p) == 0) {
-				*case_only = true;
+				*actual = c->tree.files[i].path;
 				break;
 			}
 		}

@@ -110,9 +110,11 @@ int sfs_validate_frontmatter(const struct sfs_frontmatter *fm,
                              struct sfs_meta *meta);
 
 /* Checks the SKILL.md body: over 500 lines, and relative links to files
- * that do not exist (exists() answers for a skill-relative path, and says
- * through *case_only whether only the letter case differs). */
-typedef bool (*sfs_exists_fn)(const char *relpath, bool *case_only, void *arg);
+ * that do not exist.  exists() answers for a skill-relative path; when the
+ * path is missing but one differing only in letter case exists, it points
+ * *actual at that spelling (valid until the next call). */
+typedef bool (*sfs_exists_fn)(const char *relpath, const char **actual,
+                              void *arg);
 int sfs_validate_body(const char *body, size_t len, unsigned first_line,
                       const char *file, sfs_exists_fn exists, void *arg,
                       struct sfs_diag_list *diags);

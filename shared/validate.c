@@ -128,8 +128,25 @@ static bool semver_number(const char **s)
 	return true;
 }
 
-/* The contract's SEMVER_RE:
- * ^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:[-+][0-9A-Za-z.-]+)?$ */
+/* 1 or more of [0-9A-Za-z.-], the characters of SemVer identifiers. */
+static bool semver_suffix(const char **s)
+{
+	const char *p = *s;
+
+	while ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'z') ||
+	       (*p >= 'A' && *p <= 'Z') || *p == '.' || *p == '-')
+		p++;
+	if (p == *s)
+		return false;
+	*s = p;
+	return true;
+}
+
+/* The contract's SEMVER_RE,
+ * ^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:[-+][0-9A-Za-z.-]+)?$,
+ * widened to take a pre-release and a build suffix together
+ * ("1.0.0-rc.1+b.5"): the contract's rule is "a semantic version", and
+ * SemVer 2.0.0 allows both, so refusing one would drop a valid skill. */
 static bool is_semver(const char *s)
 {
 	for (int i = 0; i < 3; i++) {
@@ -138,17 +155,17 @@ static bool is_semver(const char *s)
 		if (i < 2 && *s++ != '.')
 			return false;
 	}
-	if (*s == '\0')
-		return true;
-	if (*s != '-' && *s != '+')
-		return false;
-	if (*++s == '\0')
-		return false;
-	for (; *s; s++)
-		if (!((*s >= '0' && *s <= '9') || (*s >= 'a' && *s <= 'z') ||
-		      (*s >= 'A' && *s <= 'Z') || *s == '.' || *s == '-'))
+	if (*s == '-') {
+		s++;
+		if (!semver_suffix(&s))
 			return false;
-	return true;
+	}
+	if (*s == '+') {
+		s++;
+		if (!semver_suffix(&s))
+			return false;
+	}
+	return *s == '\0';
 }
 
 static bool is_tag_name_char(char ch)
@@ -959,20 +976,27 @@ static bool link_path(const char *t, size_t n, char *out, size_t size)
 static void check_link(struct bctx *b, const char *t, size_t n,
                        unsigned line, unsigned column)
 {
-	char path[1024], written[1024], shown[128];
-	bool case_only = false;
+	char path[1024], written[1024], shown[128], shown_actual[128];
+	const char *actual = NULL;
+	int rc;
 
 	if (is_url(t, n) || !link_path(t, n, path, sizeof(path)))
 		return;
-	if (b->exists(path, &case_only, b->arg))
+	if (b->exists(path, &actual, b->arg))
 		return;
 	snprintf(written, sizeof(written), "%.*s", (int)n, t);
 	show(shown, sizeof(shown), written);
-	if (sfs_diag_add(b->diags, SFS_WARNING, b->file, line, column, "",
-	                 case_only ? "links to %s, which exists only with "
-	                             "different letter case" :
-	                             "links to %s, which does not exist",
-	                 shown) < 0)
+	if (actual) {
+		show(shown_actual, sizeof(shown_actual), actual);
+		rc = sfs_diag_add(b->diags, SFS_WARNING, b->file, line, column,
+		                  "body", "links to %s, which exists only as %s "
+		                  "(letter case differs)", shown, shown_actual);
+	} else {
+		rc = sfs_diag_add(b->diags, SFS_WARNING, b->file, line, column,
+		                  "body", "links to %s, which does not exist",
+		                  shown);
+	}
+	if (rc < 0)
 		b->err = -ENOMEM;
 }
 
@@ -1175,7 +1199,7 @@ int sfs_validate_body(const char *body, size_t len, unsigned first_line,
 	}
 	if (lines > BODY_MAX_LINES &&
 	    sfs_diag_add(diags, SFS_WARNING, file,
-	                 first_line + BODY_MAX_LINES, 1, "",
+	                 first_line + BODY_MAX_LINES, 1, "body",
 	                 "the body is %u lines; keep SKILL.md under %d lines "
 	                 "and move detail into references/", lines,
 	                 BODY_MAX_LINES) < 0)

@@ -183,7 +183,7 @@ static void test_full_meta(void)
 	    "license-file: ~\n"
 	    "x-personal-mcp:\n"
 	    "  id: demo\n"
-	    "  version: 2.1.0-rc.1\n"
+	    "  version: 2.1.0-rc.1+build.5\n"
 	    "  tags: [pdf, forms-2]\n"
 	    "  capabilities:\n"
 	    "    - resource://skills/demo/document\n"
@@ -201,7 +201,7 @@ static void test_full_meta(void)
 	/* license-file is the one unknown key. */
 	expect_one(&v, SFS_WARNING, "license-file", 25, 1,
 	           "unknown key \"license-file\"", "full skill");
-	is_str(v.meta.version, "2.1.0-rc.1", "meta.version");
+	is_str(v.meta.version, "2.1.0-rc.1+build.5", "meta.version");
 	ok(v.meta.ntags == 2 && strcmp(v.meta.tags[1], "forms-2") == 0,
 	   "meta.tags");
 	ok(v.meta.ncapabilities == 2 &&
@@ -466,9 +466,10 @@ static const struct rule {
 	{ "x-personal-mcp:\n  id: demo\n  version: 1.2.3.4\n" CAPS,
 	  SFS_ERROR, "x-personal-mcp.version", 6, 12,
 	  "not a semantic version" },
-	/* The contract's SEMVER_RE allows one pre-release or build suffix,
-	 * not both. */
-	{ "x-personal-mcp:\n  id: demo\n  version: 1.0.0-rc.1+b.5\n" CAPS,
+	{ "x-personal-mcp:\n  id: demo\n  version: 1.0.0-rc.1+\n" CAPS,
+	  SFS_ERROR, "x-personal-mcp.version", 6, 12,
+	  "not a semantic version" },
+	{ "x-personal-mcp:\n  id: demo\n  version: 1.0.0+b_5\n" CAPS,
 	  SFS_ERROR, "x-personal-mcp.version", 6, 12,
 	  "not a semantic version" },
 	{ XPM CAPS "  tags: pdf\n", SFS_ERROR, "x-personal-mcp.tags", 8, 9,
@@ -616,18 +617,18 @@ static const char *const skill_files[] = {
 	"assets/My File.png", "docs", "docs/a b.md", NULL,
 };
 
-static bool fake_exists(const char *path, bool *case_only, void *arg)
+static bool fake_exists(const char *path, const char **actual, void *arg)
 {
 	struct body_run *b = arg;
 
 	if (b->nasked < 16)
 		snprintf(b->asked[b->nasked++], 128, "%s", path);
-	*case_only = false;
+	*actual = NULL;
 	for (const char *const *f = skill_files; *f; f++) {
 		if (strcmp(*f, path) == 0)
 			return true;
 		if (strcasecmp(*f, path) == 0)
-			*case_only = true;
+			*actual = *f;
 	}
 	return false;
 }
@@ -654,7 +655,7 @@ static void expect_body(const struct body_run *b, size_t n, size_t i,
 
 	if (!ok(b->r == 0 && b->diags.n == n && d &&
 	        d->severity == SFS_WARNING && d->line == line &&
-	        d->column == column && strcmp(d->field, "") == 0 &&
+	        d->column == column && strcmp(d->field, "body") == 0 &&
 	        strstr(d->message, words), "%s: warning %zu at %u:%u: %s",
 	        what, i, line, column, words)) {
 		for (size_t k = 0; k < b->diags.n; k++)
@@ -702,9 +703,10 @@ static void test_body_links(void)
 	body(&b, "x\n  ![logo](assets/my%20file.png) é [g](References/Guide.md)"
 	         "\n");
 	expect_body(&b, 2, 0, 11, 3, "\"assets/my%20file.png\", which exists "
-	            "only with different letter case", "case differs (image)");
+	            "only as \"assets/My File.png\" (letter case differs)",
+	            "case differs (image)");
 	expect_body(&b, 2, 1, 11, 35, "\"References/Guide.md\", which exists "
-	            "only with different letter case",
+	            "only as \"references/guide.md\" (letter case differs)",
 	            "case differs, column in characters");
 	body_done(&b);
 
@@ -771,13 +773,13 @@ struct dir_arg {
 	const char *dir;
 };
 
-static bool fs_exists(const char *path, bool *case_only, void *arg)
+static bool fs_exists(const char *path, const char **actual, void *arg)
 {
 	const struct dir_arg *d = arg;
 	char full[8192];
 	struct stat st;
 
-	*case_only = false;
+	*actual = NULL;
 	snprintf(full, sizeof(full), "%s/%s", d->dir, path);
 	return stat(full, &st) == 0;
 }
