@@ -390,11 +390,13 @@ static void sfs_init(void *userdata, struct fuse_conn_info *conn)
 	                        FUSE_CAP_NO_OPENDIR_SUPPORT |
 	                        FUSE_CAP_CACHE_SYMLINKS |
 	                        FUSE_CAP_READDIRPLUS |
-	                        FUSE_CAP_READDIRPLUS_AUTO |
 	                        FUSE_CAP_PARALLEL_DIROPS |
 	                        FUSE_CAP_ASYNC_READ;
 
 	conn->want |= conn->capable & wanted;
+	/* always readdirplus: a cold find then needs no lookups at all,
+	 * just two requests per folder (-o readdirplus=auto to change) */
+	conn->want &= ~FUSE_CAP_READDIRPLUS_AUTO;
 	/* an inode's content never changes: only invalidation drops pages */
 	conn->want &= ~FUSE_CAP_AUTO_INVAL_DATA;
 	if (conn->capable & FUSE_CAP_EXPLICIT_INVAL_DATA)

@@ -45,7 +45,7 @@ void options_usage(FILE *out, const char *prog)
 "                           default: $SKILLSFS_SKILLS_DIRS (colon-separated)\n"
 "    -f                     stay in the foreground\n"
 "    -d                     debug output (implies -f)\n"
-"    -s                     single-threaded\n"
+"    -s                     single-threaded (the default; see -o multithreaded)\n"
 "    -h, --help             print this help\n"
 "    -V, --version          print the version\n"
 "\n"
@@ -59,6 +59,8 @@ void options_usage(FILE *out, const char *prog)
 "                           every MS milliseconds (default %d)\n"
 "    -o polling             use polling even where inotify works\n"
 "    -o nonempty            allow mounting over a non-empty folder\n"
+"    -o multithreaded       serve requests on several threads (slower on\n"
+"                           small machines: measured on 2 cores)\n"
 "    -o clone_fd            one /dev/fuse descriptor per thread\n"
 "    -o max_idle_threads=N  idle threads kept by the multi-threaded loop\n"
 "    -o max_threads=N       threads at most in the multi-threaded loop\n"
@@ -140,6 +142,8 @@ static int take_opt(struct mount_options *o, const char *opt, char **fuse)
 		o->force_polling = true;
 	else if (KEY("clone_fd") && !eq)
 		o->clone_fd = true;
+	else if (KEY("multithreaded") && !eq)
+		o->multithreaded = true;
 	else if (KEY("poll_interval") && eq)
 		return parse_ms(val, opt, &o->poll_interval_ms);
 	else if (KEY("debounce") && eq)
@@ -214,7 +218,7 @@ static int build_fuse_args(struct mount_options *o, const char *prog,
 static int parse_args(int argc, char **argv, struct mount_options *o,
                       char **fuse_opts, const char **first)
 {
-	bool dashdash = false;
+	bool dashdash = false, single = false;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -232,7 +236,7 @@ static int parse_args(int argc, char **argv, struct mount_options *o,
 		} else if (!strcmp(a, "-d")) {
 			o->debug = o->foreground = true;
 		} else if (!strcmp(a, "-s")) {
-			o->single_thread = true;
+			single = true;
 		} else if (!strcmp(a, "--skills-dir") || !strcmp(a, "-o")) {
 			if (i + 1 >= argc)
 				return usage_error("option '%s' needs a value",
@@ -255,6 +259,8 @@ static int parse_args(int argc, char **argv, struct mount_options *o,
 		if (rc)
 			return rc;
 	}
+	if (single)
+		o->multithreaded = false;
 	return 0;
 }
 

@@ -21,7 +21,7 @@ struct mount_options {
 	bool help, version;
 	bool foreground;           /* -f, or -d */
 	bool debug;                /* -d */
-	bool single_thread;        /* -s */
+	bool multithreaded;        /* -o multithreaded, unless -s */
 	bool casefallback;         /* unless -o nocasefallback */
 	bool nonempty;             /* -o nonempty: allow a non-empty folder */
 	bool clone_fd;             /* -o clone_fd */

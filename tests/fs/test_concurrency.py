@@ -56,9 +56,11 @@ PY_READER = textwrap.dedent(r"""
 
 
 class ConcurrentReaders(MountTestCase):
+    options = ()
+
     def test_readers_while_skills_change(self):
         root = self.copy_examples()
-        m = self.mount([root])
+        m = self.mount([root], self.options)
         work = self.make_dir()
         stop = os.path.join(work, "stop")
         versions = os.path.join(work, "versions")
@@ -125,6 +127,11 @@ class ConcurrentReaders(MountTestCase):
             with open(os.path.join(root, "pdf-forms", "assets", "mapping.json"), "a") as f:
                 f.write(" ")
             time.sleep(0.05)
+
+
+class ConcurrentReadersMultithreaded(ConcurrentReaders):
+    """The same with the multi-threaded FUSE loop (handlers run in parallel)."""
+    options = ("-o", "multithreaded,max_threads=4")
 
 
 if __name__ == "__main__":
