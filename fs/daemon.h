@@ -20,7 +20,8 @@ struct daemon {
 	struct fuse_session *se;
 	struct fuse_conn_info_opts *conn_opts;
 	double timeout;              /* entry and attribute timeout, s */
-	bool no_open, no_opendir;    /* the kernel takes ENOSYS for them */
+	atomic_bool no_open;         /* the kernel takes ENOSYS for open */
+	atomic_bool no_opendir;      /* and for opendir */
 
 	pthread_mutex_t cur_lock;    /* guards cur */
 	struct gen *cur;             /* the current generation, one ref */

@@ -35,6 +35,11 @@ void daemon_put_current(struct gen *g)
 	gen_unref(g);
 }
 
+static long ms_between(struct timespec a, struct timespec b)
+{
+	return (b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000;
+}
+
 struct gen *daemon_build(struct daemon *d, const struct gen *prev)
 {
 	struct sfs_config cfg = {
@@ -43,8 +48,11 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev)
 	};
 	sfs_catalog *cat = NULL;
 
+	struct timespec t0, t1, t2, t3;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (sfs_catalog_build(&cfg, prev ? prev->cat : NULL, &cat) < 0)
 		return NULL;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	struct gen_params p = {
 		.number = d->generations + 1,
 		.refresh_mode = refresher_sync(d, cat),
@@ -56,8 +64,14 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev)
 		.pin = backing_pin,
 		.max_pins = d->max_pins,
 	};
+	clock_gettime(CLOCK_MONOTONIC, &t2);
 	clock_gettime(CLOCK_REALTIME, &p.now);
 	struct gen *g = gen_build(cat, prev, &p);
+	clock_gettime(CLOCK_MONOTONIC, &t3);
+	if (d->opt->debug)
+		fprintf(stderr, "skillsfs: catalog %ld ms, watches %ld ms, "
+		        "tree %ld ms\n", ms_between(t0, t1), ms_between(t1, t2),
+		        ms_between(t2, t3));
 	sfs_catalog_unref(cat);
 	if (g && backing_open_roots(g) < 0) {
 		gen_unref(g);

@@ -193,7 +193,7 @@ static void sfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	(void)ino;
 	if ((fi->flags & O_ACCMODE) != O_RDONLY) {
 		fuse_reply_err(req, EROFS);
-	} else if (d->no_open) {
+	} else if (atomic_load(&d->no_open)) {
 		fuse_reply_err(req, ENOSYS);   /* never asked again */
 	} else {
 		fi->keep_cache = 1;
@@ -207,7 +207,7 @@ static void sfs_opendir(fuse_req_t req, fuse_ino_t ino,
 	struct daemon *d = daemon_of(req);
 
 	(void)ino;
-	if (d->no_opendir) {
+	if (atomic_load(&d->no_opendir)) {
 		fuse_reply_err(req, ENOSYS);
 	} else {
 		fi->keep_cache = 1;
@@ -403,8 +403,9 @@ static void sfs_init(void *userdata, struct fuse_conn_info *conn)
 		conn->want |= FUSE_CAP_EXPLICIT_INVAL_DATA;
 	if (d->conn_opts)
 		fuse_apply_conn_info_opts(d->conn_opts, conn);
-	d->no_open = (conn->want & FUSE_CAP_NO_OPEN_SUPPORT) != 0;
-	d->no_opendir = (conn->want & FUSE_CAP_NO_OPENDIR_SUPPORT) != 0;
+	atomic_store(&d->no_open, (conn->want & FUSE_CAP_NO_OPEN_SUPPORT) != 0);
+	atomic_store(&d->no_opendir,
+	             (conn->want & FUSE_CAP_NO_OPENDIR_SUPPORT) != 0);
 	conn->time_gran = 1;
 }
 
