@@ -238,5 +238,40 @@ class PollingRefresh(Refresh):
     expected_mode = "polling"
 
 
+SHIM = os.environ.get("SKILLSFS_INOTIFY_FAIL", "")
+
+
+@unittest.skipUnless(SHIM and os.path.exists(SHIM), "needs the inotify_fail shim (meson test)")
+class InotifyFailures(MountTestCase):
+    """The polling fallback takes over where inotify cannot watch."""
+
+    def mount_failing(self, how):
+        root = self.copy_examples()
+        env = dict(os.environ, LD_PRELOAD=SHIM, SKILLSFS_TEST_INOTIFY=how,
+                   ASAN_OPTIONS=os.environ.get("ASAN_OPTIONS", "") + ":verify_asan_link_order=0")
+        return root, self.mount([root], ["-o", "poll_interval=200"], env=env)
+
+    def check_polling(self, root, m):
+        self.assertEqual(m.json("status.json")["refresh_mode"], "polling")
+        write_skill(root, "polled")
+        start = time.monotonic()
+        wait_for(lambda: "polled" in index_ids(m), what="a refresh by polling")
+        self.assertLess(time.monotonic() - start, VISIBLE_WITHIN)
+        with open(os.path.join(root, "pdf-forms", "SKILL.md"), "a") as f:
+            f.write("\nEdited in place.\n")
+        wait_for(lambda: m.read("skills/pdf-forms/SKILL.md").endswith(b"Edited in place.\n"),
+                 what="an edit found by polling")
+
+    def test_out_of_watches(self):
+        root, m = self.mount_failing("no-watches")
+        self.assertIn("max_user_watches", m.stderr())
+        self.check_polling(root, m)
+
+    def test_no_inotify(self):
+        root, m = self.mount_failing("no-inotify")
+        self.assertIn("inotify is not available", m.stderr())
+        self.check_polling(root, m)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
