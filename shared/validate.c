@@ -944,7 +944,8 @@ static bool normalize(char *p, size_t n)
  * The skill-relative path a link target names: fragment and query cut,
  * percent-escapes decoded, "." and empty components dropped, ".."
  * applied.  False when nothing is left, the target leaves the skill
- * folder, or decodes to a NUL.
+ * folder, or holds a NUL, raw or decoded (no file name has one, and
+ * normalize() works on the text as a string).
  */
 static bool link_path(const char *t, size_t n, char *out, size_t size)
 {
@@ -957,6 +958,8 @@ static bool link_path(const char *t, size_t n, char *out, size_t size)
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		int hi, lo;
+		if (t[i] == '\0')
+			return false;
 		if (t[i] == '%' && i + 2 < n &&
 		    (hi = hexval(t[i + 1])) >= 0 &&
 		    (lo = hexval(t[i + 2])) >= 0) {
