@@ -175,22 +175,28 @@ static char **read_names(int fd, size_t *n)
 	return names;
 }
 
-/* One child of a directory as a Resource: folders are inode/directory. */
-static cJSON *child_object(const char *dir_uri, const char *dir_path,
-                           const char *name)
+/* One child of a directory as a Resource: folders are inode/directory.
+ * A child that leads out of the skill folder `root` (a symlink) is left
+ * out, as resources/read would refuse it: listing it would tell its
+ * target's type and size. */
+static cJSON *child_object(const char *root, const char *dir_uri,
+                           const char *dir_path, const char *name)
 {
 	char *uri = uri_join(dir_uri, name);
 	char *path = xasprintf("%s/%s", dir_path, name);
+	int fd = uri && path ? open_inside(root, path, O_PATH) : -ENOMEM;
 	struct stat st;
 	cJSON *o = NULL;
 
-	if (uri && path && stat(path, &st) == 0) {
+	if (fd >= 0 && fstat(fd, &st) == 0) {
 		if (S_ISDIR(st.st_mode))
 			o = resource_object(uri, name, "inode/directory", path, -1);
 		else if (S_ISREG(st.st_mode))
 			o = resource_object(uri, name, mime_of_file(path), path,
 					    (int64_t)st.st_size);
 	}
+	if (fd >= 0)
+		close(fd);
 	free(uri);
 	free(path);
 	return o;
@@ -258,7 +264,7 @@ void handle_directory_read(struct mcp_server *s, const struct request *req,
 				more = true;
 				break;
 			}
-			cJSON *o = child_object(text, dir, names[i]);
+			cJSON *o = child_object(root, text, dir, names[i]);
 			if (o) {
 				cJSON_AddItemToArray(list, o);
 				count++;

@@ -11,6 +11,7 @@
  * out is inside the mount.
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -24,6 +25,7 @@
 #endif
 
 static const char *mount_path;
+static char real_mount[PATH_MAX];
 static int audit_fd = -1;
 static bool echo;   /* FUZZ_MCP_ECHO=1: print what the server writes */
 
@@ -38,17 +40,24 @@ static bool input_has(const struct run *run, const char *needle)
 	return memmem(run->input, run->input_len, needle, strlen(needle)) != NULL;
 }
 
-/* An absolute path the server hands out must lie in the mount. */
+static bool below(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return strncmp(path, dir, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* An absolute path the server hands out must lie in the mount, as
+ * written and with every symlink followed. */
 static void check_path(const char *key, const char *path)
 {
-	size_t n = strlen(mount_path);
+	char real[PATH_MAX];
 
 	if (path[0] != '/')
 		return;
-	FUZZ_ASSERT(strncmp(path, mount_path, n) == 0 &&
-		    (path[n] == '\0' || path[n] == '/'),
-		    "%s %s is outside the mount %s", key, path, mount_path);
-	for (const char *s = path + n; *s;) {
+	FUZZ_ASSERT(below(path, mount_path), "%s %s is outside the mount %s",
+		    key, path, mount_path);
+	for (const char *s = path + strlen(mount_path); *s;) {
 		s++;   /* the '/' */
 		size_t len = strcspn(s, "/");
 		FUZZ_ASSERT(len > 0 && !(len == 1 && s[0] == '.') &&
@@ -56,6 +65,9 @@ static void check_path(const char *key, const char *path)
 			    "%s %s has an empty, '.' or '..' component", key, path);
 		s += len;
 	}
+	if (realpath(path, real))
+		FUZZ_ASSERT(below(real, real_mount), "%s %s leads to %s, "
+			    "outside the mount", key, path, real);
 }
 
 static void walk(const cJSON *j)
@@ -124,6 +136,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	echo = getenv("FUZZ_MCP_ECHO") && strcmp(getenv("FUZZ_MCP_ECHO"), "1") == 0;
 	mount_path = fixture_mount(skills && *skills ? skills : FUZZ_SKILLS_DIR);
+	FUZZ_ASSERT(realpath(mount_path, real_mount), "realpath %s", mount_path);
 	/* The audit log is part of every request's path. */
 	audit_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
 	return 0;
