@@ -514,7 +514,8 @@ static int add_link(struct tree_walk *t, int dfd, const char *name,
 		return -ENOMEM;
 	char *real = realpath(abs, NULL);
 	if (!real)
-		return hide(t, is_skill_md, rel, "symbolic link is dangling");
+		return hide(t, is_skill_md, rel, errno == ELOOP ?
+		            "symbolic link loops" : "symbolic link is dangling");
 
 	struct stat st;
 	int rc;
