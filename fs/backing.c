@@ -8,7 +8,7 @@
  * folder, a kernel without openat2) the file is opened by its path with
  * O_NOFOLLOW and must be the very inode the scan saw.
  *
- * A file whose size or mtime differs from the scan's is not served
+ * A file whose inode, size or mtime differs from the scan's is not served
  * (ESTALE): its inode stands for the content the scan saw.  This only
  * happens to a read the page cache cannot answer, between a change in the
  * source and the refresh that gives the file a new inode.  Files that
@@ -102,7 +102,7 @@ static int open_by_path(const struct sfs_skill *s, const struct sfs_file *f,
 }
 
 /* Whether an open source still shows what the scan saw. */
-static int check_source(int fd, const struct node *n)
+static int check_source(int fd, const struct node *n, const struct sfs_file *f)
 {
 	struct stat st;
 
@@ -110,6 +110,10 @@ static int check_source(int fd, const struct node *n)
 		return -errno;
 	if (!S_ISREG(st.st_mode))
 		return -EIO;
+	/* Another file under the same name: it may be a hard link to a
+	 * file outside the skill, which the scan would have hidden. */
+	if (st.st_dev != f->dev || st.st_ino != f->ino)
+		return -ESTALE;
 	/* Changed since the scan: the refresh that follows brings a new
 	 * inode.  Serving these bytes under the old size could cut them or
 	 * mix two versions, so this inode's content is gone. */
@@ -130,7 +134,7 @@ int backing_open(const struct gen *g, const struct node *n, bool *borrowed)
 	if (!s || !f || n->kind != NODE_SKILL_FILE)
 		return -EINVAL;
 	if (n->fd >= 0) {
-		rc = check_source(n->fd, n);
+		rc = check_source(n->fd, n, f);
 		*borrowed = rc == 0;
 		return rc < 0 ? rc : n->fd;
 	}
@@ -139,7 +143,7 @@ int backing_open(const struct gen *g, const struct node *n, bool *borrowed)
 		fd = open_by_path(s, f, &st);
 	if (fd < 0)
 		return fd;
-	rc = check_source(fd, n);
+	rc = check_source(fd, n, f);
 	if (rc < 0) {
 		close(fd);
 		return rc;

@@ -357,7 +357,40 @@ struct tree_walk {
 	size_t n, cap;
 	bool capped;
 	unsigned depth;            /* folder levels below the skill folder */
+	struct multi *multi;       /* entries whose file has several names */
+	size_t nmulti, capmulti;
 };
+
+/* An entry whose content is a file with more than one hard link. */
+struct multi {
+	size_t entry;              /* index into tree_walk.v */
+	dev_t dev;
+	ino_t ino;
+	nlink_t nlink;
+	bool is_name;              /* a name of the file, not a symlink to it */
+};
+
+/* Remembers entry `entry` when its file has other names: they may lie
+ * outside the skill (see drop_outside_links). */
+static int note_links(struct tree_walk *t, size_t entry, const struct stat *st,
+                      bool is_name)
+{
+	if (st->st_nlink <= 1)
+		return 0;
+	if (t->nmulti == t->capmulti) {
+		size_t cap = t->capmulti ? t->capmulti * 2 : 16;
+		struct multi *v = realloc(t->multi, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		t->multi = v;
+		t->capmulti = cap;
+	}
+	t->multi[t->nmulti++] = (struct multi){
+		.entry = entry, .dev = st->st_dev, .ino = st->st_ino,
+		.nlink = st->st_nlink, .is_name = is_name,
+	};
+	return 0;
+}
 
 static struct sfs_file *new_entry(struct tree_walk *t)
 {
@@ -483,8 +516,9 @@ static int keep_link(struct tree_walk *t, const struct sfs_file *proto,
 			rc = hide(t, strcmp(proto->path, "SKILL.md") == 0,
 			          proto->source,
 			          "cannot read the target of the symbolic link");
+		return rc;
 	}
-	return rc;
+	return note_links(t, t->n - 1, st, false);
 }
 
 /*
@@ -638,7 +672,7 @@ static int list_one(struct tree_walk *t, int dfd, const char *rel,
 			return rc;
 		return hide_errno(t, is_skill_md, proto.source, -rc);
 	}
-	return 0;
+	return note_links(t, t->n - 1, &st, true);
 }
 
 static int list_entries(struct tree_walk *t, int dfd, const char *rel,
@@ -653,6 +687,64 @@ static int list_entries(struct tree_walk *t, int dfd, const char *rel,
 		if (rc < 0)
 			return rc;
 	}
+	return 0;
+}
+
+static int cmp_multi(const void *a, const void *b)
+{
+	const struct multi *x = a, *y = b;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return (x->entry > y->entry) - (x->entry < y->entry);
+}
+
+/*
+ * Hides every entry whose file has more hard links than names in this
+ * skill folder: another name lies outside it, and the content is that
+ * outside file's (a link to /etc/shadow, or to another user's file,
+ * made where the skill's author may write).  Names that all lie inside
+ * the skill are kept.
+ */
+static int drop_outside_links(struct tree_walk *t)
+{
+	sfs_sort(t->multi, t->nmulti, sizeof(*t->multi), cmp_multi);
+	for (size_t i = 0, j; i < t->nmulti; i = j) {
+		nlink_t nlink = 0;
+		size_t names = 0;
+		for (j = i; j < t->nmulti && t->multi[j].dev == t->multi[i].dev &&
+		     t->multi[j].ino == t->multi[i].ino; j++) {
+			names += t->multi[j].is_name;
+			if (t->multi[j].nlink > nlink)
+				nlink = t->multi[j].nlink;
+		}
+		if (names >= nlink)
+			continue;
+		for (size_t k = i; k < j; k++) {
+			struct sfs_file *e = &t->v[t->multi[k].entry];
+			char why[160];
+			if (t->multi[k].is_name)
+				snprintf(why, sizeof(why), "hard link to a file "
+				         "that also has a name outside the skill "
+				         "folder (%lu links, %zu inside)",
+				         (unsigned long)nlink, names);
+			else
+				snprintf(why, sizeof(why), "symbolic link to a "
+				         "hard link that has a name outside the "
+				         "skill folder");
+			int rc = hide(t, strcmp(e->path, "SKILL.md") == 0,
+			              e->source, why);
+			if (rc < 0)
+				return rc;
+			e->path = NULL;
+		}
+	}
+	size_t out = 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].path)
+			t->v[out++] = t->v[i];
+	t->n = out;
 	return 0;
 }
 
@@ -734,12 +826,15 @@ int sfs_scan_tree(struct sfs_scan *s, const struct sfs_found *f,
 	names_free(&nm);
 	free(t.real_dir);
 
+	if (rc == 0)
+		rc = drop_outside_links(&t);
 	if (rc == 0 && t.capped)
 		rc = sfs_diag_add(diags, SFS_WARNING, f->dir, 0, 0, "",
 		                  "more than %zu entries; only the first %zu "
 		                  "are served", s->max_files, s->max_files);
 	if (rc == 0)
 		rc = finish_tree(&t, out);
+	free(t.multi);
 	free(t.v);
 	return rc;
 }
