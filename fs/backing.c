@@ -49,6 +49,8 @@ int backing_open_roots(struct gen *g)
 static const char *below_root(const struct gen *g, const struct sfs_skill *s)
 {
 	const char *root = sfs_catalog_root(g->cat, s->root);
+	if (!root)
+		return NULL;   /* docs/: below no root of the catalog */
 	size_t len = strlen(root);
 
 	if (strncmp(s->dir, root, len) != 0)

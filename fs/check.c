@@ -10,28 +10,39 @@
 #include <string.h>
 
 #include "cli.h"
+#include "config.h"
 #include "skillsfs.h"
 
 enum { EXIT_FINDINGS = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
 	"usage: skillsfs check [--skills-dir DIR]... [--strict] [--json]\n"
+	"                      [--config FILE]\n"
 	"\n"
 	"Validate skills folders and print every finding as\n"
 	"FILE:LINE:COL: error|warning: FIELD: MESSAGE, then a summary line.\n"
 	"\n"
 	"  --skills-dir DIR  a folder of skills; repeat it for more, the first\n"
 	"                    one to provide a skill id wins (default: the\n"
-	"                    colon-separated list in $SKILLSFS_SKILLS_DIRS)\n"
+	"                    config file's roots, else the colon-separated list\n"
+	"                    in $SKILLSFS_SKILLS_DIRS, else the standard skill\n"
+	"                    folders of agents that exist, ~/.agents/skills,\n"
+	"                    ~/.claude/skills, ./.agents/skills, ... (see\n"
+	"                    skillsfs(1))\n"
+	"  --config FILE     roots, strict and include/exclude patterns from a\n"
+	"                    YAML file (skillsfs(5)); the command line wins\n"
 	"  --strict          treat every warning as an error\n"
 	"  --json            print the findings and the summary as JSON\n"
 	"  --help            print this help and exit\n"
+	"  --version         print the version and exit\n"
 	"\n"
 	"Exit status: 0 without errors, 1 with errors, 2 on a usage error.\n";
 
 struct check_opts {
 	struct roots roots;
 	bool strict, json;
+	const char *config;
+	struct sfs_config_file cf;
 };
 
 static int usage_error(const char *fmt, ...)
@@ -56,7 +67,9 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
 		{ "skills-dir", required_argument, NULL, 'd' },
 		{ "strict", no_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "config", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -76,8 +89,14 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
 		case 'j':
 			o->json = true;
 			break;
+		case 'c':
+			o->config = optarg;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
+			return 0;
+		case 'V':
+			printf("skillsfs check %s\n", SKILLSFS_VERSION);
 			return 0;
 		case ':':
 			return usage_error("option '%s' needs a value",
@@ -93,11 +112,21 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (o->config && conffile_load("skillsfs check", o->config,
+	                               &o->cf) < 0)
+		return EXIT_USAGE;
+	if (o->cf.strict == 1)
+		o->strict = true;
+	if (o->roots.n == 0 && roots_from_config(&o->roots, &o->cf) < 0)
+		return usage_error("%s", "out of memory");
 	if (o->roots.n == 0 && roots_from_env(&o->roots) < 0)
 		return usage_error("%s", "cannot read SKILLSFS_SKILLS_DIRS");
+	if (o->roots.n == 0 && roots_from_defaults(&o->roots) < 0)
+		return usage_error("%s", "out of memory");
 	if (o->roots.n == 0) {
-		fputs("skillsfs check: no skills folders: give --skills-dir DIR "
-		      "or set SKILLSFS_SKILLS_DIRS\n", stderr);
+		fputs("skillsfs check: no skills folders: give --skills-dir DIR, "
+		      "--config FILE or set SKILLSFS_SKILLS_DIRS (none of "
+		      ROOTS_DEFAULT_LIST " exists)\n", stderr);
 		return EXIT_USAGE;
 	}
 	return -1;
@@ -145,13 +174,20 @@ static int report(const sfs_catalog *cat, bool json)
 	return n.errors ? EXIT_FINDINGS : 0;
 }
 
+static void check_opts_free(struct check_opts *o)
+{
+	roots_free(&o->roots);
+	sfs_config_file_free(&o->cf);
+}
+
 int check_main(int argc, char **argv)
 {
 	struct check_opts o = { 0 };
 
+	sfs_config_file_free(&o.cf);   /* all unset */
 	int status = parse_args(argc, argv, &o);
 	if (status >= 0) {
-		roots_free(&o.roots);
+		check_opts_free(&o);
 		return status;
 	}
 
@@ -159,17 +195,21 @@ int check_main(int argc, char **argv)
 		.roots = (const char *const *)o.roots.paths,
 		.nroots = o.roots.n,
 		.strict = o.strict,
+		.include = (const char *const *)o.cf.include,
+		.ninclude = o.cf.ninclude,
+		.exclude = (const char *const *)o.cf.exclude,
+		.nexclude = o.cf.nexclude,
 	};
 	sfs_catalog *cat;
 	int rc = sfs_catalog_build(&cfg, NULL, &cat);
 	if (rc < 0) {
 		fprintf(stderr, "skillsfs check: cannot build the catalog: %s\n",
 		        strerror(-rc));
-		roots_free(&o.roots);
+		check_opts_free(&o);
 		return EXIT_FINDINGS;
 	}
 	status = report(cat, o.json);
 	sfs_catalog_unref(cat);
-	roots_free(&o.roots);
+	check_opts_free(&o);
 	return status;
 }

@@ -23,9 +23,31 @@ int roots_add(struct roots *r, const char *path, const char *source);
 /* When no --skills-dir was given: the roots from SKILLSFS_SKILLS_DIRS.
  * Returns the number added, or -errno. */
 int roots_from_env(struct roots *r);
+/* When no root was given at all: the standard skill folders of agents
+ * that exist (see ROOTS_DEFAULT_LIST), each once, with source "default".
+ * Returns the number added, or -errno. */
+int roots_from_defaults(struct roots *r);
+#define ROOTS_DEFAULT_LIST \
+	"~/.agents/skills, ~/.claude/skills, ~/.codex/skills, " \
+	"~/.copilot/skills, ~/.gemini/skills, ~/.cursor/skills, " \
+	"./.agents/skills, ./.claude/skills, ./.github/skills, " \
+	"./.gemini/skills, ./.cursor/skills"
 void roots_free(struct roots *r);
+
+/* conffile.c: --config FILE */
+struct sfs_config_file;
+/* Reads the configuration file; on failure prints "PROG: FILE:LINE:COL:
+ * KEY: MESSAGE" to stderr and returns -1. */
+int conffile_load(const char *prog, const char *path,
+                  struct sfs_config_file *cf);
+/* Adds the file's roots (source "config").  Returns 0 or -errno. */
+int roots_from_config(struct roots *r, const struct sfs_config_file *cf);
+/* Makes a path from the command line or a file absolute, lexically
+ * cleaned; malloc'd, or NULL with errno set. */
+char *path_absolute(const char *path);
 
 int check_main(int argc, char **argv);
 int mount_main(int argc, char **argv);
+int export_main(int argc, char **argv);
 
 #endif

@@ -58,6 +58,11 @@ uint64_t fingerprint(const sfs_catalog *cat, const struct roots *roots)
 		for (size_t f = 0; f < s->nfiles; f++)
 			h = mix_file(h, s->dir, s->files[f].source);
 	}
+	const struct sfs_skill *docs = sfs_catalog_docs(cat);
+	if (docs)
+		h = mix_stat(h, docs->dir);
+	for (size_t f = 0; docs && f < docs->nfiles; f++)
+		h = mix_file(h, docs->dir, docs->files[f].source);
 	const struct sfs_unserved *u = sfs_catalog_unserved(cat, &n);
 	for (size_t i = 0; i < n; i++) {
 		h = mix_file(h, u[i].dir, "SKILL.md");

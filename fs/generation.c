@@ -42,9 +42,16 @@ static long ms_between(struct timespec a, struct timespec b)
 
 struct gen *daemon_build(struct daemon *d, const struct gen *prev)
 {
+	const struct mount_options *o = d->opt;
 	struct sfs_config cfg = {
-		.roots = (const char *const *)d->opt->roots.paths,
-		.nroots = d->opt->roots.n,
+		.roots = (const char *const *)o->roots.paths,
+		.nroots = o->roots.n,
+		.strict = o->strict,
+		.include = (const char *const *)o->cf.include,
+		.ninclude = o->cf.ninclude,
+		.exclude = (const char *const *)o->cf.exclude,
+		.nexclude = o->cf.nexclude,
+		.docs_dir = o->docs_dir,
 	};
 	sfs_catalog *cat = NULL;
 

@@ -1,6 +1,7 @@
 /*
  * main.c - the skillsfs program: `skillsfs check ...` validates skill
- * folders, anything else mounts them.
+ * folders, `skillsfs export ...` writes them for upload, anything else
+ * mounts them.
  */
 #include <string.h>
 
@@ -10,5 +11,7 @@ int main(int argc, char **argv)
 {
 	if (argc > 1 && strcmp(argv[1], "check") == 0)
 		return check_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "export") == 0)
+		return export_main(argc - 1, argv + 1);
 	return mount_main(argc, argv);
 }

@@ -1,12 +1,15 @@
 /*
  * options.c - the mount command line.
  *
- *   skillsfs MOUNTPOINT [--skills-dir DIR]... [-f] [-d] [-s] [-o OPT[,OPT]]
+ *   skillsfs MOUNTPOINT [--skills-dir DIR]... [--config FILE] [-f] [-d]
+ *            [-s] [-o OPT[,OPT]]
  *   skillsfs SOURCE MOUNTPOINT -o OPTS        (mount.fuse3, /etc/fstab)
  *
  * Our own -o options are taken out; every other one is passed to libfuse,
  * which rejects what it does not know.  The mount is always read-only and
- * named fsname=skillsfs, subtype=skillsfs.
+ * named fsname=skillsfs, subtype=skillsfs.  A configuration file fills in
+ * what the command line leaves unsaid; roots come from --skills-dir, else
+ * the file, else $SKILLSFS_SKILLS_DIRS, else the standard folders.
  */
 #include <errno.h>
 #include <limits.h>
@@ -33,16 +36,25 @@ static int usage_error(const char *fmt, ...)
 void options_usage(FILE *out, const char *prog)
 {
 	fprintf(out,
-"usage: %s MOUNTPOINT [--skills-dir DIR]... [-f] [-d] [-s] [-o OPT[,OPT...]]\n"
-"       %s check [--skills-dir DIR]... [--strict] [--json]\n"
+"usage: %s MOUNTPOINT [--skills-dir DIR]... [--config FILE] [--docs-dir DIR]\n"
+"                [-f] [-d] [-s] [-o OPT[,OPT...]]\n"
+"       %s check [--skills-dir DIR]... [--config FILE] [--strict] [--json]\n"
+"       %s export --anthropic OUTDIR [--skills-dir DIR]... [--config FILE]\n"
 "       %s SOURCE MOUNTPOINT -o OPT[,OPT...]     (mount -t fuse.skillsfs)\n"
 "\n"
 "Serves every skill of the skills directories as one read-only filesystem:\n"
-"index.json, status.json, catalog/, skills/<id>/ and refs/<id>/.\n"
+"index.json, status.json, catalog/, skills/<id>/, refs/<id>/ and docs/.\n"
 "\n"
 "options:\n"
 "    --skills-dir DIR       a skills directory (repeatable, first wins);\n"
-"                           default: $SKILLSFS_SKILLS_DIRS (colon-separated)\n"
+"                           default: the config file's roots, else\n"
+"                           $SKILLSFS_SKILLS_DIRS (colon-separated), else\n"
+"                           the standard skill folders of agents that\n"
+"                           exist: ~/.agents/skills, ~/.claude/skills,\n"
+"                           ./.agents/skills, ... (see skillsfs(1))\n"
+"    --config FILE          read roots and options from a YAML file\n"
+"                           (skillsfs(5)); the command line overrides it\n"
+"    --docs-dir DIR         serve the markdown files under DIR at docs/\n"
 "    -f                     stay in the foreground\n"
 "    -d                     debug output (implies -f)\n"
 "    -s                     single-threaded (the default; see -o multithreaded)\n"
@@ -51,6 +63,10 @@ void options_usage(FILE *out, const char *prog)
 "\n"
 "skillsfs -o options:\n"
 "    -o skills_dir=DIR[:DIR...]  skills directories (for /etc/fstab)\n"
+"    -o config=FILE         a configuration file (for /etc/fstab)\n"
+"    -o docs_dir=DIR        as --docs-dir\n"
+"    -o strict              every warning is an error: skills with\n"
+"                           warnings are not served\n"
 "    -o nocasefallback      no case-insensitive match of a missing name\n"
 "                           inside skills/<id>/\n"
 "    -o debounce=MS         wait for MS quiet milliseconds before a\n"
@@ -70,7 +86,8 @@ void options_usage(FILE *out, const char *prog)
 "or 'skillsfs' to take them from -o skills_dir=.\n"
 "\n"
 "FUSE options (always read-only, fsname=skillsfs, subtype=skillsfs):\n",
-		prog, prog, prog, DEFAULT_DEBOUNCE_MS, DEFAULT_POLL_INTERVAL_MS);
+		prog, prog, prog, prog, DEFAULT_DEBOUNCE_MS,
+		DEFAULT_POLL_INTERVAL_MS);
 }
 
 static int parse_ms(const char *val, const char *opt, unsigned *out)
@@ -117,6 +134,26 @@ static int add_dirs(struct mount_options *o, const char *list,
 	return rc;
 }
 
+static int set_docs_dir(struct mount_options *o, const char *dir)
+{
+	free(o->docs_dir);
+	o->docs_dir = path_absolute(dir);
+	if (!o->docs_dir)
+		return usage_error("bad docs folder '%s'", dir);
+	return 0;
+}
+
+static int set_config(struct mount_options *o, const char *file)
+{
+	if (!*file)
+		return usage_error("%s", "--config needs a file");
+	free(o->config);
+	o->config = strdup(file);
+	if (!o->config)
+		return usage_error("%s", strerror(ENOMEM));
+	return 0;
+}
+
 static int append_opt(char **opts, const char *opt)
 {
 	if (fuse_opt_add_opt(opts, opt) < 0)
@@ -132,10 +169,8 @@ static int take_opt(struct mount_options *o, const char *opt, char **fuse)
 	size_t klen = eq ? (size_t)(eq - opt) : strlen(opt);
 #define KEY(k) (klen == sizeof(k) - 1 && strncmp(opt, k, klen) == 0)
 
-	if (KEY("nocasefallback") && !eq)
-		o->casefallback = false;
-	else if (KEY("casefallback") && !eq)
-		o->casefallback = true;
+	if ((KEY("nocasefallback") || KEY("casefallback")) && !eq)
+		o->casefallback = opt[0] == 'c';
 	else if (KEY("nonempty") && !eq)
 		o->nonempty = true;
 	else if (KEY("polling") && !eq)
@@ -144,10 +179,16 @@ static int take_opt(struct mount_options *o, const char *opt, char **fuse)
 		o->clone_fd = true;
 	else if (KEY("multithreaded") && !eq)
 		o->multithreaded = true;
+	else if (KEY("strict") && !eq)
+		o->strict = true;
 	else if (KEY("poll_interval") && eq)
 		return parse_ms(val, opt, &o->poll_interval_ms);
 	else if (KEY("debounce") && eq)
 		return parse_ms(val, opt, &o->debounce_ms);
+	else if (KEY("docs_dir") && eq)
+		return set_docs_dir(o, val);
+	else if (KEY("config") && eq)
+		return set_config(o, val);
 	else if (KEY("max_idle_threads") && eq)
 		return parse_count(val, opt, &o->max_idle_threads);
 	else if (KEY("max_threads") && eq)
@@ -164,6 +205,30 @@ static int take_opt(struct mount_options *o, const char *opt, char **fuse)
 #undef KEY
 }
 
+/* The SET_ bit of a -o option the configuration file may also give. */
+static unsigned opt_bit(const char *opt)
+{
+	static const struct { const char *name; unsigned bit; } bits[] = {
+		{ "nocasefallback", SET_CASEFALLBACK },
+		{ "casefallback", SET_CASEFALLBACK },
+		{ "nonempty", SET_NONEMPTY },
+		{ "polling", SET_POLLING },
+		{ "multithreaded", SET_MULTITHREADED },
+		{ "strict", SET_STRICT },
+		{ "poll_interval", SET_POLL_INTERVAL },
+		{ "debounce", SET_DEBOUNCE },
+		{ "docs_dir", SET_DOCS_DIR },
+		{ "allow_other", SET_ALLOW_OTHER },
+	};
+	size_t klen = strcspn(opt, "=");
+
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+		if (strlen(bits[i].name) == klen &&
+		    strncmp(opt, bits[i].name, klen) == 0)
+			return bits[i].bit;
+	return 0;
+}
+
 static int take_opts(struct mount_options *o, const char *list, char **fuse)
 {
 	char *copy = strdup(list);
@@ -173,8 +238,10 @@ static int take_opts(struct mount_options *o, const char *list, char **fuse)
 	if (!copy)
 		return usage_error("%s", strerror(ENOMEM));
 	for (char *opt = strtok_r(copy, ",", &save); opt && rc == 0;
-	     opt = strtok_r(NULL, ",", &save))
+	     opt = strtok_r(NULL, ",", &save)) {
+		o->set |= opt_bit(opt);
 		rc = take_opt(o, opt, fuse);
+	}
 	free(copy);
 	return rc;
 }
@@ -237,6 +304,19 @@ static int parse_args(int argc, char **argv, struct mount_options *o,
 			o->debug = o->foreground = true;
 		} else if (!strcmp(a, "-s")) {
 			single = true;
+		} else if (!strcmp(a, "--config") || !strcmp(a, "--docs-dir")) {
+			if (i + 1 >= argc)
+				return usage_error("option '%s' needs a value",
+				                   a);
+			const char *v = argv[++i];
+			if (a[2] == 'd')
+				o->set |= SET_DOCS_DIR;
+			rc = a[2] == 'c' ? set_config(o, v) : set_docs_dir(o, v);
+		} else if (!strncmp(a, "--config=", 9)) {
+			rc = set_config(o, a + 9);
+		} else if (!strncmp(a, "--docs-dir=", 11)) {
+			o->set |= SET_DOCS_DIR;
+			rc = set_docs_dir(o, a + 11);
 		} else if (!strcmp(a, "--skills-dir") || !strcmp(a, "-o")) {
 			if (i + 1 >= argc)
 				return usage_error("option '%s' needs a value",
@@ -259,8 +339,49 @@ static int parse_args(int argc, char **argv, struct mount_options *o,
 		if (rc)
 			return rc;
 	}
-	if (single)
+	if (single) {
 		o->multithreaded = false;
+		o->set |= SET_MULTITHREADED;
+	}
+	return 0;
+}
+
+static void apply_bool(int value, unsigned set, unsigned bit, bool *out)
+{
+	if (value != SFS_UNSET && !(set & bit))
+		*out = value;
+}
+
+/* What the configuration file says where the command line said nothing. */
+static int apply_config(struct mount_options *o, char **fuse_opts,
+                        const char **first)
+{
+	const struct sfs_config_file *cf = &o->cf;
+
+	if (conffile_load("skillsfs", o->config, &o->cf) < 0)
+		return 2;
+	apply_bool(cf->casefallback, o->set, SET_CASEFALLBACK,
+	           &o->casefallback);
+	apply_bool(cf->polling, o->set, SET_POLLING, &o->force_polling);
+	apply_bool(cf->nonempty, o->set, SET_NONEMPTY, &o->nonempty);
+	apply_bool(cf->multithreaded, o->set, SET_MULTITHREADED,
+	           &o->multithreaded);
+	apply_bool(cf->strict, o->set, SET_STRICT, &o->strict);
+	if (cf->debounce_ms != SFS_UNSET && !(o->set & SET_DEBOUNCE))
+		o->debounce_ms = (unsigned)cf->debounce_ms;
+	if (cf->poll_interval_ms != SFS_UNSET &&
+	    !(o->set & SET_POLL_INTERVAL))
+		o->poll_interval_ms = (unsigned)cf->poll_interval_ms;
+	if (cf->allow_other == 1 && !(o->set & SET_ALLOW_OTHER) &&
+	    fuse_opt_add_opt(fuse_opts, "allow_other") < 0)
+		return usage_error("%s", strerror(ENOMEM));
+	if (cf->docs_dir && !(o->set & SET_DOCS_DIR) &&
+	    set_docs_dir(o, cf->docs_dir) != 0)
+		return 2;
+	if (!*first && cf->mountpoint)
+		*first = cf->mountpoint;
+	if (o->roots.n == 0 && roots_from_config(&o->roots, cf) < 0)
+		return usage_error("%s", strerror(ENOMEM));
 	return 0;
 }
 
@@ -271,11 +392,14 @@ int options_parse(int argc, char **argv, struct mount_options *o)
 	char *fuse_opts = NULL;
 
 	memset(o, 0, sizeof(*o));
+	sfs_config_file_free(&o->cf);   /* all unset */
 	o->casefallback = true;
 	o->poll_interval_ms = DEFAULT_POLL_INTERVAL_MS;
 	o->debounce_ms = DEFAULT_DEBOUNCE_MS;
 
 	int rc = parse_args(argc, argv, o, &fuse_opts, &first);
+	if (rc == 0 && o->config && !o->help && !o->version)
+		rc = apply_config(o, &fuse_opts, &first);
 	if (rc) {
 		free(fuse_opts);
 		options_free(o);
@@ -294,13 +418,17 @@ int options_parse(int argc, char **argv, struct mount_options *o)
 		rc = usage_error("%s", "missing MOUNTPOINT");
 	if (rc == 0 && o->roots.n == 0) {
 		int added = roots_from_env(&o->roots);
+		if (added == 0)
+			added = roots_from_defaults(&o->roots);
 		if (added < 0)
 			rc = usage_error("%s",
 			                 "bad SKILLSFS_SKILLS_DIRS");
 		else if (added == 0)
 			rc = usage_error("%s", "no skills directory: give "
-			       "--skills-dir DIR (or -o skills_dir=DIR, or set "
-			       "SKILLSFS_SKILLS_DIRS)");
+			       "--skills-dir DIR (or -o skills_dir=DIR, "
+			       "--config FILE, or set SKILLSFS_SKILLS_DIRS); "
+			       "none of the standard folders exists: "
+			       ROOTS_DEFAULT_LIST);
 	}
 	if (rc == 0)
 		rc = build_fuse_args(o, prog, fuse_opts);
@@ -314,6 +442,9 @@ int options_parse(int argc, char **argv, struct mount_options *o)
 void options_free(struct mount_options *o)
 {
 	free(o->mountpoint);
+	free(o->docs_dir);
+	free(o->config);
+	sfs_config_file_free(&o->cf);
 	roots_free(&o->roots);
 	fuse_opt_free_args(&o->fuse_args);
 	memset(o, 0, sizeof(*o));

@@ -11,6 +11,21 @@
 #include <fuse_lowlevel.h>
 
 #include "cli.h"
+#include "skillsfs.h"
+
+/* mount_options.set: what the command line gave, which a configuration
+ * file does not override. */
+enum {
+	SET_CASEFALLBACK = 1 << 0,
+	SET_POLLING = 1 << 1,
+	SET_NONEMPTY = 1 << 2,
+	SET_MULTITHREADED = 1 << 3,
+	SET_DEBOUNCE = 1 << 4,
+	SET_POLL_INTERVAL = 1 << 5,
+	SET_STRICT = 1 << 6,
+	SET_DOCS_DIR = 1 << 7,
+	SET_ALLOW_OTHER = 1 << 8,
+};
 
 #define DEFAULT_POLL_INTERVAL_MS 1000
 #define DEFAULT_DEBOUNCE_MS 100
@@ -30,6 +45,11 @@ struct mount_options {
 	unsigned poll_interval_ms; /* -o poll_interval=MS */
 	unsigned debounce_ms;      /* -o debounce=MS */
 	bool force_polling;        /* -o polling: never use inotify */
+	bool strict;               /* -o strict: warnings are errors */
+	char *docs_dir;            /* --docs-dir, absolute, or NULL */
+	char *config;              /* --config FILE, or NULL */
+	struct sfs_config_file cf; /* what it says; owns include/exclude */
+	unsigned set;              /* SET_* */
 	struct fuse_args fuse_args; /* what fuse_session_new gets */
 };
 

@@ -209,6 +209,10 @@ static int wanted(const struct daemon *d, const sfs_catalog *cat,
 		else
 			rc = want_ancestor(l, root);
 	}
+	/* a docs folder that exists is among the catalog's folders */
+	const char *docs = d->opt->docs_dir;
+	if (rc == 0 && docs && (stat(docs, &st) < 0 || !S_ISDIR(st.st_mode)))
+		rc = want_ancestor(l, docs);
 	return rc;
 }
 

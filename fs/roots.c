@@ -1,13 +1,18 @@
 /*
- * roots.c - skills roots from the command line and the environment,
- * made absolute once, at start.
+ * roots.c - skills roots from the command line, the environment or the
+ * standard folders of agents, made absolute once, at start.
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Removes "." and empty components and folds ".." lexically. */
 static void clean_path(char *p)
@@ -37,26 +42,39 @@ static void clean_path(char *p)
 	*out = '\0';
 }
 
-int roots_add(struct roots *r, const char *path, const char *source)
+char *path_absolute(const char *path)
 {
-	if (!path || !*path)
-		return -EINVAL;
-
 	char *abs;
+
+	if (!path || !*path) {
+		errno = EINVAL;
+		return NULL;
+	}
 	if (path[0] == '/') {
 		abs = strdup(path);
 	} else {
 		char *cwd = getcwd(NULL, 0);
 		if (!cwd)
-			return -errno;
+			return NULL;
 		abs = malloc(strlen(cwd) + strlen(path) + 2);
 		if (abs)
 			strcat(strcat(strcpy(abs, cwd), "/"), path);
 		free(cwd);
 	}
-	if (!abs)
-		return -ENOMEM;
+	if (!abs) {
+		errno = ENOMEM;
+		return NULL;
+	}
 	clean_path(abs);
+	return abs;
+}
+
+int roots_add(struct roots *r, const char *path, const char *source)
+{
+	char *abs = path_absolute(path);
+
+	if (!abs)
+		return -errno;
 
 	char **paths = realloc(r->paths, (r->n + 1) * sizeof(*paths));
 	if (paths)
@@ -95,6 +113,63 @@ int roots_from_env(struct roots *r)
 		added++;
 	}
 	free(copy);
+	return added;
+}
+
+/* Whether folder st is one of the roots already (the same folder is often
+ * reachable twice: ~/.claude/skills a link to ~/.agents/skills, or the
+ * home folder being the current one). */
+static bool known_folder(const struct roots *r, const struct stat *st)
+{
+	struct stat other;
+
+	for (size_t i = 0; i < r->n; i++)
+		if (stat(r->paths[i], &other) == 0 && other.st_dev == st->st_dev &&
+		    other.st_ino == st->st_ino)
+			return true;
+	return false;
+}
+
+static int add_default(struct roots *r, const char *base, const char *rel)
+{
+	char *path;
+	struct stat st;
+	int rc = 0;
+
+	if (asprintf(&path, "%s%s%s", base, *base ? "/" : "", rel) < 0)
+		return -ENOMEM;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    !known_folder(r, &st))
+		rc = roots_add(r, path, "default") < 0 ? -ENOMEM : 1;
+	free(path);
+	return rc;
+}
+
+int roots_from_defaults(struct roots *r)
+{
+	/* The user's own folders first: a repository that is checked out
+	 * cannot shadow a skill the user installed. */
+	static const char *const user[] = {
+		".agents/skills", ".claude/skills", ".codex/skills",
+		".copilot/skills", ".gemini/skills", ".cursor/skills",
+	};
+	static const char *const project[] = {
+		".agents/skills", ".claude/skills", ".github/skills",
+		".gemini/skills", ".cursor/skills",
+	};
+	const char *home = getenv("HOME");
+	int added = 0, rc;
+
+	for (size_t i = 0; home && *home && i < ARRAY_SIZE(user); i++) {
+		if ((rc = add_default(r, home, user[i])) < 0)
+			return rc;
+		added += rc;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(project); i++) {
+		if ((rc = add_default(r, "", project[i])) < 0)
+			return rc;
+		added += rc;
+	}
 	return added;
 }
 

@@ -3,8 +3,8 @@
  * lays out the inode table of the mount (see tree.h).  Pure: no I/O except
  * through gen_params.owner, so it can be tested without a mount.
  *
- * Layout (design.md): / holds catalog/, index.json, refs/, skills/ and
- * status.json; catalog/ holds skills_index.json and <id>.json; skills/<id>/
+ * Layout (design.md): / holds catalog/, index.json, refs/, skills/,
+ * status.json and, with a docs folder, docs/ (laid out like a skill); catalog/ holds skills_index.json and <id>.json; skills/<id>/
  * mirrors the skill's files; refs/<id>/<ref>.md links into skills/<id>/.
  *
  * Nodes are laid out breadth first so that every folder's children are
@@ -110,6 +110,12 @@ static int render_docs(struct builder *b)
 
 /* ---- children of each kind of folder ----------------------------------- */
 
+/* A skill by its node.skill, or the docs tree for TREE_DOCS. */
+static const struct sfs_skill *skill_at(const sfs_catalog *cat, uint32_t i)
+{
+	return i == TREE_DOCS ? sfs_catalog_docs(cat) : sfs_catalog_skill(cat, i);
+}
+
 static struct proto *kid_slot(struct builder *b, size_t i)
 {
 	if (i >= b->kids_cap) {
@@ -156,7 +162,7 @@ static void sort_kids(struct proto *k, size_t n)
  * of the skill folder itself order[start[0] .. start[1]). */
 static int group_files(struct builder *b, uint32_t skill)
 {
-	const struct sfs_skill *s = sfs_catalog_skill(b->g->cat, skill);
+	const struct sfs_skill *s = skill_at(b->g->cat, skill);
 	size_t n = s->nfiles;
 
 	if (b->group_skill == skill)
@@ -189,7 +195,7 @@ static int group_files(struct builder *b, uint32_t skill)
 static int skill_dir_kids(struct builder *b, const struct node *dir,
                           size_t *n)
 {
-	const struct sfs_skill *s = sfs_catalog_skill(b->g->cat, dir->skill);
+	const struct sfs_skill *s = skill_at(b->g->cat, dir->skill);
 	int rc = group_files(b, dir->skill);
 
 	if (rc < 0)
@@ -223,6 +229,9 @@ static int own_dir_kids(struct builder *b, const struct node *dir, size_t *n)
 	switch (dir->item) {
 	case DIR_ROOT:
 		rc |= push_kid(b, n, "catalog", NODE_DIR, TREE_NONE, DIR_CATALOG);
+		if (sfs_catalog_docs(cat))
+			rc |= push_kid(b, n, "docs", NODE_SKILL_DIR, TREE_DOCS,
+			               TREE_NONE);
 		rc |= push_kid(b, n, "index.json", NODE_DOC, TREE_NONE, DOC_INDEX);
 		rc |= push_kid(b, n, "refs", NODE_DIR, TREE_NONE, DIR_REFS);
 		rc |= push_kid(b, n, "skills", NODE_DIR, TREE_NONE, DIR_SKILLS);
@@ -472,6 +481,10 @@ static uint32_t count_nodes(const sfs_catalog *cat)
 {
 	size_t n = sfs_catalog_nskills(cat);
 	uint64_t total = 7 + 2 * (uint64_t)n;   /* /, 5 entries, skills_index */
+	const struct sfs_skill *docs = sfs_catalog_docs(cat);
+
+	if (docs)
+		total += 1 + docs->nfiles;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct sfs_skill *s = sfs_catalog_skill(cat, i);
@@ -640,7 +653,7 @@ const struct sfs_skill *gen_skill(const struct gen *g, const struct node *n)
 {
 	if (n->skill == TREE_NONE)
 		return NULL;
-	return sfs_catalog_skill(g->cat, n->skill);
+	return skill_at(g->cat, n->skill);
 }
 
 const struct sfs_file *gen_file(const struct gen *g, const struct node *n)
@@ -650,7 +663,7 @@ const struct sfs_file *gen_file(const struct gen *g, const struct node *n)
 		return NULL;
 	if (n->item == TREE_NONE)
 		return NULL;
-	return &sfs_catalog_skill(g->cat, n->skill)->files[n->item];
+	return &skill_at(g->cat, n->skill)->files[n->item];
 }
 
 const struct doc *gen_doc(const struct gen *g, const struct node *n)

@@ -23,6 +23,9 @@
 
 #define TREE_ROOT_INO 1          /* FUSE_ROOT_ID */
 #define TREE_NONE UINT32_MAX
+/* node.skill of docs/ and everything below it: sfs_catalog_docs(), laid
+ * out like a skill's folder */
+#define TREE_DOCS (UINT32_MAX - 1)
 
 enum node_kind {
 	NODE_DIR,        /* a folder of the mount's own: /, catalog/, ... */

@@ -849,6 +849,7 @@ static int scan_roots(struct build *b)
 		if (rc < 0)
 			return rc;
 	}
+	sfs_scan_select(&b->scan, b->cfg);
 	b->n = b->scan.nfound;
 	b->c = calloc(b->n ? b->n : 1, sizeof(*b->c));
 	if (!b->c)
@@ -922,6 +923,9 @@ int sfs_catalog_build(const struct sfs_config *cfg, const sfs_catalog *prev,
 	int rc = init_build(&b, cfg, prev);
 	if (rc == 0)
 		rc = scan_roots(&b);
+	if (rc == 0 && cfg->docs_dir)
+		rc = sfs_scan_docs(&b.scan, cfg->docs_dir, (unsigned)cfg->nroots,
+		                   &b.cat->docs);
 	if (rc == 0)
 		rc = check_all(&b);
 	if (rc == 0)

@@ -110,6 +110,20 @@ struct sfs_config {
 	unsigned max_depth;        /* folder levels searched; 0: default 16 */
 	size_t max_entries;        /* entries read per root; 0: default 1e6 */
 	size_t max_files;          /* entries per skill; 0: default 100000 */
+	/* Which skill folders are read at all (fnmatch(3) patterns).  A
+	 * pattern without '/' is matched against the folder's name (the
+	 * skill id of a valid skill); one with '/' against the folder's path
+	 * relative to its root, or, when it starts with '/', against the
+	 * absolute path.  With include patterns a folder must match one of
+	 * them; a folder that matches an exclude pattern is left out.  Left
+	 * out folders are not read, counted or reported. */
+	const char *const *include;
+	size_t ninclude;
+	const char *const *exclude;
+	size_t nexclude;
+	/* An absolute folder of markdown documents (resource://docs/), or
+	 * NULL; see sfs_catalog_docs(). */
+	const char *docs_dir;
 };
 
 struct sfs_counts {
@@ -147,6 +161,18 @@ const char *const *sfs_catalog_dirs(const sfs_catalog *cat, size_t *n);
 struct sfs_counts sfs_catalog_counts(const sfs_catalog *cat);
 /* How many files this build hashed (the rest reused prev's digests). */
 size_t sfs_catalog_hashed(const sfs_catalog *cat);
+/*
+ * The markdown documents under cfg->docs_dir, as a tree shaped like a
+ * skill's so that it can be served the same way: `dir` is the docs folder,
+ * `root` is sfs_catalog_nroots() (no root of the catalog), `files` holds
+ * every regular file whose name ends in ".md", every symbolic link to such
+ * a file that stays inside the docs folder, and the folders that lead to
+ * them; nothing else is set.  Folders whose names start with a dot are not
+ * searched and symbolic links to folders are not followed.  NULL when no
+ * docs_dir was configured; a docs_dir that cannot be read is a finding in
+ * sfs_catalog_diags() and gives an empty tree.
+ */
+const struct sfs_skill *sfs_catalog_docs(const sfs_catalog *cat);
 
 /* ---- JSON renderings ---------------------------------------------------
  * Each is deterministic: skills sorted by id, files by path, keys in a
@@ -185,6 +211,55 @@ void sfs_format_digest(const uint8_t sha256[32], char out[SFS_DIGEST_LEN]);
 /* The Agent Skills name rule: 1-64 of [a-z0-9-], no leading, trailing or
  * doubled hyphen. */
 bool sfs_valid_id(const char *s);
+
+/* ---- configuration files ----------------------------------------------
+ * A YAML file that holds what a command line would give (roots, options,
+ * which skills to serve), so that a service needs only --config FILE.
+ * Every key is known; an unknown one is an error naming it and its line.
+ * The caller decides what takes precedence; command lines override files.
+ */
+
+#define SFS_UNSET (-1)
+
+struct sfs_config_file {
+	char **roots;          /* in file order */
+	size_t nroots;
+	char **include;        /* see sfs_config */
+	size_t ninclude;
+	char **exclude;
+	size_t nexclude;
+	char *docs_dir;        /* or NULL */
+	char *mountpoint;      /* or NULL */
+	/* options: 0 or 1 (numbers: the value), or SFS_UNSET */
+	int strict;
+	int casefallback;
+	int polling;
+	int multithreaded;
+	int nonempty;
+	int allow_other;
+	long debounce_ms;
+	long poll_interval_ms;
+};
+
+struct sfs_config_error {
+	const char *file;      /* the path given to sfs_config_file_read */
+	unsigned line, column; /* 1-based; 0 when not tied to a position */
+	char key[128];         /* dotted key ("options.debounce"), or "" */
+	char message[256];
+};
+
+/*
+ * Reads the configuration file at `path`.  Folder paths in it may start
+ * with "~/", which stands for `home` (an error when home is NULL or
+ * empty); relative ones are taken relative to the folder that holds the
+ * file.  Returns 0 and fills *out (free it with sfs_config_file_free), or
+ * a negative errno and fills *err: -EINVAL for what the file says, the
+ * open or read error otherwise.  Everything owned by *out is malloc'd.
+ */
+int sfs_config_file_read(const char *path, const char *home,
+                         struct sfs_config_file *out,
+                         struct sfs_config_error *err);
+void sfs_config_file_free(struct sfs_config_file *cf);
 
 /* Visits every diagnostic of the catalog in a stable order: global ones,
  * then per skill folder sorted by folder path. */

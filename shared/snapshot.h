@@ -118,6 +118,22 @@ int sfs_strvec_push(struct sfs_strvec *v, const char *s);
  */
 bool sfs_path_clean_rel(char *p);
 
+/* ---- filter.c: include and exclude patterns (sfs_config) -------------- */
+
+/* Whether the skill folder `dir`, found under `root`, is to be read. */
+bool sfs_selected(const struct sfs_config *cfg, const char *dir,
+                  const char *root);
+/* Drops the folders of s->found that cfg leaves out, keeping the order. */
+void sfs_scan_select(struct sfs_scan *s, const struct sfs_config *cfg);
+
+/* ---- docs.c: the markdown documents (sfs_catalog_docs) ----------------- */
+
+/* Lists the docs folder `dir` into *out (in the arena; root index `root`),
+ * recording its folders in s->dirs and its findings in s->global.
+ * Returns 0 or -ENOMEM. */
+int sfs_scan_docs(struct sfs_scan *s, const char *dir, unsigned root,
+                  struct sfs_skill **out);
+
 /* ---- catalog.c: the snapshot itself ------------------------------------ */
 
 /* A skill folder as status.json and the diagnostics walk see it. */
@@ -160,6 +176,8 @@ struct sfs_catalog {
 	size_t njson;
 	struct sfs_counts counts;
 	size_t hashed;
+	struct sfs_skill *docs;            /* see sfs_catalog_docs(); NULL
+	                                      without a docs_dir */
 };
 
 #endif

@@ -133,11 +133,14 @@ rc, out, err = check("--skills-dir", SKILLS, "extra")
 t.eq((rc, err.splitlines()[0]), (2, "skillsfs check: unexpected argument 'extra'"),
      "stray argument")
 
-rc, out, err = check()
-t.eq((rc, out, err), (2, "", "skillsfs check: no skills folders: give --skills-dir DIR or set "
-                             "SKILLSFS_SKILLS_DIRS\n"), "no roots: exit 2")
+with TempTree() as tree:   # no standard skill folder in HOME or the cwd
+    empty = tree.path
+    rc, out, err = check(env={"HOME": empty}, cwd=empty)
+    t.eq((rc, out, err.startswith("skillsfs check: no skills folders: give --skills-dir DIR, "
+                                  "--config FILE or set SKILLSFS_SKILLS_DIRS")),
+         (2, "", True), "no roots: exit 2")
 
-rc, out, err = check(env={"SKILLSFS_SKILLS_DIRS": ""})
-t.eq(rc, 2, "empty SKILLSFS_SKILLS_DIRS is no roots")
+    rc, out, err = check(env={"SKILLSFS_SKILLS_DIRS": "", "HOME": empty}, cwd=empty)
+    t.eq(rc, 2, "empty SKILLSFS_SKILLS_DIRS is no roots")
 
 t.done()

@@ -1,0 +1,847 @@
+/*
+ * export.c - `skillsfs export --anthropic OUTDIR`: the Anthropic upload
+ * projection of every valid skill (frontmatter contract, "projection
+ * mode").
+ *
+ * Each skill is written to OUTDIR/<id>/ with a SKILL.md whose frontmatter
+ * holds the standard fields only (name, description, license,
+ * compatibility, allowed-tools, metadata), the x-personal-mcp block moved
+ * into metadata as "x-personal-mcp.<key>" string values (lists and maps
+ * JSON-encoded), and the body byte for byte.  Every other file is copied
+ * byte-identical with its mode and modification time.  Other frontmatter
+ * keys (Claude Code's, unknown ones) have no standard place and are left
+ * out, each named on stderr.
+ *
+ * The sources are only read.  OUTDIR must not exist or be empty, and
+ * must not lie inside a root nor hold one.  The result is built into a
+ * catalog again and every finding about it is printed, so an export that
+ * the library would not serve clean does not pass silently.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "config.h"
+#include "skillsfs.h"
+
+enum { EXIT_FAILED = 1, EXIT_USAGE = 2 };
+
+#define XPM "x-personal-mcp"
+
+static const char usage_text[] =
+	"usage: skillsfs export --anthropic OUTDIR [--skills-dir DIR]...\n"
+	"                       [--config FILE]\n"
+	"\n"
+	"Write every valid skill to OUTDIR/<id>/ in the form the Anthropic\n"
+	"skills upload takes: SKILL.md with standard frontmatter only (name,\n"
+	"description, license, compatibility, allowed-tools, metadata), the\n"
+	"x-personal-mcp block as \"x-personal-mcp.<key>\" entries of metadata,\n"
+	"the body and every other file byte-identical.  The sources are not\n"
+	"changed.  OUTDIR must not exist or be empty.\n"
+	"\n"
+	"  --anthropic OUTDIR  where to write (the only projection so far)\n"
+	"  --skills-dir DIR    a folder of skills; repeatable, first wins\n"
+	"                      (default: as for skillsfs check)\n"
+	"  --config FILE       roots and include/exclude patterns from a file\n"
+	"  --help              print this help and exit\n"
+	"  --version           print the version and exit\n"
+	"\n"
+	"Exit status: 0 when every skill was written and the result checks\n"
+	"clean, 1 otherwise, 2 on a usage error.\n";
+
+struct export_opts {
+	struct roots roots;
+	const char *outdir;
+	const char *config;
+	struct sfs_config_file cf;
+};
+
+__attribute__((format(printf, 1, 2)))
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("skillsfs export: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'skillsfs export --help'.\n", stderr);
+	return EXIT_USAGE;
+}
+
+__attribute__((format(printf, 1, 2)))
+static int fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("skillsfs export: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return EXIT_FAILED;
+}
+
+/* Returns -1 to go on, or the exit status. */
+static int parse_args(int argc, char **argv, struct export_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "anthropic", required_argument, NULL, 'a' },
+		{ "skills-dir", required_argument, NULL, 'd' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'a':
+			o->outdir = optarg;
+			break;
+		case 'd':
+			if (roots_add(&o->roots, optarg, "--skills-dir") < 0)
+				return usage_error("cannot use skills folder '%s'",
+				                   optarg);
+			break;
+		case 'c':
+			o->config = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		case 'V':
+			printf("skillsfs export %s\n", SKILLSFS_VERSION);
+			return 0;
+		case ':':
+			return usage_error("option '%s' needs a value",
+			                   argv[optind - 1]);
+		default:
+			return usage_error("unknown option '%s'",
+			                   argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (!o->outdir || !*o->outdir)
+		return usage_error("%s", "give --anthropic OUTDIR");
+	if (o->config && conffile_load("skillsfs export", o->config,
+	                               &o->cf) < 0)
+		return EXIT_USAGE;
+	if (o->roots.n == 0 && roots_from_config(&o->roots, &o->cf) < 0)
+		return usage_error("%s", strerror(ENOMEM));
+	if (o->roots.n == 0 && roots_from_env(&o->roots) < 0)
+		return usage_error("%s", "cannot read SKILLSFS_SKILLS_DIRS");
+	if (o->roots.n == 0 && roots_from_defaults(&o->roots) < 0)
+		return usage_error("%s", strerror(ENOMEM));
+	if (o->roots.n == 0)
+		return usage_error("%s", "no skills folders: give --skills-dir "
+		                   "DIR, --config FILE or set "
+		                   "SKILLSFS_SKILLS_DIRS");
+	return -1;
+}
+
+/* ---- where to write ------------------------------------------------------ */
+
+/* Whether one of the two paths lies inside the other (or they are the
+ * same folder). */
+static bool nested(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), n = la < lb ? la : lb;
+
+	if (strncmp(a, b, n) != 0)
+		return false;
+	if (la == lb)
+		return true;
+	const char *longer = la > lb ? a : b;
+	return n == 1 || longer[n] == '/';   /* n == 1: "/" */
+}
+
+/* The real path of `path`, or of its folder plus its name when it does
+ * not exist yet; malloc'd. */
+static char *real_target(const char *path)
+{
+	char *real = realpath(path, NULL);
+	if (real || errno != ENOENT)
+		return real;
+	char *copy = strdup(path);
+	if (!copy)
+		return NULL;
+	char *slash = strrchr(copy, '/');
+	char *name = slash + 1;
+	if (slash == copy)
+		real = strdup("/");
+	else {
+		*slash = '\0';
+		real = realpath(copy, NULL);
+	}
+	char *out = NULL;
+	if (real && asprintf(&out, "%s%s%s", real,
+	                     real[strlen(real) - 1] == '/' ? "" : "/",
+	                     name) < 0)
+		out = NULL;
+	free(real);
+	free(copy);
+	return out;
+}
+
+static bool folder_is_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	bool empty = d != NULL;
+
+	for (struct dirent *e; d && empty && (e = readdir(d));)
+		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	if (d)
+		closedir(d);
+	return empty;
+}
+
+/* OUTDIR made absolute and ready (created, or an empty folder), or NULL
+ * after saying why not. */
+static char *prepare_outdir(const struct export_opts *o)
+{
+	char *abs = path_absolute(o->outdir);
+	char *real = abs ? real_target(abs) : NULL;
+	struct stat st;
+
+	if (!real) {
+		fail("%s: %s", o->outdir, strerror(errno));
+		free(abs);
+		return NULL;
+	}
+	for (size_t i = 0; i < o->roots.n; i++) {
+		char *root = realpath(o->roots.paths[i], NULL);
+		bool clash = root && nested(real, root);
+		free(root);
+		if (clash) {
+			fail("%s and the skills folder %s are one inside the "
+			     "other: the export never writes into a source",
+			     abs, o->roots.paths[i]);
+			goto bad;
+		}
+	}
+	if (stat(abs, &st) == 0) {
+		if (!S_ISDIR(st.st_mode)) {
+			fail("%s exists and is not a folder", abs);
+			goto bad;
+		}
+		if (!folder_is_empty(abs)) {
+			fail("%s is not empty: give a new or empty folder", abs);
+			goto bad;
+		}
+	} else if (errno != ENOENT || mkdir(abs, 0755) < 0) {
+		fail("cannot create %s: %s", abs, strerror(errno));
+		goto bad;
+	}
+	free(real);
+	return abs;
+bad:
+	free(real);
+	free(abs);
+	return NULL;
+}
+
+/* ---- the projected frontmatter ------------------------------------------- */
+
+/* A key plain when YAML cannot read it as anything but that string. */
+static void put_key(FILE *f, const char *key)
+{
+	static const char *const special[] = {
+		"true", "false", "null", "yes", "no", "on", "off", "y", "n",
+	};
+	bool plain = (key[0] >= 'a' && key[0] <= 'z') ||
+	             (key[0] >= 'A' && key[0] <= 'Z');
+
+	for (const char *p = key; plain && *p; p++)
+		plain = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		        (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' ||
+		        *p == '.';
+	for (size_t i = 0; plain && i < sizeof(special) / sizeof(*special);
+	     i++)
+		plain = strcasecmp(key, special[i]) != 0;
+	if (plain) {
+		fputs(key, f);
+		return;
+	}
+	cJSON *s = cJSON_CreateString(key);
+	char *text = s ? cJSON_PrintUnformatted(s) : NULL;
+	fputs(text ? text : "\"\"", f);
+	free(text);
+	cJSON_Delete(s);
+}
+
+/* A YAML single-quoted scalar ('' for a quote), or, for a value with
+ * control characters, a JSON string literal, which is a YAML
+ * double-quoted scalar with the same escapes. */
+static int put_string(FILE *f, const char *value)
+{
+	bool plain_text = true;
+
+	for (const char *p = value; *p && plain_text; p++)
+		plain_text = (unsigned char)*p >= 0x20 && *p != 0x7F;
+	if (plain_text) {
+		fputc('\'', f);
+		for (const char *p = value; *p; p++) {
+			if (*p == '\'')
+				fputc('\'', f);
+			fputc(*p, f);
+		}
+		fputc('\'', f);
+		return 0;
+	}
+	cJSON *s = cJSON_CreateString(value);
+	char *text = s ? cJSON_PrintUnformatted(s) : NULL;
+
+	cJSON_Delete(s);
+	if (!text)
+		return -ENOMEM;
+	fputs(text, f);
+	free(text);
+	return 0;
+}
+
+/* The string a metadata value becomes: strings as they are, other
+ * scalars as written in JSON, lists and maps JSON-encoded; NULL for null
+ * (left out) or out of memory (*oom). */
+static char *value_text(const cJSON *v, bool *oom)
+{
+	char *s = NULL;
+
+	if (cJSON_IsNull(v))
+		return NULL;
+	if (cJSON_IsString(v))
+		s = strdup(v->valuestring);
+	else if (cJSON_IsTrue(v) || cJSON_IsFalse(v))
+		s = strdup(cJSON_IsTrue(v) ? "true" : "false");
+	else
+		s = cJSON_PrintUnformatted(v);
+	if (!s)
+		*oom = true;
+	return s;
+}
+
+static int put_field(FILE *f, const char *key, const char *value)
+{
+	fprintf(f, "%s: ", key);
+	int rc = put_string(f, value);
+	fputc('\n', f);
+	return rc;
+}
+
+/* license and compatibility: a scalar, as a string. */
+static int put_scalar_field(FILE *f, const char *id, const cJSON *fm,
+                            const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(fm, key);
+	bool oom = false;
+
+	if (!v)
+		return 0;
+	if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
+		fprintf(stderr, "skillsfs export: %s: left out %s (not a "
+		        "string)\n", id, key);
+		return 0;
+	}
+	char *text = value_text(v, &oom);
+	int rc = text ? put_field(f, key, text) : oom ? -ENOMEM : 0;
+	free(text);
+	return rc;
+}
+
+/* allowed-tools: the standard form is one space-separated string. */
+static int put_allowed_tools(FILE *f, const char *id, const cJSON *fm)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(fm, "allowed-tools");
+	char *joined = NULL;
+	size_t len = 0;
+	const cJSON *item;
+
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	if (cJSON_IsString(v))
+		return put_field(f, "allowed-tools", v->valuestring);
+	if (!cJSON_IsArray(v))
+		goto drop;
+	FILE *m = open_memstream(&joined, &len);
+	if (!m)
+		return -ENOMEM;
+	cJSON_ArrayForEach(item, v) {
+		if (!cJSON_IsString(item)) {
+			fclose(m);
+			free(joined);
+			goto drop;
+		}
+		fprintf(m, "%s%s", item == v->child ? "" : " ",
+		        item->valuestring);
+	}
+	if (fclose(m) != 0) {
+		free(joined);
+		return -ENOMEM;
+	}
+	int rc = *joined ? put_field(f, "allowed-tools", joined) : 0;
+	free(joined);
+	return rc;
+drop:
+	fprintf(stderr, "skillsfs export: %s: left out allowed-tools (not a "
+	        "string or a list of strings)\n", id);
+	return 0;
+}
+
+static int put_entry(FILE *f, bool *opened, const char *key,
+                     const cJSON *v)
+{
+	bool oom = false;
+	char *text = value_text(v, &oom);
+
+	if (!text)
+		return oom ? -ENOMEM : 0;
+	if (!*opened)
+		fputs("metadata:\n", f);
+	*opened = true;
+	fputs("  ", f);
+	put_key(f, key);
+	fputs(": ", f);
+	int rc = put_string(f, text);
+	fputc('\n', f);
+	free(text);
+	return rc;
+}
+
+/* metadata: the authored entries, then x-personal-mcp's as
+ * "x-personal-mcp.<key>", which replace authored ones of that name. */
+static int put_metadata(FILE *f, const char *id, const cJSON *fm)
+{
+	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(fm, "metadata");
+	const cJSON *xpm = cJSON_GetObjectItemCaseSensitive(fm, XPM);
+	const cJSON *e;
+	bool opened = false;
+	int rc = 0;
+
+	if (meta && !cJSON_IsObject(meta) && !cJSON_IsNull(meta)) {
+		fprintf(stderr, "skillsfs export: %s: left out metadata (not a "
+		        "mapping)\n", id);
+		meta = NULL;
+	}
+	if (!cJSON_IsObject(meta))
+		meta = NULL;
+	if (!cJSON_IsObject(xpm))
+		xpm = NULL;
+	cJSON_ArrayForEach(e, meta) {
+		if (xpm && strncmp(e->string, XPM ".", strlen(XPM) + 1) == 0) {
+			fprintf(stderr, "skillsfs export: %s: metadata %s is "
+			        "replaced by the x-personal-mcp block\n", id,
+			        e->string);
+			continue;
+		}
+		if ((rc = put_entry(f, &opened, e->string, e)) < 0)
+			return rc;
+	}
+	cJSON_ArrayForEach(e, xpm) {
+		char *key;
+		if (asprintf(&key, XPM ".%s", e->string) < 0)
+			return -ENOMEM;
+		rc = put_entry(f, &opened, key, e);
+		free(key);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static bool standard_key(const char *key)
+{
+	static const char *const keys[] = {
+		"name", "description", "license", "compatibility",
+		"allowed-tools", "metadata", XPM,
+	};
+	for (size_t i = 0; i < sizeof(keys) / sizeof(*keys); i++)
+		if (strcmp(key, keys[i]) == 0)
+			return true;
+	return false;
+}
+
+static void note_dropped(const struct sfs_skill *s)
+{
+	const cJSON *e;
+	bool any = false;
+
+	cJSON_ArrayForEach(e, s->frontmatter) {
+		if (standard_key(e->string))
+			continue;
+		if (any)
+			fprintf(stderr, ", %s", e->string);
+		else
+			fprintf(stderr, "skillsfs export: %s: left out %s",
+			        s->id, e->string);
+		any = true;
+	}
+	if (any)
+		fputs(" (not standard frontmatter)\n", stderr);
+}
+
+/* The projected frontmatter, fences included; malloc'd, or NULL. */
+static char *project(const struct sfs_skill *s)
+{
+	const cJSON *fm = s->frontmatter;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int rc;
+
+	if (!f)
+		return NULL;
+	fprintf(f, "---\nname: %s\n", s->id);
+	rc = put_field(f, "description", s->description);
+	if (rc == 0)
+		rc = put_scalar_field(f, s->id, fm, "license");
+	if (rc == 0)
+		rc = put_scalar_field(f, s->id, fm, "compatibility");
+	if (rc == 0)
+		rc = put_allowed_tools(f, s->id, fm);
+	if (rc == 0)
+		rc = put_metadata(f, s->id, fm);
+	fputs("---\n", f);
+	if (fclose(f) != 0 || rc < 0) {
+		free(text);
+		return NULL;
+	}
+	note_dropped(s);
+	return text;
+}
+
+/* ---- writing one skill ---------------------------------------------------- */
+
+/* A folder written, to get its mode once everything inside is written. */
+struct folder {
+	char *path;
+	mode_t mode;
+};
+
+struct writer {
+	const char *outdir;
+	struct folder *folders;
+	size_t nfolders;
+};
+
+static int remember_folder(struct writer *w, const char *path, mode_t mode)
+{
+	struct folder *v = realloc(w->folders,
+	                           (w->nfolders + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	w->folders = v;
+	v[w->nfolders].path = strdup(path);
+	if (!v[w->nfolders].path)
+		return -ENOMEM;
+	v[w->nfolders++].mode = mode & 07777;
+	return 0;
+}
+
+static int make_folder(struct writer *w, const char *path, mode_t mode)
+{
+	if (mkdir(path, 0700) < 0)
+		return -errno;
+	return remember_folder(w, path, mode);
+}
+
+/* Opens a file of the skill: the very file the scan read (a symlink in
+ * the skill is followed; the scan proved it stays inside). */
+static int open_source(const struct sfs_skill *s, const struct sfs_file *f,
+                       struct stat *st)
+{
+	char *path;
+	int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY;
+
+	if (!S_ISLNK(f->mode))
+		flags |= O_NOFOLLOW;
+	if (asprintf(&path, "%s/%s", s->dir, f->source) < 0)
+		return -ENOMEM;
+	int fd = open(path, flags);
+	int err = errno;
+	free(path);
+	if (fd < 0)
+		return -err;
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode) ||
+	    st->st_dev != f->dev || st->st_ino != f->ino) {
+		close(fd);
+		return -ESTALE;
+	}
+	return fd;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int copy_fd(int in, int out, off_t *copied)
+{
+	char buf[65536];
+
+	*copied = 0;
+	for (;;) {
+		ssize_t n = read(in, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return 0;
+		int rc = write_all(out, buf, (size_t)n);
+		if (rc < 0)
+			return rc;
+		*copied += n;
+	}
+}
+
+/* Creates `dest` with `head` (may be NULL) and then the source's bytes
+ * from `skip` on; mode and, without a head, mtime from the source. */
+static int write_file(const char *dest, int src, const struct stat *st,
+                      const char *head, off_t skip)
+{
+	int out = open(dest, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	               O_CLOEXEC, 0600);
+	off_t copied = 0;
+	int rc = 0;
+
+	if (out < 0)
+		return -errno;
+	if (head)
+		rc = write_all(out, head, strlen(head));
+	if (rc == 0 && lseek(src, skip, SEEK_SET) < 0)
+		rc = -errno;
+	if (rc == 0)
+		rc = copy_fd(src, out, &copied);
+	if (rc == 0 && copied != st->st_size - skip)
+		rc = -ESTALE;   /* changed while copied */
+	if (rc == 0 && fchmod(out, st->st_mode & 07777) < 0)
+		rc = -errno;
+	if (rc == 0 && !head) {
+		struct timespec times[2] = { st->st_atim, st->st_mtim };
+		if (futimens(out, times) < 0)
+			rc = -errno;
+	}
+	if (close(out) < 0 && rc == 0)
+		rc = -errno;
+	return rc;
+}
+
+static int write_entry(struct writer *w, const struct sfs_skill *s,
+                       size_t i, const char *dest)
+{
+	const struct sfs_file *f = &s->files[i];
+	struct stat st;
+
+	if (S_ISDIR(f->mode))
+		return make_folder(w, dest, f->mode);
+	if (S_ISLNK(f->mode) && !f->hashed)
+		return symlink(f->link, dest) < 0 ? -errno : 0;  /* a folder */
+	int fd = open_source(s, f, &st);
+	if (fd < 0)
+		return fd;
+	int rc;
+	if (i == s->skill_md) {
+		char *head = project(s);
+		rc = !head ? -ENOMEM :
+		     (off_t)s->body_offset > st.st_size ? -ESTALE :
+		     write_file(dest, fd, &st, head, (off_t)s->body_offset);
+		free(head);
+	} else {
+		rc = write_file(dest, fd, &st, NULL, 0);
+	}
+	close(fd);
+	return rc;
+}
+
+static int write_skill(struct writer *w, const struct sfs_skill *s)
+{
+	struct stat st;
+	char *top, *dest = NULL;
+	int rc;
+
+	if (asprintf(&top, "%s/%s", w->outdir, s->id) < 0)
+		return -ENOMEM;
+	rc = stat(s->dir, &st) < 0 ? -errno : make_folder(w, top, st.st_mode);
+	if (rc < 0)
+		fail("%s: %s", top, strerror(-rc));
+	for (size_t i = 0; rc == 0 && i < s->nfiles; i++) {
+		if (asprintf(&dest, "%s/%s", top, s->files[i].path) < 0)
+			rc = -ENOMEM;
+		else if ((rc = write_entry(w, s, i, dest)) < 0)
+			fail("%s/%s: %s", s->dir, s->files[i].source,
+			     rc == -ESTALE ? "changed while it was exported; "
+			     "export again" : strerror(-rc));
+		free(dest);
+		dest = NULL;
+	}
+	free(top);
+	return rc;
+}
+
+/* Gives every folder written its source's mode, deepest first. */
+static int finish_folders(struct writer *w)
+{
+	int rc = 0;
+
+	for (size_t i = w->nfolders; i-- > 0;) {
+		if (chmod(w->folders[i].path, w->folders[i].mode) < 0 &&
+		    rc == 0)
+			rc = fail("%s: %s", w->folders[i].path,
+			          strerror(errno));
+		free(w->folders[i].path);
+	}
+	free(w->folders);
+	w->folders = NULL;
+	w->nfolders = 0;
+	return rc;
+}
+
+/* ---- the whole export ----------------------------------------------------- */
+
+/* A skill the Anthropic rules would refuse although skillsfs serves it
+ * (the reserved words, a long description: warnings here).  Says so. */
+static bool refused_upstream(const struct sfs_skill *s)
+{
+	bool refused = false;
+
+	for (size_t i = 0; i < s->ndiags; i++) {
+		const struct sfs_diag *d = &s->diags[i];
+		if (strcmp(d->field, "name") != 0 &&
+		    strcmp(d->field, "description") != 0)
+			continue;
+		fprintf(stderr, "skillsfs export: %s: not exported: %s: %s\n",
+		        s->id, d->field, d->message);
+		refused = true;
+	}
+	return refused;
+}
+
+static void print_finding(const struct sfs_diag *d, void *arg)
+{
+	size_t *errors = arg;
+
+	fprintf(stderr, "skillsfs export: %s", d->file);
+	if (d->line)
+		fprintf(stderr, ":%u:%u", d->line, d->column);
+	fprintf(stderr, ": %s: %s%s%s\n",
+	        d->severity == SFS_ERROR ? "error" : "warning", d->field,
+	        d->field[0] ? ": " : "", d->message);
+	*errors += d->severity == SFS_ERROR;
+}
+
+/* Builds the export into a catalog and reports every finding about it. */
+static int verify(const char *outdir, size_t written)
+{
+	const char *roots[] = { outdir };
+	struct sfs_config cfg = { .roots = roots, .nroots = 1 };
+	sfs_catalog *cat;
+	size_t errors = 0;
+
+	int rc = sfs_catalog_build(&cfg, NULL, &cat);
+	if (rc < 0)
+		return fail("cannot read the export back: %s", strerror(-rc));
+	sfs_catalog_each_diag(cat, print_finding, &errors);
+	size_t served = sfs_catalog_nskills(cat);
+	sfs_catalog_unref(cat);
+	if (served != written)
+		return fail("%zu skills written but %zu read back", written,
+		            served);
+	return errors ? EXIT_FAILED : 0;
+}
+
+static int export_catalog(const sfs_catalog *cat, const char *outdir)
+{
+	struct writer w = { .outdir = outdir };
+	size_t n = sfs_catalog_nskills(cat), written = 0, nu;
+	int status = 0;
+
+	const struct sfs_unserved *u = sfs_catalog_unserved(cat, &nu);
+	for (size_t i = 0; i < nu; i++) {
+		if (u[i].reason != SFS_INVALID)
+			continue;
+		fprintf(stderr, "skillsfs export: %s: not exported: invalid "
+		        "(see skillsfs check)\n", u[i].dir);
+		status = EXIT_FAILED;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct sfs_skill *s = sfs_catalog_skill(cat, i);
+		if (refused_upstream(s)) {
+			status = EXIT_FAILED;
+			continue;
+		}
+		int rc = write_skill(&w, s);
+		if (rc == -ENOMEM)
+			fail("%s", strerror(ENOMEM));
+		if (rc < 0) {
+			finish_folders(&w);
+			return EXIT_FAILED;
+		}
+		written++;
+	}
+	if (finish_folders(&w) != 0)
+		return EXIT_FAILED;
+	int checked = verify(outdir, written);
+	printf("%zu skills exported to %s\n", written, outdir);
+	return status ? status : checked;
+}
+
+static void export_opts_free(struct export_opts *o)
+{
+	roots_free(&o->roots);
+	sfs_config_file_free(&o->cf);
+}
+
+int export_main(int argc, char **argv)
+{
+	struct export_opts o = { 0 };
+
+	sfs_config_file_free(&o.cf);   /* all unset */
+	int status = parse_args(argc, argv, &o);
+	if (status >= 0) {
+		export_opts_free(&o);
+		return status;
+	}
+	struct sfs_config cfg = {
+		.roots = (const char *const *)o.roots.paths,
+		.nroots = o.roots.n,
+		.include = (const char *const *)o.cf.include,
+		.ninclude = o.cf.ninclude,
+		.exclude = (const char *const *)o.cf.exclude,
+		.nexclude = o.cf.nexclude,
+	};
+	sfs_catalog *cat;
+	int rc = sfs_catalog_build(&cfg, NULL, &cat);
+	if (rc < 0) {
+		export_opts_free(&o);
+		return fail("cannot build the catalog: %s", strerror(-rc));
+	}
+	char *outdir = prepare_outdir(&o);
+	status = outdir ? export_catalog(cat, outdir) : EXIT_FAILED;
+	free(outdir);
+	sfs_catalog_unref(cat);
+	export_opts_free(&o);
+	return status;
+}

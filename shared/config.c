@@ -1,0 +1,429 @@
+/*
+ * config.c - the configuration file (--config FILE): a YAML mapping read
+ * with libyaml's document loader, every key checked against the schema
+ * below, so that a misspelt option is an error naming it and its line
+ * rather than a setting silently ignored.
+ *
+ *   roots: [DIR, ...]        (or one DIR)
+ *   mountpoint: DIR
+ *   docs_dir: DIR
+ *   include: [PATTERN, ...]
+ *   exclude: [PATTERN, ...]
+ *   options:
+ *     strict, casefallback, nocasefallback, polling, multithreaded,
+ *     nonempty, allow_other: true | false
+ *     debounce, poll_interval: milliseconds
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yaml.h>
+
+#include "skillsfs.h"
+
+#define MAX_FILE_BYTES (1024 * 1024)
+#define MAX_MS 3600000L
+
+struct cfg_ctx {
+	yaml_document_t *doc;
+	const char *dir;        /* folder of the file, "" for the cwd */
+	const char *home;
+	struct sfs_config_file *out;
+	struct sfs_config_error *err;
+};
+
+__attribute__((format(printf, 4, 5)))
+static int fail(struct cfg_ctx *c, const yaml_node_t *at, const char *key,
+                const char *fmt, ...)
+{
+	va_list ap;
+
+	if (at) {
+		c->err->line = (unsigned)at->start_mark.line + 1;
+		c->err->column = (unsigned)at->start_mark.column + 1;
+	}
+	snprintf(c->err->key, sizeof(c->err->key), "%s", key);
+	va_start(ap, fmt);
+	vsnprintf(c->err->message, sizeof(c->err->message), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int no_memory(struct cfg_ctx *c)
+{
+	snprintf(c->err->message, sizeof(c->err->message), "%s",
+	         strerror(ENOMEM));
+	return -ENOMEM;
+}
+
+static const char *scalar(const yaml_node_t *n)
+{
+	return (const char *)n->data.scalar.value;
+}
+
+static bool is_plain(const yaml_node_t *n)
+{
+	return n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE;
+}
+
+/* ---- values ------------------------------------------------------------- */
+
+static int take_bool(struct cfg_ctx *c, const yaml_node_t *v,
+                     const char *key, int *out)
+{
+	if (v->type == YAML_SCALAR_NODE && is_plain(v)) {
+		const char *s = scalar(v);
+		if (!strcmp(s, "true") || !strcmp(s, "True") ||
+		    !strcmp(s, "TRUE")) {
+			*out = 1;
+			return 0;
+		}
+		if (!strcmp(s, "false") || !strcmp(s, "False") ||
+		    !strcmp(s, "FALSE")) {
+			*out = 0;
+			return 0;
+		}
+	}
+	return fail(c, v, key, "expected true or false");
+}
+
+static int take_ms(struct cfg_ctx *c, const yaml_node_t *v, const char *key,
+                   long *out)
+{
+	if (v->type == YAML_SCALAR_NODE && is_plain(v)) {
+		const char *s = scalar(v);
+		char *end;
+		errno = 0;
+		long ms = strtol(s, &end, 10);
+		if (*s >= '0' && *s <= '9' && !*end && !errno &&
+		    ms <= MAX_MS) {
+			*out = ms;
+			return 0;
+		}
+	}
+	return fail(c, v, key, "expected milliseconds (0-%ld)", MAX_MS);
+}
+
+/* A non-empty string: quoted, or plain and not YAML's null. */
+static int take_string(struct cfg_ctx *c, const yaml_node_t *v,
+                       const char *key, const char *what, const char **out)
+{
+	if (v->type == YAML_SCALAR_NODE) {
+		const char *s = scalar(v);
+		bool null = is_plain(v) && (!strcmp(s, "~") ||
+		            !strcmp(s, "null") || !strcmp(s, "Null") ||
+		            !strcmp(s, "NULL"));
+		if (*s && !null) {
+			if (strlen(s) != v->data.scalar.length)
+				return fail(c, v, key, "%s contains a NUL byte",
+				            what);
+			*out = s;
+			return 0;
+		}
+	}
+	return fail(c, v, key, "expected %s", what);
+}
+
+/* A folder path made usable: "~/" expanded, relative ones taken against
+ * the file's folder. */
+static int take_path(struct cfg_ctx *c, const yaml_node_t *v,
+                     const char *key, char **out)
+{
+	const char *s;
+	int rc = take_string(c, v, key, "a folder path", &s);
+	int len;
+
+	if (rc < 0)
+		return rc;
+	if (s[0] == '~' && (s[1] == '/' || s[1] == '\0')) {
+		if (!c->home || !*c->home)
+			return fail(c, v, key, "'%s' starts with ~ but HOME is "
+			            "not set", s);
+		len = asprintf(out, "%s%s", c->home, s + 1);
+	} else if (s[0] == '~') {
+		return fail(c, v, key, "'%s': only ~/ (the home folder) is "
+		            "understood", s);
+	} else if (s[0] == '/' || !*c->dir) {
+		len = asprintf(out, "%s", s);
+	} else {
+		len = asprintf(out, "%s/%s", c->dir, s);
+	}
+	if (len < 0) {
+		*out = NULL;
+		return no_memory(c);
+	}
+	return 0;
+}
+
+static int push(struct cfg_ctx *c, char ***v, size_t *n, char *s)
+{
+	char **nv = realloc(*v, (*n + 1) * sizeof(*nv));
+	if (!nv) {
+		free(s);
+		return no_memory(c);
+	}
+	*v = nv;
+	nv[(*n)++] = s;
+	return 0;
+}
+
+/* A list of paths or patterns; one scalar counts as a list of one. */
+static int take_list(struct cfg_ctx *c, const yaml_node_t *v,
+                     const char *key, bool paths, char ***list, size_t *n)
+{
+	const yaml_node_item_t *items = NULL, *end = NULL;
+	yaml_node_item_t one = 0;
+
+	if (v->type == YAML_SEQUENCE_NODE) {
+		items = v->data.sequence.items.start;
+		end = v->data.sequence.items.top;
+	} else if (v->type == YAML_SCALAR_NODE) {
+		one = (yaml_node_item_t)(v - c->doc->nodes.start) + 1;
+		items = &one;
+		end = &one + 1;
+	} else {
+		return fail(c, v, key, "expected a list of %s",
+		            paths ? "folder paths" : "patterns");
+	}
+	for (const yaml_node_item_t *i = items; i < end; i++) {
+		const yaml_node_t *item = yaml_document_get_node(c->doc, *i);
+		char *s = NULL;
+		const char *pattern;
+		int rc;
+		if (paths) {
+			rc = take_path(c, item, key, &s);
+		} else {
+			rc = take_string(c, item, key, "a pattern", &pattern);
+			if (rc == 0 && !(s = strdup(pattern)))
+				rc = no_memory(c);
+		}
+		if (rc == 0)
+			rc = push(c, list, n, s);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* ---- mappings ----------------------------------------------------------- */
+
+typedef int (*entry_fn)(struct cfg_ctx *c, const char *key,
+                        const yaml_node_t *k, const yaml_node_t *v);
+
+/* Calls fn for each pair of a mapping; refuses duplicate and non-scalar
+ * keys.  `prefix` names the mapping in messages ("" at the top). */
+static int each_entry(struct cfg_ctx *c, const yaml_node_t *map,
+                      const char *prefix, entry_fn fn)
+{
+	const yaml_node_pair_t *start = map->data.mapping.pairs.start;
+	const yaml_node_pair_t *top = map->data.mapping.pairs.top;
+
+	for (const yaml_node_pair_t *p = start; p < top; p++) {
+		const yaml_node_t *k = yaml_document_get_node(c->doc, p->key);
+		const yaml_node_t *v = yaml_document_get_node(c->doc, p->value);
+		char key[128];
+		if (k->type != YAML_SCALAR_NODE)
+			return fail(c, k, prefix, "keys must be plain names");
+		snprintf(key, sizeof(key), "%s%s%s", prefix,
+		         *prefix ? "." : "", scalar(k));
+		for (const yaml_node_pair_t *q = start; q < p; q++) {
+			const yaml_node_t *qk =
+				yaml_document_get_node(c->doc, q->key);
+			if (qk->type == YAML_SCALAR_NODE &&
+			    !strcmp(scalar(qk), scalar(k)))
+				return fail(c, k, key, "given twice (first on "
+				            "line %zu)", qk->start_mark.line + 1);
+		}
+		int rc = fn(c, key, k, v);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int option_entry(struct cfg_ctx *c, const char *key,
+                        const yaml_node_t *k, const yaml_node_t *v)
+{
+	struct sfs_config_file *o = c->out;
+	const char *name = scalar(k);
+	int no;
+
+	if (!strcmp(name, "strict"))
+		return take_bool(c, v, key, &o->strict);
+	if (!strcmp(name, "casefallback"))
+		return take_bool(c, v, key, &o->casefallback);
+	if (!strcmp(name, "nocasefallback")) {
+		int rc = take_bool(c, v, key, &no);
+		if (rc == 0)
+			o->casefallback = !no;
+		return rc;
+	}
+	if (!strcmp(name, "polling"))
+		return take_bool(c, v, key, &o->polling);
+	if (!strcmp(name, "multithreaded"))
+		return take_bool(c, v, key, &o->multithreaded);
+	if (!strcmp(name, "nonempty"))
+		return take_bool(c, v, key, &o->nonempty);
+	if (!strcmp(name, "allow_other"))
+		return take_bool(c, v, key, &o->allow_other);
+	if (!strcmp(name, "debounce"))
+		return take_ms(c, v, key, &o->debounce_ms);
+	if (!strcmp(name, "poll_interval"))
+		return take_ms(c, v, key, &o->poll_interval_ms);
+	return fail(c, k, key, "unknown option (known: strict, "
+	            "nocasefallback, casefallback, debounce, poll_interval, "
+	            "polling, multithreaded, nonempty, allow_other)");
+}
+
+static int top_entry(struct cfg_ctx *c, const char *key,
+                     const yaml_node_t *k, const yaml_node_t *v)
+{
+	struct sfs_config_file *o = c->out;
+
+	if (!strcmp(key, "roots"))
+		return take_list(c, v, key, true, &o->roots, &o->nroots);
+	if (!strcmp(key, "include"))
+		return take_list(c, v, key, false, &o->include, &o->ninclude);
+	if (!strcmp(key, "exclude"))
+		return take_list(c, v, key, false, &o->exclude, &o->nexclude);
+	if (!strcmp(key, "docs_dir")) {
+		free(o->docs_dir);
+		return take_path(c, v, key, &o->docs_dir);
+	}
+	if (!strcmp(key, "mountpoint")) {
+		free(o->mountpoint);
+		return take_path(c, v, key, &o->mountpoint);
+	}
+	if (!strcmp(key, "options")) {
+		if (v->type != YAML_MAPPING_NODE)
+			return fail(c, v, key, "expected a mapping of options");
+		return each_entry(c, v, key, option_entry);
+	}
+	return fail(c, k, key, "unknown key (known: roots, mountpoint, "
+	            "docs_dir, include, exclude, options)");
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+static int read_file(const char *path, char **text, size_t *len)
+{
+	FILE *f = fopen(path, "rbe");
+	if (!f)
+		return -errno;
+	char *buf = malloc(MAX_FILE_BYTES + 1);
+	size_t n = buf ? fread(buf, 1, MAX_FILE_BYTES + 1, f) : 0;
+	int rc = !buf ? -ENOMEM : ferror(f) ? -EIO :
+	         n > MAX_FILE_BYTES ? -EFBIG : 0;
+	fclose(f);
+	if (rc < 0) {
+		free(buf);
+		return rc;
+	}
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+static int load(struct cfg_ctx *c, const char *text, size_t len)
+{
+	yaml_parser_t parser;
+	int rc = 0;
+
+	if (!yaml_parser_initialize(&parser))
+		return no_memory(c);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (!yaml_parser_load(&parser, c->doc)) {
+		c->err->line = (unsigned)parser.problem_mark.line + 1;
+		c->err->column = (unsigned)parser.problem_mark.column + 1;
+		rc = parser.error == YAML_MEMORY_ERROR ? no_memory(c) :
+		     fail(c, NULL, "", "not valid YAML: %s%s%s",
+		          parser.problem ? parser.problem : "syntax error",
+		          parser.context ? " " : "",
+		          parser.context ? parser.context : "");
+	}
+	yaml_parser_delete(&parser);
+	return rc;
+}
+
+static void reset(struct sfs_config_file *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->strict = out->casefallback = out->polling = SFS_UNSET;
+	out->multithreaded = out->nonempty = out->allow_other = SFS_UNSET;
+	out->debounce_ms = out->poll_interval_ms = SFS_UNSET;
+}
+
+/* The folder part of path, "" when it has none. */
+static char *folder_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return strdup("");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+int sfs_config_file_read(const char *path, const char *home,
+                         struct sfs_config_file *out,
+                         struct sfs_config_error *err)
+{
+	yaml_document_t doc;
+	char *text = NULL;
+	size_t len = 0;
+
+	reset(out);
+	memset(err, 0, sizeof(*err));
+	err->file = path;
+	struct cfg_ctx c = { .doc = &doc, .home = home, .out = out,
+	                     .err = err };
+
+	int rc = read_file(path, &text, &len);
+	if (rc < 0) {
+		snprintf(err->message, sizeof(err->message), "cannot read: %s",
+		         rc == -EFBIG ? "larger than 1 MiB" : strerror(-rc));
+		return rc;
+	}
+	char *dir = folder_of(path);
+	rc = dir ? load(&c, text, len) : no_memory(&c);
+	free(text);
+	if (rc < 0) {
+		free(dir);
+		return rc;
+	}
+	c.dir = dir;
+	const yaml_node_t *top = yaml_document_get_root_node(&doc);
+	if (top && top->type == YAML_SCALAR_NODE && is_plain(top) &&
+	    !*scalar(top))
+		top = NULL;   /* only comments */
+	if (top && top->type != YAML_MAPPING_NODE)
+		rc = fail(&c, top, "", "expected a mapping of keys "
+		          "(roots, options, ...)");
+	else if (top)
+		rc = each_entry(&c, top, "", top_entry);
+	yaml_document_delete(&doc);
+	free(dir);
+	if (rc < 0)
+		sfs_config_file_free(out);
+	return rc;
+}
+
+static void free_list(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void sfs_config_file_free(struct sfs_config_file *cf)
+{
+	free_list(cf->roots, cf->nroots);
+	free_list(cf->include, cf->ninclude);
+	free_list(cf->exclude, cf->nexclude);
+	free(cf->docs_dir);
+	free(cf->mountpoint);
+	reset(cf);
+}

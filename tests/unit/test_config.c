@@ -1,0 +1,193 @@
+/*
+ * test_config.c - the configuration file reader (shared/config.c): every
+ * key, path resolution, and an error naming the file, line and key for
+ * everything the file gets wrong.  Prints TAP.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "skillsfs.h"
+
+static int tests, failures;
+static char top[] = "/tmp/test_config.XXXXXX";
+
+static void ok(bool cond, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void ok(bool cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d - ", cond ? "" : "not ", ++tests);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!cond)
+		failures++;
+}
+
+static const char *write_file(const char *name, const char *text)
+{
+	static char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", top, name);
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
+		printf("Bail out! cannot write %s\n", path);
+		exit(1);
+	}
+	return path;
+}
+
+static bool streq(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) == 0;
+}
+
+static void test_full(void)
+{
+	const char *path = write_file("full.yaml",
+		"# every key\n"
+		"roots:\n"
+		"  - /srv/skills\n"
+		"  - team\n"
+		"  - ~/.agents/skills\n"
+		"mountpoint: /mnt/skills\n"
+		"docs_dir: docs\n"
+		"include: [\"pdf-*\", \"team/*\"]\n"
+		"exclude: '*-draft'\n"
+		"options:\n"
+		"  strict: true\n"
+		"  nocasefallback: true\n"
+		"  debounce: 250\n"
+		"  poll_interval: 2000\n"
+		"  polling: false\n"
+		"  multithreaded: true\n"
+		"  nonempty: false\n"
+		"  allow_other: true\n");
+	struct sfs_config_file cf;
+	struct sfs_config_error err;
+	char want[4096];
+
+	int rc = sfs_config_file_read(path, "/home/u", &cf, &err);
+	ok(rc == 0, "a file with every key reads (%s)", err.message);
+	if (rc != 0)
+		return;
+	ok(cf.nroots == 3 && streq(cf.roots[0], "/srv/skills"),
+	   "absolute roots stay as written");
+	snprintf(want, sizeof(want), "%s/team", top);
+	ok(cf.nroots == 3 && streq(cf.roots[1], want),
+	   "relative roots are taken against the file's folder (%s)",
+	   cf.nroots == 3 ? cf.roots[1] : "");
+	ok(cf.nroots == 3 && streq(cf.roots[2], "/home/u/.agents/skills"),
+	   "~/ stands for the home folder");
+	ok(streq(cf.mountpoint, "/mnt/skills"), "mountpoint");
+	snprintf(want, sizeof(want), "%s/docs", top);
+	ok(streq(cf.docs_dir, want), "docs_dir, relative to the file");
+	ok(cf.ninclude == 2 && streq(cf.include[0], "pdf-*") &&
+	   streq(cf.include[1], "team/*"), "include patterns");
+	ok(cf.nexclude == 1 && streq(cf.exclude[0], "*-draft"),
+	   "one pattern is a list of one");
+	ok(cf.strict == 1 && cf.casefallback == 0 && cf.debounce_ms == 250 &&
+	   cf.poll_interval_ms == 2000 && cf.polling == 0 &&
+	   cf.multithreaded == 1 && cf.nonempty == 0 && cf.allow_other == 1,
+	   "options");
+	sfs_config_file_free(&cf);
+	ok(cf.roots == NULL && cf.nroots == 0 && cf.strict == SFS_UNSET,
+	   "free leaves an empty configuration");
+}
+
+static void test_empty(void)
+{
+	const char *path = write_file("empty.yaml", "# nothing yet\n");
+	struct sfs_config_file cf;
+	struct sfs_config_error err;
+
+	int rc = sfs_config_file_read(path, NULL, &cf, &err);
+	ok(rc == 0 && cf.nroots == 0 && cf.strict == SFS_UNSET &&
+	   cf.debounce_ms == SFS_UNSET && !cf.docs_dir,
+	   "a file with comments only sets nothing");
+	if (rc == 0)
+		sfs_config_file_free(&cf);
+}
+
+/* Expects the text to be refused at `line` naming `key`, with a message
+ * containing `words`. */
+static void refused(const char *what, const char *text, unsigned line,
+                    const char *key, const char *words)
+{
+	const char *path = write_file("bad.yaml", text);
+	struct sfs_config_file cf;
+	struct sfs_config_error err;
+
+	int rc = sfs_config_file_read(path, NULL, &cf, &err);
+	ok(rc == -EINVAL && err.line == line && streq(err.key, key) &&
+	   strstr(err.message, words) && streq(err.file, path),
+	   "%s: refused at line %u, key '%s' (got %d, line %u, key '%s', "
+	   "'%s')", what, line, key, rc, err.line, err.key, err.message);
+	if (rc == 0)
+		sfs_config_file_free(&cf);
+}
+
+static void test_errors(void)
+{
+	refused("unknown key", "roots: [/a]\nmount_point: /m\n", 2,
+	        "mount_point", "unknown key");
+	refused("unknown option", "options:\n  strict: true\n  debounse: 5\n",
+	        3, "options.debounse", "unknown option");
+	refused("not a boolean", "options:\n  strict: yes\n", 2,
+	        "options.strict", "true or false");
+	refused("not milliseconds", "options:\n  debounce: soon\n", 2,
+	        "options.debounce", "milliseconds");
+	refused("too many milliseconds", "options:\n  poll_interval: 99999999\n",
+	        2, "options.poll_interval", "milliseconds");
+	refused("duplicate key", "roots: [/a]\nroots: [/b]\n", 2, "roots",
+	        "twice");
+	refused("roots not a list", "roots:\n  a: b\n", 2, "roots",
+	        "list of folder paths");
+	refused("empty root", "roots: ['']\n", 1, "roots", "folder path");
+	refused("null root", "roots: [~]\n", 1, "roots", "folder path");
+	refused("~ without home", "roots: [~/skills]\n", 1, "roots", "HOME");
+	refused("~user", "roots: [~bob/skills]\n", 1, "roots", "~/");
+	refused("options not a mapping", "options: [strict]\n", 1, "options",
+	        "mapping");
+	refused("not a mapping", "- /a\n- /b\n", 1, "", "mapping");
+	refused("broken YAML", "roots: [/a\nstrict: true\n", 2, "",
+	        "not valid YAML");
+}
+
+static void test_missing(void)
+{
+	struct sfs_config_file cf;
+	struct sfs_config_error err;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/absent.yaml", top);
+	int rc = sfs_config_file_read(path, NULL, &cf, &err);
+	ok(rc == -ENOENT && streq(err.file, path) && err.line == 0 &&
+	   strstr(err.message, "cannot read"),
+	   "a missing file is -ENOENT with a message (%s)", err.message);
+}
+
+int main(void)
+{
+	if (!mkdtemp(top)) {
+		printf("Bail out! mkdtemp: %s\n", strerror(errno));
+		return 1;
+	}
+	test_full();
+	test_empty();
+	test_errors();
+	test_missing();
+	char cmd[4200];
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", top);
+	printf("1..%d\n", tests);
+	return failures ? 1 : 0;
+}
