@@ -4,8 +4,53 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
+
+static bool plain_at(const unsigned char *s, size_t n, size_t *len)
+{
+	*len = sfs_utf8_seq(s, n);
+	return *len > 1 || (*len == 1 && s[0] >= 0x20 && s[0] != 0x7F);
+}
+
+/*
+ * A copy of s in the arena with every byte that is not UTF-8, and every
+ * control character, written as \xNN: findings are printed one per line
+ * and rendered as JSON, and a hostile file name or link target must break
+ * neither.
+ */
+static char *printable(struct sfs_arena *a, const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), extra = 0, len;
+
+	for (size_t i = 0; i < n;) {
+		if (plain_at(u + i, n - i, &len)) {
+			i += len;
+		} else {
+			extra += 3;
+			i++;
+		}
+	}
+	if (!extra)
+		return sfs_arena_strdup(a, s);
+	char *out = sfs_arena_alloc(a, n + extra + 1), *o = out;
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n;) {
+		if (plain_at(u + i, n - i, &len)) {
+			memcpy(o, u + i, len);
+			o += len;
+			i += len;
+		} else {
+			o += sprintf(o, "\\x%02X", u[i]);
+			i++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
 
 int sfs_diag_add(struct sfs_diag_list *l, enum sfs_severity sev,
                  const char *file, unsigned line, unsigned column,
@@ -28,11 +73,11 @@ int sfs_diag_add(struct sfs_diag_list *l, enum sfs_severity sev,
 
 	struct sfs_diag *d = &l->v[l->n];
 	d->severity = sev;
-	d->file = sfs_arena_strdup(l->arena, file ? file : "");
+	d->file = printable(l->arena, file ? file : "");
 	d->line = line;
 	d->column = column;
-	d->field = sfs_arena_strdup(l->arena, field ? field : "");
-	d->message = sfs_arena_strdup(l->arena, buf);
+	d->field = printable(l->arena, field ? field : "");
+	d->message = printable(l->arena, buf);
 	if (!d->file || !d->field || !d->message)
 		return -ENOMEM;
 	l->n++;

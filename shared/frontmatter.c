@@ -548,12 +548,8 @@ static size_t line_len(const char *s, size_t n)
 	return nl ? (size_t)(nl - s) : n;
 }
 
-/*
- * Length of the first UTF-8 sequence of s (n > 0), or 0 when it is not
- * valid: overlong forms, surrogates and code points past U+10FFFF are
- * refused, as are truncated sequences.
- */
-static size_t utf8_seq(const unsigned char *s, size_t n)
+/* (internal.h) */
+size_t sfs_utf8_seq(const unsigned char *s, size_t n)
 {
 	unsigned char b = s[0];
 	size_t len;
@@ -594,7 +590,7 @@ static int check_bytes(struct fm_ctx *c)
 	unsigned line, column;
 
 	for (size_t i = 0; i < c->yaml_len;) {
-		size_t n = utf8_seq(s + i, c->yaml_len - i);
+		size_t n = sfs_utf8_seq(s + i, c->yaml_len - i);
 		unsigned char b = s[i];
 
 		if (n == 1 && (b >= 0x20 || b == '\t' || b == '\n' ||

@@ -44,6 +44,13 @@ void sfs_diag_list_free(struct sfs_diag_list *l);   /* frees v only */
 
 /* ---- frontmatter.c: SKILL.md frontmatter with libyaml ------------------ */
 
+/*
+ * Length of the first UTF-8 sequence of s (n > 0), or 0 when it is not
+ * valid: overlong forms, surrogates and code points past U+10FFFF are
+ * refused, as are truncated sequences.
+ */
+size_t sfs_utf8_seq(const unsigned char *s, size_t n);
+
 #define SFS_FM_MAX_BYTES   (64 * 1024)  /* frontmatter text */
 #define SFS_FM_MAX_DEPTH   32           /* nested collections */
 #define SFS_FM_MAX_NODES   20000        /* scalars + collections */
