@@ -94,6 +94,27 @@ static bool skipped_folder(const char *name)
 	return name[0] == '.' || strcmp(name, "node_modules") == 0;
 }
 
+/*
+ * Why a name cannot be served, or NULL.  A name that is not UTF-8 has no
+ * skill:// URI nor a JSON spelling, and control characters (a newline,
+ * an escape sequence) are there to fool line-based tools and terminals.
+ */
+static const char *bad_name(const char *name)
+{
+	const unsigned char *u = (const unsigned char *)name;
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < n;) {
+		size_t len = sfs_utf8_seq(u + i, n - i);
+		if (len == 0)
+			return "name is not valid UTF-8";
+		if (len == 1 && (u[i] < 0x20 || u[i] == 0x7F))
+			return "name contains a control character";
+		i += len;
+	}
+	return NULL;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -251,6 +272,10 @@ static int walk_entry(struct walk *w, int dfd, const char *path,
 	const char *child = join(s->arena, path, name);
 	if (!child)
 		return -ENOMEM;
+	const char *bad = bad_name(name);
+	if (bad)
+		return sfs_diag_add(s->global, SFS_WARNING, child, 0, 0, "",
+		                    "not searched: the folder's %s", bad);
 	if (depth + 1 > s->max_depth) {
 		if (!w->too_deep)
 			w->too_deep = child;
@@ -642,6 +667,9 @@ static int list_one(struct tree_walk *t, int dfd, const char *rel,
 		return -ENOMEM;
 	const char *slash = strrchr(proto.path, '/');
 	proto.name = slash ? slash + 1 : proto.path;
+	const char *bad = bad_name(name);
+	if (bad)
+		return hide(t, false, proto.source, bad);
 
 	struct stat st;
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
