@@ -776,6 +776,37 @@ static int drop_outside_links(struct tree_walk *t)
 	return 0;
 }
 
+/* SEP-2640 fixes what every host must accept of one skill: 512 files
+ * and 16 MiB in all.  Larger skills are served, with a warning that
+ * hosts may refuse them. */
+#define HOST_MAX_FILES 512
+#define HOST_MAX_BYTES ((off_t)16 << 20)
+
+static int check_limits(struct tree_walk *t)
+{
+	size_t files = 0;
+	off_t bytes = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		if (!t->v[i].hashed)
+			continue;
+		files++;
+		bytes += t->v[i].size;
+	}
+	int rc = 0;
+	if (files > HOST_MAX_FILES)
+		rc = sfs_diag_add(t->diags, SFS_WARNING, t->f->dir, 0, 0, "",
+		                  "%zu files: more than the %d that MCP hosts "
+		                  "must accept of a skill (SEP-2640)", files,
+		                  HOST_MAX_FILES);
+	if (rc == 0 && bytes > HOST_MAX_BYTES)
+		rc = sfs_diag_add(t->diags, SFS_WARNING, t->f->dir, 0, 0, "",
+		                  "%lld bytes of files: more than the 16 MiB "
+		                  "that MCP hosts must accept of a skill "
+		                  "(SEP-2640)", (long long)bytes);
+	return rc;
+}
+
 static int cmp_file(const void *a, const void *b)
 {
 	const struct sfs_file *x = a, *y = b;
@@ -856,6 +887,8 @@ int sfs_scan_tree(struct sfs_scan *s, const struct sfs_found *f,
 
 	if (rc == 0)
 		rc = drop_outside_links(&t);
+	if (rc == 0)
+		rc = check_limits(&t);
 	if (rc == 0 && t.capped)
 		rc = sfs_diag_add(diags, SFS_WARNING, f->dir, 0, 0, "",
 		                  "more than %zu entries; only the first %zu "
