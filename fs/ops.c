@@ -223,7 +223,8 @@ static void read_source(fuse_req_t req, const struct gen *g,
 	int fd = backing_open(g, n, &borrowed);
 
 	if (fd < 0) {
-		if (fd == -ESTALE)
+		/* the source changed or went since the scan: refresh now */
+		if (fd == -ESTALE || fd == -ENOENT || fd == -ENOTDIR)
 			refresher_stale(daemon_of(req));
 		fuse_reply_err(req, -fd);
 		return;
