@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""Sources that change under the daemon: files deleted, truncated or swapped
+for links between the scan and the read, a root that disappears and comes
+back, a root whose filesystem fills up.
+
+A long debounce keeps the inotify refresh away, so each read really comes
+after the change and before the refresh that notices it.  Such a read
+fails cleanly (ENOENT or ESTALE, never other bytes), and makes the daemon
+refresh at once rather than after the debounce."""
+
+import errno
+import os
+import shutil
+import subprocess
+import time
+import unittest
+
+from hostilelib import CONTROL_FILES, CONTROL_ID, HostileCase, wait_for, write_skill
+
+SLOW = ["-o", "debounce=3000"]      # inotify alone would refresh after 3-12 s
+SOON = 2.5                          # a read-triggered refresh comes well before
+
+
+def read_errno(path):
+    """None when path reads, else the errno."""
+    try:
+        with open(path, "rb") as f:
+            f.read()
+        return None
+    except OSError as e:
+        return e.errno
+
+
+class ChangedBeforeRead(HostileCase):
+    mount_options = SLOW
+
+    def setUp(self):
+        super().setUp()
+        self.d = write_skill(self.root, "changing", files={
+            "gone.md": "soon gone\n", "short.md": "x" * 10000 + "\n",
+            "references/doc.md": "the real reference\n", "swap.md": "swap me\n"})
+
+    def test_deleted(self):
+        m = self.mount_root()
+        os.unlink(os.path.join(self.d, "gone.md"))
+        start = time.monotonic()
+        self.assertIn(read_errno(m.file("skills/changing/gone.md")),
+                      (errno.ENOENT, errno.ESTALE))
+        wait_for(lambda: not os.path.exists(m.file("skills/changing/gone.md")),
+                 what="the refresh after a failed read")
+        self.assertLess(time.monotonic() - start, SOON)
+        self.assert_safe()
+
+    def test_truncated(self):
+        m = self.mount_root()
+        path = m.file("skills/changing/short.md")
+        with open(path, "rb") as held:          # opened before the change
+            os.truncate(os.path.join(self.d, "short.md"), 100)
+            start = time.monotonic()
+            try:
+                got = held.read()
+                self.fail("read %d bytes of a truncated source" % len(got))
+            except OSError as e:
+                self.assertEqual(e.errno, errno.ESTALE)
+        wait_for(lambda: os.path.getsize(path) == 100, what="the truncated size")
+        self.assertLess(time.monotonic() - start, SOON)
+        self.assertEqual(m.read("skills/changing/short.md"), b"x" * 100)
+        entry = [e for e in m.json("index.json")["skills"] if "//changing/" in e["uri"]][0]
+        sizes = {r["uri"]: r["size"] for r in entry["resources"]}
+        self.assertEqual(sizes["skill://changing/short.md"], 100)
+        self.assert_safe()
+
+    def test_folder_swapped_for_link_outside(self):
+        m = self.mount_root()
+        # same name, same size, same mtime: only where it leads differs
+        refs = os.path.join(self.d, "references")
+        decoy = os.path.join(self.outside, "decoy")
+        os.makedirs(decoy)
+        lure = self.marker[:18] + b"\n"      # as long as the real one
+        self.markers.append(lure)
+        with open(os.path.join(decoy, "doc.md"), "wb") as f:
+            f.write(lure)
+        st = os.stat(os.path.join(refs, "doc.md"))
+        os.utime(os.path.join(decoy, "doc.md"), ns=(st.st_atime_ns, st.st_mtime_ns))
+        os.rename(refs, refs + ".old")
+        os.symlink(decoy, refs)
+        err = read_errno(m.file("skills/changing/references/doc.md"))
+        self.assertIn(err, (errno.ESTALE, errno.ENOENT))
+        wait_for(lambda: not os.path.exists(m.file("skills/changing/references")),
+                 what="the swapped folder hidden")
+        self.assert_safe()
+        self.assert_diag(refs, ["absolute target"], "warning")
+
+    def test_file_swapped_for_hard_link(self):
+        m = self.mount_root()
+        # a hard link to the secret, given the old file's size and mtime
+        with open(self.secret, "wb") as f:
+            f.write(b"swap " + self.marker[:2] + b"\n")
+        src = os.path.join(self.d, "swap.md")
+        st = os.stat(src)
+        os.utime(self.secret, ns=(st.st_atime_ns, st.st_mtime_ns))
+        tmp = src + ".tmp"
+        os.link(self.secret, tmp)
+        os.rename(tmp, src)
+        self.assertEqual(os.path.getsize(src), st.st_size)
+        err = read_errno(m.file("skills/changing/swap.md"))
+        self.assertIn(err, (errno.ESTALE, errno.ENOENT))
+        wait_for(lambda: not os.path.exists(m.file("skills/changing/swap.md")),
+                 what="the hard link hidden")
+        self.markers.append(b"swap " + self.marker[:2])
+        self.assert_safe()
+        self.assert_diag(src, ["hard link"], "warning")
+
+
+class RootComesAndGoes(HostileCase):
+    def test_root_disappears_and_returns(self):
+        other = os.path.join(self.make_dir(), "other")
+        write_skill(other, "elsewhere", files={"notes.md": "notes\n"})
+        m = self.mount([self.root, other])
+        self.m = m
+        held = open(m.file("skills/elsewhere/notes.md"), "rb")
+        self.addCleanup(held.close)
+        away = other + ".away"
+        os.rename(other, away)
+        wait_for(lambda: "elsewhere" not in self.index_ids(), what="a root gone")
+        roots = self.status()["roots"]
+        self.assertEqual([r["exists"] for r in roots], [True, False])
+        self.assert_diag(other, ["does not exist"], "error", check=False)
+        # the open file's source moved with its root: same inode, still read
+        self.assertEqual(held.read(), b"notes\n")
+        self.assert_safe()
+        # skillsfs-mcp while the root is gone: a clean answer
+        s = self.mcp()
+        r = s.request("skills/get", {"uri": "skill://elsewhere/SKILL.md"})
+        self.assertIn("error", r)
+        s.close()
+        os.rename(away, other)
+        wait_for(lambda: "elsewhere" in self.index_ids(), what="the root back")
+        self.assertEqual(m.read("skills/elsewhere/notes.md"), b"notes\n")
+        self.assertEqual([r["exists"] for r in self.status()["roots"]], [True, True])
+        # deleted and made again, with other content
+        shutil.rmtree(other)
+        wait_for(lambda: "elsewhere" not in self.index_ids(), what="a root deleted")
+        write_skill(other, "recreated")
+        wait_for(lambda: "recreated" in self.index_ids(), what="a root recreated")
+        self.assert_safe()
+
+
+class FullFilesystem(HostileCase):
+    """The root on a 1 MiB tmpfs that a writer fills: what the writer left
+    half-written is reported, the rest served, and all served once the
+    writer finishes."""
+
+    def setUp(self):
+        super().setUp()
+        self.fs = self.make_dir()
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m,nr_inodes=400,mode=0755",
+                        "skillsfs-test", self.fs], check=True, timeout=30)
+        self.addCleanup(self.umount_fs)
+        self.root = os.path.join(self.fs, "skills")
+        os.makedirs(self.root)
+        write_skill(self.root, CONTROL_ID, files=CONTROL_FILES)
+
+    def umount_fs(self):
+        r = subprocess.run(["umount", self.fs], capture_output=True, timeout=30)
+        if r.returncode != 0:
+            subprocess.run(["umount", "-l", self.fs], capture_output=True, timeout=30)
+
+    def fill(self):
+        """Writes until the filesystem says ENOSPC."""
+        with self.assertRaises(OSError) as cm:
+            with open(os.path.join(self.fs, "ballast"), "wb") as f:
+                while True:
+                    f.write(b"\0" * 65536)
+                    f.flush()
+                    os.fsync(f.fileno())
+        self.assertEqual(cm.exception.errno, errno.ENOSPC)
+
+    def test_filesystem_fills_up(self):
+        m = self.mount_root()
+        self.fill()
+        # a writer adds a skill: the folder and an empty SKILL.md fit,
+        # the content does not
+        d = os.path.join(self.root, "half")
+        os.makedirs(d)
+        path = os.path.join(d, "SKILL.md")
+        with self.assertRaises(OSError):
+            with open(path, "w") as f:
+                f.write("---\nname: half\ndescription: " + "x" * 100000 + "\n---\nBody\n")
+        # and runs out of inodes for more
+        made = 0
+        with self.assertRaises(OSError) as cm:
+            for i in range(1000):
+                open(os.path.join(d, "extra%d.md" % i), "w").close()
+                made += 1
+        self.assertIn(cm.exception.errno, (errno.ENOSPC,))
+        wait_for(lambda: any(x["file"] == path for s in self.status()["skills"]
+                             for x in s["diagnostics"]), what="the half-written skill")
+        self.assertNotIn("half", self.index_ids())
+        self.assert_diag(path, [], "error")
+        self.assert_safe()
+        # space comes back; the writer finishes
+        os.unlink(os.path.join(self.fs, "ballast"))
+        for i in range(made):
+            os.unlink(os.path.join(d, "extra%d.md" % i))
+        write_skill(self.root, "half")
+        wait_for(lambda: "half" in self.index_ids(), what="the finished skill")
+        self.assert_safe()
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
