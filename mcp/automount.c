@@ -83,10 +83,10 @@ int automount_detach_stale(const char *mount)
 	return unmount_once(mount, true) ? 0 : -1;
 }
 
-static pid_t spawn(const char *prog, const char *mount, char *const *dirs,
-                   size_t ndirs)
+static pid_t spawn(const char *prog, const char *mount, char *const *args,
+                   size_t nargs)
 {
-	char **argv = calloc(2 * ndirs + 4, sizeof(*argv));
+	char **argv = calloc(nargs + 4, sizeof(*argv));
 	if (!argv)
 		return -1;
 	size_t k = 0;
@@ -95,10 +95,8 @@ static pid_t spawn(const char *prog, const char *mount, char *const *dirs,
 	/* In the foreground it stays our child: its messages reach our
 	 * stderr, and we can tell when it ends. */
 	argv[k++] = "-f";
-	for (size_t i = 0; i < ndirs; i++) {
-		argv[k++] = "--skills-dir";
-		argv[k++] = dirs[i];
-	}
+	for (size_t i = 0; i < nargs; i++)
+		argv[k++] = args[i];
 	argv[k] = NULL;
 
 	pid_t pid = fork();
@@ -124,7 +122,7 @@ static pid_t spawn(const char *prog, const char *mount, char *const *dirs,
 }
 
 int automount_start(struct automount *am, const char *mount,
-                    char *const *dirs, size_t ndirs, unsigned timeout_ms,
+                    char *const *args, size_t nargs, unsigned timeout_ms,
                     volatile sig_atomic_t *stop)
 {
 	struct stat st;
@@ -141,7 +139,7 @@ int automount_start(struct automount *am, const char *mount,
 	}
 	char *prog = find_skillsfs();
 	const char *run_prog = prog ? prog : "skillsfs";
-	am->pid = spawn(run_prog, mount, dirs, ndirs);
+	am->pid = spawn(run_prog, mount, args, nargs);
 	if (am->pid < 0) {
 		fprintf(stderr, "skillsfs-mcp: cannot start %s: %s\n", run_prog,
 			strerror(errno));

@@ -1,7 +1,8 @@
 /*
  * automount.h - running skillsfs for the MCP server when it was given
- * --skills-dir and nothing is mounted yet, and unmounting it at exit, so a
- * single line in an MCP client's configuration is enough.
+ * --skills-dir, --config or --docs-dir and nothing is mounted yet, and
+ * unmounting it at exit, so a single line in an MCP client's
+ * configuration is enough.
  */
 #ifndef MCP_AUTOMOUNT_H
 #define MCP_AUTOMOUNT_H
@@ -18,7 +19,8 @@ struct automount {
 };
 
 /*
- * Starts `skillsfs MOUNT -f --skills-dir DIR...` and waits, up to `timeout_ms`,
+ * Starts `skillsfs MOUNT -f ARGS...` (ARGS: --skills-dir DIR, --config
+ * FILE, --docs-dir DIR, as given to us) and waits, up to `timeout_ms`,
  * for MOUNT to be a skillsfs mount whose status.json answers.  The program
  * is looked for next to this executable (/proc/self/exe), then in the
  * build tree (../fs/skillsfs), then on PATH.  Gives up early when skillsfs
@@ -26,7 +28,7 @@ struct automount {
  * or returns 0.
  */
 int automount_start(struct automount *am, const char *mount,
-                    char *const *dirs, size_t ndirs, unsigned timeout_ms,
+                    char *const *args, size_t nargs, unsigned timeout_ms,
                     volatile sig_atomic_t *stop);
 /* Reports on stderr when our skillsfs has ended (call while idle). */
 void automount_check(struct automount *am);

@@ -1,7 +1,8 @@
 /*
  * main.c - skillsfs-mcp: options, start-up checks, and the stdio loop.
  *
- *   skillsfs-mcp --mount MOUNT [--skills-dir DIR]... [--audit-log FILE]
+ *   skillsfs-mcp --mount MOUNT [--skills-dir DIR]... [--config FILE]
+ *                [--docs-dir DIR] [--audit-log FILE]
  *   skillsfs-mcp instructions [--no-xml]
  *
  * Stdout carries protocol messages only, one per line, flushed each;
@@ -25,6 +26,7 @@
 #include "jsonrpc.h"
 #include "mount.h"
 #include "server.h"
+#include "skillsfs.h"
 
 #define IDLE_CHECK_MS 1000
 #define MOUNT_TIMEOUT_MS 15000
@@ -39,17 +41,25 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-	fputs("Usage: skillsfs-mcp --mount MOUNT [--skills-dir DIR]... [--audit-log FILE]\n"
+	fputs("Usage: skillsfs-mcp --mount MOUNT [--skills-dir DIR]... [--config FILE]\n"
+	      "                    [--docs-dir DIR] [--audit-log FILE]\n"
 	      "       skillsfs-mcp instructions [--no-xml]\n"
 	      "       skillsfs-mcp --help | --version\n"
 	      "\n"
 	      "An MCP server on stdin/stdout for the skills served by the skillsfs\n"
 	      "mount at MOUNT; it hands out absolute paths inside the mount.\n"
 	      "\n"
-	      "  -m, --mount MOUNT       the skillsfs mount to serve (required)\n"
+	      "  -m, --mount MOUNT       the skillsfs mount to serve (required, unless\n"
+	      "                          the --config file names a mountpoint)\n"
 	      "  -s, --skills-dir DIR    when nothing is mounted at MOUNT, run\n"
 	      "                          'skillsfs MOUNT --skills-dir DIR...' first and\n"
 	      "                          unmount it at exit; repeat for more folders\n"
+	      "  -c, --config FILE       a skillsfs configuration file (skillsfs(5)):\n"
+	      "                          its mountpoint is the default MOUNT, and when\n"
+	      "                          nothing is mounted there skillsfs is run with\n"
+	      "                          --config FILE as with --skills-dir\n"
+	      "  -D, --docs-dir DIR      with the above: serve the markdown files under\n"
+	      "                          DIR as resource://docs/{path}\n"
 	      "  -a, --audit-log FILE    append one JSON line per request to FILE\n"
 	      "  -h, --help              show this help\n"
 	      "  -V, --version           show the version\n"
@@ -82,6 +92,10 @@ static int instructions_main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--no-xml") == 0) {
 			xml = false;
+		} else if (strcmp(argv[i], "--version") == 0 ||
+			   strcmp(argv[i], "-V") == 0) {
+			printf("skillsfs-mcp instructions %s\n", SKILLSFS_VERSION);
+			return 0;
 		} else if (strcmp(argv[i], "--help") == 0 ||
 			   strcmp(argv[i], "-h") == 0) {
 			puts("Usage: skillsfs-mcp instructions [--no-xml]\n"
@@ -104,7 +118,56 @@ struct options {
 	char **dirs;
 	size_t ndirs;
 	const char *audit_log;
+	const char *config;
+	const char *docs_dir;
+	struct sfs_config_file cf;
+	char **args;          /* for skillsfs when we mount: owned array */
+	size_t nargs;
 };
+
+static void options_free(struct options *o)
+{
+	free(o->dirs);
+	free(o->args);
+	sfs_config_file_free(&o->cf);
+}
+
+/* Reads --config FILE; prints "FILE:LINE:COL: error: KEY: MESSAGE". */
+static int load_config(struct options *o)
+{
+	struct sfs_config_error err;
+
+	if (sfs_config_file_read(o->config, getenv("HOME"), &o->cf, &err) == 0)
+		return 0;
+	fprintf(stderr, "skillsfs-mcp: %s", err.file);
+	if (err.line)
+		fprintf(stderr, ":%u:%u", err.line, err.column);
+	fprintf(stderr, ": error: %s%s%s\n", err.key, err.key[0] ? ": " : "",
+		err.message);
+	return 2;
+}
+
+/* What skillsfs gets when we mount: our --skills-dir, --config and
+ * --docs-dir, as given. */
+static int automount_args(struct options *o)
+{
+	o->args = calloc(2 * o->ndirs + 5, sizeof(*o->args));
+	if (!o->args)
+		return -1;
+	for (size_t i = 0; i < o->ndirs; i++) {
+		o->args[o->nargs++] = "--skills-dir";
+		o->args[o->nargs++] = o->dirs[i];
+	}
+	if (o->config) {
+		o->args[o->nargs++] = "--config";
+		o->args[o->nargs++] = (char *)o->config;
+	}
+	if (o->docs_dir) {
+		o->args[o->nargs++] = "--docs-dir";
+		o->args[o->nargs++] = (char *)o->docs_dir;
+	}
+	return 0;
+}
 
 /* Returns -1 to go on, or an exit status. */
 static int parse_options(int argc, char **argv, struct options *o)
@@ -113,6 +176,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "mount", required_argument, NULL, 'm' },
 		{ "skills-dir", required_argument, NULL, 's' },
 		{ "audit-log", required_argument, NULL, 'a' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "docs-dir", required_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -120,7 +185,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:s:a:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":m:s:a:c:D:hV", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			if (o->mount)
@@ -138,6 +204,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'a':
 			o->audit_log = optarg;
 			break;
+		case 'c':
+			o->config = optarg;
+			break;
+		case 'D':
+			if (!*optarg)
+				return usage_error("--docs-dir needs a folder");
+			o->docs_dir = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -153,11 +227,17 @@ static int parse_options(int argc, char **argv, struct options *o)
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (o->config && load_config(o) != 0)
+		return 2;
+	if (!o->mount)
+		o->mount = o->cf.mountpoint;
 	if (!o->mount)
 		return usage_error("--mount MOUNT is required");
 	for (size_t i = 0; i < o->ndirs; i++)
 		if (!*o->dirs[i])
 			return usage_error("--skills-dir needs a folder");
+	if (automount_args(o) < 0)
+		return 1;
 	return -1;
 }
 
@@ -179,15 +259,15 @@ static int prepare_mount(const char *mount, const struct options *o,
 		return 1;
 	}
 	int st = mount_status_readable(mount);
-	if (kind == MOUNT_SKILLSFS && st == -ENOTCONN && o->ndirs) {
+	if (kind == MOUNT_SKILLSFS && st == -ENOTCONN && o->nargs) {
 		fprintf(stderr, "skillsfs-mcp: the skillsfs mount at %s is dead; "
 			"detaching it\n", mount);
 		automount_detach_stale(mount);
 		kind = mount_kind(mount, fstype, sizeof(fstype));
 		st = mount_status_readable(mount);
 	}
-	if (kind == MOUNT_NONE && o->ndirs) {
-		if (automount_start(am, mount, o->dirs, o->ndirs,
+	if (kind == MOUNT_NONE && o->nargs) {
+		if (automount_start(am, mount, o->args, o->nargs,
 				    MOUNT_TIMEOUT_MS, &stop_signal) < 0)
 			return 1;
 		return 0;
@@ -284,9 +364,10 @@ int main(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "instructions") == 0)
 		return instructions_main(argc - 1, argv + 1);
 
+	sfs_config_file_free(&o.cf);   /* all unset */
 	int rc = parse_options(argc, argv, &o);
 	if (rc >= 0) {
-		free(o.dirs);
+		options_free(&o);
 		return rc;
 	}
 
@@ -301,7 +382,7 @@ int main(int argc, char **argv)
 	if (!mount) {
 		fprintf(stderr, "skillsfs-mcp: bad mount path '%s': %s\n", o.mount,
 			strerror(errno));
-		free(o.dirs);
+		options_free(&o);
 		return 1;
 	}
 	if (o.audit_log && (audit_fd = audit_open(o.audit_log)) < 0) {
@@ -338,6 +419,6 @@ out:
 	if (audit_fd >= 0)
 		close(audit_fd);
 	free(mount);
-	free(o.dirs);
+	options_free(&o);
 	return status;
 }
