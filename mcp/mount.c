@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
 
 #include "mount.h"
@@ -192,9 +193,18 @@ static int status_ino(const struct mount *m, uint64_t *ino)
 {
 	char *file = mount_file(m, "status.json");
 	struct stat st;
+	struct statfs sf;
 
 	if (!file)
 		return -ENOMEM;
+	/* stat, open and read may all be answered from the kernel's caches
+	 * long after the daemon died; statfs always reaches the daemon, and
+	 * fails with ENOTCONN when it is gone. */
+	if (statfs(m->path, &sf) < 0) {
+		int e = errno;
+		free(file);
+		return -e;
+	}
 	int rc = stat(file, &st);
 	int e = errno;
 	free(file);

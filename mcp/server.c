@@ -97,15 +97,33 @@ void reply_audit(struct reply *r, const char *key, const char *value)
 	r->audit_value = value ? strdup(value) : NULL;
 }
 
+/* Why the mount cannot be read, and what to do about it.  malloc'd. */
+static char *mount_trouble(const char *path, int err)
+{
+	if (err == -ENOTCONN)
+		return xasprintf("The skillsfs mount at %s is broken (%s): the "
+				 "skillsfs daemon serving it is gone. Unmount it "
+				 "with 'fusermount3 -u %s' and mount it again",
+				 path, strerror(-err), path);
+	if (err == -ENOENT)
+		return xasprintf("Cannot read the skillsfs mount at %s (%s): is "
+				 "it still mounted? Mount it with 'skillsfs %s "
+				 "--skills-dir DIR'", path, strerror(-err), path);
+	return xasprintf("Cannot read the skillsfs mount at %s: %s", path,
+			 strerror(-err));
+}
+
 const struct model *server_model(struct mcp_server *s, struct reply *r)
 {
 	int err = 0;
 	const struct model *md = mount_model(&s->mount, &err);
 
-	if (!md)
-		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL,
-			    "Cannot read the skillsfs mount at %s: %s",
-			    s->mount.path, strerror(-err));
+	if (!md) {
+		char *msg = mount_trouble(s->mount.path, err);
+		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL, "%s",
+			    msg ? msg : "Cannot read the skillsfs mount");
+		free(msg);
+	}
 	return md;
 }
 
@@ -148,15 +166,25 @@ static void check_generation(struct mcp_server *s)
 	int rc = mount_generation_changed(&s->mount);
 
 	if (rc < 0) {
-		if (!s->mount_failing)
-			fprintf(stderr, "skillsfs-mcp: cannot examine %s/status.json: %s\n",
-				s->mount.path, strerror(-rc));
+		if (!s->mount_failing) {
+			char *msg = mount_trouble(s->mount.path, rc);
+			fprintf(stderr, "skillsfs-mcp: %s\n",
+				msg ? msg : strerror(-rc));
+			free(msg);
+		}
 		s->mount_failing = true;
+		/* Nothing of the old model can be trusted (or read: its
+		 * index.json descriptor may be of a dead mount), and a mount
+		 * that comes back is a new one: start over. */
+		mount_release(&s->mount);
+		s->mount.seen = false;
 		return;
 	}
-	if (s->mount_failing)
+	if (s->mount_failing) {
 		fprintf(stderr, "skillsfs-mcp: the mount at %s answers again\n",
 			s->mount.path);
+		rc = 1;
+	}
 	s->mount_failing = false;
 	if (rc == 1)
 		notify_generation_changed(s);

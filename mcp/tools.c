@@ -123,6 +123,7 @@ static void tool_error(struct reply *r, const char *fmt, ...)
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
 	va_end(ap);
+	cJSON_Delete(r->result);
 	r->result = cJSON_CreateObject();
 	cJSON *content = cJSON_AddArrayToObject(r->result, "content");
 	cJSON *item = cJSON_CreateObject();
@@ -132,6 +133,24 @@ static void tool_error(struct reply *r, const char *fmt, ...)
 	cJSON_AddBoolToObject(r->result, "isError", true);
 	r->tool_error = true;
 	free(msg);
+}
+
+/* The model, or NULL after a tool error that says why the mount cannot be
+ * read: the model reads tool errors, and can pass the advice on. */
+static const struct model *tool_model(struct mcp_server *s, struct reply *r)
+{
+	const struct model *md = server_model(s, r);
+
+	if (!md && r->code) {
+		char *msg = r->message;
+		r->message = NULL;
+		r->code = 0;
+		cJSON_Delete(r->data);
+		r->data = NULL;
+		tool_error(r, "%s", msg ? msg : "Cannot read the skillsfs mount");
+		free(msg);
+	}
+	return md;
 }
 
 /* ---- list_skills ------------------------------------------------------ */
@@ -294,7 +313,7 @@ static void list_skills(struct mcp_server *s, const cJSON *args,
 	if (!arg_string(args, "query", &query_text, r) ||
 	    !arg_string(args, "cursor", &cursor, r) || !arg_limit(args, &limit, r))
 		return;
-	const struct model *md = server_model(s, r);
+	const struct model *md = tool_model(s, r);
 	if (!md)
 		return;
 	if (cursor) {
@@ -458,7 +477,7 @@ static void get_skill(struct mcp_server *s, const cJSON *args, struct reply *r)
 		tool_error(r, "id is required: the id of a skill from list_skills");
 		return;
 	}
-	const struct model *md = server_model(s, r);
+	const struct model *md = tool_model(s, r);
 	if (!md)
 		return;
 	ssize_t i = model_find(md, id);
