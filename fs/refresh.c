@@ -349,8 +349,16 @@ static void *run(void *arg)
 		long long now = now_ms(CLOCK_MONOTONIC);
 		if (fds[1].revents & POLLIN) {
 			int ev = watcher_drain(&r->w);
-			if (ev & WATCH_OVERFLOW)
+			if (ev & WATCH_OVERFLOW) {
+				/* events were lost: the rebuild rescans every
+				 * root, and every watch is added again */
+				if (!r->again)
+					fprintf(stderr, "skillsfs: the inotify "
+					        "event queue overflowed "
+					        "(fs.inotify.max_queued_events); "
+					        "rescanning every source\n");
 				r->again = true;
+			}
 			if (ev & WATCH_CHANGED) {
 				if (!pending)
 					first = now;
