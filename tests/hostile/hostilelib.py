@@ -25,6 +25,8 @@ from mountlib import (SKILLSFS, Mount, MountTestCase, is_stale, unmount,  # noqa
 
 SKILLSFS_MCP = os.environ.get("SKILLSFS_MCP", "skillsfs-mcp")
 WALKER = os.path.join(HERE, "walker.py")
+# children that drop to another user need a python that user may run
+ANY_PYTHON = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
 STEP_TIMEOUT = 30.0          # any one walk, check or MCP request
 CONTROL_ID = "control"
 CONTROL_FILES = {"references/guide.md": "# Guide\n\nPlain text.\n",
@@ -61,12 +63,12 @@ def all_diags(status):
 class McpSession:
     """skillsfs-mcp on pipes, one JSON-RPC line at a time, with deadlines."""
 
-    def __init__(self, mount, workdir, args=()):
+    def __init__(self, mount, workdir, args=(), preexec_fn=None):
         self.stderr_path = os.path.join(workdir, "mcp.stderr.%d" % time.monotonic_ns())
         self._stderr = open(self.stderr_path, "wb")
         self.proc = subprocess.Popen([SKILLSFS_MCP, "--mount", mount] + list(args),
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self._stderr)
+                                     stderr=self._stderr, preexec_fn=preexec_fn)
         self.buf = b""
         self.next_id = 1
         r = self.request("initialize", {
@@ -181,15 +183,12 @@ class HostileCase(MountTestCase):
     def walk(self, m=None, max_reads=None, timeout=STEP_TIMEOUT, as_uid=None):
         """Lists and reads the whole mount in a child, with a deadline."""
         m = m or self.m
-        args = [sys.executable, WALKER, m.path] + [x.hex() for x in self.markers]
+        python = sys.executable if as_uid is None else ANY_PYTHON
+        args = [python, WALKER, m.path] + [x.hex() for x in self.markers]
         env = dict(os.environ)
         if max_reads is not None:
             env["WALK_MAX_READS"] = str(max_reads)
-        pre = None
-        if as_uid is not None:
-            def pre():
-                os.setgid(as_uid)
-                os.setuid(as_uid)
+        pre = None if as_uid is None else become(as_uid)
         try:
             p = subprocess.run(args, capture_output=True, timeout=timeout, env=env,
                                preexec_fn=pre)
@@ -242,8 +241,8 @@ class HostileCase(MountTestCase):
 
     # ---- skillsfs-mcp ---------------------------------------------------
 
-    def mcp(self, m=None, args=()):
-        s = McpSession((m or self.m).path, self.outside, args)
+    def mcp(self, m=None, args=(), preexec_fn=None):
+        s = McpSession((m or self.m).path, self.outside, args, preexec_fn)
         self.addCleanup(lambda: s.proc.poll() is None and s.proc.kill())
         return s
 
@@ -315,3 +314,12 @@ def display_path(b):
 
 def temp_dir(prefix):
     return tempfile.mkdtemp(prefix=prefix)
+
+
+def become(uid):
+    """A preexec_fn that drops to uid (and the same gid)."""
+    def drop():
+        os.setgroups([])
+        os.setgid(uid)
+        os.setuid(uid)
+    return drop

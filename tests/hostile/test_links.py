@@ -7,7 +7,7 @@ server; every hidden link is reported with its path."""
 import os
 import unittest
 
-from hostilelib import HostileCase, write_skill
+from hostilelib import CONTROL_ID, HostileCase, write_skill
 
 
 class SymlinkLoops(HostileCase):
@@ -141,6 +141,35 @@ class HardLinks(HostileCase):
         self.assert_safe()
         self.assertNotIn("hard-md", self.index_ids())
         self.assert_diag(os.path.join(d, "SKILL.md"), ["hard link"], "error")
+
+
+class UriTricks(HostileCase):
+    """skillsfs-mcp refuses URIs that try to leave a skill."""
+
+    TRICKS = ["skill://control/../dotdot/SKILL.md", "skill://control/%2e%2e/%2e%2e/etc/passwd",
+              "skill://control/references/..%2f..%2fSKILL.md", "skill://control//etc/passwd",
+              "skill://control/%2Fetc%2Fpasswd", "skill://../../etc/passwd",
+              "skill://control/references/guide.md%00.png", "skill://control/\u2024\u2024/x",
+              "resource://docs/../../etc/passwd", "resource://skills/control/../../etc/passwd",
+              "skill://control/references/guide.md?x=/etc/passwd", "file:///etc/passwd",
+              "skill://control/%ff%fe", "skill://CONTROL/SKILL.md", "skill://control/link-out"]
+
+    def test_uris(self):
+        d = os.path.join(self.root, CONTROL_ID)
+        os.symlink(self.secret, os.path.join(d, "link-out"))
+        self.mount_root()
+        s = self.mcp()
+        for uri in self.TRICKS:
+            for method in ("resources/read", "resources/directory/read"):
+                r = s.request(method, {"uri": uri})
+                self.assertIn("error", r, (method, uri, r))
+                self.assertEqual(r["error"]["code"], -32602, (method, uri, r))
+                self.assert_no_marker(s.last_raw, uri)
+        for sid in ("../control", "control/..", "/etc", "control\n"):
+            r = s.tool("get_skill", {"id": sid})
+            self.assertTrue(r["result"].get("isError"), (sid, r))
+        s.close()
+        self.assert_safe()
 
 
 if __name__ == "__main__":
