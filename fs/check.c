@@ -76,7 +76,7 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			if (roots_add(&o->roots, optarg, "--skills-dir") < 0)

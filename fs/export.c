@@ -107,7 +107,7 @@ static int parse_args(int argc, char **argv, struct export_opts *o)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			o->outdir = optarg;

@@ -1,0 +1,133 @@
+#!/usr/bin/env python3
+"""--help and --version on every program and subcommand, and man pages that
+format without warnings."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+from intlib import SKILLSFS, SKILLSFS_MCP, SOURCE_ROOT, clean_env, run
+
+COMMANDS = [
+    [SKILLSFS],
+    [SKILLSFS, "check"],
+    [SKILLSFS, "export"],
+    [SKILLSFS_MCP],
+    [SKILLSFS_MCP, "instructions"],
+]
+
+
+class HelpAndVersion(unittest.TestCase):
+    def test_help(self):
+        for cmd in COMMANDS:
+            for flag in ("--help", "-h"):
+                with self.subTest(cmd=cmd[1:], flag=flag):
+                    r = run(cmd + [flag], env=clean_env())
+                    self.assertEqual(r.returncode, 0, r.stderr)
+                    self.assertRegex(r.stdout, r"(?i)^usage: ")
+                    self.assertEqual(r.stderr, "")
+
+    def test_version(self):
+        for cmd in COMMANDS:
+            for flag in ("--version", "-V"):
+                with self.subTest(cmd=cmd[1:], flag=flag):
+                    r = run(cmd + [flag], env=clean_env())
+                    self.assertEqual(r.returncode, 0, r.stderr)
+                    self.assertRegex(r.stdout, r"^skillsfs(-mcp)?( \w+)? \d+\.\d+\.\d+")
+
+    def test_help_names_the_new_options(self):
+        r = run([SKILLSFS, "--help"], env=clean_env())
+        for opt in ("--config", "--docs-dir", "docs_dir=", "config=", "export --anthropic",
+                    "~/.agents/skills"):
+            self.assertIn(opt, r.stdout)
+        r = run([SKILLSFS_MCP, "--help"], env=clean_env())
+        for opt in ("--config", "--docs-dir"):
+            self.assertIn(opt, r.stdout)
+
+
+@unittest.skipUnless(shutil.which("groff"), "needs groff")
+class ManPages(unittest.TestCase):
+    def test_format_without_warnings(self):
+        for page in ("skillsfs.1", "skillsfs-mcp.1", "skillsfs.5"):
+            with self.subTest(page):
+                path = os.path.join(SOURCE_ROOT, "man", page)
+                r = subprocess.run(["groff", "-man", "-t", "-ww", "-z", path],
+                                   capture_output=True, text=True)
+                self.assertEqual((r.returncode, r.stderr), (0, ""))
+
+    def test_documented(self):
+        with open(os.path.join(SOURCE_ROOT, "man", "skillsfs.5")) as f:
+            five = f.read()
+        self.assertIn(".SH CONFIGURATION", five)
+        for word in ("include", "exclude", "docs_dir", "mountpoint", "resource://docs/"):
+            self.assertIn(word, five)
+        with open(os.path.join(SOURCE_ROOT, "man", "skillsfs.1")) as f:
+            one = f.read()
+        for word in (r"\-\-config", r"\-\-docs\-dir", "export", r"\-\-anthropic",
+                     "skillsfs@.service"):
+            self.assertIn(word, one)
+        self.assertTrue(re.search(r"\.agents/skills", one))
+
+    def test_example_configuration_is_valid(self):
+        """The example of skillsfs(5) CONFIGURATION reads without error."""
+        with open(os.path.join(SOURCE_ROOT, "man", "skillsfs.5")) as f:
+            five = f.read()
+        start = five.index("# /etc/skillsfs/mnt\\-skills.yaml")
+        text = five[start:five.index(".EE", start)]
+        text = text.replace("\\-", "-").replace("\\(aq", "'")
+        top = tempfile.mkdtemp(prefix="skillsfs-man-")
+        self.addCleanup(shutil.rmtree, top, True)
+        cfg = os.path.join(top, "example.yaml")
+        with open(cfg, "w") as f:
+            f.write(text)
+        r = run([SKILLSFS, "check", "--config", cfg], env=clean_env(HOME=top))
+        # the example's folders do not exist here: findings (1), not a
+        # usage error (2)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("skills folder does not exist", r.stdout)
+
+
+class Readme(unittest.TestCase):
+    """The client snippets and the configuration example of README.md."""
+
+    def blocks(self, lang):
+        with open(os.path.join(SOURCE_ROOT, "README.md")) as f:
+            text = f.read()
+        return re.findall(r"```%s\n(.*?)```" % lang, text, re.S)
+
+    def test_json_snippets_parse(self):
+        blocks = self.blocks("json")
+        self.assertGreaterEqual(len(blocks), 3)
+        for block in blocks:
+            with self.subTest(block[:40]):
+                doc = json.loads(block)
+                servers = doc.get("mcpServers") or doc.get("servers")
+                self.assertIn("skills", servers)
+                self.assertEqual(os.path.basename(servers["skills"]["command"]),
+                                 "skillsfs-mcp")
+
+    def test_yaml_example_is_a_valid_configuration(self):
+        (block,) = self.blocks("yaml")
+        top = tempfile.mkdtemp(prefix="skillsfs-readme-")
+        self.addCleanup(shutil.rmtree, top, True)
+        cfg = os.path.join(top, "readme.yaml")
+        with open(cfg, "w") as f:
+            f.write(block)
+        r = run([SKILLSFS, "check", "--config", cfg], env=clean_env(HOME=top))
+        self.assertEqual(r.returncode, 1, r.stderr)   # its folders do not exist here
+
+    def test_conformance_lines(self):
+        with open(os.path.join(SOURCE_ROOT, "README.md")) as f:
+            text = f.read()
+        self.assertIn("Conformance: `ninja -C build && tests/mcp/conformance.sh` mounts "
+                      "tests/skills", text)
+        self.assertIn("`meson test -C build --suite conformance`", text)
+        self.assertIn("BENCHMARKS.md", text)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
