@@ -272,6 +272,9 @@ static int prepare_mount(const char *mount, const struct options *o,
 			return 1;
 		return 0;
 	}
+	if (kind == MOUNT_SKILLSFS && o->docs_dir)
+		fprintf(stderr, "skillsfs-mcp: %s is mounted already; --docs-dir "
+			"applies only when skillsfs-mcp mounts it\n", mount);
 	if (kind != MOUNT_SKILLSFS && !plain_ok) {
 		if (kind == MOUNT_NONE)
 			fprintf(stderr, "skillsfs-mcp: %s is not a skillsfs mount: "
