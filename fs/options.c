@@ -83,7 +83,7 @@ void options_usage(FILE *out, const char *prog)
 "\n"
 "SOURCE (mount -t fuse.skillsfs SOURCE MOUNTPOINT, or the first column of\n"
 "/etc/fstab) is a colon-separated list of skills directories, or 'none'\n"
-"or 'skillsfs' to take them from -o skills_dir=.\n"
+"or 'skillsfs' to take them from -o skills_dir= or -o config=.\n"
 "\n"
 "FUSE options (always read-only, fsname=skillsfs, subtype=skillsfs):\n",
 		prog, prog, prog, prog, DEFAULT_DEBOUNCE_MS,
