@@ -33,6 +33,10 @@ struct docs_walk {
 	unsigned depth;
 };
 
+/* A hard link's content is that of all its names, which may lie outside
+ * the docs folder (a link to another user's file): not served. */
+#define HARD_LINK "hard link (the file has other names)"
+
 static bool is_markdown(const char *name)
 {
 	size_t n = strlen(name);
@@ -184,6 +188,8 @@ static int add_link(struct docs_walk *w, int dfd, const char *name,
 	else if (!S_ISREG(st.st_mode) || !is_markdown(real))
 		rc = warn(w, rel, "symbolic link does not lead to a markdown "
 		          "file");
+	else if (st.st_nlink > 1)
+		rc = warn(w, rel, "symbolic link to a " HARD_LINK);
 	else
 		rc = fill_entry(w, rel, &st, target);
 	free(real);
@@ -227,14 +233,21 @@ static int add_entry(struct docs_walk *w, int dfd, const char *rel,
 		return -ENOMEM;
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		rc = 0;   /* gone since it was listed */
+	else if (!S_ISDIR(st.st_mode) && !is_markdown(name))
+		rc = 0;
+	else if (sfs_bad_name(name))
+		rc = warn(w, path, sfs_bad_name(name));
 	else if (S_ISDIR(st.st_mode))
 		rc = add_folder(w, dfd, name, path, &st);
-	else if (!is_markdown(name))
-		rc = 0;
+	else if (S_ISREG(st.st_mode) && st.st_nlink > 1)
+		rc = warn(w, path, HARD_LINK);
 	else if (S_ISREG(st.st_mode))
 		rc = fill_entry(w, path, &st, NULL);
 	else if (S_ISLNK(st.st_mode))
 		rc = add_link(w, dfd, name, path);
+	else
+		rc = warn(w, path, "not a regular file (a FIFO, socket or "
+		          "device)");
 	free(path);
 	return rc;
 }

@@ -95,11 +95,11 @@ static bool skipped_folder(const char *name)
 }
 
 /*
- * Why a name cannot be served, or NULL.  A name that is not UTF-8 has no
- * skill:// URI nor a JSON spelling, and control characters (a newline,
- * an escape sequence) are there to fool line-based tools and terminals.
+ * (snapshot.h) A name that is not UTF-8 has no skill:// URI nor a JSON
+ * spelling, and control characters (a newline, an escape sequence) are
+ * there to fool line-based tools and terminals.
  */
-static const char *bad_name(const char *name)
+const char *sfs_bad_name(const char *name)
 {
 	const unsigned char *u = (const unsigned char *)name;
 	size_t n = strlen(name);
@@ -272,7 +272,7 @@ static int walk_entry(struct walk *w, int dfd, const char *path,
 	const char *child = join(s->arena, path, name);
 	if (!child)
 		return -ENOMEM;
-	const char *bad = bad_name(name);
+	const char *bad = sfs_bad_name(name);
 	if (bad)
 		return sfs_diag_add(s->global, SFS_WARNING, child, 0, 0, "",
 		                    "not searched: the folder's %s", bad);
@@ -667,7 +667,7 @@ static int list_one(struct tree_walk *t, int dfd, const char *rel,
 		return -ENOMEM;
 	const char *slash = strrchr(proto.path, '/');
 	proto.name = slash ? slash + 1 : proto.path;
-	const char *bad = bad_name(name);
+	const char *bad = sfs_bad_name(name);
 	if (bad)
 		return hide(t, false, proto.source, bad);
 

@@ -118,6 +118,10 @@ int sfs_strvec_push(struct sfs_strvec *v, const char *s);
  */
 bool sfs_path_clean_rel(char *p);
 
+/* Why a file or folder name cannot be served (not UTF-8, or a control
+ * character in it), or NULL when it can. */
+const char *sfs_bad_name(const char *name);
+
 /* ---- filter.c: include and exclude patterns (sfs_config) -------------- */
 
 /* Whether the skill folder `dir`, found under `root`, is to be read. */

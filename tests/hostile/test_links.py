@@ -143,6 +143,39 @@ class HardLinks(HostileCase):
         self.assert_diag(os.path.join(d, "SKILL.md"), ["hard link"], "error")
 
 
+class HostileDocs(HostileCase):
+    """The docs folder (--docs-dir) is a source too: the same rules."""
+
+    def test_docs(self):
+        docs = self.make_dir()
+        with open(os.path.join(docs, "fine.md"), "w") as f:
+            f.write("# Fine\n")
+        os.link(self.secret, os.path.join(docs, "leak.md"))
+        os.symlink(self.secret, os.path.join(docs, "abs.md"))
+        os.symlink(os.path.relpath(self.secret, docs), os.path.join(docs, "rel.md"))
+        os.mkfifo(os.path.join(docs, "fifo.md"))
+        bad = os.path.join(os.fsencode(docs), b"bad\xff.md")
+        with open(bad, "w") as f:
+            f.write("bad name\n")
+        m = self.mount_root(["--docs-dir", docs])
+        self.assert_safe()
+        self.assertEqual(sorted(os.listdir(m.file("docs"))), ["fine.md"])
+        for name, words in (("leak.md", ["hard link"]), ("abs.md", ["out of the docs"]),
+                            ("rel.md", ["out of the docs"]), ("fifo.md", ["not a regular"])):
+            self.assert_diag(os.path.join(docs, name), words, "warning", check=False)
+        self.assert_diag(bad, ["UTF-8"], "warning", check=False)
+        s = self.mcp()
+        r = s.request("resources/list", {})
+        uris = [x["uri"] for x in r["result"]["resources"]]
+        self.assertIn("resource://docs/fine.md", uris)
+        for name in ("leak.md", "abs.md", "rel.md", "fifo.md"):
+            self.assertNotIn("resource://docs/" + name, uris)
+            r = s.request("resources/read", {"uri": "resource://docs/" + name})
+            self.assertIn("error", r)
+            self.assert_no_marker(s.last_raw, name)
+        s.close()
+
+
 class UriTricks(HostileCase):
     """skillsfs-mcp refuses URIs that try to leave a skill."""
 

@@ -72,9 +72,12 @@ def main():
                 out["links"] += 1
                 real = os.path.realpath(p)
                 # a link under skills/<id>/ stays in skills/<id>/; one under
-                # refs/<id>/ leads into skills/<id>/
+                # refs/<id>/ leads into skills/<id>/; one in docs/ in docs/
                 rel = os.path.relpath(p, mount).split(os.sep)
-                home = os.path.join(skills, rel[1]) if len(rel) > 2 else mount
+                if rel[0] == "docs":
+                    home = os.path.join(mount, "docs")
+                else:
+                    home = os.path.join(skills, rel[1]) if len(rel) > 2 else mount
                 if not (real == home or real.startswith(home + os.sep)):
                     out["escapes"].append([show(p), show(real)])
                     continue
