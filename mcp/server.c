@@ -216,9 +216,13 @@ static bool select_era(const struct message *m, struct request *req,
 	bool discover = strcmp(m->method, "server/discover") == 0;
 
 	req->era = discover ? ERA_MODERN : ERA_LEGACY;
-	/* "An initialize request selects legacy semantics", whatever else it
-	 * carries. */
-	if (!meta || strcmp(m->method, "initialize") == 0)
+	/* "An initialize request selects legacy semantics": one that carries
+	 * a handshake protocolVersion is a handshake, whatever its _meta says.
+	 * One that carries only modern _meta is a modern request for a method
+	 * that era removed, and gets -32601 below (SEP-2575). */
+	if (!meta || (strcmp(m->method, "initialize") == 0 &&
+		      cJSON_IsString(cJSON_GetObjectItemCaseSensitive(
+			      m->params, "protocolVersion"))))
 		return true;
 	if (!cJSON_IsObject(meta)) {
 		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,

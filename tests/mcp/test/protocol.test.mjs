@@ -203,6 +203,25 @@ describe('stateless era 2026-07-28', () => {
 		});
 	});
 
+	it('initialize with only 2026-07-28 _meta is a removed method: -32601', async () => {
+		await withRaw(async (s) => {
+			const r = await s.request('initialize', { _meta: modernMeta() });
+			assert.equal(r.error?.code, -32601, JSON.stringify(r));
+		});
+	});
+
+	it('initialize with a handshake protocolVersion is a handshake, whatever its _meta', async () => {
+		await withRaw(async (s) => {
+			const r = await s.request('initialize', {
+				protocolVersion: NEWEST_HANDSHAKE,
+				capabilities: {},
+				clientInfo: { name: 'test', version: '1' },
+				_meta: modernMeta(),
+			});
+			assert.equal(r.result?.protocolVersion, NEWEST_HANDSHAKE, JSON.stringify(r));
+		});
+	});
+
 	it('errors in the stateless era are JSON-RPC errors too', async () => {
 		await withRaw(async (s) => {
 			let r = await s.request('resources/read', { uri: 'skill://nope/SKILL.md', _meta: modernMeta() });
