@@ -265,7 +265,10 @@ static bool resolve(struct mcp_server *s, const struct model *md,
 static cJSON *read_contents(const char *text_uri, const struct target *t,
                             struct reply *r)
 {
-	int fd = open_inside(t->root, t->path, O_RDONLY);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer.  A mount
+	 * never serves one, but a plain folder (SKILLSFS_MCP_ALLOW_PLAIN_DIR)
+	 * could; anything but a regular file is refused below. */
+	int fd = open_inside(t->root, t->path, O_RDONLY | O_NONBLOCK);
 	struct stat st;
 	char *data = NULL;
 	size_t len = 0;
@@ -284,6 +287,12 @@ static cJSON *read_contents(const char *text_uri, const struct target *t,
 		close(fd);
 		reply_bad_uri(r, text_uri, "%s is a directory; list it with "
 			      "resources/directory/read", text_uri);
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		reply_bad_uri(r, text_uri, "Resource not found: %s is not a "
+			      "regular file", text_uri);
 		return NULL;
 	}
 	rc = read_fd(fd, MOUNT_MAX_FILE, &data, &len);
