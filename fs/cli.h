@@ -42,9 +42,6 @@ int conffile_load(const char *prog, const char *path,
                   struct sfs_config_file *cf);
 /* Adds the file's roots (source "config").  Returns 0 or -errno. */
 int roots_from_config(struct roots *r, const struct sfs_config_file *cf);
-/* Makes a path from the command line or a file absolute, lexically
- * cleaned; malloc'd, or NULL with errno set. */
-char *path_absolute(const char *path);
 
 int check_main(int argc, char **argv);
 int mount_main(int argc, char **argv);

@@ -214,7 +214,7 @@ static bool folder_is_empty(const char *path)
  * after saying why not. */
 static char *prepare_outdir(const struct export_opts *o)
 {
-	char *abs = path_absolute(o->outdir);
+	char *abs = sfs_path_absolute(o->outdir);
 	char *real = abs ? real_target(abs) : NULL;
 	struct stat st;
 

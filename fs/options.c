@@ -137,7 +137,7 @@ static int add_dirs(struct mount_options *o, const char *list,
 static int set_docs_dir(struct mount_options *o, const char *dir)
 {
 	free(o->docs_dir);
-	o->docs_dir = path_absolute(dir);
+	o->docs_dir = sfs_path_absolute(dir);
 	if (!o->docs_dir)
 		return usage_error("bad docs folder '%s'", dir);
 	return 0;

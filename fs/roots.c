@@ -11,67 +11,13 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "skillsfs.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Removes "." and empty components and folds ".." lexically. */
-static void clean_path(char *p)
-{
-	char *out = p;   /* p[0] is '/' */
-	const char *in = p;
-
-	while (*in) {
-		while (*in == '/')
-			in++;
-		const char *end = strchrnul(in, '/');
-		size_t len = (size_t)(end - in);
-		if (len == 0 || (len == 1 && in[0] == '.')) {
-			/* skip */
-		} else if (len == 2 && in[0] == '.' && in[1] == '.') {
-			while (out > p && *--out != '/')
-				;
-		} else {
-			*out++ = '/';
-			memmove(out, in, len);
-			out += len;
-		}
-		in = end;
-	}
-	if (out == p)
-		*out++ = '/';
-	*out = '\0';
-}
-
-char *path_absolute(const char *path)
-{
-	char *abs;
-
-	if (!path || !*path) {
-		errno = EINVAL;
-		return NULL;
-	}
-	if (path[0] == '/') {
-		abs = strdup(path);
-	} else {
-		char *cwd = getcwd(NULL, 0);
-		if (!cwd)
-			return NULL;
-		abs = malloc(strlen(cwd) + strlen(path) + 2);
-		if (abs)
-			strcat(strcat(strcpy(abs, cwd), "/"), path);
-		free(cwd);
-	}
-	if (!abs) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	clean_path(abs);
-	return abs;
-}
-
 int roots_add(struct roots *r, const char *path, const char *source)
 {
-	char *abs = path_absolute(path);
+	char *abs = sfs_path_absolute(path);
 
 	if (!abs)
 		return -errno;

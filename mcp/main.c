@@ -381,7 +381,7 @@ int main(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);   /* a closed stdout is an error, not a kill */
 
-	char *mount = mount_absolute(o.mount);
+	char *mount = sfs_path_absolute(o.mount);
 	if (!mount) {
 		fprintf(stderr, "skillsfs-mcp: bad mount path '%s': %s\n", o.mount,
 			strerror(errno));

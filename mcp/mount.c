@@ -17,59 +17,6 @@
 
 /* ---- where the mount is ----------------------------------------------- */
 
-/* Removes "." and empty components and folds ".." lexically; p[0] is '/'. */
-static void clean_path(char *p)
-{
-	char *out = p;
-	const char *in = p;
-
-	while (*in) {
-		while (*in == '/')
-			in++;
-		const char *end = strchrnul(in, '/');
-		size_t len = (size_t)(end - in);
-		if (len == 0 || (len == 1 && in[0] == '.')) {
-			/* skip */
-		} else if (len == 2 && in[0] == '.' && in[1] == '.') {
-			while (out > p && *--out != '/')
-				;
-		} else {
-			*out++ = '/';
-			memmove(out, in, len);
-			out += len;
-		}
-		in = end;
-	}
-	if (out == p)
-		*out++ = '/';
-	*out = '\0';
-}
-
-char *mount_absolute(const char *arg)
-{
-	char *abs;
-
-	if (!arg || !*arg) {
-		errno = EINVAL;
-		return NULL;
-	}
-	if (arg[0] == '/') {
-		abs = strdup(arg);
-	} else {
-		char *cwd = getcwd(NULL, 0);
-		if (!cwd)
-			return NULL;
-		abs = xasprintf("%s/%s", cwd, arg);
-		free(cwd);
-	}
-	if (!abs) {
-		errno = ENOMEM;
-		return NULL;
-	}
-	clean_path(abs);
-	return abs;
-}
-
 /* mountinfo escapes space, tab, newline and backslash as \ooo. */
 static void unescape_octal(char *s)
 {

@@ -53,10 +53,6 @@ struct mount {
 	bool seen;
 };
 
-/* The absolute, lexically cleaned form of a path given by the user.
- * Returns a malloc'd string or NULL (errno set). */
-char *mount_absolute(const char *arg);
-
 enum mount_kind { MOUNT_NONE, MOUNT_SKILLSFS, MOUNT_OTHER };
 /* What /proc/self/mountinfo says is mounted at `path` (the topmost mount).
  * fstype receives the type when something is mounted.  -errno on error. */

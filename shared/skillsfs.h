@@ -208,6 +208,12 @@ char *sfs_render_findings(const sfs_catalog *cat);
 #define SFS_DIGEST_LEN (7 + 64 + 1)
 void sfs_format_digest(const uint8_t sha256[32], char out[SFS_DIGEST_LEN]);
 
+/* `path` made absolute against the current folder and cleaned lexically
+ * ("." and empty parts dropped, ".." folded; no symlink is resolved, so
+ * the path need not exist).  Returns a malloc'd string, or NULL with
+ * errno set. */
+char *sfs_path_absolute(const char *path);
+
 /* The Agent Skills name rule: 1-64 of [a-z0-9-], no leading, trailing or
  * doubled hyphen. */
 bool sfs_valid_id(const char *s);

@@ -7,12 +7,13 @@
  * is confined to (skills/<id>, docs, catalog).  The same bytes are also
  * checked as a relative path (uri_clean_path), as a file name that
  * uri_join must turn into a URI that parses back to that name, and as a
- * mount argument (mount_absolute).
+ * mount argument (sfs_path_absolute).
  */
 #include <stdbool.h>
 #include <string.h>
 
 #include "fuzz.h"
+#include "skillsfs.h"
 #include "mount.h"
 #include "uri.h"
 #include "util.h"
@@ -163,9 +164,9 @@ static void check_join(const char *name)
 	free(uri);
 }
 
-static void check_mount_absolute(const char *arg)
+static void check_path_absolute(const char *arg)
 {
-	char *abs = mount_absolute(arg);
+	char *abs = sfs_path_absolute(arg);
 
 	if (!abs)
 		return;
@@ -203,7 +204,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	resolve(&u);
 	uri_free(&u);
 	check_join(text);
-	check_mount_absolute(text);
+	check_path_absolute(text);
 	free(text);
 	return 0;
 }
