@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "snapshot.h"
 
 #define BLOCK_MIN 16384
 
@@ -86,4 +86,24 @@ void sfs_arena_free(struct sfs_arena *a)
 		b = next;
 	}
 	a->head = NULL;
+}
+
+void sfs_arena_reset(struct sfs_arena *a)
+{
+	struct sfs_arena_block *keep = NULL, *b = a->head;
+
+	/* Large one-off blocks go; one ordinary block stays for reuse. */
+	while (b) {
+		struct sfs_arena_block *next = b->next;
+		if (!keep && b->cap == BLOCK_MIN)
+			keep = b;
+		else
+			free(b);
+		b = next;
+	}
+	if (keep) {
+		keep->next = NULL;
+		keep->used = 0;
+	}
+	a->head = keep;
 }

@@ -1,7 +1,9 @@
 /*
  * catalog.c - builds the immutable catalog snapshot: every skill folder
- * found, read, validated, checked against the others (shadowing,
- * depends_on), then frozen into one arena with a reference count.
+ * found, read and validated on its own into a unit (unit.c), or taken
+ * from the previous snapshot when its listing shows nothing changed;
+ * then checked against the others (shadowing, depends_on) and frozen,
+ * with a reference count.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "snapshot.h"
@@ -18,6 +21,9 @@
 #define DEFAULT_MAX_DEPTH   16
 #define DEFAULT_MAX_ENTRIES 1000000
 #define DEFAULT_MAX_FILES   100000
+/* How much older than the previous build a folder's ctime must be for
+ * stat alone to prove its listing unchanged (sfs_config). */
+#define CTIME_MARGIN_MS     2000
 /* Frontmatter is capped at SFS_FM_MAX_BYTES; the margin leaves room for
  * the BOM, the fences and a little more, so the parser can tell an
  * over-large frontmatter from a missing closing fence. */
@@ -29,13 +35,9 @@
 /* One skill folder while the catalog is being built. */
 struct cand {
 	const struct sfs_found *found;
-	struct sfs_diag_list diags;
-	struct sfs_tree tree;
-	const char *skill_md_path;    /* absolute, as named in the source */
-	struct sfs_frontmatter fm;
-	bool parsed;                  /* fm needs freeing */
-	struct sfs_meta meta;         /* used once the skill is valid */
-	const char *id;               /* the frontmatter name, if any */
+	struct sfs_unit *unit;        /* one reference, moved to the catalog */
+	struct sfs_diag_list cross;   /* findings of the checks across
+	                                 skills; in the catalog's arena */
 	int state;                    /* 0 served, SFS_INVALID, SFS_SHADOWED */
 	const char *shadowed_by;
 	bool duplicate;               /* the same folder via another root */
@@ -44,11 +46,26 @@ struct cand {
 struct build {
 	sfs_catalog *cat;
 	const struct sfs_config *cfg;
+	const sfs_catalog *reuse;     /* prev, when its units may be taken */
 	struct sfs_scan scan;
 	struct sfs_diag_list global;
-	struct sfs_digest_cache cache;
+	struct sfs_arena scratch;     /* one skill folder's reading */
 	struct cand *c;
 	size_t n;
+};
+
+/* One skill folder being read and validated; everything in the build's
+ * scratch arena or owned here until it becomes a unit. */
+struct reading {
+	const struct sfs_found *found;
+	struct sfs_arena *arena;
+	struct sfs_diag_list diags;
+	struct sfs_tree tree;
+	const char *skill_md_path;    /* absolute, as named in the source */
+	struct sfs_frontmatter fm;
+	bool parsed;                  /* fm needs freeing */
+	struct sfs_meta meta;         /* used once the skill is valid */
+	const char *id;               /* the frontmatter name, if any */
 };
 
 /* ---- reading one skill -------------------------------------------------- */
@@ -95,11 +112,11 @@ static int read_at(int fd, off_t off, size_t max, char **out, size_t *len)
 
 /* Opens SKILL.md as listed in the tree: a regular file, or an in-skill
  * symlink to one.  Returns a descriptor or -errno. */
-static int open_skill_md(const struct cand *c)
+static int open_skill_md(const struct reading *r)
 {
-	const struct sfs_file *f = &c->tree.files[c->tree.skill_md];
+	const struct sfs_file *f = &r->tree.files[r->tree.skill_md];
 	char *real = NULL;
-	const char *path = c->skill_md_path;
+	const char *path = r->skill_md_path;
 
 	if (S_ISLNK(f->mode)) {
 		real = realpath(path, NULL);
@@ -142,7 +159,7 @@ static const struct sfs_file *tree_find(const struct sfs_tree *t,
 static bool body_link_exists(const char *relpath, const char **actual,
                              void *arg)
 {
-	const struct cand *c = arg;
+	const struct reading *r = arg;
 	char *p = strdup(relpath);
 	bool found = false;
 
@@ -153,12 +170,12 @@ static bool body_link_exists(const char *relpath, const char **actual,
 		free(p);
 		return false;
 	}
-	if (p[0] == '\0' || tree_find(&c->tree, p)) {
+	if (p[0] == '\0' || tree_find(&r->tree, p)) {
 		found = true;
 	} else {
-		for (size_t i = 0; i < c->tree.nfiles; i++) {
-			if (strcasecmp(c->tree.files[i].path, p) == 0) {
-				*actual = c->tree.files[i].path;
+		for (size_t i = 0; i < r->tree.nfiles; i++) {
+			if (strcasecmp(r->tree.files[i].path, p) == 0) {
+				*actual = r->tree.files[i].path;
 				break;
 			}
 		}
@@ -167,11 +184,11 @@ static bool body_link_exists(const char *relpath, const char **actual,
 	return found;
 }
 
-static void fm_position(const struct cand *c, const char *key,
+static void fm_position(const struct reading *r, const char *key,
                         unsigned *line, unsigned *col)
 {
 	const struct sfs_fm_pos *pos =
-		c->parsed ? sfs_frontmatter_pos(&c->fm, key) : NULL;
+		r->parsed ? sfs_frontmatter_pos(&r->fm, key) : NULL;
 	*line = pos ? pos->line : 0;
 	*col = pos ? pos->column : 0;
 	if (pos && pos->value_line) {
@@ -181,31 +198,29 @@ static void fm_position(const struct cand *c, const char *key,
 }
 
 /* Every declared reference must be a regular file of the skill. */
-static int check_references(struct build *b, struct cand *c)
+static int check_references(struct reading *r)
 {
-	struct sfs_arena *a = &b->cat->arena;
-
-	for (size_t i = 0; i < c->meta.nrefs; i++) {
-		const struct sfs_ref *r = &c->meta.refs[i];
-		char *p = sfs_arena_strdup(a, r->path);
+	for (size_t i = 0; i < r->meta.nrefs; i++) {
+		const struct sfs_ref *ref = &r->meta.refs[i];
+		char *p = sfs_arena_strdup(r->arena, ref->path);
 		if (!p)
 			return -ENOMEM;
 		const struct sfs_file *f =
-			sfs_path_clean_rel(p) ? tree_find(&c->tree, p) : NULL;
+			sfs_path_clean_rel(p) ? tree_find(&r->tree, p) : NULL;
 		if (f && (S_ISREG(f->mode) || (S_ISLNK(f->mode) && f->hashed)))
 			continue;
 
-		char *field = sfs_arena_printf(a, "x-personal-mcp.references."
-		                               "%s.path", r->id);
+		char *field = sfs_arena_printf(r->arena, "x-personal-mcp."
+		                               "references.%s.path", ref->id);
 		if (!field)
 			return -ENOMEM;
 		unsigned line, col;
-		fm_position(c, field, &line, &col);
-		int rc = sfs_diag_add(&c->diags, SFS_ERROR, c->skill_md_path,
+		fm_position(r, field, &line, &col);
+		int rc = sfs_diag_add(&r->diags, SFS_ERROR, r->skill_md_path,
 		                      line, col, field, f ?
 		                      "reference %s is not a regular file" :
 		                      "reference %s does not exist in the skill",
-		                      r->path);
+		                      ref->path);
 		if (rc < 0)
 			return rc;
 	}
@@ -219,86 +234,153 @@ static const char *base_name(const char *path)
 }
 
 /* Parses and validates SKILL.md from the open descriptor. */
-static int check_skill_md(struct build *b, struct cand *c, int fd)
+static int check_skill_md(struct reading *r, int fd)
 {
-	struct sfs_arena *a = &b->cat->arena;
 	char *text;
 	size_t len;
 
 	int rc = read_at(fd, 0, SKILL_MD_HEAD, &text, &len);
 	if (rc < 0)
 		return rc == -ENOMEM ? rc :
-		       sfs_diag_add(&c->diags, SFS_ERROR, c->skill_md_path, 0, 0,
+		       sfs_diag_add(&r->diags, SFS_ERROR, r->skill_md_path, 0, 0,
 		                    "", "cannot read: %s", strerror(-rc));
-	rc = sfs_frontmatter_parse(text, len, c->skill_md_path, a, &c->diags,
-	                           &c->fm);
+	rc = sfs_frontmatter_parse(text, len, r->skill_md_path, r->arena,
+	                           &r->diags, &r->fm);
 	free(text);
-	c->parsed = true;
+	r->parsed = true;
 	if (rc < 0)
 		return rc == -ENOMEM ? rc : 0;
 
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(c->fm.json,
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(r->fm.json,
 	                                                     "name");
 	if (cJSON_IsString(name) && name->valuestring[0]) {
-		c->id = sfs_arena_strdup(a, name->valuestring);
-		if (!c->id)
+		r->id = sfs_arena_strdup(r->arena, name->valuestring);
+		if (!r->id)
 			return -ENOMEM;
 	}
-	rc = sfs_validate_frontmatter(&c->fm, c->skill_md_path,
-	                              base_name(c->found->dir), a, &c->diags,
-	                              &c->meta);
+	rc = sfs_validate_frontmatter(&r->fm, r->skill_md_path,
+	                              base_name(r->found->dir), r->arena,
+	                              &r->diags, &r->meta);
 	if (rc < 0)
 		return rc;
 
-	rc = read_at(fd, (off_t)c->fm.body_offset, SKILL_MD_BODY_MAX, &text,
+	rc = read_at(fd, (off_t)r->fm.body_offset, SKILL_MD_BODY_MAX, &text,
 	             &len);
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc == 0) {
-		rc = sfs_validate_body(text, len, c->fm.body_line,
-		                       c->skill_md_path, body_link_exists, c,
-		                       &c->diags);
+		rc = sfs_validate_body(text, len, r->fm.body_line,
+		                       r->skill_md_path, body_link_exists, r,
+		                       &r->diags);
 		free(text);
 		if (rc < 0)
 			return rc;
 	}
-	return check_references(b, c);
+	return check_references(r);
 }
 
-/* Lists, reads and validates one skill folder on its own. */
-static int check_folder(struct build *b, struct cand *c)
+/* Reads and validates SKILL.md, once the tree is listed. */
+static int check_folder(struct build *b, struct reading *r)
 {
-	struct sfs_arena *a = &b->cat->arena;
-	const struct sfs_found *f = c->found;
+	const struct sfs_found *f = r->found;
+	int rc;
 
-	c->diags.arena = a;
-	c->skill_md_path = sfs_arena_printf(a, "%s/%s", f->dir, f->skill_md);
-	if (!c->skill_md_path)
-		return -ENOMEM;
-	int rc = sfs_scan_tree(&b->scan, f, &c->diags, &c->tree);
-	if (rc < 0)
-		return rc;
 	if (strcmp(f->skill_md, "SKILL.md") != 0) {
-		rc = sfs_diag_add(&c->diags, SFS_WARNING, c->skill_md_path, 0, 0,
+		rc = sfs_diag_add(&r->diags, SFS_WARNING, r->skill_md_path, 0, 0,
 		                  "", "spelled %s; rename it to SKILL.md",
 		                  f->skill_md);
 		if (rc < 0)
 			return rc;
 	}
-	if (c->tree.skill_md == c->tree.nfiles)
-		return has_error(&c->diags) ? 0 :
-		       sfs_diag_add(&c->diags, SFS_ERROR, c->skill_md_path, 0, 0,
+	if (r->tree.skill_md == r->tree.nfiles)
+		return has_error(&r->diags) ? 0 :
+		       sfs_diag_add(&r->diags, SFS_ERROR, r->skill_md_path, 0, 0,
 		                    "", "cannot be read; the skill cannot be "
 		                    "served");
 
-	int fd = open_skill_md(c);
+	int fd = open_skill_md(r);
 	if (fd < 0)
-		return sfs_diag_add(&c->diags, SFS_ERROR, c->skill_md_path, 0, 0,
+		return sfs_diag_add(&r->diags, SFS_ERROR, r->skill_md_path, 0, 0,
 		                    "", "cannot read: %s",
 		                    fd == -EINVAL ? "not a regular file"
 		                                  : strerror(-fd));
-	rc = check_skill_md(b, c, fd);
+	b->cat->parsed++;
+	rc = check_skill_md(r, fd);
 	close(fd);
+	return rc;
+}
+
+/* The finished reading as a unit of its own. */
+static int make_unit(struct build *b, struct reading *r, size_t nlisting,
+                     struct sfs_unit **out)
+{
+	int rc = 0;
+
+	if (b->cfg->strict)
+		sfs_diag_promote_warnings(&r->diags);
+	if (!has_error(&r->diags) && !r->id)
+		rc = sfs_diag_add(&r->diags, SFS_ERROR, r->skill_md_path, 0, 0,
+		                  "name", "no usable name");
+	if (rc < 0)
+		return rc;
+
+	struct sfs_unit_draft d = {
+		.found = r->found,
+		.skill_md_path = r->skill_md_path,
+		.id = r->id,
+		.tree = &r->tree,
+		.frontmatter = r->parsed ? r->fm.json : NULL,
+		.body_offset = r->parsed ? r->fm.body_offset : 0,
+		.meta = &r->meta,
+		.diags = &r->diags,
+		.nlisting = nlisting,
+		.invalid = has_error(&r->diags),
+	};
+	fm_position(r, "name", &d.name_line, &d.name_column);
+	fm_position(r, "x-personal-mcp.depends_on", &d.deps_line,
+	            &d.deps_column);
+	*out = sfs_unit_make(&d);
+	return *out ? 0 : -ENOMEM;
+}
+
+/*
+ * Lists one skill folder, then takes its unit from prev when the listing
+ * shows every entry unchanged, or reads and validates it on its own.
+ */
+static int read_folder(struct build *b, struct cand *c)
+{
+	struct reading r = { .found = c->found, .arena = &b->scratch };
+	struct sfs_unit *old = sfs_unit_find(b->reuse, c->found->dir);
+
+	if (c->found->same) {
+		/* discovery saw by stat alone that nothing changed */
+		c->unit = sfs_unit_ref(c->found->same);
+		return 0;
+	}
+	b->cat->listed++;
+	sfs_arena_reset(&b->scratch);
+	r.diags.arena = &b->scratch;
+	r.skill_md_path = sfs_arena_printf(&b->scratch, "%s/%s",
+	                                   c->found->dir, c->found->skill_md);
+	if (!r.skill_md_path)
+		return -ENOMEM;
+	b->scan.hint = old ? old->skill.files : NULL;
+	b->scan.nhint = old ? old->skill.nfiles : 0;
+	int rc = sfs_scan_tree(&b->scan, c->found, &b->scratch, &r.diags,
+	                       &r.tree);
+	size_t nlisting = r.diags.n;
+	if (rc == 0 && old &&
+	    sfs_unit_same_tree(old, c->found, &r.tree, &r.diags)) {
+		c->unit = sfs_unit_ref(old);
+	} else {
+		if (rc == 0)
+			rc = check_folder(b, &r);
+		if (rc == 0)
+			rc = make_unit(b, &r, nlisting, &c->unit);
+	}
+	if (r.parsed)
+		sfs_frontmatter_free(&r.fm);
+	sfs_diag_list_free(&r.diags);
 	return rc;
 }
 
@@ -332,10 +414,20 @@ static int mark_duplicates(struct build *b)
 	return 0;
 }
 
+static const char *cand_id(const struct cand *c)
+{
+	return c->unit->id;
+}
+
+static const struct sfs_skill *cand_skill(const struct cand *c)
+{
+	return &c->unit->skill;
+}
+
 static int cmp_cand_id(const void *x, const void *y)
 {
 	const struct cand *const *a = x, *const *b = y;
-	int c = strcmp((*a)->id, (*b)->id);
+	int c = strcmp(cand_id(*a), cand_id(*b));
 	if (c == 0)   /* precedence: root order, then path order */
 		c = (*a > *b) - (*a < *b);
 	return c;
@@ -357,7 +449,7 @@ static int resolve_shadowing(struct build *b)
 	int rc = 0;
 	for (size_t i = 1; rc == 0 && i < n; i++) {
 		struct cand *c = v[i];
-		if (strcmp(c->id, v[i - 1]->id) != 0)
+		if (strcmp(cand_id(c), cand_id(v[i - 1])) != 0)
 			continue;
 		size_t w = i - 1;
 		while (v[w]->state != 0)
@@ -365,13 +457,13 @@ static int resolve_shadowing(struct build *b)
 		const struct cand *winner = v[w];
 		c->state = SFS_SHADOWED;
 		c->shadowed_by = winner->found->dir;
-		unsigned line, col;
-		fm_position(c, "name", &line, &col);
-		rc = sfs_diag_add(&c->diags,
+		rc = sfs_diag_add(&c->cross,
 		                  b->cfg->strict ? SFS_ERROR : SFS_WARNING,
-		                  c->skill_md_path, line, col, "name",
+		                  c->unit->skill_md_path, c->unit->name_line,
+		                  c->unit->name_column, "name",
 		                  "skill \"%s\" is shadowed by %s, "
-		                  "which is served", c->id, winner->skill_md_path);
+		                  "which is served", cand_id(c),
+		                  winner->unit->skill_md_path);
 	}
 	free(v);
 	return rc;
@@ -394,7 +486,7 @@ struct graph {
 static int cmp_id_key(const void *key, const void *elem)
 {
 	const struct cand *const *c = elem;
-	return strcmp(key, (*c)->id);
+	return strcmp(key, cand_id(*c));
 }
 
 /* The served skill with this id, as an index into g->v, or -1. */
@@ -415,10 +507,9 @@ static int dep_error(struct cand *c, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 
-	unsigned line, col;
-	fm_position(c, "x-personal-mcp.depends_on", &line, &col);
 	c->state = SFS_INVALID;
-	return sfs_diag_add(&c->diags, SFS_ERROR, c->skill_md_path, line, col,
+	return sfs_diag_add(&c->cross, SFS_ERROR, c->unit->skill_md_path,
+	                    c->unit->deps_line, c->unit->deps_column,
 	                    "x-personal-mcp.depends_on", "%s", msg);
 }
 
@@ -434,8 +525,9 @@ static int check_missing_deps(struct graph *g)
 			if (c->state != 0)
 				continue;
 			bool bad = false;
-			for (size_t d = 0; d < c->meta.ndepends_on; d++) {
-				const char *dep = c->meta.depends_on[d];
+			const struct sfs_skill *s = cand_skill(c);
+			for (size_t d = 0; d < s->ndepends_on; d++) {
+				const char *dep = s->depends_on[d];
 				if (graph_find(g, dep) >= 0)
 					continue;
 				int rc = dep_error(c, "depends on \"%s\", which "
@@ -460,10 +552,10 @@ static int cmp_size(const void *x, const void *y)
  * is a cycle: every member is invalid. */
 static void report_cycle(struct graph *g, size_t *members, size_t n)
 {
-	struct cand *first = g->v[members[0]];
+	const struct sfs_skill *first = cand_skill(g->v[members[0]]);
 	bool self = false;
-	for (size_t d = 0; d < first->meta.ndepends_on; d++)
-		self |= strcmp(first->meta.depends_on[d], first->id) == 0;
+	for (size_t d = 0; d < first->ndepends_on; d++)
+		self |= strcmp(first->depends_on[d], first->id) == 0;
 	if (n == 1 && !self)
 		return;
 
@@ -473,7 +565,7 @@ static void report_cycle(struct graph *g, size_t *members, size_t n)
 	list[0] = '\0';
 	for (size_t i = 0; i < n && len + 1 < sizeof(list); i++) {
 		int w = snprintf(list + len, sizeof(list) - len, "%s%s",
-		                 i ? ", " : "", g->v[members[i]]->id);
+		                 i ? ", " : "", cand_id(g->v[members[i]]));
 		if (w < 0)
 			break;
 		len += (size_t)w;
@@ -491,9 +583,9 @@ static void strongconnect(struct graph *g, size_t v)
 	g->stack[g->sp++] = v;
 	g->on_stack[v] = true;
 
-	const struct cand *c = g->v[v];
-	for (size_t d = 0; d < c->meta.ndepends_on; d++) {
-		long w = graph_find(g, c->meta.depends_on[d]);
+	const struct sfs_skill *c = cand_skill(g->v[v]);
+	for (size_t d = 0; d < c->ndepends_on; d++) {
+		long w = graph_find(g, c->depends_on[d]);
 		if (w < 0)
 			continue;
 		if (!g->index[w]) {
@@ -575,23 +667,35 @@ static int cmp_diag(const void *x, const void *y)
 	return c;
 }
 
-/* Copies a folder's findings into the arena, sorted by file and position
- * (stable), the order in which editors and people read them. */
-static const struct sfs_diag *freeze_diags(struct sfs_arena *a,
-                                           const struct sfs_diag_list *l,
-                                           bool sort)
+/*
+ * A folder's findings: its unit's (sorted already), and those of the
+ * checks across skills merged in, sorted by file and position (stable:
+ * the unit's first), the order in which editors and people read them.
+ * Without findings across skills, the unit's own array.
+ */
+static const struct sfs_diag *folder_diags(struct sfs_arena *a,
+                                           const struct cand *c, size_t *n)
 {
-	struct sfs_diag *v = sfs_arena_alloc(a, l->n * sizeof(*v));
-	struct diag_key *k = malloc((l->n ? l->n : 1) * sizeof(*k));
+	const struct sfs_skill *s = cand_skill(c);
+	size_t total = s->ndiags + c->cross.n;
+
+	*n = total;
+	if (c->cross.n == 0)
+		return s->diags;
+	struct sfs_diag *v = sfs_arena_alloc(a, total * sizeof(*v));
+	struct diag_key *k = malloc(total * sizeof(*k));
 	if (!v || !k) {
 		free(k);
 		return NULL;
 	}
-	for (size_t i = 0; i < l->n; i++)
-		k[i] = (struct diag_key){ .d = &l->v[i], .order = i };
-	if (sort)
-		sfs_sort(k, l->n, sizeof(*k), cmp_diag);
-	for (size_t i = 0; i < l->n; i++)
+	for (size_t i = 0; i < total; i++)
+		k[i] = (struct diag_key){
+			.d = i < s->ndiags ? &s->diags[i]
+			                   : &c->cross.v[i - s->ndiags],
+			.order = i,
+		};
+	sfs_sort(k, total, sizeof(*k), cmp_diag);
+	for (size_t i = 0; i < total; i++)
 		v[i] = *k[i].d;
 	free(k);
 	return v;
@@ -615,8 +719,14 @@ static int cmp_str_ptr(const void *x, const void *y)
 
 static int cmp_skill(const void *x, const void *y)
 {
-	const struct sfs_skill *a = x, *b = y;
-	return strcmp(a->id, b->id);
+	const struct sfs_skill *const *a = x, *const *b = y;
+	return strcmp((*a)->id, (*b)->id);
+}
+
+static int cmp_unit(const void *x, const void *y)
+{
+	const struct sfs_unit *const *a = x, *const *b = y;
+	return strcmp((*a)->dir, (*b)->dir);
 }
 
 static int cmp_unserved(const void *x, const void *y)
@@ -631,70 +741,47 @@ static int cmp_folder(const void *x, const void *y)
 	return strcmp(a->dir, b->dir);
 }
 
-static void fill_skill(struct sfs_skill *s, struct cand *c)
-{
-	const struct sfs_meta *m = &c->meta;
-
-	s->id = c->id;
-	s->description = m->description;
-	s->dir = c->found->dir;
-	s->root = c->found->root;
-	s->frontmatter = c->fm.json;
-	s->body_offset = c->fm.body_offset;
-	s->version = m->version;
-	s->tags = m->tags;
-	s->ntags = m->ntags;
-	s->capabilities = m->capabilities;
-	s->ncapabilities = m->ncapabilities;
-	s->depends_on = m->depends_on;
-	s->ndepends_on = m->ndepends_on;
-	s->refs = m->refs;
-	s->nrefs = m->nrefs;
-	s->model_invocable = m->model_invocable;
-	s->user_invocable = m->user_invocable;
-	s->files = c->tree.files;
-	s->nfiles = c->tree.nfiles;
-	s->skill_md = c->tree.skill_md;
-}
-
-/* The served skills, sorted by id; their frontmatter moves to the
- * catalog. */
-static int freeze_skills(struct build *b, const struct sfs_diag **frozen)
+/* Every folder's unit moves to the catalog, sorted by folder so that the
+ * next build finds them; the served skills are sorted by id. */
+static int freeze_units(struct build *b)
 {
 	sfs_catalog *cat = b->cat;
-	size_t n = 0;
+	size_t nu = 0, ns = 0;
 
-	for (size_t i = 0; i < b->n; i++)
-		n += !b->c[i].duplicate && b->c[i].state == 0;
-	cat->skills = sfs_arena_alloc(&cat->arena, n * sizeof(*cat->skills));
-	cat->json = sfs_arena_alloc(&cat->arena, n * sizeof(*cat->json));
-	if (!cat->skills || !cat->json)
+	for (size_t i = 0; i < b->n; i++) {
+		nu += !b->c[i].duplicate;
+		ns += !b->c[i].duplicate && b->c[i].state == 0;
+	}
+	cat->units = sfs_arena_alloc(&cat->arena, nu * sizeof(*cat->units));
+	cat->skills = sfs_arena_alloc(&cat->arena, ns * sizeof(*cat->skills));
+	if (!cat->units || !cat->skills)
 		return -ENOMEM;
 	for (size_t i = 0; i < b->n; i++) {
 		struct cand *c = &b->c[i];
-		if (c->duplicate || c->state != 0)
+		if (c->duplicate)
 			continue;
-		struct sfs_skill *s = &cat->skills[cat->nskills++];
-		fill_skill(s, c);
-		s->diags = frozen[i];
-		s->ndiags = c->diags.n;
-		cat->json[cat->njson++] = c->fm.json;
-		c->fm.json = NULL;
+		cat->units[cat->nunits++] = c->unit;
+		c->unit = NULL;
+		if (c->state != 0)
+			continue;
+		cat->skills[cat->nskills++] = &cat->units[cat->nunits - 1]->skill;
 		cat->root_served[c->found->root]++;
 	}
+	sfs_sort(cat->units, cat->nunits, sizeof(*cat->units), cmp_unit);
 	sfs_sort(cat->skills, cat->nskills, sizeof(*cat->skills), cmp_skill);
 	return 0;
 }
 
-static int freeze_folders(struct build *b, const struct sfs_diag **frozen)
+static int freeze_folders(struct build *b)
 {
 	sfs_catalog *cat = b->cat;
 	size_t nu = 0, nf = 0;
 
 	for (size_t i = 0; i < b->n; i++) {
 		const struct cand *c = &b->c[i];
+		size_t nd = cand_skill(c)->ndiags + c->cross.n;
 		nu += !c->duplicate && c->state != 0;
-		nf += !c->duplicate && (c->state != 0 || c->diags.n > 0);
+		nf += !c->duplicate && (c->state != 0 || nd > 0);
 	}
 	cat->unserved = sfs_arena_alloc(&cat->arena, nu * sizeof(*cat->unserved));
 	cat->folders = sfs_arena_alloc(&cat->arena, nf * sizeof(*cat->folders));
@@ -704,24 +791,28 @@ static int freeze_folders(struct build *b, const struct sfs_diag **frozen)
 		const struct cand *c = &b->c[i];
 		if (c->duplicate)
 			continue;
+		size_t nd;
+		const struct sfs_diag *d = folder_diags(&cat->arena, c, &nd);
+		if (!d && nd)
+			return -ENOMEM;
 		if (c->state != 0)
 			cat->unserved[cat->nunserved++] = (struct sfs_unserved){
-				.reason = c->state, .dir = c->found->dir,
-				.id = c->id, .root = c->found->root,
+				.reason = c->state, .dir = c->unit->dir,
+				.id = c->unit->id, .root = c->found->root,
 				.shadowed_by = c->shadowed_by,
-				.diags = frozen[i], .ndiags = c->diags.n,
+				.diags = d, .ndiags = nd,
 			};
-		if (c->state != 0 || c->diags.n > 0)
+		if (c->state != 0 || nd > 0)
 			cat->folders[cat->nfolders++] = (struct sfs_folder){
-				.dir = c->found->dir, .id = c->id,
+				.dir = c->unit->dir, .id = c->unit->id,
 				.state = c->state, .shadowed_by = c->shadowed_by,
-				.diags = frozen[i], .ndiags = c->diags.n,
+				.diags = d, .ndiags = nd,
 			};
 		if (c->state == SFS_INVALID)
 			cat->counts.invalid++;
 		else if (c->state == SFS_SHADOWED)
 			cat->counts.shadowed++;
-		count_diags(&cat->counts, frozen[i], c->diags.n);
+		count_diags(&cat->counts, d, nd);
 	}
 	sfs_sort(cat->unserved, cat->nunserved, sizeof(*cat->unserved),
 	      cmp_unserved);
@@ -729,71 +820,78 @@ static int freeze_folders(struct build *b, const struct sfs_diag **frozen)
 	return 0;
 }
 
+/* Discovery's folders and every skill's, sorted, each once. */
 static int freeze_dirs(struct build *b)
 {
 	sfs_catalog *cat = b->cat;
-	struct sfs_strvec *d = &b->scan.dirs;
+	const struct sfs_strvec *d = &b->scan.dirs;
+	size_t n = d->n;
 
-	sfs_sort(d->v, d->n, sizeof(*d->v), cmp_str_ptr);
-	cat->dirs = sfs_arena_alloc(&cat->arena, d->n * sizeof(*cat->dirs));
-	if (!cat->dirs)
+	for (size_t i = 0; i < cat->nunits; i++)
+		n += cat->units[i]->ndirs;
+	const char **v = malloc((n ? n : 1) * sizeof(*v));
+	cat->dirs = sfs_arena_alloc(&cat->arena, n * sizeof(*cat->dirs));
+	if (!v || !cat->dirs) {
+		free(v);
 		return -ENOMEM;
+	}
+	n = 0;
 	for (size_t i = 0; i < d->n; i++)
-		if (i == 0 || strcmp(d->v[i], d->v[i - 1]) != 0)
-			cat->dirs[cat->ndirs++] = d->v[i];
-	return 0;
-}
-
-static int freeze_spans(struct build *b)
-{
-	sfs_catalog *cat = b->cat;
-
-	cat->spans = sfs_arena_alloc(&cat->arena, b->n * sizeof(*cat->spans));
-	if (!cat->spans)
-		return -ENOMEM;
-	for (size_t i = 0; i < b->n; i++)
-		if (b->c[i].tree.nfiles)
-			cat->spans[cat->nspans++] = (struct sfs_file_span){
-				.v = b->c[i].tree.files, .n = b->c[i].tree.nfiles,
-			};
+		v[n++] = d->v[i];
+	for (size_t i = 0; i < cat->nunits; i++)
+		for (size_t j = 0; j < cat->units[i]->ndirs; j++)
+			v[n++] = cat->units[i]->dirs[j];
+	sfs_sort(v, n, sizeof(*v), cmp_str_ptr);
+	for (size_t i = 0; i < n; i++)
+		if (i == 0 || strcmp(v[i], v[i - 1]) != 0)
+			cat->dirs[cat->ndirs++] = v[i];
+	free(v);
 	return 0;
 }
 
 static int freeze(struct build *b)
 {
 	sfs_catalog *cat = b->cat;
-	const struct sfs_diag **frozen =
-		malloc((b->n ? b->n : 1) * sizeof(*frozen));
-	if (!frozen)
-		return -ENOMEM;
 
-	int rc = 0;
-	for (size_t i = 0; rc == 0 && i < b->n; i++) {
-		frozen[i] = freeze_diags(&cat->arena, &b->c[i].diags, true);
-		if (!frozen[i])
-			rc = -ENOMEM;
-	}
-	cat->ndiags = b->global.n;
-	cat->diags = (struct sfs_diag *)freeze_diags(&cat->arena, &b->global,
-	                                             false);
-	if (!cat->diags)
-		rc = -ENOMEM;
+	/* Folders first: they read the candidates' units, which
+	 * freeze_units then moves to the catalog. */
+	int rc = freeze_folders(b);
 	if (rc == 0)
-		rc = freeze_skills(b, frozen);
-	if (rc == 0)
-		rc = freeze_folders(b, frozen);
-	free(frozen);
+		rc = freeze_units(b);
 	if (rc == 0)
 		rc = freeze_dirs(b);
-	if (rc == 0)
-		rc = freeze_spans(b);
+	if (rc < 0)
+		return rc;
+	cat->ndiags = b->global.n;
+	cat->diags = sfs_arena_alloc(&cat->arena,
+	                             b->global.n * sizeof(*cat->diags));
+	if (!cat->diags)
+		return -ENOMEM;
+	if (b->global.n)
+		memcpy(cat->diags, b->global.v,
+		       b->global.n * sizeof(*cat->diags));
 	cat->counts.served = cat->nskills;
 	count_diags(&cat->counts, cat->diags, cat->ndiags);
 	cat->hashed = b->scan.hashed;
-	return rc;
+	return 0;
 }
 
 /* ---- building ----------------------------------------------------------- */
+
+/* Whether prev was built from the same roots and options, so that its
+ * units say what this build would find. */
+static bool reusable(const sfs_catalog *prev, const struct sfs_config *cfg,
+                     const sfs_catalog *cat)
+{
+	if (!prev || prev->nroots != cfg->nroots ||
+	    prev->strict != cfg->strict || prev->max_depth != cat->max_depth ||
+	    prev->max_files != cat->max_files)
+		return false;
+	for (size_t i = 0; i < cfg->nroots; i++)
+		if (strcmp(prev->roots[i], cfg->roots[i]) != 0)
+			return false;
+	return true;
+}
 
 static int init_build(struct build *b, const struct sfs_config *cfg,
                       const sfs_catalog *prev)
@@ -802,25 +900,33 @@ static int init_build(struct build *b, const struct sfs_config *cfg,
 
 	b->cfg = cfg;
 	b->global.arena = &cat->arena;
+	cat->strict = cfg->strict;
+	cat->max_depth = cfg->max_depth ? cfg->max_depth : DEFAULT_MAX_DEPTH;
+	cat->max_files = cfg->max_files ? cfg->max_files : DEFAULT_MAX_FILES;
+	b->reuse = reusable(prev, cfg, cat) ? prev : NULL;
 	b->scan = (struct sfs_scan){
 		.arena = &cat->arena,
 		.global = &b->global,
-		.max_depth = cfg->max_depth ? cfg->max_depth : DEFAULT_MAX_DEPTH,
+		.max_depth = cat->max_depth,
 		.max_entries = cfg->max_entries ? cfg->max_entries
 		                                : DEFAULT_MAX_ENTRIES,
-		.max_files = cfg->max_files ? cfg->max_files : DEFAULT_MAX_FILES,
-		.cache = &b->cache,
+		.max_files = cat->max_files,
+		.reuse = b->reuse,
+		.prev = prev,
 	};
-
-	size_t nprev = 0;
-	for (size_t i = 0; prev && i < prev->nspans; i++)
-		nprev += prev->spans[i].n;
-	int rc = sfs_digest_cache_init(&b->cache, nprev);
-	for (size_t i = 0; rc == 0 && prev && i < prev->nspans; i++)
-		for (size_t j = 0; j < prev->spans[i].n; j++)
-			sfs_digest_cache_add(&b->cache, &prev->spans[i].v[j]);
-	if (rc < 0)
-		return rc;
+	clock_gettime(CLOCK_REALTIME, &cat->started);
+	if (b->reuse) {
+		/* A folder changed in the clock tick in which prev listed it
+		 * keeps the ctime prev saw; timestamps may also be as coarse
+		 * as 2 s (FAT).  Only older ctimes prove a listing. */
+		unsigned ms = cfg->ctime_margin_ms ? cfg->ctime_margin_ms
+		                                   : CTIME_MARGIN_MS;
+		long long ns = b->reuse->started.tv_nsec -
+		               (long long)(ms % 1000) * 1000000;
+		b->scan.trusted.tv_sec = b->reuse->started.tv_sec - ms / 1000 +
+		                         (ns < 0 ? -1 : 0);
+		b->scan.trusted.tv_nsec = ns < 0 ? ns + 1000000000 : ns;
+	}
 
 	cat->nroots = cfg->nroots;
 	cat->roots = sfs_arena_alloc(&cat->arena,
@@ -856,30 +962,24 @@ static int scan_roots(struct build *b)
 		return -ENOMEM;
 	for (size_t i = 0; i < b->n; i++) {
 		b->c[i].found = &b->scan.found[i];
-		b->c[i].diags.arena = &cat->arena;
+		b->c[i].cross.arena = &cat->arena;
 	}
 	return mark_duplicates(b);
 }
 
-/* Each folder on its own, then --strict, then the checks across skills. */
+/* Each folder on its own, then the checks across skills. */
 static int check_all(struct build *b)
 {
 	for (size_t i = 0; i < b->n; i++) {
 		struct cand *c = &b->c[i];
 		if (c->duplicate)
 			continue;
-		int rc = check_folder(b, c);
+		int rc = read_folder(b, c);
 		if (rc < 0)
 			return rc;
-		if (b->cfg->strict)
-			sfs_diag_promote_warnings(&c->diags);
-		if (!has_error(&c->diags) && !c->id)
-			rc = sfs_diag_add(&c->diags, SFS_ERROR, c->skill_md_path,
-			                  0, 0, "name", "no usable name");
-		if (rc < 0)
-			return rc;
-		c->state = has_error(&c->diags) ? SFS_INVALID : 0;
+		c->state = c->unit->invalid ? SFS_INVALID : 0;
 	}
+	sfs_arena_free(&b->scratch);
 	if (b->cfg->strict)
 		sfs_diag_promote_warnings(&b->global);
 	int rc = resolve_shadowing(b);
@@ -891,20 +991,20 @@ static int check_all(struct build *b)
 static void end_build(struct build *b)
 {
 	for (size_t i = 0; b->c && i < b->n; i++) {
-		sfs_diag_list_free(&b->c[i].diags);
-		if (b->c[i].parsed)
-			sfs_frontmatter_free(&b->c[i].fm);
+		sfs_unit_unref(b->c[i].unit);
+		sfs_diag_list_free(&b->c[i].cross);
 	}
 	free(b->c);
+	sfs_arena_free(&b->scratch);
 	sfs_scan_free(&b->scan);
-	sfs_digest_cache_free(&b->cache);
+	sfs_digest_cache_free(&b->scan.cache);
 	sfs_diag_list_free(&b->global);
 }
 
 static void destroy(sfs_catalog *cat)
 {
-	for (size_t i = 0; i < cat->njson; i++)
-		cJSON_Delete(cat->json[i]);
+	for (size_t i = 0; i < cat->nunits; i++)
+		sfs_unit_unref(cat->units[i]);
 	sfs_arena_free(&cat->arena);
 	free(cat);
 }
@@ -963,12 +1063,12 @@ size_t sfs_catalog_nskills(const sfs_catalog *cat)
 
 const struct sfs_skill *sfs_catalog_skill(const sfs_catalog *cat, size_t i)
 {
-	return i < cat->nskills ? &cat->skills[i] : NULL;
+	return i < cat->nskills ? cat->skills[i] : NULL;
 }
 
 static int cmp_skill_key(const void *key, const void *elem)
 {
-	return strcmp(key, ((const struct sfs_skill *)elem)->id);
+	return strcmp(key, (*(const struct sfs_skill *const *)elem)->id);
 }
 
 const struct sfs_skill *sfs_catalog_find(const sfs_catalog *cat,
@@ -976,8 +1076,10 @@ const struct sfs_skill *sfs_catalog_find(const sfs_catalog *cat,
 {
 	if (!id)
 		return NULL;
-	return bsearch(id, cat->skills, cat->nskills, sizeof(*cat->skills),
-	               cmp_skill_key);
+	const struct sfs_skill *const *s =
+		bsearch(id, cat->skills, cat->nskills, sizeof(*cat->skills),
+		        cmp_skill_key);
+	return s ? *s : NULL;
 }
 
 const struct sfs_unserved *sfs_catalog_unserved(const sfs_catalog *cat,
@@ -1017,6 +1119,11 @@ struct sfs_counts sfs_catalog_counts(const sfs_catalog *cat)
 size_t sfs_catalog_hashed(const sfs_catalog *cat)
 {
 	return cat->hashed;
+}
+
+size_t sfs_catalog_parsed(const sfs_catalog *cat)
+{
+	return cat->parsed;
 }
 
 void sfs_catalog_each_diag(const sfs_catalog *cat, sfs_diag_fn fn, void *arg)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -151,4 +152,58 @@ void sfs_digest_cache_free(struct sfs_digest_cache *c)
 	c->slots = NULL;
 	c->mask = 0;
 	c->n = 0;
+}
+
+/* ---- reuse while listing ------------------------------------------------ */
+
+static const struct sfs_file *hint_find(const struct sfs_scan *s,
+                                        const char *path)
+{
+	size_t lo = 0, hi = s->nhint;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(s->hint[mid].path, path);
+		if (c == 0)
+			return &s->hint[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Every digest of the previous snapshot, by identity.  Out of memory
+ * leaves the cache empty: files are then hashed, which is slower, not
+ * wrong. */
+static void fill_cache(struct sfs_scan *s)
+{
+	const struct sfs_catalog *prev = s->prev;
+	size_t n = 0;
+
+	s->cache_filled = true;
+	for (size_t i = 0; i < prev->nunits; i++)
+		n += prev->units[i]->skill.nfiles;
+	if (sfs_digest_cache_init(&s->cache, n) < 0)
+		return;
+	for (size_t i = 0; i < prev->nunits; i++) {
+		const struct sfs_skill *sk = &prev->units[i]->skill;
+		for (size_t j = 0; j < sk->nfiles; j++)
+			sfs_digest_cache_add(&s->cache, &sk->files[j]);
+	}
+}
+
+const uint8_t *sfs_digest_reuse(struct sfs_scan *s, const struct sfs_file *e)
+{
+	const struct sfs_file *h = hint_find(s, e->path);
+
+	if (h && h->hashed && same_identity(h, e->dev, e->ino, e->size,
+	                                    e->mtime))
+		return h->sha256;
+	if (!s->prev)
+		return NULL;
+	if (!s->cache_filled)
+		fill_cache(s);
+	return sfs_digest_cache_find(&s->cache, e->dev, e->ino, e->size,
+	                             e->mtime);
 }

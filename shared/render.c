@@ -157,7 +157,7 @@ static char *render_lines(const sfs_catalog *cat, entry_fn entry)
 	append(&t, "{\"skills\":[\n");
 	for (size_t i = 0; i < cat->nskills && !t.oom; i++) {
 		struct json j = { 0 };
-		char *line = print(&j, entry(&j, &cat->skills[i]), false,
+		char *line = print(&j, entry(&j, cat->skills[i]), false,
 		                   false);
 		if (!line) {
 			t.oom = true;

@@ -115,87 +115,114 @@ const char *sfs_bad_name(const char *name)
 	return NULL;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* ---- reading one folder ------------------------------------------------- */
 
+/* The names of one folder, sorted, with their d_type (DT_UNKNOWN when the
+ * filesystem does not tell).  Names live in one pool. */
+struct name {
+	const char *s;
+	unsigned char type;
+};
+
 struct names {
-	char **v;   /* owned, each malloc'd */
+	struct name *v;   /* owned (malloc) */
 	size_t n, cap;
+	char *pool;       /* owned (malloc) */
+	size_t used, pool_cap;
 };
 
 static void names_free(struct names *nm)
 {
-	for (size_t i = 0; i < nm->n; i++)
-		free(nm->v[i]);
 	free(nm->v);
-	nm->v = NULL;
-	nm->n = nm->cap = 0;
+	free(nm->pool);
+	memset(nm, 0, sizeof(*nm));
 }
 
-static int names_push(struct names *nm, const char *name)
+/* Appends a name; its string is an offset into the pool until
+ * names_seal() turns offsets into pointers (the pool may move). */
+static int names_push(struct names *nm, const char *name, unsigned char type)
 {
+	size_t len = strlen(name) + 1;
+
 	if (nm->n == nm->cap) {
 		size_t cap = nm->cap ? nm->cap * 2 : 32;
-		char **v = realloc(nm->v, cap * sizeof(*v));
+		struct name *v = realloc(nm->v, cap * sizeof(*v));
 		if (!v)
 			return -ENOMEM;
 		nm->v = v;
 		nm->cap = cap;
 	}
-	nm->v[nm->n] = strdup(name);
-	if (!nm->v[nm->n])
-		return -ENOMEM;
-	nm->n++;
+	if (nm->used + len > nm->pool_cap) {
+		size_t cap = nm->pool_cap ? nm->pool_cap * 2 : 1024;
+		while (cap < nm->used + len)
+			cap *= 2;
+		char *pool = realloc(nm->pool, cap);
+		if (!pool)
+			return -ENOMEM;
+		nm->pool = pool;
+		nm->pool_cap = cap;
+	}
+	memcpy(nm->pool + nm->used, name, len);
+	nm->v[nm->n++] = (struct name){ (const char *)(uintptr_t)nm->used,
+	                                type };
+	nm->used += len;
 	return 0;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	return strcmp(((const struct name *)a)->s, ((const struct name *)b)->s);
+}
+
+static void names_seal(struct names *nm)
+{
+	for (size_t i = 0; i < nm->n; i++)
+		nm->v[i].s = nm->pool + (uintptr_t)nm->v[i].s;
+	sfs_sort(nm->v, nm->n, sizeof(*nm->v), cmp_name);
 }
 
 /*
  * Reads the names in the folder dfd (not "." and ".."), at most `limit`
- * of them, sorted.  *cut says whether more were left unread.  Returns 0,
- * -ENOMEM, or another -errno when the folder cannot be read.
+ * of them, sorted.  dfd must be freshly opened (at offset 0); getdents64
+ * on it directly saves the dup, fcntl and lseek of fdopendir and
+ * rewinddir, which add up over tens of thousands of folders.  *cut says
+ * whether more were left unread.  Returns 0, -ENOMEM, or another -errno
+ * when the folder cannot be read.
  */
 static int read_names(int dfd, size_t limit, struct names *nm, bool *cut)
 {
-	int fd = dup(dfd);
-	if (fd < 0)
-		return -errno;
-	DIR *d = fdopendir(fd);
-	if (!d) {
-		int err = -errno;
-		close(fd);
-		return err;
-	}
-	rewinddir(d);
-
+	char buf[32768] __attribute__((aligned(8)));
 	int rc = 0;
+
 	*cut = false;
 	for (;;) {
-		errno = 0;
-		struct dirent *e = readdir(d);
-		if (!e) {
-			rc = -errno;
-			break;
-		}
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+		ssize_t got = getdents64(dfd, buf, sizeof(buf));
+		if (got < 0 && errno == EINTR)
 			continue;
-		if (nm->n >= limit) {
-			*cut = true;
+		if (got <= 0) {
+			rc = got < 0 ? -errno : 0;
 			break;
 		}
-		rc = names_push(nm, e->d_name);
-		if (rc < 0)
+		for (ssize_t off = 0; off < got && rc == 0;) {
+			const struct dirent64 *e = (const void *)(buf + off);
+			off += e->d_reclen;
+			if (strcmp(e->d_name, ".") == 0 ||
+			    strcmp(e->d_name, "..") == 0)
+				continue;
+			if (nm->n >= limit) {
+				*cut = true;
+				break;
+			}
+			rc = names_push(nm, e->d_name, e->d_type);
+		}
+		if (rc < 0 || *cut)
 			break;
 	}
-	closedir(d);
 	if (rc < 0) {
 		names_free(nm);
 		return rc;
 	}
-	sfs_sort(nm->v, nm->n, sizeof(*nm->v), cmp_str);
+	names_seal(nm);
 	return 0;
 }
 
@@ -210,7 +237,8 @@ struct walk {
 };
 
 static int add_found(struct sfs_scan *s, const char *dir,
-                     const char *skill_md, unsigned root)
+                     const char *skill_md, unsigned root,
+                     struct sfs_unit *same)
 {
 	if (s->nfound == s->capfound) {
 		size_t cap = s->capfound ? s->capfound * 2 : 64;
@@ -221,7 +249,7 @@ static int add_found(struct sfs_scan *s, const char *dir,
 		s->capfound = cap;
 	}
 	s->found[s->nfound++] = (struct sfs_found){
-		.dir = dir, .skill_md = skill_md, .root = root,
+		.dir = dir, .skill_md = skill_md, .root = root, .same = same,
 	};
 	return 0;
 }
@@ -232,9 +260,9 @@ static const char *skill_md_name(const struct names *nm)
 	const char *found = NULL;
 
 	for (size_t i = 0; i < nm->n; i++) {
-		if (strcmp(nm->v[i], "SKILL.md") == 0)
+		if (strcmp(nm->v[i].s, "SKILL.md") == 0)
 			return "SKILL.md";
-		if (strcmp(nm->v[i], "skill.md") == 0)
+		if (strcmp(nm->v[i].s, "skill.md") == 0)
 			found = "skill.md";
 	}
 	return found;
@@ -242,19 +270,50 @@ static const char *skill_md_name(const struct names *nm)
 
 static int walk_dir(struct walk *w, int dfd, const char *path, unsigned depth);
 
+/*
+ * A skill folder of the previous snapshot that stat shows unchanged is
+ * found without being opened or listed, nor are its subfolders; returns
+ * whether it was.  *st is its identity if known (mode 0 when not).
+ */
+static int found_unchanged(struct walk *w, int dfd, const char *child,
+                           const char *name, struct stat *st, bool *done)
+{
+	struct sfs_unit *u = sfs_unit_find(w->s->reuse, child);
+
+	*done = false;
+	if (!u || !u->statable || u->root != w->root ||
+	    u->nlisted > w->budget)
+		return 0;
+	if (!st->st_mode && fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW) < 0)
+		return 0;
+	if (!sfs_unit_unchanged(u, dfd, name, st, w->s->trusted))
+		return 0;
+	w->budget -= u->nlisted;
+	*done = true;
+	return add_found(w->s, child, u->skill_md, w->root, u);
+}
+
 /* Looks at one entry of a category folder: a folder to search, or a
- * symlinked folder to warn about. */
+ * symlinked folder to warn about.  The folder's d_type spares a stat of
+ * every entry; openat with O_NOFOLLOW | O_DIRECTORY still refuses a
+ * folder swapped for something else since it was listed. */
 static int walk_entry(struct walk *w, int dfd, const char *path,
-                      const char *name, unsigned depth)
+                      const struct name *nm, unsigned depth)
 {
 	struct sfs_scan *s = w->s;
+	const char *name = nm->s;
 	struct stat st;
 
 	if (skipped_folder(name))
 		return 0;
-	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+	memset(&st, 0, sizeof(st));
+	if (nm->type == DT_DIR)
+		;   /* a folder; stat only when needed */
+	else if (nm->type != DT_UNKNOWN && nm->type != DT_LNK)
+		return 0;   /* a file, fifo, socket or device */
+	else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return 0;   /* gone since it was listed */
-	if (S_ISLNK(st.st_mode)) {
+	if (S_ISLNK(st.st_mode) && nm->type != DT_DIR) {
 		struct stat target;
 		if (fstatat(dfd, name, &target, 0) < 0 ||
 		    !S_ISDIR(target.st_mode))
@@ -266,7 +325,7 @@ static int walk_entry(struct walk *w, int dfd, const char *path,
 		                    "symbolic link to a folder: not followed; "
 		                    "skills are searched in real folders only");
 	}
-	if (!S_ISDIR(st.st_mode))
+	if (nm->type != DT_DIR && !S_ISDIR(st.st_mode))
 		return 0;
 
 	const char *child = join(s->arena, path, name);
@@ -281,12 +340,23 @@ static int walk_entry(struct walk *w, int dfd, const char *path,
 			w->too_deep = child;
 		return 0;
 	}
+	bool done;
+	int rc = found_unchanged(w, dfd, child, name, &st, &done);
+	if (rc < 0 || done)
+		return rc;
 	int cfd = openat(dfd, name,
 	                 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (cfd < 0 && nm->type == DT_DIR &&
+	    (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)) {
+		/* changed since it was listed: look again, as if the
+		 * listing had not told */
+		struct name again = { name, DT_UNKNOWN };
+		return walk_entry(w, dfd, path, &again, depth);
+	}
 	if (cfd < 0)
 		return sfs_diag_add(s->global, SFS_WARNING, child, 0, 0, "",
 		                    "cannot open folder: %s", strerror(errno));
-	int rc = walk_dir(w, cfd, child, depth + 1);
+	rc = walk_dir(w, cfd, child, depth + 1);
 	close(cfd);
 	return rc;
 }
@@ -311,13 +381,13 @@ static int walk_dir(struct walk *w, int dfd, const char *path, unsigned depth)
 	 * records its folder for the watcher. */
 	const char *skill_md = skill_md_name(&nm);
 	if (skill_md) {
-		rc = add_found(s, path, skill_md, w->root);
+		rc = add_found(s, path, skill_md, w->root, NULL);
 		names_free(&nm);
 		return rc;
 	}
 	rc = sfs_strvec_push(&s->dirs, path);
 	for (size_t i = 0; rc == 0 && i < nm.n; i++)
-		rc = walk_entry(w, dfd, path, nm.v[i], depth);
+		rc = walk_entry(w, dfd, path, &nm.v[i], depth);
 	names_free(&nm);
 	return rc;
 }
@@ -376,8 +446,11 @@ int sfs_scan_root(struct sfs_scan *s, const char *root, unsigned idx,
 struct tree_walk {
 	struct sfs_scan *s;
 	const struct sfs_found *f;
+	struct sfs_arena *arena;   /* for every string of the tree */
 	struct sfs_diag_list *diags;
+	struct sfs_strvec dirs;    /* folders read, absolute */
 	char *real_dir;            /* realpath of the skill folder; malloc */
+	bool real_tried;           /* real_dir was asked for */
 	struct sfs_file *v;        /* owned (malloc) until copied */
 	size_t n, cap;
 	bool capped;
@@ -438,7 +511,7 @@ static struct sfs_file *new_entry(struct tree_walk *t)
 static int hide(struct tree_walk *t, bool is_skill_md, const char *rel,
                 const char *why)
 {
-	const char *abs = join(t->s->arena, t->f->dir, rel);
+	const char *abs = join(t->arena, t->f->dir, rel);
 	if (!abs)
 		return -ENOMEM;
 	if (is_skill_md)
@@ -456,13 +529,12 @@ static int hide_errno(struct tree_walk *t, bool is_skill_md, const char *rel,
 	return hide(t, is_skill_md, rel, why);
 }
 
-/* Fills the digest of e from the cache or by reading the file. */
+/* Fills the digest of e (path and identity set) from the previous
+ * snapshot or by reading the file. */
 static int digest_entry(struct tree_walk *t, int dfd, const char *name,
-                        const struct stat *st, struct sfs_file *e)
+                        struct sfs_file *e)
 {
-	const uint8_t *known = sfs_digest_cache_find(t->s->cache, st->st_dev,
-	                                             st->st_ino, st->st_size,
-	                                             st->st_mtim);
+	const uint8_t *known = sfs_digest_reuse(t->s, e);
 	if (known) {
 		memcpy(e->sha256, known, sizeof(e->sha256));
 	} else {
@@ -483,8 +555,21 @@ static void set_identity(struct sfs_file *e, const struct stat *st)
 {
 	e->size = st->st_size;
 	e->mtime = st->st_mtim;
+	e->ctime = st->st_ctim;
 	e->dev = st->st_dev;
 	e->ino = st->st_ino;
+}
+
+/* The real path of the skill folder, asked for only when a symlink needs
+ * it (realpath reads every component of the path); NULL when it cannot
+ * be had, and then every symlink is hidden. */
+static const char *real_dir(struct tree_walk *t)
+{
+	if (!t->real_tried) {
+		t->real_tried = true;
+		t->real_dir = realpath(t->f->dir, NULL);
+	}
+	return t->real_dir;
 }
 
 /* Whether the link at `rel` with target `target` stays inside the skill
@@ -524,7 +609,7 @@ static int keep_link(struct tree_walk *t, const struct sfs_file *proto,
 	if (!e)
 		return -ENOMEM;
 	*e = *proto;
-	e->link = sfs_arena_strdup(t->s->arena, target);
+	e->link = sfs_arena_strdup(t->arena, target);
 	if (!e->link)
 		return -ENOMEM;
 	if (S_ISDIR(st->st_mode)) {
@@ -534,7 +619,7 @@ static int keep_link(struct tree_walk *t, const struct sfs_file *proto,
 	/* The content is the target's, so is its identity: an edit of the
 	 * target changes the digest. */
 	set_identity(e, st);
-	int rc = digest_entry(t, AT_FDCWD, real, st, e);
+	int rc = digest_entry(t, AT_FDCWD, real, e);
 	if (rc < 0) {
 		t->n--;
 		if (rc != -ENOMEM)
@@ -564,11 +649,12 @@ static int add_link(struct tree_walk *t, int dfd, const char *name,
 	if (target[0] == '/')
 		return hide(t, is_skill_md, rel,
 		            "symbolic link has an absolute target");
-	if (!t->real_dir || !link_lexically_inside(rel, target))
+	const char *top = real_dir(t);
+	if (!top || !link_lexically_inside(rel, target))
 		return hide(t, is_skill_md, rel,
 		            "symbolic link points outside the skill folder");
 
-	const char *abs = join(t->s->arena, t->f->dir, rel);
+	const char *abs = join(t->arena, t->f->dir, rel);
 	if (!abs)
 		return -ENOMEM;
 	char *real = realpath(abs, NULL);
@@ -578,7 +664,7 @@ static int add_link(struct tree_walk *t, int dfd, const char *name,
 
 	struct stat st;
 	int rc;
-	if (!under(real, t->real_dir))
+	if (!under(real, top))
 		rc = hide(t, is_skill_md, rel,
 		          "symbolic link points outside the skill folder");
 	else if (stat(real, &st) < 0)
@@ -601,7 +687,7 @@ static int add_folder(struct tree_walk *t, int dfd, const char *name,
                       const struct stat *st, struct sfs_file *proto)
 {
 	struct sfs_scan *s = t->s;
-	const char *abs = join(s->arena, t->f->dir, proto->path);
+	const char *abs = join(t->arena, t->f->dir, proto->path);
 	if (!abs)
 		return -ENOMEM;
 
@@ -631,7 +717,7 @@ static int add_folder(struct tree_walk *t, int dfd, const char *name,
 		*e = *proto;
 	if (rc == 0) {
 		set_identity(e, st);
-		rc = sfs_strvec_push(&s->dirs, abs);
+		rc = sfs_strvec_push(&t->dirs, abs);
 	}
 	if (rc == 0) {
 		t->depth++;
@@ -657,7 +743,7 @@ static const char *node_kind(mode_t mode)
 static int list_one(struct tree_walk *t, int dfd, const char *rel,
                     const char *name)
 {
-	struct sfs_arena *a = t->s->arena;
+	struct sfs_arena *a = t->arena;
 	bool is_skill_md = !rel && strcmp(name, t->f->skill_md) == 0;
 	struct sfs_file proto = { .parent = -1 };
 
@@ -693,7 +779,7 @@ static int list_one(struct tree_walk *t, int dfd, const char *rel,
 		return -ENOMEM;
 	*e = proto;
 	set_identity(e, &st);
-	int rc = digest_entry(t, dfd, name, &st, e);
+	int rc = digest_entry(t, dfd, name, e);
 	if (rc < 0) {
 		t->n--;
 		if (rc == -ENOMEM)
@@ -711,7 +797,7 @@ static int list_entries(struct tree_walk *t, int dfd, const char *rel,
 			t->capped = true;
 			return 0;
 		}
-		int rc = list_one(t, dfd, rel, nm->v[i]);
+		int rc = list_one(t, dfd, rel, nm->v[i].s);
 		if (rc < 0)
 			return rc;
 	}
@@ -839,9 +925,14 @@ static int finish_tree(struct tree_walk *t, struct sfs_tree *out)
 	sfs_sort(t->v, t->n, sizeof(*t->v), cmp_file);
 	out->nfiles = t->n;
 	out->skill_md = t->n;
-	out->files = sfs_arena_alloc(t->s->arena, t->n * sizeof(*t->v));
-	if (!out->files)
+	out->files = sfs_arena_alloc(t->arena, t->n * sizeof(*t->v));
+	out->dirs = sfs_arena_alloc(t->arena,
+	                            t->dirs.n * sizeof(*out->dirs));
+	if (!out->files || !out->dirs)
 		return -ENOMEM;
+	out->ndirs = t->dirs.n;
+	if (t->dirs.n)
+		memcpy(out->dirs, t->dirs.v, t->dirs.n * sizeof(*out->dirs));
 	for (size_t i = 0; i < t->n; i++) {
 		struct sfs_file *e = &t->v[i];
 		const char *slash = strrchr(e->path, '/');
@@ -857,9 +948,11 @@ static int finish_tree(struct tree_walk *t, struct sfs_tree *out)
 }
 
 int sfs_scan_tree(struct sfs_scan *s, const struct sfs_found *f,
-                  struct sfs_diag_list *diags, struct sfs_tree *out)
+                  struct sfs_arena *arena, struct sfs_diag_list *diags,
+                  struct sfs_tree *out)
 {
-	struct tree_walk t = { .s = s, .f = f, .diags = diags };
+	struct tree_walk t = { .s = s, .f = f, .arena = arena,
+	                       .diags = diags };
 	struct names nm = { 0 };
 	bool cut;
 
@@ -869,16 +962,21 @@ int sfs_scan_tree(struct sfs_scan *s, const struct sfs_found *f,
 		return sfs_diag_add(diags, SFS_ERROR, f->dir, 0, 0, "",
 		                    "cannot open skill folder: %s",
 		                    strerror(errno));
+	/* Its identity before its listing: a change after the stat shows
+	 * in the next stat (see sfs_unit_unchanged). */
+	struct stat st;
+	if (fstat(fd, &st) == 0) {
+		set_identity(&out->self, &st);
+		out->self.mode = st.st_mode;
+	}
 	int rc = read_names(fd, s->max_files + 1, &nm, &cut);
 	if (rc < 0 && rc != -ENOMEM)
 		rc = sfs_diag_add(diags, SFS_ERROR, f->dir, 0, 0, "",
 		                  "cannot read skill folder: %s",
 		                  strerror(-rc));
 	else if (rc == 0)
-		rc = sfs_strvec_push(&s->dirs, f->dir);
-	/* Without its real path no symlink can be proven to stay inside,
-	 * so then every symlink is hidden. */
-	t.real_dir = realpath(f->dir, NULL);
+		rc = sfs_strvec_push(&t.dirs, f->dir);
+	out->nlisted = nm.n;
 	if (rc == 0)
 		rc = list_entries(&t, fd, NULL, &nm);
 	close(fd);
@@ -897,6 +995,7 @@ int sfs_scan_tree(struct sfs_scan *s, const struct sfs_found *f,
 		rc = finish_tree(&t, out);
 	free(t.multi);
 	free(t.v);
+	free(t.dirs.v);
 	return rc;
 }
 

@@ -53,6 +53,7 @@ struct sfs_file {
 	const char *link;     /* S_IFLNK: the target as stored; else NULL */
 	bool hashed;          /* sha256 is valid (regular files, file links) */
 	uint8_t sha256[32];
+	struct timespec ctime; /* of the source: change detection */
 };
 
 /* A reference declared in x-personal-mcp.references. */
@@ -124,6 +125,12 @@ struct sfs_config {
 	/* An absolute folder of markdown documents (resource://docs/), or
 	 * NULL; see sfs_catalog_docs(). */
 	const char *docs_dir;
+	/* A rebuild with prev does not list a skill folder again when stat
+	 * shows it and its subfolders unchanged and last changed at least
+	 * this long before prev was built (a change in the clock tick of a
+	 * listing keeps the ctime; some filesystems keep 2 s timestamps).
+	 * 0: default 2000. */
+	unsigned ctime_margin_ms;
 };
 
 struct sfs_counts {
@@ -135,9 +142,12 @@ typedef struct sfs_catalog sfs_catalog;
 /*
  * Scans cfg->roots and builds a new catalog.  When prev is given, the
  * SHA-256 of every file whose device, inode, size and mtime are unchanged
- * is taken from prev instead of being computed again.  Returns 0 and sets
- * *out, or a negative errno when the library itself failed (out of memory);
- * missing roots and bad skills are diagnostics, not failures.
+ * is taken from prev instead of being computed again, and a skill folder
+ * whose entries all kept their identity (ctime included) is taken from
+ * prev whole, without reading its SKILL.md again; the two catalogs then
+ * share it.  prev may be dropped as soon as this returns.  Returns 0 and
+ * sets *out, or a negative errno when the library itself failed (out of
+ * memory); missing roots and bad skills are diagnostics, not failures.
  */
 int sfs_catalog_build(const struct sfs_config *cfg, const sfs_catalog *prev,
                       sfs_catalog **out);
@@ -173,6 +183,9 @@ size_t sfs_catalog_hashed(const sfs_catalog *cat);
  * sfs_catalog_diags() and gives an empty tree.
  */
 const struct sfs_skill *sfs_catalog_docs(const sfs_catalog *cat);
+/* How many SKILL.md files this build read and parsed (the other skill
+ * folders were taken from prev unchanged). */
+size_t sfs_catalog_parsed(const sfs_catalog *cat);
 
 /* ---- JSON renderings ---------------------------------------------------
  * Each is deterministic: skills sorted by id, files by path, keys in a

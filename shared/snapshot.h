@@ -1,12 +1,14 @@
 /*
  * snapshot.h - how the parts that build a catalog snapshot talk to each
- * other: discovery and tree listing (scan.c), digests (digest.c) and the
- * catalog itself (catalog.c).  Private to those files.
+ * other: discovery and tree listing (scan.c), digests (digest.c), the
+ * skill folders shared between snapshots (unit.c) and the catalog itself
+ * (catalog.c).  Private to those files.
  */
 #ifndef SKILLSFS_SNAPSHOT_H
 #define SKILLSFS_SNAPSHOT_H
 
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "internal.h"
 
@@ -17,6 +19,15 @@ static inline void sfs_sort(void *v, size_t n, size_t size,
 	if (n > 1)
 		qsort(v, n, size, cmp);
 }
+
+struct sfs_scan;
+struct sfs_unit;
+
+/* ---- arena.c (beyond internal.h) ---------------------------------------- */
+
+/* Frees everything allocated from the arena but keeps one block for what
+ * comes next: a scratch arena reused for one skill folder after another. */
+void sfs_arena_reset(struct sfs_arena *a);
 
 /* ---- digest.c ---------------------------------------------------------- */
 
@@ -32,8 +43,8 @@ int sfs_sha256_at(int dirfd, const char *name, uint8_t out[32], off_t *len);
 /*
  * The digests of a previous snapshot, found by the identity of the file
  * they were computed from (device, inode, size, mtime), so that a rebuild
- * hashes only what changed.  The entries point into the previous
- * snapshot, which must outlive the cache.
+ * hashes only what changed even when files move between folders.  The
+ * entries point into the previous snapshot, which must outlive the cache.
  */
 struct sfs_digest_cache {
 	const struct sfs_file **slots;  /* owned (malloc); open addressing */
@@ -51,6 +62,15 @@ const uint8_t *sfs_digest_cache_find(const struct sfs_digest_cache *c,
                                      struct timespec mtime);
 void sfs_digest_cache_free(struct sfs_digest_cache *c);
 
+/*
+ * The digest the previous snapshot has for the file e describes (path and
+ * identity set): first from s->hint, the previous files of the skill
+ * being listed, by path; then from any file of s->prev by identity (the
+ * cache is filled on first use, so a rebuild that finds every file in
+ * its hint never builds it).  NULL when the file must be hashed.
+ */
+const uint8_t *sfs_digest_reuse(struct sfs_scan *s, const struct sfs_file *e);
+
 /* ---- scan.c: discovery ------------------------------------------------- */
 
 /* A folder that holds SKILL.md (or skill.md). */
@@ -58,6 +78,10 @@ struct sfs_found {
 	const char *dir;        /* absolute; arena */
 	const char *skill_md;   /* "SKILL.md" or "skill.md" as found */
 	unsigned root;
+	/* The previous snapshot's unit of this folder when discovery found,
+	 * by stat alone, that nothing in it changed (sfs_unit_unchanged);
+	 * not owned. */
+	struct sfs_unit *same;
 };
 
 /* A growable array of strings (in the arena), owned by the scan. */
@@ -67,16 +91,26 @@ struct sfs_strvec {
 };
 
 struct sfs_scan {
-	struct sfs_arena *arena;         /* not owned */
+	struct sfs_arena *arena;         /* not owned; discovery's strings */
 	struct sfs_diag_list *global;    /* findings not tied to a skill */
 	unsigned max_depth;
 	size_t max_entries;
 	size_t max_files;
-	struct sfs_strvec dirs;          /* every folder read */
+	struct sfs_strvec dirs;          /* folders read by discovery */
 	struct sfs_found *found;         /* owned (malloc) */
 	size_t nfound, capfound;
-	/* Digests: reused from the previous snapshot or computed. */
-	const struct sfs_digest_cache *cache;
+	/* The previous snapshot's units, when they say what this build
+	 * would find (same roots and options), and the time before which a
+	 * folder's ctime proves its listing unchanged. */
+	const struct sfs_catalog *reuse; /* not owned; may be NULL */
+	struct timespec trusted;
+	/* Digests: reused from the previous snapshot (see
+	 * sfs_digest_reuse) or computed. */
+	const struct sfs_catalog *prev;  /* not owned; may be NULL */
+	const struct sfs_file *hint;     /* sorted by path; not owned */
+	size_t nhint;
+	struct sfs_digest_cache cache;   /* owned; filled on first use */
+	bool cache_filled;
 	size_t hashed;
 };
 
@@ -95,16 +129,24 @@ struct sfs_tree {
 	struct sfs_file *files;   /* arena */
 	size_t nfiles;
 	size_t skill_md;          /* index of SKILL.md; nfiles when absent */
+	const char **dirs;        /* arena: the folders read, absolute */
+	size_t ndirs;
+	struct sfs_file self;     /* the skill folder's identity, taken
+	                             before it was listed; path NULL */
+	size_t nlisted;           /* names in the skill folder's listing */
 };
 
 /*
  * Lists the files, folders and in-skill symlinks of the skill in `f`,
- * with their digests.  Entries that cannot be served (escaping or dangling
+ * with their identities (ctime included) and digests (see
+ * sfs_digest_reuse).  Entries that cannot be served (escaping or dangling
  * links, FIFOs, sockets, devices, unreadable entries) are left out with a
- * warning in diags.  Returns 0 or -ENOMEM.
+ * warning in diags.  Strings and arrays go to `arena`.  Returns 0 or
+ * -ENOMEM.
  */
 int sfs_scan_tree(struct sfs_scan *s, const struct sfs_found *f,
-                  struct sfs_diag_list *diags, struct sfs_tree *out);
+                  struct sfs_arena *arena, struct sfs_diag_list *diags,
+                  struct sfs_tree *out);
 
 void sfs_scan_free(struct sfs_scan *s);
 
@@ -137,6 +179,87 @@ void sfs_scan_select(struct sfs_scan *s, const struct sfs_config *cfg);
  * Returns 0 or -ENOMEM. */
 int sfs_scan_docs(struct sfs_scan *s, const char *dir, unsigned root,
                   struct sfs_skill **out);
+/* ---- unit.c: one skill folder, shared between snapshots ---------------- */
+
+/*
+ * What one skill folder gives on its own, before the checks across
+ * skills: its tree with digests, the folders read, its frontmatter and
+ * what validation extracted from it, and its own findings, sorted.  Made
+ * once, then immutable and reference-counted: a rebuild that lists the
+ * folder again and finds every entry with the same identity (device,
+ * inode, size, mtime, ctime, mode, link target) takes the unit of the
+ * previous snapshot instead of reading and validating SKILL.md again, and
+ * both snapshots share it.  One allocation holds the unit and everything
+ * it points to.
+ */
+struct sfs_unit {
+	_Atomic unsigned refs;
+	const char *dir;            /* absolute source folder */
+	const char *skill_md;       /* the spelling found: "SKILL.md" or
+	                               "skill.md" */
+	const char *skill_md_path;  /* absolute, as named in the source */
+	const char *id;             /* the frontmatter name, or NULL */
+	unsigned root;
+	bool invalid;               /* an error of its own */
+	bool statable;              /* no findings from the listing and no
+	                               symlinks: stat alone can tell it
+	                               unchanged */
+	struct sfs_file self;       /* the folder's identity when listed */
+	size_t nlisted;             /* names in the folder's listing */
+	/* Where the fields that checks across skills report on stand. */
+	unsigned name_line, name_column;
+	unsigned deps_line, deps_column;
+	/* The skill as served; frontmatter and what validation extracted are
+	 * set only when the folder is not invalid on its own. */
+	struct sfs_skill skill;
+	const char *const *dirs;    /* the folders read */
+	size_t ndirs;
+	/* The listing's own findings (hidden entries, limits), as listed:
+	 * another listing must find the same. */
+	const struct sfs_diag *listing;
+	size_t nlisting;
+};
+
+/* Everything a unit is made of, as the build has it (in its scratch
+ * arena and lists). */
+struct sfs_unit_draft {
+	const struct sfs_found *found;
+	const char *skill_md_path;
+	const char *id;
+	const struct sfs_tree *tree;
+	const cJSON *frontmatter;   /* when usable, else NULL */
+	size_t body_offset;
+	const struct sfs_meta *meta;
+	const struct sfs_diag_list *diags;
+	size_t nlisting;            /* the first of diags: the listing's */
+	bool invalid;
+	unsigned name_line, name_column;
+	unsigned deps_line, deps_column;
+};
+
+/* Copies a draft into one exact-size allocation, its findings sorted by
+ * file and position.  NULL when out of memory.  One reference. */
+struct sfs_unit *sfs_unit_make(const struct sfs_unit_draft *d);
+struct sfs_unit *sfs_unit_ref(struct sfs_unit *u);
+/* The unit of the folder `dir` in cat (may be NULL), or NULL. */
+struct sfs_unit *sfs_unit_find(const struct sfs_catalog *cat,
+                               const char *dir);
+void sfs_unit_unref(struct sfs_unit *u);
+/* Whether a new listing of the unit's folder, with its findings (before
+ * --strict), shows exactly what the unit was made from. */
+bool sfs_unit_same_tree(const struct sfs_unit *u, const struct sfs_found *f,
+                        const struct sfs_tree *t,
+                        const struct sfs_diag_list *listing);
+/*
+ * Whether the folder `name` in dfd, whose identity is *st, still holds
+ * exactly what the unit was made from, by stat alone: the folder and
+ * every subfolder kept their identity and last changed (ctime) before
+ * `trusted`, so their listings are the same; and every file kept its
+ * identity.  A folder changed in the same clock tick as it was listed
+ * would show the same ctime, hence the margin in `trusted`.
+ */
+bool sfs_unit_unchanged(const struct sfs_unit *u, int dfd, const char *name,
+                        const struct stat *st, struct timespec trusted);
 
 /* ---- catalog.c: the snapshot itself ------------------------------------ */
 
@@ -150,20 +273,22 @@ struct sfs_folder {
 	size_t ndiags;
 };
 
-/* Every digest of a snapshot, kept for the next build to reuse. */
-struct sfs_file_span {
-	const struct sfs_file *v;
-	size_t n;
-};
-
 struct sfs_catalog {
 	_Atomic unsigned refs;
-	struct sfs_arena arena;            /* owns everything below */
+	struct sfs_arena arena;            /* owns everything below but
+	                                      the units */
 	const char **roots;
 	bool *root_exists;
 	size_t *root_served;               /* served skills per root */
 	size_t nroots;
-	struct sfs_skill *skills;          /* sorted by id */
+	/* What the units depend on besides their folder. */
+	bool strict;
+	unsigned max_depth;
+	size_t max_files;
+	struct sfs_unit **units;           /* one reference each; every skill
+	                                      folder, sorted by dir */
+	size_t nunits;
+	const struct sfs_skill **skills;   /* served, in units; sorted by id */
 	size_t nskills;
 	struct sfs_unserved *unserved;     /* sorted by dir */
 	size_t nunserved;
@@ -174,14 +299,14 @@ struct sfs_catalog {
 	size_t ndiags;
 	const char **dirs;                 /* sorted, unique */
 	size_t ndirs;
-	struct sfs_file_span *spans;
-	size_t nspans;
-	cJSON **json;                      /* owned: served frontmatters */
-	size_t njson;
 	struct sfs_counts counts;
 	size_t hashed;
 	struct sfs_skill *docs;            /* see sfs_catalog_docs(); NULL
 	                                      without a docs_dir */
+	size_t parsed;                     /* SKILL.md files read */
+	size_t listed;                     /* skill folders listed */
+	struct timespec started;           /* CLOCK_REALTIME, before the
+	                                      first folder was read */
 };
 
 #endif

@@ -1,0 +1,408 @@
+/*
+ * unit.c - one skill folder as the catalog keeps it (see struct sfs_unit):
+ * copied from the build's scratch memory into one allocation of exactly
+ * the size it needs, shared by reference between the snapshots that find
+ * the folder unchanged.
+ *
+ * The copy runs twice over the same code: once to add up the sizes, once
+ * to fill the allocation.  So nothing can be forgotten in one pass and
+ * not the other, and the unit costs no more than its bytes.  Both passes
+ * must take room in the same order: every copy is its own statement
+ * (initializers of one struct are not sequenced).
+ */
+#include <fcntl.h>
+#include <limits.h>
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "snapshot.h"
+
+/* ---- the two passes ----------------------------------------------------- */
+
+struct pack {
+	char *base;    /* NULL while measuring */
+	size_t off;
+};
+
+/* Room for `size` bytes; NULL while measuring. */
+static void *take(struct pack *p, size_t size, size_t align)
+{
+	p->off = (p->off + align - 1) / align * align;
+	void *at = p->base ? p->base + p->off : NULL;
+	p->off += size;
+	return at;
+}
+
+static const char *str(struct pack *p, const char *s)
+{
+	if (!s)
+		return NULL;
+	size_t n = strlen(s) + 1;
+	char *d = take(p, n, 1);
+	if (d)
+		memcpy(d, s, n);
+	return d;
+}
+
+/* s, sharing `same` (already copied from `same_src`) when equal. */
+static const char *str_or(struct pack *p, const char *s, const char *same_src,
+                          const char *same)
+{
+	if (s && same_src && strcmp(s, same_src) == 0)
+		return same;
+	return str(p, s);
+}
+
+static const char *const *strs(struct pack *p, const char *const *v,
+                               size_t n)
+{
+	const char **d = take(p, n * sizeof(*d), alignof(const char *));
+	for (size_t i = 0; i < n; i++) {
+		const char *s = str(p, v[i]);
+		if (d)
+			d[i] = s;
+	}
+	return d;
+}
+
+/* A copy of a cJSON tree whose nodes and strings live in the unit.  It is
+ * read, never freed on its own: the unit goes as one. */
+static cJSON *json(struct pack *p, const cJSON *src)
+{
+	cJSON *n = take(p, sizeof(*n), alignof(cJSON));
+	const char *key = str(p, src->string);
+	const char *value = str(p, src->valuestring);
+	cJSON *first = NULL, *last = NULL;
+
+	for (const cJSON *c = src->child; c; c = c->next) {
+		cJSON *k = json(p, c);
+		if (!k)
+			continue;
+		k->prev = last;
+		if (last)
+			last->next = k;
+		else
+			first = k;
+		last = k;
+	}
+	if (first)
+		first->prev = last;   /* as cJSON keeps it: the tail */
+	if (n)
+		*n = (cJSON){
+			.type = src->type, .valueint = src->valueint,
+			.valuedouble = src->valuedouble,
+			.string = (char *)key, .valuestring = (char *)value,
+			.child = first,
+		};
+	return n;
+}
+
+static const struct sfs_file *files(struct pack *p, const struct sfs_tree *t)
+{
+	struct sfs_file *v = take(p, t->nfiles * sizeof(*v),
+	                          alignof(struct sfs_file));
+	for (size_t i = 0; i < t->nfiles; i++) {
+		const struct sfs_file *f = &t->files[i];
+		const char *path = str(p, f->path);
+		const char *source = str_or(p, f->source, f->path, path);
+		const char *link = str(p, f->link);
+		if (!v)
+			continue;
+		v[i] = *f;
+		v[i].path = path;
+		v[i].source = source;
+		v[i].name = path + (f->name - f->path);
+		v[i].link = link;
+	}
+	return v;
+}
+
+static const struct sfs_ref *refs(struct pack *p, const struct sfs_meta *m)
+{
+	struct sfs_ref *v = take(p, m->nrefs * sizeof(*v),
+	                         alignof(struct sfs_ref));
+	for (size_t i = 0; i < m->nrefs; i++) {
+		const struct sfs_ref *r = &m->refs[i];
+		struct sfs_ref c;
+		c.id = str(p, r->id);
+		c.path = str(p, r->path);
+		c.title = str(p, r->title);
+		c.mime_type = str(p, r->mime_type);
+		if (v)
+			v[i] = c;
+	}
+	return v;
+}
+
+struct diag_key {
+	const struct sfs_diag *d;
+	size_t order;
+};
+
+static int cmp_diag(const void *x, const void *y)
+{
+	const struct diag_key *a = x, *b = y;
+	int c = strcmp(a->d->file, b->d->file);
+	if (c == 0)
+		c = (a->d->line > b->d->line) - (a->d->line < b->d->line);
+	if (c == 0)
+		c = (a->d->column > b->d->column) -
+		    (a->d->column < b->d->column);
+	if (c == 0)
+		c = (a->order > b->order) - (a->order < b->order);
+	return c;
+}
+
+/* The findings in `order` (sorted), their file names shared with the
+ * unit's own paths where they are the same. */
+static const struct sfs_diag *diags(struct pack *p, const struct diag_key *k,
+                                    size_t n, const struct sfs_unit_draft *d,
+                                    const char *dir, const char *md)
+{
+	struct sfs_diag *v = take(p, n * sizeof(*v), alignof(struct sfs_diag));
+	for (size_t i = 0; i < n; i++) {
+		const struct sfs_diag *s = k[i].d;
+		struct sfs_diag c = *s;
+		c.file = strcmp(s->file, d->skill_md_path) == 0 ? md :
+		         str_or(p, s->file, d->found->dir, dir);
+		c.field = str(p, s->field);
+		c.message = str(p, s->message);
+		if (v)
+			v[i] = c;
+	}
+	return v;
+}
+
+/* Everything that only a skill valid on its own needs. */
+static void meta(struct pack *p, const struct sfs_unit_draft *d,
+                 struct sfs_skill *s)
+{
+	const struct sfs_meta *m = d->meta;
+	struct sfs_skill c = {
+		.ntags = m->ntags,
+		.ncapabilities = m->ncapabilities,
+		.ndepends_on = m->ndepends_on,
+		.nrefs = m->nrefs,
+		.model_invocable = m->model_invocable,
+		.user_invocable = m->user_invocable,
+		.body_offset = d->body_offset,
+	};
+	c.description = str(p, m->description);
+	c.version = str(p, m->version);
+	c.tags = strs(p, (const char *const *)m->tags, m->ntags);
+	c.capabilities = strs(p, (const char *const *)m->capabilities,
+	                      m->ncapabilities);
+	c.depends_on = strs(p, (const char *const *)m->depends_on,
+	                    m->ndepends_on);
+	c.refs = refs(p, m);
+	c.frontmatter = d->frontmatter ? json(p, d->frontmatter) : NULL;
+	if (s)
+		*s = c;
+}
+
+/* k: the findings sorted, then the listing's as listed. */
+static void pack(struct pack *p, const struct sfs_unit_draft *d,
+                 const struct diag_key *k)
+{
+	struct sfs_unit *u = take(p, sizeof(*u), alignof(struct sfs_unit));
+	const struct sfs_tree *t = d->tree;
+	const char *dir = str(p, d->found->dir);
+	const char *md = str(p, d->skill_md_path);
+	const char *spelling = str(p, d->found->skill_md);
+	const char *id = str(p, d->id);
+	const struct sfs_file *fv = files(p, t);
+	const char *const *dirs = take(p, t->ndirs * sizeof(*dirs),
+	                               alignof(const char *));
+	for (size_t i = 0; i < t->ndirs; i++) {
+		const char *s = str_or(p, t->dirs[i], d->found->dir, dir);
+		if (dirs)
+			((const char **)dirs)[i] = s;
+	}
+	const struct sfs_diag *dv = diags(p, k, d->diags->n, d, dir, md);
+	/* the listing's findings again, as listed, for comparing */
+	const struct sfs_diag *lv = diags(p, k + d->diags->n, d->nlisting, d,
+	                                  dir, md);
+	struct sfs_skill s = { 0 };
+	if (!d->invalid)
+		meta(p, d, u ? &s : NULL);
+	if (!u)
+		return;
+
+	s.id = id;
+	s.dir = dir;
+	s.root = d->found->root;
+	s.files = fv;
+	s.nfiles = t->nfiles;
+	s.skill_md = t->skill_md;
+	s.diags = dv;
+	s.ndiags = d->diags->n;
+	bool links = false;
+	for (size_t i = 0; i < t->nfiles; i++)
+		links |= S_ISLNK(t->files[i].mode);
+	*u = (struct sfs_unit){
+		.dir = dir, .skill_md = spelling, .skill_md_path = md,
+		.id = id, .root = d->found->root,
+		.invalid = d->invalid,
+		.statable = !d->nlisting && !links && S_ISDIR(t->self.mode),
+		.listing = lv, .nlisting = d->nlisting,
+		.self = t->self, .nlisted = t->nlisted,
+		.name_line = d->name_line, .name_column = d->name_column,
+		.deps_line = d->deps_line, .deps_column = d->deps_column,
+		.skill = s, .dirs = dirs, .ndirs = t->ndirs,
+	};
+	atomic_init(&u->refs, 1);
+}
+
+struct sfs_unit *sfs_unit_make(const struct sfs_unit_draft *d)
+{
+	const struct sfs_diag_list *l = d->diags;
+	size_t n = l->n + d->nlisting;
+	struct diag_key *k = malloc((n ? n : 1) * sizeof(*k));
+	if (!k)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		k[i] = (struct diag_key){
+			.d = &l->v[i < l->n ? i : i - l->n], .order = i,
+		};
+	sfs_sort(k, l->n, sizeof(*k), cmp_diag);
+
+	struct pack measure = { 0 };
+	pack(&measure, d, k);
+	struct pack fill = { .base = malloc(measure.off) };
+	if (fill.base)
+		pack(&fill, d, k);
+	free(k);
+	return (struct sfs_unit *)fill.base;
+}
+
+struct sfs_unit *sfs_unit_ref(struct sfs_unit *u)
+{
+	atomic_fetch_add_explicit(&u->refs, 1, memory_order_relaxed);
+	return u;
+}
+
+void sfs_unit_unref(struct sfs_unit *u)
+{
+	/* acq_rel: every reader's last access happens before the free. */
+	if (u && atomic_fetch_sub_explicit(&u->refs, 1,
+	                                   memory_order_acq_rel) == 1)
+		free(u);
+}
+
+struct sfs_unit *sfs_unit_find(const struct sfs_catalog *cat, const char *dir)
+{
+	size_t lo = 0, hi = cat ? cat->nunits : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(cat->units[mid]->dir, dir);
+		if (c == 0)
+			return cat->units[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* ---- comparing with a new listing --------------------------------------- */
+
+static bool same_time(struct timespec a, struct timespec b)
+{
+	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+static bool same_file(const struct sfs_file *a, const struct sfs_file *b)
+{
+	return a->mode == b->mode && a->size == b->size &&
+	       a->dev == b->dev && a->ino == b->ino &&
+	       same_time(a->mtime, b->mtime) &&
+	       same_time(a->ctime, b->ctime) && a->hashed == b->hashed &&
+	       strcmp(a->path, b->path) == 0 &&
+	       strcmp(a->source, b->source) == 0 && same_str(a->link, b->link);
+}
+
+/* The same finding, whatever its severity (--strict is the same for
+ * both, or nothing is reused). */
+static bool same_diag(const struct sfs_diag *a, const struct sfs_diag *b)
+{
+	return a->line == b->line && a->column == b->column &&
+	       strcmp(a->file, b->file) == 0 &&
+	       strcmp(a->field, b->field) == 0 &&
+	       strcmp(a->message, b->message) == 0;
+}
+
+bool sfs_unit_same_tree(const struct sfs_unit *u, const struct sfs_found *f,
+                        const struct sfs_tree *t,
+                        const struct sfs_diag_list *listing)
+{
+	const struct sfs_skill *s = &u->skill;
+
+	if (u->nlisting != listing->n)
+		return false;
+	for (size_t i = 0; i < listing->n; i++)
+		if (!same_diag(&u->listing[i], &listing->v[i]))
+			return false;
+	if (u->root != f->root ||
+	    strcmp(u->skill_md, f->skill_md) != 0 || s->nfiles != t->nfiles ||
+	    s->skill_md != t->skill_md || u->ndirs != t->ndirs)
+		return false;
+	for (size_t i = 0; i < t->nfiles; i++)
+		if (!same_file(&s->files[i], &t->files[i]))
+			return false;
+	return true;
+}
+
+/* ---- comparing by stat alone -------------------------------------------- */
+
+static bool before(struct timespec a, struct timespec b)
+{
+	return a.tv_sec < b.tv_sec ||
+	       (a.tv_sec == b.tv_sec && a.tv_nsec < b.tv_nsec);
+}
+
+static bool same_stat(const struct sfs_file *f, const struct stat *st)
+{
+	return f->mode == st->st_mode && f->dev == st->st_dev &&
+	       f->ino == st->st_ino && f->size == st->st_size &&
+	       same_time(f->mtime, st->st_mtim) &&
+	       same_time(f->ctime, st->st_ctim);
+}
+
+bool sfs_unit_unchanged(const struct sfs_unit *u, int dfd, const char *name,
+                        const struct stat *st, struct timespec trusted)
+{
+	const struct sfs_skill *s = &u->skill;
+	char path[PATH_MAX];
+	size_t n = strlen(name);
+
+	if (!u->statable || !same_stat(&u->self, st) ||
+	    !before(st->st_ctim, trusted) || n + 2 > sizeof(path))
+		return false;
+	memcpy(path, name, n);
+	path[n++] = '/';
+	for (size_t i = 0; i < s->nfiles; i++) {
+		const struct sfs_file *f = &s->files[i];
+		struct stat fst;
+		size_t len = strlen(f->source);
+		if (n + len + 1 > sizeof(path))
+			return false;
+		memcpy(path + n, f->source, len + 1);
+		/* A folder on the way swapped for a symlink since its stat
+		 * would lead elsewhere, but then no identity matches. */
+		if (fstatat(dfd, path, &fst, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !same_stat(f, &fst) ||
+		    (S_ISDIR(f->mode) && !before(fst.st_ctim, trusted)))
+			return false;
+	}
+	return true;
+}

@@ -1,0 +1,424 @@
+/*
+ * test_reuse.c - rebuilds with the previous catalog: skill folders whose
+ * entries kept their identity are taken whole from it (SKILL.md neither
+ * read nor parsed), and stat alone finds them when their folders last
+ * changed long enough before the previous build; and whatever was taken,
+ * the catalog renders byte for byte what a build from nothing renders.
+ * Prints TAP.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "snapshot.h"   /* white box: the listed counter */
+
+static int tests, failures;
+static char top[] = "/tmp/test_reuse.XXXXXX";
+
+static void ok(bool cond, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void ok(bool cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %d - ", cond ? "" : "not ", ++tests);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!cond)
+		failures++;
+}
+
+static void die(const char *what)
+{
+	printf("Bail out! %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+/* An absolute path under the test's folder; static storage, rotating. */
+static const char *at(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static const char *at(const char *fmt, ...)
+{
+	static char bufs[8][4096];
+	static int next;
+	char *b = bufs[next++ % 8];
+	va_list ap;
+
+	int n = snprintf(b, 4096, "%s/", top);
+	va_start(ap, fmt);
+	vsnprintf(b + n, 4096 - (size_t)n, fmt, ap);
+	va_end(ap);
+	return b;
+}
+
+static void mkdirs(const char *path)
+{
+	char buf[4096];
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			die(buf);
+		*p = '/';
+	}
+	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+		die(buf);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	char dir[4096];
+	snprintf(dir, sizeof(dir), "%s", path);
+	*strrchr(dir, '/') = '\0';
+	mkdirs(dir);
+	FILE *f = fopen(path, "w");
+	if (!f || fputs(text, f) < 0 || fclose(f) != 0)
+		die(path);
+}
+
+/* Rewrites a file in place, keeping its inode (an editor that does not
+ * save by rename). */
+static void rewrite(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0 || write(fd, text, strlen(text)) < 0 || close(fd) < 0)
+		die(path);
+}
+
+/* A valid skill at root/<dir> with extra frontmatter lines, a reference
+ * and a script. */
+static void skill(const char *dir, const char *extra)
+{
+	const char *name = strrchr(dir, '/') + 1;
+	char text[8192];
+	snprintf(text, sizeof(text),
+	         "---\nname: %s\ndescription: The %s skill, for tests.\n%s"
+	         "---\n# %s\n\nSee [the guide](references/guide.md).\n",
+	         name, name, extra ? extra : "", name);
+	write_file(at("%s/SKILL.md", dir), text);
+	write_file(at("%s/references/guide.md", dir), "# Guide\n");
+	write_file(at("%s/scripts/run.sh", dir), "#!/bin/sh\necho run\n");
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag,
+                    struct FTW *ftw)
+{
+	(void)st; (void)flag; (void)ftw;
+	return remove(path);
+}
+
+static sfs_catalog *build(const sfs_catalog *prev, unsigned margin_ms)
+{
+	const char *roots[] = { at("r") };
+	struct sfs_config cfg = { .roots = roots, .nroots = 1,
+	                          .ctime_margin_ms = margin_ms };
+	sfs_catalog *cat = NULL;
+	int rc = sfs_catalog_build(&cfg, prev, &cat);
+	if (rc < 0) {
+		errno = -rc;
+		die("sfs_catalog_build");
+	}
+	return cat;
+}
+
+static char *cat_str(char *a, char *b)
+{
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return NULL;
+	}
+	size_t la = strlen(a), lb = strlen(b);
+	char *r = realloc(a, la + lb + 1);
+	if (!r) {
+		free(a);
+		free(b);
+		return NULL;
+	}
+	memcpy(r + la, b, lb + 1);
+	free(b);
+	return r;
+}
+
+static void add_diag(const struct sfs_diag *d, void *arg)
+{
+	char **out = arg;
+	char *line;
+	if (asprintf(&line, "%s:%u:%u: %d: %s: %s\n", d->file, d->line,
+	             d->column, d->severity, d->field, d->message) < 0)
+		line = NULL;
+	*out = cat_str(*out, line);
+}
+
+/* Every rendering of the catalog, and the folders it read, in one
+ * string. */
+static char *render_all(const sfs_catalog *cat)
+{
+	struct sfs_status_info info = { .generation = 1,
+	                                .refresh_mode = "inotify" };
+	const char *sources[] = { "--skills-dir" };
+	info.root_sources = sources;
+	char *all = strdup("");
+	all = cat_str(all, sfs_render_index(cat));
+	all = cat_str(all, sfs_render_skills_index(cat));
+	all = cat_str(all, sfs_render_status(cat, &info));
+	all = cat_str(all, sfs_render_findings(cat));
+	for (size_t i = 0; i < sfs_catalog_nskills(cat); i++)
+		all = cat_str(all, sfs_render_skill_record(cat,
+		                                 sfs_catalog_skill(cat, i)));
+	size_t n;
+	const char *const *dirs = sfs_catalog_dirs(cat, &n);
+	for (size_t i = 0; i < n; i++)
+		all = cat_str(all, strdup(dirs[i]));
+	sfs_catalog_each_diag(cat, add_diag, &all);
+	return all;
+}
+
+/* The rebuild renders what a build from nothing renders. */
+static void same_as_fresh(const sfs_catalog *cat, const char *what)
+{
+	sfs_catalog *fresh = build(NULL, 0);
+	char *a = render_all(cat), *b = render_all(fresh);
+	ok(a && b && strcmp(a, b) == 0, "%s: renders as a fresh build", what);
+	free(a);
+	free(b);
+	sfs_catalog_unref(fresh);
+}
+
+/* Rebuilds on top of *cat, checks the counters, replaces *cat. */
+static void rebuild(sfs_catalog **cat, unsigned margin_ms, size_t parsed,
+                    size_t hashed, long listed, const char *what)
+{
+	sfs_catalog *next = build(*cat, margin_ms);
+	ok(sfs_catalog_parsed(next) == parsed &&
+	   sfs_catalog_hashed(next) == hashed,
+	   "%s: %zu SKILL.md parsed, %zu files hashed (%zu, %zu)", what,
+	   parsed, hashed, sfs_catalog_parsed(next),
+	   sfs_catalog_hashed(next));
+	if (listed >= 0)
+		ok(next->listed == (size_t)listed,
+		   "%s: %ld skill folders listed (%zu)", what, listed,
+		   next->listed);
+	same_as_fresh(next, what);
+	sfs_catalog_unref(*cat);
+	*cat = next;
+}
+
+/* Lets the clock pass the margin, so that the folders written so far
+ * count as older than the next build. */
+static void age(void)
+{
+	const struct timespec pause = { 0, 60 * 1000 * 1000 };
+	nanosleep(&pause, NULL);
+}
+
+enum { N = 50, MARGIN_MS = 1 };
+
+/* s01 depends on s02. */
+#define DEPENDS "x-personal-mcp:\n  id: s01\n  version: 1.0.0\n" \
+	"  capabilities: [resource://skills/s01/document]\n" \
+	"  depends_on: [s02]\n"
+
+static void populate(void)
+{
+	nftw(top, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	mkdirs(top);
+	for (int i = 0; i < N; i++) {
+		char dir[64];
+		snprintf(dir, sizeof(dir), "r/%ss%02d", i % 5 ? "" : "cat/", i);
+		skill(dir, i == 1 ? DEPENDS : NULL);
+	}
+}
+
+/* Reuse by listing: everything was just written, so every folder is
+ * listed again, but only changed skills are parsed. */
+static void test_listing(void)
+{
+	populate();
+	sfs_catalog *cat = build(NULL, 0);
+	ok(sfs_catalog_parsed(cat) == N && sfs_catalog_nskills(cat) == N,
+	   "a first build parses every SKILL.md (%zu)",
+	   sfs_catalog_parsed(cat));
+	rebuild(&cat, 0, 0, 0, N, "nothing changed");
+
+	rewrite(at("r/s01/SKILL.md"), "---\nname: s01\ndescription: Edited."
+	        "\n" DEPENDS "---\n# Edited\n");
+	rebuild(&cat, 0, 1, 1, N, "SKILL.md edited in place");
+
+	write_file(at("r/s03/references/more.md"), "# More\n");
+	rebuild(&cat, 0, 1, 1, N, "a file added to a subfolder");
+
+	if (unlink(at("r/s03/references/more.md")) < 0)
+		die("unlink");
+	rebuild(&cat, 0, 1, 0, N, "a file removed");
+
+	if (chmod(at("r/s04/scripts/run.sh"), 0700) < 0)
+		die("chmod");
+	rebuild(&cat, 0, 1, 0, N, "a mode changed");
+
+	/* s01 depends on s02: taken from prev, it must still be checked
+	 * against the skills of this build. */
+	if (rename(at("r/s02/SKILL.md"), at("r/s02/README.md")) < 0)
+		die("rename");
+	rebuild(&cat, 0, 0, 0, N - 1, "a dependency gone");
+	const struct sfs_unserved *u;
+	size_t n;
+	bool s01_invalid = false;
+	u = sfs_catalog_unserved(cat, &n);
+	for (size_t i = 0; i < n; i++)
+		s01_invalid |= strcmp(u[i].dir, at("r/s01")) == 0;
+	ok(s01_invalid && !sfs_catalog_find(cat, "s01"),
+	   "a skill taken from prev loses its missing dependency");
+	if (rename(at("r/s02/README.md"), at("r/s02/SKILL.md")) < 0)
+		die("rename");
+	rebuild(&cat, 0, 1, 3, N, "a dependency back");
+	ok(sfs_catalog_find(cat, "s01") != NULL, "and is served again");
+
+	/* A listing with findings of its own is taken when a new listing
+	 * finds the same. */
+	if (mkfifo(at("r/s08/pipe"), 0644) < 0)
+		die("mkfifo");
+	rebuild(&cat, 0, 1, 0, N, "a FIFO hidden");
+	rebuild(&cat, 0, 0, 0, N, "the same FIFO hidden");
+	if (unlink(at("r/s08/pipe")) < 0)
+		die("unlink");
+	rebuild(&cat, 0, 1, 0, N, "the FIFO gone");
+
+	/* Same name twice: the shadowed one is taken from prev too. */
+	skill("r/zz/s07", NULL);
+	rebuild(&cat, 0, 1, 3, N + 1, "a shadowing skill added");
+	rebuild(&cat, 0, 0, 0, N + 1, "shadowing unchanged");
+
+	/* Strictness changes every finding: nothing is taken. */
+	const char *roots[] = { at("r") };
+	struct sfs_config strict = { .roots = roots, .nroots = 1,
+	                             .strict = true };
+	sfs_catalog *s = NULL;
+	if (sfs_catalog_build(&strict, cat, &s) < 0)
+		die("strict build");
+	ok(sfs_catalog_parsed(s) == N + 1 && sfs_catalog_hashed(s) == 0,
+	   "--strict against a lenient prev parses again, hashes nothing");
+	sfs_catalog_unref(s);
+	sfs_catalog_unref(cat);
+}
+
+/* After a change: a rebuild once the clock has passed the margin, so that
+ * the next change is the only one.  The changed folder may be listed
+ * again (it changed shortly before the last build), nothing is parsed. */
+static void settle(sfs_catalog **cat)
+{
+	age();
+	rebuild(cat, MARGIN_MS, 0, 0, -1, "settled");
+}
+
+/* Reuse by stat alone, once the folders are older than the margin. */
+static void test_stat_only(void)
+{
+	populate();
+	age();
+	sfs_catalog *cat = build(NULL, MARGIN_MS);
+	rebuild(&cat, MARGIN_MS, 0, 0, 0, "old folders, nothing changed");
+
+	/* In place: no folder changes, the file does. */
+	rewrite(at("r/cat/s05/references/guide.md"), "# Guide, edited\n");
+	rebuild(&cat, MARGIN_MS, 1, 1, 1, "a file edited in place");
+	settle(&cat);
+	rebuild(&cat, MARGIN_MS, 0, 0, 0, "an edited skill found by stat");
+
+	write_file(at("r/s06/scripts/extra.sh"), "#!/bin/sh\n");
+	rebuild(&cat, MARGIN_MS, 1, 1, 1, "a file added to a subfolder");
+	settle(&cat);
+
+	write_file(at("r/cat/s10/NOTES.txt"), "notes\n");
+	rebuild(&cat, MARGIN_MS, 1, 1, 1, "a file added at the top");
+	settle(&cat);
+
+	if (mkdir(at("r/s11/scripts/empty"), 0755) < 0)
+		die("mkdir");
+	rebuild(&cat, MARGIN_MS, 1, 0, 1, "an empty folder added");
+	settle(&cat);
+
+	/* A hard link made outside the skill changes the file's link
+	 * count, hence its ctime, not its folder. */
+	if (link(at("r/s12/scripts/run.sh"), at("outside-link")) < 0)
+		die("link");
+	rebuild(&cat, MARGIN_MS, 1, 0, 1, "a hard link made outside");
+	ok(sfs_catalog_find(cat, "s12") &&
+	   sfs_catalog_find(cat, "s12")->nfiles == 4,
+	   "and the linked file is hidden");
+	if (unlink(at("outside-link")) < 0)
+		die("unlink");
+	rebuild(&cat, MARGIN_MS, 1, 1, 1, "the hard link removed");
+	settle(&cat);
+
+	if (rename(at("r/s13"), at("r/s13-moved")) < 0)
+		die("rename");
+	rebuild(&cat, MARGIN_MS, 1, 0, 1, "a skill folder renamed");
+	settle(&cat);
+
+	skill("r/cat/new", NULL);
+	rebuild(&cat, MARGIN_MS, 1, 3, 1, "a skill added to a category");
+	settle(&cat);
+
+	if (nftw(at("r/cat/new"), rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
+		die("remove");
+	rebuild(&cat, MARGIN_MS, 0, 0, 0, "a skill removed");
+	settle(&cat);
+
+	/* A folder touched recently is listed again even when nothing in
+	 * it changed. */
+	struct timespec now[2] = { { 0, UTIME_NOW }, { 0, UTIME_NOW } };
+	if (utimensat(AT_FDCWD, at("r/s14/references"), now, 0) < 0)
+		die("utimensat");
+	rebuild(&cat, MARGIN_MS, 1, 0, 1, "a subfolder touched");
+	settle(&cat);
+
+	sfs_catalog *again = build(cat, 60 * 1000);
+	ok(again->listed == N && sfs_catalog_parsed(again) == 0,
+	   "with a margin longer than the folders' age, every folder is "
+	   "listed and none parsed (%zu listed)", again->listed);
+	sfs_catalog_unref(again);
+	sfs_catalog_unref(cat);
+}
+
+/* Units are shared: the previous catalog may go first. */
+static void test_lifetime(void)
+{
+	populate();
+	sfs_catalog *a = build(NULL, 0);
+	sfs_catalog *b = build(a, 0);
+	char *before = render_all(b);
+	sfs_catalog_unref(a);
+	char *after = render_all(b);
+	ok(before && after && strcmp(before, after) == 0,
+	   "a rebuild outlives the catalog it took its skills from");
+	free(before);
+	free(after);
+	sfs_catalog_unref(b);
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!mkdtemp(top))
+		die("mkdtemp");
+	test_listing();
+	test_stat_only();
+	test_lifetime();
+	nftw(top, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	printf("1..%d\n", tests);
+	return failures ? 1 : 0;
+}
