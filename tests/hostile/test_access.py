@@ -6,6 +6,7 @@ the source's modes and owners, which the mount keeps, for the mount and
 for a skillsfs-mcp of another user alike."""
 
 import errno
+import json
 import os
 import subprocess
 import unittest
@@ -77,14 +78,9 @@ class Access(HostileCase):
         r = s.request("resources/read", {"uri": "skill://private/mine.md"})
         self.assertIn("error", r)
         self.assertIn(os.strerror(errno.EACCES), r["error"]["message"])
-        self.assertNotIn("owner only", json_text(r))
+        self.assertNotIn("owner only", json.dumps(r))
         s.close()
         self.assert_alive()
-
-
-def json_text(obj):
-    import json
-    return json.dumps(obj)
 
 
 if __name__ == "__main__":

@@ -14,8 +14,8 @@ import subprocess
 import time
 import unittest
 
-from hostilelib import (SKILLSFS_MCP, CONTROL_ID, HostileCase, Mount, McpSession,
-                        is_stale, unmount, wait_for, write_skill)
+from hostilelib import (SKILLSFS_MCP, CONTROL_ID, HostileCase, Mount, is_stale, unmount,
+                        wait_for, write_skill)
 
 NOBODY = 65534
 

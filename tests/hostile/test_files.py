@@ -10,7 +10,7 @@ import stat
 import subprocess
 import unittest
 
-from hostilelib import (SKILLSFS, HostileCase, Mount, display_path, run_check,
+from hostilelib import (SKILLSFS, HostileCase, Mount, display_path, run_check, wait_for,
                         write_skill)
 
 FRONTMATTER = "---\nname: %s\ndescription: A hostile skill.\n---\n"
@@ -260,7 +260,6 @@ class Unreadable(HostileCase):
                                  (cat, "warning")})
         # a file that becomes readable is served after the refresh
         os.chmod(os.path.join(d, "closed.md"), 0o644)
-        from mountlib import wait_for
         wait_for(lambda: os.path.exists(m.file("skills/locked/closed.md")),
                  what="a file made readable")
         self.assertEqual(m.read("skills/locked/closed.md"), b"closed\n")
