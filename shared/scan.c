@@ -756,6 +756,14 @@ static int list_one(struct tree_walk *t, int dfd, const char *rel,
 	const char *bad = sfs_bad_name(name);
 	if (bad)
 		return hide(t, false, proto.source, bad);
+	/* Reads and watches name the source by its path: one longer than
+	 * the system takes could be listed but never read nor watched. */
+	if (strlen(t->f->dir) + 1 + strlen(proto.source) >= PATH_MAX) {
+		char why[64];
+		snprintf(why, sizeof(why), "path longer than %d bytes",
+		         PATH_MAX - 1);
+		return hide(t, false, proto.source, why);
+	}
 
 	struct stat st;
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)

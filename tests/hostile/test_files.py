@@ -183,6 +183,46 @@ class Counts(HostileCase):
         self.assertFalse(r["result"].get("isError"), r)
         s.close()
 
+    def test_paths_longer_than_path_max(self):
+        d = write_skill(self.root, "long-paths")
+        cur = os.open(d, os.O_RDONLY)
+        made = []
+        for i in range(16):         # 16 folders of 255 bytes: past 4096
+            name = "%02d" % i + "x" * 253
+            os.mkdir(name, dir_fd=cur)
+            made.append(name)
+            nxt = os.open(name, os.O_RDONLY, dir_fd=cur)
+            os.close(cur)
+            cur = nxt
+            fd = os.open("here.md", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=cur)
+            os.write(fd, b"level %d\n" % i)
+            os.close(fd)
+        os.close(cur)
+        # cleanup: rmtree cannot take such paths
+        self.addCleanup(subprocess.run, ["rm", "-rf", d], timeout=30)
+        m = self.mount_root()
+        self.assert_safe()
+        # every served file reads; the first path past the limit is hidden
+        entry = [e for e in m.json("index.json")["skills"] if "//long-paths/" in e["uri"]][0]
+        served = [r["uri"][len("skill://long-paths/"):] for r in entry["resources"]]
+        for rel in served:
+            parts = rel.split("/")
+            fd = os.open(m.file("skills/long-paths"), os.O_RDONLY)
+            for p in parts[:-1]:
+                nxt = os.open(p, os.O_RDONLY, dir_fd=fd)
+                os.close(fd)
+                fd = nxt
+            f = os.open(parts[-1], os.O_RDONLY, dir_fd=fd)
+            self.assertTrue(os.read(f, 100), rel)
+            os.close(f)
+            os.close(fd)
+        limit = len(d) + 1
+        hidden = [i for i in range(16) if limit + 256 * (i + 1) + len("here.md") >= 4096]
+        self.assertTrue(hidden)
+        self.assertEqual(len(served), 1 + hidden[0])
+        diags = [x for x in self.status()["skills"] if x["id"] == "long-paths"][0]["diagnostics"]
+        self.assertIn("path longer than 4095 bytes", [x["message"].split(";")[0] for x in diags])
+
     def test_20_levels(self):
         d = write_skill(self.root, "deep")
         levels = ["l%02d" % i for i in range(20)]
