@@ -238,6 +238,17 @@ static void read_source(fuse_req_t req, const struct gen *g,
 		close(fd);
 }
 
+static void reply_doc(fuse_req_t req, const struct gen *g,
+                      const struct node *n, size_t size, off_t off)
+{
+	const char *data = gen_doc_data(g, n);
+
+	if (!data)
+		fuse_reply_err(req, ENOMEM);
+	else
+		fuse_reply_buf(req, data + (size ? off : 0), size);
+}
+
 static void sfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
                      struct fuse_file_info *fi)
 {
@@ -258,8 +269,7 @@ static void sfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	if (node_is_dir(n))
 		fuse_reply_err(req, EISDIR);
 	else if (n->kind == NODE_DOC)
-		fuse_reply_buf(req, gen_doc(r.g, n)->data + (size ? off : 0),
-		               size);
+		reply_doc(req, r.g, n, size, off);
 	else if (n->kind != NODE_SKILL_FILE)
 		fuse_reply_err(req, EINVAL);
 	else if (size == 0)

@@ -63,6 +63,56 @@ static int add_doc(struct gen *g, char *data)
 	return 0;
 }
 
+/* The previous generation's record of s when the catalog took s from the
+ * previous one unchanged (the same struct, see sfs_catalog_build), or
+ * NULL. */
+static const struct doc *prev_record(const struct builder *b,
+                                     const struct sfs_skill *s)
+{
+	const sfs_catalog *old = b->prev ? b->prev->cat : NULL;
+	size_t lo = 0, hi = old ? sfs_catalog_nskills(old) : 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct sfs_skill *o = sfs_catalog_skill(old, mid);
+		int c = strcmp(o->id, s->id);
+		if (c == 0)
+			return o == s && strcmp(sfs_catalog_root(old, o->root),
+			                        sfs_catalog_root(b->g->cat,
+			                                         s->root)) == 0 ?
+			       &b->prev->docs[DOC_RECORD + mid] : NULL;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* A skill's record: its size and digest now, its bytes on the first read
+ * (gen_doc_data), so that a generation holds only the records read. */
+static int add_record(struct builder *b, size_t i)
+{
+	struct gen *g = b->g;
+	const struct sfs_skill *s = sfs_catalog_skill(g->cat, i);
+	const struct doc *old = prev_record(b, s);
+	struct doc *d = &g->docs[g->ndocs];
+
+	if (old) {
+		d->len = old->len;
+		memcpy(d->sha256, old->sha256, sizeof(d->sha256));
+	} else {
+		char *text = sfs_render_skill_record(g->cat, s);
+		if (!text)
+			return -ENOMEM;
+		d->len = strlen(text);
+		sfs_sha256(text, d->len, d->sha256);
+		free(text);
+	}
+	g->ndocs++;
+	return 0;
+}
+
 static int render_docs(struct builder *b)
 {
 	struct gen *g = b->g;
@@ -91,8 +141,7 @@ static int render_docs(struct builder *b)
 	    add_doc(g, sfs_render_status(cat, &info)) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
-		if (add_doc(g, sfs_render_skill_record(cat,
-		                            sfs_catalog_skill(cat, i))) < 0)
+		if (add_record(b, i) < 0)
 			return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		const struct sfs_skill *s = sfs_catalog_skill(cat, i);
@@ -295,6 +344,11 @@ static bool unchanged(const struct builder *b, const struct node *n,
 	case NODE_SKILL_DIR:
 		return true;   /* listings are invalidated, not renumbered */
 	case NODE_DOC:
+		if (n->skill != TREE_NONE)   /* a record: by digest */
+			return g->docs[n->item].len == prev->docs[o->item].len &&
+			       memcmp(g->docs[n->item].sha256,
+			              prev->docs[o->item].sha256, 32) == 0;
+		return same_doc(&g->docs[n->item], &prev->docs[o->item]);
 	case NODE_REFLINK:
 		return same_doc(&g->docs[n->item], &prev->docs[o->item]);
 	case NODE_SKILL_FILE:
@@ -671,4 +725,31 @@ const struct doc *gen_doc(const struct gen *g, const struct node *n)
 	if (n->kind != NODE_DOC && n->kind != NODE_REFLINK)
 		return NULL;
 	return &g->docs[n->item];
+}
+
+const char *gen_doc_data(const struct gen *g, const struct node *n)
+{
+	if (n->kind != NODE_DOC && n->kind != NODE_REFLINK)
+		return NULL;
+	struct doc *d = &g->docs[n->item];
+	char *data = __atomic_load_n(&d->data, __ATOMIC_ACQUIRE);
+	if (data || n->skill == TREE_NONE || n->kind != NODE_DOC)
+		return data;
+
+	char *text = sfs_render_skill_record(g->cat, gen_skill(g, n));
+	if (text && strlen(text) != d->len) {
+		free(text);   /* renderings are deterministic: never */
+		text = NULL;
+	}
+	if (!text)
+		return NULL;
+	/* Readers on other threads may render it too; the first one's
+	 * bytes stay. */
+	char *none = NULL;
+	if (!__atomic_compare_exchange_n(&d->data, &none, text, false,
+	                                 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		free(text);
+		return none;
+	}
+	return text;
 }

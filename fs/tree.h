@@ -4,7 +4,8 @@
  * the directory tree the kernel sees.
  *
  * A generation is immutable once built, so request handlers on any thread
- * read it without locks.  Inode numbers are carried over from the previous
+ * read it without locks; only a skill's record (catalog/<id>.json) is
+ * rendered on its first read, and installed with one atomic step.  Inode numbers are carried over from the previous
  * generation for everything that did not change (same kind at the same
  * path, same bytes or the same source file), and freshly allocated for
  * everything else, so the kernel's caches stay valid for unchanged files
@@ -58,8 +59,10 @@ struct node {
 
 /* A generated document, or a ref link's target (len without the NUL). */
 struct doc {
-	char *data;
+	char *data;             /* a skill's record: NULL until its first
+	                         * read (see gen_doc_data) */
 	size_t len;
+	uint8_t sha256[32];     /* a skill's record: of its bytes */
 };
 
 struct gen {
@@ -153,5 +156,8 @@ const struct sfs_skill *gen_skill(const struct gen *g, const struct node *n);
 const struct sfs_file *gen_file(const struct gen *g, const struct node *n);
 /* A document's bytes or a link's target; NULL for other kinds. */
 const struct doc *gen_doc(const struct gen *g, const struct node *n);
+/* A document's bytes, rendering a skill's record on its first read in
+ * this generation; NULL when out of memory. */
+const char *gen_doc_data(const struct gen *g, const struct node *n);
 
 #endif

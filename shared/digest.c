@@ -29,6 +29,15 @@ void sfs_format_digest(const uint8_t sha256[32], char out[SFS_DIGEST_LEN])
 	*p = '\0';
 }
 
+void sfs_sha256(const void *data, size_t len, uint8_t out[32])
+{
+	struct sha256_ctx ctx;
+
+	sha256_init(&ctx);
+	sha256_update(&ctx, len, data);
+	sha256_digest(&ctx, SHA256_DIGEST_SIZE, out);
+}
+
 int sfs_sha256_fd(int fd, uint8_t out[32], off_t *len)
 {
 	struct sha256_ctx ctx;

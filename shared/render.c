@@ -4,10 +4,13 @@
  * findings of `skillsfs check --json`.  Each is deterministic: the catalog
  * is sorted, and keys are added in a fixed order.
  *
- * Every cJSON call may fail for lack of memory; the builders below note a
- * failure in a flag instead of checking each call, and the renderers
- * return NULL when it is set.
+ * The documents with one part per skill (the line documents and the
+ * records) are written as text directly, in exactly cJSON's layout; the
+ * others are built as cJSON trees.  Every cJSON call may fail for lack of
+ * memory; the builders note a failure in a flag instead of checking each
+ * call, and the renderers return NULL when it is set.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,42 +64,6 @@ static cJSON *boolean(struct json *j, bool v)
 	return checked(j, cJSON_CreateBool(v));
 }
 
-/* scheme id "/" rest more: "skill://" "pdf-forms" "/" "SKILL.md" "" */
-static cJSON *uri(struct json *j, const char *scheme, const char *id,
-                  const char *rest, const char *more)
-{
-	size_t ls = strlen(scheme), li = strlen(id), lr = strlen(rest);
-	size_t lm = strlen(more);
-	char *s = malloc(ls + li + 1 + lr + lm + 1);
-	if (!s) {
-		j->oom = true;
-		return NULL;
-	}
-	memcpy(s, scheme, ls);
-	memcpy(s + ls, id, li);
-	s[ls + li] = '/';
-	memcpy(s + ls + li + 1, rest, lr);
-	memcpy(s + ls + li + 1 + lr, more, lm + 1);
-	cJSON *item = checked(j, cJSON_CreateString(s));
-	free(s);
-	return item;
-}
-
-static cJSON *str_array(struct json *j, const char *const *v, size_t n)
-{
-	cJSON *arr = checked(j, cJSON_CreateArray());
-	for (size_t i = 0; arr && i < n; i++)
-		push(j, arr, str(j, v[i]));
-	return arr;
-}
-
-static cJSON *digest(struct json *j, const uint8_t sha256[32])
-{
-	char hex[SFS_DIGEST_LEN];
-	sfs_format_digest(sha256, hex);
-	return str(j, hex);
-}
-
 /* Prints and frees item; with a trailing newline when `nl`.  NULL when
  * any step ran out of memory. */
 static char *print(struct json *j, cJSON *item, bool pretty, bool nl)
@@ -120,17 +87,25 @@ static char *print(struct json *j, cJSON *item, bool pretty, bool nl)
 
 /* ---- one skill per line ------------------------------------------------- */
 
+/*
+ * The line documents are written directly, without a cJSON tree per
+ * skill: at 10,000 skills the trees cost more than everything else in a
+ * refresh.  The bytes are cJSON's own (cJSON_PrintUnformatted): strings
+ * escaped as print_string_ptr does, arrays and objects without spaces,
+ * the frontmatter printed by cJSON itself.
+ */
+
 struct text {
 	char *p;
 	size_t n, cap;
 	bool oom;
 };
 
-static void append(struct text *t, const char *s)
+/* Room for `len` more bytes and a NUL. */
+static bool reserve(struct text *t, size_t len)
 {
-	size_t len = strlen(s);
 	if (t->oom)
-		return;
+		return false;
 	if (t->n + len + 1 > t->cap) {
 		size_t cap = t->cap ? t->cap : 4096;
 		while (cap < t->n + len + 1)
@@ -138,51 +113,169 @@ static void append(struct text *t, const char *s)
 		char *p = realloc(t->p, cap);
 		if (!p) {
 			t->oom = true;
-			return;
+			return false;
 		}
 		t->p = p;
 		t->cap = cap;
 	}
-	memcpy(t->p + t->n, s, len + 1);
-	t->n += len;
+	return true;
 }
 
-typedef cJSON *(*entry_fn)(struct json *j, const struct sfs_skill *s);
-
-/* {"skills":[ NL entry,NL ... entry NL ]} NL */
-static char *render_lines(const sfs_catalog *cat, entry_fn entry)
+static void append_n(struct text *t, const char *s, size_t len)
 {
-	struct text t = { 0 };
+	if (!reserve(t, len))
+		return;
+	memcpy(t->p + t->n, s, len);
+	t->n += len;
+	t->p[t->n] = '\0';
+}
 
-	append(&t, "{\"skills\":[\n");
-	for (size_t i = 0; i < cat->nskills && !t.oom; i++) {
-		struct json j = { 0 };
-		char *line = print(&j, entry(&j, cat->skills[i]), false,
-		                   false);
-		if (!line) {
-			t.oom = true;
-			break;
-		}
-		append(&t, line);
-		append(&t, i + 1 < cat->nskills ? ",\n" : "\n");
-		free(line);
+static void append(struct text *t, const char *s)
+{
+	append_n(t, s, strlen(s));
+}
+
+/* A string literal, without measuring it. */
+#define APPEND(t, lit) append_n((t), "" lit, sizeof(lit) - 1)
+
+/* The two-letter escape of c, or 0 when it has none. */
+static char short_escape(unsigned char c)
+{
+	switch (c) {
+	case '"': return '"';
+	case '\\': return '\\';
+	case '\b': return 'b';
+	case '\f': return 'f';
+	case '\n': return 'n';
+	case '\r': return 'r';
+	case '\t': return 't';
+	default: return 0;
 	}
-	append(&t, "]}\n");
-	if (t.oom) {
-		free(t.p);
+}
+
+/* Whether c ends a run of bytes copied as they are: the NUL, and what
+ * cJSON escapes (one table lookup per byte; this loop is most of the
+ * rendering). */
+static bool needs_escape(unsigned char c)
+{
+	static const uint32_t below_0x60[3] = {
+		0xffffffff,                 /* 0x00-0x1f */
+		1u << ('"' - 0x20),         /* 0x20-0x3f */
+		1u << ('\\' - 0x40),        /* 0x40-0x5f */
+	};
+	return c < 0x60 && (below_0x60[c >> 5] >> (c & 31) & 1);
+}
+
+/* The inside of a JSON string, escaped as cJSON escapes: the two-letter
+ * escapes, other bytes below 0x20 as \u00xx, everything else as is. */
+static void append_escaped(struct text *t, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *u = (const unsigned char *)s;
+
+	for (;;) {
+		size_t plain = 0;
+		while (!needs_escape(u[plain]))
+			plain++;
+		append_n(t, (const char *)u, plain);
+		u += plain;
+		if (!*u || !reserve(t, 6))
+			return;
+		char *o = t->p + t->n;
+		char e = short_escape(*u);
+		o[0] = '\\';
+		if (e) {
+			o[1] = e;
+			t->n += 2;
+		} else {
+			memcpy(o + 1, "u00", 3);
+			o[4] = hex[*u >> 4];
+			o[5] = hex[*u & 0xf];
+			t->n += 6;
+		}
+		t->p[t->n] = '\0';
+		u++;
+	}
+}
+
+static void append_string(struct text *t, const char *s)
+{
+	if (!s) {
+		APPEND(t, "null");
+		return;
+	}
+	APPEND(t, "\"");
+	append_escaped(t, s);
+	APPEND(t, "\"");
+}
+
+static void append_strings(struct text *t, const char *const *v, size_t n)
+{
+	APPEND(t, "[");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			APPEND(t, ",");
+		append_string(t, v[i]);
+	}
+	APPEND(t, "]");
+}
+
+/* A number as cJSON prints it: "%d" while it fits an int, cJSON's own
+ * printing beyond. */
+static void append_number(struct text *t, double v)
+{
+	char buf[64];
+
+	if (v >= 0 && v <= INT_MAX && v == (double)(int)v) {
+		snprintf(buf, sizeof(buf), "%d", (int)v);
+	} else {
+		cJSON *n = cJSON_CreateNumber(v);
+		bool ok = n && cJSON_PrintPreallocated(n, buf, sizeof(buf),
+		                                       false);
+		cJSON_Delete(n);
+		if (!ok) {
+			t->oom = true;
+			return;
+		}
+	}
+	append(t, buf);
+}
+
+/* An object printed by cJSON, into a scratch buffer that grows. */
+static void append_json(struct text *t, const cJSON *item, char **scratch,
+                        size_t *size)
+{
+	for (;;) {
+		if (*size >= INT_MAX / 2) {
+			t->oom = true;
+			return;
+		}
+		if (*scratch && cJSON_PrintPreallocated((cJSON *)item, *scratch,
+		                                        (int)*size, false)) {
+			append(t, *scratch);
+			return;
+		}
+		size_t want = *size ? *size * 2 : 4096;
+		char *p = realloc(*scratch, want);
+		if (!p) {
+			t->oom = true;
+			return;
+		}
+		*scratch = p;
+		*size = want;
+	}
+}
+
+/* The document, or NULL when out of memory; no more memory than it
+ * needs. */
+static char *finish(struct text *t)
+{
+	if (t->oom) {
+		free(t->p);
 		return NULL;
 	}
-	return t.p;
-}
-
-static cJSON *resource(struct json *j, const struct sfs_skill *s,
-                       const struct sfs_file *f)
-{
-	cJSON *r = checked(j, cJSON_CreateObject());
-	add(j, r, "uri", uri(j, "skill://", s->id, f->path, ""));
-	add(j, r, "digest", digest(j, f->sha256));
-	add(j, r, "size", num(j, (double)f->size));
-	return r;
+	char *p = realloc(t->p, t->n + 1);
+	return p ? p : t->p;
 }
 
 /* Files with content: regular files and in-skill links to them. */
@@ -191,39 +284,85 @@ static bool has_content(const struct sfs_file *f)
 	return S_ISREG(f->mode) || (S_ISLNK(f->mode) && f->hashed);
 }
 
-static cJSON *index_entry(struct json *j, const struct sfs_skill *s)
+/* {"uri":"skill://<id>/<path>","digest":"sha256:...","size":N} */
+static void append_resource(struct text *t, const struct sfs_skill *s,
+                            const struct sfs_file *f)
 {
-	cJSON *e = checked(j, cJSON_CreateObject());
-	add(j, e, "uri", uri(j, "skill://", s->id, "SKILL.md", ""));
-	/* A reference to the frontmatter's members (cJSON takes the first
-	 * child): the catalog keeps owning them. */
-	add(j, e, "frontmatter",
-	    checked(j, cJSON_CreateObjectReference(s->frontmatter->child)));
-	cJSON *res = checked(j, cJSON_CreateArray());
-	push(j, res, resource(j, s, &s->files[s->skill_md]));
-	for (size_t i = 0; i < s->nfiles; i++)
-		if (i != s->skill_md && has_content(&s->files[i]))
-			push(j, res, resource(j, s, &s->files[i]));
-	add(j, e, "resources", res);
-	return e;
+	char hex[SFS_DIGEST_LEN];
+
+	APPEND(t, "{\"uri\":\"skill://");
+	append_escaped(t, s->id);
+	APPEND(t, "/");
+	append_escaped(t, f->path);
+	sfs_format_digest(f->sha256, hex);
+	APPEND(t, "\",\"digest\":\"");
+	append(t, hex);
+	APPEND(t, "\",\"size\":");
+	append_number(t, (double)f->size);
+	APPEND(t, "}");
+}
+
+static void index_entry(struct text *t, const struct sfs_skill *s,
+                        char **scratch, size_t *size)
+{
+	APPEND(t, "{\"uri\":\"skill://");
+	append_escaped(t, s->id);
+	APPEND(t, "/SKILL.md\",\"frontmatter\":");
+	append_json(t, s->frontmatter, scratch, size);
+	APPEND(t, ",\"resources\":[");
+	append_resource(t, s, &s->files[s->skill_md]);
+	for (size_t i = 0; i < s->nfiles; i++) {
+		if (i == s->skill_md || !has_content(&s->files[i]))
+			continue;
+		APPEND(t, ",");
+		append_resource(t, s, &s->files[i]);
+	}
+	APPEND(t, "]}");
+}
+
+static void skills_index_entry(struct text *t, const struct sfs_skill *s,
+                               char **scratch, size_t *size)
+{
+	(void)scratch;
+	(void)size;
+	APPEND(t, "{\"id\":");
+	append_string(t, s->id);
+	APPEND(t, ",\"name\":");
+	append_string(t, s->id);
+	APPEND(t, ",\"description\":");
+	append_string(t, s->description);
+	APPEND(t, ",\"tags\":");
+	append_strings(t, s->tags, s->ntags);
+	APPEND(t, ",\"capabilities\":");
+	append_strings(t, s->capabilities, s->ncapabilities);
+	APPEND(t, ",\"version\":");
+	append_string(t, s->version);
+	APPEND(t, "}");
+}
+
+typedef void (*entry_fn)(struct text *t, const struct sfs_skill *s,
+                         char **scratch, size_t *size);
+
+/* {"skills":[ NL entry,NL ... entry NL ]} NL */
+static char *render_lines(const sfs_catalog *cat, entry_fn entry)
+{
+	struct text t = { 0 };
+	char *scratch = NULL;
+	size_t size = 0;
+
+	APPEND(&t, "{\"skills\":[\n");
+	for (size_t i = 0; i < cat->nskills && !t.oom; i++) {
+		entry(&t, cat->skills[i], &scratch, &size);
+		append(&t, i + 1 < cat->nskills ? ",\n" : "\n");
+	}
+	APPEND(&t, "]}\n");
+	free(scratch);
+	return finish(&t);
 }
 
 char *sfs_render_index(const sfs_catalog *cat)
 {
 	return render_lines(cat, index_entry);
-}
-
-static cJSON *skills_index_entry(struct json *j, const struct sfs_skill *s)
-{
-	cJSON *e = checked(j, cJSON_CreateObject());
-	add(j, e, "id", str(j, s->id));
-	add(j, e, "name", str(j, s->id));
-	add(j, e, "description", str(j, s->description));
-	add(j, e, "tags", str_array(j, s->tags, s->ntags));
-	add(j, e, "capabilities",
-	    str_array(j, s->capabilities, s->ncapabilities));
-	add(j, e, "version", str(j, s->version));
-	return e;
 }
 
 char *sfs_render_skills_index(const sfs_catalog *cat)
@@ -233,49 +372,149 @@ char *sfs_render_skills_index(const sfs_catalog *cat)
 
 /* ---- one skill's record ------------------------------------------------- */
 
-static cJSON *references(struct json *j, const struct sfs_skill *s)
+/*
+ * Written directly too, in cJSON_Print's layout: one member per line,
+ * indented with tabs, "key":<tab>value, arrays on one line with ", ".
+ */
+
+static void tabs(struct text *t, int depth)
 {
-	cJSON *refs = checked(j, cJSON_CreateObject());
+	static const char many[] = "\t\t\t\t";
+	append_n(t, many, (size_t)depth);
+}
+
+static void key(struct text *t, int depth, const char *k)
+{
+	tabs(t, depth);
+	APPEND(t, "\"");
+	append_escaped(t, k);
+	APPEND(t, "\":\t");
+}
+
+/* After a member: a comma unless it is the last. */
+static void next(struct text *t, bool last)
+{
+	if (last)
+		APPEND(t, "\n");
+	else
+		APPEND(t, ",\n");
+}
+
+static void pretty_strings(struct text *t, const char *const *v, size_t n)
+{
+	APPEND(t, "[");
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			APPEND(t, ", ");
+		append_string(t, v[i]);
+	}
+	APPEND(t, "]");
+}
+
+static void record_document(struct text *t, const struct sfs_skill *s)
+{
+	APPEND(t, "{\n");
+	key(t, 2, "uri");
+	APPEND(t, "\"resource://skills/");
+	append_escaped(t, s->id);
+	APPEND(t, "/document\"");
+	next(t, false);
+	key(t, 2, "path");
+	APPEND(t, "\"SKILL.md\"");
+	next(t, false);
+	key(t, 2, "skill_uri");
+	APPEND(t, "\"skill://");
+	append_escaped(t, s->id);
+	APPEND(t, "/SKILL.md\"");
+	next(t, true);
+	tabs(t, 1);
+	APPEND(t, "}");
+}
+
+static void record_references(struct text *t, const struct sfs_skill *s)
+{
+	APPEND(t, "{\n");
 	for (size_t i = 0; i < s->nrefs; i++) {
 		const struct sfs_ref *r = &s->refs[i];
-		cJSON *o = checked(j, cJSON_CreateObject());
-		add(j, o, "path", str(j, r->path));
-		add(j, o, "uri", uri(j, "resource://skills/", s->id,
-		                     "references/", r->id));
-		add(j, o, "title", str(j, r->title));
-		add(j, o, "mime_type",
-		    str(j, r->mime_type ? r->mime_type : "text/markdown"));
-		add(j, refs, r->id, o);
+		key(t, 2, r->id);
+		APPEND(t, "{\n");
+		key(t, 3, "path");
+		append_string(t, r->path);
+		next(t, false);
+		key(t, 3, "uri");
+		APPEND(t, "\"resource://skills/");
+		append_escaped(t, s->id);
+		APPEND(t, "/references/");
+		append_escaped(t, r->id);
+		APPEND(t, "\"");
+		next(t, false);
+		key(t, 3, "title");
+		append_string(t, r->title);
+		next(t, false);
+		key(t, 3, "mime_type");
+		append_string(t, r->mime_type ? r->mime_type : "text/markdown");
+		next(t, true);
+		tabs(t, 2);
+		APPEND(t, "}");
+		next(t, i + 1 == s->nrefs);
 	}
-	return refs;
+	tabs(t, 1);
+	APPEND(t, "}");
+}
+
+static void record(struct text *t, const sfs_catalog *cat,
+                   const struct sfs_skill *s)
+{
+	char hex[SFS_DIGEST_LEN];
+
+	APPEND(t, "{\n");
+	key(t, 1, "id");
+	append_string(t, s->id);
+	next(t, false);
+	key(t, 1, "name");
+	append_string(t, s->id);
+	next(t, false);
+	key(t, 1, "description");
+	append_string(t, s->description);
+	next(t, false);
+	key(t, 1, "version");
+	append_string(t, s->version);
+	next(t, false);
+	key(t, 1, "tags");
+	pretty_strings(t, s->tags, s->ntags);
+	next(t, false);
+	key(t, 1, "capabilities");
+	pretty_strings(t, s->capabilities, s->ncapabilities);
+	next(t, false);
+	key(t, 1, "depends_on");
+	pretty_strings(t, s->depends_on, s->ndepends_on);
+	next(t, false);
+	key(t, 1, "document");
+	record_document(t, s);
+	next(t, false);
+	key(t, 1, "references");
+	record_references(t, s);
+	next(t, false);
+	key(t, 1, "root");
+	append_string(t, sfs_catalog_root(cat, s->root));
+	next(t, false);
+	key(t, 1, "source");
+	append_string(t, s->dir);
+	next(t, false);
+	key(t, 1, "digest");
+	sfs_format_digest(s->files[s->skill_md].sha256, hex);
+	append_string(t, hex);
+	next(t, true);
+	APPEND(t, "}\n");
 }
 
 char *sfs_render_skill_record(const sfs_catalog *cat,
                               const struct sfs_skill *s)
 {
-	struct json j = { 0 };
-	cJSON *rec = checked(&j, cJSON_CreateObject());
+	struct text t = { 0 };
 
-	add(&j, rec, "id", str(&j, s->id));
-	add(&j, rec, "name", str(&j, s->id));
-	add(&j, rec, "description", str(&j, s->description));
-	add(&j, rec, "version", str(&j, s->version));
-	add(&j, rec, "tags", str_array(&j, s->tags, s->ntags));
-	add(&j, rec, "capabilities",
-	    str_array(&j, s->capabilities, s->ncapabilities));
-	add(&j, rec, "depends_on",
-	    str_array(&j, s->depends_on, s->ndepends_on));
-	cJSON *doc = checked(&j, cJSON_CreateObject());
-	add(&j, doc, "uri", uri(&j, "resource://skills/", s->id,
-	                        "document", ""));
-	add(&j, doc, "path", str(&j, "SKILL.md"));
-	add(&j, doc, "skill_uri", uri(&j, "skill://", s->id, "SKILL.md", ""));
-	add(&j, rec, "document", doc);
-	add(&j, rec, "references", references(&j, s));
-	add(&j, rec, "root", str(&j, sfs_catalog_root(cat, s->root)));
-	add(&j, rec, "source", str(&j, s->dir));
-	add(&j, rec, "digest", digest(&j, s->files[s->skill_md].sha256));
-	return print(&j, rec, true, true);
+	record(&t, cat, s);
+	return finish(&t);
 }
 
 /* ---- findings ----------------------------------------------------------- */

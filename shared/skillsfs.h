@@ -145,9 +145,11 @@ typedef struct sfs_catalog sfs_catalog;
  * is taken from prev instead of being computed again, and a skill folder
  * whose entries all kept their identity (ctime included) is taken from
  * prev whole, without reading its SKILL.md again; the two catalogs then
- * share it.  prev may be dropped as soon as this returns.  Returns 0 and
- * sets *out, or a negative errno when the library itself failed (out of
- * memory); missing roots and bad skills are diagnostics, not failures.
+ * share it: a served skill taken so is the very same struct sfs_skill
+ * (pointer-equal) in both, and renders the same record.  prev may be
+ * dropped as soon as this returns.  Returns 0 and sets *out, or a negative
+ * errno when the library itself failed (out of memory); missing roots and
+ * bad skills are diagnostics, not failures.
  */
 int sfs_catalog_build(const struct sfs_config *cfg, const sfs_catalog *prev,
                       sfs_catalog **out);
@@ -220,6 +222,8 @@ char *sfs_render_findings(const sfs_catalog *cat);
 /* "sha256:" and 64 lowercase hex digits, NUL-terminated. */
 #define SFS_DIGEST_LEN (7 + 64 + 1)
 void sfs_format_digest(const uint8_t sha256[32], char out[SFS_DIGEST_LEN]);
+/* SHA-256 of len bytes. */
+void sfs_sha256(const void *data, size_t len, uint8_t out[32]);
 
 /* `path` made absolute against the current folder and cleaned lexically
  * ("." and empty parts dropped, ".." folded; no symlink is resolved, so

@@ -4,9 +4,11 @@
  * and a rebuild with the previous catalog after one file was touched;
  * with the resident set size after each step.
  *
- * usage: catalog_bench [--records] [--touch FILE] [--repeat N] ROOT...
+ * usage: catalog_bench [--records] [--touch FILE] [--repeat N]
+ *                      [--render-loops N] ROOT...
  * --touch FILE: rewrites FILE's mtime (to now) before each rebuild.
  * --records: also renders every catalog/<id>.json.
+ * --render-loops N: times each rendering as the mean of N.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -71,33 +73,53 @@ static sfs_catalog *build(const struct sfs_config *cfg,
 	return cat;
 }
 
-/* Renders what a generation of the mount holds; returns the bytes. */
-static size_t render(const sfs_catalog *cat, bool records)
+/* Times one rendering, `loops` times; returns its size. */
+static size_t time_doc(const char *what, char *(*fn)(const sfs_catalog *),
+                       const sfs_catalog *cat, int loops)
+{
+	size_t len = 0;
+	char extra[128];
+	double t = now_s();
+	for (int i = 0; i < loops; i++) {
+		char *doc = fn(cat);
+		len = doc ? strlen(doc) : 0;
+		free(doc);
+	}
+	snprintf(extra, sizeof(extra), "%zu bytes", len);
+	report(what, (now_s() - t) / loops, extra);
+	return len;
+}
+
+static char *status(const sfs_catalog *cat)
 {
 	struct sfs_status_info info = { .generation = 1,
 	                                .refresh_mode = "inotify" };
-	size_t total = 0, nrec = 0;
+	return sfs_render_status(cat, &info);
+}
+
+/* Every catalog/<id>.json, once. */
+static void time_records(const sfs_catalog *cat)
+{
+	size_t n = 0;
 	char extra[128];
 	double t = now_s();
-	char *docs[3] = { sfs_render_index(cat), sfs_render_skills_index(cat),
-	                  sfs_render_status(cat, &info) };
-	for (int i = 0; i < 3; i++) {
-		total += docs[i] ? strlen(docs[i]) : 0;
-		free(docs[i]);
-	}
-	snprintf(extra, sizeof(extra), "%zu bytes", total);
-	report("render indexes", now_s() - t, extra);
-	if (!records)
-		return total;
-	t = now_s();
 	for (size_t i = 0; i < sfs_catalog_nskills(cat); i++) {
 		char *r = sfs_render_skill_record(cat, sfs_catalog_skill(cat, i));
-		nrec += r ? strlen(r) : 0;
+		n += r ? strlen(r) : 0;
 		free(r);
 	}
-	snprintf(extra, sizeof(extra), "%zu bytes", nrec);
+	snprintf(extra, sizeof(extra), "%zu bytes", n);
 	report("render records", now_s() - t, extra);
-	return total + nrec;
+}
+
+/* Renders what a generation of the mount holds. */
+static void render(const sfs_catalog *cat, bool records_too, int loops)
+{
+	time_doc("render index", sfs_render_index, cat, loops);
+	time_doc("render skills_index", sfs_render_skills_index, cat, loops);
+	time_doc("render status", status, cat, loops);
+	if (records_too)
+		time_records(cat);
 }
 
 int main(int argc, char **argv)
@@ -106,11 +128,12 @@ int main(int argc, char **argv)
 		{ "touch", required_argument, NULL, 't' },
 		{ "records", no_argument, NULL, 'r' },
 		{ "repeat", required_argument, NULL, 'n' },
+		{ "render-loops", required_argument, NULL, 'l' },
 		{ 0 }
 	};
 	const char *touch = NULL;
 	bool records = false;
-	int repeat = 3, c;
+	int repeat = 3, loops = 1, c;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == 't')
@@ -119,12 +142,14 @@ int main(int argc, char **argv)
 			records = true;
 		else if (c == 'n')
 			repeat = atoi(optarg);
+		else if (c == 'l')
+			loops = atoi(optarg) > 0 ? atoi(optarg) : 1;
 		else
 			return 2;
 	}
 	if (optind >= argc) {
 		fputs("usage: catalog_bench [--records] [--touch FILE] "
-		      "[--repeat N] ROOT...\n", stderr);
+		      "[--repeat N] [--render-loops N] ROOT...\n", stderr);
 		return 2;
 	}
 	struct sfs_config cfg = {
@@ -133,7 +158,7 @@ int main(int argc, char **argv)
 	};
 	report("start", 0, NULL);
 	sfs_catalog *cat = build(&cfg, NULL, "cold build");
-	render(cat, records);
+	render(cat, records, loops);
 	for (int i = 0; i < repeat; i++) {
 		if (touch && utimensat(AT_FDCWD, touch, NULL, 0) < 0) {
 			fprintf(stderr, "catalog_bench: %s: %s\n", touch,
@@ -144,7 +169,7 @@ int main(int argc, char **argv)
 		sfs_catalog_unref(cat);
 		cat = next;
 	}
-	render(cat, records);
+	render(cat, records, loops);
 	sfs_catalog_unref(cat);
 	report("end", 0, NULL);
 	return 0;

@@ -48,15 +48,17 @@ def main():
     ap.add_argument("skillsfs")
     ap.add_argument("corpus")
     ap.add_argument("--edits", type=int, default=3)
-    ap.add_argument("--debug", action="store_true")
+    ap.add_argument("--debug", action="store_true",
+                    help="run the daemon with -d and print its timings")
     a = ap.parse_args()
 
     mnt = tempfile.mkdtemp(prefix="sfs-bench-")
+    log = tempfile.TemporaryFile()
     t0 = time.monotonic()
     proc = subprocess.Popen([a.skillsfs, mnt, "--skills-dir", a.corpus, "-f"]
                             + (["-d"] if a.debug else []),
                             stdout=subprocess.DEVNULL,
-                            stderr=None if a.debug else subprocess.DEVNULL)
+                            stderr=log if a.debug else subprocess.DEVNULL)
     try:
         idx = os.path.join(mnt, "index.json")
         wait_for(lambda: read(idx).startswith(b'{"skills":['))
@@ -106,6 +108,11 @@ def main():
         proc.wait()
         subprocess.run(["fusermount3", "-u", mnt], stderr=subprocess.DEVNULL)
         os.rmdir(mnt)
+        if a.debug:
+            log.seek(0)
+            for line in log.read().decode(errors="replace").splitlines():
+                if line.startswith("skillsfs:") and "invalidate" not in line:
+                    print("  " + line)
 
 
 if __name__ == "__main__":
