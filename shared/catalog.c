@@ -8,6 +8,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,10 @@
 /* How much older than the previous build a folder's ctime must be for
  * stat alone to prove its listing unchanged (sfs_config). */
 #define CTIME_MARGIN_MS     2000
+/* Threads that read skill folders at most, and the folders that make a
+ * thread worth starting. */
+#define MAX_THREADS         4
+#define FOLDERS_PER_THREAD  16
 /* Frontmatter is capped at SFS_FM_MAX_BYTES; the margin leaves room for
  * the BOM, the fences and a little more, so the parser can tell an
  * over-large frontmatter from a missing closing fence. */
@@ -48,10 +54,23 @@ struct build {
 	const struct sfs_config *cfg;
 	const sfs_catalog *reuse;     /* prev, when its units may be taken */
 	struct sfs_scan scan;
+	struct sfs_digests digests;   /* prev's, for scan */
 	struct sfs_diag_list global;
-	struct sfs_arena scratch;     /* one skill folder's reading */
 	struct cand *c;
 	size_t n;
+	atomic_size_t next;           /* the next candidate to read */
+	atomic_bool failed;           /* a worker ran out of memory */
+};
+
+/* One thread reading skill folders, one after another. */
+struct worker {
+	struct build *b;
+	struct sfs_scan scan;         /* the build's, with this thread's hint
+	                                 and hashed count */
+	struct sfs_arena scratch;     /* one skill folder's reading */
+	size_t parsed, listed;
+	int rc;
+	pthread_t thread;
 };
 
 /* One skill folder being read and validated; everything in the build's
@@ -66,6 +85,7 @@ struct reading {
 	bool parsed;                  /* fm needs freeing */
 	struct sfs_meta meta;         /* used once the skill is valid */
 	const char *id;               /* the frontmatter name, if any */
+	size_t *hashed;               /* the count of files hashed */
 };
 
 /* ---- reading one skill -------------------------------------------------- */
@@ -75,8 +95,12 @@ static bool has_error(const struct sfs_diag_list *l)
 	return sfs_diag_count(l, SFS_ERROR) > 0;
 }
 
-/* Reads up to `max` bytes at `off` into a NUL-terminated malloc'd buffer. */
-static int read_at(int fd, off_t off, size_t max, char **out, size_t *len)
+/* Reads up to `max` bytes at `off` into a NUL-terminated malloc'd buffer;
+ * when `expect` is not negative, stops once that many were read (what the
+ * file held when it was listed: the read that would return 0 is
+ * saved). */
+static int read_at(int fd, off_t off, size_t max, off_t expect, char **out,
+                   size_t *len)
 {
 	size_t cap = max < 65536 ? max : 65536, n = 0;
 	char *buf = malloc(cap + 1);
@@ -103,6 +127,8 @@ static int read_at(int fd, off_t off, size_t max, char **out, size_t *len)
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		if (expect >= 0 && off + (off_t)n >= expect && n > 0)
+			break;
 	}
 	buf[n] = '\0';
 	*out = buf;
@@ -233,24 +259,37 @@ static const char *base_name(const char *path)
 	return slash && slash[1] ? slash + 1 : path;
 }
 
-/* Parses and validates SKILL.md from the open descriptor. */
-static int check_skill_md(struct reading *r, int fd)
+/*
+ * SKILL.md's digest when the listing left it to be taken from what is read
+ * here (sfs_scan.hash_skill_md): from `text` when it is the whole file,
+ * else by reading the descriptor again.  Returns 0 or -errno.
+ */
+static int hash_skill_md(struct reading *r, int fd, const char *text,
+                         size_t len, bool whole)
 {
-	char *text;
-	size_t len;
+	struct sfs_file *f = &r->tree.files[r->tree.skill_md];
+	off_t size = (off_t)len;
 
-	int rc = read_at(fd, 0, SKILL_MD_HEAD, &text, &len);
-	if (rc < 0)
-		return rc == -ENOMEM ? rc :
-		       sfs_diag_add(&r->diags, SFS_ERROR, r->skill_md_path, 0, 0,
-		                    "", "cannot read: %s", strerror(-rc));
-	rc = sfs_frontmatter_parse(text, len, r->skill_md_path, r->arena,
-	                           &r->diags, &r->fm);
-	free(text);
-	r->parsed = true;
-	if (rc < 0)
-		return rc == -ENOMEM ? rc : 0;
+	if (f->hashed || !S_ISREG(f->mode))
+		return 0;
+	if (whole) {
+		sfs_sha256(text, len, f->sha256);
+	} else {
+		int rc = lseek(fd, 0, SEEK_SET) < 0 ? -errno :
+		         sfs_sha256_fd(fd, f->sha256, &size);
+		if (rc < 0)
+			return rc;
+	}
+	/* what was hashed is what the digest describes */
+	f->size = size;
+	f->hashed = true;
+	(*r->hashed)++;
+	return 0;
+}
 
+/* The frontmatter's name and the checks of the frontmatter. */
+static int check_frontmatter(struct reading *r)
+{
 	const cJSON *name = cJSON_GetObjectItemCaseSensitive(r->fm.json,
 	                                                     "name");
 	if (cJSON_IsString(name) && name->valuestring[0]) {
@@ -258,29 +297,67 @@ static int check_skill_md(struct reading *r, int fd)
 		if (!r->id)
 			return -ENOMEM;
 	}
-	rc = sfs_validate_frontmatter(&r->fm, r->skill_md_path,
-	                              base_name(r->found->dir), r->arena,
-	                              &r->diags, &r->meta);
-	if (rc < 0)
-		return rc;
+	return sfs_validate_frontmatter(&r->fm, r->skill_md_path,
+	                                base_name(r->found->dir), r->arena,
+	                                &r->diags, &r->meta);
+}
 
-	rc = read_at(fd, (off_t)r->fm.body_offset, SKILL_MD_BODY_MAX, &text,
-	             &len);
-	if (rc == -ENOMEM)
-		return rc;
+/* Parses and validates SKILL.md from the open descriptor.  A file that
+ * fits the first read (nearly all do) is read once, for its frontmatter,
+ * its body and its digest. */
+static int check_skill_md(struct reading *r, int fd)
+{
+	const struct sfs_file *f = &r->tree.files[r->tree.skill_md];
+	char *text, *more = NULL;
+	size_t len;
+
+	int rc = read_at(fd, 0, SKILL_MD_HEAD, S_ISREG(f->mode) ? f->size : -1,
+	                 &text, &len);
+	bool whole = rc == 0 && len < SKILL_MD_HEAD;
 	if (rc == 0) {
-		rc = sfs_validate_body(text, len, r->fm.body_line,
-		                       r->skill_md_path, body_link_exists, r,
-		                       &r->diags);
-		free(text);
+		rc = hash_skill_md(r, fd, text, len, whole);
 		if (rc < 0)
-			return rc;
+			free(text);
 	}
-	return check_references(r);
+	if (rc < 0)
+		return rc == -ENOMEM ? rc :
+		       sfs_diag_add(&r->diags, SFS_ERROR, r->skill_md_path, 0, 0,
+		                    "", "cannot read: %s", sfs_strerror(-rc));
+	rc = sfs_frontmatter_parse(text, len, r->skill_md_path, r->arena,
+	                           &r->diags, &r->fm);
+	r->parsed = true;
+	if (rc == 0)
+		rc = check_frontmatter(r);
+	if (rc < 0) {
+		free(text);
+		return rc == -ENOMEM ? rc : 0;
+	}
+
+	const char *body = NULL;
+	size_t blen = 0;
+	if (whole) {
+		size_t off = r->fm.body_offset < len ? r->fm.body_offset : len;
+		body = text + off;
+		blen = len - off;
+	} else {
+		rc = read_at(fd, (off_t)r->fm.body_offset, SKILL_MD_BODY_MAX, -1,
+		             &more, &blen);
+		if (rc == -ENOMEM) {
+			free(text);
+			return rc;
+		}
+		body = rc == 0 ? more : NULL;
+	}
+	rc = body ? sfs_validate_body(body, blen, r->fm.body_line,
+	                              r->skill_md_path, body_link_exists, r,
+	                              &r->diags) : 0;
+	free(more);
+	free(text);
+	return rc < 0 ? rc : check_references(r);
 }
 
 /* Reads and validates SKILL.md, once the tree is listed. */
-static int check_folder(struct build *b, struct reading *r)
+static int check_folder(struct worker *w, struct reading *r)
 {
 	const struct sfs_found *f = r->found;
 	int rc;
@@ -303,8 +380,8 @@ static int check_folder(struct build *b, struct reading *r)
 		return sfs_diag_add(&r->diags, SFS_ERROR, r->skill_md_path, 0, 0,
 		                    "", "cannot read: %s",
 		                    fd == -EINVAL ? "not a regular file"
-		                                  : strerror(-fd));
-	b->cat->parsed++;
+		                                  : sfs_strerror(-fd));
+	w->parsed++;
 	rc = check_skill_md(r, fd);
 	close(fd);
 	return rc;
@@ -347,9 +424,11 @@ static int make_unit(struct build *b, struct reading *r, size_t nlisting,
  * Lists one skill folder, then takes its unit from prev when the listing
  * shows every entry unchanged, or reads and validates it on its own.
  */
-static int read_folder(struct build *b, struct cand *c)
+static int read_folder(struct worker *w, struct cand *c)
 {
-	struct reading r = { .found = c->found, .arena = &b->scratch };
+	struct build *b = w->b;
+	struct reading r = { .found = c->found, .arena = &w->scratch,
+	                     .hashed = &w->scan.hashed };
 	struct sfs_unit *old = sfs_unit_find(b->reuse, c->found->dir);
 
 	if (c->found->same) {
@@ -357,16 +436,16 @@ static int read_folder(struct build *b, struct cand *c)
 		c->unit = sfs_unit_ref(c->found->same);
 		return 0;
 	}
-	b->cat->listed++;
-	sfs_arena_reset(&b->scratch);
-	r.diags.arena = &b->scratch;
-	r.skill_md_path = sfs_arena_printf(&b->scratch, "%s/%s",
+	w->listed++;
+	sfs_arena_reset(&w->scratch);
+	r.diags.arena = &w->scratch;
+	r.skill_md_path = sfs_arena_printf(&w->scratch, "%s/%s",
 	                                   c->found->dir, c->found->skill_md);
 	if (!r.skill_md_path)
 		return -ENOMEM;
-	b->scan.hint = old ? old->skill.files : NULL;
-	b->scan.nhint = old ? old->skill.nfiles : 0;
-	int rc = sfs_scan_tree(&b->scan, c->found, &b->scratch, &r.diags,
+	w->scan.hint = old ? old->skill.files : NULL;
+	w->scan.nhint = old ? old->skill.nfiles : 0;
+	int rc = sfs_scan_tree(&w->scan, c->found, &w->scratch, &r.diags,
 	                       &r.tree);
 	size_t nlisting = r.diags.n;
 	if (rc == 0 && old &&
@@ -374,7 +453,7 @@ static int read_folder(struct build *b, struct cand *c)
 		c->unit = sfs_unit_ref(old);
 	} else {
 		if (rc == 0)
-			rc = check_folder(b, &r);
+			rc = check_folder(w, &r);
 		if (rc == 0)
 			rc = make_unit(b, &r, nlisting, &c->unit);
 	}
@@ -779,9 +858,11 @@ static int freeze_folders(struct build *b)
 
 	for (size_t i = 0; i < b->n; i++) {
 		const struct cand *c = &b->c[i];
+		if (c->duplicate)
+			continue;   /* no unit */
 		size_t nd = cand_skill(c)->ndiags + c->cross.n;
-		nu += !c->duplicate && c->state != 0;
-		nf += !c->duplicate && (c->state != 0 || nd > 0);
+		nu += c->state != 0;
+		nf += c->state != 0 || nd > 0;
 	}
 	cat->unserved = sfs_arena_alloc(&cat->arena, nu * sizeof(*cat->unserved));
 	cat->folders = sfs_arena_alloc(&cat->arena, nf * sizeof(*cat->folders));
@@ -913,7 +994,9 @@ static int init_build(struct build *b, const struct sfs_config *cfg,
 		.max_files = cat->max_files,
 		.reuse = b->reuse,
 		.prev = prev,
+		.digests = &b->digests,
 	};
+	pthread_mutex_init(&b->digests.lock, NULL);
 	clock_gettime(CLOCK_REALTIME, &cat->started);
 	if (b->reuse) {
 		/* A folder changed in the clock tick in which prev listed it
@@ -967,22 +1050,93 @@ static int scan_roots(struct build *b)
 	return mark_duplicates(b);
 }
 
-/* Each folder on its own, then the checks across skills. */
-static int check_all(struct build *b)
+/* Takes candidates until none is left. */
+static void *work(void *arg)
 {
-	for (size_t i = 0; i < b->n; i++) {
+	struct worker *w = arg;
+	struct build *b = w->b;
+
+	for (;;) {
+		size_t i = atomic_fetch_add(&b->next, 1);
+		if (i >= b->n || atomic_load(&b->failed))
+			break;
 		struct cand *c = &b->c[i];
 		if (c->duplicate)
 			continue;
-		int rc = read_folder(b, c);
-		if (rc < 0)
-			return rc;
+		w->rc = read_folder(w, c);
+		if (w->rc < 0) {
+			atomic_store(&b->failed, true);
+			break;
+		}
 		c->state = c->unit->invalid ? SFS_INVALID : 0;
 	}
-	sfs_arena_free(&b->scratch);
+	sfs_arena_free(&w->scratch);
+	return NULL;
+}
+
+/* Threads for n folders: as configured, else one per CPU this process
+ * may use, at most MAX_THREADS, and none for a few folders. */
+static unsigned thread_count(const struct sfs_config *cfg, size_t n)
+{
+	unsigned t = cfg->threads;
+
+	if (!t) {
+		cpu_set_t set;
+		t = sched_getaffinity(0, sizeof(set), &set) == 0 ?
+		    (unsigned)CPU_COUNT(&set) : 1;
+		if (t > MAX_THREADS)
+			t = MAX_THREADS;
+	}
+	if (t > n / FOLDERS_PER_THREAD)
+		t = (unsigned)(n / FOLDERS_PER_THREAD);
+	return t ? t : 1;
+}
+
+/* Reads every folder on its own, on as many threads as are useful: the
+ * folders do not depend on each other until the checks across skills. */
+static int read_all(struct build *b)
+{
+	unsigned n = thread_count(b->cfg, b->n);
+	struct worker *w = calloc(n, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+
+	unsigned started = 0;
+	for (unsigned i = 0; i < n; i++) {
+		w[i].b = b;
+		w[i].scan = b->scan;
+		w[i].scan.hashed = 0;
+	}
+	/* The calling thread is worker 0; a thread that cannot be had
+	 * leaves its share to the others. */
+	while (started + 1 < n &&
+	       pthread_create(&w[started + 1].thread, NULL, work,
+	                      &w[started + 1]) == 0)
+		started++;
+	work(&w[0]);
+	int rc = 0;
+	for (unsigned i = 0; i <= started; i++) {
+		if (i > 0)
+			pthread_join(w[i].thread, NULL);
+		b->cat->parsed += w[i].parsed;
+		b->cat->listed += w[i].listed;
+		b->scan.hashed += w[i].scan.hashed;
+		if (w[i].rc < 0)
+			rc = w[i].rc;
+	}
+	free(w);
+	return rc;
+}
+
+/* Each folder on its own, then the checks across skills. */
+static int check_all(struct build *b)
+{
+	int rc = read_all(b);
+	if (rc < 0)
+		return rc;
 	if (b->cfg->strict)
 		sfs_diag_promote_warnings(&b->global);
-	int rc = resolve_shadowing(b);
+	rc = resolve_shadowing(b);
 	if (rc == 0)
 		rc = check_dependencies(b);
 	return rc;
@@ -995,9 +1149,9 @@ static void end_build(struct build *b)
 		sfs_diag_list_free(&b->c[i].cross);
 	}
 	free(b->c);
-	sfs_arena_free(&b->scratch);
 	sfs_scan_free(&b->scan);
-	sfs_digest_cache_free(&b->scan.cache);
+	sfs_digest_cache_free(&b->digests.cache);
+	pthread_mutex_destroy(&b->digests.lock);
 	sfs_diag_list_free(&b->global);
 }
 

@@ -13,7 +13,7 @@
 
 #include "snapshot.h"
 
-#define READ_CHUNK (64 * 1024)
+#define READ_CHUNK (32 * 1024)   /* on the stack of a worker */
 
 void sfs_format_digest(const uint8_t sha256[32], char out[SFS_DIGEST_LEN])
 {
@@ -38,34 +38,37 @@ void sfs_sha256(const void *data, size_t len, uint8_t out[32])
 	sha256_digest(&ctx, SHA256_DIGEST_SIZE, out);
 }
 
-int sfs_sha256_fd(int fd, uint8_t out[32], off_t *len)
+/* Hashes fd to its end, or, when `expect` is not negative, until at least
+ * that many bytes were read: fstat has just said the file holds that
+ * many, so the read that would return 0 is saved (one system call per
+ * file).  A file that grew meanwhile is hashed as far as was read. */
+static int hash_fd(int fd, off_t expect, uint8_t out[32], off_t *len)
 {
 	struct sha256_ctx ctx;
-	uint8_t *buf = malloc(READ_CHUNK);
+	uint8_t buf[READ_CHUNK];
 	off_t total = 0;
 
-	if (!buf)
-		return -ENOMEM;
 	sha256_init(&ctx);
-	for (;;) {
-		ssize_t n = read(fd, buf, READ_CHUNK);
+	while (expect < 0 || total < expect || total == 0) {
+		ssize_t n = read(fd, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0) {
-			int err = -errno;
-			free(buf);
-			return err;
-		}
+		if (n < 0)
+			return -errno;
 		if (n == 0)
 			break;
 		sha256_update(&ctx, (size_t)n, buf);
 		total += n;
 	}
 	sha256_digest(&ctx, SHA256_DIGEST_SIZE, out);
-	free(buf);
 	if (len)
 		*len = total;
 	return 0;
+}
+
+int sfs_sha256_fd(int fd, uint8_t out[32], off_t *len)
+{
+	return hash_fd(fd, -1, out, len);
 }
 
 int sfs_sha256_at(int dirfd, const char *name, uint8_t out[32], off_t *len)
@@ -84,7 +87,7 @@ int sfs_sha256_at(int dirfd, const char *name, uint8_t out[32], off_t *len)
 	else if (!S_ISREG(st.st_mode))
 		rc = -EINVAL;
 	else
-		rc = sfs_sha256_fd(fd, out, len);
+		rc = hash_fd(fd, st.st_size, out, len);
 	close(fd);
 	return rc;
 }
@@ -185,20 +188,19 @@ static const struct sfs_file *hint_find(const struct sfs_scan *s,
 /* Every digest of the previous snapshot, by identity.  Out of memory
  * leaves the cache empty: files are then hashed, which is slower, not
  * wrong. */
-static void fill_cache(struct sfs_scan *s)
+static void fill_cache(const struct sfs_catalog *prev,
+                       struct sfs_digest_cache *c)
 {
-	const struct sfs_catalog *prev = s->prev;
 	size_t n = 0;
 
-	s->cache_filled = true;
 	for (size_t i = 0; i < prev->nunits; i++)
 		n += prev->units[i]->skill.nfiles;
-	if (sfs_digest_cache_init(&s->cache, n) < 0)
+	if (sfs_digest_cache_init(c, n) < 0)
 		return;
 	for (size_t i = 0; i < prev->nunits; i++) {
 		const struct sfs_skill *sk = &prev->units[i]->skill;
 		for (size_t j = 0; j < sk->nfiles; j++)
-			sfs_digest_cache_add(&s->cache, &sk->files[j]);
+			sfs_digest_cache_add(c, &sk->files[j]);
 	}
 }
 
@@ -209,10 +211,16 @@ const uint8_t *sfs_digest_reuse(struct sfs_scan *s, const struct sfs_file *e)
 	if (h && h->hashed && same_identity(h, e->dev, e->ino, e->size,
 	                                    e->mtime))
 		return h->sha256;
-	if (!s->prev)
+	struct sfs_digests *d = s->digests;
+	if (!s->prev || !d)
 		return NULL;
-	if (!s->cache_filled)
-		fill_cache(s);
-	return sfs_digest_cache_find(&s->cache, e->dev, e->ino, e->size,
+	if (!atomic_load_explicit(&d->filled, memory_order_acquire)) {
+		pthread_mutex_lock(&d->lock);
+		if (!atomic_load_explicit(&d->filled, memory_order_relaxed))
+			fill_cache(s->prev, &d->cache);
+		atomic_store_explicit(&d->filled, true, memory_order_release);
+		pthread_mutex_unlock(&d->lock);
+	}
+	return sfs_digest_cache_find(&d->cache, e->dev, e->ino, e->size,
 	                             e->mtime);
 }

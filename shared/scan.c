@@ -355,7 +355,7 @@ static int walk_entry(struct walk *w, int dfd, const char *path,
 	}
 	if (cfd < 0)
 		return sfs_diag_add(s->global, SFS_WARNING, child, 0, 0, "",
-		                    "cannot open folder: %s", strerror(errno));
+		                    "cannot open folder: %s", sfs_strerror(errno));
 	rc = walk_dir(w, cfd, child, depth + 1);
 	close(cfd);
 	return rc;
@@ -372,7 +372,7 @@ static int walk_dir(struct walk *w, int dfd, const char *path, unsigned depth)
 		return rc;
 	if (rc < 0)
 		return sfs_diag_add(s->global, SFS_WARNING, path, 0, 0, "",
-		                    "cannot read folder: %s", strerror(-rc));
+		                    "cannot read folder: %s", sfs_strerror(-rc));
 	w->budget -= nm.n;
 	if (cut)
 		w->out_of_budget = true;
@@ -407,7 +407,7 @@ static int root_missing(struct sfs_scan *s, const char *root, int err)
 		return sfs_diag_add(s->global, SFS_ERROR, root, 0, 0, "",
 		                    "skills folder is not a folder");
 	return sfs_diag_add(s->global, SFS_ERROR, root, 0, 0, "",
-	                    "cannot open skills folder: %s", strerror(err));
+	                    "cannot open skills folder: %s", sfs_strerror(err));
 }
 
 int sfs_scan_root(struct sfs_scan *s, const char *root, unsigned idx,
@@ -525,7 +525,7 @@ static int hide_errno(struct tree_walk *t, bool is_skill_md, const char *rel,
                       int err)
 {
 	char why[256];
-	snprintf(why, sizeof(why), "cannot read: %s", strerror(err));
+	snprintf(why, sizeof(why), "cannot read: %s", sfs_strerror(err));
 	return hide(t, is_skill_md, rel, why);
 }
 
@@ -787,6 +787,10 @@ static int list_one(struct tree_walk *t, int dfd, const char *rel,
 		return -ENOMEM;
 	*e = proto;
 	set_identity(e, &st);
+	/* SKILL.md that must be read anyway is hashed from what is read
+	 * (sfs_tree.skill_md_unhashed): it is not read twice. */
+	if (is_skill_md && !t->s->hash_skill_md && !sfs_digest_reuse(t->s, e))
+		return note_links(t, t->n - 1, &st, true);
 	int rc = digest_entry(t, dfd, name, e);
 	if (rc < 0) {
 		t->n--;
@@ -882,7 +886,8 @@ static int check_limits(struct tree_walk *t)
 	off_t bytes = 0;
 
 	for (size_t i = 0; i < t->n; i++) {
-		if (!t->v[i].hashed)
+		/* files with content: hashed, or SKILL.md left to be */
+		if (!t->v[i].hashed && !S_ISREG(t->v[i].mode))
 			continue;
 		files++;
 		bytes += t->v[i].size;
@@ -969,7 +974,7 @@ int sfs_scan_tree(struct sfs_scan *s, const struct sfs_found *f,
 	if (fd < 0)
 		return sfs_diag_add(diags, SFS_ERROR, f->dir, 0, 0, "",
 		                    "cannot open skill folder: %s",
-		                    strerror(errno));
+		                    sfs_strerror(errno));
 	/* Its identity before its listing: a change after the stat shows
 	 * in the next stat (see sfs_unit_unchanged). */
 	struct stat st;
@@ -981,7 +986,7 @@ int sfs_scan_tree(struct sfs_scan *s, const struct sfs_found *f,
 	if (rc < 0 && rc != -ENOMEM)
 		rc = sfs_diag_add(diags, SFS_ERROR, f->dir, 0, 0, "",
 		                  "cannot read skill folder: %s",
-		                  strerror(-rc));
+		                  sfs_strerror(-rc));
 	else if (rc == 0)
 		rc = sfs_strvec_push(&t.dirs, f->dir);
 	out->nlisted = nm.n;

@@ -131,6 +131,9 @@ struct sfs_config {
 	 * listing keeps the ctime; some filesystems keep 2 s timestamps).
 	 * 0: default 2000. */
 	unsigned ctime_margin_ms;
+	/* Skill folders read at once, each on a thread of its own; 0: one
+	 * per CPU the process may run on, at most 4. */
+	unsigned threads;
 };
 
 struct sfs_counts {

@@ -7,10 +7,20 @@
 #ifndef SKILLSFS_SNAPSHOT_H
 #define SKILLSFS_SNAPSHOT_H
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "internal.h"
+
+/* strerror, safe on any thread (skill folders are read on several). */
+static inline const char *sfs_strerror(int err)
+{
+	const char *s = strerrordesc_np(err);
+	return s ? s : "unknown error";
+}
 
 /* qsort without the undefined behaviour of a NULL array of no elements. */
 static inline void sfs_sort(void *v, size_t n, size_t size,
@@ -62,6 +72,14 @@ const uint8_t *sfs_digest_cache_find(const struct sfs_digest_cache *c,
                                      struct timespec mtime);
 void sfs_digest_cache_free(struct sfs_digest_cache *c);
 
+/* The previous snapshot's digests by identity, filled by whichever thread
+ * needs them first. */
+struct sfs_digests {
+	pthread_mutex_t lock;
+	atomic_bool filled;
+	struct sfs_digest_cache cache;
+};
+
 /*
  * The digest the previous snapshot has for the file e describes (path and
  * identity set): first from s->hint, the previous files of the skill
@@ -109,9 +127,11 @@ struct sfs_scan {
 	const struct sfs_catalog *prev;  /* not owned; may be NULL */
 	const struct sfs_file *hint;     /* sorted by path; not owned */
 	size_t nhint;
-	struct sfs_digest_cache cache;   /* owned; filled on first use */
-	bool cache_filled;
+	struct sfs_digests *digests;     /* not owned; may be NULL */
 	size_t hashed;
+	/* Whether sfs_scan_tree hashes a regular SKILL.md that changed;
+	 * when false, the caller does, from what it reads to parse it. */
+	bool hash_skill_md;
 };
 
 /*
@@ -139,7 +159,8 @@ struct sfs_tree {
 /*
  * Lists the files, folders and in-skill symlinks of the skill in `f`,
  * with their identities (ctime included) and digests (see
- * sfs_digest_reuse).  Entries that cannot be served (escaping or dangling
+ * sfs_digest_reuse; a regular SKILL.md whose digest is not known is left
+ * unhashed unless s->hash_skill_md).  Entries that cannot be served (escaping or dangling
  * links, FIFOs, sockets, devices, unreadable entries) are left out with a
  * warning in diags.  Strings and arrays go to `arena`.  Returns 0 or
  * -ENOMEM.

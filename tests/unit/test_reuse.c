@@ -394,6 +394,36 @@ static void test_stat_only(void)
 	sfs_catalog_unref(cat);
 }
 
+/* Folders read on several threads give what one thread gives. */
+static void test_threads(void)
+{
+	populate();
+	skill("r/zz/s07", NULL);   /* shadowing, across threads */
+	write_file(at("r/s09/bad/SKILL.md"), "---\nname: nope\n---\n");
+	const char *roots[] = { at("r") };
+	struct sfs_config one = { .roots = roots, .nroots = 1, .threads = 1 };
+	struct sfs_config four = { .roots = roots, .nroots = 1, .threads = 4 };
+	sfs_catalog *a = NULL, *b = NULL, *c = NULL;
+	if (sfs_catalog_build(&one, NULL, &a) < 0 ||
+	    sfs_catalog_build(&four, NULL, &b) < 0 ||
+	    sfs_catalog_build(&four, b, &c) < 0)
+		die("sfs_catalog_build");
+	char *ra = render_all(a), *rb = render_all(b), *rc = render_all(c);
+	ok(ra && rb && strcmp(ra, rb) == 0 &&
+	   sfs_catalog_parsed(a) == sfs_catalog_parsed(b) &&
+	   sfs_catalog_hashed(a) == sfs_catalog_hashed(b),
+	   "4 threads build what 1 builds (%zu parsed, %zu hashed)",
+	   sfs_catalog_parsed(b), sfs_catalog_hashed(b));
+	ok(rc && strcmp(ra, rc) == 0 && sfs_catalog_parsed(c) == 0 &&
+	   sfs_catalog_hashed(c) == 0, "and so does a rebuild on 4");
+	free(ra);
+	free(rb);
+	free(rc);
+	sfs_catalog_unref(a);
+	sfs_catalog_unref(b);
+	sfs_catalog_unref(c);
+}
+
 /* Units are shared: the previous catalog may go first. */
 static void test_lifetime(void)
 {
@@ -417,6 +447,7 @@ int main(void)
 		die("mkdtemp");
 	test_listing();
 	test_stat_only();
+	test_threads();
 	test_lifetime();
 	nftw(top, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	printf("1..%d\n", tests);
