@@ -160,6 +160,13 @@ static int open_skill_md(const struct reading *r)
 		close(fd);
 		return -EINVAL;
 	}
+	/* The link's target was proven inside the skill when it was listed;
+	 * a folder on the way swapped for a link since then would lead this
+	 * open elsewhere, and that file's frontmatter into the catalog. */
+	if (S_ISLNK(f->mode) && (st.st_dev != f->dev || st.st_ino != f->ino)) {
+		close(fd);
+		return -ESTALE;
+	}
 	return fd;
 }
 
