@@ -167,6 +167,19 @@ class HostileCase(MountTestCase):
         os.makedirs(self.root)
         write_skill(self.root, CONTROL_ID, files=CONTROL_FILES)
 
+    def root_on_tmpfs(self, options):
+        """Moves the root (with the control skill) onto a tmpfs of its own,
+        mounted with `options` and unmounted after the test (after the
+        skillsfs mount, which is stopped first)."""
+        fs = self.make_dir()
+        subprocess.run(["mount", "-t", "tmpfs", "-o", options + ",mode=0755",
+                        "skillsfs-test", fs], check=True, timeout=30)
+        self.addCleanup(umount_quietly, fs)
+        self.root = os.path.join(fs, "skills")
+        os.makedirs(self.root)
+        write_skill(self.root, CONTROL_ID, files=CONTROL_FILES)
+        return fs
+
     # ---- the mount ------------------------------------------------------
 
     def mount_root(self, options=None, **kw):
@@ -310,6 +323,12 @@ def display_path(b):
         else:
             out.append(ch)
     return "".join(out)
+
+
+def umount_quietly(path):
+    r = subprocess.run(["umount", path], capture_output=True, timeout=30)
+    if r.returncode != 0:
+        subprocess.run(["umount", "-l", path], capture_output=True, timeout=30)
 
 
 def temp_dir(prefix):

@@ -11,11 +11,10 @@ refresh at once rather than after the debounce."""
 import errno
 import os
 import shutil
-import subprocess
 import time
 import unittest
 
-from hostilelib import CONTROL_FILES, CONTROL_ID, HostileCase, wait_for, write_skill
+from hostilelib import HostileCase, wait_for, write_skill
 
 SLOW = ["-o", "debounce=3000"]      # inotify alone would refresh after 3-12 s
 SOON = 2.5                          # a read-triggered refresh comes well before
@@ -153,18 +152,7 @@ class FullFilesystem(HostileCase):
 
     def setUp(self):
         super().setUp()
-        self.fs = self.make_dir()
-        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m,nr_inodes=400,mode=0755",
-                        "skillsfs-test", self.fs], check=True, timeout=30)
-        self.addCleanup(self.umount_fs)
-        self.root = os.path.join(self.fs, "skills")
-        os.makedirs(self.root)
-        write_skill(self.root, CONTROL_ID, files=CONTROL_FILES)
-
-    def umount_fs(self):
-        r = subprocess.run(["umount", self.fs], capture_output=True, timeout=30)
-        if r.returncode != 0:
-            subprocess.run(["umount", "-l", self.fs], capture_output=True, timeout=30)
+        self.fs = self.root_on_tmpfs("size=1m,nr_inodes=400")
 
     def fill(self):
         """Writes until the filesystem says ENOSPC."""
