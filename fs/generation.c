@@ -52,6 +52,9 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev)
 		.exclude = (const char *const *)o->cf.exclude,
 		.nexclude = o->cf.nexclude,
 		.docs_dir = o->docs_dir,
+		/* index.json and skills_index.json are served as spans of
+		 * the skills' lines, kept once for every generation */
+		.keep_lines = true,
 	};
 	sfs_catalog *cat = NULL;
 

@@ -63,6 +63,34 @@ static int add_doc(struct gen *g, char *data)
 	return 0;
 }
 
+/* index.json or skills_index.json: spans of the lines the catalog keeps
+ * for every skill (and shares with the next catalog), so that a
+ * generation holds no copy of them; rendered when the catalog has no
+ * lines. */
+static int add_spans(struct gen *g, bool skills_index)
+{
+	struct doc *d = &g->docs[g->ndocs];
+	size_t n;
+	struct sfs_span *v = sfs_render_spans(g->cat, skills_index, &n);
+
+	if (!v)
+		return add_doc(g, skills_index ? sfs_render_skills_index(g->cat)
+		                               : sfs_render_index(g->cat));
+	d->at = malloc(n * sizeof(*d->at));
+	if (!d->at) {
+		free(v);
+		return -ENOMEM;
+	}
+	d->spans = v;
+	d->nspans = n;
+	for (size_t i = 0; i < n; i++) {
+		d->at[i] = d->len;
+		d->len += v[i].len;
+	}
+	g->ndocs++;
+	return 0;
+}
+
 /* The previous generation's record of s when the catalog took s from the
  * previous one unchanged (the same struct, see sfs_catalog_build), or
  * NULL. */
@@ -136,8 +164,7 @@ static int render_docs(struct builder *b)
 		.refresh_mode = g->refresh_mode,
 		.root_sources = b->p->root_sources,
 	};
-	if (add_doc(g, sfs_render_index(cat)) < 0 ||
-	    add_doc(g, sfs_render_skills_index(cat)) < 0 ||
+	if (add_spans(g, false) < 0 || add_spans(g, true) < 0 ||
 	    add_doc(g, sfs_render_status(cat, &info)) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
@@ -325,8 +352,23 @@ static bool same_timespec(struct timespec a, struct timespec b)
 	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
 }
 
+/* Spans of the same bytes: the same lines of the same skills (the
+ * catalog shares what it took unchanged). */
+static bool same_spans(const struct doc *a, const struct doc *b)
+{
+	if (a->nspans != b->nspans || a->len != b->len)
+		return false;
+	for (size_t i = 0; i < a->nspans; i++)
+		if (a->spans[i].p != b->spans[i].p ||
+		    a->spans[i].len != b->spans[i].len)
+			return false;
+	return true;
+}
+
 static bool same_doc(const struct doc *a, const struct doc *b)
 {
+	if (a->spans || b->spans)
+		return a->spans && b->spans && same_spans(a, b);
 	return a->len == b->len && memcmp(a->data, b->data, a->len) == 0;
 }
 
@@ -634,8 +676,11 @@ void gen_free(struct gen *g)
 {
 	if (!g)
 		return;
-	for (uint32_t i = 0; i < g->ndocs; i++)
+	for (uint32_t i = 0; i < g->ndocs; i++) {
 		free(g->docs[i].data);
+		free(g->docs[i].spans);
+		free(g->docs[i].at);
+	}
 	free(g->docs);
 	for (uint32_t i = 0; i < g->nroot_fds; i++)
 		if (g->root_fds[i] >= 0)
@@ -725,6 +770,29 @@ const struct doc *gen_doc(const struct gen *g, const struct node *n)
 	if (n->kind != NODE_DOC && n->kind != NODE_REFLINK)
 		return NULL;
 	return &g->docs[n->item];
+}
+
+void gen_doc_copy(const struct doc *d, size_t off, size_t size, char *out)
+{
+	/* the last span that starts at or before off */
+	size_t lo = 0, hi = d->nspans;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->at[mid] <= off)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; size > 0 && i < d->nspans; i++) {
+		size_t from = off - d->at[i];
+		size_t n = d->spans[i].len - from;
+		if (n > size)
+			n = size;
+		memcpy(out, d->spans[i].p + from, n);
+		out += n;
+		off += n;
+		size -= n;
+	}
 }
 
 const char *gen_doc_data(const struct gen *g, const struct node *n)

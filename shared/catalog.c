@@ -279,6 +279,17 @@ static int hash_skill_md(struct reading *r, int fd, const char *text,
 
 	if (f->hashed || !S_ISREG(f->mode))
 		return 0;
+	/* The identity of the file read, which a save by rename may have
+	 * put in place since it was listed: identity, digest and content
+	 * then describe one file. */
+	struct stat st;
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	f->mode = st.st_mode;
+	f->mtime = st.st_mtim;
+	f->ctime = st.st_ctim;
+	f->dev = st.st_dev;
+	f->ino = st.st_ino;
 	if (whole) {
 		sfs_sha256(text, len, f->sha256);
 	} else {
@@ -419,6 +430,7 @@ static int make_unit(struct build *b, struct reading *r, size_t nlisting,
 		.diags = &r->diags,
 		.nlisting = nlisting,
 		.invalid = has_error(&r->diags),
+		.keep_lines = b->cfg->keep_lines,
 	};
 	fm_position(r, "name", &d.name_line, &d.name_column);
 	fm_position(r, "x-personal-mcp.depends_on", &d.deps_line,
@@ -972,7 +984,8 @@ static bool reusable(const sfs_catalog *prev, const struct sfs_config *cfg,
                      const sfs_catalog *cat)
 {
 	if (!prev || prev->nroots != cfg->nroots ||
-	    prev->strict != cfg->strict || prev->max_depth != cat->max_depth ||
+	    prev->strict != cfg->strict || prev->keep_lines != cfg->keep_lines ||
+	    prev->max_depth != cat->max_depth ||
 	    prev->max_files != cat->max_files)
 		return false;
 	for (size_t i = 0; i < cfg->nroots; i++)
@@ -989,6 +1002,7 @@ static int init_build(struct build *b, const struct sfs_config *cfg,
 	b->cfg = cfg;
 	b->global.arena = &cat->arena;
 	cat->strict = cfg->strict;
+	cat->keep_lines = cfg->keep_lines;
 	cat->max_depth = cfg->max_depth ? cfg->max_depth : DEFAULT_MAX_DEPTH;
 	cat->max_files = cfg->max_files ? cfg->max_files : DEFAULT_MAX_FILES;
 	b->reuse = reusable(prev, cfg, cat) ? prev : NULL;

@@ -343,16 +343,27 @@ static void skills_index_entry(struct text *t, const struct sfs_skill *s,
 typedef void (*entry_fn)(struct text *t, const struct sfs_skill *s,
                          char **scratch, size_t *size);
 
-/* {"skills":[ NL entry,NL ... entry NL ]} NL */
-static char *render_lines(const sfs_catalog *cat, entry_fn entry)
+/* The line a skill kept (sfs_config.keep_lines), or an empty span. */
+static struct sfs_span kept(const struct sfs_skill *s, bool skills_index)
 {
+	return skills_index ? s->skills_index_line : s->index_line;
+}
+
+/* {"skills":[ NL entry,NL ... entry NL ]} NL */
+static char *render_lines(const sfs_catalog *cat, bool skills_index)
+{
+	entry_fn entry = skills_index ? skills_index_entry : index_entry;
 	struct text t = { 0 };
 	char *scratch = NULL;
 	size_t size = 0;
 
 	APPEND(&t, "{\"skills\":[\n");
 	for (size_t i = 0; i < cat->nskills && !t.oom; i++) {
-		entry(&t, cat->skills[i], &scratch, &size);
+		struct sfs_span line = kept(cat->skills[i], skills_index);
+		if (line.p)
+			append_n(&t, line.p, line.len);
+		else
+			entry(&t, cat->skills[i], &scratch, &size);
 		append(&t, i + 1 < cat->nskills ? ",\n" : "\n");
 	}
 	APPEND(&t, "]}\n");
@@ -362,12 +373,61 @@ static char *render_lines(const sfs_catalog *cat, entry_fn entry)
 
 char *sfs_render_index(const sfs_catalog *cat)
 {
-	return render_lines(cat, index_entry);
+	return render_lines(cat, false);
 }
 
 char *sfs_render_skills_index(const sfs_catalog *cat)
 {
-	return render_lines(cat, skills_index_entry);
+	return render_lines(cat, true);
+}
+
+static char *one_line(const struct sfs_skill *s, entry_fn entry, size_t *len)
+{
+	struct text t = { 0 };
+	char *scratch = NULL;
+	size_t size = 0;
+
+	entry(&t, s, &scratch, &size);
+	free(scratch);
+	*len = t.n;
+	return finish(&t);
+}
+
+char *sfs_render_index_line(const struct sfs_skill *s, size_t *len)
+{
+	return one_line(s, index_entry, len);
+}
+
+char *sfs_render_skills_index_line(const struct sfs_skill *s, size_t *len)
+{
+	return one_line(s, skills_index_entry, len);
+}
+
+struct sfs_span *sfs_render_spans(const sfs_catalog *cat, bool skills_index,
+                                  size_t *n)
+{
+	static const char head[] = "{\"skills\":[\n", comma[] = ",\n",
+	                  nl[] = "\n", tail[] = "]}\n";
+	struct sfs_span *v = malloc((2 * cat->nskills + 2) * sizeof(*v));
+	size_t k = 0;
+
+	if (!v)
+		return NULL;
+	v[k++] = (struct sfs_span){ head, sizeof(head) - 1 };
+	for (size_t i = 0; i < cat->nskills; i++) {
+		struct sfs_span line = kept(cat->skills[i], skills_index);
+		if (!line.p) {
+			free(v);
+			return NULL;
+		}
+		v[k++] = line;
+		v[k++] = i + 1 < cat->nskills ?
+		         (struct sfs_span){ comma, sizeof(comma) - 1 } :
+		         (struct sfs_span){ nl, sizeof(nl) - 1 };
+	}
+	v[k++] = (struct sfs_span){ tail, sizeof(tail) - 1 };
+	*n = k;
+	return v;
 }
 
 /* ---- one skill's record ------------------------------------------------- */

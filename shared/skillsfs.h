@@ -56,6 +56,12 @@ struct sfs_file {
 	struct timespec ctime; /* of the source: change detection */
 };
 
+/* Bytes that belong to a catalog (not NUL-terminated). */
+struct sfs_span {
+	const char *p;
+	size_t len;
+};
+
 /* A reference declared in x-personal-mcp.references. */
 struct sfs_ref {
 	const char *id;
@@ -87,6 +93,11 @@ struct sfs_skill {
 	size_t skill_md;           /* index of SKILL.md in files */
 	const struct sfs_diag *diags; /* warnings of a served skill */
 	size_t ndiags;
+	/* With sfs_config.keep_lines: the skill's entries of index.json and
+	 * skills_index.json, as rendered (no comma, no newline); else
+	 * empty.  frontmatter is then NULL. */
+	struct sfs_span index_line;
+	struct sfs_span skills_index_line;
 };
 
 /* A skill folder that was found but is not served, with the reason. */
@@ -134,6 +145,12 @@ struct sfs_config {
 	/* Skill folders read at once, each on a thread of its own; 0: one
 	 * per CPU the process may run on, at most 4. */
 	unsigned threads;
+	/* Keep each skill's lines of index.json and skills_index.json,
+	 * rendered once when the skill is read (and shared with the next
+	 * catalog when it is taken unchanged), instead of its frontmatter as
+	 * a cJSON tree: what a mount serves (sfs_render_spans), in less
+	 * memory.  Renderings are the same either way. */
+	bool keep_lines;
 };
 
 struct sfs_counts {
@@ -204,6 +221,15 @@ size_t sfs_catalog_parsed(const sfs_catalog *cat);
 char *sfs_render_index(const sfs_catalog *cat);
 /* {"skills":[{id,name,description,tags,capabilities,version},...]} */
 char *sfs_render_skills_index(const sfs_catalog *cat);
+/*
+ * index.json (skills_index false) or skills_index.json as spans of bytes
+ * owned by the catalog, valid while it lives: the same bytes as
+ * sfs_render_index and sfs_render_skills_index without copying the skills'
+ * lines.  The catalog must have been built with keep_lines.  Returns a
+ * malloc'd array and sets *n, or NULL (out of memory, or no lines kept).
+ */
+struct sfs_span *sfs_render_spans(const sfs_catalog *cat, bool skills_index,
+                                  size_t *n);
 /* resource://catalog/skills/<id> */
 char *sfs_render_skill_record(const sfs_catalog *cat,
                               const struct sfs_skill *skill);

@@ -254,6 +254,7 @@ struct sfs_unit_draft {
 	const struct sfs_diag_list *diags;
 	size_t nlisting;            /* the first of diags: the listing's */
 	bool invalid;
+	bool keep_lines;            /* sfs_config.keep_lines */
 	unsigned name_line, name_column;
 	unsigned deps_line, deps_column;
 };
@@ -282,6 +283,13 @@ bool sfs_unit_same_tree(const struct sfs_unit *u, const struct sfs_found *f,
 bool sfs_unit_unchanged(const struct sfs_unit *u, int dfd, const char *name,
                         const struct stat *st, struct timespec trusted);
 
+/* ---- render.c (beyond skillsfs.h) ------------------------------------- */
+
+/* A skill's entry of index.json or skills_index.json, malloc'd, its
+ * length in *len; NULL when out of memory. */
+char *sfs_render_index_line(const struct sfs_skill *s, size_t *len);
+char *sfs_render_skills_index_line(const struct sfs_skill *s, size_t *len);
+
 /* ---- catalog.c: the snapshot itself ------------------------------------ */
 
 /* A skill folder as status.json and the diagnostics walk see it. */
@@ -304,6 +312,7 @@ struct sfs_catalog {
 	size_t nroots;
 	/* What the units depend on besides their folder. */
 	bool strict;
+	bool keep_lines;
 	unsigned max_depth;
 	size_t max_files;
 	struct sfs_unit **units;           /* one reference each; every skill

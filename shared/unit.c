@@ -10,6 +10,7 @@
  * must take room in the same order: every copy is its own statement
  * (initializers of one struct are not sequenced).
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdalign.h>
@@ -176,9 +177,26 @@ static const struct sfs_diag *diags(struct pack *p, const struct diag_key *k,
 	return v;
 }
 
+/* The rendered lines of a skill valid on its own (keep_lines), made
+ * before the passes. */
+struct lines {
+	char *index, *skills_index;   /* malloc'd */
+	size_t index_len, skills_index_len;
+};
+
+static struct sfs_span span(struct pack *p, const char *s, size_t len)
+{
+	char *d = take(p, len + 1, 1);
+	if (d) {
+		memcpy(d, s, len);
+		d[len] = '\0';
+	}
+	return (struct sfs_span){ d, len };
+}
+
 /* Everything that only a skill valid on its own needs. */
 static void meta(struct pack *p, const struct sfs_unit_draft *d,
-                 struct sfs_skill *s)
+                 const struct lines *l, struct sfs_skill *s)
 {
 	const struct sfs_meta *m = d->meta;
 	struct sfs_skill c = {
@@ -198,14 +216,20 @@ static void meta(struct pack *p, const struct sfs_unit_draft *d,
 	c.depends_on = strs(p, (const char *const *)m->depends_on,
 	                    m->ndepends_on);
 	c.refs = refs(p, m);
-	c.frontmatter = d->frontmatter ? json(p, d->frontmatter) : NULL;
+	if (l) {
+		c.index_line = span(p, l->index, l->index_len);
+		c.skills_index_line = span(p, l->skills_index,
+		                           l->skills_index_len);
+	} else {
+		c.frontmatter = d->frontmatter ? json(p, d->frontmatter) : NULL;
+	}
 	if (s)
 		*s = c;
 }
 
 /* k: the findings sorted, then the listing's as listed. */
 static void pack(struct pack *p, const struct sfs_unit_draft *d,
-                 const struct diag_key *k)
+                 const struct diag_key *k, const struct lines *l)
 {
 	struct sfs_unit *u = take(p, sizeof(*u), alignof(struct sfs_unit));
 	const struct sfs_tree *t = d->tree;
@@ -227,7 +251,7 @@ static void pack(struct pack *p, const struct sfs_unit_draft *d,
 	                                  dir, md);
 	struct sfs_skill s = { 0 };
 	if (!d->invalid)
-		meta(p, d, u ? &s : NULL);
+		meta(p, d, l, u ? &s : NULL);
 	if (!u)
 		return;
 
@@ -256,7 +280,32 @@ static void pack(struct pack *p, const struct sfs_unit_draft *d,
 	atomic_init(&u->refs, 1);
 }
 
-struct sfs_unit *sfs_unit_make(const struct sfs_unit_draft *d)
+/* A skill's lines, rendered from the draft as the catalog will show
+ * it.  Returns 0 or -ENOMEM. */
+static int render(const struct sfs_unit_draft *d, struct lines *l)
+{
+	const struct sfs_meta *m = d->meta;
+	const struct sfs_skill view = {
+		.id = d->id,
+		.description = m->description,
+		.frontmatter = d->frontmatter,
+		.version = m->version,
+		.tags = (const char *const *)m->tags,
+		.ntags = m->ntags,
+		.capabilities = (const char *const *)m->capabilities,
+		.ncapabilities = m->ncapabilities,
+		.files = d->tree->files,
+		.nfiles = d->tree->nfiles,
+		.skill_md = d->tree->skill_md,
+	};
+	l->index = sfs_render_index_line(&view, &l->index_len);
+	l->skills_index = sfs_render_skills_index_line(&view,
+	                                               &l->skills_index_len);
+	return l->index && l->skills_index ? 0 : -ENOMEM;
+}
+
+/* The findings sorted, then the listing's again as listed; malloc'd. */
+static struct diag_key *diag_keys(const struct sfs_unit_draft *d)
 {
 	const struct sfs_diag_list *l = d->diags;
 	size_t n = l->n + d->nlisting;
@@ -268,12 +317,24 @@ struct sfs_unit *sfs_unit_make(const struct sfs_unit_draft *d)
 			.d = &l->v[i < l->n ? i : i - l->n], .order = i,
 		};
 	sfs_sort(k, l->n, sizeof(*k), cmp_diag);
+	return k;
+}
 
-	struct pack measure = { 0 };
-	pack(&measure, d, k);
-	struct pack fill = { .base = malloc(measure.off) };
-	if (fill.base)
-		pack(&fill, d, k);
+struct sfs_unit *sfs_unit_make(const struct sfs_unit_draft *d)
+{
+	struct lines lines = { 0 };
+	bool keep = d->keep_lines && !d->invalid;
+	struct diag_key *k = diag_keys(d);
+	struct pack measure = { 0 }, fill = { 0 };
+
+	if (k && (!keep || render(d, &lines) == 0)) {
+		pack(&measure, d, k, keep ? &lines : NULL);
+		fill.base = malloc(measure.off);
+		if (fill.base)
+			pack(&fill, d, k, keep ? &lines : NULL);
+	}
+	free(lines.index);
+	free(lines.skills_index);
 	free(k);
 	return (struct sfs_unit *)fill.base;
 }

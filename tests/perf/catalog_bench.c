@@ -7,6 +7,8 @@
  * usage: catalog_bench [--records] [--touch FILE] [--repeat N]
  *                      [--render-loops N] ROOT...
  * --touch FILE: rewrites FILE's mtime (to now) before each rebuild.
+ * --create: before each rebuild, adds a skill folder to the first root
+ *   (and removes the one of the rebuild before).
  * --records: also renders every catalog/<id>.json.
  * --render-loops N: times each rendering as the mean of N.
  */
@@ -122,6 +124,42 @@ static void render(const sfs_catalog *cat, bool records_too, int loops)
 		time_records(cat);
 }
 
+static void skill_paths(const char *root, int k, char *dir, char *md,
+                        size_t size)
+{
+	snprintf(dir, size, "%s/zz-catalog-bench-%d", root, k);
+	snprintf(md, size, "%s/zz-catalog-bench-%d/SKILL.md", root, k);
+}
+
+/* Adds ROOT/zz-catalog-bench-K/SKILL.md; removes that of K - 1. */
+static int add_skill(const char *root, int k)
+{
+	char dir[4096], md[4096];
+
+	skill_paths(root, k - 1, dir, md, sizeof(dir));
+	unlink(md);
+	rmdir(dir);
+	skill_paths(root, k, dir, md, sizeof(dir));
+	FILE *f = mkdir(dir, 0755) == 0 ? fopen(md, "w") : NULL;
+	if (!f || fprintf(f, "---\nname: zz-catalog-bench-%d\n"
+	                  "description: Made by catalog_bench.\n---\n", k) < 0 ||
+	    fclose(f) != 0) {
+		fprintf(stderr, "catalog_bench: %s: %s\n", md, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Removes what add_skill(root, k) added. */
+static void remove_skill(const char *root, int k)
+{
+	char dir[4096], md[4096];
+
+	skill_paths(root, k, dir, md, sizeof(dir));
+	unlink(md);
+	rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -129,10 +167,11 @@ int main(int argc, char **argv)
 		{ "records", no_argument, NULL, 'r' },
 		{ "repeat", required_argument, NULL, 'n' },
 		{ "render-loops", required_argument, NULL, 'l' },
+		{ "create", no_argument, NULL, 'c' },
 		{ 0 }
 	};
 	const char *touch = NULL;
-	bool records = false;
+	bool records = false, create = false;
 	int repeat = 3, loops = 1, c;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -140,6 +179,8 @@ int main(int argc, char **argv)
 			touch = optarg;
 		else if (c == 'r')
 			records = true;
+		else if (c == 'c')
+			create = true;
 		else if (c == 'n')
 			repeat = atoi(optarg);
 		else if (c == 'l')
@@ -165,12 +206,16 @@ int main(int argc, char **argv)
 			        strerror(errno));
 			return 1;
 		}
+		if (create && add_skill(cfg.roots[0], i) < 0)
+			return 1;
 		sfs_catalog *next = build(&cfg, cat, "rebuild with prev");
 		sfs_catalog_unref(cat);
 		cat = next;
 	}
 	render(cat, records, loops);
 	sfs_catalog_unref(cat);
+	if (create)
+		remove_skill(cfg.roots[0], repeat - 1);
 	report("end", 0, NULL);
 	return 0;
 }

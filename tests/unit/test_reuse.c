@@ -424,6 +424,86 @@ static void test_threads(void)
 	sfs_catalog_unref(c);
 }
 
+/* The bytes of spans, joined. */
+static char *join_spans(const struct sfs_span *v, size_t n)
+{
+	size_t len = 0;
+	for (size_t i = 0; i < n; i++)
+		len += v[i].len;
+	char *s = malloc(len + 1), *p = s;
+	for (size_t i = 0; s && i < n; i++) {
+		memcpy(p, v[i].p, v[i].len);
+		p += v[i].len;
+	}
+	if (s)
+		*p = '\0';
+	return s;
+}
+
+static bool spans_render(const sfs_catalog *cat, bool skills_index)
+{
+	size_t n;
+	struct sfs_span *v = sfs_render_spans(cat, skills_index, &n);
+	char *joined = v ? join_spans(v, n) : NULL;
+	char *whole = skills_index ? sfs_render_skills_index(cat)
+	                           : sfs_render_index(cat);
+	bool same = joined && whole && strcmp(joined, whole) == 0;
+	free(v);
+	free(joined);
+	free(whole);
+	return same;
+}
+
+/* Lines kept instead of frontmatter trees render the same documents. */
+static void test_keep_lines(void)
+{
+	populate();
+	skill("r/zz/s07", NULL);
+	const char *roots[] = { at("r") };
+	struct sfs_config trees = { .roots = roots, .nroots = 1 };
+	struct sfs_config lines = { .roots = roots, .nroots = 1,
+	                            .keep_lines = true };
+	sfs_catalog *a = NULL, *b = NULL, *c = NULL;
+	if (sfs_catalog_build(&trees, NULL, &a) < 0 ||
+	    sfs_catalog_build(&lines, NULL, &b) < 0)
+		die("sfs_catalog_build");
+	char *ra = render_all(a), *rb = render_all(b);
+	ok(ra && rb && strcmp(ra, rb) == 0, "kept lines render as trees do");
+	const struct sfs_skill *s = sfs_catalog_find(b, "s03");
+	ok(s && !s->frontmatter && s->index_line.p &&
+	   s->skills_index_line.p && !sfs_catalog_find(a, "s03")->index_line.p,
+	   "lines instead of the frontmatter tree, only when asked");
+	ok(spans_render(b, false) && spans_render(b, true),
+	   "spans join into index.json and skills_index.json");
+	size_t n;
+	struct sfs_span *none = sfs_render_spans(a, false, &n);
+	ok(!none, "no spans without kept lines");
+	free(none);
+
+	rewrite(at("r/s04/SKILL.md"), "---\nname: s04\ndescription: New.\n"
+	        "---\n# s04\n");
+	if (sfs_catalog_build(&lines, b, &c) < 0)
+		die("sfs_catalog_build");
+	ok(sfs_catalog_parsed(c) == 1 && sfs_catalog_find(c, "s03") ==
+	   sfs_catalog_find(b, "s03"), "a rebuild keeps the lines it takes");
+	same_as_fresh(c, "kept lines after an edit");
+	ok(spans_render(c, false) && spans_render(c, true),
+	   "and its spans still join into the documents");
+	struct sfs_config mixed = lines;
+	mixed.keep_lines = false;
+	sfs_catalog *d = NULL;
+	if (sfs_catalog_build(&mixed, c, &d) < 0)
+		die("sfs_catalog_build");
+	ok(sfs_catalog_parsed(d) == N + 1 && sfs_catalog_find(d, "s03")->frontmatter,
+	   "without keep_lines, a prev with lines is not taken");
+	free(ra);
+	free(rb);
+	sfs_catalog_unref(a);
+	sfs_catalog_unref(b);
+	sfs_catalog_unref(c);
+	sfs_catalog_unref(d);
+}
+
 /* Units are shared: the previous catalog may go first. */
 static void test_lifetime(void)
 {
@@ -448,6 +528,7 @@ int main(void)
 	test_listing();
 	test_stat_only();
 	test_threads();
+	test_keep_lines();
 	test_lifetime();
 	nftw(top, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	printf("1..%d\n", tests);
