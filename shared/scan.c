@@ -427,8 +427,9 @@ int sfs_scan_root(struct sfs_scan *s, const char *root, unsigned idx,
 	if (rc < 0)
 		return rc;
 
-	sfs_sort(s->found + first, s->nfound - first, sizeof(*s->found),
-	      cmp_found);
+	if (s->nfound > first)   /* found is NULL while nothing was found */
+		sfs_sort(s->found + first, s->nfound - first,
+		         sizeof(*s->found), cmp_found);
 	if (w.out_of_budget)
 		rc = sfs_diag_add(s->global, SFS_WARNING, root, 0, 0, "",
 		                  "search stopped after %zu entries; "
