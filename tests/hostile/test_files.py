@@ -103,7 +103,8 @@ class Sizes(HostileCase):
 
 class Names(HostileCase):
     SERVED = ["with space.md", "-rf", "back\\slash.md", "\u00fcn\u00efc\u00f8d\u00e9.md",
-              "x" * 250 + ".md", "SKILL.md ", "trailing.dot."]
+              "x" * 250 + ".md", "SKILL.md ", "trailing.dot.", 'quote".md', "brace}{.md",
+              "line\u2028sep.md", "emoji-\U0001F600.md", "\ufeffbom.md"]
     HIDDEN = [b"new\nline.md", b"tab\there.md", b"bad\xffname.md", b"\x1b[31mred.md",
               b"cr\rreturn.md", b"overlong\xc0\xafslash.md"]
 
