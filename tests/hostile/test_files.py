@@ -151,6 +151,30 @@ class Names(HostileCase):
             self.assertEqual(r["result"]["contents"][0]["text"], "served\n", n)
         s.close()
 
+    def test_frontmatter_strings(self):
+        # quotes, backslashes, separators and markup survive every rendering
+        desc = 'Say "hi" \\\\ C:\\\\path a < b > c \u2028 \u00e9 \U0001F600 {"skills":[ ]}'
+        d = os.path.join(self.root, "quoting")
+        os.makedirs(d)
+        with open(os.path.join(d, "SKILL.md"), "w") as f:
+            yaml_string = json.dumps(desc, ensure_ascii=False).replace("\u2028", "\\u2028")
+            f.write("---\nname: quoting\ndescription: %s\n---\nBody\n" % yaml_string)
+        m = self.mount_root()
+        self.assert_safe()
+        entry = [e for e in m.json("index.json")["skills"] if "//quoting/" in e["uri"]][0]
+        self.assertEqual(entry["frontmatter"]["description"], desc)
+        rows = m.json("catalog/skills_index.json")["skills"]
+        self.assertEqual([r for r in rows if r["id"] == "quoting"][0]["description"], desc)
+        self.assertEqual(m.json("catalog/quoting.json")["description"], desc)
+        # one skill per line still holds
+        lines = m.read("index.json").split(b"\n")
+        self.assertEqual(len(lines), len(self.index_ids()) + 3)
+        s = self.mcp()
+        r = s.tool("list_skills", {"query": '"HI" \U0001F600 path'})
+        self.assertEqual([x["description"] for x in r["result"]["structuredContent"]["skills"]],
+                         [desc])
+        s.close()
+
     def test_display_of_hidden_names(self):
         # the finding spells the bytes it cannot show as \xNN
         self.assertEqual(display_path(b"/a/bad\xffname\n"), "/a/bad\\xFFname\\x0A")
