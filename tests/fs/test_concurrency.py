@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """Several processes run find and cat in a loop over the mount while skills
-are added, edited and removed in the sources: no reader sees an error, and
-every read of a file is one whole version of it."""
+are added, edited and removed in the sources: every read of a file is one
+whole version of it, generated files never fail, and the only errors are
+the two races skillsfs(1) documents: a skill file replaced in its source
+and read before the refresh (ESTALE), and a skill that is being removed
+while find walks it (ENOENT)."""
 
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -18,30 +22,47 @@ SHELL_READERS = 3
 
 # find over the skills that are only edited, never removed, and over the
 # top of the tree; cat every SKILL.md of those and the generated files.
+# The generated files are read on their own: they must never fail.
 SHELL_LOOP = r"""
 set -u
 m=$1; stop=$2; n=0
 while [ ! -e "$stop" ]; do
-    find "$m/skills/pdf-forms" "$m/skills/csv-report" "$m/refs" -print > /dev/null || exit 10
-    find "$m" -maxdepth 2 > /dev/null || exit 11
+    find "$m/skills/pdf-forms" "$m/skills/csv-report" "$m/refs" -print > /dev/null
+    find "$m" -maxdepth 2 > /dev/null
     cat "$m/skills/pdf-forms/SKILL.md" "$m/skills/csv-report/SKILL.md" \
-        "$m/skills/pdf-forms/scripts/fill.sh" "$m/refs/pdf-forms/field-types.md" \
-        "$m/index.json" "$m/status.json" "$m/catalog/skills_index.json" > /dev/null || exit 12
-    ls -lR "$m/skills/pdf-forms" > /dev/null || exit 13
+        "$m/skills/pdf-forms/scripts/fill.sh" "$m/refs/pdf-forms/field-types.md" > /dev/null
+    cat "$m/index.json" "$m/status.json" "$m/catalog/skills_index.json" > /dev/null || exit 12
+    ls -lR "$m/skills/pdf-forms" > /dev/null
     grep -rq "PDF" "$m/skills/pdf-forms" || exit 14
     n=$((n+1))
 done
 echo "$n"
 """
 
+# The races skillsfs(1) documents ("Reading while the sources change"), as
+# find, cat, ls and grep report them; any other message fails the test.
+DOCUMENTED_RACE = re.compile(
+    r"^(find|cat|ls|grep): .*/(skills|refs)/[^:]*: Stale file handle$"
+    r"|^(find|ls): .*/skills/churn-\d+[^:]*: No such file or directory$")
+
+
+def undocumented(stderr):
+    return [line for line in stderr.decode(errors="replace").splitlines()
+            if not DOCUMENTED_RACE.match(line)]
+
 # Checks that every read is exactly one of the versions the writer wrote.
 PY_READER = textwrap.dedent(r"""
-    import json, os, sys
+    import errno, json, os, sys
     m, stop, versions_dir = sys.argv[1:4]
     n = 0
     while not os.path.exists(stop):
-        with open(os.path.join(m, "skills/csv-report/SKILL.md"), "rb") as f:
-            data = f.read()
+        try:
+            with open(os.path.join(m, "skills/csv-report/SKILL.md"), "rb") as f:
+                data = f.read()
+        except OSError as e:
+            if e.errno != errno.ESTALE:   # the documented race, see above
+                raise
+            continue
         known = set()
         for name in os.listdir(versions_dir):
             with open(os.path.join(versions_dir, name), "rb") as f:
@@ -90,9 +111,10 @@ class ConcurrentReaders(MountTestCase):
         failures = []
         for r in readers:
             out, err = r.communicate(timeout=60)
-            if r.returncode != 0 or err:
+            bad = undocumented(err)
+            if r.returncode != 0 or bad:
                 failures.append("reader %s exited %d: %s" % (r.args[:2], r.returncode,
-                                                              err.decode(errors="replace")))
+                                                              "\n".join(bad)))
             else:
                 self.assertGreater(int(out.split()[-1]), 0)
         self.assertEqual(failures, [])
