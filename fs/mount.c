@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,6 +193,12 @@ static unsigned pin_budget(void)
 
 static int daemon_init(struct daemon *d, const struct mount_options *o)
 {
+	/* A generation's large arrays (its inode table, above all) are
+	 * mapped on their own and given back when the generation goes.
+	 * glibc would otherwise raise the threshold to the size of the first
+	 * one freed and put the next ones in the heap, which keeps their
+	 * pages after they are freed. */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	memset(d, 0, sizeof(*d));
 	d->opt = o;
 	d->max_pins = pin_budget();

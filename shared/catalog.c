@@ -54,6 +54,7 @@ struct build {
 	const struct sfs_config *cfg;
 	const sfs_catalog *reuse;     /* prev, when its units may be taken */
 	struct sfs_scan scan;
+	struct sfs_arena paths;       /* the found folders' paths */
 	struct sfs_digests digests;   /* prev's, for scan */
 	struct sfs_diag_list global;
 	struct cand *c;
@@ -68,6 +69,7 @@ struct worker {
 	struct sfs_scan scan;         /* the build's, with this thread's hint
 	                                 and hashed count */
 	struct sfs_arena scratch;     /* one skill folder's reading */
+	struct sfs_buf buf;           /* for rendering a skill's lines */
 	size_t parsed, listed;
 	int rc;
 	pthread_t thread;
@@ -406,12 +408,12 @@ static int check_folder(struct worker *w, struct reading *r)
 }
 
 /* The finished reading as a unit of its own. */
-static int make_unit(struct build *b, struct reading *r, size_t nlisting,
+static int make_unit(struct worker *w, struct reading *r, size_t nlisting,
                      struct sfs_unit **out)
 {
 	int rc = 0;
 
-	if (b->cfg->strict)
+	if (w->b->cfg->strict)
 		sfs_diag_promote_warnings(&r->diags);
 	if (!has_error(&r->diags) && !r->id)
 		rc = sfs_diag_add(&r->diags, SFS_ERROR, r->skill_md_path, 0, 0,
@@ -430,7 +432,8 @@ static int make_unit(struct build *b, struct reading *r, size_t nlisting,
 		.diags = &r->diags,
 		.nlisting = nlisting,
 		.invalid = has_error(&r->diags),
-		.keep_lines = b->cfg->keep_lines,
+		.keep_lines = w->b->cfg->keep_lines,
+		.buf = &w->buf,
 	};
 	fm_position(r, "name", &d.name_line, &d.name_column);
 	fm_position(r, "x-personal-mcp.depends_on", &d.deps_line,
@@ -474,7 +477,7 @@ static int read_folder(struct worker *w, struct cand *c)
 		if (rc == 0)
 			rc = check_folder(w, &r);
 		if (rc == 0)
-			rc = make_unit(b, &r, nlisting, &c->unit);
+			rc = make_unit(w, &r, nlisting, &c->unit);
 	}
 	if (r.parsed)
 		sfs_frontmatter_free(&r.fm);
@@ -554,7 +557,7 @@ static int resolve_shadowing(struct build *b)
 			w--;   /* stops at the run's first, which is served */
 		const struct cand *winner = v[w];
 		c->state = SFS_SHADOWED;
-		c->shadowed_by = winner->found->dir;
+		c->shadowed_by = winner->unit->dir;   /* found paths go with the build */
 		rc = sfs_diag_add(&c->cross,
 		                  b->cfg->strict ? SFS_ERROR : SFS_WARNING,
 		                  c->unit->skill_md_path, c->unit->name_line,
@@ -1013,6 +1016,7 @@ static int init_build(struct build *b, const struct sfs_config *cfg,
 		.max_entries = cfg->max_entries ? cfg->max_entries
 		                                : DEFAULT_MAX_ENTRIES,
 		.max_files = cat->max_files,
+		.paths = &b->paths,
 		.reuse = b->reuse,
 		.prev = prev,
 		.digests = &b->digests,
@@ -1092,6 +1096,7 @@ static void *work(void *arg)
 		c->state = c->unit->invalid ? SFS_INVALID : 0;
 	}
 	sfs_arena_free(&w->scratch);
+	sfs_buf_free(&w->buf);
 	return NULL;
 }
 
@@ -1171,6 +1176,7 @@ static void end_build(struct build *b)
 	}
 	free(b->c);
 	sfs_scan_free(&b->scan);
+	sfs_arena_free(&b->paths);
 	sfs_digest_cache_free(&b->digests.cache);
 	pthread_mutex_destroy(&b->digests.lock);
 	sfs_diag_list_free(&b->global);

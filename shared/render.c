@@ -10,6 +10,7 @@
  * memory; the builders note a failure in a flag instead of checking each
  * call, and the renderers return NULL when it is set.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -381,26 +382,25 @@ char *sfs_render_skills_index(const sfs_catalog *cat)
 	return render_lines(cat, true);
 }
 
-static char *one_line(const struct sfs_skill *s, entry_fn entry, size_t *len)
+void sfs_buf_free(struct sfs_buf *b)
 {
-	struct text t = { 0 };
-	char *scratch = NULL;
-	size_t size = 0;
-
-	entry(&t, s, &scratch, &size);
-	free(scratch);
-	*len = t.n;
-	return finish(&t);
+	free(b->p);
+	free(b->scratch);
+	memset(b, 0, sizeof(*b));
 }
 
-char *sfs_render_index_line(const struct sfs_skill *s, size_t *len)
+int sfs_render_lines(const struct sfs_skill *s, struct sfs_buf *b,
+                     size_t *index_len, size_t *skills_len)
 {
-	return one_line(s, index_entry, len);
-}
+	struct text t = { .p = b->p, .cap = b->cap };
 
-char *sfs_render_skills_index_line(const struct sfs_skill *s, size_t *len)
-{
-	return one_line(s, skills_index_entry, len);
+	index_entry(&t, s, &b->scratch, &b->scratch_cap);
+	*index_len = t.n;
+	skills_index_entry(&t, s, &b->scratch, &b->scratch_cap);
+	*skills_len = t.n - *index_len;
+	b->p = t.p;
+	b->cap = t.cap;
+	return t.oom ? -ENOMEM : 0;
 }
 
 struct sfs_span *sfs_render_spans(const sfs_catalog *cat, bool skills_index,

@@ -328,7 +328,7 @@ static int walk_entry(struct walk *w, int dfd, const char *path,
 	if (nm->type != DT_DIR && !S_ISDIR(st.st_mode))
 		return 0;
 
-	const char *child = join(s->arena, path, name);
+	const char *child = join(s->paths ? s->paths : s->arena, path, name);
 	if (!child)
 		return -ENOMEM;
 	const char *bad = sfs_bad_name(name);
@@ -385,7 +385,9 @@ static int walk_dir(struct walk *w, int dfd, const char *path, unsigned depth)
 		names_free(&nm);
 		return rc;
 	}
-	rc = sfs_strvec_push(&s->dirs, path);
+	/* a folder to watch: its path lives as long as the catalog */
+	rc = sfs_strvec_push(&s->dirs, s->paths ?
+	                     sfs_arena_strdup(s->arena, path) : path);
 	for (size_t i = 0; rc == 0 && i < nm.n; i++)
 		rc = walk_entry(w, dfd, path, &nm.v[i], depth);
 	names_free(&nm);

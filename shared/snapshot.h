@@ -110,6 +110,10 @@ struct sfs_strvec {
 
 struct sfs_scan {
 	struct sfs_arena *arena;         /* not owned; discovery's strings */
+	struct sfs_arena *paths;         /* not owned; the found folders'
+	                                    paths, needed while building only
+	                                    (units keep their own); NULL:
+	                                    arena */
 	struct sfs_diag_list *global;    /* findings not tied to a skill */
 	unsigned max_depth;
 	size_t max_entries;
@@ -202,6 +206,15 @@ int sfs_scan_docs(struct sfs_scan *s, const char *dir, unsigned root,
                   struct sfs_skill **out);
 /* ---- unit.c: one skill folder, shared between snapshots ---------------- */
 
+/* What stat says of a folder, to tell it changed. */
+struct sfs_stamp {
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime, ctime;
+	mode_t mode;
+};
+
 /*
  * What one skill folder gives on its own, before the checks across
  * skills: its tree with digests, the folders read, its frontmatter and
@@ -225,7 +238,7 @@ struct sfs_unit {
 	bool statable;              /* no findings from the listing and no
 	                               symlinks: stat alone can tell it
 	                               unchanged */
-	struct sfs_file self;       /* the folder's identity when listed */
+	struct sfs_stamp self;      /* the folder's identity when listed */
 	size_t nlisted;             /* names in the folder's listing */
 	/* Where the fields that checks across skills report on stand. */
 	unsigned name_line, name_column;
@@ -255,6 +268,7 @@ struct sfs_unit_draft {
 	size_t nlisting;            /* the first of diags: the listing's */
 	bool invalid;
 	bool keep_lines;            /* sfs_config.keep_lines */
+	struct sfs_buf *buf;        /* the thread's, for rendering */
 	unsigned name_line, name_column;
 	unsigned deps_line, deps_column;
 };
@@ -285,10 +299,23 @@ bool sfs_unit_unchanged(const struct sfs_unit *u, int dfd, const char *name,
 
 /* ---- render.c (beyond skillsfs.h) ------------------------------------- */
 
-/* A skill's entry of index.json or skills_index.json, malloc'd, its
- * length in *len; NULL when out of memory. */
-char *sfs_render_index_line(const struct sfs_skill *s, size_t *len);
-char *sfs_render_skills_index_line(const struct sfs_skill *s, size_t *len);
+/* Room that a thread reuses from one rendering to the next, so that
+ * rendering leaves no freed blocks of every size between the
+ * long-lived allocations made meanwhile. */
+struct sfs_buf {
+	char *p;            /* owned (malloc) */
+	size_t cap;
+	char *scratch;      /* owned (malloc): for cJSON's printer */
+	size_t scratch_cap;
+};
+
+void sfs_buf_free(struct sfs_buf *b);
+
+/* A skill's entries of index.json and skills_index.json into b->p, one
+ * after the other: *index_len bytes, then *skills_len bytes.  Returns 0
+ * or -ENOMEM. */
+int sfs_render_lines(const struct sfs_skill *s, struct sfs_buf *b,
+                     size_t *index_len, size_t *skills_len);
 
 /* ---- catalog.c: the snapshot itself ------------------------------------ */
 

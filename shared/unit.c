@@ -178,9 +178,9 @@ static const struct sfs_diag *diags(struct pack *p, const struct diag_key *k,
 }
 
 /* The rendered lines of a skill valid on its own (keep_lines), made
- * before the passes. */
+ * before the passes, in the thread's buffer. */
 struct lines {
-	char *index, *skills_index;   /* malloc'd */
+	const char *index, *skills_index;
 	size_t index_len, skills_index_len;
 };
 
@@ -272,7 +272,12 @@ static void pack(struct pack *p, const struct sfs_unit_draft *d,
 		.invalid = d->invalid,
 		.statable = !d->nlisting && !links && S_ISDIR(t->self.mode),
 		.listing = lv, .nlisting = d->nlisting,
-		.self = t->self, .nlisted = t->nlisted,
+		.self = {
+			.dev = t->self.dev, .ino = t->self.ino,
+			.size = t->self.size, .mtime = t->self.mtime,
+			.ctime = t->self.ctime, .mode = t->self.mode,
+		},
+		.nlisted = t->nlisted,
 		.name_line = d->name_line, .name_column = d->name_column,
 		.deps_line = d->deps_line, .deps_column = d->deps_column,
 		.skill = s, .dirs = dirs, .ndirs = t->ndirs,
@@ -298,10 +303,11 @@ static int render(const struct sfs_unit_draft *d, struct lines *l)
 		.nfiles = d->tree->nfiles,
 		.skill_md = d->tree->skill_md,
 	};
-	l->index = sfs_render_index_line(&view, &l->index_len);
-	l->skills_index = sfs_render_skills_index_line(&view,
-	                                               &l->skills_index_len);
-	return l->index && l->skills_index ? 0 : -ENOMEM;
+	int rc = sfs_render_lines(&view, d->buf, &l->index_len,
+	                          &l->skills_index_len);
+	l->index = d->buf->p;
+	l->skills_index = d->buf->p + l->index_len;
+	return rc;
 }
 
 /* The findings sorted, then the listing's again as listed; malloc'd. */
@@ -333,8 +339,6 @@ struct sfs_unit *sfs_unit_make(const struct sfs_unit_draft *d)
 		if (fill.base)
 			pack(&fill, d, k, keep ? &lines : NULL);
 	}
-	free(lines.index);
-	free(lines.skills_index);
 	free(k);
 	return (struct sfs_unit *)fill.base;
 }
@@ -439,6 +443,14 @@ static bool same_stat(const struct sfs_file *f, const struct stat *st)
 	       same_time(f->ctime, st->st_ctim);
 }
 
+static bool same_stamp(const struct sfs_stamp *s, const struct stat *st)
+{
+	return s->mode == st->st_mode && s->dev == st->st_dev &&
+	       s->ino == st->st_ino && s->size == st->st_size &&
+	       same_time(s->mtime, st->st_mtim) &&
+	       same_time(s->ctime, st->st_ctim);
+}
+
 bool sfs_unit_unchanged(const struct sfs_unit *u, int dfd, const char *name,
                         const struct stat *st, struct timespec trusted)
 {
@@ -446,7 +458,7 @@ bool sfs_unit_unchanged(const struct sfs_unit *u, int dfd, const char *name,
 	char path[PATH_MAX];
 	size_t n = strlen(name);
 
-	if (!u->statable || !same_stat(&u->self, st) ||
+	if (!u->statable || !same_stamp(&u->self, st) ||
 	    !before(st->st_ctim, trusted) || n + 2 > sizeof(path))
 		return false;
 	memcpy(path, name, n);

@@ -48,6 +48,9 @@ def main():
     ap.add_argument("skillsfs")
     ap.add_argument("corpus")
     ap.add_argument("--edits", type=int, default=3)
+    ap.add_argument("--read-all", action="store_true",
+                    help="after ready, find and grep -r over skills/ (the "
+                    "kernel then knows every inode there)")
     ap.add_argument("--debug", action="store_true",
                     help="run the daemon with -d and print its timings")
     a = ap.parse_args()
@@ -64,6 +67,13 @@ def main():
         wait_for(lambda: read(idx).startswith(b'{"skills":['))
         print("ready          %7.1f ms  %s" % ((time.monotonic() - t0) * 1e3,
                                                status(proc.pid)))
+        if a.read_all:
+            t = time.monotonic()
+            skills = os.path.join(mnt, "skills")
+            subprocess.run(["find", skills], stdout=subprocess.DEVNULL)
+            subprocess.run(["grep", "-rq", "zzz-not-there", skills])
+            print("read all       %7.1f ms  %s" % (
+                (time.monotonic() - t) * 1e3, status(proc.pid)))
         skills = sorted(d for d in os.listdir(a.corpus)
                         if os.path.exists(os.path.join(a.corpus, d,
                                                        "SKILL.md")))
