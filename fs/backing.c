@@ -171,6 +171,13 @@ int backing_pin(const struct sfs_skill *s, const struct sfs_file *f)
 int backing_owner(const struct sfs_skill *s, const struct sfs_file *f,
                   uid_t *uid, gid_t *gid)
 {
+	/* A skill's files carry the owner the scan saw; the docs tree (no
+	 * id) does not. */
+	if (s->id) {
+		*uid = f->uid;
+		*gid = f->gid;
+		return 0;
+	}
 	char path[PATH_MAX];
 	struct stat st;
 	int len = snprintf(path, sizeof(path), "%s/%s", s->dir, f->source);

@@ -292,6 +292,8 @@ static int hash_skill_md(struct reading *r, int fd, const char *text,
 	f->ctime = st.st_ctim;
 	f->dev = st.st_dev;
 	f->ino = st.st_ino;
+	f->uid = st.st_uid;
+	f->gid = st.st_gid;
 	if (whole) {
 		sfs_sha256(text, len, f->sha256);
 	} else {

@@ -561,6 +561,8 @@ static void set_identity(struct sfs_file *e, const struct stat *st)
 	e->ctime = st->st_ctim;
 	e->dev = st->st_dev;
 	e->ino = st->st_ino;
+	e->uid = st->st_uid;
+	e->gid = st->st_gid;
 }
 
 /* The real path of the skill folder, asked for only when a symlink needs
@@ -620,8 +622,10 @@ static int keep_link(struct tree_walk *t, const struct sfs_file *proto,
 		return 0;
 	}
 	/* The content is the target's, so is its identity: an edit of the
-	 * target changes the digest. */
+	 * target changes the digest.  The owner is the link's own. */
 	set_identity(e, st);
+	e->uid = lst->st_uid;
+	e->gid = lst->st_gid;
 	int rc = digest_entry(t, AT_FDCWD, real, e);
 	if (rc < 0) {
 		t->n--;

@@ -54,6 +54,8 @@ struct sfs_file {
 	bool hashed;          /* sha256 is valid (regular files, file links) */
 	uint8_t sha256[32];
 	struct timespec ctime; /* of the source: change detection */
+	uid_t uid;            /* owner of the entry itself (of a symlink: */
+	gid_t gid;            /* the link's), as listed */
 };
 
 /* Bytes that belong to a catalog (not NUL-terminated). */

@@ -18,12 +18,24 @@ import tempfile
 import time
 
 
+def cpu_ms(pid):
+    """CPU time of every thread of pid so far (schedstat), in ms."""
+    total = 0
+    for tid in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/schedstat" % (pid, tid)) as f:
+                total += int(f.read().split()[0])
+        except OSError:
+            pass
+    return total / 1e6
+
+
 def status(pid):
     with open("/proc/%d/status" % pid) as f:
         text = f.read()
     get = lambda k: int(re.search(k + r":\s+(\d+) kB", text).group(1))
-    return "rss %.1f MiB, peak %.1f MiB" % (get("VmRSS") / 1024,
-                                             get("VmHWM") / 1024)
+    return "rss %.1f MiB, peak %.1f MiB, cpu %.0f ms" % (
+        get("VmRSS") / 1024, get("VmHWM") / 1024, cpu_ms(pid))
 
 
 def wait_for(pred, limit=20.0):
