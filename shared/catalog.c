@@ -88,6 +88,7 @@ struct reading {
 	struct sfs_meta meta;         /* used once the skill is valid */
 	const char *id;               /* the frontmatter name, if any */
 	size_t *hashed;               /* the count of files hashed */
+	struct stat md_stat;          /* of SKILL.md as opened */
 };
 
 /* ---- reading one skill -------------------------------------------------- */
@@ -140,7 +141,7 @@ static int read_at(int fd, off_t off, size_t max, off_t expect, char **out,
 
 /* Opens SKILL.md as listed in the tree: a regular file, or an in-skill
  * symlink to one.  Returns a descriptor or -errno. */
-static int open_skill_md(const struct reading *r)
+static int open_skill_md(struct reading *r)
 {
 	const struct sfs_file *f = &r->tree.files[r->tree.skill_md];
 	char *real = NULL;
@@ -169,6 +170,7 @@ static int open_skill_md(const struct reading *r)
 		close(fd);
 		return -ESTALE;
 	}
+	r->md_stat = st;
 	return fd;
 }
 
@@ -284,9 +286,7 @@ static int hash_skill_md(struct reading *r, int fd, const char *text,
 	/* The identity of the file read, which a save by rename may have
 	 * put in place since it was listed: identity, digest and content
 	 * then describe one file. */
-	struct stat st;
-	if (fstat(fd, &st) < 0)
-		return -errno;
+	const struct stat st = r->md_stat;
 	f->mode = st.st_mode;
 	f->mtime = st.st_mtim;
 	f->ctime = st.st_ctim;
@@ -559,7 +559,8 @@ static int resolve_shadowing(struct build *b)
 			w--;   /* stops at the run's first, which is served */
 		const struct cand *winner = v[w];
 		c->state = SFS_SHADOWED;
-		c->shadowed_by = winner->unit->dir;   /* found paths go with the build */
+		/* the unit's: found paths go with the build */
+		c->shadowed_by = winner->unit->dir;
 		rc = sfs_diag_add(&c->cross,
 		                  b->cfg->strict ? SFS_ERROR : SFS_WARNING,
 		                  c->unit->skill_md_path, c->unit->name_line,
@@ -867,7 +868,8 @@ static int freeze_units(struct build *b)
 		c->unit = NULL;
 		if (c->state != 0)
 			continue;
-		cat->skills[cat->nskills++] = &cat->units[cat->nunits - 1]->skill;
+		cat->skills[cat->nskills++] =
+			&cat->units[cat->nunits - 1]->skill;
 		cat->root_served[c->found->root]++;
 	}
 	sfs_sort(cat->units, cat->nunits, sizeof(*cat->units), cmp_unit);

@@ -355,7 +355,8 @@ static int walk_entry(struct walk *w, int dfd, const char *path,
 	}
 	if (cfd < 0)
 		return sfs_diag_add(s->global, SFS_WARNING, child, 0, 0, "",
-		                    "cannot open folder: %s", sfs_strerror(errno));
+		                    "cannot open folder: %s",
+		                    sfs_strerror(errno));
 	rc = walk_dir(w, cfd, child, depth + 1);
 	close(cfd);
 	return rc;

@@ -4,12 +4,13 @@
  * and a rebuild with the previous catalog after one file was touched;
  * with the resident set size after each step.
  *
- * usage: catalog_bench [--records] [--touch FILE] [--repeat N]
- *                      [--render-loops N] ROOT...
+ * usage: catalog_bench [--records] [--touch FILE] [--create] [--keep-lines]
+ *                      [--threads N] [--repeat N] [--render-loops N] ROOT...
  * --touch FILE: rewrites FILE's mtime (to now) before each rebuild.
  * --create: before each rebuild, adds a skill folder to the first root
  *   (and removes the one of the rebuild before).
  * --records: also renders every catalog/<id>.json.
+ * --keep-lines, --threads N: as sfs_config (the mount keeps lines).
  * --render-loops N: times each rendering as the mean of N.
  */
 #include <errno.h>
@@ -168,10 +169,13 @@ int main(int argc, char **argv)
 		{ "repeat", required_argument, NULL, 'n' },
 		{ "render-loops", required_argument, NULL, 'l' },
 		{ "create", no_argument, NULL, 'c' },
+		{ "keep-lines", no_argument, NULL, 'k' },
+		{ "threads", required_argument, NULL, 'j' },
 		{ 0 }
 	};
 	const char *touch = NULL;
-	bool records = false, create = false;
+	bool records = false, create = false, keep_lines = false;
+	unsigned threads = 0;
 	int repeat = 3, loops = 1, c;
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -181,6 +185,10 @@ int main(int argc, char **argv)
 			records = true;
 		else if (c == 'c')
 			create = true;
+		else if (c == 'k')
+			keep_lines = true;
+		else if (c == 'j')
+			threads = (unsigned)atoi(optarg);
 		else if (c == 'n')
 			repeat = atoi(optarg);
 		else if (c == 'l')
@@ -190,12 +198,15 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc) {
 		fputs("usage: catalog_bench [--records] [--touch FILE] "
-		      "[--repeat N] [--render-loops N] ROOT...\n", stderr);
+		      "[--create] [--keep-lines] [--threads N] [--repeat N] "
+		      "[--render-loops N] ROOT...\n", stderr);
 		return 2;
 	}
 	struct sfs_config cfg = {
 		.roots = (const char *const *)argv + optind,
 		.nroots = (size_t)(argc - optind),
+		.keep_lines = keep_lines,
+		.threads = threads,
 	};
 	report("start", 0, NULL);
 	sfs_catalog *cat = build(&cfg, NULL, "cold build");
