@@ -52,7 +52,7 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev)
 		.exclude = (const char *const *)o->cf.exclude,
 		.nexclude = o->cf.nexclude,
 		.docs_dir = o->docs_dir,
-		/* index.json and skills_index.json are served as spans of
+		/* index.json and skills_index.json are read in place from
 		 * the skills' lines, kept once for every generation */
 		.keep_lines = true,
 	};

@@ -243,7 +243,7 @@ static void reply_doc(fuse_req_t req, const struct gen *g,
 {
 	const struct doc *d = gen_doc(g, n);
 
-	if (d->spans) {
+	if (d->lines) {
 		/* index.json, skills_index.json: gathered from the skills'
 		 * lines, at most one read's worth */
 		char *buf = malloc(size ? size : 1);
@@ -252,7 +252,7 @@ static void reply_doc(fuse_req_t req, const struct gen *g,
 			return;
 		}
 		if (size)
-			gen_doc_copy(d, (size_t)off, size, buf);
+			sfs_lines_doc_read(d->lines, (size_t)off, size, buf);
 		fuse_reply_buf(req, buf, size);
 		free(buf);
 		return;

@@ -63,30 +63,19 @@ static int add_doc(struct gen *g, char *data)
 	return 0;
 }
 
-/* index.json or skills_index.json: spans of the lines the catalog keeps
- * for every skill (and shares with the next catalog), so that a
- * generation holds no copy of them; rendered when the catalog has no
- * lines. */
-static int add_spans(struct gen *g, bool skills_index)
+/* index.json or skills_index.json: read in place from the lines the
+ * catalog keeps for every skill (and shares with the next catalog), so
+ * that a generation holds no copy of them; rendered when the catalog has
+ * no lines. */
+static int add_lines_doc(struct gen *g, bool skills_index)
 {
 	struct doc *d = &g->docs[g->ndocs];
-	size_t n;
-	struct sfs_span *v = sfs_render_spans(g->cat, skills_index, &n);
 
-	if (!v)
+	d->lines = sfs_lines_doc_new(g->cat, skills_index);
+	if (!d->lines)
 		return add_doc(g, skills_index ? sfs_render_skills_index(g->cat)
 		                               : sfs_render_index(g->cat));
-	d->at = malloc(n * sizeof(*d->at));
-	if (!d->at) {
-		free(v);
-		return -ENOMEM;
-	}
-	d->spans = v;
-	d->nspans = n;
-	for (size_t i = 0; i < n; i++) {
-		d->at[i] = d->len;
-		d->len += v[i].len;
-	}
+	d->len = sfs_lines_doc_size(d->lines);
 	g->ndocs++;
 	return 0;
 }
@@ -134,7 +123,9 @@ static int add_record(struct builder *b, size_t i)
 		if (!text)
 			return -ENOMEM;
 		d->len = strlen(text);
-		sfs_sha256(text, d->len, d->sha256);
+		uint8_t digest[32];
+		sfs_sha256(text, d->len, digest);
+		memcpy(d->sha256, digest, sizeof(d->sha256));
 		free(text);
 	}
 	g->ndocs++;
@@ -164,7 +155,7 @@ static int render_docs(struct builder *b)
 		.refresh_mode = g->refresh_mode,
 		.root_sources = b->p->root_sources,
 	};
-	if (add_spans(g, false) < 0 || add_spans(g, true) < 0 ||
+	if (add_lines_doc(g, false) < 0 || add_lines_doc(g, true) < 0 ||
 	    add_doc(g, sfs_render_status(cat, &info)) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
@@ -352,23 +343,11 @@ static bool same_timespec(struct timespec a, struct timespec b)
 	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
 }
 
-/* Spans of the same bytes: the same lines of the same skills (the
- * catalog shares what it took unchanged). */
-static bool same_spans(const struct doc *a, const struct doc *b)
-{
-	if (a->nspans != b->nspans || a->len != b->len)
-		return false;
-	for (size_t i = 0; i < a->nspans; i++)
-		if (a->spans[i].p != b->spans[i].p ||
-		    a->spans[i].len != b->spans[i].len)
-			return false;
-	return true;
-}
-
 static bool same_doc(const struct doc *a, const struct doc *b)
 {
-	if (a->spans || b->spans)
-		return a->spans && b->spans && same_spans(a, b);
+	if (a->lines || b->lines)   /* the same skills' lines */
+		return a->lines && b->lines &&
+		       sfs_lines_doc_same(a->lines, b->lines);
 	return a->len == b->len && memcmp(a->data, b->data, a->len) == 0;
 }
 
@@ -389,7 +368,8 @@ static bool unchanged(const struct builder *b, const struct node *n,
 		if (n->skill != TREE_NONE)   /* a record: by digest */
 			return g->docs[n->item].len == prev->docs[o->item].len &&
 			       memcmp(g->docs[n->item].sha256,
-			              prev->docs[o->item].sha256, 32) == 0;
+			              prev->docs[o->item].sha256,
+			              sizeof(g->docs[n->item].sha256)) == 0;
 		return same_doc(&g->docs[n->item], &prev->docs[o->item]);
 	case NODE_REFLINK:
 		return same_doc(&g->docs[n->item], &prev->docs[o->item]);
@@ -678,8 +658,7 @@ void gen_free(struct gen *g)
 		return;
 	for (uint32_t i = 0; i < g->ndocs; i++) {
 		free(g->docs[i].data);
-		free(g->docs[i].spans);
-		free(g->docs[i].at);
+		sfs_lines_doc_free(g->docs[i].lines);
 	}
 	free(g->docs);
 	for (uint32_t i = 0; i < g->nroot_fds; i++)
@@ -770,29 +749,6 @@ const struct doc *gen_doc(const struct gen *g, const struct node *n)
 	if (n->kind != NODE_DOC && n->kind != NODE_REFLINK)
 		return NULL;
 	return &g->docs[n->item];
-}
-
-void gen_doc_copy(const struct doc *d, size_t off, size_t size, char *out)
-{
-	/* the last span that starts at or before off */
-	size_t lo = 0, hi = d->nspans;
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d->at[mid] <= off)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo; size > 0 && i < d->nspans; i++) {
-		size_t from = off - d->at[i];
-		size_t n = d->spans[i].len - from;
-		if (n > size)
-			n = size;
-		memcpy(out, d->spans[i].p + from, n);
-		out += n;
-		off += n;
-		size -= n;
-	}
 }
 
 const char *gen_doc_data(const struct gen *g, const struct node *n)

@@ -60,14 +60,12 @@ struct node {
 /* A generated document, or a ref link's target (len without the NUL). */
 struct doc {
 	char *data;             /* a skill's record: NULL until its first
-	                         * read (see gen_doc_data); NULL for spans */
+	                         * read (see gen_doc_data); NULL for lines */
 	size_t len;
-	uint8_t sha256[32];     /* a skill's record: of its bytes */
-	/* index.json and skills_index.json: spans of the catalog's bytes
-	 * (sfs_render_spans), at[i] where span i starts; owned */
-	struct sfs_span *spans;
-	size_t *at;
-	size_t nspans;
+	uint8_t sha256[16];     /* a skill's record: of its bytes (the
+	                         * first half of their SHA-256) */
+	sfs_lines_doc *lines;   /* index.json, skills_index.json: read in
+	                         * place from the catalog; owned */
 };
 
 struct gen {
@@ -162,11 +160,8 @@ const struct sfs_file *gen_file(const struct gen *g, const struct node *n);
 /* A document's bytes or a link's target; NULL for other kinds. */
 const struct doc *gen_doc(const struct gen *g, const struct node *n);
 /* A document's bytes, rendering a skill's record on its first read in
- * this generation; NULL when out of memory, and for a document made of
- * spans, which gen_doc_copy reads. */
+ * this generation; NULL when out of memory, and for index.json and
+ * skills_index.json (doc->lines), which sfs_lines_doc_read reads. */
 const char *gen_doc_data(const struct gen *g, const struct node *n);
-/* Copies `size` bytes at `off` (within its size) of a document made of
- * spans into out. */
-void gen_doc_copy(const struct doc *d, size_t off, size_t size, char *out);
 
 #endif

@@ -1104,8 +1104,8 @@ static void *work(void *arg)
 	return NULL;
 }
 
-/* Threads for n folders: as configured, else one per CPU this process
- * may use, at most MAX_THREADS, and none for a few folders. */
+/* Threads for n folders to read: as configured, else one per CPU this
+ * process may use, at most MAX_THREADS, and none for a few folders. */
 static unsigned thread_count(const struct sfs_config *cfg, size_t n)
 {
 	unsigned t = cfg->threads;
@@ -1126,7 +1126,11 @@ static unsigned thread_count(const struct sfs_config *cfg, size_t n)
  * folders do not depend on each other until the checks across skills. */
 static int read_all(struct build *b)
 {
-	unsigned n = thread_count(b->cfg, b->n);
+	/* what discovery found unchanged by stat is only taken */
+	size_t unread = 0;
+	for (size_t i = 0; i < b->n; i++)
+		unread += !b->c[i].duplicate && !b->c[i].found->same;
+	unsigned n = thread_count(b->cfg, unread);
 	struct worker *w = calloc(n, sizeof(*w));
 	if (!w)
 		return -ENOMEM;

@@ -403,31 +403,109 @@ int sfs_render_lines(const struct sfs_skill *s, struct sfs_buf *b,
 	return t.oom ? -ENOMEM : 0;
 }
 
-struct sfs_span *sfs_render_spans(const sfs_catalog *cat, bool skills_index,
-                                  size_t *n)
-{
-	static const char head[] = "{\"skills\":[\n", comma[] = ",\n",
-	                  nl[] = "\n", tail[] = "]}\n";
-	struct sfs_span *v = malloc((2 * cat->nskills + 2) * sizeof(*v));
-	size_t k = 0;
+/* ---- the line documents in place ---------------------------------------- */
 
-	if (!v)
+static const char lines_head[] = "{\"skills\":[\n", lines_tail[] = "]}\n";
+
+struct sfs_lines_doc {
+	const sfs_catalog *cat;
+	bool skills_index;
+	size_t *end;      /* per skill: where its line and what follows it
+	                     (",\n" or "\n") end, after the head */
+	size_t size;
+};
+
+sfs_lines_doc *sfs_lines_doc_new(const sfs_catalog *cat, bool skills_index)
+{
+	sfs_lines_doc *d = calloc(1, sizeof(*d));
+	size_t at = sizeof(lines_head) - 1;
+
+	if (!d)
 		return NULL;
-	v[k++] = (struct sfs_span){ head, sizeof(head) - 1 };
-	for (size_t i = 0; i < cat->nskills; i++) {
+	d->cat = cat;
+	d->skills_index = skills_index;
+	d->end = malloc((cat->nskills ? cat->nskills : 1) * sizeof(*d->end));
+	for (size_t i = 0; d->end && i < cat->nskills; i++) {
 		struct sfs_span line = kept(cat->skills[i], skills_index);
 		if (!line.p) {
-			free(v);
-			return NULL;
+			free(d->end);
+			d->end = NULL;
+			break;
 		}
-		v[k++] = line;
-		v[k++] = i + 1 < cat->nskills ?
-		         (struct sfs_span){ comma, sizeof(comma) - 1 } :
-		         (struct sfs_span){ nl, sizeof(nl) - 1 };
+		at += line.len + (i + 1 < cat->nskills ? 2 : 1);
+		d->end[i] = at;
 	}
-	v[k++] = (struct sfs_span){ tail, sizeof(tail) - 1 };
-	*n = k;
-	return v;
+	if (!d->end) {
+		free(d);
+		return NULL;
+	}
+	d->size = at + sizeof(lines_tail) - 1;
+	return d;
+}
+
+void sfs_lines_doc_free(sfs_lines_doc *d)
+{
+	if (d)
+		free(d->end);
+	free(d);
+}
+
+size_t sfs_lines_doc_size(const sfs_lines_doc *d)
+{
+	return d->size;
+}
+
+/* Copies what of [from, from + len) falls in [off, off + size). */
+static void copy_part(const char *from, size_t at, size_t len, size_t off,
+                      size_t size, char *out)
+{
+	size_t lo = at > off ? at : off;
+	size_t hi = at + len < off + size ? at + len : off + size;
+	if (lo < hi)
+		memcpy(out + (lo - off), from + (lo - at), hi - lo);
+}
+
+void sfs_lines_doc_read(const sfs_lines_doc *d, size_t off, size_t size,
+                        char *out)
+{
+	const sfs_catalog *cat = d->cat;
+	size_t head = sizeof(lines_head) - 1, n = cat->nskills;
+
+	copy_part(lines_head, 0, head, off, size, out);
+	/* the first skill whose part ends after off */
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d->end[mid] <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < n; i++) {
+		size_t at = i ? d->end[i - 1] : head;
+		if (at >= off + size)
+			break;
+		struct sfs_span line = kept(cat->skills[i], d->skills_index);
+		copy_part(line.p, at, line.len, off, size, out);
+		copy_part(i + 1 < n ? ",\n" : "\n", at + line.len,
+		          d->end[i] - at - line.len, off, size, out);
+	}
+	size_t tail = n ? d->end[n - 1] : head;
+	copy_part(lines_tail, tail, sizeof(lines_tail) - 1, off, size, out);
+}
+
+bool sfs_lines_doc_same(const sfs_lines_doc *a, const sfs_lines_doc *b)
+{
+	if (a->size != b->size || a->skills_index != b->skills_index ||
+	    a->cat->nskills != b->cat->nskills)
+		return false;
+	for (size_t i = 0; i < a->cat->nskills; i++) {
+		struct sfs_span x = kept(a->cat->skills[i], a->skills_index);
+		struct sfs_span y = kept(b->cat->skills[i], b->skills_index);
+		if (x.p != y.p || x.len != y.len)
+			return false;
+	}
+	return true;
 }
 
 /* ---- one skill's record ------------------------------------------------- */

@@ -150,7 +150,7 @@ struct sfs_config {
 	/* Keep each skill's lines of index.json and skills_index.json,
 	 * rendered once when the skill is read (and shared with the next
 	 * catalog when it is taken unchanged), instead of its frontmatter as
-	 * a cJSON tree: what a mount serves (sfs_render_spans), in less
+	 * a cJSON tree: what a mount serves (sfs_lines_doc), in less
 	 * memory.  Renderings are the same either way. */
 	bool keep_lines;
 };
@@ -224,14 +224,23 @@ char *sfs_render_index(const sfs_catalog *cat);
 /* {"skills":[{id,name,description,tags,capabilities,version},...]} */
 char *sfs_render_skills_index(const sfs_catalog *cat);
 /*
- * index.json (skills_index false) or skills_index.json as spans of bytes
- * owned by the catalog, valid while it lives: the same bytes as
- * sfs_render_index and sfs_render_skills_index without copying the skills'
- * lines.  The catalog must have been built with keep_lines.  Returns a
- * malloc'd array and sets *n, or NULL (out of memory, or no lines kept).
+ * index.json (skills_index false) or skills_index.json read in place from
+ * the lines a catalog built with keep_lines keeps for its skills: the
+ * same bytes as sfs_render_index and sfs_render_skills_index, without a
+ * copy; it holds one offset per skill.  Valid while the catalog lives.
+ * sfs_lines_doc_new returns NULL when out of memory or when the catalog
+ * keeps no lines.
  */
-struct sfs_span *sfs_render_spans(const sfs_catalog *cat, bool skills_index,
-                                  size_t *n);
+typedef struct sfs_lines_doc sfs_lines_doc;
+sfs_lines_doc *sfs_lines_doc_new(const sfs_catalog *cat, bool skills_index);
+void sfs_lines_doc_free(sfs_lines_doc *d);
+size_t sfs_lines_doc_size(const sfs_lines_doc *d);
+/* Copies `size` bytes at `off` (off + size within the size) into out. */
+void sfs_lines_doc_read(const sfs_lines_doc *d, size_t off, size_t size,
+                        char *out);
+/* Whether a and b are made of the very same lines (a catalog shares the
+ * skills it took unchanged), hence show the same bytes. */
+bool sfs_lines_doc_same(const sfs_lines_doc *a, const sfs_lines_doc *b);
 /* resource://catalog/skills/<id> */
 char *sfs_render_skill_record(const sfs_catalog *cat,
                               const struct sfs_skill *skill);

@@ -200,6 +200,24 @@ int main(int argc, char **argv)
 	free(index);
 	free(skills);
 	sfs_catalog_unref(cat);
+
+	/* no skills: the documents as kept lines give them */
+	snprintf(dir, sizeof(dir), "%s/none", top);
+	if (mkdir(dir, 0755) < 0)
+		die(dir);
+	const char *empty[] = { dir };
+	struct sfs_config lines = { .roots = empty, .nroots = 1,
+	                            .keep_lines = true };
+	if (sfs_catalog_build(&lines, NULL, &cat) < 0)
+		die("sfs_catalog_build");
+	sfs_lines_doc *d = sfs_lines_doc_new(cat, false);
+	char buf[64] = "";
+	if (d && sfs_lines_doc_size(d) < sizeof(buf))
+		sfs_lines_doc_read(d, 0, sfs_lines_doc_size(d), buf);
+	ok(d && strcmp(buf, "{\"skills\":[\n]}\n") == 0,
+	   "an empty catalog's index.json read in place");
+	sfs_lines_doc_free(d);
+	sfs_catalog_unref(cat);
 	nftw(top, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	if (argc > 1)
 		check_root(argv[1], argv[1]);

@@ -424,34 +424,30 @@ static void test_threads(void)
 	sfs_catalog_unref(c);
 }
 
-/* The bytes of spans, joined. */
-static char *join_spans(const struct sfs_span *v, size_t n)
+/* The line document read in pieces of every size and at every offset
+ * gives the rendering. */
+static bool lines_doc_renders(const sfs_catalog *cat, bool skills_index)
 {
-	size_t len = 0;
-	for (size_t i = 0; i < n; i++)
-		len += v[i].len;
-	char *s = malloc(len + 1), *p = s;
-	for (size_t i = 0; s && i < n; i++) {
-		memcpy(p, v[i].p, v[i].len);
-		p += v[i].len;
-	}
-	if (s)
-		*p = '\0';
-	return s;
-}
-
-static bool spans_render(const sfs_catalog *cat, bool skills_index)
-{
-	size_t n;
-	struct sfs_span *v = sfs_render_spans(cat, skills_index, &n);
-	char *joined = v ? join_spans(v, n) : NULL;
+	sfs_lines_doc *d = sfs_lines_doc_new(cat, skills_index);
 	char *whole = skills_index ? sfs_render_skills_index(cat)
 	                           : sfs_render_index(cat);
-	bool same = joined && whole && strcmp(joined, whole) == 0;
-	free(v);
-	free(joined);
+	bool same = d && whole && sfs_lines_doc_size(d) == strlen(whole);
+	size_t size = same ? strlen(whole) : 0;
+	char *buf = malloc(size + 1);
+	static const size_t pieces[] = { 1, 2, 7, 100, 4096, 131072 };
+
+	for (size_t k = 0; same && buf && k < 6; k++) {
+		memset(buf, 0, size + 1);
+		for (size_t off = 0; off < size; off += pieces[k]) {
+			size_t n = size - off < pieces[k] ? size - off : pieces[k];
+			sfs_lines_doc_read(d, off, n, buf + off);
+		}
+		same = memcmp(buf, whole, size) == 0;
+	}
+	free(buf);
 	free(whole);
-	return same;
+	sfs_lines_doc_free(d);
+	return same && buf;
 }
 
 /* Lines kept instead of frontmatter trees render the same documents. */
@@ -473,12 +469,12 @@ static void test_keep_lines(void)
 	ok(s && !s->frontmatter && s->index_line.p &&
 	   s->skills_index_line.p && !sfs_catalog_find(a, "s03")->index_line.p,
 	   "lines instead of the frontmatter tree, only when asked");
-	ok(spans_render(b, false) && spans_render(b, true),
-	   "spans join into index.json and skills_index.json");
-	size_t n;
-	struct sfs_span *none = sfs_render_spans(a, false, &n);
-	ok(!none, "no spans without kept lines");
-	free(none);
+	ok(lines_doc_renders(b, false) && lines_doc_renders(b, true),
+	   "index.json and skills_index.json read in place, in pieces");
+	sfs_lines_doc *none = sfs_lines_doc_new(a, false);
+	ok(!none, "no line documents without kept lines");
+	sfs_lines_doc_free(none);
+	sfs_lines_doc *x = sfs_lines_doc_new(b, false);
 
 	rewrite(at("r/s04/SKILL.md"), "---\nname: s04\ndescription: New.\n"
 	        "---\n# s04\n");
@@ -487,8 +483,15 @@ static void test_keep_lines(void)
 	ok(sfs_catalog_parsed(c) == 1 && sfs_catalog_find(c, "s03") ==
 	   sfs_catalog_find(b, "s03"), "a rebuild keeps the lines it takes");
 	same_as_fresh(c, "kept lines after an edit");
-	ok(spans_render(c, false) && spans_render(c, true),
-	   "and its spans still join into the documents");
+	ok(lines_doc_renders(c, false) && lines_doc_renders(c, true),
+	   "and its documents still read in place");
+	sfs_lines_doc *y = sfs_lines_doc_new(c, false);
+	sfs_lines_doc *z = sfs_lines_doc_new(b, false);
+	ok(x && y && z && sfs_lines_doc_same(x, z) &&
+	   !sfs_lines_doc_same(x, y), "the same lines, or not");
+	sfs_lines_doc_free(x);
+	sfs_lines_doc_free(y);
+	sfs_lines_doc_free(z);
 	struct sfs_config mixed = lines;
 	mixed.keep_lines = false;
 	sfs_catalog *d = NULL;
