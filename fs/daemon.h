@@ -32,6 +32,11 @@ struct daemon {
 	                              * generation (see gen_params.pin) */
 
 	struct refresher *refresher; /* NULL until started */
+	/* For the refresh thread's builds: the folders a watcher saw change
+	 * since the current generation was built (sfs_config.changed), or
+	 * NULL when that is not known. */
+	const char *const *changed;
+	size_t nchanged;
 	atomic_bool polling;         /* refresh mode */
 	atomic_llong next_check_ms;  /* polling: when an access should kick
 	                              * the staleness check (CLOCK_MONOTONIC) */

@@ -55,6 +55,8 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev)
 		/* index.json and skills_index.json are read in place from
 		 * the skills' lines, kept once for every generation */
 		.keep_lines = true,
+		.changed = prev ? d->changed : NULL,
+		.nchanged = d->nchanged,
 	};
 	sfs_catalog *cat = NULL;
 

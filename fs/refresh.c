@@ -44,6 +44,8 @@ struct refresher {
 	atomic_llong last_check; /* polling: CLOCK_MONOTONIC ms */
 	atomic_bool urgent;      /* a read found a source newer than the
 	                          * current generation: no debounce */
+	bool blind;              /* the next build must look at every file:
+	                          * what changed is not known from events */
 };
 
 static long long now_ms(clockid_t clock)
@@ -258,13 +260,31 @@ const char *refresher_sync(struct daemon *d, const sfs_catalog *cat)
  * generation still serves whole versions of what changed. */
 static void rebuild(struct daemon *d)
 {
+	struct refresher *r = d->refresher;
 	long long start = now_ms(CLOCK_MONOTONIC);
+	char **changed = NULL;
+	size_t nchanged = 0;
+
+	/* The folders the watcher saw change since the last build: the
+	 * catalog then looks only at those (and at every skill folder's own
+	 * stat).  Not known in polling mode, after lost events, after a
+	 * read found a stale source, or after a failed build. */
+	if (r->w.fd >= 0 &&
+	    watcher_take_changed(&r->w, &changed, &nchanged) == 0 &&
+	    !r->blind && !r->again && !atomic_load(&d->polling)) {
+		d->changed = (const char *const *)changed;
+		d->nchanged = nchanged;
+	}
+	r->blind = false;
 	struct gen *g = daemon_build(d, d->cur);
 
 	for (int again = 0; g && g->unpinned && again < 3; again++) {
 		gen_unref(g);
 		g = daemon_build(d, d->cur);
 	}
+	d->changed = NULL;
+	d->nchanged = 0;
+	watcher_free_changed(changed, nchanged);
 	if (!g) {
 		fprintf(stderr, "skillsfs: refresh failed: %s\n",
 		        strerror(ENOMEM));
@@ -344,6 +364,7 @@ static void *run(void *arg)
 		}
 		if (atomic_exchange(&r->urgent, false)) {
 			pending = true;
+			r->blind = true;
 			first = last = 0;   /* due now */
 		}
 		long long now = now_ms(CLOCK_MONOTONIC);
@@ -369,6 +390,7 @@ static void *run(void *arg)
 		if (pending && sleep_ms(d, pending, first, last) == 0) {
 			rebuild(d);
 			pending = r->rescan;
+			r->blind |= r->rescan;
 			r->rescan = false;
 			first = last = now_ms(CLOCK_MONOTONIC);
 		}

@@ -23,6 +23,78 @@ int watcher_init(struct watcher *w)
 	return w->fd < 0 ? -errno : 0;
 }
 
+/* Past this many folders watched anew in one sync (the first one, a
+ * whole new root), the next build is told nothing of what changed. */
+#define CHANGED_NEW_MAX 256
+
+/* Remembers that something may have changed in `path`. */
+static void note_changed(struct watcher *w, const char *path)
+{
+	if (w->unknown)
+		return;
+	if (w->nchanged == w->capchanged) {
+		size_t cap = w->capchanged ? w->capchanged * 2 : 16;
+		char **v = realloc(w->changed, cap * sizeof(*v));
+		if (!v) {
+			w->unknown = true;
+			return;
+		}
+		w->changed = v;
+		w->capchanged = cap;
+	}
+	if (!(w->changed[w->nchanged] = strdup(path))) {
+		w->unknown = true;
+		return;
+	}
+	w->nchanged++;
+}
+
+void watcher_free_changed(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int watcher_take_changed(struct watcher *w, char ***out, size_t *n)
+{
+	char **v = w->changed;
+	size_t len = w->nchanged, k = 0;
+	bool unknown = w->unknown;
+
+	w->changed = NULL;
+	w->nchanged = w->capchanged = 0;
+	w->unknown = false;
+	*out = NULL;
+	*n = 0;
+	if (unknown) {
+		watcher_free_changed(v, len);
+		return 1;
+	}
+	if (len > 1)
+		qsort(v, len, sizeof(*v), cmp_path);
+	for (size_t i = 0; i < len; i++) {
+		if (k && strcmp(v[k - 1], v[i]) == 0)
+			free(v[i]);
+		else
+			v[k++] = v[i];
+	}
+	if (!v) {
+		/* nothing happened: an empty list, not an unknown one */
+		v = malloc(sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
 static void free_entry(struct watch_entry *e)
 {
 	free(e->path);
@@ -37,6 +109,7 @@ void watcher_close(struct watcher *w)
 		free_entry(&w->v[i]);
 	free(w->v);
 	free(w->by_wd);
+	watcher_free_changed(w->changed, w->nchanged);
 	memset(w, 0, sizeof(*w));
 	w->fd = -1;
 }
@@ -137,7 +210,7 @@ static int set_only(struct watch_entry *e, const char *only)
 int watcher_sync(struct watcher *w, struct want *want, size_t n, bool again)
 {
 	struct watch_entry *v = calloc(n ? n : 1, sizeof(*v));
-	size_t i = 0, j = 0, out = 0;
+	size_t i = 0, j = 0, out = 0, fresh = 0;
 	int rc = 0;
 
 	if (!v)
@@ -167,6 +240,8 @@ int watcher_sync(struct watcher *w, struct want *want, size_t n, bool again)
 			if (e->wd < 0 || e->gone || again) {
 				int r = add_watch(w, e);
 				rc = r < 0 ? r : rc | r;
+				fresh++;
+				note_changed(w, e->path);
 			}
 		} else {
 			e->path = strdup(want[j].path);
@@ -177,6 +252,9 @@ int watcher_sync(struct watcher *w, struct want *want, size_t n, bool again)
 			}
 			int r = add_watch(w, e);
 			rc = r < 0 ? r : rc | r;
+			/* what happened in it before its watch is unknown */
+			fresh++;
+			note_changed(w, e->path);
 		}
 		if (rc >= 0 && set_only(e, want[j].only) < 0)
 			rc = -ENOMEM;
@@ -188,6 +266,8 @@ int watcher_sync(struct watcher *w, struct want *want, size_t n, bool again)
 	free(w->v);
 	w->v = v;
 	w->n = out;
+	if (fresh > CHANGED_NEW_MAX || rc != 0)
+		w->unknown = true;
 	if (index_wds(w) < 0 && rc >= 0)
 		rc = -ENOMEM;
 	return rc;
@@ -217,6 +297,17 @@ static void forget_wd(struct watcher *w, int wd)
 		w->v[w->by_wd[k]].gone = true;
 }
 
+/* Notes the folders of watch wd as changed; unknown when none is. */
+static void note_wd(struct watcher *w, int wd)
+{
+	size_t k = wd_lower_bound(w, wd);
+
+	if (k == w->n || w->v[w->by_wd[k]].wd != wd)
+		w->unknown = true;
+	for (; k < w->n && w->v[w->by_wd[k]].wd == wd; k++)
+		note_changed(w, w->v[w->by_wd[k]].path);
+}
+
 int watcher_drain(struct watcher *w)
 {
 	char buf[65536] __attribute__((aligned(__alignof__(struct inotify_event))));
@@ -231,11 +322,14 @@ int watcher_drain(struct watcher *w)
 			p += sizeof(*ev) + ev->len;
 			if (ev->mask & IN_Q_OVERFLOW) {
 				result |= WATCH_OVERFLOW | WATCH_CHANGED;
+				w->unknown = true;
 			} else if (ev->mask & IN_IGNORED) {
+				note_wd(w, ev->wd);
 				forget_wd(w, ev->wd);
 				result |= WATCH_CHANGED;
 			} else if (relevant(w, ev->wd, ev->len ? ev->name : NULL,
 			                    ev->mask)) {
+				note_wd(w, ev->wd);
 				result |= WATCH_CHANGED;
 			}
 		}

@@ -27,6 +27,12 @@ struct watcher {
 	struct watch_entry *v;   /* sorted by path */
 	size_t n;
 	size_t *by_wd;           /* indices into v, sorted by wd */
+	/* The folders in which something happened (or which were watched
+	 * anew) since watcher_take_changed; `unknown` when an event could
+	 * not be told apart or too many folders were watched anew. */
+	char **changed;          /* owned, each malloc'd */
+	size_t nchanged, capchanged;
+	bool unknown;
 };
 
 enum { WATCH_CHANGED = 1, WATCH_OVERFLOW = 2 };
@@ -43,5 +49,14 @@ void watcher_close(struct watcher *w);
 int watcher_sync(struct watcher *w, struct want *want, size_t n, bool again);
 /* Reads every pending event; returns WATCH_* bits. */
 int watcher_drain(struct watcher *w);
+/*
+ * Moves out the folders in which events happened, and those watched anew,
+ * since the last call: a malloc'd array of malloc'd paths, sorted and
+ * each once, for sfs_config.changed.  Returns 0; 1 when they are not
+ * known (*out NULL): an event about an unknown watch, a lost event, many
+ * folders watched anew; -ENOMEM.
+ */
+int watcher_take_changed(struct watcher *w, char ***out, size_t *n);
+void watcher_free_changed(char **v, size_t n);
 
 #endif

@@ -985,6 +985,25 @@ static int freeze(struct build *b)
 
 /* ---- building ----------------------------------------------------------- */
 
+static int cmp_str_ptr(const void *x, const void *y);
+
+/* The folders a watcher saw change, sorted for lookups. */
+static int take_changed(struct build *b, const struct sfs_config *cfg)
+{
+	if (!cfg->changed)
+		return 0;
+	b->scan.changed = malloc((cfg->nchanged ? cfg->nchanged : 1) *
+	                         sizeof(*b->scan.changed));
+	if (!b->scan.changed)
+		return -ENOMEM;
+	for (size_t i = 0; i < cfg->nchanged; i++)
+		b->scan.changed[i] = cfg->changed[i];
+	b->scan.nchanged = cfg->nchanged;
+	sfs_sort(b->scan.changed, cfg->nchanged, sizeof(*b->scan.changed),
+	         cmp_str_ptr);
+	return 0;
+}
+
 /* Whether prev was built from the same roots and options, so that its
  * units say what this build would find. */
 static bool reusable(const sfs_catalog *prev, const struct sfs_config *cfg,
@@ -1038,6 +1057,9 @@ static int init_build(struct build *b, const struct sfs_config *cfg,
 		b->scan.trusted.tv_sec = b->reuse->started.tv_sec - ms / 1000 +
 		                         (ns < 0 ? -1 : 0);
 		b->scan.trusted.tv_nsec = ns < 0 ? ns + 1000000000 : ns;
+		int rc = take_changed(b, cfg);
+		if (rc < 0)
+			return rc;
 	}
 
 	cat->nroots = cfg->nroots;
@@ -1183,6 +1205,7 @@ static void end_build(struct build *b)
 		sfs_diag_list_free(&b->c[i].cross);
 	}
 	free(b->c);
+	free(b->scan.changed);
 	sfs_scan_free(&b->scan);
 	sfs_arena_free(&b->paths);
 	sfs_digest_cache_free(&b->digests.cache);

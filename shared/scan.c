@@ -81,10 +81,17 @@ bool sfs_path_clean_rel(char *p)
 /* "dir/name" in the arena, without doubling the slash of "/". */
 static char *join(struct sfs_arena *a, const char *dir, const char *name)
 {
-	size_t n = strlen(dir);
-	if (n > 0 && dir[n - 1] == '/')
-		return sfs_arena_printf(a, "%s%s", dir, name);
-	return sfs_arena_printf(a, "%s/%s", dir, name);
+	size_t n = strlen(dir), m = strlen(name);
+	bool slash = !(n > 0 && dir[n - 1] == '/');
+	char *p = sfs_arena_alloc(a, n + slash + m + 1);   /* zeroed */
+
+	if (p) {
+		memcpy(p, dir, n);
+		if (slash)
+			p[n] = '/';
+		memcpy(p + n + slash, name, m);
+	}
+	return p;
 }
 
 /* Folders that are never searched nor served: hidden ones (".git") and
@@ -286,7 +293,14 @@ static int found_unchanged(struct walk *w, int dfd, const char *child,
 		return 0;
 	if (!st->st_mode && fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW) < 0)
 		return 0;
-	if (!sfs_unit_unchanged(u, dfd, name, st, w->s->trusted))
+	/* A watcher saw nothing happen in its folders: its own stat is
+	 * enough (a folder put in its place is another inode).  Else stat
+	 * tells, file by file. */
+	bool untouched = w->s->changed &&
+	                 sfs_unit_untouched(u, st, (const char *const *)
+	                                    w->s->changed, w->s->nchanged);
+	if (!untouched && !sfs_unit_unchanged(u, dfd, name, st,
+	                                      w->s->trusted))
 		return 0;
 	w->budget -= u->nlisted;
 	*done = true;

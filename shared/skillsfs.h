@@ -147,6 +147,14 @@ struct sfs_config {
 	/* Skill folders read at once, each on a thread of its own; 0: one
 	 * per CPU the process may run on, at most 4. */
 	unsigned threads;
+	/* With prev, when not NULL: every folder (as sfs_catalog_dirs names
+	 * them) in which anything may have changed since prev's folders
+	 * were read, as a watcher's events tell (nchanged may be 0).  A
+	 * skill folder of prev that kept its own identity and none of
+	 * whose folders is listed is then taken from prev without its
+	 * files being looked at.  NULL: not known; every file is. */
+	const char *const *changed;
+	size_t nchanged;
 	/* Keep each skill's lines of index.json and skills_index.json,
 	 * rendered once when the skill is read (and shared with the next
 	 * catalog when it is taken unchanged), instead of its frontmatter as

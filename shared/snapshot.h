@@ -126,6 +126,10 @@ struct sfs_scan {
 	 * folder's ctime proves its listing unchanged. */
 	const struct sfs_catalog *reuse; /* not owned; may be NULL */
 	struct timespec trusted;
+	/* sfs_config.changed, sorted (a copy owned by the build), or NULL
+	 * when not known */
+	const char **changed;
+	size_t nchanged;
 	/* Digests: reused from the previous snapshot (see
 	 * sfs_digest_reuse) or computed. */
 	const struct sfs_catalog *prev;  /* not owned; may be NULL */
@@ -296,6 +300,10 @@ bool sfs_unit_same_tree(const struct sfs_unit *u, const struct sfs_found *f,
  */
 bool sfs_unit_unchanged(const struct sfs_unit *u, int dfd, const char *name,
                         const struct stat *st, struct timespec trusted);
+/* Whether the folder whose identity is *st is the unit's and none of the
+ * unit's folders is among the sorted `changed` ones. */
+bool sfs_unit_untouched(const struct sfs_unit *u, const struct stat *st,
+                        const char *const *changed, size_t nchanged);
 
 /* ---- render.c (beyond skillsfs.h) ------------------------------------- */
 

@@ -451,6 +451,23 @@ static bool same_stamp(const struct sfs_stamp *s, const struct stat *st)
 	       same_time(s->ctime, st->st_ctim);
 }
 
+static int cmp_str_key(const void *key, const void *elem)
+{
+	return strcmp(key, *(const char *const *)elem);
+}
+
+bool sfs_unit_untouched(const struct sfs_unit *u, const struct stat *st,
+                        const char *const *changed, size_t nchanged)
+{
+	if (!u->statable || !same_stamp(&u->self, st))
+		return false;
+	for (size_t i = 0; i < u->ndirs; i++)
+		if (nchanged && bsearch(u->dirs[i], changed, nchanged,
+		                        sizeof(*changed), cmp_str_key))
+			return false;
+	return true;
+}
+
 bool sfs_unit_unchanged(const struct sfs_unit *u, int dfd, const char *name,
                         const struct stat *st, struct timespec trusted)
 {

@@ -110,6 +110,25 @@ class Refresh(MountTestCase):
         self.timed(lambda: os.stat(self.m.file("skills/pdf-forms/assets/new.txt")).st_mode & 0o777
                    == 0o600, "a chmod")
 
+    def test_edit_nested_file_in_place(self):
+        """A file rewritten in place changes no folder's listing; the
+        watcher's account of the folders that changed brings it."""
+        path = os.path.join(self.root, "pdf-forms", "references", "field-types.md")
+        # settle: a generation after the first, so that the next one is
+        # built from what the watcher saw
+        gen = self.m.generation()
+        write_skill(self.root, "settle")
+        wait_for(lambda: self.m.generation() > gen, what="a generation")
+        with open(path, "r+b") as f:
+            f.seek(0, os.SEEK_END)
+            f.write(b"\nEdited in place.\n")
+        digest = sha256_file(path)
+        with open(path, "rb") as f:
+            content = f.read()
+        self.timed(lambda: digest in self.m.read("index.json").decode()
+                   and self.m.read("skills/pdf-forms/references/field-types.md")
+                   == content, "an edit in place")
+
     def test_delete_skill(self):
         self.assertTrue(self.shows("pdf-forms"))
         shutil.rmtree(os.path.join(self.root, "pdf-forms"))

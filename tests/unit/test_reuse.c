@@ -394,6 +394,59 @@ static void test_stat_only(void)
 	sfs_catalog_unref(cat);
 }
 
+static sfs_catalog *build_told(const sfs_catalog *prev,
+                               const char *const *changed, size_t n)
+{
+	const char *roots[] = { at("r") };
+	struct sfs_config cfg = { .roots = roots, .nroots = 1,
+	                          .changed = changed, .nchanged = n };
+	sfs_catalog *cat = NULL;
+	if (sfs_catalog_build(&cfg, prev, &cat) < 0)
+		die("sfs_catalog_build");
+	return cat;
+}
+
+/* Told which folders changed, a rebuild looks at nothing else but each
+ * skill folder's own stat. */
+static void test_told(void)
+{
+	populate();
+	sfs_catalog *cat = build(NULL, 0);
+	static const char *none[1];
+
+	/* an edit in place that nobody reports is not looked for */
+	rewrite(at("r/s03/references/guide.md"), "# Guide, told\n");
+	sfs_catalog *next = build_told(cat, none, 0);
+	ok(sfs_catalog_parsed(next) == 0 && sfs_catalog_hashed(next) == 0 &&
+	   next->listed == 0, "told nothing changed, nothing is looked at");
+	sfs_catalog_unref(next);
+
+	/* reported: that skill is looked at, by stat, and read again */
+	const char *refs[] = { at("r/s03/references") };
+	next = build_told(cat, refs, 1);
+	ok(sfs_catalog_parsed(next) == 1 && sfs_catalog_hashed(next) == 1 &&
+	   next->listed == 1, "told about one folder, its skill is read");
+	same_as_fresh(next, "told about one folder");
+	sfs_catalog_unref(cat);
+	cat = next;
+
+	/* a skill folder put in place of another is another inode */
+	if (rename(at("r/s04"), at("s04-old")) < 0 ||
+	    rename(at("r/s06"), at("r/s04")) < 0)
+		die("rename");
+	next = build_told(cat, none, 0);
+	ok(next->listed >= 1, "a folder swapped in is looked at anyway "
+	   "(%zu listed)", next->listed);
+	same_as_fresh(next, "a folder swapped in, told nothing");
+	sfs_catalog_unref(next);
+
+	/* NULL: not known, so every file is looked at */
+	next = build_told(cat, NULL, 0);
+	same_as_fresh(next, "not told");
+	sfs_catalog_unref(next);
+	sfs_catalog_unref(cat);
+}
+
 /* Folders read on several threads give what one thread gives. */
 static void test_threads(void)
 {
@@ -531,6 +584,7 @@ int main(void)
 	test_listing();
 	test_stat_only();
 	test_threads();
+	test_told();
 	test_keep_lines();
 	test_lifetime();
 	nftw(top, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
