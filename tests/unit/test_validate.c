@@ -767,6 +767,136 @@ static void test_body_length(void)
 	body_done(&b);
 }
 
+/*
+ * The body's findings as "line:column target" entries, one space apart,
+ * the target as the message quotes it: compact enough to pin every
+ * finding of an input in one string.
+ */
+static const char *body_findings(const struct body_run *b, char *out,
+                                 size_t size)
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (size_t k = 0; k < b->diags.n && o < size; k++) {
+		const struct sfs_diag *d = &b->diags.v[k];
+		const char *t = strstr(d->message, "links to ");
+		const char *e = t ? strstr(t, ", which") : NULL;
+		int n = t && e ? (int)(e - t - 9) : 0;
+		o += (size_t)snprintf(out + o, size - o, "%s%u:%u %.*s",
+		                      k ? " " : "", d->line, d->column, n,
+		                      t ? t + 9 : "");
+	}
+	return out;
+}
+
+/* The body of text with an explicit length (it may hold a NUL). */
+static void body_n(struct body_run *b, const char *text, size_t len)
+{
+	memset(b, 0, sizeof(*b));
+	b->diags.arena = &b->arena;
+	b->r = sfs_validate_body(text, len, 10, FILE_NAME, fake_exists, b,
+	                         &b->diags);
+}
+
+/*
+ * Where the scanner finds links and where it must not: code spans and
+ * fences, escapes, reference definitions, <...> targets, titles, the
+ * end of the buffer without a newline, CRLF, NUL bytes.  Each input's
+ * findings are pinned exactly (lines start at 10).
+ */
+/* A string literal and its length, NUL bytes included. */
+#define WITH_NUL(s) s, sizeof(s) - 1
+
+static void test_body_scan(void)
+{
+	static const struct {
+		const char *text;
+		size_t len;             /* 0: strlen(text) */
+		const char *want;
+		const char *what;
+	} cases[] = {
+		{ "[x](m1.md)", 0, "10:1 \"m1.md\"",
+		  "a link at the end without a newline" },
+		{ "a\nb [x](m2.md", 0, "",
+		  "an unclosed link at the end without a newline" },
+		{ "text [", 0, "", "a '[' as the last byte" },
+		{ "a\r\n[x](m3.md)\r\n[d]: m4.md\r\n b [y](m5.md \"t\")\r\n",
+		  0, "11:1 \"m3.md\" 12:1 \"m4.md\" 13:4 \"m5.md\"", "CRLF lines" },
+		{ "x \\\\[a](m6.md) \\[b](m7.md) \\", 0, "10:5 \"m6.md\"",
+		  "escaped backslash, escaped '[', backslash at the end" },
+		{ "\\![a](m8.md) !![b](m9.md)\n", 0,
+		  "10:2 \"m8.md\" 10:15 \"m9.md\"", "escaped and doubled '!'" },
+		{ "`a` [x](m10.md) ``b`` ``c ` [y](in.md)`` [z](m11.md)\n", 0,
+		  "10:5 \"m10.md\" 10:42 \"m11.md\"", "links after code spans" },
+		{ "``unclosed [x](m12.md) `x` [y](m13.md) ```[z](m13a.md)\n",
+		  0, "10:12 \"m12.md\" 10:28 \"m13.md\" 10:43 \"m13a.md\"",
+		  "unmatched backtick runs are literal" },
+		{ "`a\n[x](m14.md)` [y](in.md)`\n", 0, "11:1 \"m14.md\"",
+		  "code spans end at the line" },
+		{ "`[` [x](m15.md) [a `]` b](m16.md)\n", 0,
+		  "10:5 \"m15.md\" 10:17 \"m16.md\"",
+		  "brackets inside code spans" },
+		{ "[text][ref] [t2][] [t3]\n[ref]: m17.md\n"
+		  "   [r2]: <m 18.md> \"T\"\n    [r3]: in.md\n[^n]: in.md\n"
+		  "[r4]:\tm19.md\n[r5]: <m20.md\n[r6]:\n", 0,
+		  "11:1 \"m17.md\" 12:4 \"m 18.md\" 15:1 \"m19.md\"",
+		  "reference-style links and definitions" },
+		{ "x [r]: in.md\n[a]:m21.md\n[[r]]: m22.md\n[b][c]: in.md\n", 0,
+		  "11:1 \"m21.md\" 12:1 \"m22.md\"",
+		  "definitions only at the line start" },
+		{ "[a](<m 22b.md>) [b](<m23.md> 't') [c](<m24.md\n", 0,
+		  "10:1 \"m 22b.md\" 10:17 \"m23.md\"", "<...> targets" },
+		{ "[a](m25.md \"t\") [b](m26.md 't') [c](m27.md (t)) "
+		  "[d](m28.md \"open) [e](  m29.md  )\n", 0,
+		  "10:1 \"m25.md\" 10:17 \"m26.md\" 10:33 \"m27.md\" "
+		  "10:67 \"m29.md\"", "titles and blanks" },
+		{ "[a](m(30).md) [b](m\\)31.md) [c](m(32.md)\n", 0,
+		  "10:1 \"m(30).md\" 10:15 \"m\\\\)31.md\"",
+		  "parentheses and escapes in targets" },
+		{ "[a [b] c](m33.md) [[x]](m34.md) ]] [y](m35.md)\n", 0,
+		  "10:1 \"m33.md\" 10:19 \"m34.md\" 10:36 \"m35.md\"",
+		  "nested brackets" },
+		{ "[[[[[[[[[[[[[[[[[[x](m36.md) [y](m37.md)\n", 0,
+		  "10:16 \"m36.md\" 10:30 \"m37.md\"", "more than 16 '['" },
+		{ "[a]\n(in.md)\n](in.md)\n[b]\t(in.md)\n", 0, "",
+		  "no link across lines or without '['" },
+		{ "[a\n```\n[x](in.md) [\n```\n[y](m38.md)\n", 0,
+		  "14:1 \"m38.md\"", "'[' before and inside a fence" },
+		{ "````\n```\n[x](in.md)\n````\n[y](m39.md)\n~~~\n```\n"
+		  "[z](in.md)\n~~~ \r\n[w](m40.md)", 0,
+		  "14:1 \"m39.md\" 19:1 \"m40.md\"",
+		  "a fence closes only on its own kind and length" },
+		{ "```\n``` x\n[a](in.md)\n```\n[b](m41.md)\n", 0,
+		  "14:1 \"m41.md\"", "a fence line with text does not close" },
+		{ WITH_NUL("a\0[x](m42.md)\n[y](m\0z.md) [z](m43\0.md)\n"),
+		  "10:3 \"m42.md\"", "NUL bytes in the body and in targets" },
+		{ "\xc3\xa9 \xc3\xbc [x](m44.md)\n", 0, "10:5 \"m44.md\"",
+		  "columns count characters" },
+		{ "\n\n\n[x](m45.md)\n\n", 0, "13:1 \"m45.md\"",
+		  "empty lines" },
+		{ "A long line of plain words that goes on for a while before "
+		  "`a code span` and an escaped \\[bracket] and then a link "
+		  "[x](m46.md) near its end, then more words.\nA second line "
+		  "without any link at all but with a stray ] and `code`.\n"
+		  "```\nfenced [x](in.md)\n```", 0, "10:116 \"m46.md\"",
+		  "a link far into a long line" },
+	};
+	char got[1024];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct body_run b;
+		size_t len = cases[i].len ? cases[i].len :
+		                            strlen(cases[i].text);
+		body_n(&b, cases[i].text, len);
+		body_findings(&b, got, sizeof(got));
+		if (!ok(b.r == 0 && strcmp(got, cases[i].want) == 0, "%s",
+		        cases[i].what))
+			printf("#   got  %s\n#   want %s\n", got, cases[i].want);
+		body_done(&b);
+	}
+}
+
 /* ---- the example skills ---------------------------------------------- */
 
 struct dir_arg {
@@ -850,6 +980,7 @@ int main(int argc, char **argv)
 	test_body_links();
 	test_body_code();
 	test_body_length();
+	test_body_scan();
 	if (argc > 1)
 		check_examples(argv[1], 0);
 	return tap_done();
