@@ -40,7 +40,7 @@
 
 /* One skill folder while the catalog is being built. */
 struct cand {
-	const struct sfs_found *found;
+	struct sfs_found *found;      /* its SKILL.md spelled as listed */
 	struct sfs_unit *unit;        /* one reference, moved to the catalog */
 	struct sfs_diag_list cross;   /* findings of the checks across
 	                                 skills; in the catalog's arena */
@@ -463,14 +463,15 @@ static int read_folder(struct worker *w, struct cand *c)
 	w->listed++;
 	sfs_arena_reset(&w->scratch);
 	r.diags.arena = &w->scratch;
-	r.skill_md_path = sfs_arena_printf(&w->scratch, "%s/%s",
-	                                   c->found->dir, c->found->skill_md);
-	if (!r.skill_md_path)
-		return -ENOMEM;
 	w->scan.hint = old ? old->skill.files : NULL;
 	w->scan.nhint = old ? old->skill.nfiles : 0;
 	int rc = sfs_scan_tree(&w->scan, c->found, &w->scratch, &r.diags,
 	                       &r.tree);
+	/* after the listing, which spells SKILL.md */
+	r.skill_md_path = sfs_arena_printf(&w->scratch, "%s/%s",
+	                                   c->found->dir, c->found->skill_md);
+	if (!r.skill_md_path)
+		rc = -ENOMEM;
 	size_t nlisting = r.diags.n;
 	if (rc == 0 && old &&
 	    sfs_unit_same_tree(old, c->found, &r.tree, &r.diags)) {

@@ -71,7 +71,8 @@ int sfs_sha256_fd(int fd, uint8_t out[32], off_t *len)
 	return hash_fd(fd, -1, out, len);
 }
 
-int sfs_sha256_at(int dirfd, const char *name, uint8_t out[32], off_t *len)
+int sfs_sha256_at(int dirfd, const char *name, uint8_t out[32], off_t *len,
+                  struct stat *st)
 {
 	/* O_NONBLOCK: a FIFO swapped in after the listing must not hang the
 	 * build; it fails the regular-file check below instead. */
@@ -80,14 +81,16 @@ int sfs_sha256_at(int dirfd, const char *name, uint8_t out[32], off_t *len)
 	if (fd < 0)
 		return -errno;
 
-	struct stat st;
+	struct stat own;
+	if (!st)
+		st = &own;
 	int rc;
-	if (fstat(fd, &st) < 0)
+	if (fstat(fd, st) < 0)
 		rc = -errno;
-	else if (!S_ISREG(st.st_mode))
+	else if (!S_ISREG(st->st_mode))
 		rc = -EINVAL;
 	else
-		rc = hash_fd(fd, st.st_size, out, len);
+		rc = hash_fd(fd, st->st_size, out, len);
 	close(fd);
 	return rc;
 }

@@ -288,8 +288,7 @@ static int found_unchanged(struct walk *w, int dfd, const char *child,
 	struct sfs_unit *u = sfs_unit_find(w->s->reuse, child);
 
 	*done = false;
-	if (!u || !u->statable || u->root != w->root ||
-	    u->nlisted > w->budget)
+	if (!u || !u->statable || u->root != w->root)
 		return 0;
 	if (!st->st_mode && fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW) < 0)
 		return 0;
@@ -302,9 +301,31 @@ static int found_unchanged(struct walk *w, int dfd, const char *child,
 	if (!untouched && !sfs_unit_unchanged(u, dfd, name, st,
 	                                      w->s->trusted))
 		return 0;
-	w->budget -= u->nlisted;
 	*done = true;
 	return add_found(w->s, child, u->skill_md, w->root, u);
+}
+
+/*
+ * The spelling of SKILL.md in the folder `name` of dfd, found by stat, or
+ * NULL when there is none (or the folder cannot be searched: listing it
+ * will tell why).  One call where listing the folder would take four;
+ * the skill's own listing (sfs_scan_tree) has the last word on the
+ * spelling, which a case-insensitive filesystem does not keep here.
+ */
+static const char *skill_md_at(int dfd, const char *name)
+{
+	static const char *const spellings[] = { "SKILL.md", "skill.md" };
+	char path[NAME_MAX + sizeof("/SKILL.md")];
+	struct stat st;
+
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%s", name, spellings[i]);
+		if (fstatat(dfd, path, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			return spellings[i];
+		if (errno != ENOENT)
+			return NULL;
+	}
+	return NULL;
 }
 
 /* Looks at one entry of a category folder: a folder to search, or a
@@ -358,6 +379,10 @@ static int walk_entry(struct walk *w, int dfd, const char *path,
 	int rc = found_unchanged(w, dfd, child, name, &st, &done);
 	if (rc < 0 || done)
 		return rc;
+	/* A skill is not searched for more skills. */
+	const char *skill_md = skill_md_at(dfd, name);
+	if (skill_md)
+		return add_found(s, child, skill_md, w->root, NULL);
 	int cfd = openat(dfd, name,
 	                 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (cfd < 0 && nm->type == DT_DIR &&
@@ -557,7 +582,7 @@ static int digest_entry(struct tree_walk *t, int dfd, const char *name,
 		memcpy(e->sha256, known, sizeof(e->sha256));
 	} else {
 		off_t len;
-		int rc = sfs_sha256_at(dfd, name, e->sha256, &len);
+		int rc = sfs_sha256_at(dfd, name, e->sha256, &len, NULL);
 		if (rc < 0)
 			return rc;
 		t->s->hashed++;
@@ -762,8 +787,41 @@ static const char *node_kind(mode_t mode)
 	return "not a regular file, folder or symbolic link";
 }
 
+/*
+ * In a build with no digest to reuse, an entry the listing calls a regular
+ * file is opened and hashed at once: the open tells its identity, which
+ * saves a stat per file.  Returns 1, having added nothing, when that does
+ * not work out (the entry changed since it was listed, or cannot be
+ * read): the caller then examines it the long way, which says why.
+ */
+static int add_listed_file(struct tree_walk *t, int dfd, const char *name,
+                           const struct sfs_file *proto)
+{
+	struct sfs_file e = *proto;
+	struct stat st;
+	off_t len;
+
+	if (sfs_sha256_at(dfd, name, e.sha256, &len, &st) < 0)
+		return 1;
+	set_identity(&e, &st);
+	e.mode = st.st_mode;
+	e.size = len;   /* what was hashed, see digest_entry */
+	e.hashed = true;
+	struct sfs_file *slot = new_entry(t);
+	if (!slot)
+		return -ENOMEM;
+	*slot = e;
+	t->s->hashed++;
+	return note_links(t, t->n - 1, &st, true);
+}
+
+static bool nothing_to_reuse(const struct sfs_scan *s)
+{
+	return !s->prev && s->nhint == 0;
+}
+
 static int list_one(struct tree_walk *t, int dfd, const char *rel,
-                    const char *name)
+                    const char *name, unsigned char type)
 {
 	struct sfs_arena *a = t->arena;
 	bool is_skill_md = !rel && strcmp(name, t->f->skill_md) == 0;
@@ -787,6 +845,11 @@ static int list_one(struct tree_walk *t, int dfd, const char *rel,
 		return hide(t, false, proto.source, why);
 	}
 
+	if (type == DT_REG && !is_skill_md && nothing_to_reuse(t->s)) {
+		int rc = add_listed_file(t, dfd, name, &proto);
+		if (rc <= 0)
+			return rc;
+	}
 	struct stat st;
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return hide_errno(t, is_skill_md, proto.source, errno);
@@ -831,7 +894,7 @@ static int list_entries(struct tree_walk *t, int dfd, const char *rel,
 			t->capped = true;
 			return 0;
 		}
-		int rc = list_one(t, dfd, rel, nm->v[i].s);
+		int rc = list_one(t, dfd, rel, nm->v[i].s, nm->v[i].type);
 		if (rc < 0)
 			return rc;
 	}
@@ -982,7 +1045,7 @@ static int finish_tree(struct tree_walk *t, struct sfs_tree *out)
 	return 0;
 }
 
-int sfs_scan_tree(struct sfs_scan *s, const struct sfs_found *f,
+int sfs_scan_tree(struct sfs_scan *s, struct sfs_found *f,
                   struct sfs_arena *arena, struct sfs_diag_list *diags,
                   struct sfs_tree *out)
 {
@@ -1011,6 +1074,11 @@ int sfs_scan_tree(struct sfs_scan *s, const struct sfs_found *f,
 		                  sfs_strerror(-rc));
 	else if (rc == 0)
 		rc = sfs_strvec_push(&t.dirs, f->dir);
+	/* Discovery found SKILL.md by stat, which on a case-insensitive
+	 * filesystem answers for skill.md too: the listing spells it. */
+	const char *spelling = rc == 0 ? skill_md_name(&nm) : NULL;
+	if (spelling)
+		f->skill_md = spelling;
 	out->nlisted = nm.n;
 	if (rc == 0)
 		rc = list_entries(&t, fd, NULL, &nm);

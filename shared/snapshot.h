@@ -47,8 +47,11 @@ int sfs_sha256_fd(int fd, uint8_t out[32], off_t *len);
 
 /* SHA-256 of the regular file `name` relative to dirfd (AT_FDCWD and an
  * absolute name work too), never following a symlink in the last
- * component.  Returns 0 or -errno. */
-int sfs_sha256_at(int dirfd, const char *name, uint8_t out[32], off_t *len);
+ * component.  *st, when st is not NULL, is the file's fstat once it was
+ * opened, also when it is not a regular file (-EINVAL).  Returns 0 or
+ * -errno. */
+int sfs_sha256_at(int dirfd, const char *name, uint8_t out[32], off_t *len,
+                  struct stat *st);
 
 /*
  * The digests of a previous snapshot, found by the identity of the file
@@ -173,7 +176,7 @@ struct sfs_tree {
  * warning in diags.  Strings and arrays go to `arena`.  Returns 0 or
  * -ENOMEM.
  */
-int sfs_scan_tree(struct sfs_scan *s, const struct sfs_found *f,
+int sfs_scan_tree(struct sfs_scan *s, struct sfs_found *f,
                   struct sfs_arena *arena, struct sfs_diag_list *diags,
                   struct sfs_tree *out);
 
