@@ -1,14 +1,18 @@
 /*
  * lookups.c - the kernel's lookup counts per inode (see lookups.h): an
  * open-addressing hash table with linear probing and backward-shift
- * deletion, under one mutex.  Generations whose last reference goes are
- * freed after the lock is released.
+ * deletion, at most three quarters full, under one mutex.  Generations
+ * that no entry names any more are dropped, and freed after the lock is
+ * released.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lookups.h"
+
+#define COUNT_MAX UINT32_MAX
+#define NO_SLOT UINT32_MAX
 
 static size_t slot_of(const struct lookups *l, uint64_t ino)
 {
@@ -51,6 +55,11 @@ static int grow(struct lookups *l)
 	return 0;
 }
 
+static bool full(const struct lookups *l)
+{
+	return (l->n + 1) * 4 > l->cap * 3;
+}
+
 /* Backward-shift deletion keeps probe chains intact without tombstones. */
 static void erase(struct lookups *l, struct lookup_entry *e)
 {
@@ -71,6 +80,65 @@ static void erase(struct lookups *l, struct lookup_entry *e)
 	l->n--;
 }
 
+static uint32_t add_count(uint32_t have, uint64_t more)
+{
+	return more >= (uint64_t)(COUNT_MAX - have) ? COUNT_MAX :
+	       have + (uint32_t)more;
+}
+
+/* ---- the generations entries name ------------------------------------- */
+
+/* The slot of g in l->gens, taken (with a reference) when g has none yet;
+ * NO_SLOT when out of memory. */
+static uint32_t gen_slot(struct lookups *l, struct gen *g)
+{
+	uint32_t free_slot = l->ngens;
+
+	for (uint32_t i = 0; i < l->ngens; i++) {
+		if (l->gens[i].g == g)
+			return i;
+		if (!l->gens[i].g && free_slot == l->ngens)
+			free_slot = i;
+	}
+	if (free_slot == l->ngens) {
+		struct lookup_gen *v = realloc(l->gens,
+		                               (l->ngens + 1) * sizeof(*v));
+		if (!v)
+			return NO_SLOT;
+		l->gens = v;
+		l->ngens++;
+	}
+	l->gens[free_slot] = (struct lookup_gen){ gen_ref(g), 0 };
+	return free_slot;
+}
+
+/* Frees slot i when no entry names it.  Returns its generation when that
+ * was the last reference: the caller frees it once the lock is released. */
+static struct gen *settle(struct lookups *l, uint32_t i)
+{
+	struct gen *g = l->gens[i].g;
+
+	if (!g || l->gens[i].entries)
+		return NULL;
+	l->gens[i].g = NULL;
+	return gen_drop(g) ? g : NULL;
+}
+
+/* Makes e name slot `to` instead of its own; returns what settle does
+ * for the slot it named. */
+static struct gen *move(struct lookups *l, struct lookup_entry *e,
+                        uint32_t to)
+{
+	uint32_t from = e->gen;
+
+	l->gens[to].entries++;
+	l->gens[from].entries--;
+	e->gen = to;
+	return settle(l, from);
+}
+
+/* ---- the interface -------------------------------------------------------- */
+
 int lookups_init(struct lookups *l)
 {
 	memset(l, 0, sizeof(*l));
@@ -81,11 +149,13 @@ int lookups_init(struct lookups *l)
 
 void lookups_destroy(struct lookups *l)
 {
-	for (size_t i = 0; i < l->cap; i++)
-		if (l->v[i].ino)
-			gen_unref(l->v[i].gen);
+	for (uint32_t i = 0; i < l->ngens; i++)
+		gen_unref(l->gens[i].g);
+	free(l->gens);
 	free(l->v);
+	l->gens = NULL;
 	l->v = NULL;
+	l->ngens = 0;
 	l->cap = l->n = 0;
 	pthread_mutex_destroy(&l->lock);
 }
@@ -94,26 +164,29 @@ int lookups_add(struct lookups *l, uint64_t ino, struct gen *g,
                 uint64_t count)
 {
 	struct gen *drop = NULL;
+	uint32_t slot;
 	int rc = 0;
 
 	pthread_mutex_lock(&l->lock);
 	struct lookup_entry *e = find(l, ino);
 	if (e) {
-		e->count += count;
-		/* same inode, same content: prefer the newer generation */
-		if (g->number > e->gen->number) {
-			drop = e->gen;
-			e->gen = gen_ref(g);
-		}
-	} else if ((l->n + 1) * 2 > l->cap && grow(l) < 0) {
+		e->count = add_count(e->count, count);
+		/* same inode, same content: prefer the newer generation (when
+		 * out of memory, the older one just lives a little longer) */
+		if (g->number > l->gens[e->gen].g->number &&
+		    (slot = gen_slot(l, g)) != NO_SLOT)
+			drop = move(l, e, slot);
+	} else if ((full(l) && grow(l) < 0) ||
+	           (slot = gen_slot(l, g)) == NO_SLOT) {
 		rc = -ENOMEM;
 	} else {
-		place(l, (struct lookup_entry){ ino, count, gen_ref(g) });
+		place(l, (struct lookup_entry){ ino, add_count(0, count),
+		                                slot });
+		l->gens[slot].entries++;
 		l->n++;
 	}
-	bool last = drop && gen_drop(drop);
 	pthread_mutex_unlock(&l->lock);
-	if (last)
+	if (drop)
 		gen_free(drop);
 	return rc;
 }
@@ -124,17 +197,18 @@ void lookups_forget(struct lookups *l, uint64_t ino, uint64_t count)
 
 	pthread_mutex_lock(&l->lock);
 	struct lookup_entry *e = find(l, ino);
-	if (e) {
+	if (e && e->count != COUNT_MAX) {
 		if (e->count > count) {
-			e->count -= count;
+			e->count -= (uint32_t)count;
 		} else {
-			drop = e->gen;
+			uint32_t slot = e->gen;
 			erase(l, e);
+			l->gens[slot].entries--;
+			drop = settle(l, slot);
 		}
 	}
-	bool last = drop && gen_drop(drop);
 	pthread_mutex_unlock(&l->lock);
-	if (last)
+	if (drop)
 		gen_free(drop);
 }
 
@@ -145,7 +219,7 @@ struct gen *lookups_gen(struct lookups *l, uint64_t ino)
 	pthread_mutex_lock(&l->lock);
 	struct lookup_entry *e = find(l, ino);
 	if (e)
-		g = gen_ref(e->gen);
+		g = gen_ref(l->gens[e->gen].g);
 	pthread_mutex_unlock(&l->lock);
 	return g;
 }
@@ -168,29 +242,32 @@ size_t lookups_count(struct lookups *l)
 
 void lookups_migrate(struct lookups *l, struct gen *g)
 {
-	struct gen **dead = NULL;
-	size_t ndead = 0, cap = 0;
-
 	pthread_mutex_lock(&l->lock);
+	uint32_t to = gen_slot(l, g);
+	if (to == NO_SLOT) {
+		/* out of memory: the older generations live a little longer */
+		pthread_mutex_unlock(&l->lock);
+		return;
+	}
 	for (size_t i = 0; i < l->cap; i++) {
 		struct lookup_entry *e = &l->v[i];
-		if (!e->ino || e->gen == g || !gen_node(g, e->ino))
+		if (!e->ino || e->gen == to || !gen_node(g, e->ino))
 			continue;
-		struct gen *old = e->gen;
-		e->gen = gen_ref(g);
-		if (!gen_drop(old))
-			continue;
-		if (ndead == cap) {
-			size_t ncap = cap ? cap * 2 : 8;
-			struct gen **v = realloc(dead, ncap * sizeof(*v));
-			if (!v) {
-				gen_free(old);   /* rare: free under the lock */
-				continue;
-			}
-			dead = v;
-			cap = ncap;
-		}
-		dead[ndead++] = old;
+		l->gens[e->gen].entries--;
+		l->gens[to].entries++;
+		e->gen = to;
+	}
+	/* Every generation no entry names any more goes (g too, when the
+	 * kernel knows none of its inodes yet), freed outside the lock
+	 * unless there is no room to list them. */
+	struct gen **dead = malloc(l->ngens * sizeof(*dead));
+	size_t ndead = 0;
+	for (uint32_t i = 0; i < l->ngens; i++) {
+		struct gen *d = settle(l, i);
+		if (d && dead)
+			dead[ndead++] = d;
+		else if (d)
+			gen_free(d);
 	}
 	pthread_mutex_unlock(&l->lock);
 	for (size_t i = 0; i < ndead; i++)

@@ -6,6 +6,11 @@
  * that holds its node.  An inode that a newer generation no longer has
  * keeps its old generation alive until the kernel forgets it, so a reader
  * holding it keeps reading the old content.
+ *
+ * After a find over a large mount the kernel knows every inode, so the
+ * table holds one entry per node: entries are 16 bytes, and name their
+ * generation by its index in a short table of the generations in use,
+ * which holds the one reference each of them needs.
  */
 #ifndef SKILLSFS_LOOKUPS_H
 #define SKILLSFS_LOOKUPS_H
@@ -18,8 +23,15 @@
 
 struct lookup_entry {
 	uint64_t ino;       /* 0: free slot */
-	uint64_t count;
-	struct gen *gen;    /* one reference per entry */
+	uint32_t count;     /* UINT32_MAX: too many to count, never
+	                     * forgotten (billions of lookups: never) */
+	uint32_t gen;       /* index in lookups.gens */
+};
+
+/* A generation some entries name. */
+struct lookup_gen {
+	struct gen *g;      /* one reference; NULL: a free slot */
+	size_t entries;     /* entries naming it; the slot is freed at 0 */
 };
 
 struct lookups {
@@ -27,6 +39,9 @@ struct lookups {
 	struct lookup_entry *v;
 	size_t cap;         /* power of two */
 	size_t n;
+	struct lookup_gen *gens;   /* a few: the current one and those
+	                            * holding inodes that changed since */
+	uint32_t ngens;
 };
 
 int lookups_init(struct lookups *l);
