@@ -104,7 +104,7 @@ static int open_by_path(const struct sfs_skill *s, const struct sfs_file *f,
 }
 
 /* Whether an open source still shows what the scan saw. */
-static int check_source(int fd, const struct node *n, const struct sfs_file *f)
+static int check_source(int fd, const struct sfs_file *f)
 {
 	struct stat st;
 
@@ -119,8 +119,8 @@ static int check_source(int fd, const struct node *n, const struct sfs_file *f)
 	/* Changed since the scan: the refresh that follows brings a new
 	 * inode.  Serving these bytes under the old size could cut them or
 	 * mix two versions, so this inode's content is gone. */
-	if (st.st_size != n->size || st.st_mtim.tv_sec != n->mtime.tv_sec ||
-	    st.st_mtim.tv_nsec != n->mtime.tv_nsec)
+	if (st.st_size != f->size || st.st_mtim.tv_sec != f->mtime.tv_sec ||
+	    st.st_mtim.tv_nsec != f->mtime.tv_nsec)
 		return -ESTALE;
 	return 0;
 }
@@ -135,17 +135,18 @@ int backing_open(const struct gen *g, const struct node *n, bool *borrowed)
 	*borrowed = false;
 	if (!s || !f || n->kind != NODE_SKILL_FILE)
 		return -EINVAL;
-	if (n->fd >= 0) {
-		rc = check_source(n->fd, n, f);
+	fd = gen_pinned(g, n);
+	if (fd >= 0) {
+		rc = check_source(fd, f);
 		*borrowed = rc == 0;
-		return rc < 0 ? rc : n->fd;
+		return rc < 0 ? rc : fd;
 	}
 	fd = open_beneath(g, s, f);
 	if (fd == -EXDEV || fd == -ELOOP || fd == -ENOSYS)
 		fd = open_by_path(s, f, &st);
 	if (fd < 0)
 		return fd;
-	rc = check_source(fd, n, f);
+	rc = check_source(fd, f);
 	if (rc < 0) {
 		close(fd);
 		return rc;
@@ -166,27 +167,4 @@ int backing_pin(const struct sfs_skill *s, const struct sfs_file *f)
 		return -ESTALE;
 	}
 	return fd;
-}
-
-int backing_owner(const struct sfs_skill *s, const struct sfs_file *f,
-                  uid_t *uid, gid_t *gid)
-{
-	/* A skill's files carry the owner the scan saw; the docs tree (no
-	 * id) does not. */
-	if (s->id) {
-		*uid = f->uid;
-		*gid = f->gid;
-		return 0;
-	}
-	char path[PATH_MAX];
-	struct stat st;
-	int len = snprintf(path, sizeof(path), "%s/%s", s->dir, f->source);
-
-	if (len < 0 || (size_t)len >= sizeof(path))
-		return -ENAMETOOLONG;
-	if (fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return -errno;
-	*uid = st.st_uid;
-	*gid = st.st_gid;
-	return 0;
 }

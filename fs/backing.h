@@ -19,8 +19,5 @@ int backing_open_roots(struct gen *g);
 int backing_open(const struct gen *g, const struct node *n, bool *borrowed);
 /* gen_params.pin: the source if it is still what the scan read. */
 int backing_pin(const struct sfs_skill *s, const struct sfs_file *f);
-/* The owner of a skill's source entry (gen_params.owner). */
-int backing_owner(const struct sfs_skill *s, const struct sfs_file *f,
-                  uid_t *uid, gid_t *gid);
 
 #endif

@@ -6,12 +6,17 @@
 
 #include "diff.h"
 
-static bool same_attrs(const struct node *a, const struct node *b)
+static bool same_attrs(const struct gen *old, const struct node *a,
+                       const struct gen *new, const struct node *b)
 {
-	return a->mode == b->mode && a->nlink == b->nlink &&
-	       a->uid == b->uid && a->gid == b->gid &&
-	       a->mtime.tv_sec == b->mtime.tv_sec &&
-	       a->mtime.tv_nsec == b->mtime.tv_nsec;
+	struct stat x, y;
+
+	gen_stat(old, a, &x);
+	gen_stat(new, b, &y);
+	return x.st_mode == y.st_mode && x.st_nlink == y.st_nlink &&
+	       x.st_uid == y.st_uid && x.st_gid == y.st_gid &&
+	       x.st_mtim.tv_sec == y.st_mtim.tv_sec &&
+	       x.st_mtim.tv_nsec == y.st_mtim.tv_nsec;
 }
 
 /* Reports every name whose inode differs, the indexes (index.json,
@@ -64,7 +69,7 @@ void gen_diff(const struct gen *old, const struct gen *new,
 			continue;
 		bool changed = diff_listing(old, od, new, nd, ops, false);
 		diff_listing(old, od, new, nd, ops, true);
-		if (changed || !same_attrs(od, nd))
+		if (changed || !same_attrs(old, od, new, nd))
 			ops->folder(ops->arg, nd->ino);
 	}
 }

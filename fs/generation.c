@@ -72,7 +72,6 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev)
 		.uid = getuid(),
 		.gid = getgid(),
 		.next_ino = &d->next_ino,
-		.owner = backing_owner,
 		.pin = backing_pin,
 		.max_pins = d->max_pins,
 	};

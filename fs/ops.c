@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -59,28 +60,15 @@ static bool resolve(struct daemon *d, fuse_ino_t ino, struct resolved *r)
 	return false;
 }
 
-static void fill_stat(const struct node *n, struct stat *st)
-{
-	memset(st, 0, sizeof(*st));
-	st->st_ino = n->ino;
-	st->st_mode = n->mode;
-	st->st_nlink = n->nlink;
-	st->st_uid = n->uid;
-	st->st_gid = n->gid;
-	st->st_size = n->size;
-	st->st_blksize = 4096;
-	st->st_blocks = (n->size + 511) / 512;
-	st->st_atim = st->st_mtim = st->st_ctim = n->mtime;
-}
-
-static void fill_entry(struct daemon *d, const struct node *n,
-                       double entry_timeout, struct fuse_entry_param *e)
+static void fill_entry(struct daemon *d, const struct gen *g,
+                       const struct node *n, double entry_timeout,
+                       struct fuse_entry_param *e)
 {
 	memset(e, 0, sizeof(*e));
 	e->ino = n->ino;
 	e->attr_timeout = d->timeout;
 	e->entry_timeout = entry_timeout;
-	fill_stat(n, &e->attr);
+	gen_stat(g, n, &e->attr);
 }
 
 /* ---- lookups and their counts ------------------------------------------ */
@@ -90,7 +78,7 @@ static void reply_node(fuse_req_t req, struct daemon *d, struct resolved *r,
 {
 	struct fuse_entry_param e;
 
-	fill_entry(d, n, entry_timeout, &e);
+	fill_entry(d, r->g, n, entry_timeout, &e);
 	/* counted before the reply, so a quick forget finds the entry */
 	if (lookups_add(&d->lookups, n->ino, r->g, 1) < 0) {
 		fuse_reply_err(req, ENOMEM);
@@ -163,7 +151,7 @@ static void sfs_getattr(fuse_req_t req, fuse_ino_t ino,
 		fuse_reply_err(req, ESTALE);
 		return;
 	}
-	fill_stat(r.n, &st);
+	gen_stat(r.g, r.n, &st);
 	release(&r);
 	fuse_reply_attr(req, &st, d->timeout);
 }
@@ -177,10 +165,10 @@ static void sfs_readlink(fuse_req_t req, fuse_ino_t ino)
 		fuse_reply_err(req, ESTALE);
 		return;
 	}
-	if (r.n->kind == NODE_REFLINK)
-		fuse_reply_readlink(req, gen_doc(r.g, r.n)->data);
-	else if (r.n->kind == NODE_SKILL_LINK)
-		fuse_reply_readlink(req, gen_file(r.g, r.n)->link);
+	char buf[PATH_MAX];
+	const char *target = gen_link(r.g, r.n, buf);
+	if (target)
+		fuse_reply_readlink(req, target);
 	else
 		fuse_reply_err(req, EINVAL);
 	release(&r);
@@ -276,11 +264,12 @@ static void sfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		return;
 	}
 	const struct node *n = r.n;
+	off_t len = gen_size(r.g, n);
 	/* never past the size the kernel was told */
-	if (off >= n->size)
+	if (off >= len)
 		size = 0;
-	else if ((off_t)size > n->size - off)
-		size = (size_t)(n->size - off);
+	else if ((off_t)size > len - off)
+		size = (size_t)(len - off);
 	if (node_is_dir(n))
 		fuse_reply_err(req, EISDIR);
 	else if (n->kind == NODE_DOC)
@@ -354,14 +343,15 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		size_t used;
 		if (plus) {
 			struct fuse_entry_param e;
-			fill_entry(d, c, d->timeout, &e);
+			fill_entry(d, r.g, c, d->timeout, &e);
 			used = fuse_add_direntry_plus(req, buf + pos, size - pos,
 			                              name, &e, i + 1);
 			if (used <= size - pos && i >= 2 &&
 			    lookups_add(&d->lookups, c->ino, r.g, 1) < 0)
 				break;
 		} else {
-			struct stat st = { .st_ino = c->ino, .st_mode = c->mode };
+			struct stat st = { .st_ino = c->ino,
+			                   .st_mode = gen_mode(r.g, c) };
 			used = fuse_add_direntry(req, buf + pos, size - pos,
 			                         name, &st, i + 1);
 		}

@@ -1,7 +1,7 @@
 /*
  * tree.c - builds a generation: renders the catalog's documents once and
  * lays out the inode table of the mount (see tree.h).  Pure: no I/O except
- * through gen_params.owner, so it can be tested without a mount.
+ * through gen_params.pin, so it can be tested without a mount.
  *
  * Layout (design.md): / holds catalog/, index.json, refs/, skills/,
  * status.json and, with a docs folder, docs/ (laid out like a skill); catalog/ holds skills_index.json and <id>.json; skills/<id>/
@@ -11,6 +11,7 @@
  * contiguous and sorted by name: a lookup is a binary search.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +24,7 @@
 /* Which of the mount's own folders a NODE_DIR is (its `item`). */
 enum dir_id { DIR_ROOT, DIR_CATALOG, DIR_SKILLS, DIR_REFS, DIR_REFSKILL };
 
-/* Fixed documents; skill records follow at DOC_RECORD + skill index, then
- * the ref link targets. */
+/* Fixed documents; skill records follow at DOC_RECORD + skill index. */
 enum { DOC_INDEX, DOC_SKILLS_INDEX, DOC_STATUS, DOC_RECORD };
 
 /* A child about to become a node. */
@@ -40,7 +40,7 @@ struct builder {
 	const struct gen_params *p;
 	uint32_t cap;          /* nodes allocated */
 	uint32_t *prev_of;     /* per node: its counterpart in prev, or NONE */
-	uint32_t *ref_first;   /* per skill: doc index of its first ref link */
+	uint32_t pins_cap;
 	struct proto *kids;    /* scratch for one folder's children */
 	size_t kids_cap;
 	/* skills/<id>: file indices grouped by parent folder (see
@@ -48,7 +48,6 @@ struct builder {
 	uint32_t group_skill;
 	uint32_t *order, *start;
 	size_t group_cap;
-	unsigned pins;         /* sources held open so far */
 };
 
 /* ---- documents ---------------------------------------------------------- */
@@ -136,16 +135,9 @@ static int render_docs(struct builder *b)
 {
 	struct gen *g = b->g;
 	const sfs_catalog *cat = g->cat;
-	size_t n = sfs_catalog_nskills(cat), nlinks = 0;
+	size_t n = sfs_catalog_nskills(cat);
 
-	b->ref_first = calloc(n + 1, sizeof(*b->ref_first));
-	if (!b->ref_first)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		b->ref_first[i] = (uint32_t)(DOC_RECORD + n + nlinks);
-		nlinks += sfs_catalog_skill(cat, i)->nrefs;
-	}
-	g->docs = calloc(DOC_RECORD + n + nlinks, sizeof(*g->docs));
+	g->docs = calloc(DOC_RECORD + n, sizeof(*g->docs));
 	if (!g->docs)
 		return -ENOMEM;
 
@@ -161,17 +153,6 @@ static int render_docs(struct builder *b)
 	for (size_t i = 0; i < n; i++)
 		if (add_record(b, i) < 0)
 			return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		const struct sfs_skill *s = sfs_catalog_skill(cat, i);
-		for (size_t r = 0; r < s->nrefs; r++) {
-			char *target;
-			if (asprintf(&target, "../../skills/%s/%s", s->id,
-			             s->refs[r].path) < 0)
-				return -ENOMEM;
-			if (add_doc(g, target) < 0)
-				return -ENOMEM;
-		}
-	}
 	return 0;
 }
 
@@ -328,8 +309,7 @@ static int own_dir_kids(struct builder *b, const struct node *dir, size_t *n)
 		const struct sfs_skill *s = sfs_catalog_skill(cat, dir->skill);
 		for (uint32_t r = 0; r < s->nrefs && rc == 0; r++)
 			rc = push_kid(b, n, strpool_cat(pool, s->refs[r].id, ".md"),
-			              NODE_REFLINK, dir->skill,
-			              b->ref_first[dir->skill] + r);
+			              NODE_REFLINK, dir->skill, r);
 		break;
 	}
 	}
@@ -371,12 +351,14 @@ static bool unchanged(const struct builder *b, const struct node *n,
 			              prev->docs[o->item].sha256,
 			              sizeof(g->docs[n->item].sha256)) == 0;
 		return same_doc(&g->docs[n->item], &prev->docs[o->item]);
-	case NODE_REFLINK:
-		return same_doc(&g->docs[n->item], &prev->docs[o->item]);
+	case NODE_REFLINK:   /* at the same path: in the same skill */
+		return strcmp(gen_skill(g, n)->refs[n->item].path,
+		              gen_skill(prev, o)->refs[o->item].path) == 0;
 	case NODE_SKILL_FILE:
 	case NODE_SKILL_LINK: {
 		const struct sfs_file *f = gen_file(g, n), *pf = gen_file(prev, o);
 		if (f->mode != pf->mode || f->size != pf->size ||
+		    f->uid != pf->uid || f->gid != pf->gid ||
 		    f->dev != pf->dev || f->ino != pf->ino ||
 		    !same_timespec(f->mtime, pf->mtime) ||
 		    strcmp(f->source, pf->source) != 0)
@@ -390,44 +372,44 @@ static bool unchanged(const struct builder *b, const struct node *n,
 	return false;
 }
 
-static void set_attrs(struct builder *b, struct node *n)
+static int64_t ns_of(struct timespec t)
 {
-	const struct gen_params *p = b->p;
-	const struct sfs_file *f;
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
 
-	n->uid = p->uid;
-	n->gid = p->gid;
-	n->nlink = 1;
-	n->fd = -1;
-	n->mtime = p->now;
-	switch (n->kind) {
-	case NODE_DIR:
-	case NODE_SKILL_DIR:
-		n->mode = S_IFDIR | 0555;
-		n->size = 4096;
-		n->nlink = 2;
-		break;
-	case NODE_DOC:
-		n->mode = S_IFREG | 0444;
-		n->size = (off_t)b->g->docs[n->item].len;
-		break;
-	case NODE_REFLINK:
-		n->mode = S_IFLNK | 0777;
-		n->size = (off_t)b->g->docs[n->item].len;
-		break;
-	case NODE_SKILL_FILE:
-		f = gen_file(b->g, n);
-		n->mode = f->mode;
-		n->size = f->size;
-		n->mtime = f->mtime;
-		break;
-	case NODE_SKILL_LINK:
-		f = gen_file(b->g, n);
-		n->mode = f->mode;
-		n->size = (off_t)strlen(f->link);
-		n->mtime = f->mtime;
-		break;
+static struct timespec timespec_of(int64_t ns)
+{
+	int64_t sec = ns / 1000000000, rem = ns % 1000000000;
+
+	if (rem < 0) {
+		rem += 1000000000;
+		sec--;
 	}
+	return (struct timespec){ .tv_sec = (time_t)sec, .tv_nsec = rem };
+}
+
+/* Holds a changed source open, if gen_params.pin can (see there). */
+static void pin_node(struct builder *b, uint32_t idx)
+{
+	struct gen *g = b->g;
+	const struct node *n = &g->nodes[idx];
+	int fd = b->p->pin(gen_skill(g, n), gen_file(g, n));
+
+	g->unpinned += fd == -ESTALE || fd == -ENOENT;
+	if (fd < 0)
+		return;
+	if (g->npins == b->pins_cap) {
+		uint32_t cap = b->pins_cap ? b->pins_cap * 2 : 16;
+		struct pin *v = realloc(g->pins, cap * sizeof(*v));
+		if (!v) {
+			close(fd);   /* served unpinned, as past max_pins */
+			return;
+		}
+		g->pins = v;
+		b->pins_cap = cap;
+	}
+	/* nodes are numbered in index order: the array stays sorted */
+	g->pins[g->npins++] = (struct pin){ idx, fd };
 }
 
 static void number_node(struct builder *b, uint32_t idx, const struct node *o)
@@ -437,8 +419,6 @@ static void number_node(struct builder *b, uint32_t idx, const struct node *o)
 
 	if (o && unchanged(b, n, o)) {
 		n->ino = o->ino;
-		n->uid = o->uid;
-		n->gid = o->gid;
 		if (!node_is_dir(n))
 			n->mtime = o->mtime;
 		b->prev_of[idx] = gen_index(b->prev, o);
@@ -447,23 +427,8 @@ static void number_node(struct builder *b, uint32_t idx, const struct node *o)
 	n->ino = (*p->next_ino)++;
 	b->prev_of[idx] = TREE_NONE;
 	if (n->kind == NODE_SKILL_FILE && b->prev && p->pin &&
-	    b->pins < p->max_pins) {
-		n->fd = p->pin(gen_skill(b->g, n), gen_file(b->g, n));
-		b->pins += n->fd >= 0;
-		b->g->unpinned += n->fd == -ESTALE || n->fd == -ENOENT;
-		if (n->fd < 0)
-			n->fd = -1;
-	}
-	if ((n->kind == NODE_SKILL_FILE || n->kind == NODE_SKILL_LINK) &&
-	    p->owner) {
-		uid_t uid;
-		gid_t gid;
-		if (p->owner(gen_skill(b->g, n), gen_file(b->g, n),
-		             &uid, &gid) == 0) {
-			n->uid = uid;
-			n->gid = gid;
-		}
-	}
+	    b->g->npins < p->max_pins)
+		pin_node(b, idx);
 }
 
 /* ---- layout -------------------------------------------------------------- */
@@ -492,20 +457,17 @@ static int fill_dir(struct builder *b, uint32_t d)
 		uint32_t idx = g->nnodes++;
 		struct node *c = &g->nodes[idx];
 		*c = (struct node){
-			.fd = -1,
 			.name = b->kids[i].name,
+			.mtime = ns_of(b->p->now),
 			.parent = d,
 			.skill = b->kids[i].skill,
 			.item = b->kids[i].item,
 			.kind = b->kids[i].kind,
 		};
-		set_attrs(b, c);
 		number_node(b, idx, pdir ? gen_child(b->prev, pdir, c->name)
 		                         : NULL);
-		if (node_is_dir(c))
-			g->nodes[d].nlink++;
-		else
-			g->bytes += (uint64_t)c->size;
+		if (!node_is_dir(c))
+			g->bytes += (uint64_t)gen_size(g, c);
 	}
 	return 0;
 }
@@ -518,7 +480,7 @@ static void date_dir(struct builder *b, struct node *d)
 	if (pi == TREE_NONE)
 		return;
 	const struct node *o = &b->prev->nodes[pi];
-	if (o->nkids != d->nkids || o->nlink != d->nlink)
+	if (o->nkids != d->nkids)
 		return;
 	for (uint32_t i = 0; i < d->nkids; i++) {
 		const struct node *c = &b->g->nodes[d->first + i];
@@ -582,10 +544,10 @@ static int layout(struct builder *b)
 		return -ENOMEM;
 
 	struct node *root = &g->nodes[0];
-	*root = (struct node){ .name = "", .parent = 0, .skill = TREE_NONE,
-	                       .item = DIR_ROOT, .kind = NODE_DIR, .fd = -1 };
-	set_attrs(b, root);
-	root->ino = TREE_ROOT_INO;
+	*root = (struct node){ .ino = TREE_ROOT_INO, .name = "",
+	                       .mtime = ns_of(b->p->now), .parent = 0,
+	                       .skill = TREE_NONE, .item = DIR_ROOT,
+	                       .kind = NODE_DIR };
 	b->prev_of[0] = b->prev ? 0 : TREE_NONE;
 	g->nnodes = 1;
 
@@ -619,6 +581,8 @@ struct gen *gen_build(sfs_catalog *cat, const struct gen *prev,
 	atomic_init(&g->active, 0);
 	g->number = p->number;
 	g->built = p->now;
+	g->uid = p->uid;
+	g->gid = p->gid;
 	g->refresh_mode = p->refresh_mode;
 	g->cat = sfs_catalog_ref(cat);
 	g->names = strpool_new();
@@ -627,7 +591,6 @@ struct gen *gen_build(sfs_catalog *cat, const struct gen *prev,
 	if (rc == 0)
 		rc = layout(&b);
 	free(b.prev_of);
-	free(b.ref_first);
 	free(b.kids);
 	free(b.order);
 	free(b.start);
@@ -664,9 +627,9 @@ void gen_free(struct gen *g)
 	for (uint32_t i = 0; i < g->nroot_fds; i++)
 		if (g->root_fds[i] >= 0)
 			close(g->root_fds[i]);
-	for (uint32_t i = 0; i < g->nnodes; i++)
-		if (g->nodes[i].fd >= 0)
-			close(g->nodes[i].fd);
+	for (uint32_t i = 0; i < g->npins; i++)
+		close(g->pins[i].fd);
+	free(g->pins);
 	free(g->root_fds);
 	free(g->nodes);
 	free(g->slots);
@@ -746,18 +709,125 @@ const struct sfs_file *gen_file(const struct gen *g, const struct node *n)
 
 const struct doc *gen_doc(const struct gen *g, const struct node *n)
 {
-	if (n->kind != NODE_DOC && n->kind != NODE_REFLINK)
+	if (n->kind != NODE_DOC)
 		return NULL;
 	return &g->docs[n->item];
 }
 
+/* A ref link's target, made in buf; *len without the NUL.  NULL when it
+ * does not fit. */
+static const char *ref_target(const struct gen *g, const struct node *n,
+                              char *buf, size_t *len)
+{
+	const struct sfs_skill *s = gen_skill(g, n);
+	int k = snprintf(buf, PATH_MAX, "../../skills/%s/%s", s->id,
+	                 s->refs[n->item].path);
+
+	if (k < 0 || k >= PATH_MAX)
+		return NULL;
+	*len = (size_t)k;
+	return buf;
+}
+
+const char *gen_link(const struct gen *g, const struct node *n, char *buf)
+{
+	size_t len;
+
+	if (n->kind == NODE_SKILL_LINK)
+		return gen_file(g, n)->link;
+	if (n->kind == NODE_REFLINK)
+		return ref_target(g, n, buf, &len);
+	return NULL;
+}
+
+mode_t gen_mode(const struct gen *g, const struct node *n)
+{
+	switch (n->kind) {
+	case NODE_DOC:
+		return S_IFREG | 0444;
+	case NODE_REFLINK:
+		return S_IFLNK | 0777;
+	case NODE_SKILL_FILE:
+	case NODE_SKILL_LINK:
+		return gen_file(g, n)->mode;
+	default:
+		return S_IFDIR | 0555;
+	}
+}
+
+off_t gen_size(const struct gen *g, const struct node *n)
+{
+	char buf[PATH_MAX];
+	size_t len = 0;
+
+	switch (n->kind) {
+	case NODE_DOC:
+		return (off_t)g->docs[n->item].len;
+	case NODE_REFLINK:
+		ref_target(g, n, buf, &len);
+		return (off_t)len;
+	case NODE_SKILL_FILE:
+		return gen_file(g, n)->size;
+	case NODE_SKILL_LINK:
+		return (off_t)strlen(gen_file(g, n)->link);
+	default:
+		return 4096;
+	}
+}
+
+/* A folder's link count: itself, its entry in its parent, and the ".."
+ * of each subfolder. */
+static nlink_t dir_nlink(const struct gen *g, const struct node *n)
+{
+	nlink_t k = 2;
+
+	for (uint32_t i = 0; i < n->nkids; i++)
+		k += node_is_dir(&g->nodes[n->first + i]);
+	return k;
+}
+
+void gen_stat(const struct gen *g, const struct node *n, struct stat *st)
+{
+	const struct sfs_file *f = n->kind == NODE_SKILL_FILE ||
+	                           n->kind == NODE_SKILL_LINK ?
+	                           gen_file(g, n) : NULL;
+
+	memset(st, 0, sizeof(*st));
+	st->st_ino = n->ino;
+	st->st_mode = gen_mode(g, n);
+	st->st_nlink = node_is_dir(n) ? dir_nlink(g, n) : 1;
+	st->st_uid = f ? f->uid : g->uid;
+	st->st_gid = f ? f->gid : g->gid;
+	st->st_size = gen_size(g, n);
+	st->st_blksize = 4096;
+	st->st_blocks = (st->st_size + 511) / 512;
+	st->st_mtim = f ? f->mtime : timespec_of(n->mtime);
+	st->st_atim = st->st_ctim = st->st_mtim;
+}
+
+int gen_pinned(const struct gen *g, const struct node *n)
+{
+	uint32_t idx = gen_index(g, n), lo = 0, hi = g->npins;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (g->pins[mid].node == idx)
+			return g->pins[mid].fd;
+		if (g->pins[mid].node < idx)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
 const char *gen_doc_data(const struct gen *g, const struct node *n)
 {
-	if (n->kind != NODE_DOC && n->kind != NODE_REFLINK)
+	if (n->kind != NODE_DOC)
 		return NULL;
 	struct doc *d = &g->docs[n->item];
 	char *data = __atomic_load_n(&d->data, __ATOMIC_ACQUIRE);
-	if (data || n->skill == TREE_NONE || n->kind != NODE_DOC)
+	if (data || n->skill == TREE_NONE)
 		return data;
 
 	char *text = sfs_render_skill_record(g->cat, gen_skill(g, n));

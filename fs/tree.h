@@ -17,6 +17,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -37,27 +38,36 @@ enum node_kind {
 	NODE_SKILL_LINK, /* a symlink inside a skill, target as stored */
 };
 
+/*
+ * One entry of the mount.  A large mount has one per file and folder of
+ * every skill, so a node holds only what the catalog cannot tell: its
+ * place in the tree and, for the mount's own entries, the time they last
+ * changed.  Everything else (mode, size, owner, a file's mtime) is taken
+ * from the catalog or the generation when asked (gen_stat).
+ */
 struct node {
 	uint64_t ino;
 	const char *name;       /* owned by the generation or its catalog */
+	int64_t mtime;          /* ns since the epoch, of every kind but
+	                         * NODE_SKILL_FILE and NODE_SKILL_LINK, whose
+	                         * times are their sources' */
 	uint32_t parent;        /* node index; the root is its own parent */
 	uint32_t first, nkids;  /* folders: children, contiguous, by name */
 	uint32_t skill;         /* catalog index of the skill, or TREE_NONE */
 	uint32_t item;          /* skill nodes: index in the skill's files
-	                         * (TREE_NONE for skills/<id>); documents and
-	                         * ref links: index in the docs */
+	                         * (TREE_NONE for skills/<id>); documents:
+	                         * index in the docs; ref links: index in
+	                         * the skill's refs */
 	uint8_t kind;           /* enum node_kind */
-	int fd;                 /* NODE_SKILL_FILE: the source as scanned,
-	                         * held open (see gen_params.pin), or -1 */
-	mode_t mode;
-	uid_t uid;
-	gid_t gid;
-	nlink_t nlink;
-	off_t size;
-	struct timespec mtime;
 };
 
-/* A generated document, or a ref link's target (len without the NUL). */
+/* A changed source held open by a generation (see gen_params.pin). */
+struct pin {
+	uint32_t node;          /* node index */
+	int fd;
+};
+
+/* A generated document (len without a NUL). */
 struct doc {
 	char *data;             /* a skill's record: NULL until its first
 	                         * read (see gen_doc_data); NULL for lines */
@@ -77,7 +87,11 @@ struct gen {
 	sfs_catalog *cat;       /* one reference */
 	struct node *nodes;     /* nodes[0] is the root */
 	uint32_t nnodes;
+	uid_t uid;              /* owner of the mount's own entries */
+	gid_t gid;
 	uint64_t bytes;         /* sum of the sizes of files, for statfs */
+	struct pin *pins;       /* sorted by node; descriptors owned */
+	uint32_t npins;
 	unsigned unpinned;      /* changed files that changed again before
 	                         * they could be pinned (gen_params.pin) */
 	uint32_t *slots;        /* ino hash: node index + 1, 0 when empty */
@@ -99,10 +113,6 @@ struct gen_params {
 	uid_t uid;                          /* owner of generated entries */
 	gid_t gid;
 	uint64_t *next_ino;                 /* allocator, advanced */
-	/* Owner of a skill entry the previous generation did not have;
-	 * NULL: the generated owner.  Returns 0 or -errno. */
-	int (*owner)(const struct sfs_skill *s, const struct sfs_file *f,
-	             uid_t *uid, gid_t *gid);
 	/* Opens a file that changed since the previous generation, if it is
 	 * still the very file the scan read, so that reads serve the bytes
 	 * the catalog hashed even if the source is replaced again before the
@@ -157,8 +167,18 @@ const struct node *gen_child_nocase(const struct gen *g,
  * itself and for nodes outside skills/). */
 const struct sfs_skill *gen_skill(const struct gen *g, const struct node *n);
 const struct sfs_file *gen_file(const struct gen *g, const struct node *n);
-/* A document's bytes or a link's target; NULL for other kinds. */
+/* A document; NULL for other kinds. */
 const struct doc *gen_doc(const struct gen *g, const struct node *n);
+/* The attributes of a node, as the kernel is told them. */
+void gen_stat(const struct gen *g, const struct node *n, struct stat *st);
+mode_t gen_mode(const struct gen *g, const struct node *n);
+off_t gen_size(const struct gen *g, const struct node *n);
+/* A link's target: a skill's symlink as stored, or a ref link's made in
+ * buf (of PATH_MAX bytes); NULL for other kinds and when too long. */
+const char *gen_link(const struct gen *g, const struct node *n, char *buf);
+/* The descriptor a generation holds open for a skill file (see
+ * gen_params.pin), or -1. */
+int gen_pinned(const struct gen *g, const struct node *n);
 /* A document's bytes, rendering a skill's record on its first read in
  * this generation; NULL when out of memory, and for index.json and
  * skills_index.json (doc->lines), which sfs_lines_doc_read reads. */

@@ -118,8 +118,11 @@ static struct sfs_file *new_entry(struct docs_walk *w)
 	return e;
 }
 
+/* st: what the entry shows (a link: its target); own: the entry itself,
+ * for its owner. */
 static int fill_entry(struct docs_walk *w, const char *rel,
-                      const struct stat *st, const char *link)
+                      const struct stat *st, const struct stat *own,
+                      const char *link)
 {
 	struct sfs_arena *a = w->s->arena;
 	struct sfs_file *e = new_entry(w);
@@ -136,6 +139,8 @@ static int fill_entry(struct docs_walk *w, const char *rel,
 	e->mtime = st->st_mtim;
 	e->dev = st->st_dev;
 	e->ino = st->st_ino;
+	e->uid = own->st_uid;
+	e->gid = own->st_gid;
 	if (link) {
 		e->mode = S_IFLNK | 0777;
 		e->link = sfs_arena_strdup(a, link);
@@ -157,7 +162,7 @@ static int warn(struct docs_walk *w, const char *rel, const char *why)
 
 /* Keeps a symbolic link to a markdown file inside the docs folder. */
 static int add_link(struct docs_walk *w, int dfd, const char *name,
-                    const char *rel)
+                    const char *rel, const struct stat *lst)
 {
 	char target[PATH_MAX], *abs = NULL, *real = NULL, *joined = NULL;
 	ssize_t n = readlinkat(dfd, name, target, sizeof(target) - 1);
@@ -191,7 +196,7 @@ static int add_link(struct docs_walk *w, int dfd, const char *name,
 	else if (st.st_nlink > 1)
 		rc = warn(w, rel, "symbolic link to a " HARD_LINK);
 	else
-		rc = fill_entry(w, rel, &st, target);
+		rc = fill_entry(w, rel, &st, lst, target);
 	free(real);
 	free(abs);
 	return rc;
@@ -209,7 +214,7 @@ static int add_folder(struct docs_walk *w, int dfd, const char *name,
 	if (cfd < 0)
 		return warn(w, rel, "cannot open the folder");
 	size_t at = w->n;
-	int rc = fill_entry(w, rel, st, NULL);
+	int rc = fill_entry(w, rel, st, st, NULL);
 	if (rc == 0) {
 		w->depth++;
 		rc = walk(w, cfd, rel);
@@ -242,9 +247,9 @@ static int add_entry(struct docs_walk *w, int dfd, const char *rel,
 	else if (S_ISREG(st.st_mode) && st.st_nlink > 1)
 		rc = warn(w, path, HARD_LINK);
 	else if (S_ISREG(st.st_mode))
-		rc = fill_entry(w, path, &st, NULL);
+		rc = fill_entry(w, path, &st, &st, NULL);
 	else if (S_ISLNK(st.st_mode))
-		rc = add_link(w, dfd, name, path);
+		rc = add_link(w, dfd, name, path, &st);
 	else
 		rc = warn(w, path, "not a regular file (a FIFO, socket or "
 		          "device)");
