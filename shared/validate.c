@@ -1083,27 +1083,45 @@ static void check_definition(struct bctx *b, const char *s, const char *end,
 		check_link(b, t, (size_t)(p - t), lineno, char_column(s, open));
 }
 
-/* Skips the code span that the backtick run at p opens (or the run
- * itself when nothing closes it): returns where scanning goes on. */
-static const char *skip_code_span(const char *p, const char *end)
+/* The length of the run of backticks at p. */
+static size_t backtick_run(const char *p, const char *end)
 {
 	size_t run = 0;
 
 	while (p + run < end && p[run] == '`')
 		run++;
-	for (const char *q = p + run; q < end;) {
-		size_t r = 0;
-		if (*q != '`') {
-			q++;
-			continue;
-		}
-		while (q + r < end && q[r] == '`')
-			r++;
+	return run;
+}
+
+/* Skips the code span that the backtick run at p opens (or the run
+ * itself when nothing closes it): returns where scanning goes on.  Only
+ * a run of the same length closes it, so memchr() hops from run to run. */
+static const char *skip_code_span(const char *p, const char *end)
+{
+	size_t run = backtick_run(p, end);
+	const char *q = p + run;
+
+	while ((q = memchr(q, '`', (size_t)(end - q)))) {
+		size_t r = backtick_run(q, end);
 		if (r == run)
 			return q + r;
 		q += r;
 	}
 	return p + run;   /* unmatched: literal backticks */
+}
+
+/* The bytes scan_line() acts on: escapes, code spans and brackets.  All
+ * else is prose or link text, which next_stop() passes over with one
+ * table lookup a byte. */
+static const bool scan_stop[256] = {
+	['\\'] = true, ['`'] = true, ['['] = true, [']'] = true,
+};
+
+static const char *next_stop(const char *p, const char *end)
+{
+	while (p < end && !scan_stop[(unsigned char)*p])
+		p++;
+	return p;
 }
 
 /* Finds the links and images of one line outside code spans. */
@@ -1113,7 +1131,8 @@ static void scan_line(struct bctx *b, const char *s, const char *end,
 	const char *open[16];
 	int nopen = 0;
 
-	for (const char *p = s; p < end;) {
+	for (const char *p = next_stop(s, end); p < end;
+	     p = next_stop(p, end)) {
 		if (*p == '\\') {
 			p += p + 1 < end ? 2 : 1;
 		} else if (*p == '`') {
@@ -1179,6 +1198,10 @@ int sfs_validate_body(const char *body, size_t len, unsigned first_line,
 	unsigned lineno = first_line, lines = 0;
 	char fence = 0;
 	size_t fence_run = 0;
+	/* The first '[' at or after p, or NULL.  scan_line() reports only at
+	 * a ']' closing a '[' of the same line, so lines without one (most
+	 * lines of a body) are not scanned at all. */
+	const char *bracket = len ? memchr(body, '[', len) : NULL;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -1193,12 +1216,14 @@ int sfs_validate_body(const char *body, size_t len, unsigned first_line,
 		} else if (f) {
 			fence = f;
 			fence_run = run;
-		} else if (exists) {
+		} else if (exists && bracket && bracket < eol) {
 			scan_line(&b, p, eol, lineno);
 		}
 		lines++;
 		lineno++;
 		p = nl ? nl + 1 : end;
+		if (bracket && bracket < p)
+			bracket = memchr(p, '[', (size_t)(end - p));
 	}
 	if (lines > BODY_MAX_LINES &&
 	    sfs_diag_add(diags, SFS_WARNING, file,
