@@ -239,9 +239,12 @@ static void reply_doc(fuse_req_t req, const struct gen *g,
 			fuse_reply_err(req, ENOMEM);
 			return;
 		}
-		if (size)
-			sfs_lines_doc_read(d->lines, (size_t)off, size, buf);
-		fuse_reply_buf(req, buf, size);
+		int rc = size ? sfs_lines_doc_read(d->lines, (size_t)off,
+		                                   size, buf) : 0;
+		if (rc < 0)
+			fuse_reply_err(req, -rc);
+		else
+			fuse_reply_buf(req, buf, size);
 		free(buf);
 		return;
 	}

@@ -154,17 +154,40 @@ static char short_escape(unsigned char c)
 	}
 }
 
-/* Whether c ends a run of bytes copied as they are: the NUL, and what
- * cJSON escapes (one table lookup per byte; this loop is most of the
- * rendering). */
+/* Whether cJSON escapes c. */
 static bool needs_escape(unsigned char c)
 {
-	static const uint32_t below_0x60[3] = {
-		0xffffffff,                 /* 0x00-0x1f */
-		1u << ('"' - 0x20),         /* 0x20-0x3f */
-		1u << ('\\' - 0x40),        /* 0x40-0x5f */
-	};
-	return c < 0x60 && (below_0x60[c >> 5] >> (c & 31) & 1);
+	return c < 0x20 || c == '"' || c == '\\';
+}
+
+/* Whether any of the 8 bytes in w needs escaping: the bit tricks that
+ * tell a zero byte, on w (below 0x20) and on w with '"' and '\\' taken
+ * out. */
+static bool needs_escape8(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	const uint64_t highs = 0x8080808080808080ull;
+	uint64_t quote = w ^ (ones * '"'), slash = w ^ (ones * '\\');
+
+	return (((w - ones * 0x20) & ~w) | ((quote - ones) & ~quote) |
+	        ((slash - ones) & ~slash)) & highs;
+}
+
+/* How many of the n bytes at u are copied as they are, 8 at a time while
+ * none needs escaping (this scan is most of the rendering). */
+static size_t plain_run(const unsigned char *u, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, u + i, sizeof(w));
+		if (needs_escape8(w))
+			break;
+	}
+	while (i < n && !needs_escape(u[i]))
+		i++;
+	return i;
 }
 
 /* The inside of a JSON string, escaped as cJSON escapes: the two-letter
@@ -173,14 +196,14 @@ static void append_escaped(struct text *t, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s);
 
 	for (;;) {
-		size_t plain = 0;
-		while (!needs_escape(u[plain]))
-			plain++;
+		size_t plain = plain_run(u, n);
 		append_n(t, (const char *)u, plain);
 		u += plain;
-		if (!*u || !reserve(t, 6))
+		n -= plain;
+		if (!n || !reserve(t, 6))
 			return;
 		char *o = t->p + t->n;
 		char e = short_escape(*u);
@@ -196,6 +219,7 @@ static void append_escaped(struct text *t, const char *s)
 		}
 		t->p[t->n] = '\0';
 		u++;
+		n--;
 	}
 }
 
@@ -221,6 +245,19 @@ static void append_strings(struct text *t, const char *const *v, size_t n)
 	APPEND(t, "]");
 }
 
+/* Decimal digits of u, made here: sizes are printed for every file of
+ * every skill, and snprintf costs more than the rest of a resource. */
+static void append_uint(struct text *t, unsigned u)
+{
+	char buf[16], *end = buf + sizeof(buf), *p = end;
+
+	do {
+		*--p = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	append_n(t, p, (size_t)(end - p));
+}
+
 /* A number as cJSON prints it: "%d" while it fits an int, cJSON's own
  * printing beyond. */
 static void append_number(struct text *t, double v)
@@ -228,40 +265,33 @@ static void append_number(struct text *t, double v)
 	char buf[64];
 
 	if (v >= 0 && v <= INT_MAX && v == (double)(int)v) {
-		snprintf(buf, sizeof(buf), "%d", (int)v);
-	} else {
-		cJSON *n = cJSON_CreateNumber(v);
-		bool ok = n && cJSON_PrintPreallocated(n, buf, sizeof(buf),
-		                                       false);
-		cJSON_Delete(n);
-		if (!ok) {
-			t->oom = true;
-			return;
-		}
+		append_uint(t, (unsigned)v);
+		return;
+	}
+	cJSON *n = cJSON_CreateNumber(v);
+	bool ok = n && cJSON_PrintPreallocated(n, buf, sizeof(buf), false);
+	cJSON_Delete(n);
+	if (!ok) {
+		t->oom = true;
+		return;
 	}
 	append(t, buf);
 }
 
-/* An object printed by cJSON, into a scratch buffer that grows. */
-static void append_json(struct text *t, const cJSON *item, char **scratch,
-                        size_t *size)
+/* An object printed by cJSON into a scratch buffer that grows.  Returns
+ * false when out of memory. */
+static bool print_json(const cJSON *item, char **scratch, size_t *size)
 {
 	for (;;) {
-		if (*size >= INT_MAX / 2) {
-			t->oom = true;
-			return;
-		}
+		if (*size >= INT_MAX / 2)
+			return false;
 		if (*scratch && cJSON_PrintPreallocated((cJSON *)item, *scratch,
-		                                        (int)*size, false)) {
-			append(t, *scratch);
-			return;
-		}
+		                                        (int)*size, false))
+			return true;
 		size_t want = *size ? *size * 2 : 4096;
 		char *p = realloc(*scratch, want);
-		if (!p) {
-			t->oom = true;
-			return;
-		}
+		if (!p)
+			return false;
 		*scratch = p;
 		*size = want;
 	}
@@ -297,19 +327,20 @@ static void append_resource(struct text *t, const struct sfs_skill *s,
 	append_escaped(t, f->path);
 	sfs_format_digest(f->sha256, hex);
 	APPEND(t, "\",\"digest\":\"");
-	append(t, hex);
+	append_n(t, hex, SFS_DIGEST_LEN - 1);
 	APPEND(t, "\",\"size\":");
 	append_number(t, (double)f->size);
 	APPEND(t, "}");
 }
 
-static void index_entry(struct text *t, const struct sfs_skill *s,
-                        char **scratch, size_t *size)
+/* The entry of index.json, the frontmatter given as printed. */
+static void index_entry_with(struct text *t, const struct sfs_skill *s,
+                             const char *fm, size_t fm_len)
 {
 	APPEND(t, "{\"uri\":\"skill://");
 	append_escaped(t, s->id);
 	APPEND(t, "/SKILL.md\",\"frontmatter\":");
-	append_json(t, s->frontmatter, scratch, size);
+	append_n(t, fm, fm_len);
 	APPEND(t, ",\"resources\":[");
 	append_resource(t, s, &s->files[s->skill_md]);
 	for (size_t i = 0; i < s->nfiles; i++) {
@@ -319,6 +350,19 @@ static void index_entry(struct text *t, const struct sfs_skill *s,
 		append_resource(t, s, &s->files[i]);
 	}
 	APPEND(t, "]}");
+}
+
+static void index_entry(struct text *t, const struct sfs_skill *s,
+                        char **scratch, size_t *size)
+{
+	if (s->frontmatter_json.p) {
+		index_entry_with(t, s, s->frontmatter_json.p,
+		                 s->frontmatter_json.len);
+	} else if (print_json(s->frontmatter, scratch, size)) {
+		index_entry_with(t, s, *scratch, strlen(*scratch));
+	} else {
+		t->oom = true;
+	}
 }
 
 static void skills_index_entry(struct text *t, const struct sfs_skill *s,
@@ -344,12 +388,6 @@ static void skills_index_entry(struct text *t, const struct sfs_skill *s,
 typedef void (*entry_fn)(struct text *t, const struct sfs_skill *s,
                          char **scratch, size_t *size);
 
-/* The line a skill kept (sfs_config.keep_lines), or an empty span. */
-static struct sfs_span kept(const struct sfs_skill *s, bool skills_index)
-{
-	return skills_index ? s->skills_index_line : s->index_line;
-}
-
 /* {"skills":[ NL entry,NL ... entry NL ]} NL */
 static char *render_lines(const sfs_catalog *cat, bool skills_index)
 {
@@ -360,11 +398,7 @@ static char *render_lines(const sfs_catalog *cat, bool skills_index)
 
 	APPEND(&t, "{\"skills\":[\n");
 	for (size_t i = 0; i < cat->nskills && !t.oom; i++) {
-		struct sfs_span line = kept(cat->skills[i], skills_index);
-		if (line.p)
-			append_n(&t, line.p, line.len);
-		else
-			entry(&t, cat->skills[i], &scratch, &size);
+		entry(&t, cat->skills[i], &scratch, &size);
 		append(&t, i + 1 < cat->nskills ? ",\n" : "\n");
 	}
 	APPEND(&t, "]}\n");
@@ -390,14 +424,18 @@ void sfs_buf_free(struct sfs_buf *b)
 }
 
 int sfs_render_lines(const struct sfs_skill *s, struct sfs_buf *b,
-                     size_t *index_len, size_t *skills_len)
+                     size_t *fm_len, size_t *index_len, size_t *skills_len)
 {
 	struct text t = { .p = b->p, .cap = b->cap };
 
-	index_entry(&t, s, &b->scratch, &b->scratch_cap);
-	*index_len = t.n;
-	skills_index_entry(&t, s, &b->scratch, &b->scratch_cap);
-	*skills_len = t.n - *index_len;
+	if (!print_json(s->frontmatter, &b->scratch, &b->scratch_cap))
+		return -ENOMEM;
+	*fm_len = strlen(b->scratch);
+	append_n(&t, b->scratch, *fm_len);
+	index_entry_with(&t, s, b->scratch, *fm_len);
+	*index_len = t.n - *fm_len;
+	skills_index_entry(&t, s, NULL, NULL);
+	*skills_len = t.n - *fm_len - *index_len;
 	b->p = t.p;
 	b->cap = t.cap;
 	return t.oom ? -ENOMEM : 0;
@@ -405,15 +443,31 @@ int sfs_render_lines(const struct sfs_skill *s, struct sfs_buf *b,
 
 /* ---- the line documents in place ---------------------------------------- */
 
+/*
+ * A skill keeps (sfs_config.keep_lines) its frontmatter as printed and the
+ * lengths of its entries, not the entries: they are mostly what the skill
+ * holds anyway (its files' digests and sizes, its description and tags),
+ * and made again in microseconds, on the read that needs them.  The
+ * kernel keeps the pages it read, so that is once per generation.
+ */
+
 static const char lines_head[] = "{\"skills\":[\n", lines_tail[] = "]}\n";
 
 struct sfs_lines_doc {
 	const sfs_catalog *cat;
 	bool skills_index;
-	size_t *end;      /* per skill: where its line and what follows it
+	size_t *end;      /* per skill: where its entry and what follows it
 	                     (",\n" or "\n") end, after the head */
 	size_t size;
 };
+
+/* The length of a skill's entry, as kept; 0 when it keeps none. */
+static size_t kept_len(const struct sfs_skill *s, bool skills_index)
+{
+	if (!s->frontmatter_json.p)
+		return 0;
+	return skills_index ? s->skills_index_len : s->index_len;
+}
 
 sfs_lines_doc *sfs_lines_doc_new(const sfs_catalog *cat, bool skills_index)
 {
@@ -426,13 +480,13 @@ sfs_lines_doc *sfs_lines_doc_new(const sfs_catalog *cat, bool skills_index)
 	d->skills_index = skills_index;
 	d->end = malloc((cat->nskills ? cat->nskills : 1) * sizeof(*d->end));
 	for (size_t i = 0; d->end && i < cat->nskills; i++) {
-		struct sfs_span line = kept(cat->skills[i], skills_index);
-		if (!line.p) {
+		size_t len = kept_len(cat->skills[i], skills_index);
+		if (!len) {
 			free(d->end);
 			d->end = NULL;
 			break;
 		}
-		at += line.len + (i + 1 < cat->nskills ? 2 : 1);
+		at += len + (i + 1 < cat->nskills ? 2 : 1);
 		d->end[i] = at;
 	}
 	if (!d->end) {
@@ -465,11 +519,38 @@ static void copy_part(const char *from, size_t at, size_t len, size_t off,
 		memcpy(out + (lo - off), from + (lo - at), hi - lo);
 }
 
-void sfs_lines_doc_read(const sfs_lines_doc *d, size_t off, size_t size,
-                        char *out)
+/* Skill i's entry, which starts at `at`, made in t and copied where it
+ * falls in [off, off + size).  Returns 0, -ENOMEM, or -EIO when it is not
+ * as long as it was when kept (renderings are deterministic: never). */
+static int copy_entry(const sfs_lines_doc *d, size_t i, size_t at,
+                      struct text *t, size_t off, size_t size, char *out)
+{
+	const struct sfs_skill *s = d->cat->skills[i];
+	size_t len = kept_len(s, d->skills_index);
+
+	if (at + len <= off)
+		return 0;   /* only its separator is asked for */
+	t->n = 0;
+	if (d->skills_index)
+		skills_index_entry(t, s, NULL, NULL);
+	else
+		index_entry_with(t, s, s->frontmatter_json.p,
+		                 s->frontmatter_json.len);
+	if (t->oom)
+		return -ENOMEM;
+	if (t->n != len)
+		return -EIO;
+	copy_part(t->p, at, len, off, size, out);
+	return 0;
+}
+
+int sfs_lines_doc_read(const sfs_lines_doc *d, size_t off, size_t size,
+                       char *out)
 {
 	const sfs_catalog *cat = d->cat;
 	size_t head = sizeof(lines_head) - 1, n = cat->nskills;
+	struct text t = { 0 };
+	int rc = 0;
 
 	copy_part(lines_head, 0, head, off, size, out);
 	/* the first skill whose part ends after off */
@@ -481,30 +562,31 @@ void sfs_lines_doc_read(const sfs_lines_doc *d, size_t off, size_t size,
 		else
 			hi = mid;
 	}
-	for (size_t i = lo; i < n; i++) {
+	for (size_t i = lo; i < n && rc == 0; i++) {
 		size_t at = i ? d->end[i - 1] : head;
 		if (at >= off + size)
 			break;
-		struct sfs_span line = kept(cat->skills[i], d->skills_index);
-		copy_part(line.p, at, line.len, off, size, out);
-		copy_part(i + 1 < n ? ",\n" : "\n", at + line.len,
-		          d->end[i] - at - line.len, off, size, out);
+		size_t len = kept_len(cat->skills[i], d->skills_index);
+		rc = copy_entry(d, i, at, &t, off, size, out);
+		copy_part(i + 1 < n ? ",\n" : "\n", at + len,
+		          d->end[i] - at - len, off, size, out);
 	}
+	free(t.p);
 	size_t tail = n ? d->end[n - 1] : head;
 	copy_part(lines_tail, tail, sizeof(lines_tail) - 1, off, size, out);
+	return rc;
 }
 
+/* A skill taken unchanged into the next catalog is the same struct, and
+ * its entries the same bytes. */
 bool sfs_lines_doc_same(const sfs_lines_doc *a, const sfs_lines_doc *b)
 {
 	if (a->size != b->size || a->skills_index != b->skills_index ||
 	    a->cat->nskills != b->cat->nskills)
 		return false;
-	for (size_t i = 0; i < a->cat->nskills; i++) {
-		struct sfs_span x = kept(a->cat->skills[i], a->skills_index);
-		struct sfs_span y = kept(b->cat->skills[i], b->skills_index);
-		if (x.p != y.p || x.len != y.len)
+	for (size_t i = 0; i < a->cat->nskills; i++)
+		if (a->cat->skills[i] != b->cat->skills[i])
 			return false;
-	}
 	return true;
 }
 

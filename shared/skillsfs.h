@@ -95,11 +95,13 @@ struct sfs_skill {
 	size_t skill_md;           /* index of SKILL.md in files */
 	const struct sfs_diag *diags; /* warnings of a served skill */
 	size_t ndiags;
-	/* With sfs_config.keep_lines: the skill's entries of index.json and
-	 * skills_index.json, as rendered (no comma, no newline); else
-	 * empty.  frontmatter is then NULL. */
-	struct sfs_span index_line;
-	struct sfs_span skills_index_line;
+	/* With sfs_config.keep_lines: the frontmatter as index.json shows
+	 * it (printed unformatted by cJSON), and the lengths of the skill's
+	 * entries of index.json and skills_index.json (no comma, no
+	 * newline); frontmatter is then NULL.  Else empty and 0. */
+	struct sfs_span frontmatter_json;
+	size_t index_len;
+	size_t skills_index_len;
 };
 
 /* A skill folder that was found but is not served, with the reason. */
@@ -155,11 +157,12 @@ struct sfs_config {
 	 * files being looked at.  NULL: not known; every file is. */
 	const char *const *changed;
 	size_t nchanged;
-	/* Keep each skill's lines of index.json and skills_index.json,
-	 * rendered once when the skill is read (and shared with the next
-	 * catalog when it is taken unchanged), instead of its frontmatter as
-	 * a cJSON tree: what a mount serves (sfs_lines_doc), in less
-	 * memory.  Renderings are the same either way. */
+	/* Keep each skill's frontmatter as JSON text and the lengths of its
+	 * entries of index.json and skills_index.json, measured once when
+	 * the skill is read (and shared with the next catalog when it is
+	 * taken unchanged), instead of its frontmatter as a cJSON tree: what
+	 * a mount serves (sfs_lines_doc), in less memory.  Renderings are
+	 * the same either way. */
 	bool keep_lines;
 };
 
@@ -233,9 +236,9 @@ char *sfs_render_index(const sfs_catalog *cat);
 char *sfs_render_skills_index(const sfs_catalog *cat);
 /*
  * index.json (skills_index false) or skills_index.json read in place from
- * the lines a catalog built with keep_lines keeps for its skills: the
- * same bytes as sfs_render_index and sfs_render_skills_index, without a
- * copy; it holds one offset per skill.  Valid while the catalog lives.
+ * a catalog built with keep_lines: the same bytes as sfs_render_index and
+ * sfs_render_skills_index, without a copy; each read makes the entries it
+ * covers.  It holds one offset per skill.  Valid while the catalog lives.
  * sfs_lines_doc_new returns NULL when out of memory or when the catalog
  * keeps no lines.
  */
@@ -243,9 +246,10 @@ typedef struct sfs_lines_doc sfs_lines_doc;
 sfs_lines_doc *sfs_lines_doc_new(const sfs_catalog *cat, bool skills_index);
 void sfs_lines_doc_free(sfs_lines_doc *d);
 size_t sfs_lines_doc_size(const sfs_lines_doc *d);
-/* Copies `size` bytes at `off` (off + size within the size) into out. */
-void sfs_lines_doc_read(const sfs_lines_doc *d, size_t off, size_t size,
-                        char *out);
+/* Copies `size` bytes at `off` (off + size within the size) into out.
+ * Returns 0, or -ENOMEM. */
+int sfs_lines_doc_read(const sfs_lines_doc *d, size_t off, size_t size,
+                       char *out);
 /* Whether a and b are made of the very same lines (a catalog shares the
  * skills it took unchanged), hence show the same bytes. */
 bool sfs_lines_doc_same(const sfs_lines_doc *a, const sfs_lines_doc *b);

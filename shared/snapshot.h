@@ -322,11 +322,11 @@ struct sfs_buf {
 
 void sfs_buf_free(struct sfs_buf *b);
 
-/* A skill's entries of index.json and skills_index.json into b->p, one
- * after the other: *index_len bytes, then *skills_len bytes.  Returns 0
- * or -ENOMEM. */
+/* What a skill keeps with sfs_config.keep_lines: its frontmatter as
+ * index.json shows it, into b->p (*fm_len bytes), and the lengths of its
+ * entries of index.json and skills_index.json.  Returns 0 or -ENOMEM. */
 int sfs_render_lines(const struct sfs_skill *s, struct sfs_buf *b,
-                     size_t *index_len, size_t *skills_len);
+                     size_t *fm_len, size_t *index_len, size_t *skills_len);
 
 /* ---- catalog.c: the snapshot itself ------------------------------------ */
 

@@ -177,11 +177,12 @@ static const struct sfs_diag *diags(struct pack *p, const struct diag_key *k,
 	return v;
 }
 
-/* The rendered lines of a skill valid on its own (keep_lines), made
- * before the passes, in the thread's buffer. */
+/* What a skill valid on its own keeps for the line documents
+ * (keep_lines), made before the passes: its frontmatter as printed, in
+ * the thread's buffer, and the lengths of its entries. */
 struct lines {
-	const char *index, *skills_index;
-	size_t index_len, skills_index_len;
+	const char *fm;
+	size_t fm_len, index_len, skills_index_len;
 };
 
 static struct sfs_span span(struct pack *p, const char *s, size_t len)
@@ -217,9 +218,9 @@ static void meta(struct pack *p, const struct sfs_unit_draft *d,
 	                    m->ndepends_on);
 	c.refs = refs(p, m);
 	if (l) {
-		c.index_line = span(p, l->index, l->index_len);
-		c.skills_index_line = span(p, l->skills_index,
-		                           l->skills_index_len);
+		c.frontmatter_json = span(p, l->fm, l->fm_len);
+		c.index_len = l->index_len;
+		c.skills_index_len = l->skills_index_len;
 	} else {
 		c.frontmatter = d->frontmatter ? json(p, d->frontmatter) : NULL;
 	}
@@ -285,7 +286,7 @@ static void pack(struct pack *p, const struct sfs_unit_draft *d,
 	atomic_init(&u->refs, 1);
 }
 
-/* A skill's lines, rendered from the draft as the catalog will show
+/* A skill's lines, measured from the draft as the catalog will show
  * it.  Returns 0 or -ENOMEM. */
 static int render(const struct sfs_unit_draft *d, struct lines *l)
 {
@@ -303,10 +304,9 @@ static int render(const struct sfs_unit_draft *d, struct lines *l)
 		.nfiles = d->tree->nfiles,
 		.skill_md = d->tree->skill_md,
 	};
-	int rc = sfs_render_lines(&view, d->buf, &l->index_len,
+	int rc = sfs_render_lines(&view, d->buf, &l->fm_len, &l->index_len,
 	                          &l->skills_index_len);
-	l->index = d->buf->p;
-	l->skills_index = d->buf->p + l->index_len;
+	l->fm = d->buf->p;
 	return rc;
 }
 

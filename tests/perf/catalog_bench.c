@@ -10,7 +10,9 @@
  * --create: before each rebuild, adds a skill folder to the first root
  *   (and removes the one of the rebuild before).
  * --records: also renders every catalog/<id>.json.
- * --keep-lines, --threads N: as sfs_config (the mount keeps lines).
+ * --keep-lines, --threads N: as sfs_config (the mount keeps lines); with
+ *   --keep-lines, index.json and skills_index.json are also read in place
+ *   (sfs_lines_doc), in reads of 128 KiB as the mount gets them.
  * --render-loops N: times each rendering as the mean of N.
  */
 #include <errno.h>
@@ -115,12 +117,42 @@ static void time_records(const sfs_catalog *cat)
 	report("render records", now_s() - t, extra);
 }
 
+/* Reads a line document whole in reads of 128 KiB, `loops` times. */
+static void time_lines(const char *what, const sfs_catalog *cat,
+                       bool skills_index, int loops)
+{
+	sfs_lines_doc *d = sfs_lines_doc_new(cat, skills_index);
+	static char buf[128 * 1024];
+	char extra[128];
+	size_t size = d ? sfs_lines_doc_size(d) : 0;
+	double t = now_s();
+
+	for (int i = 0; d && i < loops; i++) {
+		for (size_t off = 0; off < size; off += sizeof(buf)) {
+			size_t n = size - off < sizeof(buf) ? size - off
+			                                    : sizeof(buf);
+			if (sfs_lines_doc_read(d, off, n, buf) < 0) {
+				fprintf(stderr, "catalog_bench: read failed\n");
+				exit(1);
+			}
+		}
+	}
+	snprintf(extra, sizeof(extra), "%zu bytes", size);
+	report(what, (now_s() - t) / loops, extra);
+	sfs_lines_doc_free(d);
+}
+
 /* Renders what a generation of the mount holds. */
-static void render(const sfs_catalog *cat, bool records_too, int loops)
+static void render(const sfs_catalog *cat, bool records_too, bool lines,
+                   int loops)
 {
 	time_doc("render index", sfs_render_index, cat, loops);
 	time_doc("render skills_index", sfs_render_skills_index, cat, loops);
 	time_doc("render status", status, cat, loops);
+	if (lines) {
+		time_lines("read index", cat, false, loops);
+		time_lines("read skills_index", cat, true, loops);
+	}
 	if (records_too)
 		time_records(cat);
 }
@@ -210,7 +242,7 @@ int main(int argc, char **argv)
 	};
 	report("start", 0, NULL);
 	sfs_catalog *cat = build(&cfg, NULL, "cold build");
-	render(cat, records, loops);
+	render(cat, records, keep_lines, loops);
 	for (int i = 0; i < repeat; i++) {
 		if (touch && utimensat(AT_FDCWD, touch, NULL, 0) < 0) {
 			fprintf(stderr, "catalog_bench: %s: %s\n", touch,
@@ -223,7 +255,7 @@ int main(int argc, char **argv)
 		sfs_catalog_unref(cat);
 		cat = next;
 	}
-	render(cat, records, loops);
+	render(cat, records, keep_lines, loops);
 	sfs_catalog_unref(cat);
 	if (create)
 		remove_skill(cfg.roots[0], repeat - 1);

@@ -491,9 +491,9 @@ static bool lines_doc_renders(const sfs_catalog *cat, bool skills_index)
 
 	for (size_t k = 0; same && buf && k < 6; k++) {
 		memset(buf, 0, size + 1);
-		for (size_t off = 0; off < size; off += pieces[k]) {
+		for (size_t off = 0; same && off < size; off += pieces[k]) {
 			size_t n = size - off < pieces[k] ? size - off : pieces[k];
-			sfs_lines_doc_read(d, off, n, buf + off);
+			same = sfs_lines_doc_read(d, off, n, buf + off) == 0;
 		}
 		same = memcmp(buf, whole, size) == 0;
 	}
@@ -519,8 +519,9 @@ static void test_keep_lines(void)
 	char *ra = render_all(a), *rb = render_all(b);
 	ok(ra && rb && strcmp(ra, rb) == 0, "kept lines render as trees do");
 	const struct sfs_skill *s = sfs_catalog_find(b, "s03");
-	ok(s && !s->frontmatter && s->index_line.p &&
-	   s->skills_index_line.p && !sfs_catalog_find(a, "s03")->index_line.p,
+	ok(s && !s->frontmatter && s->frontmatter_json.p && s->index_len &&
+	   s->skills_index_len &&
+	   !sfs_catalog_find(a, "s03")->frontmatter_json.p,
 	   "lines instead of the frontmatter tree, only when asked");
 	ok(lines_doc_renders(b, false) && lines_doc_renders(b, true),
 	   "index.json and skills_index.json read in place, in pieces");
