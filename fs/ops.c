@@ -248,11 +248,14 @@ static void reply_doc(fuse_req_t req, const struct gen *g,
 		free(buf);
 		return;
 	}
-	const char *data = gen_doc_data(g, n);
+	/* a skill's record is made for the read (the kernel keeps it) */
+	char *record = n->skill != TREE_NONE ? gen_record(g, n) : NULL;
+	const char *data = n->skill != TREE_NONE ? record : d->data;
 	if (!data)
 		fuse_reply_err(req, ENOMEM);
 	else
 		fuse_reply_buf(req, data + (size ? off : 0), size);
+	free(record);
 }
 
 static void sfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,

@@ -105,8 +105,8 @@ static const struct doc *prev_record(const struct builder *b,
 	return NULL;
 }
 
-/* A skill's record: its size and digest now, its bytes on the first read
- * (gen_doc_data), so that a generation holds only the records read. */
+/* A skill's record: its size and digest now, its bytes when read
+ * (gen_record). */
 static int add_record(struct builder *b, size_t i)
 {
 	struct gen *g = b->g;
@@ -496,11 +496,13 @@ static uint64_t mix(uint64_t ino)
 	return ino * 0x9E3779B97F4A7C15ull;
 }
 
+/* The inode hash, at most three quarters full: probes stay short, and
+ * it costs a little over 5 bytes a node. */
 static int index_inodes(struct gen *g)
 {
 	uint32_t size = 16;
 
-	while (size < 2 * (uint64_t)g->nnodes)
+	while (size * 3ull < 4ull * g->nnodes)
 		size *= 2;
 	g->slots = calloc(size, sizeof(*g->slots));
 	if (!g->slots)
@@ -821,29 +823,14 @@ int gen_pinned(const struct gen *g, const struct node *n)
 	return -1;
 }
 
-const char *gen_doc_data(const struct gen *g, const struct node *n)
+char *gen_record(const struct gen *g, const struct node *n)
 {
-	if (n->kind != NODE_DOC)
+	if (n->kind != NODE_DOC || n->skill == TREE_NONE)
 		return NULL;
-	struct doc *d = &g->docs[n->item];
-	char *data = __atomic_load_n(&d->data, __ATOMIC_ACQUIRE);
-	if (data || n->skill == TREE_NONE)
-		return data;
-
 	char *text = sfs_render_skill_record(g->cat, gen_skill(g, n));
-	if (text && strlen(text) != d->len) {
+	if (text && strlen(text) != g->docs[n->item].len) {
 		free(text);   /* renderings are deterministic: never */
 		text = NULL;
-	}
-	if (!text)
-		return NULL;
-	/* Readers on other threads may render it too; the first one's
-	 * bytes stay. */
-	char *none = NULL;
-	if (!__atomic_compare_exchange_n(&d->data, &none, text, false,
-	                                 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		free(text);
-		return none;
 	}
 	return text;
 }

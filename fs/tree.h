@@ -4,8 +4,8 @@
  * the directory tree the kernel sees.
  *
  * A generation is immutable once built, so request handlers on any thread
- * read it without locks; only a skill's record (catalog/<id>.json) is
- * rendered on its first read, and installed with one atomic step.  Inode numbers are carried over from the previous
+ * read it without locks; a skill's record (catalog/<id>.json) is rendered
+ * when read, and not kept.  Inode numbers are carried over from the previous
  * generation for everything that did not change (same kind at the same
  * path, same bytes or the same source file), and freshly allocated for
  * everything else, so the kernel's caches stay valid for unchanged files
@@ -69,8 +69,9 @@ struct pin {
 
 /* A generated document (len without a NUL). */
 struct doc {
-	char *data;             /* a skill's record: NULL until its first
-	                         * read (see gen_doc_data); NULL for lines */
+	char *data;             /* status.json, and the indexes of a catalog
+	                         * without lines; NULL for a skill's record
+	                         * (see gen_record) and for lines */
 	size_t len;
 	uint8_t sha256[16];     /* a skill's record: of its bytes (the
 	                         * first half of their SHA-256) */
@@ -179,9 +180,10 @@ const char *gen_link(const struct gen *g, const struct node *n, char *buf);
 /* The descriptor a generation holds open for a skill file (see
  * gen_params.pin), or -1. */
 int gen_pinned(const struct gen *g, const struct node *n);
-/* A document's bytes, rendering a skill's record on its first read in
- * this generation; NULL when out of memory, and for index.json and
- * skills_index.json (doc->lines), which sfs_lines_doc_read reads. */
-const char *gen_doc_data(const struct gen *g, const struct node *n);
+/* A skill's record (catalog/<id>.json), made anew: a malloc'd string
+ * of exactly doc->len bytes, or NULL when out of memory.  A generation
+ * keeps no records: the kernel keeps the pages it read, so a record is
+ * made about once per generation, and only if read at all. */
+char *gen_record(const struct gen *g, const struct node *n);
 
 #endif
