@@ -56,6 +56,12 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev);
  * request uses the old one as current, moves the kernel's lookups over,
  * and invalidates exactly what changed in the kernel's caches. */
 void daemon_publish(struct daemon *d, struct gen *g);
+/* Gives the pages of freed memory back to the system, in every malloc
+ * arena: a build frees its scratch memory (some on the threads that read
+ * skill folders, whose arena would keep it), and a publish the previous
+ * generation; otherwise the next build's new allocations would come on
+ * top.  After a build is published, off the request path. */
+void daemon_trim(void);
 
 /* ops.c */
 const struct fuse_lowlevel_ops *skillsfs_ops(void);
@@ -66,7 +72,7 @@ const struct fuse_lowlevel_ops *skillsfs_ops(void);
 int refresher_init(struct daemon *d);
 /* Watches what the new catalog read (inotify mode).  Returns the refresh
  * mode the catalog's generation will be served with. */
-const char *refresher_sync(struct daemon *d, const sfs_catalog *cat);
+const char *refresher_sync(struct daemon *d, sfs_catalog *cat);
 /* Starts the refresh thread; after daemonizing. */
 int refresher_start(struct daemon *d);
 void refresher_stop(struct daemon *d);

@@ -11,6 +11,7 @@
  * generation and the changed names and folders invalidated.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -145,4 +146,10 @@ void daemon_publish(struct daemon *d, struct gen *g)
 	struct diff_ops ops = { inval_entry, inval_folder, d };
 	gen_diff(old, g, &ops);
 	gen_unref(old);
+	daemon_trim();
+}
+
+void daemon_trim(void)
+{
+	malloc_trim(0);
 }

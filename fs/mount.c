@@ -290,6 +290,7 @@ int mount_main(int argc, char **argv)
 		status = fail("cannot build the catalog: %s",
 		              strerror(ENOMEM));
 	} else {
+		daemon_trim();
 		status = serve(&d, &o, mountpoint);
 	}
 	daemon_fini(&d);

@@ -46,6 +46,11 @@ struct refresher {
 	                          * current generation: no debounce */
 	bool blind;              /* the next build must look at every file:
 	                          * what changed is not known from events */
+	/* What the watches' paths point into (watcher_sync borrows them):
+	 * the folders of this catalog, and these strings. */
+	sfs_catalog *watched;    /* one reference, or NULL */
+	char **owned;            /* each malloc'd */
+	size_t nowned;
 };
 
 static long long now_ms(clockid_t clock)
@@ -218,15 +223,27 @@ static int wanted(const struct daemon *d, const sfs_catalog *cat,
 	return rc;
 }
 
-static void want_free(struct want_list *l)
+static void free_owned(char **v, size_t n)
 {
-	for (size_t i = 0; i < l->nowned; i++)
-		free(l->owned[i]);
-	free(l->owned);
-	free(l->v);
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
 }
 
-const char *refresher_sync(struct daemon *d, const sfs_catalog *cat)
+/* Keeps cat and the strings made for l, which the watches' paths now
+ * point into, and lets go of the previous ones. */
+static void keep_paths(struct refresher *r, sfs_catalog *cat,
+                       struct want_list *l)
+{
+	free(l->v);
+	free_owned(r->owned, r->nowned);
+	r->owned = l->owned;
+	r->nowned = l->nowned;
+	sfs_catalog_unref(r->watched);
+	r->watched = sfs_catalog_ref(cat);
+}
+
+const char *refresher_sync(struct daemon *d, sfs_catalog *cat)
 {
 	struct refresher *r = d->refresher;
 
@@ -235,7 +252,6 @@ const char *refresher_sync(struct daemon *d, const sfs_catalog *cat)
 		int rc = wanted(d, cat, &l);
 		if (rc == 0)
 			rc = watcher_sync(&r->w, l.v, l.n, r->again);
-		want_free(&l);
 		r->again = false;
 		if (rc == -ENOSPC)
 			use_polling(d, "out of inotify watches "
@@ -244,6 +260,9 @@ const char *refresher_sync(struct daemon *d, const sfs_catalog *cat)
 			use_polling(d, "cannot watch the sources");
 		else if (rc > 0)
 			r->rescan = true;
+		/* after a failure the watcher is closed: nothing points
+		 * into the previous paths any more */
+		keep_paths(r, cat, &l);
 	}
 	if (atomic_load(&d->polling)) {
 		r->fp = fingerprint(cat, &d->opt->roots);
@@ -461,6 +480,8 @@ void refresher_stop(struct daemon *d)
 	}
 	if (r->w.fd >= 0)
 		watcher_close(&r->w);
+	free_owned(r->owned, r->nowned);
+	sfs_catalog_unref(r->watched);
 	close(r->wake);
 	free(r);
 	d->refresher = NULL;

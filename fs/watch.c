@@ -97,7 +97,6 @@ int watcher_take_changed(struct watcher *w, char ***out, size_t *n)
 
 static void free_entry(struct watch_entry *e)
 {
-	free(e->path);
 	free(e->only);
 }
 
@@ -237,6 +236,7 @@ int watcher_sync(struct watcher *w, struct want *want, size_t n, bool again)
 		struct watch_entry *e = &v[out++];
 		if (i < w->n && strcmp(w->v[i].path, want[j].path) == 0) {
 			*e = w->v[i++];
+			e->path = want[j].path;   /* the old one may go */
 			if (e->wd < 0 || e->gone || again) {
 				int r = add_watch(w, e);
 				rc = r < 0 ? r : rc | r;
@@ -244,12 +244,7 @@ int watcher_sync(struct watcher *w, struct want *want, size_t n, bool again)
 				note_changed(w, e->path);
 			}
 		} else {
-			e->path = strdup(want[j].path);
-			if (!e->path) {
-				rc = -ENOMEM;
-				out--;
-				break;
-			}
+			e->path = want[j].path;
 			int r = add_watch(w, e);
 			rc = r < 0 ? r : rc | r;
 			/* what happened in it before its watch is unknown */

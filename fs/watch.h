@@ -16,7 +16,7 @@ struct want {
 };
 
 struct watch_entry {
-	char *path;
+	const char *path;  /* borrowed from watcher_sync's `want` */
 	char *only;
 	int wd;          /* -1: not watched (vanished, or the kernel refused) */
 	bool gone;       /* the kernel dropped wd (IN_IGNORED) */
@@ -44,7 +44,10 @@ void watcher_close(struct watcher *w);
  * Makes the watched set exactly `want` (sorted and merged in place).
  * `again`: add every watch anew (after a queue overflow).  Returns 0; 1
  * when a folder vanished meanwhile (rescan soon); -ENOSPC when the
- * kernel's watch limit is reached; -ENOMEM.
+ * kernel's watch limit is reached; -ENOMEM.  The watcher keeps the paths
+ * of `want` (a large catalog's folders: tens of thousands), not copies:
+ * they must stay valid until the next watcher_sync or watcher_close, and
+ * after a failure (< 0) until watcher_close.
  */
 int watcher_sync(struct watcher *w, struct want *want, size_t n, bool again);
 /* Reads every pending event; returns WATCH_* bits. */
