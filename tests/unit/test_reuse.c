@@ -225,7 +225,7 @@ static void age(void)
 	nanosleep(&pause, NULL);
 }
 
-enum { N = 50, MARGIN_MS = 1 };
+enum { N = 50, MARGIN_MS = 1, LIST_ALL_MS = 3600 * 1000 };
 
 /* s01 depends on s02. */
 #define DEPENDS "x-personal-mcp:\n  id: s01\n  version: 1.0.0\n" \
@@ -243,8 +243,9 @@ static void populate(void)
 	}
 }
 
-/* Reuse by listing: everything was just written, so every folder is
- * listed again, but only changed skills are parsed. */
+/* Reuse by listing: with a margin longer than the test, no folder's ctime
+ * proves its listing, so every folder is listed again (however slowly the
+ * test runs), but only changed skills are parsed. */
 static void test_listing(void)
 {
 	populate();
@@ -252,28 +253,28 @@ static void test_listing(void)
 	ok(sfs_catalog_parsed(cat) == N && sfs_catalog_nskills(cat) == N,
 	   "a first build parses every SKILL.md (%zu)",
 	   sfs_catalog_parsed(cat));
-	rebuild(&cat, 0, 0, 0, N, "nothing changed");
+	rebuild(&cat, LIST_ALL_MS, 0, 0, N, "nothing changed");
 
 	rewrite(at("r/s01/SKILL.md"), "---\nname: s01\ndescription: Edited."
 	        "\n" DEPENDS "---\n# Edited\n");
-	rebuild(&cat, 0, 1, 1, N, "SKILL.md edited in place");
+	rebuild(&cat, LIST_ALL_MS, 1, 1, N, "SKILL.md edited in place");
 
 	write_file(at("r/s03/references/more.md"), "# More\n");
-	rebuild(&cat, 0, 1, 1, N, "a file added to a subfolder");
+	rebuild(&cat, LIST_ALL_MS, 1, 1, N, "a file added to a subfolder");
 
 	if (unlink(at("r/s03/references/more.md")) < 0)
 		die("unlink");
-	rebuild(&cat, 0, 1, 0, N, "a file removed");
+	rebuild(&cat, LIST_ALL_MS, 1, 0, N, "a file removed");
 
 	if (chmod(at("r/s04/scripts/run.sh"), 0700) < 0)
 		die("chmod");
-	rebuild(&cat, 0, 1, 0, N, "a mode changed");
+	rebuild(&cat, LIST_ALL_MS, 1, 0, N, "a mode changed");
 
 	/* s01 depends on s02: taken from prev, it must still be checked
 	 * against the skills of this build. */
 	if (rename(at("r/s02/SKILL.md"), at("r/s02/README.md")) < 0)
 		die("rename");
-	rebuild(&cat, 0, 0, 0, N - 1, "a dependency gone");
+	rebuild(&cat, LIST_ALL_MS, 0, 0, N - 1, "a dependency gone");
 	const struct sfs_unserved *u;
 	size_t n;
 	bool s01_invalid = false;
@@ -284,23 +285,23 @@ static void test_listing(void)
 	   "a skill taken from prev loses its missing dependency");
 	if (rename(at("r/s02/README.md"), at("r/s02/SKILL.md")) < 0)
 		die("rename");
-	rebuild(&cat, 0, 1, 3, N, "a dependency back");
+	rebuild(&cat, LIST_ALL_MS, 1, 3, N, "a dependency back");
 	ok(sfs_catalog_find(cat, "s01") != NULL, "and is served again");
 
 	/* A listing with findings of its own is taken when a new listing
 	 * finds the same. */
 	if (mkfifo(at("r/s08/pipe"), 0644) < 0)
 		die("mkfifo");
-	rebuild(&cat, 0, 1, 0, N, "a FIFO hidden");
-	rebuild(&cat, 0, 0, 0, N, "the same FIFO hidden");
+	rebuild(&cat, LIST_ALL_MS, 1, 0, N, "a FIFO hidden");
+	rebuild(&cat, LIST_ALL_MS, 0, 0, N, "the same FIFO hidden");
 	if (unlink(at("r/s08/pipe")) < 0)
 		die("unlink");
-	rebuild(&cat, 0, 1, 0, N, "the FIFO gone");
+	rebuild(&cat, LIST_ALL_MS, 1, 0, N, "the FIFO gone");
 
 	/* Same name twice: the shadowed one is taken from prev too. */
 	skill("r/zz/s07", NULL);
-	rebuild(&cat, 0, 1, 3, N + 1, "a shadowing skill added");
-	rebuild(&cat, 0, 0, 0, N + 1, "shadowing unchanged");
+	rebuild(&cat, LIST_ALL_MS, 1, 3, N + 1, "a shadowing skill added");
+	rebuild(&cat, LIST_ALL_MS, 0, 0, N + 1, "shadowing unchanged");
 
 	/* Strictness changes every finding: nothing is taken. */
 	const char *roots[] = { at("r") };
