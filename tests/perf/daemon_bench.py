@@ -4,10 +4,11 @@ a pass/fail test): exec to the first read of index.json, the time from
 editing one SKILL.md (and from creating a skill) to its index.json entry,
 and the daemon's VmRSS and VmHWM after each step.
 
-    tests/perf/daemon_bench.py SKILLSFS CORPUS [--edits N]
+    tests/perf/daemon_bench.py SKILLSFS CORPUS [--edits N] [--indexes]
+                               [--read-all] [--no-create]
 
-CORPUS is changed and restored (one skill created, then removed; one
-SKILL.md edited, then rewritten as it was).
+CORPUS is changed and restored (one skill created, then removed, unless
+--no-create; one SKILL.md edited, then rewritten as it was, N times).
 """
 import argparse
 import os
@@ -60,6 +61,12 @@ def main():
     ap.add_argument("skillsfs")
     ap.add_argument("corpus")
     ap.add_argument("--edits", type=int, default=3)
+    ap.add_argument("--indexes", action="store_true",
+                    help="after ready, cat index.json and "
+                    "catalog/skills_index.json and find the whole mount")
+    ap.add_argument("--no-create", action="store_true",
+                    help="leave out the skill created and removed: only "
+                    "edits, each undone")
     ap.add_argument("--read-all", action="store_true",
                     help="after ready, find and grep -r over skills/ (the "
                     "kernel then knows every inode there)")
@@ -79,6 +86,13 @@ def main():
         wait_for(lambda: read(idx).startswith(b'{"skills":['))
         print("ready          %7.1f ms  %s" % ((time.monotonic() - t0) * 1e3,
                                                status(proc.pid)))
+        if a.indexes:
+            t = time.monotonic()
+            read(idx)
+            read(os.path.join(mnt, "catalog", "skills_index.json"))
+            subprocess.run(["find", mnt], stdout=subprocess.DEVNULL)
+            print("indexes, find  %7.1f ms  %s" % (
+                (time.monotonic() - t) * 1e3, status(proc.pid)))
         if a.read_all:
             t = time.monotonic()
             skills = os.path.join(mnt, "skills")
@@ -111,6 +125,10 @@ def main():
                 f.write(old)
             wait_for(lambda: read(os.path.join(mnt, "skills", sid,
                                                "SKILL.md")) == old)
+        if a.edits:
+            print("edits undone   %7s     %s" % ("", status(proc.pid)))
+        if a.no_create:
+            return
         new = os.path.join(a.corpus, "zz-daemon-bench")
         os.makedirs(new, exist_ok=True)
         t = time.monotonic()
