@@ -70,6 +70,9 @@ const struct fuse_lowlevel_ops *skillsfs_ops(void);
 
 /* Chooses inotify or polling and prepares it; before the first build. */
 int refresher_init(struct daemon *d);
+/* In inotify mode, has the build watch each folder before listing it
+ * (sfs_config.before_listing). */
+void refresher_prepare(struct daemon *d, struct sfs_config *cfg);
 /* Watches what the new catalog read (inotify mode).  Returns the refresh
  * mode the catalog's generation will be served with. */
 const char *refresher_sync(struct daemon *d, sfs_catalog *cat);

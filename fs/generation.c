@@ -61,6 +61,7 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev)
 	};
 	sfs_catalog *cat = NULL;
 
+	refresher_prepare(d, &cfg);
 	struct timespec t0, t1, t2, t3;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (sfs_catalog_build(&cfg, prev ? prev->cat : NULL, &cat) < 0)

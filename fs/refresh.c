@@ -243,6 +243,18 @@ static void keep_paths(struct refresher *r, sfs_catalog *cat,
 	r->watched = sfs_catalog_ref(cat);
 }
 
+void refresher_prepare(struct daemon *d, struct sfs_config *cfg)
+{
+	struct refresher *r = d->refresher;
+
+	/* the build runs on this thread, or before it starts: polling
+	 * cannot be switched on meanwhile */
+	if (atomic_load(&d->polling) || r->w.fd < 0)
+		return;
+	cfg->before_listing = watcher_before_listing;
+	cfg->before_listing_arg = &r->w;
+}
+
 const char *refresher_sync(struct daemon *d, sfs_catalog *cat)
 {
 	struct refresher *r = d->refresher;

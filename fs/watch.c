@@ -19,6 +19,7 @@
 int watcher_init(struct watcher *w)
 {
 	memset(w, 0, sizeof(*w));
+	pthread_mutex_init(&w->early_lock, NULL);
 	w->fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 	return w->fd < 0 ? -errno : 0;
 }
@@ -100,6 +101,13 @@ static void free_entry(struct watch_entry *e)
 	free(e->only);
 }
 
+static void early_clear(struct watcher *w)
+{
+	for (size_t i = 0; i < w->nearly; i++)
+		free(w->early[i].path);
+	w->nearly = 0;
+}
+
 void watcher_close(struct watcher *w)
 {
 	if (w->fd >= 0)
@@ -109,8 +117,68 @@ void watcher_close(struct watcher *w)
 	free(w->v);
 	free(w->by_wd);
 	watcher_free_changed(w->changed, w->nchanged);
+	early_clear(w);
+	free(w->early);
+	pthread_mutex_destroy(&w->early_lock);
 	memset(w, 0, sizeof(*w));
+	pthread_mutex_init(&w->early_lock, NULL);
 	w->fd = -1;
+}
+
+/* ---- watches added while a build lists (see watcher_before_listing) ---- */
+
+void watcher_before_listing(const char *path, void *arg)
+{
+	struct watcher *w = arg;
+	int wd = inotify_add_watch(w->fd, path, WATCH_MASK);
+	char *copy = wd >= 0 ? strdup(path) : NULL;
+
+	if (!copy)
+		return;   /* watcher_sync adds it, or says why it cannot */
+	pthread_mutex_lock(&w->early_lock);
+	if (w->nearly == w->capearly) {
+		size_t cap = w->capearly ? w->capearly * 2 : 1024;
+		struct early_watch *v = realloc(w->early, cap * sizeof(*v));
+		if (v) {
+			w->early = v;
+			w->capearly = cap;
+		}
+	}
+	if (w->nearly < w->capearly) {
+		w->early[w->nearly] = (struct early_watch){
+			.path = copy, .wd = wd, .seq = w->nearly,
+		};
+		w->nearly++;
+		copy = NULL;
+	}
+	pthread_mutex_unlock(&w->early_lock);
+	free(copy);   /* not recorded: the kernel's watch stays, and
+	               * watcher_sync's add_watch finds it again */
+}
+
+static int cmp_early(const void *a, const void *b)
+{
+	const struct early_watch *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* The latest early watch of path, marked used; NULL when there is none. */
+static struct early_watch *early_take(struct watcher *w, const char *path)
+{
+	size_t lo = 0, hi = w->nearly;
+
+	while (lo < hi) {   /* the first entry after every one of path */
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(w->early[mid].path, path) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || strcmp(w->early[lo - 1].path, path) != 0)
+		return NULL;
+	w->early[lo - 1].used = true;
+	return &w->early[lo - 1];
 }
 
 static int cmp_want(const void *a, const void *b)
@@ -206,6 +274,19 @@ static int set_only(struct watch_entry *e, const char *only)
 	return only && !e->only ? -ENOMEM : 0;
 }
 
+/* Early watches of folders the catalog does not keep (or older ones of a
+ * path watched again) are removed, unless a kept folder shares the wd. */
+static void drop_unused_early(struct watcher *w)
+{
+	for (size_t k = 0; k < w->nearly; k++) {
+		int wd = w->early[k].wd;
+		size_t at = wd_lower_bound(w, wd);
+		if (!w->early[k].used &&
+		    (at == w->n || w->v[w->by_wd[at]].wd != wd))
+			inotify_rm_watch(w->fd, wd);
+	}
+}
+
 int watcher_sync(struct watcher *w, struct want *want, size_t n, bool again)
 {
 	struct watch_entry *v = calloc(n ? n : 1, sizeof(*v));
@@ -215,6 +296,8 @@ int watcher_sync(struct watcher *w, struct want *want, size_t n, bool again)
 	if (!v)
 		return -ENOMEM;
 	n = normalize(want, n);
+	if (w->nearly > 1)   /* early is NULL while none was added */
+		qsort(w->early, w->nearly, sizeof(*w->early), cmp_early);
 	/* watches no longer wanted go first, so their wds are free */
 	while (i < w->n) {
 		int c = j < n ? strcmp(w->v[i].path, want[j].path) : -1;
@@ -234,15 +317,28 @@ int watcher_sync(struct watcher *w, struct want *want, size_t n, bool again)
 		while (i < w->n && !w->v[i].path)
 			i++;
 		struct watch_entry *e = &v[out++];
+		struct early_watch *x = early_take(w, want[j].path);
 		if (i < w->n && strcmp(w->v[i].path, want[j].path) == 0) {
 			*e = w->v[i++];
 			e->path = want[j].path;   /* the old one may go */
-			if (e->wd < 0 || e->gone || again) {
+			if (x) {
+				/* watched before this listing: nothing
+				 * unseen; a new folder in its place gave a
+				 * new watch, and the old one is dropped */
+				if (e->wd >= 0 && e->wd != x->wd && !e->gone &&
+				    !wd_shared(w, i - 1))
+					inotify_rm_watch(w->fd, e->wd);
+				e->wd = x->wd;
+				e->gone = false;
+			} else if (e->wd < 0 || e->gone || again) {
 				int r = add_watch(w, e);
 				rc = r < 0 ? r : rc | r;
 				fresh++;
 				note_changed(w, e->path);
 			}
+		} else if (x) {
+			e->path = want[j].path;
+			e->wd = x->wd;
 		} else {
 			e->path = want[j].path;
 			int r = add_watch(w, e);
@@ -265,6 +361,9 @@ int watcher_sync(struct watcher *w, struct want *want, size_t n, bool again)
 		w->unknown = true;
 	if (index_wds(w) < 0 && rc >= 0)
 		rc = -ENOMEM;
+	if (rc >= 0)
+		drop_unused_early(w);
+	early_clear(w);
 	return rc;
 }
 

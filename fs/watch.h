@@ -5,6 +5,7 @@
 #ifndef SKILLSFS_WATCH_H
 #define SKILLSFS_WATCH_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -33,6 +34,19 @@ struct watcher {
 	char **changed;          /* owned, each malloc'd */
 	size_t nchanged, capchanged;
 	bool unknown;
+	/* Watches added by watcher_before_listing since the last sync, in
+	 * the order they were added; under early_lock (a build lists its
+	 * folders on several threads). */
+	pthread_mutex_t early_lock;
+	struct early_watch *early;   /* owned */
+	size_t nearly, capearly;
+};
+
+struct early_watch {
+	char *path;      /* owned */
+	int wd;
+	size_t seq;      /* order of addition: the latest of a path counts */
+	bool used;
 };
 
 enum { WATCH_CHANGED = 1, WATCH_OVERFLOW = 2 };
@@ -50,6 +64,14 @@ void watcher_close(struct watcher *w);
  * after a failure (< 0) until watcher_close.
  */
 int watcher_sync(struct watcher *w, struct want *want, size_t n, bool again);
+/*
+ * sfs_config.before_listing for a build (arg: the watcher): watches `path`
+ * before the build lists it, so that nothing that changes in it after the
+ * listing goes unseen.  watcher_sync then takes the watch as it is instead
+ * of adding it and counting the folder as changed.  Thread-safe; a watch
+ * that cannot be added here is left to watcher_sync, which says why.
+ */
+void watcher_before_listing(const char *path, void *arg);
 /* Reads every pending event; returns WATCH_* bits. */
 int watcher_drain(struct watcher *w);
 /*

@@ -1044,6 +1044,8 @@ static int init_build(struct build *b, const struct sfs_config *cfg,
 		.reuse = b->reuse,
 		.prev = prev,
 		.digests = &b->digests,
+		.before_listing = cfg->before_listing,
+		.before_listing_arg = cfg->before_listing_arg,
 	};
 	pthread_mutex_init(&b->digests.lock, NULL);
 	clock_gettime(CLOCK_REALTIME, &cat->started);

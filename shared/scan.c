@@ -124,6 +124,14 @@ const char *sfs_bad_name(const char *name)
 
 /* ---- reading one folder ------------------------------------------------- */
 
+/* Tells the caller that `path` is about to be listed (a watcher then
+ * watches it before the listing, not after). */
+static void will_list(const struct sfs_scan *s, const char *path)
+{
+	if (s->before_listing)
+		s->before_listing(path, s->before_listing_arg);
+}
+
 /* The names of one folder, sorted, with their d_type (DT_UNKNOWN when the
  * filesystem does not tell).  Names live in one pool. */
 struct name {
@@ -407,6 +415,7 @@ static int walk_dir(struct walk *w, int dfd, const char *path, unsigned depth)
 	struct names nm = { 0 };
 	bool cut;
 
+	will_list(s, path);
 	int rc = read_names(dfd, w->budget, &nm, &cut);
 	if (rc == -ENOMEM)
 		return rc;
@@ -742,6 +751,7 @@ static int add_folder(struct tree_walk *t, int dfd, const char *name,
 	 * discovery. */
 	if (t->depth + 1 > s->max_depth)
 		return hide(t, false, proto->path, "folder nested too deep");
+	will_list(s, abs);
 	int cfd = openat(dfd, name,
 	                 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (cfd < 0)
@@ -1055,6 +1065,7 @@ int sfs_scan_tree(struct sfs_scan *s, struct sfs_found *f,
 	bool cut;
 
 	memset(out, 0, sizeof(*out));
+	will_list(s, f->dir);
 	int fd = open(f->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return sfs_diag_add(diags, SFS_ERROR, f->dir, 0, 0, "",

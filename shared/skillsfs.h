@@ -164,6 +164,12 @@ struct sfs_config {
 	 * a mount serves (sfs_lines_doc), in less memory.  Renderings are
 	 * the same either way. */
 	bool keep_lines;
+	/* When not NULL: called with the absolute path of every folder of
+	 * the roots and skills just before the build lists it, on whichever
+	 * of its threads lists it.  A watcher that starts watching the
+	 * folder there misses no change the listing does not see. */
+	void (*before_listing)(const char *path, void *arg);
+	void *before_listing_arg;
 };
 
 struct sfs_counts {

@@ -143,6 +143,9 @@ struct sfs_scan {
 	/* Whether sfs_scan_tree hashes a regular SKILL.md that changed;
 	 * when false, the caller does, from what it reads to parse it. */
 	bool hash_skill_md;
+	/* sfs_config.before_listing and its argument */
+	void (*before_listing)(const char *path, void *arg);
+	void *before_listing_arg;
 };
 
 /*

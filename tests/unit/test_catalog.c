@@ -731,6 +731,64 @@ static void test_refcount_threads(void)
 	sfs_catalog_unref(cat);
 }
 
+/* ---- before_listing ---------------------------------------------------- */
+
+struct told {
+	pthread_mutex_t lock;   /* the build's threads call at once */
+	char paths[64][4096];
+	size_t n;
+};
+
+/* Plays a watcher that is told of a folder and, at once, sees a file
+ * appear in it: only a listing made after the call finds that file. */
+static void on_listing(const char *path, void *arg)
+{
+	struct told *t = arg;
+	char late[4096];
+
+	pthread_mutex_lock(&t->lock);
+	if (t->n < 64)
+		snprintf(t->paths[t->n++], sizeof(t->paths[0]), "%s", path);
+	pthread_mutex_unlock(&t->lock);
+	snprintf(late, sizeof(late), "%s/late.md", path);
+	write_file(late, "# Written once the folder was announced\n");
+}
+
+static bool was_told(struct told *t, const char *path)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (strcmp(t->paths[i], path) == 0)
+			return true;
+	return false;
+}
+
+static void test_before_listing(void)
+{
+	clean();
+	skill(at("r/cat/one"), NULL, NULL);
+	write_file(at("r/cat/one/references/a.md"), "# A\n");
+	skill(at("r/two"), NULL, NULL);
+	struct told t = { .lock = PTHREAD_MUTEX_INITIALIZER };
+	const char *roots[] = { at("r") };
+	struct sfs_config cfg = { .roots = roots, .nroots = 1, .threads = 2,
+	                          .before_listing = on_listing,
+	                          .before_listing_arg = &t };
+	sfs_catalog *cat = build_cfg(&cfg, NULL);
+
+	size_t n, missed = 0;
+	const char *const *dirs = sfs_catalog_dirs(cat, &n);
+	for (size_t i = 0; i < n; i++)
+		missed += !was_told(&t, dirs[i]);
+	ok(n == 5 && missed == 0, "every folder read is announced (%zu of "
+	   "%zu)", n - missed, n);
+	const struct sfs_skill *one = sfs_catalog_find(cat, "one");
+	const struct sfs_skill *two = sfs_catalog_find(cat, "two");
+	ok(one && file_of(one, "late.md") && file_of(one, "references/late.md")
+	   && two && file_of(two, "late.md"),
+	   "announced before it is listed: a file made then is found");
+	sfs_catalog_unref(cat);
+}
+
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -747,6 +805,7 @@ int main(void)
 	test_digest_reuse();
 	test_refcount();
 	test_refcount_threads();
+	test_before_listing();
 	nftw(top, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	printf("1..%d\n", tests);
 	return failures ? 1 : 0;
