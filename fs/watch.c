@@ -121,8 +121,7 @@ void watcher_close(struct watcher *w)
 	free(w->early);
 	pthread_mutex_destroy(&w->early_lock);
 	memset(w, 0, sizeof(*w));
-	pthread_mutex_init(&w->early_lock, NULL);
-	w->fd = -1;
+	w->fd = -1;   /* watcher_before_listing is never set up again */
 }
 
 /* ---- watches added while a build lists (see watcher_before_listing) ---- */

@@ -272,7 +272,7 @@ static const char *base_name(const char *path)
 
 /*
  * SKILL.md's digest when the listing left it to be taken from what is read
- * here (sfs_scan.hash_skill_md): from `text` when it is the whole file,
+ * here (sfs_scan_tree): from `text` when it is the whole file,
  * else by reading the descriptor again.  Returns 0 or -errno.
  */
 static int hash_skill_md(struct reading *r, int fd, const char *text,

@@ -882,9 +882,9 @@ static int list_one(struct tree_walk *t, int dfd, const char *rel,
 		return -ENOMEM;
 	*e = proto;
 	set_identity(e, &st);
-	/* SKILL.md that must be read anyway is hashed from what is read
-	 * (sfs_tree.skill_md_unhashed): it is not read twice. */
-	if (is_skill_md && !t->s->hash_skill_md && !sfs_digest_reuse(t->s, e))
+	/* SKILL.md, read anyway to be parsed, is hashed from what is read
+	 * there (catalog.c): it is not read twice. */
+	if (is_skill_md && !sfs_digest_reuse(t->s, e))
 		return note_links(t, t->n - 1, &st, true);
 	int rc = digest_entry(t, dfd, name, e);
 	if (rc < 0) {
@@ -1090,7 +1090,6 @@ int sfs_scan_tree(struct sfs_scan *s, struct sfs_found *f,
 	const char *spelling = rc == 0 ? skill_md_name(&nm) : NULL;
 	if (spelling)
 		f->skill_md = spelling;
-	out->nlisted = nm.n;
 	if (rc == 0)
 		rc = list_entries(&t, fd, NULL, &nm);
 	close(fd);

@@ -140,9 +140,6 @@ struct sfs_scan {
 	size_t nhint;
 	struct sfs_digests *digests;     /* not owned; may be NULL */
 	size_t hashed;
-	/* Whether sfs_scan_tree hashes a regular SKILL.md that changed;
-	 * when false, the caller does, from what it reads to parse it. */
-	bool hash_skill_md;
 	/* sfs_config.before_listing and its argument */
 	void (*before_listing)(const char *path, void *arg);
 	void *before_listing_arg;
@@ -167,16 +164,16 @@ struct sfs_tree {
 	size_t ndirs;
 	struct sfs_file self;     /* the skill folder's identity, taken
 	                             before it was listed; path NULL */
-	size_t nlisted;           /* names in the skill folder's listing */
 };
 
 /*
  * Lists the files, folders and in-skill symlinks of the skill in `f`,
  * with their identities (ctime included) and digests (see
  * sfs_digest_reuse; a regular SKILL.md whose digest is not known is left
- * unhashed unless s->hash_skill_md).  Entries that cannot be served (escaping or dangling
- * links, FIFOs, sockets, devices, unreadable entries) are left out with a
- * warning in diags.  Strings and arrays go to `arena`.  Returns 0 or
+ * unhashed: the caller hashes it from what it reads to parse it).
+ * Entries that cannot be served (escaping or dangling links, FIFOs,
+ * sockets, devices, unreadable entries) are left out with a warning in
+ * diags.  Strings and arrays go to `arena`.  Returns 0 or
  * -ENOMEM.
  */
 int sfs_scan_tree(struct sfs_scan *s, struct sfs_found *f,
@@ -249,7 +246,6 @@ struct sfs_unit {
 	                               symlinks: stat alone can tell it
 	                               unchanged */
 	struct sfs_stamp self;      /* the folder's identity when listed */
-	size_t nlisted;             /* names in the folder's listing */
 	/* Where the fields that checks across skills report on stand. */
 	unsigned name_line, name_column;
 	unsigned deps_line, deps_column;
