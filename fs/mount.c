@@ -22,6 +22,7 @@
 
 #include "config.h"
 #include "daemon.h"
+#include "serve_loop.h"
 
 #define CACHE_TIMEOUT 86400.0   /* invalidation keeps caches right */
 
@@ -157,7 +158,7 @@ static int run_loop(struct daemon *d)
 	 * for every cold workload measured (find, cat, grep -r, ls -R, and
 	 * four readers at once) */
 	if (!o->multithreaded)
-		return fuse_session_loop(d->se);
+		return serve_loop(d->se, o->busy_poll_us);
 	struct fuse_loop_config *cfg = fuse_loop_cfg_create();
 	if (!cfg)
 		return -ENOMEM;

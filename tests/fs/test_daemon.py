@@ -66,6 +66,56 @@ class Signals(MountTestCase):
         self.assertFalse(os.path.ismount(m.path))
 
 
+def cpu_seconds(pid):
+    """User and system time of every thread of pid so far."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_during(pid, seconds):
+    before = cpu_seconds(pid)
+    time.sleep(seconds)          # the window measured, not a wait for readiness
+    return cpu_seconds(pid) - before
+
+
+class BusyPoll(MountTestCase):
+    """The single-threaded loop looks for the next request for busy_poll
+    microseconds after each answer, then sleeps: an idle mount costs no CPU."""
+
+    def setUp(self):
+        if len(os.sched_getaffinity(0)) < 2:
+            self.skipTest("one CPU: the loop never polls")
+
+    def test_polls_after_an_answer_then_sleeps(self):
+        m = self.mount([self.copy_examples()], ["-o", "busy_poll=1000000"])
+        time.sleep(1.1)              # past the polling after the readiness check
+        self.assertLess(cpu_during(m.proc.pid, 1.0), 0.1, "polling with no request")
+        os.statvfs(m.path)           # statfs is never cached: one request
+        self.assertGreater(cpu_during(m.proc.pid, 0.5), 0.05,
+                           "the loop did not poll after answering")
+        time.sleep(0.6)              # the second of polling is over
+        self.assertLess(cpu_during(m.proc.pid, 1.0), 0.1, "still polling after 1 s")
+        self.assertEqual(m.terminate(signal.SIGTERM), 0, m.stderr())
+
+    def test_default_goes_idle_after_a_walk(self):
+        m = self.mount([self.copy_examples()])
+        for _ in range(20):
+            subprocess.run(["find", m.path], check=True, stdout=subprocess.DEVNULL)
+            os.statvfs(m.path)
+        self.assertLess(cpu_during(m.proc.pid, 1.0), 0.1)
+        self.assertIn(b"Fill in PDF forms", m.read("skills", "pdf-forms", "SKILL.md"))
+
+    def test_zero_blocks_at_once(self):
+        m = self.mount([self.copy_examples()], ["-o", "busy_poll=0"])
+        self.assertIn(b"Fill in PDF forms", m.read("skills", "pdf-forms", "SKILL.md"))
+        os.statvfs(m.path)
+        self.assertLess(cpu_during(m.proc.pid, 1.0), 0.1)
+        r = subprocess.run(["fusermount3", "-u", m.path], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(m.proc.wait(timeout=10), 0, m.stderr())
+
+
 class Daemonize(MountTestCase):
     def test_background_then_unmount(self):
         root = self.copy_examples()
@@ -94,7 +144,7 @@ class CommandLine(MountTestCase):
     def test_help_and_version(self):
         r = run(["--help"])
         self.assertEqual(r.returncode, 0)
-        for word in ("--skills-dir", "nocasefallback", "poll_interval", "debounce",
+        for word in ("--skills-dir", "nocasefallback", "poll_interval", "debounce", "busy_poll",
                      "skills_dir=", "allow_other", "-f", "-d"):
             self.assertIn(word, r.stdout + r.stderr)
         r = run(["--version"])
@@ -111,6 +161,8 @@ class CommandLine(MountTestCase):
             "unknown option": ([mnt, "--skills-dir", mnt, "--bogus"], "unknown option"),
             "bad poll interval": ([mnt, "--skills-dir", mnt, "-o", "poll_interval=soon"],
                                   "poll_interval"),
+            "bad busy poll": ([mnt, "--skills-dir", mnt, "-o", "busy_poll=-5"],
+                              "busy_poll=-5: expected microseconds"),
             "missing value": ([mnt, "--skills-dir"], "needs a value"),
             "three paths": (["a", "b", "c", "--skills-dir", mnt], "unexpected argument"),
         }
