@@ -17,12 +17,21 @@ static uint64_t mix(uint64_t h, uint64_t v)
 	return h * 0xff51afd7ed558ccdull;
 }
 
-static uint64_t mix_stat(uint64_t h, const char *path)
+static void keep_newest(struct timespec *newest, const struct timespec *t)
+{
+	if (t->tv_sec > newest->tv_sec ||
+	    (t->tv_sec == newest->tv_sec && t->tv_nsec > newest->tv_nsec))
+		*newest = *t;
+}
+
+static uint64_t mix_stat(uint64_t h, const char *path,
+                         struct timespec *newest)
 {
 	struct stat st;
 
 	if (fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return mix(h, (uint64_t)errno);
+	keep_newest(newest, &st.st_ctim);
 	h = mix(h, st.st_ino);
 	h = mix(h, st.st_dev);
 	h = mix(h, (uint64_t)st.st_size);
@@ -33,40 +42,43 @@ static uint64_t mix_stat(uint64_t h, const char *path)
 	return mix(h, (uint64_t)st.st_ctim.tv_nsec);
 }
 
-static uint64_t mix_file(uint64_t h, const char *dir, const char *name)
+static uint64_t mix_file(uint64_t h, const char *dir, const char *name,
+                         struct timespec *newest)
 {
 	char path[PATH_MAX];
 	int len = snprintf(path, sizeof(path), "%s/%s", dir, name);
 
 	if (len < 0 || (size_t)len >= sizeof(path))
 		return mix(h, ENAMETOOLONG);
-	return mix_stat(h, path);
+	return mix_stat(h, path, newest);
 }
 
-uint64_t fingerprint(const sfs_catalog *cat, const struct roots *roots)
+uint64_t fingerprint(const sfs_catalog *cat, const struct roots *roots,
+                     struct timespec *newest)
 {
 	uint64_t h = 0;
 	size_t n;
 
+	*newest = (struct timespec){ 0 };
 	for (size_t i = 0; i < roots->n; i++)
-		h = mix_stat(h, roots->paths[i]);
+		h = mix_stat(h, roots->paths[i], newest);
 	const char *const *dirs = sfs_catalog_dirs(cat, &n);
 	for (size_t i = 0; i < n; i++)
-		h = mix_stat(h, dirs[i]);
+		h = mix_stat(h, dirs[i], newest);
 	for (size_t i = 0; i < sfs_catalog_nskills(cat); i++) {
 		const struct sfs_skill *s = sfs_catalog_skill(cat, i);
 		for (size_t f = 0; f < s->nfiles; f++)
-			h = mix_file(h, s->dir, s->files[f].source);
+			h = mix_file(h, s->dir, s->files[f].source, newest);
 	}
 	const struct sfs_skill *docs = sfs_catalog_docs(cat);
 	if (docs)
-		h = mix_stat(h, docs->dir);
+		h = mix_stat(h, docs->dir, newest);
 	for (size_t f = 0; docs && f < docs->nfiles; f++)
-		h = mix_file(h, docs->dir, docs->files[f].source);
+		h = mix_file(h, docs->dir, docs->files[f].source, newest);
 	const struct sfs_unserved *u = sfs_catalog_unserved(cat, &n);
 	for (size_t i = 0; i < n; i++) {
-		h = mix_file(h, u[i].dir, "SKILL.md");
-		h = mix_file(h, u[i].dir, "skill.md");
+		h = mix_file(h, u[i].dir, "SKILL.md", newest);
+		h = mix_file(h, u[i].dir, "skill.md", newest);
 	}
 	return h;
 }

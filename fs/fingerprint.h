@@ -10,8 +10,12 @@
 #include "cli.h"
 #include "skillsfs.h"
 
+#include <time.h>
+
 /* Mixes the stat of every root, every folder the catalog read, every file
- * of its skills and the SKILL.md of every skill it did not serve. */
-uint64_t fingerprint(const sfs_catalog *cat, const struct roots *roots);
+ * of its skills and the SKILL.md of every skill it did not serve.  Sets
+ * *newest to the latest ctime among them. */
+uint64_t fingerprint(const sfs_catalog *cat, const struct roots *roots,
+                     struct timespec *newest);
 
 #endif

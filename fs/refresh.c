@@ -32,6 +32,8 @@
 #include "fingerprint.h"
 #include "watch.h"
 
+#define POLL_CTIME_MARGIN_MS 2000LL
+
 struct refresher {
 	pthread_t thread;
 	bool started;
@@ -255,6 +257,18 @@ void refresher_prepare(struct daemon *d, struct sfs_config *cfg)
 	cfg->before_listing_arg = &r->w;
 }
 
+/* Whether ctime is later than POLL_CTIME_MARGIN_MS before start.  The
+ * margin covers a change made in the clock tick in which the build began
+ * (its ctime is earlier than the start) and filesystems with 2 s
+ * timestamps, as the catalog's own ctime margin does. */
+static bool changed_near(const struct timespec *ctime, struct timespec start)
+{
+	long long ns = ((long long)ctime->tv_sec - start.tv_sec) * 1000000000LL +
+	               (ctime->tv_nsec - start.tv_nsec);
+
+	return ns > -POLL_CTIME_MARGIN_MS * 1000000LL;
+}
+
 const char *refresher_sync(struct daemon *d, sfs_catalog *cat)
 {
 	struct refresher *r = d->refresher;
@@ -277,7 +291,14 @@ const char *refresher_sync(struct daemon *d, sfs_catalog *cat)
 		keep_paths(r, cat, &l);
 	}
 	if (atomic_load(&d->polling)) {
-		r->fp = fingerprint(cat, &d->opt->roots);
+		struct timespec newest;
+		r->fp = fingerprint(cat, &d->opt->roots, &newest);
+		/* A change after the build read a file but before this
+		 * fingerprint is in the fingerprint and not in the
+		 * generation: nothing would tell.  So while anything changed
+		 * too close to the build's start, build again. */
+		if (changed_near(&newest, sfs_catalog_started(cat)))
+			r->rescan = true;
 		atomic_store(&r->last_check, now_ms(CLOCK_MONOTONIC));
 	}
 	return atomic_load(&d->polling) ? "polling" : "inotify";
@@ -334,7 +355,8 @@ static void rebuild(struct daemon *d)
 static void poll_check(struct daemon *d)
 {
 	struct refresher *r = d->refresher;
-	uint64_t fp = fingerprint(d->cur->cat, &d->opt->roots);
+	struct timespec newest;
+	uint64_t fp = fingerprint(d->cur->cat, &d->opt->roots, &newest);
 
 	atomic_store(&r->last_check, now_ms(CLOCK_MONOTONIC));
 	if (fp != r->fp || r->rescan) {

@@ -1336,6 +1336,11 @@ size_t sfs_catalog_hashed(const sfs_catalog *cat)
 	return cat->hashed;
 }
 
+struct timespec sfs_catalog_started(const sfs_catalog *cat)
+{
+	return cat->started;
+}
+
 size_t sfs_catalog_parsed(const sfs_catalog *cat)
 {
 	return cat->parsed;

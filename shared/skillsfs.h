@@ -212,6 +212,9 @@ const char *const *sfs_catalog_dirs(const sfs_catalog *cat, size_t *n);
 struct sfs_counts sfs_catalog_counts(const sfs_catalog *cat);
 /* How many files this build hashed (the rest reused prev's digests). */
 size_t sfs_catalog_hashed(const sfs_catalog *cat);
+/* When the build began (CLOCK_REALTIME): a source whose ctime is later
+ * may have changed after the build read it. */
+struct timespec sfs_catalog_started(const sfs_catalog *cat);
 /*
  * The markdown documents under cfg->docs_dir, as a tree shaped like a
  * skill's so that it can be served the same way: `dir` is the docs folder,

@@ -129,6 +129,33 @@ class Refresh(MountTestCase):
                    and self.m.read("skills/pdf-forms/references/field-types.md")
                    == content, "an edit in place")
 
+    def test_last_write_of_a_burst_is_served(self):
+        """A file appended to every 2 ms while generations are being built:
+        after each burst the mount serves the last version.  An append that
+        lands while a build is reading the sources must not go unseen (in
+        polling mode it once did: the fingerprint taken after the build
+        already held it, so no later check differed)."""
+        for i in range(1000):      # builds long enough for writes to land in
+            write_skill(self.root, "bulk-%04d" % i)
+        wait_for(lambda: "bulk-0999" in index_ids(self.m), what="1,000 new skills")
+        path = os.path.join(self.root, "pdf-forms", "references", "field-types.md")
+        served = self.m.file("skills/pdf-forms/references/field-types.md")
+        for burst in range(8):
+            end = time.monotonic() + 0.3 + burst * 0.037
+            k = 0
+            while time.monotonic() < end:
+                with open(path, "a") as f:
+                    f.write("burst %d, line %d\n" % (burst, k))
+                k += 1
+                time.sleep(0.002)
+            with open(path, "rb") as f:
+                want = f.read()
+
+            def current():
+                with open(served, "rb") as f:
+                    return f.read() == want
+            wait_for(current, what="the last version after burst %d" % burst)
+
     def test_delete_skill(self):
         self.assertTrue(self.shows("pdf-forms"))
         shutil.rmtree(os.path.join(self.root, "pdf-forms"))
