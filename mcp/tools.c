@@ -93,22 +93,28 @@ void handle_tools_list(struct mcp_server *s, const struct request *req,
 
 /* ---- results ---------------------------------------------------------- */
 
+/* Takes structured.  It is printed once: the text item holds that JSON,
+ * and structuredContent is the same text as a raw item, so the reply's
+ * own printing copies it instead of printing the tree again (half of a
+ * list_skills call's instructions went to printing it twice). */
 static void tool_result(struct reply *r, cJSON *structured)
 {
 	char *text = cJSON_PrintUnformatted(structured);
+	cJSON *raw = text ? cJSON_CreateRaw(text) : NULL;
 
-	r->result = cJSON_CreateObject();
-	cJSON *content = cJSON_AddArrayToObject(r->result, "content");
-	cJSON *item = cJSON_CreateObject();
-	cJSON_AddStringToObject(item, "type", "text");
-	cJSON_AddStringToObject(item, "text", text ? text : "");
-	cJSON_AddItemToArray(content, item);
-	cJSON_AddItemToObject(r->result, "structuredContent", structured);
-	free(text);
-	if (!text) {
-		cJSON_Delete(r->result);
-		r->result = NULL;
+	cJSON_Delete(structured);
+	r->result = raw ? cJSON_CreateObject() : NULL;
+	if (r->result) {
+		cJSON *content = cJSON_AddArrayToObject(r->result, "content");
+		cJSON *item = cJSON_CreateObject();
+		cJSON_AddStringToObject(item, "type", "text");
+		cJSON_AddStringToObject(item, "text", text);
+		cJSON_AddItemToArray(content, item);
+		cJSON_AddItemToObject(r->result, "structuredContent", raw);
+	} else {
+		cJSON_Delete(raw);
 	}
+	free(text);
 }
 
 static void tool_error(struct reply *r, const char *fmt, ...)
