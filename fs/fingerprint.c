@@ -31,7 +31,8 @@ static uint64_t mix_stat(uint64_t h, const char *path,
 
 	if (fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return mix(h, (uint64_t)errno);
-	keep_newest(newest, &st.st_ctim);
+	if (newest)
+		keep_newest(newest, &st.st_ctim);
 	h = mix(h, st.st_ino);
 	h = mix(h, st.st_dev);
 	h = mix(h, (uint64_t)st.st_size);
@@ -59,7 +60,8 @@ uint64_t fingerprint(const sfs_catalog *cat, const struct roots *roots,
 	uint64_t h = 0;
 	size_t n;
 
-	*newest = (struct timespec){ 0 };
+	if (newest)
+		*newest = (struct timespec){ 0 };
 	for (size_t i = 0; i < roots->n; i++)
 		h = mix_stat(h, roots->paths[i], newest);
 	const char *const *dirs = sfs_catalog_dirs(cat, &n);

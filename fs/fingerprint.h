@@ -14,7 +14,7 @@
 
 /* Mixes the stat of every root, every folder the catalog read, every file
  * of its skills and the SKILL.md of every skill it did not serve.  Sets
- * *newest to the latest ctime among them. */
+ * *newest, unless NULL, to the latest ctime among them. */
 uint64_t fingerprint(const sfs_catalog *cat, const struct roots *roots,
                      struct timespec *newest);
 

@@ -93,43 +93,35 @@ void options_usage(FILE *out, const char *prog)
 		DEFAULT_POLL_INTERVAL_MS, DEFAULT_BUSY_POLL_US);
 }
 
-static int parse_ms(const char *val, const char *opt, unsigned *out)
+/* A decimal number from min to max for -o opt; `what` names it in the
+ * error ("milliseconds"). */
+static int parse_number(const char *val, const char *opt, unsigned long min,
+                        unsigned long max, const char *what, unsigned *out)
 {
 	char *end;
 
 	errno = 0;
 	unsigned long v = strtoul(val, &end, 10);
-	if (errno || end == val || *end || v > 3600000 || val[0] == '-')
-		return usage_error("-o %s: expected milliseconds (0-3600000)",
-		                   opt);
+	if (errno || end == val || *end || v < min || v > max || val[0] == '-')
+		return usage_error("-o %s: expected %s (%lu-%lu)", opt, what,
+		                   min, max);
 	*out = (unsigned)v;
 	return 0;
+}
+
+static int parse_ms(const char *val, const char *opt, unsigned *out)
+{
+	return parse_number(val, opt, 0, 3600000, "milliseconds", out);
 }
 
 static int parse_us(const char *val, const char *opt, unsigned *out)
 {
-	char *end;
-
-	errno = 0;
-	unsigned long v = strtoul(val, &end, 10);
-	if (errno || end == val || *end || v > 1000000 || val[0] == '-')
-		return usage_error("-o %s: expected microseconds (0-1000000)",
-		                   opt);
-	*out = (unsigned)v;
-	return 0;
+	return parse_number(val, opt, 0, 1000000, "microseconds", out);
 }
 
 static int parse_count(const char *val, const char *opt, unsigned *out)
 {
-	char *end;
-
-	errno = 0;
-	unsigned long v = strtoul(val, &end, 10);
-	if (errno || end == val || *end || v == 0 || v > 100000 ||
-	    val[0] == '-')
-		return usage_error("-o %s: expected a count (1-100000)", opt);
-	*out = (unsigned)v;
-	return 0;
+	return parse_number(val, opt, 1, 100000, "a count", out);
 }
 
 /* Adds each DIR of a colon-separated list. */

@@ -355,8 +355,7 @@ static void rebuild(struct daemon *d)
 static void poll_check(struct daemon *d)
 {
 	struct refresher *r = d->refresher;
-	struct timespec newest;
-	uint64_t fp = fingerprint(d->cur->cat, &d->opt->roots, &newest);
+	uint64_t fp = fingerprint(d->cur->cat, &d->opt->roots, NULL);
 
 	atomic_store(&r->last_check, now_ms(CLOCK_MONOTONIC));
 	if (fp != r->fp || r->rescan) {

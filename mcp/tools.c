@@ -95,8 +95,7 @@ void handle_tools_list(struct mcp_server *s, const struct request *req,
 
 /* Takes structured.  It is printed once: the text item holds that JSON,
  * and structuredContent is the same text as a raw item, so the reply's
- * own printing copies it instead of printing the tree again (half of a
- * list_skills call's instructions went to printing it twice). */
+ * own printing copies it instead of printing the tree a second time. */
 static void tool_result(struct reply *r, cJSON *structured)
 {
 	char *text = cJSON_PrintUnformatted(structured);
