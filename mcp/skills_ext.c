@@ -6,6 +6,10 @@
  * renders them exactly as SEP-2640 shapes a skills/list entry (uri,
  * verbatim frontmatter, resources with sha256 digests and sizes), so the
  * server validates each line it sends and passes it through unchanged.
+ * A served skill without a line (its entry breaks a rule a conforming
+ * client enforces, and one bad entry makes such a client refuse the
+ * whole list) is not listed, and skills/get answers for it as for an
+ * unknown skill; its files stay readable as resources.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -31,6 +35,8 @@ static cJSON *raw_entry(const struct model *md, size_t i, struct reply *r)
 
 	if (!line) {
 		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL,
+			    errno == EAGAIN ? "index.json changed while it was "
+			    "read (a refresh); ask again: %s" :
 			    "Cannot read index.json: %s", strerror(errno));
 		return NULL;
 	}
@@ -77,17 +83,24 @@ void handle_skills_list(struct mcp_server *s, const struct request *req,
 
 	cJSON *result = cJSON_CreateObject();
 	cJSON *list = cJSON_AddArrayToObject(result, "skills");
-	size_t i;
-	for (i = start; i < md->n && i < start + SKILLS_PAGE; i++) {
+	size_t i, count = 0;
+	const char *last = NULL;
+	for (i = start; i < md->n && count < SKILLS_PAGE; i++) {
+		if (!md->skills[i].index_len)
+			continue;
 		cJSON *raw = raw_entry(md, i, r);
 		if (!raw) {
 			cJSON_Delete(result);
 			return;
 		}
 		cJSON_AddItemToArray(list, raw);
+		count++;
+		last = md->skills[i].id;
 	}
-	if (i < md->n) {
-		char *next = cursor_make("skills", md->skills[i - 1].id);
+	while (i < md->n && !md->skills[i].index_len)
+		i++;
+	if (i < md->n && last) {
+		char *next = cursor_make("skills", last);
 		if (next)
 			cJSON_AddStringToObject(result, "nextCursor", next);
 		free(next);
@@ -120,6 +133,8 @@ void handle_skills_get(struct mcp_server *s, const struct request *req,
 	}
 	const struct model *md = server_model(s, r);
 	ssize_t i = md ? model_find(md, u.id) : -1;
+	if (i >= 0 && !md->skills[i].index_len)
+		i = -1;   /* served, but not listable: as unknown */
 	if (md && i < 0)
 		reply_bad_uri(r, text, "Unknown skill: %s", text);
 	if (i >= 0) {
@@ -251,8 +266,10 @@ void handle_directory_read(struct mcp_server *s, const struct request *req,
 	if (fd >= 0) {
 		size_t n = 0, count = 0;
 		char **names = read_names(fd, &n);
-		/* The URI as the client wrote it names the folder; children
-		 * append one segment each. */
+		/* Children append one segment each to the folder's URI in
+		 * its one spelling (sfs_uri_encode), however the client
+		 * wrote it. */
+		char *base = uri_skill(u.id, u.path);
 		r->result = cJSON_CreateObject();
 		cJSON *list = cJSON_AddArrayToObject(r->result, "resources");
 		const char *last = NULL;
@@ -264,7 +281,8 @@ void handle_directory_read(struct mcp_server *s, const struct request *req,
 				more = true;
 				break;
 			}
-			cJSON *o = child_object(root, text, dir, names[i]);
+			cJSON *o = base ? child_object(root, base, dir, names[i])
+					: NULL;
 			if (o) {
 				cJSON_AddItemToArray(list, o);
 				count++;
@@ -282,6 +300,7 @@ void handle_directory_read(struct mcp_server *s, const struct request *req,
 		for (size_t i = 0; i < n; i++)
 			free(names[i]);
 		free(names);
+		free(base);
 	}
 	free(root);
 	free(dir);

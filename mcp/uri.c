@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "skillsfs.h"
 #include "uri.h"
 #include "util.h"
 
@@ -97,17 +98,26 @@ bad:
 
 char *uri_join(const char *base, const char *name)
 {
-	struct buf b = { 0 };
+	size_t blen = strlen(base);
+	char *out = malloc(blen + 1 + sfs_uri_encode(name, NULL) + 1);
 
-	buf_adds(&b, base);
-	buf_addc(&b, '/');
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
-		if (*p == '%' || *p == '?' || *p == '#' || *p < 0x20 || *p == 0x7F)
-			buf_printf(&b, "%%%02X", *p);
-		else
-			buf_addc(&b, (char)*p);
-	}
-	return buf_take(&b);
+	if (!out)
+		return NULL;
+	memcpy(out, base, blen);
+	out[blen] = '/';
+	sfs_uri_encode(name, out + blen + 1);
+	return out;
+}
+
+char *uri_skill(const char *id, const char *path)
+{
+	char *base = xasprintf("skill://%s", id);
+
+	if (!base || !path || !*path)
+		return base;
+	char *out = uri_join(base, path);
+	free(base);
+	return out;
 }
 
 static void set_id(struct uri *u, const char *s, size_t n)

@@ -38,8 +38,10 @@ bool skill_id_valid(const char *s, size_t n);
 /* Checks a relative path as described above, after percent-decoding it.
  * Returns the decoded copy (malloc'd) or NULL with *why set. */
 char *uri_clean_path(const char *p, size_t n, const char **why);
-/* Appends `name` as a URI path segment: '%', '?', '#', controls and
- * non-ASCII stay readable except for the first three, percent-encoded. */
+/* base + "/" + name percent-encoded by sfs_uri_encode: the one spelling
+ * of every skill:// URI (a '/' in name stays a separator). */
 char *uri_join(const char *base, const char *name);
+/* "skill://<id>/<path encoded>", or "skill://<id>" for an empty path. */
+char *uri_skill(const char *id, const char *path);
 
 #endif
