@@ -603,6 +603,20 @@ ssize_t model_find(const struct model *md, const char *id)
 	return -1;
 }
 
+ssize_t model_lookup(const struct model *md, const char *ref)
+{
+	const char *colon = strchr(ref, ':');
+
+	if (!colon)
+		return model_find(md, ref);
+	ssize_t i = model_find(md, colon + 1);
+	const char *plugin = i >= 0 ? md->skills[i].plugin : NULL;
+	size_t n = (size_t)(colon - ref);
+	if (!plugin || strlen(plugin) != n || memcmp(plugin, ref, n) != 0)
+		return -1;
+	return i;
+}
+
 /* pread until len bytes or EOF. */
 static int pread_all(int fd, char *p, size_t len, uint64_t off)
 {

@@ -79,6 +79,9 @@ void mount_release(struct mount *m);
 
 /* Index of the skill with this id, or -1. */
 ssize_t model_find(const struct model *md, const char *id);
+/* Index of the skill a reference names: its id, or "<plugin>:<id>" for a
+ * skill of that Claude Code plugin; -1 when it names none. */
+ssize_t model_lookup(const struct model *md, const char *ref);
 /* The skill's line of index.json: its SEP-2640 entry (malloc'd JSON text),
  * or NULL with errno set: ENOENT when skills/list leaves it out, EAGAIN
  * when index.json is of a newer generation than the model. */

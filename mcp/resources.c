@@ -204,11 +204,25 @@ static bool resolve_reference(struct mcp_server *s, const struct uri *u,
 	return ok;
 }
 
+/* Whether the URI names a served skill (of its plugin, when it names
+ * one: <plugin>:<id>). */
+static bool uri_skill_known(const struct model *md, const struct uri *u)
+{
+	ssize_t i = u->id[0] ? model_find(md, u->id) : -1;
+
+	if (i < 0)
+		return false;
+	if (!u->plugin[0])
+		return true;
+	return md->skills[i].plugin &&
+	       strcmp(md->skills[i].plugin, u->plugin) == 0;
+}
+
 static bool resolve(struct mcp_server *s, const struct model *md,
                     const struct uri *u, const char *text, struct target *t,
                     struct reply *r)
 {
-	bool skill_known = u->id[0] && model_find(md, u->id) >= 0;
+	bool skill_known = uri_skill_known(md, u);
 
 	switch (u->kind) {
 	case URI_CATALOG_INDEX:
@@ -377,6 +391,9 @@ void handle_resources_read(struct mcp_server *s, const struct request *req,
 
 /* ---- resources/templates/list ----------------------------------------- */
 
+#define PLUGIN_REF "{skill_id} is a skill's id, or <plugin>:<id> for a skill " \
+	"of a Claude Code plugin."
+
 static void add_template(cJSON *list, const char *tmpl, const char *name,
                          const char *title, const char *desc, const char *mime)
 {
@@ -410,16 +427,16 @@ void handle_templates_list(struct mcp_server *s, const struct request *req,
 	add_template(list, "resource://catalog/skills/{skill_id}", "skill-record",
 		     "Catalog record of a skill",
 		     "The normalized record of one skill: document URI, references, "
-		     "tags, capabilities, version, source folder and digest.",
-		     "application/json");
+		     "tags, capabilities, version, source folder and digest. "
+		     PLUGIN_REF, "application/json");
 	add_template(list, "resource://skills/{skill_id}/document",
 		     "skill-document", "SKILL.md of a skill",
-		     "The authored SKILL.md of one skill, frontmatter included.",
-		     "text/markdown");
+		     "The authored SKILL.md of one skill, frontmatter included. "
+		     PLUGIN_REF, "text/markdown");
 	add_template(list, "resource://skills/{skill_id}/references/{ref_id}",
 		     "skill-reference", "Reference document of a skill",
 		     "One reference document declared in the skill's references "
-		     "manifest, by its reference id.", NULL);
+		     "manifest, by its reference id. " PLUGIN_REF, NULL);
 	if (md->has_docs)
 		add_template(list, "resource://docs/{path*}", "doc",
 			     "Authored documentation",
@@ -428,7 +445,8 @@ void handle_templates_list(struct mcp_server *s, const struct request *req,
 	add_template(list, "skill://{skill_id}/{path*}", "skill-file",
 		     "File of a skill",
 		     "Any file of a skill by its path in the skill folder "
-		     "(SEP-2640); skill://{skill_id} is the folder itself.", NULL);
+		     "(SEP-2640), each segment percent-encoded; "
+		     "skill://{skill_id} is the folder itself.", NULL);
 	r->cache = CACHE_MOUNT;
 }
 

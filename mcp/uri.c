@@ -126,6 +126,42 @@ static void set_id(struct uri *u, const char *s, size_t n)
 	u->id[n] = '\0';
 }
 
+/* A plugin name as a skill reference may carry it: what Claude Code's
+ * plugin names are made of, nothing that separates or escapes. */
+static bool plugin_valid(const char *s, size_t n)
+{
+	if (n == 0 || n >= sizeof(((struct uri *)0)->plugin) || s[0] == '.')
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.'))
+			return false;
+	}
+	return true;
+}
+
+/* "<id>" or "<plugin>:<id>" in a resource:// URI. */
+static bool set_ref(struct uri *u, const char *s, size_t n)
+{
+	const char *colon = memchr(s, ':', n);
+	size_t pn = colon ? (size_t)(colon - s) : 0;
+
+	if (colon && !plugin_valid(s, pn))
+		return false;
+	if (colon) {
+		memcpy(u->plugin, s, pn);
+		u->plugin[pn] = '\0';
+		s += pn + 1;
+		n -= pn + 1;
+	}
+	if (!skill_id_valid(s, n))
+		return false;
+	memcpy(u->id, s, n);
+	u->id[n] = '\0';
+	return true;
+}
+
 static void invalid(struct uri *u, const char *why)
 {
 	u->kind = URI_INVALID;
@@ -180,11 +216,10 @@ static void parse_resource(const char *rest, struct uri *u)
 	}
 	if (strncmp(rest, "catalog/skills/", 15) == 0) {
 		const char *id = rest + 15;
-		if (!skill_id_valid(id, strlen(id))) {
+		if (!set_ref(u, id, strlen(id))) {
 			invalid(u, "not a valid skill id");
 			return;
 		}
-		set_id(u, id, strlen(id));
 		u->kind = URI_CATALOG_SKILL;
 		return;
 	}
@@ -207,11 +242,10 @@ static void parse_resource(const char *rest, struct uri *u)
 	if (strncmp(rest, "skills/", 7) == 0) {
 		const char *id = rest + 7;
 		const char *slash = strchr(id, '/');
-		if (!slash || !skill_id_valid(id, (size_t)(slash - id))) {
+		if (!slash || !set_ref(u, id, (size_t)(slash - id))) {
 			invalid(u, "not a valid skill id");
 			return;
 		}
-		set_id(u, id, (size_t)(slash - id));
 		if (strcmp(slash, "/document") == 0) {
 			u->kind = URI_DOCUMENT;
 			return;

@@ -26,6 +26,8 @@ enum uri_kind {
 struct uri {
 	enum uri_kind kind;
 	char id[65];        /* the skill id, when there is one */
+	char plugin[129];   /* resource:// URIs name a skill of a Claude Code
+			       plugin as <plugin>:<id>; else "" */
 	char *path;         /* owned: decoded path, or the ref id */
 	const char *error;  /* URI_INVALID: static text */
 };
