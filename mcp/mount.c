@@ -633,30 +633,38 @@ static int pread_all(int fd, char *p, size_t len, uint64_t off)
 	return 0;
 }
 
-char *model_index_entry(const struct model *md, size_t i, size_t *len)
+int model_index_open(const struct model *md)
+{
+	struct stat st;
+	int fd = open(md->index_path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	if ((uint64_t)st.st_ino != md->index_ino) {
+		close(fd);
+		return -EAGAIN;   /* a newer generation: this model is stale */
+	}
+	return fd;
+}
+
+char *model_index_read(const struct model *md, int fd, size_t i, size_t *len)
 {
 	const struct skill *sk = &md->skills[i];
-	struct stat st;
-	char *p = NULL;
+	char *p;
 	int rc;
 
 	if (!sk->index_len) {
 		errno = ENOENT;
 		return NULL;
 	}
-	int fd = open(md->index_path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (!(p = malloc((size_t)sk->index_len + 1)))
 		return NULL;
-	if (fstat(fd, &st) < 0)
-		rc = -errno;
-	else if ((uint64_t)st.st_ino != md->index_ino)
-		rc = -EAGAIN;   /* a newer generation: this model is stale */
-	else if (!(p = malloc((size_t)sk->index_len + 1)))
-		rc = -ENOMEM;
-	else
-		rc = pread_all(fd, p, sk->index_len, sk->index_off);
-	close(fd);
-	if (rc < 0) {
+	if ((rc = pread_all(fd, p, sk->index_len, sk->index_off)) < 0) {
 		free(p);
 		errno = -rc;
 		return NULL;
@@ -664,6 +672,24 @@ char *model_index_entry(const struct model *md, size_t i, size_t *len)
 	p[sk->index_len] = '\0';
 	*len = sk->index_len;
 	return p;
+}
+
+char *model_index_entry(const struct model *md, size_t i, size_t *len)
+{
+	if (!md->skills[i].index_len) {
+		errno = ENOENT;
+		return NULL;
+	}
+	int fd = model_index_open(md);
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	char *line = model_index_read(md, fd, i, len);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return line;
 }
 
 cJSON *model_catalog_entry(const struct model *md, size_t i)

@@ -86,6 +86,10 @@ ssize_t model_lookup(const struct model *md, const char *ref);
  * or NULL with errno set: ENOENT when skills/list leaves it out, EAGAIN
  * when index.json is of a newer generation than the model. */
 char *model_index_entry(const struct model *md, size_t i, size_t *len);
+/* The same for many entries through one open: model_index_open gives a
+ * descriptor (close it) or -errno (-EAGAIN as above). */
+int model_index_open(const struct model *md);
+char *model_index_read(const struct model *md, int fd, size_t i, size_t *len);
 /* The skill's line of skills_index.json, parsed; NULL when not JSON. */
 cJSON *model_catalog_entry(const struct model *md, size_t i);
 /* The skill's frontmatter (a JSON object to delete): from its index.json

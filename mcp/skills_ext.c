@@ -27,17 +27,27 @@
 #define SKILLS_PAGE 100
 #define DIRECTORY_PAGE 500
 
-/* The entry of skill i as a raw JSON item, or NULL with an error reply. */
-static cJSON *raw_entry(const struct model *md, size_t i, struct reply *r)
+static void index_error(struct reply *r, int err)
+{
+	if (err == EAGAIN)
+		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL, "index.json changed "
+			    "while it was read (the mount refreshed); ask again");
+	else
+		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL,
+			    "Cannot read index.json: %s", strerror(err));
+}
+
+/* The entry of skill i as a raw JSON item, or NULL with an error reply;
+ * fd is index.json open (model_index_open), or -1 to open it here. */
+static cJSON *raw_entry(const struct model *md, int fd, size_t i,
+                        struct reply *r)
 {
 	size_t len;
-	char *line = model_index_entry(md, i, &len);
+	char *line = fd >= 0 ? model_index_read(md, fd, i, &len)
+			     : model_index_entry(md, i, &len);
 
 	if (!line) {
-		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL,
-			    errno == EAGAIN ? "index.json changed while it was "
-			    "read (a refresh); ask again: %s" :
-			    "Cannot read index.json: %s", strerror(errno));
+		index_error(r, errno);
 		return NULL;
 	}
 	/* Raw text goes out unchanged, so it must be one JSON object. */
@@ -81,6 +91,11 @@ void handle_skills_list(struct mcp_server *s, const struct request *req,
 			start++;
 	free(key);
 
+	int fd = model_index_open(md);
+	if (fd < 0) {
+		index_error(r, -fd);
+		return;
+	}
 	cJSON *result = cJSON_CreateObject();
 	cJSON *list = cJSON_AddArrayToObject(result, "skills");
 	size_t i, count = 0;
@@ -88,8 +103,9 @@ void handle_skills_list(struct mcp_server *s, const struct request *req,
 	for (i = start; i < md->n && count < SKILLS_PAGE; i++) {
 		if (!md->skills[i].index_len)
 			continue;
-		cJSON *raw = raw_entry(md, i, r);
+		cJSON *raw = raw_entry(md, fd, i, r);
 		if (!raw) {
+			close(fd);
 			cJSON_Delete(result);
 			return;
 		}
@@ -97,6 +113,7 @@ void handle_skills_list(struct mcp_server *s, const struct request *req,
 		count++;
 		last = md->skills[i].id;
 	}
+	close(fd);
 	while (i < md->n && !md->skills[i].index_len)
 		i++;
 	if (i < md->n && last) {
@@ -138,7 +155,7 @@ void handle_skills_get(struct mcp_server *s, const struct request *req,
 	if (md && i < 0)
 		reply_bad_uri(r, text, "Unknown skill: %s", text);
 	if (i >= 0) {
-		cJSON *raw = raw_entry(md, (size_t)i, r);
+		cJSON *raw = raw_entry(md, -1, (size_t)i, r);
 		if (raw) {
 			r->result = cJSON_CreateObject();
 			cJSON_AddItemToObject(r->result, "skill", raw);
