@@ -71,8 +71,10 @@ char *uri_clean_path(const char *p, size_t n, const char **why)
 		    hexval(p[i + 2]) >= 0) {
 			c = (unsigned char)(hexval(p[i + 1]) * 16 + hexval(p[i + 2]));
 			i += 2;
-			if (c == '/' || c == '\\' || c == '\0') {
-				*why = "the path encodes '/', '\\' or NUL";
+			/* '\\' is an ordinary byte in a Linux file name; the
+			 * SDK's canonical form spells it %5C. */
+			if (c == '/' || c == '\0') {
+				*why = "the path encodes '/' or NUL";
 				goto bad;
 			}
 		} else if (c == '?' || c == '#') {

@@ -1,9 +1,9 @@
 /*
  * uri.h - the resource URIs the server answers (uri-contract.md, SEP-2640)
  * and their validation.  Every path taken from a URI is relative, has no
- * empty, "." or ".." segment, no NUL or control character, and no '/' or
- * '\' that came from percent-decoding, so it cannot leave the folder it is
- * joined to.  (Symlinks are checked separately where files are opened.)
+ * empty, "." or ".." segment, no NUL or control character, and no '/'
+ * that came from percent-decoding, so it cannot leave the folder it is
+ * joined to ('\\' is an ordinary byte of a name, %5C in a URI).  (Symlinks are checked separately where files are opened.)
  */
 #ifndef MCP_URI_H
 #define MCP_URI_H
