@@ -718,10 +718,11 @@ cJSON *mount_frontmatter(const struct mount *m, const char *id,
 }
 
 cJSON *model_frontmatter(const struct mount *m, const struct model *md,
-                         size_t i)
+                         int fd, size_t i)
 {
 	size_t len;
-	char *line = model_index_entry(md, i, &len);
+	char *line = fd >= 0 ? model_index_read(md, fd, i, &len)
+			     : model_index_entry(md, i, &len);
 
 	if (!line)
 		return mount_frontmatter(m, md->skills[i].id, NULL, NULL);

@@ -93,9 +93,10 @@ char *model_index_read(const struct model *md, int fd, size_t i, size_t *len);
 /* The skill's line of skills_index.json, parsed; NULL when not JSON. */
 cJSON *model_catalog_entry(const struct model *md, size_t i);
 /* The skill's frontmatter (a JSON object to delete): from its index.json
- * entry, else read from its SKILL.md.  NULL when neither can be read. */
+ * entry (through fd when it is open, see model_index_open), else read
+ * from its SKILL.md.  NULL when neither can be read. */
 cJSON *model_frontmatter(const struct mount *m, const struct model *md,
-                         size_t i);
+                         int fd, size_t i);
 /* The frontmatter of MOUNT/skills/<id>/SKILL.md as the catalog reads it,
  * or NULL.  With text, *text receives the file (malloc'd, NUL-terminated)
  * and *body_offset where its body starts. */

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "arguments.h"
 #include "cursor.h"
@@ -105,6 +106,9 @@ void handle_prompts_list(struct mcp_server *s, const struct request *req,
 		free(after);
 		return;
 	}
+	/* One open of index.json for the page (the arguments of each
+	 * prompt come from its frontmatter); -1 reads each another way. */
+	int fd = model_index_open(md);
 	cJSON *result = cJSON_CreateObject();
 	cJSON *list = cJSON_AddArrayToObject(result, "prompts");
 	size_t count = 0;
@@ -133,7 +137,7 @@ void handle_prompts_list(struct mcp_server *s, const struct request *req,
 			continue;
 		cJSON *prompt = prompt_object(sk->id,
 			strcmp(si.name, sk->id) ? si.name : NULL, si.description);
-		cJSON *fm = model_frontmatter(&s->mount, md, i);
+		cJSON *fm = model_frontmatter(&s->mount, md, fd, i);
 		add_arguments(prompt, sk->id, fm);
 		cJSON_Delete(fm);
 		cJSON_AddItemToArray(list, prompt);
@@ -147,6 +151,8 @@ void handle_prompts_list(struct mcp_server *s, const struct request *req,
 			cJSON_AddStringToObject(result, "nextCursor", next);
 		free(next);
 	}
+	if (fd >= 0)
+		close(fd);
 	free(after);
 	r->result = result;
 	r->cache = CACHE_MOUNT;
