@@ -86,7 +86,7 @@ struct reading {
 	struct sfs_frontmatter fm;
 	bool parsed;                  /* fm needs freeing */
 	struct sfs_meta meta;         /* used once the skill is valid */
-	const char *id;               /* the frontmatter name, if any */
+	const char *id;               /* the skill id, if it has one */
 	size_t *hashed;               /* the count of files hashed */
 	struct stat md_stat;          /* of SKILL.md as opened */
 };
@@ -309,19 +309,15 @@ static int hash_skill_md(struct reading *r, int fd, const char *text,
 	return 0;
 }
 
-/* The frontmatter's name and the checks of the frontmatter. */
+/* The checks of the frontmatter, which choose the skill id (the name,
+ * else the folder's name). */
 static int check_frontmatter(struct reading *r)
 {
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(r->fm.json,
-	                                                     "name");
-	if (cJSON_IsString(name) && name->valuestring[0]) {
-		r->id = sfs_arena_strdup(r->arena, name->valuestring);
-		if (!r->id)
-			return -ENOMEM;
-	}
-	return sfs_validate_frontmatter(&r->fm, r->skill_md_path,
-	                                base_name(r->found->dir), r->arena,
-	                                &r->diags, &r->meta);
+	int rc = sfs_validate_frontmatter(&r->fm, r->skill_md_path,
+	                                  base_name(r->found->dir), r->arena,
+	                                  &r->diags, &r->meta);
+	r->id = r->meta.name;
+	return rc;
 }
 
 /* Parses and validates SKILL.md from the open descriptor.  A file that

@@ -217,6 +217,8 @@ static void meta(struct pack *p, const struct sfs_unit_draft *d,
 	c.depends_on = strs(p, (const char *const *)m->depends_on,
 	                    m->ndepends_on);
 	c.refs = refs(p, m);
+	c.nunlisted = m->nunlisted;
+	c.unlisted = m->nunlisted ? strs(p, m->unlisted, m->nunlisted) : NULL;
 	if (l) {
 		c.frontmatter_json = span(p, l->fm, l->fm_len);
 		c.index_len = l->index_len;

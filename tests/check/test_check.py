@@ -66,7 +66,7 @@ with TempTree() as tree:
         "reference references/guide.md does not exist in the skill",
         f"{tree.p('r2/dup/SKILL.md')}:2:7: warning: name: skill \"dup\" is shadowed by "
         f"{tree.p('r1/dup/SKILL.md')}, which is served",
-        "6 skills, 3 errors, 3 warnings, 1 shadowed",
+        "6 skills, 2 errors, 4 warnings, 1 shadowed",
     ]
     t.eq(rc, 1, "errors: exit 1")
     t.eq(err, "", "findings go to stdout only")
@@ -74,14 +74,14 @@ with TempTree() as tree:
     for i, (got, exp) in enumerate(zip(lines, want)):
         if exp is not None:
             t.eq(got, exp, f"line {i + 1}")
-    t.ok(len(lines) > 3 and lines[3].startswith(f"{tree.p('r1/misnamed/SKILL.md')}:2:7: error: name: "),
+    t.ok(len(lines) > 3 and lines[3].startswith(f"{tree.p('r1/misnamed/SKILL.md')}:2:7: warning: name: "),
          "validator findings carry file, position and field", lines[3:4])
 
     rc, out, err = check(*args, "--json")
     t.eq(rc, 1, "--json with errors: exit 1")
     doc = json.loads(out)
     t.eq(list(doc), ["findings", "summary"], "--json document keys")
-    t.eq(doc["summary"], {"skills": 6, "errors": 3, "warnings": 3, "shadowed": 1}, "--json summary")
+    t.eq(doc["summary"], {"skills": 6, "errors": 2, "warnings": 4, "shadowed": 1}, "--json summary")
     t.eq(len(doc["findings"]), 6, "--json: every finding")
     t.ok(all(list(f) == ["severity", "file", "line", "column", "field", "message"]
              for f in doc["findings"]), "--json finding keys in order")
