@@ -469,7 +469,12 @@ static int read_folder(struct worker *w, struct cand *c)
 	if (!r.skill_md_path)
 		rc = -ENOMEM;
 	size_t nlisting = r.diags.n;
-	if (rc == 0 && old &&
+	/* the plugin comes from discovery, not from the folder */
+	bool same_plugin = old && (old->skill.plugin == c->found->plugin ||
+	                           (old->skill.plugin && c->found->plugin &&
+	                            strcmp(old->skill.plugin,
+	                                   c->found->plugin) == 0));
+	if (rc == 0 && same_plugin &&
 	    sfs_unit_same_tree(old, c->found, &r.tree, &r.diags)) {
 		c->unit = sfs_unit_ref(old);
 	} else {

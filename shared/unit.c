@@ -240,6 +240,7 @@ static void pack(struct pack *p, const struct sfs_unit_draft *d,
 	const char *md = str(p, d->skill_md_path);
 	const char *spelling = str(p, d->found->skill_md);
 	const char *id = str(p, d->id);
+	const char *plugin = str(p, d->found->plugin);
 	const struct sfs_file *fv = files(p, t);
 	const char *const *dirs = take(p, t->ndirs * sizeof(*dirs),
 	                               alignof(const char *));
@@ -259,6 +260,7 @@ static void pack(struct pack *p, const struct sfs_unit_draft *d,
 		return;
 
 	s.id = id;
+	s.plugin = plugin;
 	s.dir = dir;
 	s.root = d->found->root;
 	s.files = fv;

@@ -129,9 +129,27 @@ rc, out, err = check("--skills-dir")
 t.eq((rc, err.splitlines()[0]), (2, "skillsfs check: option '--skills-dir' needs a value"),
      "--skills-dir without a value")
 
-rc, out, err = check("--skills-dir", SKILLS, "extra")
-t.eq((rc, err.splitlines()[0]), (2, "skillsfs check: unexpected argument 'extra'"),
-     "stray argument")
+# A folder named alone is a --skills-dir, in its place among the others.
+with TempTree() as tree:
+    tree.skill("a/same", description="From a.")
+    tree.skill("b/same", description="From b.")
+    tree.skill("b/only-b")
+    rc, out, err = check(tree.p("a"), "--skills-dir", tree.p("b"), "--json")
+    doc = json.loads(out) if rc == 0 else {}
+    t.eq((rc, err, doc.get("summary")),
+         (0, "", {"skills": 3, "errors": 0, "warnings": 1, "shadowed": 1}),
+         "check DIR --skills-dir DIR: both roots read")
+    t.ok(any(f["file"] == tree.p("b/same/SKILL.md") and "shadowed" in f["message"]
+             for f in doc.get("findings", [])), "the positional folder comes first")
+    rc, out, err = check("--skills-dir", tree.p("b"), tree.p("a"))
+    t.ok(rc == 0 and f"{tree.p('a/same/SKILL.md')}:2:7: warning: name: skill \"same\" is shadowed"
+         in out, "and after --skills-dir DIR, second", out)
+    rc, out, err = check("--", tree.p("a"))
+    t.eq((rc, out.splitlines()[-1]), (0, "1 skills, 0 errors, 0 warnings, 0 shadowed"),
+         "a folder after --")
+    rc, out, err = check(tree.p("missing"))
+    t.eq((rc, out.splitlines()[0]), (1, f"{tree.p('missing')}: error: skills folder does not exist"),
+         "a missing positional folder is a finding")
 
 with TempTree() as tree:   # no standard skill folder in HOME or the cwd
     empty = tree.path
