@@ -296,6 +296,7 @@ static int render(const struct sfs_unit_draft *d, struct lines *l)
 	const struct sfs_meta *m = d->meta;
 	const struct sfs_skill view = {
 		.id = d->id,
+		.plugin = d->found->plugin,
 		.description = m->description,
 		.frontmatter = d->frontmatter,
 		.version = m->version,

@@ -349,6 +349,22 @@ static void test_plugins(void)
 	free(rec);
 	free(lines);
 
+	/* skills_index.json read in place measures the "plugin" key */
+	struct sfs_config kept = { .roots = (const char *[]){ at("r") },
+	                           .nroots = 1, .keep_lines = true };
+	sfs_catalog *kc = build_cfg(&kept, NULL);
+	sfs_lines_doc *doc = sfs_lines_doc_new(kc, true);
+	char *whole = sfs_render_skills_index(kc);
+	char *got = doc ? calloc(1, sfs_lines_doc_size(doc) + 1) : NULL;
+	ok(got && whole && sfs_lines_doc_size(doc) == strlen(whole) &&
+	   sfs_lines_doc_read(doc, 0, sfs_lines_doc_size(doc), got) == 0 &&
+	   strcmp(got, whole) == 0 && strstr(got, "\"plugin\""),
+	   "skills_index.json read in place has the plugins");
+	free(got);
+	free(whole);
+	sfs_lines_doc_free(doc);
+	sfs_catalog_unref(kc);
+
 	/* A rebuild keeps the plugins, also for folders taken unchanged;
 	 * a manifest that changes changes them. */
 	struct sfs_config cfg = { .roots = (const char *[]){ at("r") },
