@@ -208,7 +208,8 @@ static const char *find_xml_tag(const char *s, size_t *len)
 /*
  * Adds a finding about field.  It stands at the field's value (at_value)
  * or key; a field that is absent borrows the key position of its nearest
- * present parent, and a top-level field that is absent has none (0/0).
+ * present parent, and a top-level field that is absent stands at the
+ * frontmatter's opening fence (1:1), so that editors still jump to it.
  */
 __attribute__((format(printf, 5, 6)))
 static void report(struct vctx *v, enum sfs_severity sev, const char *field,
@@ -232,6 +233,8 @@ static void report(struct vctx *v, enum sfs_severity sev, const char *field,
 		if (pos) {
 			line = pos->line;
 			column = pos->column;
+		} else {
+			line = column = 1;
 		}
 	}
 	va_start(ap, fmt);

@@ -102,7 +102,7 @@ class Collections(MountTestCase):
         err = m.stderr()
         self.assertIn("skillsfs: shadowed: %s: skill \"dup\" is served from %s"
                       % (os.path.join(r2, "dup"), os.path.join(r1, "dup")), err)
-        self.assertIn("skillsfs: rejected: %s: %s: description: required field is missing"
+        self.assertIn("skillsfs: rejected: %s: %s:1:1: description: required field is missing"
                       % (os.path.join(r1, "broken"), os.path.join(r1, "broken", "SKILL.md")), err)
 
         # a refresh names only what is newly left out

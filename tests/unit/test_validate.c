@@ -296,10 +296,10 @@ static void test_name(void)
 	/* Without a usable name the folder's name is the id: a warning,
 	 * and a client would refuse its skills/list entry. */
 	run(&v, "description: d\n", "demo");
-	expect_has(&v, SFS_WARNING, "name", 0,
+	expect_has(&v, SFS_WARNING, "name", 1,
 	           "required field is missing; the folder name is the skill id",
 	           "no name");
-	expect_has(&v, SFS_WARNING, "name", 0,
+	expect_has(&v, SFS_WARNING, "name", 1,
 	           "left out of skills/list (SEP-2640)", "no name");
 	is_int(sfs_diag_count(&v.diags, SFS_ERROR), 0, "no name: no error");
 	is_str(v.meta.name, "demo", "no name: the folder's name is the id");
@@ -308,7 +308,7 @@ static void test_name(void)
 	done(&v);
 
 	run(&v, "description: d\n", "Demo Skill");
-	expect_one(&v, SFS_ERROR, "name", 0, 0,
+	expect_one(&v, SFS_ERROR, "name", 1, 1,
 	           "missing; the folder name is no valid skill id either",
 	           "no name, folder no id");
 	ok(v.meta.name == NULL, "no name, folder no id: no id");
@@ -382,7 +382,7 @@ static void test_description(void)
 	char *yaml;
 
 	run(&v, "name: demo\n", "demo");
-	expect_one(&v, SFS_ERROR, "description", 0, 0,
+	expect_one(&v, SFS_ERROR, "description", 1, 1,
 	           "required field is missing: what the skill", "no description");
 	done(&v);
 
