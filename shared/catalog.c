@@ -491,17 +491,26 @@ static int read_folder(struct worker *w, struct cand *c)
 
 /* ---- the skills together ------------------------------------------------ */
 
+/* A folder's own path: its real one when it was reached through a
+ * symlink (the `skills` installer links .claude/skills/x to
+ * .agents/skills/x: one skill folder, not two). */
+static const char *cand_key(const struct cand *c)
+{
+	return c->found->real ? c->found->real : c->found->dir;
+}
+
 static int cmp_cand_dir(const void *x, const void *y)
 {
 	const struct cand *const *a = x, *const *b = y;
-	int c = strcmp((*a)->found->dir, (*b)->found->dir);
+	int c = strcmp(cand_key(*a), cand_key(*b));
 	if (c == 0)
 		c = (*a > *b) - (*a < *b);
 	return c;
 }
 
-/* The same folder found twice (a root listed twice, or one root inside
- * another) is one skill folder: the first finding counts. */
+/* The same folder found twice (a root listed twice, one root inside
+ * another, or a symlink to a skill folder found elsewhere) is one skill
+ * folder: the first finding in precedence order counts. */
 static int mark_duplicates(struct build *b)
 {
 	if (b->n < 2)
@@ -513,7 +522,7 @@ static int mark_duplicates(struct build *b)
 		v[i] = &b->c[i];
 	sfs_sort(v, b->n, sizeof(*v), cmp_cand_dir);
 	for (size_t i = 1; i < b->n; i++)
-		if (strcmp(v[i]->found->dir, v[i - 1]->found->dir) == 0)
+		if (strcmp(cand_key(v[i]), cand_key(v[i - 1])) == 0)
 			v[i]->duplicate = true;
 	free(v);
 	return 0;

@@ -282,6 +282,8 @@ struct walk {
 	char *real_root;            /* owned; realpath, or NULL */
 	/* What the plugin manifests of the folders being searched say. */
 	struct sfs_plugin_rules rules;
+	bool via_link;          /* the folder being searched was reached
+	                           through a symlink */
 };
 
 static int add_found(struct sfs_scan *s, const char *dir,
@@ -300,6 +302,23 @@ static int add_found(struct sfs_scan *s, const char *dir,
 		.dir = dir, .skill_md = skill_md, .root = root, .same = same,
 		.plugin = plugin,
 	};
+	return 0;
+}
+
+/* A skill folder found by discovery; one reached through a symlink also
+ * records its real path. */
+static int found_at(struct walk *w, const char *dir, const char *skill_md,
+                    bool link, const char *plugin)
+{
+	int rc = add_found(w->s, dir, skill_md, w->root, NULL, plugin);
+	if (rc < 0 || !(link || w->via_link))
+		return rc;
+	char *real = realpath(dir, NULL);
+	if (real) {
+		w->s->found[w->s->nfound - 1].real =
+			sfs_arena_strdup(w->s->arena, real);
+		free(real);
+	}
 	return 0;
 }
 
@@ -336,7 +355,8 @@ static int found_unchanged(struct walk *w, int dfd, const char *child,
 	struct sfs_unit *u = sfs_unit_find(w->s->reuse, child);
 
 	*done = false;
-	if (!u || !u->statable || u->root != w->root ||
+	/* under a linked folder, found_at records the real path */
+	if (w->via_link || !u || !u->statable || u->root != w->root ||
 	    !same_str(u->skill.plugin, plugin))
 		return 0;
 	if (!st->st_mode && fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW) < 0)
@@ -478,7 +498,7 @@ static int walk_entry(struct walk *w, int dfd, const char *path,
 	/* A skill is not searched for more skills. */
 	const char *skill_md = skill_md_at(dfd, name);
 	if (skill_md)
-		return add_found(s, child, skill_md, w->root, NULL, plugin);
+		return found_at(w, child, skill_md, link, plugin);
 	int cfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
 	                 (link ? 0 : O_NOFOLLOW));
 	if (cfd < 0 && nm->type == DT_DIR &&
@@ -492,7 +512,10 @@ static int walk_entry(struct walk *w, int dfd, const char *path,
 		return sfs_diag_add(s->global, SFS_WARNING, child, 0, 0, "",
 		                    "cannot open folder: %s",
 		                    sfs_strerror(errno));
+	bool via_link = w->via_link;
+	w->via_link |= link;
 	rc = walk_dir(w, cfd, child, depth + 1);
+	w->via_link = via_link;
 	close(cfd);
 	return rc;
 }
@@ -587,8 +610,8 @@ static int walk_dir(struct walk *w, int dfd, const char *path, unsigned depth)
 	 * records its folder for the watcher. */
 	const char *skill_md = skill_md_name(&nm);
 	if (skill_md) {
-		rc = add_found(s, path, skill_md, w->root, NULL,
-		               sfs_plugins_match(&w->rules, path));
+		rc = found_at(w, path, skill_md, false,
+		              sfs_plugins_match(&w->rules, path));
 		names_free(&nm);
 		return rc;
 	}

@@ -100,6 +100,9 @@ struct sfs_found {
 	const char *skill_md;   /* "SKILL.md" or "skill.md" as found */
 	const char *plugin;     /* the Claude Code plugin it is part of, or
 	                           NULL (plugins.c); arena */
+	const char *real;       /* reached through a symlink: its real path
+	                           (the same folder found by another path is
+	                           one skill folder); else NULL; arena */
 	unsigned root;
 	/* The previous snapshot's unit of this folder when discovery found,
 	 * by stat alone, that nothing in it changed (sfs_unit_unchanged);

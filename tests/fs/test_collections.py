@@ -150,6 +150,13 @@ class Collections(MountTestCase):
         os.symlink("../../.agents/skills/later", os.path.join(claude, "later"))
         wait_for(lambda: "later" in listed_ids(m), what="a new installer link")
 
+        # both folders as roots: each installed skill is one skill folder
+        both = self.mount([agents, claude])
+        self.assertEqual(listed_ids(both), ["exp-skill", "installed", "later", "my-skill", "sys-skill"])
+        self.assertEqual(both.json("status.json")["counts"]["shadowed"], 0)
+        self.assertNotIn("skillsfs: shadowed: ", both.stderr())
+        self.assertIn("5 served, 0 rejected, 0 shadowed", both.stderr())
+
     def test_plugins_and_marketplace(self):
         top = self.make_dir()
         # a marketplace repository laid out like anthropics/skills, cloned

@@ -410,6 +410,40 @@ static void test_plugins(void)
 	sfs_catalog_unref(cat);
 }
 
+/* The `skills` installer keeps a skill in .agents/skills and links it
+ * from .claude/skills: with both as roots that is one skill folder, served
+ * once and shadowing nothing. */
+static void test_installer_links(void)
+{
+	clean();
+	skill(at("h/.agents/skills/installed"), NULL, NULL);
+	skill(at("h/.agents/skills/only-agents"), NULL, NULL);
+	mkdirs(at("h/.claude/skills"));
+	skill(at("h/.claude/skills/own"), NULL, NULL);
+	if (symlink("../../.agents/skills/installed",
+	            at("h/.claude/skills/installed")) < 0)
+		die("symlink");
+	sfs_catalog *cat = build(at("h/.agents/skills"), at("h/.claude/skills"),
+	                         false);
+	sfs_catalog_each_diag(cat, print_diag, NULL);
+	struct sfs_counts n = sfs_catalog_counts(cat);
+	const struct sfs_skill *s = sfs_catalog_find(cat, "installed");
+	ok(n.served == 3 && n.shadowed == 0 && n.warnings == 0,
+	   "an installer link is the same folder: %zu served, %zu shadowed, "
+	   "%zu warnings", n.served, n.shadowed, n.warnings);
+	ok(s && strcmp(s->dir, at("h/.agents/skills/installed")) == 0,
+	   "served from the first root");
+	sfs_catalog_unref(cat);
+	/* the other way round, the link's root first */
+	cat = build(at("h/.claude/skills"), at("h/.agents/skills"), false);
+	n = sfs_catalog_counts(cat);
+	s = sfs_catalog_find(cat, "installed");
+	ok(n.served == 3 && n.shadowed == 0 && s &&
+	   strcmp(s->dir, at("h/.claude/skills/installed")) == 0,
+	   "the link's root first: served by its link");
+	sfs_catalog_unref(cat);
+}
+
 static void test_limits(void)
 {
 	clean();
@@ -947,6 +981,7 @@ int main(void)
 		die("mkdtemp");
 	test_discovery();
 	test_plugins();
+	test_installer_links();
 	test_limits();
 	test_shadowing();
 	test_tree();
