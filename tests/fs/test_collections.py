@@ -12,7 +12,7 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mountlib import MountTestCase, wait_for, write_skill  # noqa: E402
+from mountlib import SKILLSFS, MountTestCase, unmount, wait_for, write_skill  # noqa: E402
 
 
 def write_md(folder, frontmatter, body="Body.\n"):
@@ -33,6 +33,32 @@ def git(cwd, *args):
                GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.com")
     subprocess.run(["git", "-c", "init.defaultBranch=main", *args], cwd=cwd, env=env,
                    check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def daemons_of(mnt):
+    """The pids of processes whose command line names mnt (the daemon in
+    the background, which no Popen handle holds)."""
+    pids = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if mnt.encode() in argv and argv[0].endswith(b"skillsfs"):
+            pids.append(int(pid))
+    return pids
+
+
+def stop_background(mnt):
+    """Unmounts mnt and makes sure its daemon is gone."""
+    unmount(mnt)
+    try:
+        wait_for(lambda: not daemons_of(mnt), timeout=10, what="the daemon to exit")
+    except AssertionError:
+        for pid in daemons_of(mnt):
+            os.kill(pid, 9)
+        raise
 
 
 def index_ids(m):
@@ -112,6 +138,33 @@ class Collections(MountTestCase):
         self.assertEqual(err.count("rejected: %s:" % os.path.join(r1, "also-broken")), 1)
         self.assertEqual(err.count("rejected: %s:" % os.path.join(r1, "broken")), 1)
         self.assertEqual(err.count("shadowed: %s:" % os.path.join(r2, "dup")), 1)
+
+    @unittest.skipUnless(os.environ.get("SKILLSFS_SYSLOG_CAPTURE"), "no syslog shim")
+    def test_log_lines_to_syslog_in_background(self):
+        top = self.make_dir()
+        root = os.path.join(top, "skills")
+        write_skill(root, "good")
+        write_md(os.path.join(root, "broken"), "name: broken\n")
+        mnt = os.path.join(top, "mnt")
+        os.makedirs(mnt)
+        log = os.path.join(top, "syslog")
+        env = dict(os.environ, LD_PRELOAD=os.environ["SKILLSFS_SYSLOG_CAPTURE"],
+                   SKILLSFS_TEST_SYSLOG=log)
+        self.addCleanup(stop_background, mnt)
+        # without -f: the daemon goes to the background once mounted
+        subprocess.run([SKILLSFS, mnt, "--skills-dir", root], env=env, check=True, timeout=30,
+                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        wait_for(lambda: os.path.ismount(mnt), what="the mount")
+
+        def logged():
+            with open(log) as f:
+                return f.read()
+        wait_for(lambda: "1 served, 1 rejected, 0 shadowed" in logged(), what="the start summary")
+        self.assertIn("%d rejected: %s: " % (4, os.path.join(root, "broken")), logged())
+        self.assertIn("%d 1 served, 1 rejected, 0 shadowed: see %s/status.json" % (6, mnt), logged())
+        write_md(os.path.join(root, "also-broken"), "name: also-broken\n")
+        wait_for(lambda: "1 served, 2 rejected, 0 shadowed" in logged(), what="the refresh summary")
+        self.assertEqual(logged().count("rejected: %s:" % os.path.join(root, "broken")), 1)
 
     def test_installer_symlinks_and_dot_folders(self):
         home = self.make_dir()
