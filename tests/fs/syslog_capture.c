@@ -23,6 +23,7 @@ void openlog(const char *ident, int option, int facility)
 	(void)facility;
 }
 
+__attribute__((format(printf, 2, 0)))
 static void capture(int priority, const char *format, va_list ap)
 {
 	const char *path = getenv("SKILLSFS_TEST_SYSLOG");
