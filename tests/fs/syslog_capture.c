@@ -14,7 +14,8 @@
 
 void openlog(const char *ident, int option, int facility);
 void syslog(int priority, const char *format, ...);
-void __syslog_chk(int priority, int flag, const char *format, ...);
+void __syslog_chk(int priority, int flag, const char *format, ...)
+	__attribute__((format(printf, 3, 4)));
 
 void openlog(const char *ident, int option, int facility)
 {
