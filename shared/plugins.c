@@ -331,13 +331,19 @@ int sfs_plugins_installed(struct sfs_scan *s, int dfd, const char *root,
 				}
 				*out = v;
 			}
-			const char *rel = sfs_arena_strdup(s->arena, at + n + 1);
-			if (!rel)
+			char *rel = sfs_arena_strdup(s->arena, at + n + 1);
+			if (!rel) {
 				rc = -ENOMEM;
-			else
+			} else if (!sfs_path_clean_rel(rel) || !*rel) {
+				/* "..": it would lead out of the folder */
+				rc = sfs_diag_add(s->global, SFS_WARNING, abs, 0, 0,
+				                  p->string, "installPath %s is not "
+				                  "inside %s: not searched", at, root);
+			} else {
 				(*out)[(*nout)++] = (struct sfs_installed){
 					.rel = rel, .name = name,
 				};
+			}
 		}
 	}
 	cJSON_Delete(m);

@@ -383,8 +383,10 @@ static void test_plugins(void)
 	char json[8192];
 	snprintf(json, sizeof(json), "{\"version\": 2, \"plugins\": {"
 	         "\"tools@mkt\": [{\"scope\": \"user\", \"installPath\": "
-	         "\"%s\", \"version\": \"1.0.0\"}]}}\n",
-	         at("p/cache/mkt/tools/1.0.0"));
+	         "\"%s\", \"version\": \"1.0.0\"}],\n"
+	         "\"climb@mkt\": [{\"installPath\": \"%s\"}],\n"
+	         "\"away@mkt\": [{\"installPath\": \"/elsewhere\"}]}}\n",
+	         at("p/cache/mkt/tools/1.0.0"), at("p/cache/../../r"));
 	write_file(at("p/installed_plugins.json"), json);
 	write_file(at("p/known_marketplaces.json"), "{}\n");
 	write_file(at("p/cache/mkt/tools/1.0.0/.claude-plugin/plugin.json"),
@@ -400,6 +402,11 @@ static void test_plugins(void)
 	ok(sfs_catalog_nskills(cat) == 1, "plugins folder: only installed "
 	   "plugins (got %zu)", sfs_catalog_nskills(cat));
 	is_str(plugin_of(cat, "current"), "tools", "installed plugin");
+	ok(count_diags(cat, SFS_WARNING, "p/installed_plugins.json",
+	               "climb@mkt", "is not inside") == 1 &&
+	   count_diags(cat, SFS_WARNING, "p/installed_plugins.json",
+	               "away@mkt", "is not inside") == 1,
+	   "install paths outside the plugins folder are named, not searched");
 	sfs_catalog_unref(cat);
 
 	/* A root without skills says where it looked. */
