@@ -13,6 +13,12 @@
  *   <plugins folder>/installed_plugins.json   {"plugins": {"name@market":
  *                                             [{"installPath": ...}]}}
  *
+ * In Claude Code's plugins folder only the installed plugins' folders are
+ * searched, and of a plugin whose entry in its marketplace (a clone in
+ * marketplaces/<market>/) lists skills, only those skill folders: such a
+ * plugin ("strict": false) is often a whole repository, copied once per
+ * plugin it holds.
+ *
  * Each manifest gives rules "a skill folder that is D, or directly inside
  * D, belongs to plugin N"; the most specific rule (the longest D) wins.
  * Paths are lexical, like every path discovery makes, and a path in a
@@ -300,7 +306,10 @@ int sfs_plugins_installed(struct sfs_scan *s, int dfd, const char *root,
 			rc = -ENOMEM;
 			break;
 		}
-		name[strcspn(name, "@")] = '\0';
+		char *at_sign = strchr(name, '@');
+		const char *market = at_sign ? at_sign + 1 : NULL;
+		if (at_sign)
+			*at_sign = '\0';
 		cJSON_ArrayForEach(e, p) {
 			const char *at = string_of(e, "installPath");
 			const char *home = getenv("HOME");
@@ -342,10 +351,56 @@ int sfs_plugins_installed(struct sfs_scan *s, int dfd, const char *root,
 			} else {
 				(*out)[(*nout)++] = (struct sfs_installed){
 					.rel = rel, .name = name,
+					.market = market && *market ? market : NULL,
 				};
 			}
 		}
 	}
 	cJSON_Delete(m);
+	return rc;
+}
+
+int sfs_plugins_listed(struct sfs_scan *s, int dfd, const char *root,
+                       const struct sfs_installed *p, const char ***out,
+                       size_t *nout)
+{
+	*out = NULL;
+	*nout = 0;
+	if (!p->market || strchr(p->market, '/') || p->market[0] == '.')
+		return 0;
+	const char *rel = sfs_arena_printf(s->arena, "marketplaces/%s/"
+	                                   ".claude-plugin/marketplace.json",
+	                                   p->market);
+	const char *abs = rel ? sfs_arena_printf(s->arena, "%s/%s", root, rel)
+	                      : NULL;
+	int rc;
+	if (!abs)
+		return -ENOMEM;
+	cJSON *m = read_manifest(s, dfd, rel, abs, &rc);
+	if (!m)
+		return rc;
+	const cJSON *e, *item, *skills = NULL;
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(m, "plugins")) {
+		const char *name = string_of(e, "name");
+		if (name && strcmp(name, p->name) == 0)
+			skills = cJSON_GetObjectItemCaseSensitive(e, "skills");
+	}
+	const cJSON *list = cJSON_IsArray(skills) ? skills : NULL;
+	size_t n = (size_t)cJSON_GetArraySize(list);
+	const char **v = n ? sfs_arena_alloc(s->arena, n * sizeof(*v)) : NULL;
+	if (n && !v)
+		rc = -ENOMEM;
+	cJSON_ArrayForEach(item, list) {
+		char *clean = cJSON_IsString(item) ?
+		              sfs_arena_strdup(s->arena, item->valuestring) : NULL;
+		if (rc < 0)
+			break;
+		if (cJSON_IsString(item) && !clean)
+			rc = -ENOMEM;
+		else if (clean && sfs_path_clean_rel(clean) && *clean)
+			v[(*nout)++] = clean;
+	}
+	cJSON_Delete(m);
+	*out = v;
 	return rc;
 }

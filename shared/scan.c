@@ -536,6 +536,37 @@ static unsigned levels(const char *rel)
 	return n;
 }
 
+/* An installed plugin whose marketplace entry lists its skill folders:
+ * those are searched, not the rest of the copy (a marketplace repository
+ * installed whole for each of its plugins). */
+static int walk_listed(struct walk *w, int dfd, const char *path,
+                       unsigned depth, const char *plugin,
+                       const char *const *listed, size_t n)
+{
+	struct sfs_scan *s = w->s;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		const char *abs = join(s->paths ? s->paths : s->arena, path,
+		                       listed[i]);
+		const char *rule = abs ? sfs_arena_strdup(s->arena, abs) : NULL;
+		if (!rule)
+			return -ENOMEM;
+		unsigned d = depth + levels(listed[i]);
+		if (d > s->max_depth)
+			continue;
+		int fd = openat(dfd, listed[i], O_RDONLY | O_DIRECTORY |
+		                O_CLOEXEC);
+		if (fd < 0)
+			continue;   /* listed, not there: Claude Code skips it */
+		rc = sfs_plugins_rule(s, &w->rules, rule, plugin);
+		if (rc == 0)
+			rc = walk_dir(w, fd, abs, d);
+		close(fd);
+	}
+	return rc;
+}
+
 /*
  * Claude Code's own plugins folder (~/.claude/plugins) keeps every
  * marketplace it knows (marketplaces/) and every version it fetched
@@ -574,9 +605,16 @@ static int walk_installed(struct walk *w, int dfd, const char *path,
 			                  sfs_strerror(errno));
 			continue;
 		}
+		const char **listed;
+		size_t nlisted;
 		size_t mark = w->rules.n;
-		rc = sfs_plugins_rule(s, &w->rules, skills, v[i].name);
+		rc = sfs_plugins_listed(s, dfd, path, &v[i], &listed, &nlisted);
 		if (rc == 0)
+			rc = sfs_plugins_rule(s, &w->rules, skills, v[i].name);
+		if (rc == 0 && nlisted)
+			rc = walk_listed(w, fd, abs, depth, v[i].name, listed,
+			                 nlisted);
+		else if (rc == 0)
 			rc = walk_dir(w, fd, abs, depth);
 		w->rules.n = mark;
 		close(fd);

@@ -233,12 +233,21 @@ const char *sfs_plugins_match(const struct sfs_plugin_rules *r,
 struct sfs_installed {
 	const char *rel;    /* its folder, relative to the plugins folder */
 	const char *name;   /* the plugin's name (before "@marketplace") */
+	const char *market; /* the marketplace's (after "@"), or NULL */
 };
 /* The installed plugins of Claude Code's plugins folder `root` (dfd),
  * from its installed_plugins.json, into *out (malloc'd; strings in the
  * arena).  Returns 0 or -ENOMEM; *n is 0 when the file is not there. */
 int sfs_plugins_installed(struct sfs_scan *s, int dfd, const char *root,
                           struct sfs_installed **out, size_t *n);
+/* The skill folders (relative to the plugin's folder, cleaned) that the
+ * plugin's entry in marketplaces/<market>/.claude-plugin/marketplace.json
+ * lists under "skills" (a plugin with "strict": false has no plugin.json
+ * of its own), into *out (arena); *n is 0 when there is no such list.
+ * Returns 0 or -ENOMEM. */
+int sfs_plugins_listed(struct sfs_scan *s, int dfd, const char *root,
+                       const struct sfs_installed *p, const char ***out,
+                       size_t *n);
 
 /* ---- filter.c: include and exclude patterns (sfs_config) -------------- */
 

@@ -409,6 +409,46 @@ static void test_plugins(void)
 	   "install paths outside the plugins folder are named, not searched");
 	sfs_catalog_unref(cat);
 
+	/* A marketplace repository installed whole for each of its
+	 * "strict": false plugins, as anthropics/skills is: each plugin has
+	 * only the skills its marketplace entry lists. */
+	clean();
+	const char *mkt = "anthropic-agent-skills";
+	snprintf(json, sizeof(json), "{\"version\": 2, \"plugins\": {"
+	         "\"document-skills@%s\": [{\"installPath\": \"%s\"}],\n"
+	         "\"example-skills@%s\": [{\"installPath\": \"%s\"}]}}\n",
+	         mkt, at("p/cache/%s/document-skills/abc", mkt),
+	         mkt, at("p/cache/%s/example-skills/abc", mkt));
+	write_file(at("p/installed_plugins.json"), json);
+	static const char market_json[] =
+		"{\"name\": \"anthropic-agent-skills\", \"plugins\": [\n"
+		" {\"name\": \"document-skills\", \"source\": \"./\", "
+		"\"strict\": false, \"skills\": [\"./skills/xlsx\"]},\n"
+		" {\"name\": \"example-skills\", \"source\": \"./\", "
+		"\"strict\": false, \"skills\": [\"./skills/art\", "
+		"\"./skills/gone\"]}]}\n";
+	write_file(at("p/marketplaces/%s/.claude-plugin/marketplace.json", mkt),
+	           market_json);
+	static const char *const copies[] = { "document-skills",
+	                                      "example-skills" };
+	for (size_t i = 0; i < 2; i++) {
+		write_file(at("p/cache/%s/%s/abc/.claude-plugin/marketplace.json",
+		              mkt, copies[i]), market_json);
+		skill(at("p/cache/%s/%s/abc/skills/xlsx", mkt, copies[i]), NULL,
+		      NULL);
+		skill(at("p/cache/%s/%s/abc/skills/art", mkt, copies[i]), NULL,
+		      NULL);
+	}
+	cat = build(at("p"), NULL, false);
+	sfs_catalog_each_diag(cat, print_diag, NULL);
+	struct sfs_counts pc = sfs_catalog_counts(cat);
+	ok(pc.served == 2 && pc.shadowed == 0, "each installed plugin has its "
+	   "listed skills only: %zu served, %zu shadowed", pc.served,
+	   pc.shadowed);
+	is_str(plugin_of(cat, "xlsx"), "document-skills", "listed skill");
+	is_str(plugin_of(cat, "art"), "example-skills", "another plugin's");
+	sfs_catalog_unref(cat);
+
 	/* A root without skills says where it looked. */
 	mkdirs(at("e/sub/subsub"));
 	cat = build(at("e"), NULL, false);
