@@ -47,6 +47,8 @@ struct cand {
 	int state;                    /* 0 served, SFS_INVALID, SFS_SHADOWED */
 	const char *shadowed_by;
 	bool duplicate;               /* the same folder via another root */
+	const char *key;              /* its own path, while mark_duplicates
+	                                 runs */
 };
 
 struct build {
@@ -491,21 +493,58 @@ static int read_folder(struct worker *w, struct cand *c)
 
 /* ---- the skills together ------------------------------------------------ */
 
-/* A folder's own path: its real one when it was reached through a
- * symlink (the `skills` installer links .claude/skills/x to
- * .agents/skills/x: one skill folder, not two). */
-static const char *cand_key(const struct cand *c)
-{
-	return c->found->real ? c->found->real : c->found->dir;
-}
-
 static int cmp_cand_dir(const void *x, const void *y)
 {
 	const struct cand *const *a = x, *const *b = y;
-	int c = strcmp(cand_key(*a), cand_key(*b));
+	int c = strcmp((*a)->key, (*b)->key);
 	if (c == 0)
 		c = (*a > *b) - (*a < *b);
 	return c;
+}
+
+/*
+ * Each folder's own path, to tell the same folder found twice: the real
+ * path of one reached through a symlink (the `skills` installer links
+ * .claude/skills/x to .agents/skills/x), else its path with its root's
+ * real path in front (a root may be named through a symlink too).  Paths
+ * made here go to *made (malloc'd, one per candidate, NULL when none).
+ */
+static int set_keys(struct build *b, char ***made)
+{
+	const sfs_catalog *cat = b->cat;
+	bool links = false;
+
+	*made = NULL;
+	for (size_t i = 0; i < b->n; i++) {
+		b->c[i].key = b->c[i].found->real ? b->c[i].found->real
+		                                  : b->c[i].found->dir;
+		links |= b->c[i].found->real != NULL;
+	}
+	if (!links)
+		return 0;
+	char **real = calloc(cat->nroots, sizeof(*real));
+	*made = calloc(b->n, sizeof(**made));
+	int rc = real && *made ? 0 : -ENOMEM;
+	for (size_t r = 0; rc == 0 && r < cat->nroots; r++)
+		real[r] = realpath(cat->roots[r], NULL);
+	for (size_t i = 0; rc == 0 && i < b->n; i++) {
+		const struct sfs_found *f = b->c[i].found;
+		const char *root = cat->roots[f->root], *rr = real[f->root];
+		size_t n = strlen(root);
+		if (f->real || !rr || strcmp(rr, root) == 0 ||
+		    strncmp(f->dir, root, n) != 0)
+			continue;
+		if (asprintf(&(*made)[i], "%s%s", rr, f->dir + n) < 0) {
+			(*made)[i] = NULL;
+			rc = -ENOMEM;
+		} else {
+			b->c[i].key = (*made)[i];
+		}
+	}
+	for (size_t r = 0; real && r < cat->nroots; r++)
+		free(real[r]);
+	free(real);
+	return rc;
 }
 
 /* The same folder found twice (a root listed twice, one root inside
@@ -515,17 +554,23 @@ static int mark_duplicates(struct build *b)
 {
 	if (b->n < 2)
 		return 0;
+	char **made;
 	struct cand **v = malloc(b->n * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < b->n; i++)
+	int rc = set_keys(b, &made);
+	if (!v || rc < 0)
+		rc = -ENOMEM;
+	for (size_t i = 0; rc == 0 && i < b->n; i++)
 		v[i] = &b->c[i];
-	sfs_sort(v, b->n, sizeof(*v), cmp_cand_dir);
-	for (size_t i = 1; i < b->n; i++)
-		if (strcmp(cand_key(v[i]), cand_key(v[i - 1])) == 0)
+	if (rc == 0)
+		sfs_sort(v, b->n, sizeof(*v), cmp_cand_dir);
+	for (size_t i = 1; rc == 0 && i < b->n; i++)
+		if (strcmp(v[i]->key, v[i - 1]->key) == 0)
 			v[i]->duplicate = true;
+	for (size_t i = 0; made && i < b->n; i++)
+		free(made[i]);
+	free(made);
 	free(v);
-	return 0;
+	return rc;
 }
 
 static const char *cand_id(const struct cand *c)

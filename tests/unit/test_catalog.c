@@ -489,6 +489,16 @@ static void test_installer_links(void)
 	   strcmp(s->dir, at("h/.claude/skills/installed")) == 0,
 	   "the link's root first: served by its link");
 	sfs_catalog_unref(cat);
+	/* a root named through a symlink of its own */
+	if (symlink(".agents/skills", at("h/agents-link")) < 0)
+		die("symlink");
+	cat = build(at("h/agents-link"), at("h/.claude/skills"), false);
+	n = sfs_catalog_counts(cat);
+	s = sfs_catalog_find(cat, "installed");
+	ok(n.served == 3 && n.shadowed == 0 && s &&
+	   strcmp(s->dir, at("h/agents-link/installed")) == 0,
+	   "a root named through a symlink: still one folder");
+	sfs_catalog_unref(cat);
 }
 
 static void test_limits(void)
