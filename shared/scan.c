@@ -520,6 +520,14 @@ static int walk_entry(struct walk *w, int dfd, const char *path,
 	return rc;
 }
 
+/* Forgets the levels between the root and a folder searched without
+ * walking down to it (an installed plugin's): none is being searched. */
+static void clear_stack(struct walk *w, unsigned depth)
+{
+	for (unsigned i = 1; i < depth; i++)
+		w->stack[i] = (struct folder_id){ 0, 0 };
+}
+
 static bool has_name(const struct names *nm, const char *name)
 {
 	for (size_t i = 0; i < nm->n; i++)
@@ -560,6 +568,7 @@ static int walk_listed(struct walk *w, int dfd, const char *path,
 		if (fd < 0)
 			continue;   /* listed, not there: Claude Code skips it */
 		rc = sfs_plugins_rule(s, &w->rules, rule, plugin);
+		clear_stack(w, d);
 		if (rc == 0)
 			rc = walk_dir(w, fd, abs, d);
 		close(fd);
@@ -614,8 +623,10 @@ static int walk_installed(struct walk *w, int dfd, const char *path,
 		if (rc == 0 && nlisted)
 			rc = walk_listed(w, fd, abs, depth, v[i].name, listed,
 			                 nlisted);
-		else if (rc == 0)
+		else if (rc == 0) {
+			clear_stack(w, depth);
 			rc = walk_dir(w, fd, abs, depth);
+		}
 		w->rules.n = mark;
 		close(fd);
 	}
