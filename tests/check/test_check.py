@@ -110,6 +110,52 @@ with TempTree() as tree:
     t.eq((rc, out), (1, f"{tree.p('not-a-folder')}: error: skills folder is not a folder\n"
                         "0 skills, 1 errors, 0 warnings, 0 shadowed\n"), "root that is a file")
 
+# ---- the serving rule: departures are located warnings ----------------------
+
+with TempTree() as tree:
+    tree.skill("r/foo", name="vercel-foo")
+    tree.write("r/ahrefs-automation/SKILL.md", "---\nname: Ahrefs Automation\ndescription: D.\n---\nB\n")
+    tree.write("r/no-name/SKILL.md", "---\ndescription: D.\n---\nB\n")
+    tree.skill("r/long", description="d" * 1030)
+    tree.skill("r/meta", extra="metadata:\n  version: 1.0\n")
+    tree.skill("r/compat", extra="compatibility: " + "c" * 501 + "\n")
+    tree.write("r/Not An Id/SKILL.md", "---\ndescription: D.\n---\nB\n")
+    p = tree.p
+    rc, out, err = check(p("r"))
+    lines = out.splitlines()
+    left = "served, but left out of skills/list (SEP-2640), which conforming MCP clients would refuse whole for it: "
+    want = [
+        f"{p('r/Not An Id/SKILL.md')}:1:1: error: name: required field is missing; "
+        "the folder name is no valid skill id either",
+        f"{p('r/ahrefs-automation/SKILL.md')}:2:1: warning: name: " + left +
+        "name \"Ahrefs Automation\" is not 1-64 of a-z, 0-9 and single hyphens",
+        f"{p('r/ahrefs-automation/SKILL.md')}:2:7: warning: name: \"Ahrefs Automation\" is not a valid "
+        "skill id: it has uppercase letters (use 1-64 of a-z, 0-9 and '-', no leading, trailing or "
+        "doubled '-'); the folder name is the skill id",
+        f"{p('r/compat/SKILL.md')}:4:1: warning: compatibility: " + left +
+        "compatibility is not a string of 1-500 characters",
+        f"{p('r/compat/SKILL.md')}:4:16: warning: compatibility: is 501 characters; the limit is 500",
+        f"{p('r/foo/SKILL.md')}:2:7: warning: name: \"vercel-foo\" does not match the folder name \"foo\"",
+        f"{p('r/long/SKILL.md')}:3:1: warning: description: " + left +
+        "description is 1030 characters, not 1-1024",
+        f"{p('r/long/SKILL.md')}:3:14: warning: description: is 1030 characters; the limit is 1024",
+        f"{p('r/meta/SKILL.md')}:4:1: warning: metadata: " + left +
+        "metadata is not a mapping of strings to strings",
+        f"{p('r/meta/SKILL.md')}:5:12: warning: metadata.version: should be a string, not a number (quote it)",
+        f"{p('r/no-name/SKILL.md')}:1:1: warning: name: required field is missing; "
+        "the folder name is the skill id",
+        f"{p('r/no-name/SKILL.md')}:1:1: warning: name: " + left + "frontmatter has no string name",
+        "7 skills, 1 errors, 11 warnings, 0 shadowed",
+    ]
+    t.eq((rc, err), (1, ""), "departures: warnings, and one skill with no id at all: exit 1")
+    t.eq(lines, want, "each departure a located warning, each left-out skill says why")
+
+    rc, out, err = check(p("r"), "--strict")
+    t.eq((rc, out.splitlines()[-1]), (1, "7 skills, 12 errors, 0 warnings, 0 shadowed"),
+         "--strict: every departure an error")
+    rc, out, err = check(p("r"), "--strict", "--json")
+    t.eq(json.loads(out)["summary"]["errors"], 12, "--strict --json")
+
 # ---- usage ------------------------------------------------------------------
 
 rc, out, err = check("--help")
