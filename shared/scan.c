@@ -105,10 +105,12 @@ static bool hidden_in_skill(const char *name)
 /* Folders discovery does not search: version control, dependencies,
  * caches and editor state, which hold no skills of their own but can hold
  * many thousands of files (or other projects' skills, vendored).  Other
- * dot folders (skills/.system, .curated, .experimental) are searched. */
+ * dot folders (skills/.system, .curated, .experimental) are searched.
+ * None of these names is a valid skill id, so no skill folder is among
+ * them. */
 static const char *const not_searched[] = {
 	".git", ".hg", ".svn", ".bzr", ".jj", "_darcs", "CVS",
-	"node_modules", "bower_components", ".venv", "venv", "__pycache__",
+	"node_modules", "bower_components", ".venv", "__pycache__",
 	".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache",
 	".cache", ".npm", ".yarn", ".pnpm-store", ".gradle", ".idea", ".vscode",
 	".Trash", ".claude-plugin",
