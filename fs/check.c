@@ -17,7 +17,7 @@ enum { EXIT_FINDINGS = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
 	"usage: skillsfs check [--skills-dir DIR]... [--strict] [--json]\n"
-	"                      [--config FILE]\n"
+	"                      [--config FILE] [DIR]...\n"
 	"\n"
 	"Validate skills folders and print every finding as\n"
 	"FILE:LINE:COL: error|warning: FIELD: MESSAGE, then a summary line.\n"
@@ -29,6 +29,7 @@ static const char usage_text[] =
 	"                    folders of agents that exist, ~/.agents/skills,\n"
 	"                    ~/.claude/skills, ./.agents/skills, ... (see\n"
 	"                    skillsfs(1))\n"
+	"  DIR               the same as --skills-dir DIR\n"
 	"  --config FILE     roots, strict and include/exclude patterns from a\n"
 	"                    YAML file (skillsfs(5)); the command line wins\n"
 	"  --strict          treat every warning as an error\n"
@@ -76,8 +77,11 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+	/* "-": a folder named without --skills-dir comes as 1, in its
+	 * place among the others, so precedence follows the command line. */
+	while ((c = getopt_long(argc, argv, "-:hV", longopts, NULL)) != -1) {
 		switch (c) {
+		case 1:
 		case 'd':
 			if (roots_add(&o->roots, optarg, "--skills-dir") < 0)
 				return usage_error("cannot use skills folder '%s'",
@@ -110,8 +114,11 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
 			                   argv[optind - 1]);
 		}
 	}
-	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+	/* after "--" */
+	for (; optind < argc; optind++)
+		if (roots_add(&o->roots, argv[optind], "--skills-dir") < 0)
+			return usage_error("cannot use skills folder '%s'",
+			                   argv[optind]);
 	if (o->config && conffile_load("skillsfs check", o->config,
 	                               &o->cf) < 0)
 		return EXIT_USAGE;

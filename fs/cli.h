@@ -31,7 +31,7 @@ int roots_from_defaults(struct roots *r);
 	"~/.agents/skills, ~/.claude/skills, ~/.codex/skills, " \
 	"~/.copilot/skills, ~/.gemini/skills, ~/.cursor/skills, " \
 	"./.agents/skills, ./.claude/skills, ./.github/skills, " \
-	"./.gemini/skills, ./.cursor/skills"
+	"./.gemini/skills, ./.cursor/skills, ~/.claude/plugins"
 void roots_free(struct roots *r);
 
 /* conffile.c: --config FILE */

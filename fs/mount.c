@@ -22,6 +22,7 @@
 
 #include "config.h"
 #include "daemon.h"
+#include "report.h"
 #include "serve_loop.h"
 
 #define CACHE_TIMEOUT 86400.0   /* invalidation keeps caches right */
@@ -291,6 +292,7 @@ int mount_main(int argc, char **argv)
 		status = fail("cannot build the catalog: %s",
 		              strerror(ENOMEM));
 	} else {
+		report_catalog(&d, NULL, d.cur->cat);
 		daemon_trim();
 		status = serve(&d, &o, mountpoint);
 	}

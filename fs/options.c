@@ -39,6 +39,7 @@ void options_usage(FILE *out, const char *prog)
 "usage: %s MOUNTPOINT [--skills-dir DIR]... [--config FILE] [--docs-dir DIR]\n"
 "                [-f] [-d] [-s] [-o OPT[,OPT...]]\n"
 "       %s check [--skills-dir DIR]... [--config FILE] [--strict] [--json]\n"
+"             [DIR]...\n"
 "       %s export --anthropic OUTDIR [--skills-dir DIR]... [--config FILE]\n"
 "       %s SOURCE MOUNTPOINT -o OPT[,OPT...]     (mount -t fuse.skillsfs)\n"
 "\n"

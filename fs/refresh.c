@@ -30,6 +30,7 @@
 
 #include "daemon.h"
 #include "fingerprint.h"
+#include "report.h"
 #include "watch.h"
 
 #define POLL_CTIME_MARGIN_MS 2000LL
@@ -349,6 +350,7 @@ static void rebuild(struct daemon *d)
 		        (unsigned long long)g->number,
 		        sfs_catalog_nskills(g->cat), sfs_catalog_hashed(g->cat),
 		        now_ms(CLOCK_MONOTONIC) - start);
+	report_catalog(d, d->cur->cat, g->cat);
 	daemon_publish(d, g);
 }
 

@@ -116,6 +116,14 @@ int roots_from_defaults(struct roots *r)
 			return rc;
 		added += rc;
 	}
+	/* Claude Code's installed plugins come last: their skills are
+	 * namespaced there (plugin:skill), so the user's and the project's
+	 * own skills of the same id win. */
+	if (home && *home) {
+		if ((rc = add_default(r, home, ".claude/plugins")) < 0)
+			return rc;
+		added += rc;
+	}
 	return added;
 }
 

@@ -47,6 +47,8 @@ struct cand {
 	int state;                    /* 0 served, SFS_INVALID, SFS_SHADOWED */
 	const char *shadowed_by;
 	bool duplicate;               /* the same folder via another root */
+	const char *key;              /* its own path, while mark_duplicates
+	                                 runs */
 };
 
 struct build {
@@ -86,7 +88,7 @@ struct reading {
 	struct sfs_frontmatter fm;
 	bool parsed;                  /* fm needs freeing */
 	struct sfs_meta meta;         /* used once the skill is valid */
-	const char *id;               /* the frontmatter name, if any */
+	const char *id;               /* the skill id, if it has one */
 	size_t *hashed;               /* the count of files hashed */
 	struct stat md_stat;          /* of SKILL.md as opened */
 };
@@ -309,19 +311,15 @@ static int hash_skill_md(struct reading *r, int fd, const char *text,
 	return 0;
 }
 
-/* The frontmatter's name and the checks of the frontmatter. */
+/* The checks of the frontmatter, which choose the skill id (the name,
+ * else the folder's name). */
 static int check_frontmatter(struct reading *r)
 {
-	const cJSON *name = cJSON_GetObjectItemCaseSensitive(r->fm.json,
-	                                                     "name");
-	if (cJSON_IsString(name) && name->valuestring[0]) {
-		r->id = sfs_arena_strdup(r->arena, name->valuestring);
-		if (!r->id)
-			return -ENOMEM;
-	}
-	return sfs_validate_frontmatter(&r->fm, r->skill_md_path,
-	                                base_name(r->found->dir), r->arena,
-	                                &r->diags, &r->meta);
+	int rc = sfs_validate_frontmatter(&r->fm, r->skill_md_path,
+	                                  base_name(r->found->dir), r->arena,
+	                                  &r->diags, &r->meta);
+	r->id = r->meta.name;
+	return rc;
 }
 
 /* Parses and validates SKILL.md from the open descriptor.  A file that
@@ -473,7 +471,12 @@ static int read_folder(struct worker *w, struct cand *c)
 	if (!r.skill_md_path)
 		rc = -ENOMEM;
 	size_t nlisting = r.diags.n;
-	if (rc == 0 && old &&
+	/* the plugin comes from discovery, not from the folder */
+	bool same_plugin = old && (old->skill.plugin == c->found->plugin ||
+	                           (old->skill.plugin && c->found->plugin &&
+	                            strcmp(old->skill.plugin,
+	                                   c->found->plugin) == 0));
+	if (rc == 0 && same_plugin &&
 	    sfs_unit_same_tree(old, c->found, &r.tree, &r.diags)) {
 		c->unit = sfs_unit_ref(old);
 	} else {
@@ -493,29 +496,81 @@ static int read_folder(struct worker *w, struct cand *c)
 static int cmp_cand_dir(const void *x, const void *y)
 {
 	const struct cand *const *a = x, *const *b = y;
-	int c = strcmp((*a)->found->dir, (*b)->found->dir);
+	int c = strcmp((*a)->key, (*b)->key);
 	if (c == 0)
 		c = (*a > *b) - (*a < *b);
 	return c;
 }
 
-/* The same folder found twice (a root listed twice, or one root inside
- * another) is one skill folder: the first finding counts. */
+/*
+ * Each folder's own path, to tell the same folder found twice: the real
+ * path of one reached through a symlink (the `skills` installer links
+ * .claude/skills/x to .agents/skills/x), else its path with its root's
+ * real path in front (a root may be named through a symlink too).  Paths
+ * made here go to *made (malloc'd, one per candidate, NULL when none).
+ */
+static int set_keys(struct build *b, char ***made)
+{
+	const sfs_catalog *cat = b->cat;
+	bool links = false;
+
+	*made = NULL;
+	for (size_t i = 0; i < b->n; i++) {
+		b->c[i].key = b->c[i].found->real ? b->c[i].found->real
+		                                  : b->c[i].found->dir;
+		links |= b->c[i].found->real != NULL;
+	}
+	if (!links)
+		return 0;
+	char **real = calloc(cat->nroots, sizeof(*real));
+	*made = calloc(b->n, sizeof(**made));
+	int rc = real && *made ? 0 : -ENOMEM;
+	for (size_t r = 0; rc == 0 && r < cat->nroots; r++)
+		real[r] = realpath(cat->roots[r], NULL);
+	for (size_t i = 0; rc == 0 && i < b->n; i++) {
+		const struct sfs_found *f = b->c[i].found;
+		const char *root = cat->roots[f->root], *rr = real[f->root];
+		size_t n = strlen(root);
+		if (f->real || !rr || strcmp(rr, root) == 0 ||
+		    strncmp(f->dir, root, n) != 0)
+			continue;
+		if (asprintf(&(*made)[i], "%s%s", rr, f->dir + n) < 0) {
+			(*made)[i] = NULL;
+			rc = -ENOMEM;
+		} else {
+			b->c[i].key = (*made)[i];
+		}
+	}
+	for (size_t r = 0; real && r < cat->nroots; r++)
+		free(real[r]);
+	free(real);
+	return rc;
+}
+
+/* The same folder found twice (a root listed twice, one root inside
+ * another, or a symlink to a skill folder found elsewhere) is one skill
+ * folder: the first finding in precedence order counts. */
 static int mark_duplicates(struct build *b)
 {
 	if (b->n < 2)
 		return 0;
+	char **made;
 	struct cand **v = malloc(b->n * sizeof(*v));
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < b->n; i++)
+	int rc = set_keys(b, &made);
+	if (!v || rc < 0)
+		rc = -ENOMEM;
+	for (size_t i = 0; rc == 0 && i < b->n; i++)
 		v[i] = &b->c[i];
-	sfs_sort(v, b->n, sizeof(*v), cmp_cand_dir);
-	for (size_t i = 1; i < b->n; i++)
-		if (strcmp(v[i]->found->dir, v[i - 1]->found->dir) == 0)
+	if (rc == 0)
+		sfs_sort(v, b->n, sizeof(*v), cmp_cand_dir);
+	for (size_t i = 1; rc == 0 && i < b->n; i++)
+		if (strcmp(v[i]->key, v[i - 1]->key) == 0)
 			v[i]->duplicate = true;
+	for (size_t i = 0; made && i < b->n; i++)
+		free(made[i]);
+	free(made);
 	free(v);
-	return 0;
+	return rc;
 }
 
 static const char *cand_id(const struct cand *c)

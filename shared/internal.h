@@ -91,6 +91,8 @@ const struct sfs_fm_pos *sfs_frontmatter_pos(const struct sfs_frontmatter *fm,
 /* ---- validate.c: the frontmatter contract ----------------------------- */
 
 /* What validation extracts for the snapshot; strings live in the arena. */
+#define SFS_MAX_UNLISTED 8
+
 struct sfs_meta {
 	const char *name;
 	const char *description;
@@ -100,6 +102,10 @@ struct sfs_meta {
 	const char **depends_on;    size_t ndepends_on;
 	struct sfs_ref *refs;       size_t nrefs;   /* sorted by id */
 	bool model_invocable, user_invocable;
+	/* Why a conforming client would refuse the skill's skills/list
+	 * entry (arena strings); none when it may be listed. */
+	const char *unlisted[SFS_MAX_UNLISTED];
+	size_t nunlisted;
 };
 
 /*

@@ -394,11 +394,22 @@ static void skills_index_entry(struct text *t, const struct sfs_skill *s,
 	append_strings(t, s->capabilities, s->ncapabilities);
 	APPEND(t, ",\"version\":");
 	append_string(t, s->version);
+	if (s->plugin) {
+		APPEND(t, ",\"plugin\":");
+		append_string(t, s->plugin);
+	}
 	APPEND(t, "}");
 }
 
 typedef void (*entry_fn)(struct text *t, const struct sfs_skill *s,
                          char **scratch, size_t *size);
+
+/* Whether the skill has an entry in the document: index.json (the
+ * skills/list document) leaves out what a conforming client refuses. */
+static bool in_doc(const struct sfs_skill *s, bool skills_index)
+{
+	return skills_index || s->nunlisted == 0;
+}
 
 /* {"skills":[ NL entry,NL ... entry NL ]} NL */
 static char *render_lines(const sfs_catalog *cat, bool skills_index)
@@ -407,12 +418,19 @@ static char *render_lines(const sfs_catalog *cat, bool skills_index)
 	struct text t = { 0 };
 	char *scratch = NULL;
 	size_t size = 0;
+	bool first = true;
 
 	APPEND(&t, "{\"skills\":[\n");
 	for (size_t i = 0; i < cat->nskills && !t.oom; i++) {
+		if (!in_doc(cat->skills[i], skills_index))
+			continue;
+		if (!first)
+			APPEND(&t, ",\n");
 		entry(&t, cat->skills[i], &scratch, &size);
-		append(&t, i + 1 < cat->nskills ? ",\n" : "\n");
+		first = false;
 	}
+	if (!first)
+		APPEND(&t, "\n");
 	APPEND(&t, "]}\n");
 	free(scratch);
 	return finish(&t);
@@ -468,7 +486,12 @@ static const char lines_head[] = "{\"skills\":[\n", lines_tail[] = "]}\n";
 struct sfs_lines_doc {
 	const sfs_catalog *cat;
 	bool skills_index;
-	size_t *end;      /* per skill: where its entry and what follows it
+	/* The skills with an entry: the catalog's own array when that is
+	 * every skill, else a copy without the unlisted ones (owned). */
+	const struct sfs_skill *const *v;
+	bool own_v;
+	size_t n;
+	size_t *end;      /* per entry: where it and what follows it
 	                     (",\n" or "\n") end, after the head */
 	size_t size;
 };
@@ -481,6 +504,31 @@ static size_t kept_len(const struct sfs_skill *s, bool skills_index)
 	return skills_index ? s->skills_index_len : s->index_len;
 }
 
+/* The skills with an entry in the document, into d->v and d->n.
+ * Returns false when out of memory. */
+static bool doc_skills(sfs_lines_doc *d)
+{
+	const sfs_catalog *cat = d->cat;
+	size_t n = 0;
+
+	for (size_t i = 0; i < cat->nskills; i++)
+		n += in_doc(cat->skills[i], d->skills_index);
+	d->n = n;
+	if (n == cat->nskills) {
+		d->v = cat->skills;
+		return true;
+	}
+	const struct sfs_skill **v = malloc((n ? n : 1) * sizeof(*v));
+	if (!v)
+		return false;
+	for (size_t i = 0, o = 0; i < cat->nskills; i++)
+		if (in_doc(cat->skills[i], d->skills_index))
+			v[o++] = cat->skills[i];
+	d->v = v;
+	d->own_v = true;
+	return true;
+}
+
 sfs_lines_doc *sfs_lines_doc_new(const sfs_catalog *cat, bool skills_index)
 {
 	sfs_lines_doc *d = calloc(1, sizeof(*d));
@@ -490,19 +538,20 @@ sfs_lines_doc *sfs_lines_doc_new(const sfs_catalog *cat, bool skills_index)
 		return NULL;
 	d->cat = cat;
 	d->skills_index = skills_index;
-	d->end = malloc((cat->nskills ? cat->nskills : 1) * sizeof(*d->end));
-	for (size_t i = 0; d->end && i < cat->nskills; i++) {
-		size_t len = kept_len(cat->skills[i], skills_index);
+	if (doc_skills(d))
+		d->end = malloc((d->n ? d->n : 1) * sizeof(*d->end));
+	for (size_t i = 0; d->end && i < d->n; i++) {
+		size_t len = kept_len(d->v[i], skills_index);
 		if (!len) {
 			free(d->end);
 			d->end = NULL;
 			break;
 		}
-		at += len + (i + 1 < cat->nskills ? 2 : 1);
+		at += len + (i + 1 < d->n ? 2 : 1);
 		d->end[i] = at;
 	}
 	if (!d->end) {
-		free(d);
+		sfs_lines_doc_free(d);
 		return NULL;
 	}
 	d->size = at + sizeof(lines_tail) - 1;
@@ -511,8 +560,11 @@ sfs_lines_doc *sfs_lines_doc_new(const sfs_catalog *cat, bool skills_index)
 
 void sfs_lines_doc_free(sfs_lines_doc *d)
 {
-	if (d)
-		free(d->end);
+	if (!d)
+		return;
+	if (d->own_v)
+		free((void *)d->v);
+	free(d->end);
 	free(d);
 }
 
@@ -537,7 +589,7 @@ static void copy_part(const char *from, size_t at, size_t len, size_t off,
 static int copy_entry(const sfs_lines_doc *d, size_t i, size_t at,
                       struct text *t, size_t off, size_t size, char *out)
 {
-	const struct sfs_skill *s = d->cat->skills[i];
+	const struct sfs_skill *s = d->v[i];
 	size_t len = kept_len(s, d->skills_index);
 
 	if (at + len <= off)
@@ -559,8 +611,7 @@ static int copy_entry(const sfs_lines_doc *d, size_t i, size_t at,
 int sfs_lines_doc_read(const sfs_lines_doc *d, size_t off, size_t size,
                        char *out)
 {
-	const sfs_catalog *cat = d->cat;
-	size_t head = sizeof(lines_head) - 1, n = cat->nskills;
+	size_t head = sizeof(lines_head) - 1, n = d->n;
 	struct text t = { 0 };
 	int rc = 0;
 
@@ -578,7 +629,7 @@ int sfs_lines_doc_read(const sfs_lines_doc *d, size_t off, size_t size,
 		size_t at = i ? d->end[i - 1] : head;
 		if (at >= off + size)
 			break;
-		size_t len = kept_len(cat->skills[i], d->skills_index);
+		size_t len = kept_len(d->v[i], d->skills_index);
 		rc = copy_entry(d, i, at, &t, off, size, out);
 		copy_part(i + 1 < n ? ",\n" : "\n", at + len,
 		          d->end[i] - at - len, off, size, out);
@@ -594,10 +645,10 @@ int sfs_lines_doc_read(const sfs_lines_doc *d, size_t off, size_t size,
 bool sfs_lines_doc_same(const sfs_lines_doc *a, const sfs_lines_doc *b)
 {
 	if (a->size != b->size || a->skills_index != b->skills_index ||
-	    a->cat->nskills != b->cat->nskills)
+	    a->n != b->n)
 		return false;
-	for (size_t i = 0; i < a->cat->nskills; i++)
-		if (a->cat->skills[i] != b->cat->skills[i])
+	for (size_t i = 0; i < a->n; i++)
+		if (a->v[i] != b->v[i])
 			return false;
 	return true;
 }
@@ -733,6 +784,11 @@ static void record(struct text *t, const sfs_catalog *cat,
 	key(t, 1, "source");
 	append_string(t, s->dir);
 	next(t, false);
+	if (s->plugin) {
+		key(t, 1, "plugin");
+		append_string(t, s->plugin);
+		next(t, false);
+	}
 	key(t, 1, "digest");
 	sfs_format_digest(s->files[s->skill_md].sha256, hex);
 	append_string(t, hex);
@@ -872,6 +928,26 @@ static cJSON *status_skills(struct json *j, const sfs_catalog *cat)
 	return arr;
 }
 
+/* The served skills left out of index.json (skills/list), and why. */
+static cJSON *status_unlisted(struct json *j, const sfs_catalog *cat)
+{
+	cJSON *arr = checked(j, cJSON_CreateArray());
+	for (size_t i = 0; i < cat->nskills; i++) {
+		const struct sfs_skill *s = cat->skills[i];
+		if (!s->nunlisted)
+			continue;
+		cJSON *o = checked(j, cJSON_CreateObject());
+		add(j, o, "id", str(j, s->id));
+		add(j, o, "source", str(j, s->dir));
+		cJSON *why = checked(j, cJSON_CreateArray());
+		for (size_t k = 0; k < s->nunlisted; k++)
+			push(j, why, str(j, s->unlisted[k]));
+		add(j, o, "reasons", why);
+		push(j, arr, o);
+	}
+	return arr;
+}
+
 char *sfs_render_status(const sfs_catalog *cat,
                         const struct sfs_status_info *info)
 {
@@ -884,6 +960,7 @@ char *sfs_render_status(const sfs_catalog *cat,
 	add(&j, doc, "roots", status_roots(&j, cat, info));
 	add(&j, doc, "counts", status_counts(&j, cat));
 	add(&j, doc, "skills", status_skills(&j, cat));
+	add(&j, doc, "unlisted", status_unlisted(&j, cat));
 	add(&j, doc, "diagnostics", diag_array(&j, cat->diags, cat->ndiags));
 	return print(&j, doc, true, true);
 }

@@ -6,11 +6,12 @@
  * O_NOFOLLOW and every entry is examined with AT_SYMLINK_NOFOLLOW, so a
  * folder swapped for a symlink between two calls is not followed either.
  *
- * Discovery never follows a symlinked folder, inside or outside the root:
- * a symlink can point anywhere (a home folder, "/", a loop), and following
- * only the ones that stay inside a root would make the set of served skills
- * depend on symlink targets nobody looks at.  Such a symlink gets a warning
- * so that users learn why a linked skill does not appear.
+ * Discovery follows a symlink to a folder, as agents do (the `skills`
+ * installer links .claude/skills/x to ../../.agents/skills/x, and users
+ * link skills they develop elsewhere): a linked skill folder is served,
+ * with the folder the link resolves to as its boundary, and a linked
+ * category folder is searched.  A link to a folder that holds it (a loop)
+ * or to a folder above the root is reported and not followed.
  *
  * Inside a skill, a symlink is kept when it resolves, lexically and on the
  * filesystem, to an entry inside the same skill folder; anything else is
@@ -94,11 +95,33 @@ static char *join(struct sfs_arena *a, const char *dir, const char *name)
 	return p;
 }
 
-/* Folders that are never searched nor served: hidden ones (".git") and
+/* Folders that are not served inside a skill: hidden ones (".git") and
  * package caches, which can hold thousands of files nobody authored. */
-static bool skipped_folder(const char *name)
+static bool hidden_in_skill(const char *name)
 {
 	return name[0] == '.' || strcmp(name, "node_modules") == 0;
+}
+
+/* Folders discovery does not search: version control, dependencies,
+ * caches and editor state, which hold no skills of their own but can hold
+ * many thousands of files (or other projects' skills, vendored).  Other
+ * dot folders (skills/.system, .curated, .experimental) are searched.
+ * None of these names is a valid skill id, so no skill folder is among
+ * them. */
+static const char *const not_searched[] = {
+	".git", ".hg", ".svn", ".bzr", ".jj", "_darcs", "CVS",
+	"node_modules", "bower_components", ".venv", "__pycache__",
+	".tox", ".nox", ".mypy_cache", ".pytest_cache", ".ruff_cache",
+	".cache", ".npm", ".yarn", ".pnpm-store", ".gradle", ".idea", ".vscode",
+	".Trash", ".claude-plugin",
+};
+
+static bool skipped_folder(const char *name)
+{
+	for (size_t i = 0; i < sizeof(not_searched) / sizeof(*not_searched); i++)
+		if (strcmp(name, not_searched[i]) == 0)
+			return true;
+	return false;
 }
 
 /*
@@ -243,17 +266,31 @@ static int read_names(int dfd, size_t limit, struct names *nm, bool *cut)
 
 /* ---- discovery ---------------------------------------------------------- */
 
+/* A folder by identity, to tell a symlink loop. */
+struct folder_id {
+	dev_t dev;
+	ino_t ino;
+};
+
 struct walk {
 	struct sfs_scan *s;
 	unsigned root;
 	size_t budget;          /* entries this root may still read */
 	bool out_of_budget;
 	const char *too_deep;   /* the first folder left unsearched */
+	size_t searched;        /* folders listed */
+	/* The folders being searched, by level: stack[0] is the root. */
+	struct folder_id *stack;    /* owned; max_depth + 1 entries */
+	char *real_root;            /* owned; realpath, or NULL */
+	/* What the plugin manifests of the folders being searched say. */
+	struct sfs_plugin_rules rules;
+	bool via_link;          /* the folder being searched was reached
+	                           through a symlink */
 };
 
 static int add_found(struct sfs_scan *s, const char *dir,
                      const char *skill_md, unsigned root,
-                     struct sfs_unit *same)
+                     struct sfs_unit *same, const char *plugin)
 {
 	if (s->nfound == s->capfound) {
 		size_t cap = s->capfound ? s->capfound * 2 : 64;
@@ -265,8 +302,31 @@ static int add_found(struct sfs_scan *s, const char *dir,
 	}
 	s->found[s->nfound++] = (struct sfs_found){
 		.dir = dir, .skill_md = skill_md, .root = root, .same = same,
+		.plugin = plugin,
 	};
 	return 0;
+}
+
+/* A skill folder found by discovery; one reached through a symlink also
+ * records its real path. */
+static int found_at(struct walk *w, const char *dir, const char *skill_md,
+                    bool link, const char *plugin)
+{
+	int rc = add_found(w->s, dir, skill_md, w->root, NULL, plugin);
+	if (rc < 0 || !(link || w->via_link))
+		return rc;
+	char *real = realpath(dir, NULL);
+	if (real) {
+		w->s->found[w->s->nfound - 1].real =
+			sfs_arena_strdup(w->s->arena, real);
+		free(real);
+	}
+	return 0;
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
 }
 
 /* The spelling of SKILL.md in a folder's names, or NULL. */
@@ -291,12 +351,15 @@ static int walk_dir(struct walk *w, int dfd, const char *path, unsigned depth);
  * whether it was.  *st is its identity if known (mode 0 when not).
  */
 static int found_unchanged(struct walk *w, int dfd, const char *child,
-                           const char *name, struct stat *st, bool *done)
+                           const char *name, struct stat *st,
+                           const char *plugin, bool *done)
 {
 	struct sfs_unit *u = sfs_unit_find(w->s->reuse, child);
 
 	*done = false;
-	if (!u || !u->statable || u->root != w->root)
+	/* under a linked folder, found_at records the real path */
+	if (w->via_link || !u || !u->statable || u->root != w->root ||
+	    !same_str(u->skill.plugin, plugin))
 		return 0;
 	if (!st->st_mode && fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW) < 0)
 		return 0;
@@ -310,7 +373,7 @@ static int found_unchanged(struct walk *w, int dfd, const char *child,
 	                                      w->s->trusted))
 		return 0;
 	*done = true;
-	return add_found(w->s, child, u->skill_md, w->root, u);
+	return add_found(w->s, child, u->skill_md, w->root, u, plugin);
 }
 
 /*
@@ -336,8 +399,46 @@ static const char *skill_md_at(int dfd, const char *name)
 	return NULL;
 }
 
-/* Looks at one entry of a category folder: a folder to search, or a
- * symlinked folder to warn about.  The folder's d_type spares a stat of
+/* Whether path lies strictly below dir. */
+static bool under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (n == 1 && dir[0] == '/')
+		return path[0] == '/' && path[1];
+	return strncmp(path, dir, n) == 0 && path[n] == '/' && path[n + 1];
+}
+
+/*
+ * Whether the symlink `name` (at lpath) to the folder *target may be
+ * followed: not when it leads to a folder being searched (a loop) or to
+ * one that holds the root; those are reported.
+ */
+static int may_follow(struct walk *w, const char *lpath,
+                      const struct stat *target, unsigned depth, bool *ok)
+{
+	*ok = false;
+	for (unsigned i = 0; i <= depth; i++)
+		if (w->stack[i].dev == target->st_dev &&
+		    w->stack[i].ino == target->st_ino)
+			return sfs_diag_add(w->s->global, SFS_WARNING, lpath, 0, 0,
+			                    "", "symbolic link to a folder that "
+			                    "holds it (a loop): not followed");
+	char *real = realpath(lpath, NULL);
+	bool above = real && w->real_root &&
+	             (strcmp(real, w->real_root) == 0 ||
+	              under(w->real_root, real));
+	int rc = 0;
+	if (above)
+		rc = sfs_diag_add(w->s->global, SFS_WARNING, lpath, 0, 0, "",
+		                  "symbolic link to %s, which holds the skills "
+		                  "folder: not followed", real);
+	free(real);
+	*ok = !above;
+	return rc;
+}
+
+/* Looks at one entry of a category folder: a skill folder, a folder to
+ * search, or a symlink to either.  The folder's d_type spares a stat of
  * every entry; openat with O_NOFOLLOW | O_DIRECTORY still refuses a
  * folder swapped for something else since it was listed. */
 static int walk_entry(struct walk *w, int dfd, const char *path,
@@ -346,6 +447,7 @@ static int walk_entry(struct walk *w, int dfd, const char *path,
 	struct sfs_scan *s = w->s;
 	const char *name = nm->s;
 	struct stat st;
+	bool link = false;
 
 	if (skipped_folder(name))
 		return 0;
@@ -357,16 +459,21 @@ static int walk_entry(struct walk *w, int dfd, const char *path,
 	else if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return 0;   /* gone since it was listed */
 	if (S_ISLNK(st.st_mode) && nm->type != DT_DIR) {
-		struct stat target;
-		if (fstatat(dfd, name, &target, 0) < 0 ||
-		    !S_ISDIR(target.st_mode))
-			return 0;
 		const char *lpath = join(s->arena, path, name);
 		if (!lpath)
 			return -ENOMEM;
-		return sfs_diag_add(s->global, SFS_WARNING, lpath, 0, 0, "",
-		                    "symbolic link to a folder: not followed; "
-		                    "skills are searched in real folders only");
+		if (fstatat(dfd, name, &st, 0) < 0)
+			return errno != ELOOP ? 0 :   /* dangling: no folder */
+			       sfs_diag_add(s->global, SFS_WARNING, lpath, 0, 0,
+			                    "", "symbolic link loops: not "
+			                    "followed");
+		if (!S_ISDIR(st.st_mode))
+			return 0;
+		bool ok;
+		int rc = may_follow(w, lpath, &st, depth, &ok);
+		if (rc < 0 || !ok)
+			return rc;
+		link = true;
 	}
 	if (nm->type != DT_DIR && !S_ISDIR(st.st_mode))
 		return 0;
@@ -383,16 +490,19 @@ static int walk_entry(struct walk *w, int dfd, const char *path,
 			w->too_deep = child;
 		return 0;
 	}
+	const char *plugin = sfs_plugins_match(&w->rules, child);
 	bool done;
-	int rc = found_unchanged(w, dfd, child, name, &st, &done);
-	if (rc < 0 || done)
+	/* A linked folder is looked at anew: its link may have changed. */
+	int rc = link ? 0 : found_unchanged(w, dfd, child, name, &st, plugin,
+	                                    &done);
+	if (rc < 0 || (!link && done))
 		return rc;
 	/* A skill is not searched for more skills. */
 	const char *skill_md = skill_md_at(dfd, name);
 	if (skill_md)
-		return add_found(s, child, skill_md, w->root, NULL);
-	int cfd = openat(dfd, name,
-	                 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		return found_at(w, child, skill_md, link, plugin);
+	int cfd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+	                 (link ? 0 : O_NOFOLLOW));
 	if (cfd < 0 && nm->type == DT_DIR &&
 	    (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)) {
 		/* changed since it was listed: look again, as if the
@@ -404,8 +514,124 @@ static int walk_entry(struct walk *w, int dfd, const char *path,
 		return sfs_diag_add(s->global, SFS_WARNING, child, 0, 0, "",
 		                    "cannot open folder: %s",
 		                    sfs_strerror(errno));
+	bool via_link = w->via_link;
+	w->via_link |= link;
 	rc = walk_dir(w, cfd, child, depth + 1);
+	w->via_link = via_link;
 	close(cfd);
+	return rc;
+}
+
+/* Forgets the levels between the root and a folder searched without
+ * walking down to it (an installed plugin's): none is being searched. */
+static void clear_stack(struct walk *w, unsigned depth)
+{
+	for (unsigned i = 1; i < depth; i++)
+		w->stack[i] = (struct folder_id){ 0, 0 };
+}
+
+static bool has_name(const struct names *nm, const char *name)
+{
+	for (size_t i = 0; i < nm->n; i++)
+		if (strcmp(nm->v[i].s, name) == 0)
+			return true;
+	return false;
+}
+
+static unsigned levels(const char *rel)
+{
+	unsigned n = 1;
+	for (; *rel; rel++)
+		n += *rel == '/';
+	return n;
+}
+
+/* An installed plugin whose marketplace entry lists its skill folders:
+ * those are searched, not the rest of the copy (a marketplace repository
+ * installed whole for each of its plugins). */
+static int walk_listed(struct walk *w, int dfd, const char *path,
+                       unsigned depth, const char *plugin,
+                       const char *const *listed, size_t n)
+{
+	struct sfs_scan *s = w->s;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		const char *abs = join(s->paths ? s->paths : s->arena, path,
+		                       listed[i]);
+		const char *rule = abs ? sfs_arena_strdup(s->arena, abs) : NULL;
+		if (!rule)
+			return -ENOMEM;
+		unsigned d = depth + levels(listed[i]);
+		if (d > s->max_depth)
+			continue;
+		int fd = openat(dfd, listed[i], O_RDONLY | O_DIRECTORY |
+		                O_CLOEXEC);
+		if (fd < 0)
+			continue;   /* listed, not there: Claude Code skips it */
+		rc = sfs_plugins_rule(s, &w->rules, rule, plugin);
+		clear_stack(w, d);
+		if (rc == 0)
+			rc = walk_dir(w, fd, abs, d);
+		close(fd);
+	}
+	return rc;
+}
+
+/*
+ * Claude Code's own plugins folder (~/.claude/plugins) keeps every
+ * marketplace it knows (marketplaces/) and every version it fetched
+ * (cache/): only the plugin folders that installed_plugins.json names are
+ * searched, each as its plugin.
+ */
+static int walk_installed(struct walk *w, int dfd, const char *path,
+                          const struct sfs_installed *v, size_t n)
+{
+	struct sfs_scan *s = w->s;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		bool seen = false;
+		for (size_t k = 0; k < i; k++)
+			seen |= strcmp(v[k].rel, v[i].rel) == 0;
+		unsigned depth = levels(v[i].rel);
+		const char *abs = join(s->paths ? s->paths : s->arena, path,
+		                       v[i].rel);
+		const char *skills = join(s->arena, abs ? abs : "", "skills");
+		if (!abs || !skills)
+			return -ENOMEM;
+		if (seen)
+			continue;
+		if (depth > s->max_depth) {
+			if (!w->too_deep)
+				w->too_deep = abs;
+			continue;
+		}
+		int fd = openat(dfd, v[i].rel,
+		                O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0) {
+			rc = sfs_diag_add(s->global, SFS_WARNING, abs, 0, 0, "",
+			                  "installed plugin %s: cannot open its "
+			                  "folder: %s", v[i].name,
+			                  sfs_strerror(errno));
+			continue;
+		}
+		const char **listed;
+		size_t nlisted;
+		size_t mark = w->rules.n;
+		rc = sfs_plugins_listed(s, dfd, path, &v[i], &listed, &nlisted);
+		if (rc == 0)
+			rc = sfs_plugins_rule(s, &w->rules, skills, v[i].name);
+		if (rc == 0 && nlisted)
+			rc = walk_listed(w, fd, abs, depth, v[i].name, listed,
+			                 nlisted);
+		else if (rc == 0) {
+			clear_stack(w, depth);
+			rc = walk_dir(w, fd, abs, depth);
+		}
+		w->rules.n = mark;
+		close(fd);
+	}
 	return rc;
 }
 
@@ -413,8 +639,12 @@ static int walk_dir(struct walk *w, int dfd, const char *path, unsigned depth)
 {
 	struct sfs_scan *s = w->s;
 	struct names nm = { 0 };
+	struct stat self;
 	bool cut;
 
+	w->stack[depth] = (struct folder_id){ 0, 0 };
+	if (fstat(dfd, &self) == 0)
+		w->stack[depth] = (struct folder_id){ self.st_dev, self.st_ino };
 	will_list(s, path);
 	int rc = read_names(dfd, w->budget, &nm, &cut);
 	if (rc == -ENOMEM)
@@ -423,6 +653,7 @@ static int walk_dir(struct walk *w, int dfd, const char *path, unsigned depth)
 		return sfs_diag_add(s->global, SFS_WARNING, path, 0, 0, "",
 		                    "cannot read folder: %s", sfs_strerror(-rc));
 	w->budget -= nm.n;
+	w->searched++;
 	if (cut)
 		w->out_of_budget = true;
 
@@ -430,15 +661,30 @@ static int walk_dir(struct walk *w, int dfd, const char *path, unsigned depth)
 	 * records its folder for the watcher. */
 	const char *skill_md = skill_md_name(&nm);
 	if (skill_md) {
-		rc = add_found(s, path, skill_md, w->root, NULL);
+		rc = found_at(w, path, skill_md, false,
+		              sfs_plugins_match(&w->rules, path));
 		names_free(&nm);
 		return rc;
 	}
 	/* a folder to watch: its path lives as long as the catalog */
 	rc = sfs_strvec_push(&s->dirs, s->paths ?
 	                     sfs_arena_strdup(s->arena, path) : path);
+	size_t mark = w->rules.n;
+	if (rc == 0 && has_name(&nm, ".claude-plugin"))
+		rc = sfs_plugins_read(s, dfd, path, &w->rules);
+	if (rc == 0 && depth == 0 && has_name(&nm, "installed_plugins.json")) {
+		struct sfs_installed *v;
+		size_t n;
+		rc = sfs_plugins_installed(s, dfd, path, &v, &n);
+		if (rc == 0)
+			rc = walk_installed(w, dfd, path, v, n);
+		free(v);
+		names_free(&nm);
+		return rc;
+	}
 	for (size_t i = 0; rc == 0 && i < nm.n; i++)
 		rc = walk_entry(w, dfd, path, &nm.v[i], depth);
+	w->rules.n = mark;
 	names_free(&nm);
 	return rc;
 }
@@ -473,15 +719,26 @@ int sfs_scan_root(struct sfs_scan *s, const char *root, unsigned idx,
 	struct walk w = { .s = s, .root = idx, .budget = s->max_entries };
 	size_t first = s->nfound;
 	const char *path = sfs_arena_strdup(s->arena, root);
-	int rc = path ? walk_dir(&w, fd, path, 0) : -ENOMEM;
+	w.stack = calloc(s->max_depth + 1, sizeof(*w.stack));
+	w.real_root = realpath(root, NULL);
+	int rc = path && w.stack ? walk_dir(&w, fd, path, 0) : -ENOMEM;
 	close(fd);
+	free(w.stack);
+	free(w.real_root);
+	free(w.rules.v);
 	if (rc < 0)
 		return rc;
 
 	if (s->nfound > first)   /* found is NULL while nothing was found */
 		sfs_sort(s->found + first, s->nfound - first,
 		         sizeof(*s->found), cmp_found);
-	if (w.out_of_budget)
+	else
+		rc = sfs_diag_add(s->global, SFS_WARNING, root, 0, 0, "",
+		                  "no skill found: searched %zu folders up to "
+		                  "%u levels down for a SKILL.md (not in "
+		                  "version-control, dependency and cache "
+		                  "folders)", w.searched, s->max_depth);
+	if (rc == 0 && w.out_of_budget)
 		rc = sfs_diag_add(s->global, SFS_WARNING, root, 0, 0, "",
 		                  "search stopped after %zu entries; "
 		                  "skills further on were not found",
@@ -646,12 +903,6 @@ static bool link_lexically_inside(const char *rel, const char *target)
 	return ok;
 }
 
-/* Whether path lies strictly below dir. */
-static bool under(const char *path, const char *dir)
-{
-	size_t n = strlen(dir);
-	return strncmp(path, dir, n) == 0 && path[n] == '/' && path[n + 1];
-}
 
 /* Adds the kept link: a folder link with its own identity, a file link
  * with its target's size, identity and digest. */
@@ -868,7 +1119,7 @@ static int list_one(struct tree_walk *t, int dfd, const char *rel,
 	if (S_ISDIR(st.st_mode)) {
 		if (is_skill_md)
 			return hide(t, true, proto.source, "SKILL.md is a folder");
-		if (skipped_folder(name))
+		if (hidden_in_skill(name))
 			return 0;
 		return add_folder(t, dfd, name, &st, &proto);
 	}

@@ -73,7 +73,8 @@ struct sfs_ref {
 };
 
 struct sfs_skill {
-	const char *id;            /* frontmatter name == folder name */
+	const char *id;            /* the frontmatter name when it is a valid
+	                              skill name, else the folder's name */
 	const char *description;
 	const char *dir;           /* absolute source folder */
 	unsigned root;             /* index into the catalog's roots */
@@ -95,6 +96,15 @@ struct sfs_skill {
 	size_t skill_md;           /* index of SKILL.md in files */
 	const struct sfs_diag *diags; /* warnings of a served skill */
 	size_t ndiags;
+	/* Why the official SDK's SkillsClient would refuse the skill's
+	 * SEP-2640 entry (its name is not the id, a description over 1024
+	 * characters, ...): such a skill is served everywhere but left out
+	 * of index.json (skills/list).  None (0) when it is listed. */
+	const char *const *unlisted;
+	size_t nunlisted;
+	/* The Claude Code plugin the skill was found in (its plugin.json
+	 * or marketplace name), or NULL. */
+	const char *plugin;
 	/* With sfs_config.keep_lines: the frontmatter as index.json shows
 	 * it (printed unformatted by cJSON), and the lengths of the skill's
 	 * entries of index.json and skills_index.json (no comma, no
@@ -239,7 +249,8 @@ size_t sfs_catalog_parsed(const sfs_catalog *cat);
  */
 
 /* {"skills":[entry,...]}, entries as SEP-2640 skills/list: uri,
- * frontmatter, resources [{uri, digest, size}]. */
+ * frontmatter, resources [{uri, digest, size}].  Skills with unlisted
+ * reasons are left out. */
 char *sfs_render_index(const sfs_catalog *cat);
 /* {"skills":[{id,name,description,tags,capabilities,version},...]} */
 char *sfs_render_skills_index(const sfs_catalog *cat);

@@ -98,6 +98,11 @@ const uint8_t *sfs_digest_reuse(struct sfs_scan *s, const struct sfs_file *e);
 struct sfs_found {
 	const char *dir;        /* absolute; arena */
 	const char *skill_md;   /* "SKILL.md" or "skill.md" as found */
+	const char *plugin;     /* the Claude Code plugin it is part of, or
+	                           NULL (plugins.c); arena */
+	const char *real;       /* reached through a symlink: its real path
+	                           (the same folder found by another path is
+	                           one skill folder); else NULL; arena */
 	unsigned root;
 	/* The previous snapshot's unit of this folder when discovery found,
 	 * by stat alone, that nothing in it changed (sfs_unit_unchanged);
@@ -195,6 +200,54 @@ bool sfs_path_clean_rel(char *p);
 /* Why a file or folder name cannot be served (not UTF-8, or a control
  * character in it), or NULL when it can. */
 const char *sfs_bad_name(const char *name);
+
+/* ---- plugins.c: Claude Code plugins and marketplaces -------------------- */
+
+/* A skill folder that is `dir`, or lies directly in it, is part of the
+ * plugin `name`. */
+struct sfs_plugin_rule {
+	const char *dir;   /* absolute, lexical; arena */
+	const char *name;  /* arena */
+};
+
+struct sfs_plugin_rules {
+	struct sfs_plugin_rule *v;   /* owned (malloc) */
+	size_t n, cap;
+};
+
+/* Appends the rules of <path>/.claude-plugin/marketplace.json and
+ * plugin.json, if there are any (dfd: path's folder).  Findings go to
+ * s->global.  Returns 0 or -ENOMEM. */
+int sfs_plugins_read(struct sfs_scan *s, int dfd, const char *path,
+                     struct sfs_plugin_rules *r);
+/* Appends the rule (dir, name); both are copied into the arena but dir,
+ * which must live there already.  Returns 0 or -ENOMEM. */
+int sfs_plugins_rule(struct sfs_scan *s, struct sfs_plugin_rules *r,
+                     const char *dir, const char *name);
+/* The plugin of the skill folder `dir` by the most specific rule, or
+ * NULL. */
+const char *sfs_plugins_match(const struct sfs_plugin_rules *r,
+                              const char *dir);
+
+/* A plugin that installed_plugins.json says is installed. */
+struct sfs_installed {
+	const char *rel;    /* its folder, relative to the plugins folder */
+	const char *name;   /* the plugin's name (before "@marketplace") */
+	const char *market; /* the marketplace's (after "@"), or NULL */
+};
+/* The installed plugins of Claude Code's plugins folder `root` (dfd),
+ * from its installed_plugins.json, into *out (malloc'd; strings in the
+ * arena).  Returns 0 or -ENOMEM; *n is 0 when the file is not there. */
+int sfs_plugins_installed(struct sfs_scan *s, int dfd, const char *root,
+                          struct sfs_installed **out, size_t *n);
+/* The skill folders (relative to the plugin's folder, cleaned) that the
+ * plugin's entry in marketplaces/<market>/.claude-plugin/marketplace.json
+ * lists under "skills" (a plugin with "strict": false has no plugin.json
+ * of its own), into *out (arena); *n is 0 when there is no such list.
+ * Returns 0 or -ENOMEM. */
+int sfs_plugins_listed(struct sfs_scan *s, int dfd, const char *root,
+                       const struct sfs_installed *p, const char ***out,
+                       size_t *n);
 
 /* ---- filter.c: include and exclude patterns (sfs_config) -------------- */
 

@@ -217,6 +217,8 @@ static void meta(struct pack *p, const struct sfs_unit_draft *d,
 	c.depends_on = strs(p, (const char *const *)m->depends_on,
 	                    m->ndepends_on);
 	c.refs = refs(p, m);
+	c.nunlisted = m->nunlisted;
+	c.unlisted = m->nunlisted ? strs(p, m->unlisted, m->nunlisted) : NULL;
 	if (l) {
 		c.frontmatter_json = span(p, l->fm, l->fm_len);
 		c.index_len = l->index_len;
@@ -238,6 +240,7 @@ static void pack(struct pack *p, const struct sfs_unit_draft *d,
 	const char *md = str(p, d->skill_md_path);
 	const char *spelling = str(p, d->found->skill_md);
 	const char *id = str(p, d->id);
+	const char *plugin = str(p, d->found->plugin);
 	const struct sfs_file *fv = files(p, t);
 	const char *const *dirs = take(p, t->ndirs * sizeof(*dirs),
 	                               alignof(const char *));
@@ -257,6 +260,7 @@ static void pack(struct pack *p, const struct sfs_unit_draft *d,
 		return;
 
 	s.id = id;
+	s.plugin = plugin;
 	s.dir = dir;
 	s.root = d->found->root;
 	s.files = fv;
@@ -292,6 +296,7 @@ static int render(const struct sfs_unit_draft *d, struct lines *l)
 	const struct sfs_meta *m = d->meta;
 	const struct sfs_skill view = {
 		.id = d->id,
+		.plugin = d->found->plugin,
 		.description = m->description,
 		.frontmatter = d->frontmatter,
 		.version = m->version,

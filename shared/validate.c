@@ -208,7 +208,8 @@ static const char *find_xml_tag(const char *s, size_t *len)
 /*
  * Adds a finding about field.  It stands at the field's value (at_value)
  * or key; a field that is absent borrows the key position of its nearest
- * present parent, and a top-level field that is absent has none (0/0).
+ * present parent, and a top-level field that is absent stands at the
+ * frontmatter's opening fence (1:1), so that editors still jump to it.
  */
 __attribute__((format(printf, 5, 6)))
 static void report(struct vctx *v, enum sfs_severity sev, const char *field,
@@ -232,6 +233,8 @@ static void report(struct vctx *v, enum sfs_severity sev, const char *field,
 		if (pos) {
 			line = pos->line;
 			column = pos->column;
+		} else {
+			line = column = 1;
 		}
 	}
 	va_start(ap, fmt);
@@ -267,8 +270,8 @@ static const char *copy(struct vctx *v, const char *s)
 
 /* ---- name and description -------------------------------------------- */
 
-/* A required string: reports when missing, not a string, or blank;
- * returns it when it is usable. */
+/* A required string: an error when missing or not a string, a warning
+ * when blank; returns it when it is a string. */
 static const char *required_string(struct vctx *v, const cJSON *fm,
                                    const char *key, const char *what)
 {
@@ -284,35 +287,65 @@ static const char *required_string(struct vctx *v, const cJSON *fm,
 		       kind(j));
 		return NULL;
 	}
-	if (j->valuestring[strspn(j->valuestring, " \t\r\n")] == '\0') {
-		report(v, SFS_ERROR, key, true, "must not be empty: %s", what);
-		return NULL;
-	}
+	/* Blank, it is still a description: served, with a warning. */
+	if (j->valuestring[strspn(j->valuestring, " \t\r\n")] == '\0')
+		report(v, SFS_WARNING, key, true, "must not be empty: %s",
+		       what);
 	return j->valuestring;
 }
 
-static void check_name(struct vctx *v, const char *name, const char *dir_name)
+/*
+ * The skill id: the frontmatter name when it is a valid id, else the
+ * folder name when that is one (Claude Code and the `skills` installers
+ * load such skills by their folder).  Each departure from the Agent
+ * Skills name rules is a warning; a skill with neither usable name is an
+ * error.
+ */
+static const char *choose_id(struct vctx *v, const cJSON *fm,
+                             const char *dir_name)
 {
-	const char *why = id_problem(name);
+	const cJSON *j = cJSON_GetObjectItemCaseSensitive(fm, "name");
+	const char *name = cJSON_IsString(j) ? j->valuestring : NULL;
+	bool dir_ok = dir_name && !id_problem(dir_name);
+	enum sfs_severity sev = dir_ok ? SFS_WARNING : SFS_ERROR;
 	char buf[128], dbuf[128];
+	const char *fallback = dir_ok ? "; the folder name is the skill id" :
+	                       "; the folder name is no valid skill id either";
 
-	if (why)
-		report(v, SFS_ERROR, "name", true,
+	if (!j) {
+		report(v, sev, "name", false, "required field is missing%s",
+		       fallback);
+	} else if (!name) {
+		report(v, sev, "name", true, "must be a string, not %s%s",
+		       kind(j), fallback);
+	} else if (id_problem(name)) {
+		report(v, sev, "name", true,
 		       "%s is not a valid skill id: %s (use 1-64 of "
 		       "a-z, 0-9 and '-', no leading, trailing or doubled "
-		       "'-')", show(buf, sizeof(buf), name), why);
-	if (dir_name && strcmp(name, dir_name) != 0)
-		report(v, SFS_ERROR, "name", true,
-		       "%s does not match the folder name %s",
-		       show(buf, sizeof(buf), name),
-		       show(dbuf, sizeof(dbuf), dir_name));
+		       "'-')%s", show(buf, sizeof(buf), name),
+		       id_problem(name), fallback);
+	} else {
+		if (dir_name && strcmp(name, dir_name) != 0)
+			report(v, SFS_WARNING, "name", true,
+			       "%s does not match the folder name %s",
+			       show(buf, sizeof(buf), name),
+			       show(dbuf, sizeof(dbuf), dir_name));
+		return name;
+	}
+	return dir_ok ? dir_name : NULL;
+}
+
+static void check_reserved(struct vctx *v, const char *id)
+{
+	char buf[128];
+
 	/* Reserved by Anthropic's upload API, but real public skills use
 	 * them and agents load them fine: a warning. */
-	if (strstr(name, "anthropic") || strstr(name, "claude"))
+	if (strstr(id, "anthropic") || strstr(id, "claude"))
 		report(v, SFS_WARNING, "name", true,
 		       "%s contains the reserved word '%s'",
-		       show(buf, sizeof(buf), name),
-		       strstr(name, "anthropic") ? "anthropic" : "claude");
+		       show(buf, sizeof(buf), id),
+		       strstr(id, "anthropic") ? "anthropic" : "claude");
 }
 
 static void check_description(struct vctx *v, const char *desc)
@@ -331,7 +364,7 @@ static void check_description(struct vctx *v, const char *desc)
 		char buf[256], shown[128];
 		snprintf(buf, sizeof(buf), "%.*s",
 		         taglen < sizeof(buf) ? (int)taglen : 255, tag);
-		report(v, SFS_ERROR, "description", true,
+		report(v, SFS_WARNING, "description", true,
 		       "contains the XML tag %s; XML tags are not allowed in "
 		       "descriptions", show(shown, sizeof(shown), buf));
 	}
@@ -550,7 +583,7 @@ static void check_xpm_id(struct vctx *v, const cJSON *x, const char *name)
 
 	if (!id) {
 		report(v, SFS_ERROR, XPM ".id", false,
-		       "is missing; it must equal name");
+		       "is missing; it must equal the skill id");
 	} else if (!cJSON_IsString(id)) {
 		report(v, SFS_ERROR, XPM ".id", true,
 		       "must be a string, not %s", kind(id));
@@ -561,7 +594,7 @@ static void check_xpm_id(struct vctx *v, const cJSON *x, const char *name)
 		       id_problem(id->valuestring));
 	} else if (name && strcmp(name, id->valuestring) != 0) {
 		report(v, SFS_ERROR, XPM ".id", true,
-		       "%s does not match name %s",
+		       "%s does not match the skill id %s",
 		       show(buf, sizeof(buf), id->valuestring),
 		       show(nbuf, sizeof(nbuf), name));
 	}
@@ -824,6 +857,103 @@ static void derive_meta(struct vctx *v, struct sfs_meta *meta)
 	meta->ncapabilities = 1;
 }
 
+/* ---- what a conforming client lists ----------------------------------- */
+
+/* What check_listable finds. */
+struct listing {
+	struct vctx *v;
+	struct sfs_meta *meta;
+	const char *field;     /* of the first reason */
+};
+
+/* Adds one reason the skill is left out of skills/list. */
+__attribute__((format(printf, 3, 4)))
+static void unlisted(struct listing *l, const char *field,
+                     const char *fmt, ...)
+{
+	struct sfs_meta *meta = l->meta;
+	char reason[512];
+	va_list ap;
+
+	if (meta->nunlisted == SFS_MAX_UNLISTED)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	meta->unlisted[meta->nunlisted] = copy(l->v, reason);
+	if (!meta->unlisted[meta->nunlisted])
+		return;
+	if (meta->nunlisted++ == 0)
+		l->field = field;
+}
+
+static bool is_string_map(const cJSON *j)
+{
+	const cJSON *item;
+
+	if (!cJSON_IsObject(j))
+		return false;
+	cJSON_ArrayForEach(item, j)
+		if (!cJSON_IsString(item))
+			return false;
+	return true;
+}
+
+/*
+ * The rules the official SDK's SkillsClient applies to every skills/list
+ * entry, refusing the whole listing for one entry that breaks them
+ * (../shared/spec/README.md).  A served skill that breaks one is left out
+ * of skills/list, never rewritten to fit: the reasons go to
+ * meta->unlisted, and a warning says so.
+ */
+static void check_listable(struct vctx *v, const cJSON *fm,
+                           struct sfs_meta *meta)
+{
+	const cJSON *name = cJSON_GetObjectItemCaseSensitive(fm, "name");
+	const cJSON *desc = cJSON_GetObjectItemCaseSensitive(fm, "description");
+	struct listing l = { .v = v, .meta = meta };
+	const cJSON *j;
+	char buf[128];
+
+	if (!cJSON_IsString(name))
+		unlisted(&l, "name", "frontmatter has no string name");
+	else if (id_problem(name->valuestring))
+		unlisted(&l, "name", "name %s is not 1-64 of a-z, 0-9 and "
+		         "single hyphens",
+		         show(buf, sizeof(buf), name->valuestring));
+	/* else the name is the id (choose_id) */
+	if (cJSON_IsString(desc) && (!*desc->valuestring ||
+	    utf8_chars(desc->valuestring) > DESCRIPTION_MAX_CHARS))
+		unlisted(&l, "description", "description is %zu characters, "
+		         "not 1-%d", utf8_chars(desc->valuestring),
+		         DESCRIPTION_MAX_CHARS);
+	j = cJSON_GetObjectItemCaseSensitive(fm, "compatibility");
+	if (j && (!cJSON_IsString(j) || !*j->valuestring ||
+	          utf8_chars(j->valuestring) > COMPATIBILITY_MAX_CHARS))
+		unlisted(&l, "compatibility", "compatibility is not a string "
+		         "of 1-%d characters", COMPATIBILITY_MAX_CHARS);
+	j = cJSON_GetObjectItemCaseSensitive(fm, "metadata");
+	if (j && !is_string_map(j))
+		unlisted(&l, "metadata", "metadata is not a mapping of "
+		         "strings to strings");
+	/* JSON.parse makes "__proto__" an own key, which the client's
+	 * schema refuses. */
+	if (cJSON_GetObjectItemCaseSensitive(fm, "__proto__"))
+		unlisted(&l, "__proto__", "frontmatter has a \"__proto__\" "
+		         "key");
+	if (meta->nunlisted == 0 || v->err)
+		return;
+
+	char why[1024];
+	size_t o = 0;
+	for (size_t i = 0; i < meta->nunlisted && o < sizeof(why); i++)
+		o += (size_t)snprintf(why + o, sizeof(why) - o, "%s%s",
+		                      i ? "; " : "", meta->unlisted[i]);
+	report(v, SFS_WARNING, l.field, false, "served, but left out of "
+	       "skills/list (SEP-2640), which conforming MCP clients would "
+	       "refuse whole for it: %s", why);
+}
+
 int sfs_validate_frontmatter(const struct sfs_frontmatter *fm,
                              const char *file, const char *dir_name,
                              struct sfs_arena *arena,
@@ -833,7 +963,7 @@ int sfs_validate_frontmatter(const struct sfs_frontmatter *fm,
 	struct vctx v = { .fm = fm, .file = file, .arena = arena,
 	                  .diags = diags };
 	const cJSON *root = fm->json, *x, *j;
-	const char *name, *desc;
+	const char *id, *desc;
 
 	memset(meta, 0, sizeof(*meta));
 	meta->model_invocable = true;
@@ -841,15 +971,15 @@ int sfs_validate_frontmatter(const struct sfs_frontmatter *fm,
 	if (!cJSON_IsObject(root))
 		return 0;
 
-	name = required_string(&v, root, "name", "the skill id");
+	id = choose_id(&v, root, dir_name);
 	desc = required_string(&v, root, "description",
 	                       "what the skill does and when to use it");
-	if (name)
-		check_name(&v, name, dir_name);
+	if (id)
+		check_reserved(&v, id);
 	if (desc)
 		check_description(&v, desc);
 	check_top_level(&v, root);
-	meta->name = copy(&v, name);
+	meta->name = copy(&v, id);
 	meta->description = copy(&v, desc);
 
 	j = cJSON_GetObjectItemCaseSensitive(root, "disable-model-invocation");
@@ -859,9 +989,11 @@ int sfs_validate_frontmatter(const struct sfs_frontmatter *fm,
 
 	x = cJSON_GetObjectItemCaseSensitive(root, XPM);
 	if (x)
-		check_xpm(&v, x, name, meta);
+		check_xpm(&v, x, id, meta);
 	else
 		derive_meta(&v, meta);
+	if (id && desc)
+		check_listable(&v, root, meta);
 	return v.err;
 }
 

@@ -66,7 +66,7 @@ with TempTree() as tree:
         "reference references/guide.md does not exist in the skill",
         f"{tree.p('r2/dup/SKILL.md')}:2:7: warning: name: skill \"dup\" is shadowed by "
         f"{tree.p('r1/dup/SKILL.md')}, which is served",
-        "6 skills, 3 errors, 3 warnings, 1 shadowed",
+        "6 skills, 2 errors, 4 warnings, 1 shadowed",
     ]
     t.eq(rc, 1, "errors: exit 1")
     t.eq(err, "", "findings go to stdout only")
@@ -74,14 +74,14 @@ with TempTree() as tree:
     for i, (got, exp) in enumerate(zip(lines, want)):
         if exp is not None:
             t.eq(got, exp, f"line {i + 1}")
-    t.ok(len(lines) > 3 and lines[3].startswith(f"{tree.p('r1/misnamed/SKILL.md')}:2:7: error: name: "),
+    t.ok(len(lines) > 3 and lines[3].startswith(f"{tree.p('r1/misnamed/SKILL.md')}:2:7: warning: name: "),
          "validator findings carry file, position and field", lines[3:4])
 
     rc, out, err = check(*args, "--json")
     t.eq(rc, 1, "--json with errors: exit 1")
     doc = json.loads(out)
     t.eq(list(doc), ["findings", "summary"], "--json document keys")
-    t.eq(doc["summary"], {"skills": 6, "errors": 3, "warnings": 3, "shadowed": 1}, "--json summary")
+    t.eq(doc["summary"], {"skills": 6, "errors": 2, "warnings": 4, "shadowed": 1}, "--json summary")
     t.eq(len(doc["findings"]), 6, "--json: every finding")
     t.ok(all(list(f) == ["severity", "file", "line", "column", "field", "message"]
              for f in doc["findings"]), "--json finding keys in order")
@@ -110,6 +110,52 @@ with TempTree() as tree:
     t.eq((rc, out), (1, f"{tree.p('not-a-folder')}: error: skills folder is not a folder\n"
                         "0 skills, 1 errors, 0 warnings, 0 shadowed\n"), "root that is a file")
 
+# ---- the serving rule: departures are located warnings ----------------------
+
+with TempTree() as tree:
+    tree.skill("r/foo", name="vercel-foo")
+    tree.write("r/ahrefs-automation/SKILL.md", "---\nname: Ahrefs Automation\ndescription: D.\n---\nB\n")
+    tree.write("r/no-name/SKILL.md", "---\ndescription: D.\n---\nB\n")
+    tree.skill("r/long", description="d" * 1030)
+    tree.skill("r/meta", extra="metadata:\n  version: 1.0\n")
+    tree.skill("r/compat", extra="compatibility: " + "c" * 501 + "\n")
+    tree.write("r/Not An Id/SKILL.md", "---\ndescription: D.\n---\nB\n")
+    p = tree.p
+    rc, out, err = check(p("r"))
+    lines = out.splitlines()
+    left = "served, but left out of skills/list (SEP-2640), which conforming MCP clients would refuse whole for it: "
+    want = [
+        f"{p('r/Not An Id/SKILL.md')}:1:1: error: name: required field is missing; "
+        "the folder name is no valid skill id either",
+        f"{p('r/ahrefs-automation/SKILL.md')}:2:1: warning: name: " + left +
+        "name \"Ahrefs Automation\" is not 1-64 of a-z, 0-9 and single hyphens",
+        f"{p('r/ahrefs-automation/SKILL.md')}:2:7: warning: name: \"Ahrefs Automation\" is not a valid "
+        "skill id: it has uppercase letters (use 1-64 of a-z, 0-9 and '-', no leading, trailing or "
+        "doubled '-'); the folder name is the skill id",
+        f"{p('r/compat/SKILL.md')}:4:1: warning: compatibility: " + left +
+        "compatibility is not a string of 1-500 characters",
+        f"{p('r/compat/SKILL.md')}:4:16: warning: compatibility: is 501 characters; the limit is 500",
+        f"{p('r/foo/SKILL.md')}:2:7: warning: name: \"vercel-foo\" does not match the folder name \"foo\"",
+        f"{p('r/long/SKILL.md')}:3:1: warning: description: " + left +
+        "description is 1030 characters, not 1-1024",
+        f"{p('r/long/SKILL.md')}:3:14: warning: description: is 1030 characters; the limit is 1024",
+        f"{p('r/meta/SKILL.md')}:4:1: warning: metadata: " + left +
+        "metadata is not a mapping of strings to strings",
+        f"{p('r/meta/SKILL.md')}:5:12: warning: metadata.version: should be a string, not a number (quote it)",
+        f"{p('r/no-name/SKILL.md')}:1:1: warning: name: required field is missing; "
+        "the folder name is the skill id",
+        f"{p('r/no-name/SKILL.md')}:1:1: warning: name: " + left + "frontmatter has no string name",
+        "7 skills, 1 errors, 11 warnings, 0 shadowed",
+    ]
+    t.eq((rc, err), (1, ""), "departures: warnings, and one skill with no id at all: exit 1")
+    t.eq(lines, want, "each departure a located warning, each left-out skill says why")
+
+    rc, out, err = check(p("r"), "--strict")
+    t.eq((rc, out.splitlines()[-1]), (1, "7 skills, 12 errors, 0 warnings, 0 shadowed"),
+         "--strict: every departure an error")
+    rc, out, err = check(p("r"), "--strict", "--json")
+    t.eq(json.loads(out)["summary"]["errors"], 12, "--strict --json")
+
 # ---- usage ------------------------------------------------------------------
 
 rc, out, err = check("--help")
@@ -129,9 +175,27 @@ rc, out, err = check("--skills-dir")
 t.eq((rc, err.splitlines()[0]), (2, "skillsfs check: option '--skills-dir' needs a value"),
      "--skills-dir without a value")
 
-rc, out, err = check("--skills-dir", SKILLS, "extra")
-t.eq((rc, err.splitlines()[0]), (2, "skillsfs check: unexpected argument 'extra'"),
-     "stray argument")
+# A folder named alone is a --skills-dir, in its place among the others.
+with TempTree() as tree:
+    tree.skill("a/same", description="From a.")
+    tree.skill("b/same", description="From b.")
+    tree.skill("b/only-b")
+    rc, out, err = check(tree.p("a"), "--skills-dir", tree.p("b"), "--json")
+    doc = json.loads(out) if rc == 0 else {}
+    t.eq((rc, err, doc.get("summary")),
+         (0, "", {"skills": 3, "errors": 0, "warnings": 1, "shadowed": 1}),
+         "check DIR --skills-dir DIR: both roots read")
+    t.ok(any(f["file"] == tree.p("b/same/SKILL.md") and "shadowed" in f["message"]
+             for f in doc.get("findings", [])), "the positional folder comes first")
+    rc, out, err = check("--skills-dir", tree.p("b"), tree.p("a"))
+    t.ok(rc == 0 and f"{tree.p('a/same/SKILL.md')}:2:7: warning: name: skill \"same\" is shadowed"
+         in out, "and after --skills-dir DIR, second", out)
+    rc, out, err = check("--", tree.p("a"))
+    t.eq((rc, out.splitlines()[-1]), (0, "1 skills, 0 errors, 0 warnings, 0 shadowed"),
+         "a folder after --")
+    rc, out, err = check(tree.p("missing"))
+    t.eq((rc, out.splitlines()[0]), (1, f"{tree.p('missing')}: error: skills folder does not exist"),
+         "a missing positional folder is a finding")
 
 with TempTree() as tree:   # no standard skill folder in HOME or the cwd
     empty = tree.path

@@ -177,6 +177,8 @@ with TempTree() as tree:
             {"dir": tree.p("r2/dup"), "id": "dup", "state": "shadowed",
              "shadowed_by": tree.p("r1/team/dup"), "diagnostics": [shadow]},
         ],
+        "unlisted": [
+        ],
         "diagnostics": [missing],
     }
     t.eq(render(roots, "status"), cjson(status, pretty=True) + "\n", "status.json")

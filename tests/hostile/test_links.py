@@ -91,16 +91,28 @@ class SymlinkEscapes(HostileCase):
         self.assertNotIn("md-escape", self.index_ids())
         self.assert_diag(os.path.join(d, "SKILL.md"), ["outside the skill folder"], "error")
 
-    def test_linked_skill_folders_not_followed(self):
-        # a skill outside the root, linked in; and a link to /etc
+    def test_linked_skill_folders(self):
+        # A skill outside the root, linked in, is followed: the folder the
+        # link resolves to is its boundary, so a link inside it that
+        # leaves it is still hidden.  Links to / (which holds the root)
+        # and to a folder that holds the link (a loop) are reported, not
+        # followed; a link to /etc is searched and finds no skill.
         elsewhere = write_skill(self.outside, "linked")
+        os.symlink(self.secret, os.path.join(elsewhere, "leak.md"))
+        os.symlink("../linked/SKILL.md", os.path.join(elsewhere, "roundabout.md"))
         os.symlink(elsewhere, os.path.join(self.root, "linked"))
+        os.symlink("/", os.path.join(self.root, "slash"))
+        os.symlink(".", os.path.join(self.root, "dot"))
         os.symlink("/etc", os.path.join(self.root, "etc"))
         self.mount_root()
         self.assert_safe()
-        self.assertNotIn("linked", self.index_ids())
-        self.assert_diag(os.path.join(self.root, "linked"), ["not followed"], "warning")
-        self.assert_diag(os.path.join(self.root, "etc"), ["not followed"], "warning")
+        self.assertIn("linked", self.index_ids())
+        self.assertEqual(sorted(os.listdir(self.m.file("skills/linked"))), ["SKILL.md"])
+        self.assert_diag(os.path.join(self.root, "linked", "leak.md"), ["absolute target"], "warning")
+        self.assert_diag(os.path.join(self.root, "linked", "roundabout.md"), ["outside"], "warning")
+        self.assert_diag(os.path.join(self.root, "slash"), ["holds the skills folder", "not followed"],
+                         "warning")
+        self.assert_diag(os.path.join(self.root, "dot"), ["(a loop)", "not followed"], "warning")
 
 
 class HardLinks(HostileCase):

@@ -214,35 +214,54 @@ static void test_discovery(void)
 	skill(at("r/team/pdf"), NULL, NULL);
 	skill(at("r/top"), NULL, NULL);
 	skill(at("r/a/b/c/deep"), NULL, NULL);
-	skill(at("r/.hidden/ghost"), NULL, NULL);
+	skill(at("r/.curated/ghost"), NULL, NULL);   /* dot folders too */
 	skill(at("r/node_modules/dep"), NULL, NULL);
+	skill(at("r/.git/vcs"), NULL, NULL);
 	skill(at("r/top/inner"), NULL, NULL);   /* inside a skill */
 	skill(at("elsewhere/linked"), NULL, NULL);
-	if (symlink(at("elsewhere/linked"), at("r/linked")) < 0)
+	skill(at("elsewhere/cat/in-linked-cat"), NULL, NULL);
+	if (symlink(at("elsewhere/linked"), at("r/linked")) < 0 ||
+	    symlink("../elsewhere/cat", at("r/linked-cat")) < 0 ||
+	    symlink("..", at("r/team/loop")) < 0 ||
+	    symlink("../..", at("r/a/up")) < 0 ||
+	    symlink("nowhere", at("r/dangling")) < 0)
 		die("symlink");
 
 	sfs_catalog *cat = build(at("r"), at("missing"), false);
 	sfs_catalog_each_diag(cat, print_diag, NULL);
-	ok(sfs_catalog_nskills(cat) == 3, "three skills found (got %zu)",
+	ok(sfs_catalog_nskills(cat) == 6, "six skills found (got %zu)",
 	   sfs_catalog_nskills(cat));
 	ok(sfs_catalog_find(cat, "pdf") != NULL, "category folder searched");
 	ok(sfs_catalog_find(cat, "deep") != NULL, "nested categories searched");
-	ok(!sfs_catalog_find(cat, "ghost") && !sfs_catalog_find(cat, "dep"),
-	   "dot folders and node_modules skipped");
+	ok(sfs_catalog_find(cat, "ghost") != NULL, "dot folders searched");
+	ok(!sfs_catalog_find(cat, "dep") && !sfs_catalog_find(cat, "vcs"),
+	   "node_modules and .git skipped");
 	ok(!sfs_catalog_find(cat, "inner"), "no skills searched inside a skill");
-	ok(!sfs_catalog_find(cat, "linked"), "symlinked folder not followed");
-	ok(count_diags(cat, SFS_WARNING, "r/linked", "", "not followed") == 1,
-	   "symlinked folder reported");
+	const struct sfs_skill *l = sfs_catalog_find(cat, "linked");
+	ok(l && strcmp(l->dir, at("r/linked")) == 0,
+	   "a symlinked skill folder is followed, named by its link");
+	l = sfs_catalog_find(cat, "in-linked-cat");
+	ok(l && strcmp(l->dir, at("r/linked-cat/in-linked-cat")) == 0,
+	   "a symlinked category folder is searched");
+	ok(count_diags(cat, SFS_WARNING, "r/team/loop", "", "(a loop): not "
+	               "followed") == 1, "a link to a folder that holds it is "
+	   "reported");
+	ok(count_diags(cat, SFS_WARNING, "r/a/up", "", "holds the skills "
+	               "folder: not followed") == 1, "a link above the root is "
+	   "reported");
 	ok(count_diags(cat, SFS_ERROR, "missing", "", "does not exist") == 1,
 	   "missing root is an error");
 	size_t nd;
 	const struct sfs_diag *gd = sfs_catalog_diags(cat, &nd);
-	ok(nd == 2 && gd, "two global findings (got %zu)", nd);
+	ok(nd == 3 && gd, "three global findings (got %zu)", nd);
 	ok(has_dir(cat, at("r")) && has_dir(cat, at("r/team")) &&
 	   has_dir(cat, at("r/team/pdf")) && has_dir(cat, at("r/top/inner")) &&
-	   has_dir(cat, at("r/a/b/c")),
-	   "roots, categories, skills and their subfolders are watched");
-	ok(!has_dir(cat, at("r/.hidden")), "skipped folders are not watched");
+	   has_dir(cat, at("r/a/b/c")) && has_dir(cat, at("r/linked")) &&
+	   has_dir(cat, at("r/linked-cat")),
+	   "roots, categories, skills and their subfolders are watched, "
+	   "linked ones by their links");
+	ok(!has_dir(cat, at("r/.git")) && !has_dir(cat, at("r/node_modules")),
+	   "skipped folders are not watched");
 	const struct sfs_skill *s = sfs_catalog_find(cat, "pdf");
 	ok(s && strcmp(s->dir, at("r/team/pdf")) == 0 && s->root == 0,
 	   "skill folder and root recorded");
@@ -250,12 +269,235 @@ static void test_discovery(void)
 	   strcmp(sfs_catalog_root(cat, 1), at("missing")) == 0,
 	   "roots kept in order");
 	struct sfs_counts n = sfs_catalog_counts(cat);
-	ok(n.served == 3 && n.invalid == 0 && n.errors == 1 && n.warnings == 1,
+	ok(n.served == 6 && n.invalid == 0 && n.errors == 1 && n.warnings == 2,
 	   "counts: served %zu invalid %zu errors %zu warnings %zu", n.served,
 	   n.invalid, n.errors, n.warnings);
 	for (size_t i = 1; i < sfs_catalog_nskills(cat); i++)
 		ok(strcmp(sfs_catalog_skill(cat, i - 1)->id,
 		          sfs_catalog_skill(cat, i)->id) < 0, "sorted by id");
+	sfs_catalog_unref(cat);
+}
+
+static void is_str(const char *got, const char *want, const char *what)
+{
+	ok(strcmp(got, want) == 0, "%s (got %s)", what, got);
+}
+
+static const char *plugin_of(const sfs_catalog *cat, const char *id)
+{
+	const struct sfs_skill *s = sfs_catalog_find(cat, id);
+	return s ? (s->plugin ? s->plugin : "(none)") : "(not served)";
+}
+
+/* Claude Code plugin folders and marketplaces, laid out as Claude Code
+ * reads them: each skill records the plugin it belongs to, and its id
+ * stays its own. */
+static void test_plugins(void)
+{
+	clean();
+	write_file(at("r/my-plugin/.claude-plugin/plugin.json"),
+	           "{\"name\": \"my-plugin\", \"version\": \"1.0.0\", "
+	           "\"skills\": [\"./extra\", \"../../outside\"]}\n");
+	skill(at("r/my-plugin/skills/alpha"), NULL, NULL);
+	skill(at("r/my-plugin/extra/beta"), NULL, NULL);
+	write_file(at("r/market/.claude-plugin/marketplace.json"),
+	           "{\"name\": \"mkt\", \"owner\": {\"name\": \"t\"},\n"
+	           " \"plugins\": [\n"
+	           "  {\"name\": \"doc-skills\", \"source\": \"./\", "
+	           "\"strict\": false, \"skills\": [\"./skills/xlsx\"]},\n"
+	           "  {\"name\": \"examples\", \"source\": \"./\", "
+	           "\"strict\": false, \"skills\": [\"./skills/art\"]},\n"
+	           "  {\"name\": \"tools\", \"source\": \"./plugins/tools\"},\n"
+	           "  {\"name\": \"remote\", \"source\": {\"source\": "
+	           "\"github\", \"repo\": \"o/r\"}}]}\n");
+	skill(at("r/market/skills/xlsx"), NULL, NULL);
+	skill(at("r/market/skills/art"), NULL, NULL);
+	skill(at("r/market/skills/loose"), NULL, NULL);
+	write_file(at("r/market/plugins/tools/.claude-plugin/plugin.json"),
+	           "{\"name\": \"tools\"}\n");
+	skill(at("r/market/plugins/tools/skills/lint"), NULL, NULL);
+	write_file(at("r/broken/.claude-plugin/plugin.json"), "{\n");
+	skill(at("r/broken/skills/gamma"), NULL, NULL);
+	skill(at("r/plain/delta"), NULL, NULL);
+
+	sfs_catalog *cat = build(at("r"), NULL, false);
+	sfs_catalog_each_diag(cat, print_diag, NULL);
+	is_str(plugin_of(cat, "alpha"), "my-plugin", "plugin.json: skills/");
+	is_str(plugin_of(cat, "beta"), "my-plugin", "plugin.json: \"skills\"");
+	is_str(plugin_of(cat, "xlsx"), "doc-skills", "marketplace: skills list");
+	is_str(plugin_of(cat, "art"), "examples", "marketplace: another list");
+	is_str(plugin_of(cat, "loose"), "(none)", "marketplace: unlisted skill");
+	is_str(plugin_of(cat, "lint"), "tools", "marketplace: plugin source");
+	is_str(plugin_of(cat, "gamma"), "(none)", "broken manifest: no plugin");
+	is_str(plugin_of(cat, "delta"), "(none)", "no manifest: no plugin");
+	ok(count_diags(cat, SFS_WARNING, "r/broken/.claude-plugin/plugin.json",
+	               "", "cannot use plugin manifest: not a JSON object") == 1,
+	   "a broken manifest is named");
+	ok(count_diags(cat, SFS_WARNING, "r/my-plugin/.claude-plugin/plugin.json",
+	               "skills", "leaves") == 1,
+	   "a manifest path that leaves the plugin is named");
+	const struct sfs_skill *a = sfs_catalog_find(cat, "alpha");
+	char *rec = a ? sfs_render_skill_record(cat, a) : NULL;
+	char *lines = sfs_render_skills_index(cat);
+	const char *delta = lines ? strstr(lines, "\"id\":\"delta\"") : NULL;
+	ok(rec && strstr(rec, "\"plugin\":\t\"my-plugin\""),
+	   "catalog record has \"plugin\"");
+	ok(lines && strstr(lines, "\"id\":\"alpha\"") &&
+	   strstr(lines, ",\"plugin\":\"my-plugin\"}") &&
+	   delta && !memmem(delta, strcspn(delta, "\n"), "plugin", 6),
+	   "skills_index.json lines have \"plugin\" only for plugin skills");
+	free(rec);
+	free(lines);
+
+	/* skills_index.json read in place measures the "plugin" key */
+	struct sfs_config kept = { .roots = (const char *[]){ at("r") },
+	                           .nroots = 1, .keep_lines = true };
+	sfs_catalog *kc = build_cfg(&kept, NULL);
+	sfs_lines_doc *doc = sfs_lines_doc_new(kc, true);
+	char *whole = sfs_render_skills_index(kc);
+	char *got = doc ? calloc(1, sfs_lines_doc_size(doc) + 1) : NULL;
+	ok(got && whole && sfs_lines_doc_size(doc) == strlen(whole) &&
+	   sfs_lines_doc_read(doc, 0, sfs_lines_doc_size(doc), got) == 0 &&
+	   strcmp(got, whole) == 0 && strstr(got, "\"plugin\""),
+	   "skills_index.json read in place has the plugins");
+	free(got);
+	free(whole);
+	sfs_lines_doc_free(doc);
+	sfs_catalog_unref(kc);
+
+	/* A rebuild keeps the plugins, also for folders taken unchanged;
+	 * a manifest that changes changes them. */
+	struct sfs_config cfg = { .roots = (const char *[]){ at("r") },
+	                          .nroots = 1 };
+	sfs_catalog *next = build_cfg(&cfg, cat);
+	is_str(plugin_of(next, "alpha"), "my-plugin", "rebuild keeps plugins");
+	write_file(at("r/my-plugin/.claude-plugin/plugin.json"),
+	           "{\"name\": \"renamed\"}\n");
+	sfs_catalog *third = build_cfg(&cfg, next);
+	is_str(plugin_of(third, "alpha"), "renamed", "a renamed plugin");
+	sfs_catalog_unref(third);
+	sfs_catalog_unref(next);
+	sfs_catalog_unref(cat);
+
+	/* ~/.claude/plugins: only what installed_plugins.json names */
+	char json[8192];
+	snprintf(json, sizeof(json), "{\"version\": 2, \"plugins\": {"
+	         "\"tools@mkt\": [{\"scope\": \"user\", \"installPath\": "
+	         "\"%s\", \"version\": \"1.0.0\"}],\n"
+	         "\"climb@mkt\": [{\"installPath\": \"%s\"}],\n"
+	         "\"away@mkt\": [{\"installPath\": \"/elsewhere\"}]}}\n",
+	         at("p/cache/mkt/tools/1.0.0"), at("p/cache/../../r"));
+	write_file(at("p/installed_plugins.json"), json);
+	write_file(at("p/known_marketplaces.json"), "{}\n");
+	write_file(at("p/cache/mkt/tools/1.0.0/.claude-plugin/plugin.json"),
+	           "{\"name\": \"tools\", \"version\": \"1.0.0\"}\n");
+	skill(at("p/cache/mkt/tools/1.0.0/skills/current"), NULL, NULL);
+	skill(at("p/cache/mkt/tools/0.9.0/skills/stale"), NULL, NULL);
+	write_file(at("p/marketplaces/mkt/.claude-plugin/marketplace.json"),
+	           "{\"name\": \"mkt\", \"plugins\": [{\"name\": \"other\", "
+	           "\"source\": \"./other\"}]}\n");
+	skill(at("p/marketplaces/mkt/other/skills/uninstalled"), NULL, NULL);
+	cat = build(at("p"), NULL, false);
+	sfs_catalog_each_diag(cat, print_diag, NULL);
+	ok(sfs_catalog_nskills(cat) == 1, "plugins folder: only installed "
+	   "plugins (got %zu)", sfs_catalog_nskills(cat));
+	is_str(plugin_of(cat, "current"), "tools", "installed plugin");
+	ok(count_diags(cat, SFS_WARNING, "p/installed_plugins.json",
+	               "climb@mkt", "is not inside") == 1 &&
+	   count_diags(cat, SFS_WARNING, "p/installed_plugins.json",
+	               "away@mkt", "is not inside") == 1,
+	   "install paths outside the plugins folder are named, not searched");
+	sfs_catalog_unref(cat);
+
+	/* A marketplace repository installed whole for each of its
+	 * "strict": false plugins, as anthropics/skills is: each plugin has
+	 * only the skills its marketplace entry lists. */
+	clean();
+	const char *mkt = "anthropic-agent-skills";
+	snprintf(json, sizeof(json), "{\"version\": 2, \"plugins\": {"
+	         "\"document-skills@%s\": [{\"installPath\": \"%s\"}],\n"
+	         "\"example-skills@%s\": [{\"installPath\": \"%s\"}]}}\n",
+	         mkt, at("p/cache/%s/document-skills/abc", mkt),
+	         mkt, at("p/cache/%s/example-skills/abc", mkt));
+	write_file(at("p/installed_plugins.json"), json);
+	static const char market_json[] =
+		"{\"name\": \"anthropic-agent-skills\", \"plugins\": [\n"
+		" {\"name\": \"document-skills\", \"source\": \"./\", "
+		"\"strict\": false, \"skills\": [\"./skills/xlsx\"]},\n"
+		" {\"name\": \"example-skills\", \"source\": \"./\", "
+		"\"strict\": false, \"skills\": [\"./skills/art\", "
+		"\"./skills/gone\"]}]}\n";
+	write_file(at("p/marketplaces/%s/.claude-plugin/marketplace.json", mkt),
+	           market_json);
+	static const char *const copies[] = { "document-skills",
+	                                      "example-skills" };
+	for (size_t i = 0; i < 2; i++) {
+		write_file(at("p/cache/%s/%s/abc/.claude-plugin/marketplace.json",
+		              mkt, copies[i]), market_json);
+		skill(at("p/cache/%s/%s/abc/skills/xlsx", mkt, copies[i]), NULL,
+		      NULL);
+		skill(at("p/cache/%s/%s/abc/skills/art", mkt, copies[i]), NULL,
+		      NULL);
+	}
+	cat = build(at("p"), NULL, false);
+	sfs_catalog_each_diag(cat, print_diag, NULL);
+	struct sfs_counts pc = sfs_catalog_counts(cat);
+	ok(pc.served == 2 && pc.shadowed == 0, "each installed plugin has its "
+	   "listed skills only: %zu served, %zu shadowed", pc.served,
+	   pc.shadowed);
+	is_str(plugin_of(cat, "xlsx"), "document-skills", "listed skill");
+	is_str(plugin_of(cat, "art"), "example-skills", "another plugin's");
+	sfs_catalog_unref(cat);
+
+	/* A root without skills says where it looked. */
+	mkdirs(at("e/sub/subsub"));
+	cat = build(at("e"), NULL, false);
+	ok(count_diags(cat, SFS_WARNING, "e", "", "no skill found: searched 3 "
+	               "folders") == 1, "a root without skills is reported");
+	sfs_catalog_unref(cat);
+}
+
+/* The `skills` installer keeps a skill in .agents/skills and links it
+ * from .claude/skills: with both as roots that is one skill folder, served
+ * once and shadowing nothing. */
+static void test_installer_links(void)
+{
+	clean();
+	skill(at("h/.agents/skills/installed"), NULL, NULL);
+	skill(at("h/.agents/skills/only-agents"), NULL, NULL);
+	mkdirs(at("h/.claude/skills"));
+	skill(at("h/.claude/skills/own"), NULL, NULL);
+	if (symlink("../../.agents/skills/installed",
+	            at("h/.claude/skills/installed")) < 0)
+		die("symlink");
+	sfs_catalog *cat = build(at("h/.agents/skills"), at("h/.claude/skills"),
+	                         false);
+	sfs_catalog_each_diag(cat, print_diag, NULL);
+	struct sfs_counts n = sfs_catalog_counts(cat);
+	const struct sfs_skill *s = sfs_catalog_find(cat, "installed");
+	ok(n.served == 3 && n.shadowed == 0 && n.warnings == 0,
+	   "an installer link is the same folder: %zu served, %zu shadowed, "
+	   "%zu warnings", n.served, n.shadowed, n.warnings);
+	ok(s && strcmp(s->dir, at("h/.agents/skills/installed")) == 0,
+	   "served from the first root");
+	sfs_catalog_unref(cat);
+	/* the other way round, the link's root first */
+	cat = build(at("h/.claude/skills"), at("h/.agents/skills"), false);
+	n = sfs_catalog_counts(cat);
+	s = sfs_catalog_find(cat, "installed");
+	ok(n.served == 3 && n.shadowed == 0 && s &&
+	   strcmp(s->dir, at("h/.claude/skills/installed")) == 0,
+	   "the link's root first: served by its link");
+	sfs_catalog_unref(cat);
+	/* a root named through a symlink of its own */
+	if (symlink(".agents/skills", at("h/agents-link")) < 0)
+		die("symlink");
+	cat = build(at("h/agents-link"), at("h/.claude/skills"), false);
+	n = sfs_catalog_counts(cat);
+	s = sfs_catalog_find(cat, "installed");
+	ok(n.served == 3 && n.shadowed == 0 && s &&
+	   strcmp(s->dir, at("h/agents-link/installed")) == 0,
+	   "a root named through a symlink: still one folder");
 	sfs_catalog_unref(cat);
 }
 
@@ -795,6 +1037,8 @@ int main(void)
 	if (!mkdtemp(top))
 		die("mkdtemp");
 	test_discovery();
+	test_plugins();
+	test_installer_links();
 	test_limits();
 	test_shadowing();
 	test_tree();

@@ -164,7 +164,7 @@ int main(int argc, char **argv)
 	           " \\U0001F600\"\n"
 	           "license: 'single ''quoted'' \\ \"'\n"
 	           "x-notes: [\"t\\\"1\", t\\\\2, \"\\u00fc\", \"\\x01\"]\n"
-	           "metadata:\n  float: 1.5\n  big: 12345678901234567890\n"
+	           "x-values:\n  float: 1.5\n  big: 12345678901234567890\n"
 	           "  neg: -7\n  exp: 6.02e23\n  none: ~\n  yes: true\n"
 	           "  list: [1, \"two\", 3.25, null]\n"
 	           "  nested: {a: {b: [\"\\n\", \"\\r\\f\\b\"]}}\n"

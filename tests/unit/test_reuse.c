@@ -504,6 +504,45 @@ static bool lines_doc_renders(const sfs_catalog *cat, bool skills_index)
 	return same && buf;
 }
 
+/* Skills a conforming client would refuse are left out of index.json but
+ * not of skills_index.json, and the documents read in place agree. */
+static void test_unlisted_lines(void)
+{
+	populate();
+	/* first, middle and last by id, so every separator is exercised */
+	write_file(at("r/a0/SKILL.md"), "---\nname: A Zero\ndescription: "
+	           "Id from the folder, not the name.\n---\n# a\n");
+	skill("r/s05b", "metadata:\n  n: 1\n");
+	skill("r/zz", "compatibility: \"\"\n");
+	const char *roots[] = { at("r") };
+	struct sfs_config lines = { .roots = roots, .nroots = 1,
+	                            .keep_lines = true };
+	sfs_catalog *cat = NULL;
+	if (sfs_catalog_build(&lines, NULL, &cat) < 0)
+		die("sfs_catalog_build");
+	char *index = sfs_render_index(cat);
+	char *skills = sfs_render_skills_index(cat);
+	const struct sfs_skill *a = sfs_catalog_find(cat, "a0");
+	ok(a && a->nunlisted == 1 && sfs_catalog_find(cat, "s05b") &&
+	   sfs_catalog_find(cat, "zz") && sfs_catalog_nskills(cat) == N + 3,
+	   "skills that break a client rule are served");
+	ok(index && skills && !strstr(index, "skill://a0/") &&
+	   !strstr(index, "skill://s05b/") && !strstr(index, "skill://zz/") &&
+	   strstr(index, "skill://s00/") && strstr(skills, "\"a0\"") &&
+	   strstr(skills, "\"s05b\"") && strstr(skills, "\"zz\""),
+	   "left out of index.json only");
+	ok(lines_doc_renders(cat, false) && lines_doc_renders(cat, true),
+	   "and read in place the same, in pieces");
+	char *status = sfs_render_status(cat, &(struct sfs_status_info){ 0 });
+	ok(status && strstr(status, "\"unlisted\"") &&
+	   strstr(status, "is not 1-64 of a-z"),
+	   "status.json lists them with their reasons");
+	free(status);
+	free(index);
+	free(skills);
+	sfs_catalog_unref(cat);
+}
+
 /* Lines kept instead of frontmatter trees render the same documents. */
 static void test_keep_lines(void)
 {
@@ -588,6 +627,7 @@ int main(void)
 	test_threads();
 	test_told();
 	test_keep_lines();
+	test_unlisted_lines();
 	test_lifetime();
 	nftw(top, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	printf("1..%d\n", tests);

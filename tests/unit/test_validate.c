@@ -75,11 +75,34 @@ static const char *sev_name(enum sfs_severity s)
 
 /* Exactly one finding, of this severity, field and position, whose
  * message contains words. */
+static bool is_unlisted(const struct sfs_diag *d)
+{
+	return strstr(d->message, "left out of skills/list") != NULL;
+}
+
+/* The findings but the one that says the skill is left out of
+ * skills/list (test_listable checks that one). */
+static size_t findings(const struct run *v, const struct sfs_diag **first)
+{
+	size_t n = 0;
+
+	*first = NULL;
+	for (size_t i = 0; i < v->diags.n; i++) {
+		if (is_unlisted(&v->diags.v[i]))
+			continue;
+		if (!n++)
+			*first = &v->diags.v[i];
+	}
+	return n;
+}
+
 static void expect_one(const struct run *v, enum sfs_severity sev,
                        const char *field, unsigned line, unsigned column,
                        const char *words, const char *what)
 {
-	const struct sfs_diag *d = v->diags.n == 1 ? &v->diags.v[0] : NULL;
+	const struct sfs_diag *d;
+	if (findings(v, &d) != 1)
+		d = NULL;
 	bool good = v->r == 0 && d && d->severity == sev &&
 	            strcmp(d->field, field) == 0 && d->line == line &&
 	            d->column == column && strstr(d->message, words) &&
@@ -109,7 +132,8 @@ static void expect_has(const struct run *v, enum sfs_severity sev,
 
 static void expect_clean(const struct run *v, const char *what)
 {
-	if (!ok(v->r == 0 && v->diags.n == 0, "%s: no findings", what))
+	const struct sfs_diag *d;
+	if (!ok(v->r == 0 && findings(v, &d) == 0, "%s: no findings", what))
 		print_diags(v);
 }
 
@@ -269,30 +293,63 @@ static void test_name(void)
 		done(&v);
 	}
 
+	/* Without a usable name the folder's name is the id: a warning,
+	 * and a client would refuse its skills/list entry. */
 	run(&v, "description: d\n", "demo");
-	expect_one(&v, SFS_ERROR, "name", 0, 0,
-	           "required field is missing: the skill id", "no name");
-	ok(v.meta.name == NULL, "no name: meta.name is NULL");
-	is_int(v.meta.ncapabilities, 0, "no name: no derived capability");
+	expect_has(&v, SFS_WARNING, "name", 1,
+	           "required field is missing; the folder name is the skill id",
+	           "no name");
+	expect_has(&v, SFS_WARNING, "name", 1,
+	           "left out of skills/list (SEP-2640)", "no name");
+	is_int(sfs_diag_count(&v.diags, SFS_ERROR), 0, "no name: no error");
+	is_str(v.meta.name, "demo", "no name: the folder's name is the id");
+	is_int(v.meta.ncapabilities, 1, "no name: the derived capability");
+	is_int(v.meta.nunlisted, 1, "no name: one reason to leave it out");
+	done(&v);
+
+	run(&v, "description: d\n", "Demo Skill");
+	expect_one(&v, SFS_ERROR, "name", 1, 1,
+	           "missing; the folder name is no valid skill id either",
+	           "no name, folder no id");
+	ok(v.meta.name == NULL, "no name, folder no id: no id");
+	is_int(v.meta.ncapabilities, 0, "no name, folder no id: no "
+	       "derived capability");
 	done(&v);
 
 	run(&v, "name: 42\ndescription: d\n", "42");
-	expect_one(&v, SFS_ERROR, "name", 2, 7, "must be a string, not a number",
+	expect_has(&v, SFS_WARNING, "name", 2, "must be a string, not a number",
 	           "numeric name");
+	is_str(v.meta.name, "42", "numeric name: the folder's name is the id");
 	done(&v);
 
 	run(&v, "name: \"\"\ndescription: d\n", "demo");
-	expect_one(&v, SFS_ERROR, "name", 2, 7, "must not be empty: the skill id", "empty name");
+	expect_has(&v, SFS_WARNING, "name", 2, "it is empty", "empty name");
+	is_str(v.meta.name, "demo", "empty name: the folder's name is the id");
 	done(&v);
 
 	run(&v, "name:\ndescription: d\n", "demo");
-	expect_one(&v, SFS_ERROR, "name", 2, 6, "not empty", "null name");
+	expect_has(&v, SFS_WARNING, "name", 2, "not empty", "null name");
 	done(&v);
 
+	run(&v, "name: Ahrefs Automation\ndescription: d\n",
+	    "ahrefs-automation");
+	expect_has(&v, SFS_WARNING, "name", 2, "\"Ahrefs Automation\" is not "
+	           "a valid skill id: it has uppercase letters", "display name");
+	expect_has(&v, SFS_WARNING, "name", 2, "left out of skills/list",
+	           "display name");
+	is_int(sfs_diag_count(&v.diags, SFS_ERROR), 0, "display name: no "
+	       "error");
+	is_str(v.meta.name, "ahrefs-automation",
+	       "display name: the folder's name is the id");
+	done(&v);
+
+	/* A valid name that is not the folder's is the id, and listable. */
 	run(&v, BASE, "other");
-	expect_one(&v, SFS_ERROR, "name", 2, 7,
+	expect_one(&v, SFS_WARNING, "name", 2, 7,
 	           "\"demo\" does not match the folder name \"other\"",
 	           "name differs from the folder");
+	is_str(v.meta.name, "demo", "name differs: the name is the id");
+	is_int(v.meta.nunlisted, 0, "name differs: listable");
 	done(&v);
 
 	run(&v, "name: claude-helper\ndescription: d\n", "claude-helper");
@@ -325,12 +382,12 @@ static void test_description(void)
 	char *yaml;
 
 	run(&v, "name: demo\n", "demo");
-	expect_one(&v, SFS_ERROR, "description", 0, 0,
+	expect_one(&v, SFS_ERROR, "description", 1, 1,
 	           "required field is missing: what the skill", "no description");
 	done(&v);
 
 	run(&v, "name: demo\ndescription: \"  \"\n", "demo");
-	expect_one(&v, SFS_ERROR, "description", 3, 14, "must not be empty: what the skill",
+	expect_one(&v, SFS_WARNING, "description", 3, 14, "must not be empty: what the skill",
 	           "blank description");
 	done(&v);
 
@@ -367,7 +424,7 @@ static void test_description(void)
 		snprintf(buf, sizeof(buf), "name: demo\ndescription: '%s'\n",
 		         tags[i]);
 		run(&v, buf, "demo");
-		expect_one(&v, SFS_ERROR, "description", 3, 14, "XML tag",
+		expect_one(&v, SFS_WARNING, "description", 3, 14, "XML tag",
 		           tags[i]);
 		done(&v);
 	}
@@ -440,11 +497,11 @@ static const struct rule {
 	{ "x-personal-mcp:\n", SFS_ERROR, "x-personal-mcp", 4, 16,
 	  "must be a mapping, not empty" },
 	{ "x-personal-mcp:\n  version: 1.0.0\n" CAPS, SFS_ERROR,
-	  "x-personal-mcp.id", 4, 1, "is missing; it must equal name" },
+	  "x-personal-mcp.id", 4, 1, "is missing; it must equal the skill id" },
 	{ "x-personal-mcp:\n  id: other\n  version: 1.0.0\n"
 	  "  capabilities: [resource://skills/other/document]\n", SFS_ERROR,
 	  "x-personal-mcp.id", 5, 7,
-	  "\"other\" does not match name \"demo\"" },
+	  "\"other\" does not match the skill id \"demo\"" },
 	{ "x-personal-mcp:\n  id: Demo\n  version: 1.0.0\n"
 	  "  capabilities: [resource://skills/Demo/document]\n", SFS_ERROR,
 	  "x-personal-mcp.id", 5, 7, "not a valid skill id: it has uppercase" },
@@ -571,21 +628,79 @@ static void test_compatibility_length(void)
 	done(&v);
 }
 
+/* Each rule of the official SDK client's SkillsClient that a served
+ * skill breaks is a reason to leave it out of skills/list, with one
+ * warning that names them all. */
+static void test_listable(void)
+{
+	static const struct {
+		const char *yaml, *dir, *reason;
+	} cases[] = {
+		{ "description: d\n", "demo", "no string name" },
+		{ "name: [a]\ndescription: d\n", "demo", "no string name" },
+		{ "name: My Skill\ndescription: d\n", "demo",
+		  "\"My Skill\" is not 1-64" },
+		{ "name: demo\ndescription: \"\"\n", "demo",
+		  "description is 0 characters" },
+		{ BASE "compatibility:\n", "demo", "compatibility is not" },
+		{ BASE "compatibility: 12\n", "demo", "compatibility is not" },
+		{ BASE "metadata: {a: 1}\n", "demo", "metadata is not" },
+		{ BASE "metadata:\n", "demo", "metadata is not" },
+		{ BASE "__proto__: x\n", "demo", "\"__proto__\" key" },
+	};
+	struct run v;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		run(&v, cases[i].yaml, cases[i].dir);
+		bool one = v.meta.nunlisted == 1 &&
+		           strstr(v.meta.unlisted[0], cases[i].reason);
+		size_t warned = 0;
+		for (size_t k = 0; k < v.diags.n; k++)
+			warned += is_unlisted(&v.diags.v[k]) &&
+			          v.diags.v[k].severity == SFS_WARNING &&
+			          strstr(v.diags.v[k].message, cases[i].reason);
+		if (!ok(one && warned == 1, "unlisted: %s", cases[i].reason))
+			print_diags(&v);
+		done(&v);
+	}
+
+	char *yaml = long_description(1025, "\xf0\x9f\x98\x80");
+	run(&v, yaml, "demo");
+	ok(v.meta.nunlisted == 1 && strstr(v.meta.unlisted[0],
+	   "description is 1025 characters, not 1-1024"),
+	   "unlisted: 1025 code points of 4 bytes");
+	done(&v);
+	free(yaml);
+	yaml = long_description(1024, "\xf0\x9f\x98\x80");
+	run(&v, yaml, "demo");
+	is_int(v.meta.nunlisted, 0, "listed: 1024 code points of 4 bytes");
+	done(&v);
+	free(yaml);
+
+	run(&v, BASE "compatibility: ok\nmetadata: {a: \"1\"}\n", "other");
+	is_int(v.meta.nunlisted, 0, "listed: a valid name unlike its folder");
+	done(&v);
+
+	run(&v, "name: My Skill\ndescription: \"\"\nmetadata: [1]\n", "demo");
+	is_int(v.meta.nunlisted, 3, "three reasons at once");
+	done(&v);
+}
+
 static void test_several_findings(void)
 {
 	struct run v;
 
 	/* Findings of one skill come together, each with its own place. */
 	run(&v, "name: Bad--Name\ndescription: <b>x</b>\nfoo: 1\n"
-	    "x-personal-mcp: {id: bad, version: x}\n", "bad");
-	expect_has(&v, SFS_ERROR, "name", 2, "uppercase", "several");
-	expect_has(&v, SFS_ERROR, "name", 2, "does not match the folder",
+	    "x-personal-mcp: {id: bad, version: x}\n", "other");
+	expect_has(&v, SFS_WARNING, "name", 2, "uppercase", "several");
+	expect_has(&v, SFS_WARNING, "name", 2, "left out of skills/list",
 	           "several");
-	expect_has(&v, SFS_ERROR, "description", 3, "XML tag \"<b>\"",
+	expect_has(&v, SFS_WARNING, "description", 3, "XML tag \"<b>\"",
 	           "several");
 	expect_has(&v, SFS_WARNING, "foo", 4, "unknown key", "several");
 	expect_has(&v, SFS_ERROR, "x-personal-mcp.id", 5, "does not match "
-	           "name", "several");
+	           "the skill id \"other\"", "several");
 	expect_has(&v, SFS_ERROR, "x-personal-mcp.version", 5,
 	           "\"x\" is not a semantic version", "several");
 	expect_has(&v, SFS_ERROR, "x-personal-mcp.capabilities", 5,
@@ -977,6 +1092,7 @@ int main(int argc, char **argv)
 	test_rules();
 	test_compatibility_length();
 	test_several_findings();
+	test_listable();
 	test_body_links();
 	test_body_code();
 	test_body_length();

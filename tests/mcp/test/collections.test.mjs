@@ -1,255 +1,159 @@
-// Skill collections as people have them, over MCP: skills of Claude Code
-// plugins (list_skills shows the plugin; get_skill, prompts/get and the
-// resource:// templates take <plugin>:<id>), and served skills that the
-// mount leaves out of index.json because the official SDK client would
-// refuse their entry (skills/list and skills/get leave them out; tools,
-// prompts and resources still serve them).
-//
-// Both rest on what the mount serves (a "plugin" key in catalog records,
-// index.json without the refused entries); each test says so and skips
-// when the mount in use lacks it.
+// Skill collections as people have them, through the official v2 SDK's
+// SkillsClient WITHOUT skipInvalid: a catalog made of every kind of name
+// departure, every SkillsClient rule broken, the `skills` installer's
+// symlink layout, dot folders, and Claude Code plugin and marketplace
+// layouts lists whole (what a conforming client would refuse is left out
+// of skills/list, not served broken), and every listed file reads back
+// verified and byte-identical to the mount.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { makeTempDir, removeTempDir, mountSkills, writeSkill, skillMd, indexEntries,
-	PNG_1X1 } from '../lib/mount.mjs';
-import { connectV2, SkillsClient, rejectsWith, toolJson } from '../lib/clients.mjs';
+import { makeTempDir, removeTempDir, mountSkills, indexEntries, writeSkill } from '../lib/mount.mjs';
+import { connectV2, SkillsClient } from '../lib/clients.mjs';
 
-const LONG = 'Summarise long reports. '.repeat(46).trim();   // 1103 code points
-const body = (title) => `# ${title}\n\nDo the thing the ${title} way.\n`;
+const md = (fm, body = '# Body\n') => `---\n${fm}---\n${body}`;
+const writeJson = (file, value) => {
+	fs.mkdirSync(path.dirname(file), { recursive: true });
+	fs.writeFileSync(file, JSON.stringify(value, null, 2));
+};
 
-let src;
-let fx;
-let mnt;
-before(async () => {
-	src = makeTempDir('coll-src');
-	fs.mkdirSync(path.join(src, 'my-plugin', '.claude-plugin'), { recursive: true });
-	fs.writeFileSync(path.join(src, 'my-plugin', '.claude-plugin', 'plugin.json'),
-		JSON.stringify({ name: 'my-plugin', version: '1.0.0', description: 'A test plugin' }));
-	writeSkill(src, 'my-plugin/skills/my-skill', {
-		'SKILL.md': skillMd(`
-name: my-skill
-description: A skill of a plugin. Use in tests of plugin skills.
-argument-hint: "[target]"
-`, body('plugin skill') + 'Target: $ARGUMENTS\n'),
-		'references/notes.md': '# Notes\n',
-	});
-	fs.mkdirSync(path.join(src, 'other-plugin', '.claude-plugin'), { recursive: true });
-	fs.writeFileSync(path.join(src, 'other-plugin', '.claude-plugin', 'plugin.json'),
-		JSON.stringify({ name: 'other-plugin' }));
-	writeSkill(src, 'other-plugin/skills/other-skill', {
-		'SKILL.md': skillMd(`
-name: other-skill
-description: A skill of another plugin. Use in tests of plugin skills.
-`, body('other plugin')),
-	});
-	writeSkill(src, 'plain-skill', {
-		'SKILL.md': skillMd(`
-name: plain-skill
-description: A skill of no plugin. Use in tests.
-`, body('plain')),
-	});
-	// Entries the official client refuses: a description over 1024
-	// characters, metadata values that are not strings.
-	writeSkill(src, 'long-desc', {
-		'SKILL.md': skillMd(`
-name: long-desc
-description: ${LONG}
-`, body('long description')),
-		'assets/a b#1?.txt': 'a name that needs encoding\n',
-		'assets/logo.png': PNG_1X1,
-	});
-	writeSkill(src, 'bad-metadata', {
-		'SKILL.md': skillMd(`
-name: bad-metadata
-description: Metadata with a number. Use in tests.
-metadata:
-  count: 3
-`, body('bad metadata')),
-	});
-	writeSkill(src, 'hidden-long', {
-		'SKILL.md': skillMd(`
-name: hidden-long
-description: ${LONG}
-disable-model-invocation: true
-`, body('hidden long')),
-	});
-	fx = await mountSkills(src);
-	mnt = fs.realpathSync(fx.mnt);
-});
-after(async () => {
-	await fx?.unmount();
-	if (src)
-		removeTempDir(src);
-});
+// id -> why it is left out of skills/list (null: listed)
+const EXPECT = {
+	'plain': null,
+	'vercel-foo': null,                       // name differs from its folder
+	'ahrefs-automation': 'name',              // display-style name
+	'no-name': 'name',                        // no name: the folder's
+	'numeric': 'name',                        // name: 42
+	'long-desc': 'description',               // 1068 characters
+	'empty-desc': 'description',              // ""
+	'compat-long': 'compatibility',           // 501 characters
+	'compat-list': 'compatibility',           // not a string
+	'meta-num': 'metadata',                   // version: 1.0
+	'meta-list': 'metadata',                  // a list
+	'installed': null,                        // installer symlink
+	'linked-dev': null,                       // ln -s ~/dev/x
+	'sys-skill': null,                        // skills/.system
+	'exp-skill': null,                        // skills/.experimental
+	'xlsx': null,                             // marketplace skills list
+	'lint': null,                             // marketplace plugin source
+	'helper': null,                           // plugin.json skills/
+};
 
-const readJson = (rel) => JSON.parse(fs.readFileSync(path.join(mnt, rel), 'utf8'));
-const pluginOf = (id) => readJson(`catalog/${id}.json`).plugin;
-const listedIds = () => indexEntries(mnt).map((e) => e.uri.slice(8, -9));
-const servedIds = () => fs.readdirSync(path.join(mnt, 'skills')).sort();
-const UNLISTED = ['bad-metadata', 'hidden-long', 'long-desc'];
+function buildCatalog(src, outside) {
+	writeSkill(src, 'plain', { 'SKILL.md': md('name: plain\ndescription: Plain.\n'),
+		'scripts/run.sh': '#!/bin/sh\necho run\n', 'assets/logo.txt': 'logo\n' });
+	writeSkill(src, 'foo', { 'SKILL.md': md('name: vercel-foo\ndescription: Named apart from its folder.\n') });
+	writeSkill(src, 'ahrefs-automation', { 'SKILL.md': md('name: Ahrefs Automation\ndescription: Display name.\n') });
+	writeSkill(src, 'no-name', { 'SKILL.md': md('description: Claude Code uses the folder name.\n') });
+	writeSkill(src, 'numeric', { 'SKILL.md': md('name: 42\ndescription: A number for a name.\n') });
+	writeSkill(src, 'long-desc', { 'SKILL.md': md(`name: long-desc\ndescription: ${'é'.repeat(1068)}\n`) });
+	writeSkill(src, 'empty-desc', { 'SKILL.md': md('name: empty-desc\ndescription: ""\n') });
+	writeSkill(src, 'compat-long', { 'SKILL.md': md(`name: compat-long\ndescription: C.\ncompatibility: ${'c'.repeat(501)}\n`) });
+	writeSkill(src, 'compat-list', { 'SKILL.md': md('name: compat-list\ndescription: C.\ncompatibility:\n  - linux\n') });
+	writeSkill(src, 'meta-num', { 'SKILL.md': md('name: meta-num\ndescription: M.\nmetadata:\n  version: 1.0\n') });
+	writeSkill(src, 'meta-list', { 'SKILL.md': md('name: meta-list\ndescription: M.\nmetadata:\n  - a\n') });
+	writeSkill(src, 'Not An Id', { 'SKILL.md': md('description: Neither name nor folder is an id.\n') });
 
-// The mount records plugins (the contract the library half delivers).
-function needPlugins(t) {
-	if (pluginOf('my-skill') === 'my-plugin')
-		return true;
-	t.skip('this mount records no "plugin" in catalog/<id>.json');
-	return false;
+	// the `skills` installer: the skill lives in .agents/skills (here,
+	// outside the root), the agent's folder links to it
+	writeSkill(path.join(outside, '.agents', 'skills'), 'installed', {
+		'SKILL.md': md('name: installed\ndescription: Installed by the skills CLI.\n'),
+		'references/guide.md': '# Guide\n' });
+	fs.symlinkSync(path.relative(src, path.join(outside, '.agents', 'skills', 'installed')),
+		path.join(src, 'installed'));
+	writeSkill(path.join(outside, 'dev'), 'linked-dev', {
+		'SKILL.md': md('name: linked-dev\ndescription: Developed elsewhere.\n'), 'notes.txt': 'n\n' });
+	fs.symlinkSync(path.join(outside, 'dev', 'linked-dev'), path.join(src, 'linked-dev'));
+
+	writeSkill(path.join(src, 'curated', '.system'), 'sys-skill',
+		{ 'SKILL.md': md('name: sys-skill\ndescription: In a dot folder.\n') });
+	writeSkill(path.join(src, 'curated', '.experimental'), 'exp-skill',
+		{ 'SKILL.md': md('name: exp-skill\ndescription: In another dot folder.\n') });
+	writeSkill(path.join(src, 'node_modules'), 'dep-skill',
+		{ 'SKILL.md': md('name: dep-skill\ndescription: Not searched.\n') });
+
+	const market = path.join(src, 'market');
+	writeJson(path.join(market, '.claude-plugin', 'marketplace.json'), {
+		name: 'test-market', owner: { name: 't' },
+		plugins: [
+			{ name: 'document-skills', source: './', strict: false, skills: ['./skills/xlsx'] },
+			{ name: 'dev-tools', source: './plugins/dev-tools' },
+		] });
+	writeSkill(path.join(market, 'skills'), 'xlsx', { 'SKILL.md': md('name: xlsx\ndescription: Sheets.\n') });
+	writeJson(path.join(market, 'plugins', 'dev-tools', '.claude-plugin', 'plugin.json'),
+		{ name: 'dev-tools', version: '1.0.0' });
+	writeSkill(path.join(market, 'plugins', 'dev-tools', 'skills'), 'lint',
+		{ 'SKILL.md': md('name: lint\ndescription: Lints.\n') });
+	writeJson(path.join(src, 'my-plugin', '.claude-plugin', 'plugin.json'), { name: 'my-plugin' });
+	writeSkill(path.join(src, 'my-plugin', 'skills'), 'helper',
+		{ 'SKILL.md': md('name: helper\ndescription: Helps.\n') });
 }
 
-// The mount leaves refused entries out of index.json but serves them.
-function needUnlisted(t) {
-	const served = servedIds();
-	if (UNLISTED.every((id) => served.includes(id) && !listedIds().includes(id)))
-		return true;
-	t.skip(`this mount does not serve ${UNLISTED.join(', ')} outside index.json ` +
-		`(served: ${served.join(', ')}; listed: ${listedIds().join(', ')})`);
-	return false;
-}
+describe('a catalog of real-world collections, listed by SkillsClient', () => {
+	let src, outside, fx, mnt, c;
+	before(async () => {
+		src = makeTempDir('src');
+		outside = makeTempDir('outside');
+		buildCatalog(src, outside);
+		fx = await mountSkills(src);
+		mnt = fs.realpathSync(fx.mnt);
+		c = await connectV2(['--mount', fx.mnt]);
+	});
+	after(async () => {
+		await c?.close();
+		await fx?.unmount();
+		if (src)
+			removeTempDir(src);
+		if (outside)
+			removeTempDir(outside);
+	});
 
-function skillFiles(id) {
-	const root = path.join(mnt, 'skills', id);
-	const out = [];
-	const walk = (rel) => {
-		for (const ent of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
-			const r = rel ? `${rel}/${ent.name}` : ent.name;
-			if (ent.isDirectory())
-				walk(r);
-			else
-				out.push(r);
+	it('serves every skill that has a usable id, lists only what a client accepts', () => {
+		const served = JSON.parse(fs.readFileSync(path.join(mnt, 'catalog', 'skills_index.json')))
+			.skills.map((s) => s.id).sort();
+		assert.deepEqual(served, Object.keys(EXPECT).sort());
+		const listed = indexEntries(mnt).map((e) => e.frontmatter.name ?? null);
+		const want = Object.keys(EXPECT).filter((id) => EXPECT[id] === null).sort();
+		assert.deepEqual(indexEntries(mnt).map((e) => e.uri).sort(),
+			want.map((id) => `skill://${id}/SKILL.md`).sort());
+		assert.deepEqual([...listed].sort(), want);
+		const status = JSON.parse(fs.readFileSync(path.join(mnt, 'status.json')));
+		for (const u of status.unlisted) {
+			assert.ok(EXPECT[u.id], `${u.id} is left out: ${JSON.stringify(u)}`);
+			assert.ok(u.reasons.some((r) => r.includes(EXPECT[u.id])), `${u.id}: ${u.reasons}`);
 		}
-	};
-	walk('');
-	return out;
-}
-const encodePath = (rel) => rel.split('/').map((seg) => seg.replace(/[^\w!$&'()*+,.:;=@[\]|~-]/gu,
-	(ch) => encodeURIComponent(ch))).join('/');
-
-for (const era of ['legacy', 'modern']) {
-	describe(`v2 client, ${era}`, () => {
-		let c;
-		before(async () => { c = await connectV2(['--mount', fx.mnt], { era }); });
-		after(async () => { await c?.close(); });
-
-		const tool = async (name, args) => toolJson(await c.client.callTool({ name, arguments: args }));
-		const allSkills = async () => (await tool('list_skills', { limit: 500 })).structured.skills;
-
-		it('list_skills shows the plugin of each plugin skill, and no plugin for others', async (t) => {
-			if (!needPlugins(t))
-				return;
-			const byId = Object.fromEntries((await allSkills()).map((s) => [s.id, s]));
-			assert.equal(byId['my-skill'].plugin, 'my-plugin');
-			assert.equal(byId['other-skill'].plugin, 'other-plugin');
-			assert.equal('plugin' in byId['plain-skill'], false, 'plain-skill: no plugin key');
-			const found = (await tool('list_skills', { query: 'my-plugin' })).structured.skills;
-			assert.deepEqual(found.map((s) => s.id), ['my-skill'], 'a query matches the plugin name');
-		});
-
-		it('get_skill takes <plugin>:<id> for a skill of that plugin, and only for it', async (t) => {
-			if (!needPlugins(t))
-				return;
-			const plain = await tool('get_skill', { id: 'my-skill' });
-			const named = await tool('get_skill', { id: 'my-plugin:my-skill' });
-			assert.equal(named.isError, false, named.text);
-			assert.deepEqual(named.structured, plain.structured);
-			assert.equal(named.structured.path, path.join(mnt, 'skills', 'my-skill', 'SKILL.md'));
-			for (const id of ['other-plugin:my-skill', 'my-plugin:plain-skill', 'my-plugin:', ':my-skill',
-				'my-plugin:no-such-skill']) {
-				const r = await tool('get_skill', { id });
-				assert.equal(r.isError, true, `${id}: unknown`);
-				assert.match(r.text, /Unknown skill id/, `${id}: says unknown`);
-			}
-		});
-
-		it('prompts/get takes <plugin>:<id>, with its arguments', async (t) => {
-			if (!needPlugins(t))
-				return;
-			const res = await c.client.getPrompt({ name: 'my-plugin:my-skill', arguments: { arguments: 'prod' } });
-			assert.equal(res.messages[0].content.text,
-				`Base directory for this skill: ${path.join(mnt, 'skills', 'my-skill')}\n\n` +
-				body('plugin skill') + 'Target: prod\n');
-			await rejectsWith(c.request('prompts/get', { name: 'other-plugin:my-skill' }), -32602);
-		});
-
-		it('the resource:// templates take <plugin>:<id>', async (t) => {
-			if (!needPlugins(t))
-				return;
-			const doc = await c.client.readResource({ uri: 'resource://skills/my-plugin:my-skill/document' });
-			assert.equal(doc.contents[0].text,
-				fs.readFileSync(path.join(mnt, 'skills', 'my-skill', 'SKILL.md'), 'utf8'));
-			const rec = await c.client.readResource({ uri: 'resource://catalog/skills/my-plugin:my-skill' });
-			assert.equal(JSON.parse(rec.contents[0].text).plugin, 'my-plugin');
-			for (const uri of ['resource://skills/other-plugin:my-skill/document',
-				'resource://catalog/skills/my-plugin:plain-skill',
-				'resource://skills/my/plugin:my-skill/document'])
-				await rejectsWith(c.request('resources/read', { uri }), -32602);
-		});
-
-		it('SkillsClient without skipInvalid lists the whole catalog; refused entries are not in it', async (t) => {
-			if (!needUnlisted(t))
-				return;
-			const sc = new SkillsClient(c.client);
-			const { skills, invalid } = await sc.list();
-			assert.deepEqual(invalid, []);
-			const ids = skills.map((s) => s.frontmatter.name).sort();
-			assert.deepEqual(ids, listedIds().sort(), 'exactly the entries of index.json');
-			for (const id of UNLISTED)
-				assert.ok(!ids.includes(id), `${id} left out`);
-			for (const skill of skills)
-				for (const r of skill.resources)
-					assert.equal((await sc.read(skill, r.uri)).verified, true, `${r.uri}: verified`);
-			for (const id of UNLISTED)
-				await rejectsWith(c.request('skills/get', { uri: `skill://${id}/SKILL.md` }), -32602);
-			const status = readJson('status.json');
-			for (const id of UNLISTED)
-				assert.ok(JSON.stringify(status.unlisted ?? null).includes(id),
-					`status.json lists ${id} under "unlisted"`);
-		});
-
-		it('tools and prompts still serve a skill left out of skills/list', async (t) => {
-			if (!needUnlisted(t))
-				return;
-			const ids = (await allSkills()).map((s) => s.id);
-			assert.ok(ids.includes('long-desc') && ids.includes('bad-metadata'), 'list_skills has them');
-			assert.ok(!ids.includes('hidden-long'), 'disable-model-invocation read from SKILL.md');
-			const got = await tool('get_skill', { id: 'long-desc' });
-			assert.equal(got.isError, false, got.text);
-			assert.equal(got.structured.content, body('long description'));
-			assert.equal(got.structured.description, LONG);
-			assert.equal((await tool('get_skill', { id: 'hidden-long' })).isError, true);
-			const { prompts } = await c.request('prompts/list', {});
-			const names = prompts.map((p) => p.name);
-			for (const id of UNLISTED)
-				assert.ok(names.includes(id), `prompt ${id}`);
-			const p = await c.client.getPrompt({ name: 'hidden-long' });
-			assert.match(p.messages[0].content.text, /Do the thing the hidden long way/);
-		});
-
-		it('resources list, read and walk the files of a skill left out of skills/list', async (t) => {
-			if (!needUnlisted(t))
-				return;
-			const uris = [];
-			let cursor;
-			do {
-				const page = await c.request('resources/list', cursor ? { cursor } : {});
-				uris.push(...page.resources.map((r) => r.uri));
-				cursor = page.nextCursor;
-			} while (cursor);
-			const files = skillFiles('long-desc');
-			const mine = uris.filter((u) => u.startsWith('skill://long-desc/'));
-			assert.deepEqual(mine.sort(), files.map((f) => `skill://long-desc/${encodePath(f)}`).sort());
-			assert.ok(uris.includes('resource://skills/long-desc/document'), 'its document');
-			for (const uri of mine) {
-				const res = await c.client.readResource({ uri });
-				const item = res.contents[0];
-				const bytes = 'text' in item ? Buffer.from(item.text) : Buffer.from(item.blob, 'base64');
-				const rel = decodeURIComponent(uri.slice('skill://long-desc/'.length));
-				assert.deepEqual(bytes, fs.readFileSync(path.join(mnt, 'skills', 'long-desc', rel)), uri);
-			}
-			const dir = await c.request('resources/directory/read', { uri: 'skill://long-desc/assets' });
-			assert.deepEqual(dir.resources.map((r) => r.uri).sort(),
-				['skill://long-desc/assets/a%20b%231%3F.txt', 'skill://long-desc/assets/logo.png']);
-		});
+		assert.equal(status.unlisted.length, Object.values(EXPECT).filter(Boolean).length);
 	});
-}
+
+	it('records the plugin of plugin and marketplace skills', () => {
+		const rec = (id) => JSON.parse(fs.readFileSync(path.join(mnt, 'catalog', `${id}.json`)));
+		assert.equal(rec('xlsx').plugin, 'document-skills');
+		assert.equal(rec('lint').plugin, 'dev-tools');
+		assert.equal(rec('helper').plugin, 'my-plugin');
+		assert.equal('plugin' in rec('plain'), false);
+	});
+
+	it('SkillsClient lists the whole catalog without skipInvalid, and reads every file verified', async () => {
+		const sc = new SkillsClient(c.client);
+		const { skills, invalid } = await sc.list();
+		assert.deepEqual(invalid, []);
+		assert.deepEqual(skills.map((s) => s.uri).sort(), indexEntries(mnt).map((e) => e.uri).sort());
+		let files = 0;
+		for (const skill of skills) {
+			const id = skill.frontmatter.name;
+			const doc = await sc.read(skill);
+			assert.equal(doc.verified, true, `${skill.uri}: verified`);
+			assert.deepEqual(doc.frontmatter, skill.frontmatter, `${skill.uri}: frontmatter`);
+			for (const r of skill.resources) {
+				const file = await sc.read(skill, r.uri);
+				assert.equal(file.verified, true, `${r.uri}: verified`);
+				const rel = r.uri.slice(`skill://${id}/`.length);
+				assert.deepEqual(Buffer.from(file.bytes),
+					fs.readFileSync(path.join(mnt, 'skills', id, rel)), `${r.uri}: bytes`);
+				files++;
+			}
+		}
+		assert.ok(files >= skills.length + 4, `every file read (${files})`);
+	});
+});
