@@ -3,11 +3,8 @@
 // resource:// templates take <plugin>:<id>), and served skills that the
 // mount leaves out of index.json because the official SDK client would
 // refuse their entry (skills/list and skills/get leave them out; tools,
-// prompts and resources still serve them).
-//
-// Both rest on what the mount serves (a "plugin" key in catalog records,
-// index.json without the refused entries); each test says so and skips
-// when the mount in use lacks it.
+// prompts and resources still serve them).  main's collections test
+// covers the layouts and the listing; this one what the MCP server adds.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -43,6 +40,18 @@ argument-hint: "[target]"
 name: other-skill
 description: A skill of another plugin. Use in tests of plugin skills.
 `, body('other plugin')),
+	});
+	// A marketplace whose plugin lists its skills (strict: false).
+	fs.mkdirSync(path.join(src, 'market', '.claude-plugin'), { recursive: true });
+	fs.writeFileSync(path.join(src, 'market', '.claude-plugin', 'marketplace.json'), JSON.stringify({
+		name: 'test-market', owner: { name: 't' },
+		plugins: [{ name: 'document-skills', source: './', strict: false, skills: ['./skills/xlsx'] }],
+	}));
+	writeSkill(src, 'market/skills/xlsx', {
+		'SKILL.md': skillMd(`
+name: xlsx
+description: Spreadsheets, from a marketplace plugin. Use in tests.
+`, body('xlsx')),
 	});
 	writeSkill(src, 'plain-skill', {
 		'SKILL.md': skillMd(`
@@ -90,22 +99,17 @@ const listedIds = () => indexEntries(mnt).map((e) => e.uri.slice(8, -9));
 const servedIds = () => fs.readdirSync(path.join(mnt, 'skills')).sort();
 const UNLISTED = ['bad-metadata', 'hidden-long', 'long-desc'];
 
-// The mount records plugins (the contract the library half delivers).
-function needPlugins(t) {
-	if (pluginOf('my-skill') === 'my-plugin')
-		return true;
-	t.skip('this mount records no "plugin" in catalog/<id>.json');
-	return false;
+// What the mount must serve for these tests to mean anything.
+function needPlugins() {
+	assert.equal(pluginOf('my-skill'), 'my-plugin', 'catalog/my-skill.json records the plugin');
 }
 
-// The mount leaves refused entries out of index.json but serves them.
-function needUnlisted(t) {
+function needUnlisted() {
 	const served = servedIds();
-	if (UNLISTED.every((id) => served.includes(id) && !listedIds().includes(id)))
-		return true;
-	t.skip(`this mount does not serve ${UNLISTED.join(', ')} outside index.json ` +
-		`(served: ${served.join(', ')}; listed: ${listedIds().join(', ')})`);
-	return false;
+	for (const id of UNLISTED) {
+		assert.ok(served.includes(id), `${id} is served`);
+		assert.ok(!listedIds().includes(id), `${id} is left out of index.json`);
+	}
 }
 
 function skillFiles(id) {
@@ -135,25 +139,26 @@ for (const era of ['legacy', 'modern']) {
 		const tool = async (name, args) => toolJson(await c.client.callTool({ name, arguments: args }));
 		const allSkills = async () => (await tool('list_skills', { limit: 500 })).structured.skills;
 
-		it('list_skills shows the plugin of each plugin skill, and no plugin for others', async (t) => {
-			if (!needPlugins(t))
-				return;
+		it('list_skills shows the plugin of each plugin skill, and no plugin for others', async () => {
+			needPlugins();
 			const byId = Object.fromEntries((await allSkills()).map((s) => [s.id, s]));
 			assert.equal(byId['my-skill'].plugin, 'my-plugin');
 			assert.equal(byId['other-skill'].plugin, 'other-plugin');
+			assert.equal(byId.xlsx.plugin, 'document-skills', 'a marketplace plugin');
 			assert.equal('plugin' in byId['plain-skill'], false, 'plain-skill: no plugin key');
 			const found = (await tool('list_skills', { query: 'my-plugin' })).structured.skills;
 			assert.deepEqual(found.map((s) => s.id), ['my-skill'], 'a query matches the plugin name');
 		});
 
-		it('get_skill takes <plugin>:<id> for a skill of that plugin, and only for it', async (t) => {
-			if (!needPlugins(t))
-				return;
+		it('get_skill takes <plugin>:<id> for a skill of that plugin, and only for it', async () => {
+			needPlugins();
 			const plain = await tool('get_skill', { id: 'my-skill' });
 			const named = await tool('get_skill', { id: 'my-plugin:my-skill' });
 			assert.equal(named.isError, false, named.text);
 			assert.deepEqual(named.structured, plain.structured);
 			assert.equal(named.structured.path, path.join(mnt, 'skills', 'my-skill', 'SKILL.md'));
+			const xlsx = await tool('get_skill', { id: 'document-skills:xlsx' });
+			assert.equal(xlsx.structured?.content, body('xlsx'), xlsx.text);
 			for (const id of ['other-plugin:my-skill', 'my-plugin:plain-skill', 'my-plugin:', ':my-skill',
 				'my-plugin:no-such-skill']) {
 				const r = await tool('get_skill', { id });
@@ -162,9 +167,8 @@ for (const era of ['legacy', 'modern']) {
 			}
 		});
 
-		it('prompts/get takes <plugin>:<id>, with its arguments', async (t) => {
-			if (!needPlugins(t))
-				return;
+		it('prompts/get takes <plugin>:<id>, with its arguments', async () => {
+			needPlugins();
 			const res = await c.client.getPrompt({ name: 'my-plugin:my-skill', arguments: { arguments: 'prod' } });
 			assert.equal(res.messages[0].content.text,
 				`Base directory for this skill: ${path.join(mnt, 'skills', 'my-skill')}\n\n` +
@@ -172,9 +176,8 @@ for (const era of ['legacy', 'modern']) {
 			await rejectsWith(c.request('prompts/get', { name: 'other-plugin:my-skill' }), -32602);
 		});
 
-		it('the resource:// templates take <plugin>:<id>', async (t) => {
-			if (!needPlugins(t))
-				return;
+		it('the resource:// templates take <plugin>:<id>', async () => {
+			needPlugins();
 			const doc = await c.client.readResource({ uri: 'resource://skills/my-plugin:my-skill/document' });
 			assert.equal(doc.contents[0].text,
 				fs.readFileSync(path.join(mnt, 'skills', 'my-skill', 'SKILL.md'), 'utf8'));
@@ -186,9 +189,8 @@ for (const era of ['legacy', 'modern']) {
 				await rejectsWith(c.request('resources/read', { uri }), -32602);
 		});
 
-		it('SkillsClient without skipInvalid lists the whole catalog; refused entries are not in it', async (t) => {
-			if (!needUnlisted(t))
-				return;
+		it('SkillsClient without skipInvalid lists the whole catalog; refused entries are not in it', async () => {
+			needUnlisted();
 			const sc = new SkillsClient(c.client);
 			const { skills, invalid } = await sc.list();
 			assert.deepEqual(invalid, []);
@@ -207,9 +209,8 @@ for (const era of ['legacy', 'modern']) {
 					`status.json lists ${id} under "unlisted"`);
 		});
 
-		it('tools and prompts still serve a skill left out of skills/list', async (t) => {
-			if (!needUnlisted(t))
-				return;
+		it('tools and prompts still serve a skill left out of skills/list', async () => {
+			needUnlisted();
 			const ids = (await allSkills()).map((s) => s.id);
 			assert.ok(ids.includes('long-desc') && ids.includes('bad-metadata'), 'list_skills has them');
 			assert.ok(!ids.includes('hidden-long'), 'disable-model-invocation read from SKILL.md');
@@ -226,9 +227,8 @@ for (const era of ['legacy', 'modern']) {
 			assert.match(p.messages[0].content.text, /Do the thing the hidden long way/);
 		});
 
-		it('resources list, read and walk the files of a skill left out of skills/list', async (t) => {
-			if (!needUnlisted(t))
-				return;
+		it('resources list, read and walk the files of a skill left out of skills/list', async () => {
+			needUnlisted();
 			const uris = [];
 			let cursor;
 			do {
