@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "mount.h"
+#include "skillsfs.h"
 #include "uri.h"
 #include "util.h"
 
@@ -167,8 +168,7 @@ static void model_free(struct model *md)
 {
 	if (!md)
 		return;
-	if (md->index_fd >= 0)
-		close(md->index_fd);
+	free(md->index_path);
 	free(md->catalog);
 	free(md->skills);
 	free(md->ids);
@@ -213,38 +213,66 @@ static bool entry_span(const char *line, size_t len, size_t *out_len)
 	return true;
 }
 
-/* The id in an index.json entry: its uri is "skill://<id>/SKILL.md".  The
- * rendering puts uri first; anything else is parsed properly. */
-static bool index_entry_id(const char *line, size_t len, char *id, size_t idcap)
+/* The value of a string member that the rendering puts first
+ * ({"<key>":"<value>",...}) copied to out; anything else is parsed. */
+static bool leading_string(const char *line, size_t len, const char *key,
+                           char *out, size_t cap)
 {
-	static const char prefix[] = "{\"uri\":\"skill://";
+	char prefix[32];
+	int plen = snprintf(prefix, sizeof(prefix), "{\"%s\":\"", key);
 	const char *start = NULL, *end = NULL;
 	cJSON *root = NULL;
 
-	if (len > sizeof(prefix) && memcmp(line, prefix, sizeof(prefix) - 1) == 0) {
-		start = line + sizeof(prefix) - 1;
-		end = memchr(start, '/', len - (size_t)(start - line));
+	if (plen > 0 && (size_t)plen < len &&
+	    memcmp(line, prefix, (size_t)plen) == 0) {
+		start = line + plen;
+		end = memchr(start, '"', len - (size_t)plen);
 	} else {
 		root = cJSON_ParseWithLength(line, len);
-		cJSON *uri = cJSON_GetObjectItemCaseSensitive(root, "uri");
-		if (cJSON_IsString(uri) &&
-		    strncmp(uri->valuestring, "skill://", 8) == 0) {
-			start = uri->valuestring + 8;
-			end = strchr(start, '/');
+		cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
+		if (cJSON_IsString(v)) {
+			start = v->valuestring;
+			end = start + strlen(start);
 		}
 	}
-	bool ok = start && end && skill_id_valid(start, (size_t)(end - start)) &&
-		  (size_t)(end - start) < idcap;
+	bool ok = start && end && (size_t)(end - start) < cap;
 	if (ok) {
-		memcpy(id, start, (size_t)(end - start));
-		id[end - start] = '\0';
+		memcpy(out, start, (size_t)(end - start));
+		out[end - start] = '\0';
 	}
 	cJSON_Delete(root);
 	return ok;
 }
 
-/* disable-model-invocation and user-invocable from the verbatim
- * frontmatter; the line is parsed only when one of them is there. */
+/* The id in an index.json entry: its uri is "skill://<id>/SKILL.md". */
+static bool index_entry_id(const char *line, size_t len, char *id, size_t cap)
+{
+	char uri[96];
+
+	if (!leading_string(line, len, "uri", uri, sizeof(uri)) ||
+	    strncmp(uri, "skill://", 8) != 0)
+		return false;
+	const char *slash = strchr(uri + 8, '/');
+	size_t n = slash ? (size_t)(slash - uri - 8) : 0;
+	if (!slash || strcmp(slash, "/SKILL.md") != 0 || n >= cap ||
+	    !skill_id_valid(uri + 8, n))
+		return false;
+	memcpy(id, uri + 8, n);
+	id[n] = '\0';
+	return true;
+}
+
+/* disable-model-invocation and user-invocable, as the catalog reads them
+ * (design: a JSON true, a JSON false). */
+static void frontmatter_flags(const cJSON *fm, struct skill *sk)
+{
+	sk->model_invocable = !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
+		fm, "disable-model-invocation"));
+	sk->user_invocable = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
+		fm, "user-invocable"));
+}
+
+/* The same from an index.json line; parsed only when a key is there. */
 static void entry_flags(const char *line, size_t len, struct skill *sk)
 {
 	sk->model_invocable = true;
@@ -253,29 +281,55 @@ static void entry_flags(const char *line, size_t len, struct skill *sk)
 	    !memmem(line, len, "\"user-invocable\"", 16))
 		return;
 	cJSON *root = cJSON_ParseWithLength(line, len);
-	cJSON *fm = cJSON_GetObjectItemCaseSensitive(root, "frontmatter");
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
-		    fm, "disable-model-invocation")))
-		sk->model_invocable = false;
-	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(fm, "user-invocable")))
-		sk->user_invocable = false;
+	frontmatter_flags(cJSON_GetObjectItemCaseSensitive(root, "frontmatter"),
+			  sk);
 	cJSON_Delete(root);
 }
 
 struct loader {
 	struct model *md;
 	size_t cap;
-	struct buf ids;        /* ids, NUL-separated; offsets in skills[].id */
+	struct buf ids;        /* ids and plugins, NUL-separated */
 };
 
-static int add_skill(struct loader *ld, const char *line, size_t len,
-                     uint64_t off)
+/* Storage offsets stand in for pointers until the storage stops moving;
+ * 0 is no string, so offsets are stored plus one. */
+static const char *later(size_t off)
 {
-	char id[80];
+	return (const char *)(uintptr_t)(off + 1);
+}
+
+static const char *fix(const char *ids, const char *p)
+{
+	return p ? ids + (uintptr_t)p - 1 : NULL;
+}
+
+/* The plugin a skills_index.json line names ("plugin": "<name>"), read
+ * by key; the line is parsed only when it mentions one. */
+static bool catalog_plugin(const char *line, size_t len, char *out, size_t cap)
+{
+	if (!memmem(line, len, "\"plugin\"", 8))
+		return false;
+	cJSON *root = cJSON_ParseWithLength(line, len);
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "plugin");
+	bool ok = cJSON_IsString(v) && *v->valuestring &&
+		  strlen(v->valuestring) < cap;
+	if (ok)
+		strcpy(out, v->valuestring);
+	cJSON_Delete(root);
+	return ok;
+}
+
+/* One skill per line of skills_index.json: the set of skills served. */
+static int add_catalog_skill(struct loader *ld, const char *line, size_t len)
+{
+	char id[80], plugin[256];
 	struct model *md = ld->md;
 
-	if (!index_entry_id(line, len, id, sizeof(id)))
-		return 0;   /* not a skill entry we can address: skip it */
+	if (!leading_string(line, len, "id", id, sizeof(id)) ||
+	    !skill_id_valid(id, strlen(id)) ||
+	    (uint64_t)(line - md->catalog) > UINT32_MAX || len > UINT32_MAX)
+		return 0;   /* not a skill we can address: skip it */
 	if (md->n == ld->cap) {
 		size_t cap = ld->cap ? ld->cap * 2 : 64;
 		struct skill *p = realloc(md->skills, cap * sizeof(*p));
@@ -286,17 +340,57 @@ static int add_skill(struct loader *ld, const char *line, size_t len,
 	}
 	struct skill *sk = &md->skills[md->n++];
 	memset(sk, 0, sizeof(*sk));
-	sk->id = (const char *)(uintptr_t)ld->ids.len;  /* fixed up later */
+	sk->cat_off = (uint32_t)(line - md->catalog);
+	sk->cat_len = (uint32_t)len;
+	sk->model_invocable = true;
+	sk->user_invocable = true;
+	sk->id = later(ld->ids.len);
 	buf_add(&ld->ids, id, strlen(id) + 1);
+	if (catalog_plugin(line, len, plugin, sizeof(plugin))) {
+		sk->plugin = later(ld->ids.len);
+		buf_add(&ld->ids, plugin, strlen(plugin) + 1);
+	}
+	return ld->ids.failed ? -ENOMEM : 0;
+}
+
+static int scan_catalog(struct loader *ld)
+{
+	struct model *md = ld->md;
+	const char *p = md->catalog, *end = md->catalog + md->catalog_len;
+	int rc = 0;
+
+	while (p < end && rc == 0) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		size_t elen;
+		if (entry_span(p, len, &elen))
+			rc = add_catalog_skill(ld, p, elen);
+		p += len + 1;
+	}
+	return rc;
+}
+
+/* An index.json line: the skill's SEP-2640 entry.  A served skill the
+ * mount leaves out of skills/list has none. */
+static void add_index_line(struct model *md, const char *line, size_t len,
+                           uint64_t off)
+{
+	char id[80];
+
+	if (len > UINT32_MAX || !index_entry_id(line, len, id, sizeof(id)))
+		return;
+	ssize_t i = model_find(md, id);
+	if (i < 0)
+		return;
+	struct skill *sk = &md->skills[i];
 	sk->index_off = off;
 	sk->index_len = (uint32_t)len;
 	entry_flags(line, len, sk);
-	return ld->ids.failed ? -ENOMEM : 0;
 }
 
 /* Reads index.json line by line through a bounded buffer, so a large
  * catalog never sits in memory whole. */
-static int scan_index(struct loader *ld, int fd)
+static int scan_index(struct model *md, int fd)
 {
 	size_t cap = 1 << 20, have = 0;
 	uint64_t base = 0;           /* file offset of buf[0] */
@@ -335,12 +429,11 @@ static int scan_index(struct loader *ld, int fd)
 				break;
 			size_t len = nl ? (size_t)(nl - buf) - pos : have - pos;
 			size_t elen;
-			if (entry_span(buf + pos, len, &elen) &&
-			    (rc = add_skill(ld, buf + pos, elen, base + pos)) < 0)
-				break;
+			if (entry_span(buf + pos, len, &elen))
+				add_index_line(md, buf + pos, elen, base + pos);
 			pos += len + (nl ? 1 : 0);
 		}
-		if (rc < 0 || eof)
+		if (eof)
 			break;
 		memmove(buf, buf + pos, have - pos);
 		have -= pos;
@@ -356,33 +449,17 @@ static int cmp_skill(const void *a, const void *b)
 		      ((const struct skill *)b)->id);
 }
 
-/* Attaches each skill's line of skills_index.json ({"id":"<id>",...}). */
-static void attach_catalog(struct model *md)
+/* The flags of the skills index.json leaves out, from their SKILL.md
+ * (few: only skills a conforming client would refuse). */
+static void unlisted_flags(const struct mount *m, struct model *md)
 {
-	const char *p = md->catalog, *end = md->catalog + md->catalog_len;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		size_t elen;
-		if (entry_span(p, len, &elen) && elen > 8 &&
-		    memcmp(p, "{\"id\":\"", 7) == 0) {
-			const char *q = memchr(p + 7, '"', elen - 7);
-			char id[80];
-			size_t n = q ? (size_t)(q - p - 7) : 0;
-			if (q && n < sizeof(id) && skill_id_valid(p + 7, n) &&
-			    (uint64_t)(p - md->catalog) <= UINT32_MAX) {
-				memcpy(id, p + 7, n);
-				id[n] = '\0';
-				ssize_t i = model_find(md, id);
-				if (i >= 0) {
-					md->skills[i].cat_off =
-						(uint32_t)(p - md->catalog);
-					md->skills[i].cat_len = (uint32_t)elen;
-				}
-			}
-		}
-		p += len + 1;
+	for (size_t i = 0; i < md->n; i++) {
+		if (md->skills[i].index_len)
+			continue;
+		cJSON *fm = mount_frontmatter(m, md->skills[i].id, NULL, NULL);
+		if (fm)
+			frontmatter_flags(fm, &md->skills[i]);
+		cJSON_Delete(fm);
 	}
 }
 
@@ -413,6 +490,7 @@ static int load_once(struct mount *m, struct model **out)
 {
 	struct loader ld = { 0 };
 	uint64_t ino_before, ino_after;
+	struct stat st;
 	int rc = status_ino(m, &ino_before);
 	if (rc < 0)
 		return rc;
@@ -420,26 +498,20 @@ static int load_once(struct mount *m, struct model **out)
 	struct model *md = calloc(1, sizeof(*md));
 	if (!md)
 		return -ENOMEM;
-	md->index_fd = -1;
 	ld.md = md;
 
-	char *index = mount_file(m, "index.json");
+	md->index_path = mount_file(m, "index.json");
 	char *catalog = mount_file(m, "catalog/skills_index.json");
 	char *docs = mount_file(m, "docs");
-	struct stat st;
-	if (!index || !catalog || !docs) {
+	int fd = -1;
+	if (!md->index_path || !catalog || !docs) {
 		rc = -ENOMEM;
-		goto out;
-	}
-	md->index_fd = open(index, O_RDONLY | O_CLOEXEC);
-	if (md->index_fd < 0) {
-		rc = -errno;
 		goto out;
 	}
 	rc = read_file(catalog, MOUNT_MAX_INDEX, &md->catalog, &md->catalog_len);
 	if (rc < 0)
 		goto out;
-	rc = scan_index(&ld, md->index_fd);
+	rc = scan_catalog(&ld);
 	if (rc < 0)
 		goto out;
 	md->ids = buf_take(&ld.ids);
@@ -447,8 +519,10 @@ static int load_once(struct mount *m, struct model **out)
 		rc = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < md->n; i++)
-		md->skills[i].id = md->ids + (uintptr_t)md->skills[i].id;
+	for (size_t i = 0; i < md->n; i++) {
+		md->skills[i].id = fix(md->ids, md->skills[i].id);
+		md->skills[i].plugin = fix(md->ids, md->skills[i].plugin);
+	}
 	/* The mount sorts by id already; make sure, binary search needs it. */
 	for (size_t i = 1; i < md->n; i++) {
 		if (strcmp(md->skills[i - 1].id, md->skills[i].id) >= 0) {
@@ -456,7 +530,19 @@ static int load_once(struct mount *m, struct model **out)
 			break;
 		}
 	}
-	attach_catalog(md);
+	/* index.json is opened for the scan and again for each entry read:
+	 * the server holds no file of the mount open between requests.  Its
+	 * inode tells a later open that the file is still this one. */
+	fd = open(md->index_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		rc = -errno;
+		goto out;
+	}
+	md->index_ino = (uint64_t)st.st_ino;
+	rc = scan_index(md, fd);
+	if (rc < 0)
+		goto out;
+	unlisted_flags(m, md);
 	md->has_docs = stat(docs, &st) == 0 && S_ISDIR(st.st_mode);
 
 	rc = status_ino(m, &ino_after);
@@ -465,8 +551,9 @@ static int load_once(struct mount *m, struct model **out)
 	md->ino = ino_before;
 	md->generation = read_generation(m);
 out:
+	if (fd >= 0)
+		close(fd);
 	buf_free(&ld.ids);
-	free(index);
 	free(catalog);
 	free(docs);
 	if (rc < 0) {
@@ -516,39 +603,138 @@ ssize_t model_find(const struct model *md, const char *id)
 	return -1;
 }
 
-char *model_index_entry(const struct model *md, size_t i, size_t *len)
+ssize_t model_lookup(const struct model *md, const char *ref)
 {
-	const struct skill *sk = &md->skills[i];
-	char *p = malloc((size_t)sk->index_len + 1);
+	const char *colon = strchr(ref, ':');
+
+	if (!colon)
+		return model_find(md, ref);
+	ssize_t i = model_find(md, colon + 1);
+	const char *plugin = i >= 0 ? md->skills[i].plugin : NULL;
+	size_t n = (size_t)(colon - ref);
+	if (!plugin || strlen(plugin) != n || memcmp(plugin, ref, n) != 0)
+		return -1;
+	return i;
+}
+
+/* pread until len bytes or EOF. */
+static int pread_all(int fd, char *p, size_t len, uint64_t off)
+{
 	size_t got = 0;
 
-	if (!p)
-		return NULL;
-	while (got < sk->index_len) {
-		ssize_t r = pread(md->index_fd, p + got, sk->index_len - got,
-				  (off_t)(sk->index_off + got));
+	while (got < len) {
+		ssize_t r = pread(fd, p + got, len - got, (off_t)(off + got));
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r <= 0) {
-			if (r == 0)
-				errno = EIO;
-			free(p);
-			return NULL;
-		}
+		if (r <= 0)
+			return r == 0 ? -EIO : -errno;
 		got += (size_t)r;
 	}
-	p[got] = '\0';
-	*len = got;
+	return 0;
+}
+
+int model_index_open(const struct model *md)
+{
+	struct stat st;
+	int fd = open(md->index_path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	if ((uint64_t)st.st_ino != md->index_ino) {
+		close(fd);
+		return -EAGAIN;   /* a newer generation: this model is stale */
+	}
+	return fd;
+}
+
+char *model_index_read(const struct model *md, int fd, size_t i, size_t *len)
+{
+	const struct skill *sk = &md->skills[i];
+	char *p;
+	int rc;
+
+	if (!sk->index_len) {
+		errno = ENOENT;
+		return NULL;
+	}
+	if (!(p = malloc((size_t)sk->index_len + 1)))
+		return NULL;
+	if ((rc = pread_all(fd, p, sk->index_len, sk->index_off)) < 0) {
+		free(p);
+		errno = -rc;
+		return NULL;
+	}
+	p[sk->index_len] = '\0';
+	*len = sk->index_len;
 	return p;
+}
+
+char *model_index_entry(const struct model *md, size_t i, size_t *len)
+{
+	if (!md->skills[i].index_len) {
+		errno = ENOENT;
+		return NULL;
+	}
+	int fd = model_index_open(md);
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	char *line = model_index_read(md, fd, i, len);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return line;
 }
 
 cJSON *model_catalog_entry(const struct model *md, size_t i)
 {
 	const struct skill *sk = &md->skills[i];
 
-	if (!sk->cat_len)
-		return NULL;
 	return cJSON_ParseWithLength(md->catalog + sk->cat_off, sk->cat_len);
+}
+
+cJSON *mount_frontmatter(const struct mount *m, const char *id,
+                         char **text, size_t *body_offset)
+{
+	char *path = mount_skill_file(m, id, "SKILL.md");
+	char *data = NULL;
+	size_t len = 0;
+	cJSON *fm = NULL;
+
+	if (path && read_file(path, MOUNT_MAX_FILE, &data, &len) == 0)
+		fm = sfs_skillmd_frontmatter(data, len, body_offset);
+	free(path);
+	if (text && fm)
+		*text = data;
+	else
+		free(data);
+	return fm;
+}
+
+cJSON *model_frontmatter(const struct mount *m, const struct model *md,
+                         int fd, size_t i)
+{
+	size_t len;
+	char *line = fd >= 0 ? model_index_read(md, fd, i, &len)
+			     : model_index_entry(md, i, &len);
+
+	if (!line)
+		return mount_frontmatter(m, md->skills[i].id, NULL, NULL);
+	cJSON *root = cJSON_ParseWithLength(line, len);
+	free(line);
+	cJSON *fm = cJSON_DetachItemFromObjectCaseSensitive(root, "frontmatter");
+	cJSON_Delete(root);
+	if (!cJSON_IsObject(fm)) {
+		cJSON_Delete(fm);
+		return NULL;
+	}
+	return fm;
 }
 
 static const char *string_member(const cJSON *o, const char *key)
@@ -563,25 +749,12 @@ int model_skill_info(const struct model *md, size_t i, struct skill_info *out)
 
 	memset(out, 0, sizeof(*out));
 	out->root = model_catalog_entry(md, i);
-	if (out->root) {
-		out->name = string_member(out->root, "name");
-		out->description = string_member(out->root, "description");
-		const cJSON *tags = cJSON_GetObjectItemCaseSensitive(out->root, "tags");
-		out->tags = cJSON_IsArray(tags) ? tags : NULL;
-	} else {
-		size_t len;
-		char *line = model_index_entry(md, i, &len);
-		if (!line)
-			return -errno;
-		out->root = cJSON_ParseWithLength(line, len);
-		free(line);
-		const cJSON *fm = cJSON_GetObjectItemCaseSensitive(out->root,
-								  "frontmatter");
-		out->name = string_member(fm, "name");
-		out->description = string_member(fm, "description");
-	}
 	if (!out->root)
 		return -EIO;
+	out->name = string_member(out->root, "name");
+	out->description = string_member(out->root, "description");
+	const cJSON *tags = cJSON_GetObjectItemCaseSensitive(out->root, "tags");
+	out->tags = cJSON_IsArray(tags) ? tags : NULL;
 	if (!out->name)
 		out->name = sk->id;
 	if (!out->description)

@@ -3,12 +3,14 @@
  * it is one, and a compact model of the skills it serves, rebuilt only
  * when the mount's generation changes.
  *
- * The model is built from MOUNT/index.json and
- * MOUNT/catalog/skills_index.json, which put one skill per line
- * (design.md), so the server indexes line offsets and parses one line when
- * it needs one.  index.json stays open for the life of the model: the
- * mount gives a changed generated file a new inode, so the open file keeps
- * the content the model was built from.
+ * The model is built from MOUNT/catalog/skills_index.json, which has one
+ * line per served skill, and MOUNT/index.json, which has the SEP-2640
+ * entry of each skill a conforming client accepts (design.md): a skill
+ * without one is served everywhere but skills/list and skills/get.  The
+ * server indexes line offsets and parses one line when it needs one.  No
+ * file of the mount stays open between requests: index.json is opened
+ * for each entry read, and its inode must still be the one the model was
+ * built from (the mount gives a changed generated file a new inode).
  */
 #ifndef MCP_MOUNT_H
 #define MCP_MOUNT_H
@@ -26,10 +28,11 @@
 
 struct skill {
 	const char *id;
-	uint64_t index_off;        /* its line in index.json */
-	uint32_t index_len;        /* without the separating ',' */
-	uint32_t cat_off;          /* its line in skills_index.json, */
-	uint32_t cat_len;          /* 0 when that file lacks the skill */
+	const char *plugin;        /* its Claude Code plugin, or NULL */
+	uint64_t index_off;        /* its line in index.json, */
+	uint32_t index_len;        /* 0 when skills/list leaves it out */
+	uint32_t cat_off;          /* its line in skills_index.json */
+	uint32_t cat_len;
 	bool model_invocable;      /* not disable-model-invocation: true */
 	bool user_invocable;       /* user-invocable is not false */
 };
@@ -37,12 +40,13 @@ struct skill {
 struct model {
 	uint64_t ino;              /* status.json inode of this generation */
 	uint64_t generation;       /* from status.json, 0 when unknown */
-	int index_fd;              /* index.json, held open */
+	char *index_path;          /* MOUNT/index.json */
+	uint64_t index_ino;        /* its inode in this generation */
 	char *catalog;             /* skills_index.json, whole */
 	size_t catalog_len;
 	struct skill *skills;      /* sorted by id */
 	size_t n;
-	char *ids;                 /* storage of the ids */
+	char *ids;                 /* storage of the ids and plugins */
 	bool has_docs;             /* MOUNT/docs is a folder */
 };
 
@@ -75,14 +79,32 @@ void mount_release(struct mount *m);
 
 /* Index of the skill with this id, or -1. */
 ssize_t model_find(const struct model *md, const char *id);
+/* Index of the skill a reference names: its id, or "<plugin>:<id>" for a
+ * skill of that Claude Code plugin; -1 when it names none. */
+ssize_t model_lookup(const struct model *md, const char *ref);
 /* The skill's line of index.json: its SEP-2640 entry (malloc'd JSON text),
- * or NULL with errno set. */
+ * or NULL with errno set: ENOENT when skills/list leaves it out, EAGAIN
+ * when index.json is of a newer generation than the model. */
 char *model_index_entry(const struct model *md, size_t i, size_t *len);
-/* The skill's line of skills_index.json, parsed; NULL when missing. */
+/* The same for many entries through one open: model_index_open gives a
+ * descriptor (close it) or -errno (-EAGAIN as above). */
+int model_index_open(const struct model *md);
+char *model_index_read(const struct model *md, int fd, size_t i, size_t *len);
+/* The skill's line of skills_index.json, parsed; NULL when not JSON. */
 cJSON *model_catalog_entry(const struct model *md, size_t i);
+/* The skill's frontmatter (a JSON object to delete): from its index.json
+ * entry (through fd when it is open, see model_index_open), else read
+ * from its SKILL.md.  NULL when neither can be read. */
+cJSON *model_frontmatter(const struct mount *m, const struct model *md,
+                         int fd, size_t i);
+/* The frontmatter of MOUNT/skills/<id>/SKILL.md as the catalog reads it,
+ * or NULL.  With text, *text receives the file (malloc'd, NUL-terminated)
+ * and *body_offset where its body starts. */
+cJSON *mount_frontmatter(const struct mount *m, const char *id, char **text,
+                         size_t *body_offset);
 
 /* What list_skills and friends show of a skill, from its skills_index.json
- * line (or, lacking one, its index.json frontmatter). */
+ * line. */
 struct skill_info {
 	cJSON *root;               /* owned parse tree the fields point into */
 	const char *name;

@@ -5,13 +5,20 @@
  *
  * A skill's prompt text starts with the folder the skill lives in, as a
  * skill's relative paths (scripts/, references/) need it; the body of
- * SKILL.md follows unchanged.  A skill whose id is "init-skills" is not
- * offered as a prompt: the guide has that name.
+ * SKILL.md follows, its placeholders replaced as Claude Code replaces them
+ * (arguments.c).  A skill's prompt takes the argument "arguments" (what a
+ * user types after /<skill>, offered when the frontmatter has an
+ * argument-hint) and one argument per name its `arguments` field gives.
+ * A skill of a Claude Code plugin is also found as "<plugin>:<id>".  A
+ * skill whose id is "init-skills" is not offered as a prompt: the guide
+ * has that name.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "arguments.h"
 #include "cursor.h"
 #include "instructions.h"
 #include "jsonrpc.h"
@@ -21,6 +28,7 @@
 
 #define GUIDE_PROMPT "init-skills"
 #define PROMPTS_PAGE 100
+#define RAW_ARGUMENT "arguments"
 
 static bool offered(const struct skill *sk)
 {
@@ -37,6 +45,45 @@ static cJSON *prompt_object(const char *name, const char *title,
 		cJSON_AddStringToObject(o, "title", title);
 	cJSON_AddStringToObject(o, "description", description);
 	return o;
+}
+
+/* The arguments a skill's prompt declares, from its frontmatter. */
+static void add_arguments(cJSON *prompt, const char *id, const cJSON *fm)
+{
+	size_t nnames;
+	char **names = args_names(fm, &nnames);
+	char *hint = args_hint(fm);
+	bool raw_named = false;
+
+	if (!hint && !nnames)
+		return;
+	cJSON *list = cJSON_AddArrayToObject(prompt, "arguments");
+	for (size_t i = 0; i < nnames; i++) {
+		cJSON *a = cJSON_CreateObject();
+		char *desc = xasprintf("Argument %zu of /%s%s%s, as $%s and $%zu "
+				       "in the skill.", i + 1, id,
+				       hint ? " " : "", hint ? hint : "",
+				       names[i], i);
+		cJSON_AddStringToObject(a, "name", names[i]);
+		cJSON_AddStringToObject(a, "description", desc ? desc : "");
+		cJSON_AddBoolToObject(a, "required", false);
+		cJSON_AddItemToArray(list, a);
+		raw_named |= strcmp(names[i], RAW_ARGUMENT) == 0;
+		free(desc);
+	}
+	if (hint && !raw_named) {
+		cJSON *a = cJSON_CreateObject();
+		char *desc = xasprintf("What a user would type after /%s: %s. "
+				       "Words are split as a shell splits them.",
+				       id, hint);
+		cJSON_AddStringToObject(a, "name", RAW_ARGUMENT);
+		cJSON_AddStringToObject(a, "description", desc ? desc : hint);
+		cJSON_AddBoolToObject(a, "required", false);
+		cJSON_AddItemToArray(list, a);
+		free(desc);
+	}
+	args_names_free(names, nnames);
+	free(hint);
 }
 
 /* Cursor keys: "" after the guide, else the id of the last skill. */
@@ -59,6 +106,9 @@ void handle_prompts_list(struct mcp_server *s, const struct request *req,
 		free(after);
 		return;
 	}
+	/* One open of index.json for the page (the arguments of each
+	 * prompt come from its frontmatter); -1 reads each another way. */
+	int fd = model_index_open(md);
 	cJSON *result = cJSON_CreateObject();
 	cJSON *list = cJSON_AddArrayToObject(result, "prompts");
 	size_t count = 0;
@@ -85,8 +135,12 @@ void handle_prompts_list(struct mcp_server *s, const struct request *req,
 		}
 		if (model_skill_info(md, i, &si) < 0)
 			continue;
-		cJSON_AddItemToArray(list, prompt_object(sk->id,
-			strcmp(si.name, sk->id) ? si.name : NULL, si.description));
+		cJSON *prompt = prompt_object(sk->id,
+			strcmp(si.name, sk->id) ? si.name : NULL, si.description);
+		cJSON *fm = model_frontmatter(&s->mount, md, fd, i);
+		add_arguments(prompt, sk->id, fm);
+		cJSON_Delete(fm);
+		cJSON_AddItemToArray(list, prompt);
 		skill_info_free(&si);
 		count++;
 		last = sk->id;
@@ -97,6 +151,8 @@ void handle_prompts_list(struct mcp_server *s, const struct request *req,
 			cJSON_AddStringToObject(result, "nextCursor", next);
 		free(next);
 	}
+	if (fd >= 0)
+		close(fd);
 	free(after);
 	r->result = result;
 	r->cache = CACHE_MOUNT;
@@ -116,38 +172,99 @@ static void set_messages(struct reply *r, const char *description,
 	cJSON_AddItemToArray(msgs, msg);
 }
 
+/* The arguments of a prompts/get as Claude Code would have them: "arguments"
+ * is the text typed after /<skill>, a named argument sets its position.
+ * Nothing given leaves a->raw NULL.  False after an error reply. */
+static bool collect_args(const cJSON *given, char **names, size_t nnames,
+                         const char *prompt, struct args *a, struct reply *r)
+{
+	const cJSON *v;
+	const char *raw = NULL;
+	bool named = false;
+
+	cJSON_ArrayForEach(v, given) {
+		size_t k = 0;
+		while (k < nnames && strcmp(names[k], v->string) != 0)
+			k++;
+		if (!cJSON_IsString(v)) {
+			reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+				    "Invalid params: argument '%s' must be a string",
+				    v->string);
+			return false;
+		}
+		if (k == nnames && strcmp(v->string, RAW_ARGUMENT) != 0) {
+			reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+				    "Invalid params: prompt '%s' has no argument "
+				    "'%s'", prompt, v->string);
+			return false;
+		}
+		if (k == nnames)
+			raw = v->valuestring;
+		else
+			named = true;
+	}
+	if (raw && args_split(raw, a) < 0)
+		goto oom;
+	a->raw = raw;
+	cJSON_ArrayForEach(v, given) {
+		for (size_t k = 0; k < nnames; k++)
+			if (strcmp(names[k], v->string) == 0 &&
+			    args_set(a, k, v->valuestring) < 0)
+				goto oom;
+	}
+	if (named && !raw && args_join(a) < 0)
+		goto oom;
+	return true;
+oom:
+	reply_error(r, JSONRPC_INTERNAL_ERROR, NULL, "Out of memory");
+	return false;
+}
+
 static void skill_prompt(struct mcp_server *s, const struct model *md,
-                         size_t i, struct reply *r)
+                         size_t i, const char *name, const cJSON *given,
+                         struct reply *r)
 {
 	const char *id = md->skills[i].id;
-	char *path = mount_skill_file(&s->mount, id, "SKILL.md");
 	char *dir = mount_skill_file(&s->mount, id, NULL);
-	char *text = NULL;
-	size_t len = 0;
+	char *text = NULL, *body = NULL, **names = NULL;
+	size_t body_off = 0, nnames = 0;
 	struct skill_info si = { 0 };
-	int rc = path && dir ? read_file(path, MOUNT_MAX_FILE, &text, &len)
-			     : -ENOMEM;
+	struct args a = { 0 };
+	cJSON *fm = mount_frontmatter(&s->mount, id, &text, &body_off);
+	int rc;
 
-	if (rc < 0) {
-		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL, "Cannot read %s: %s",
-			    path ? path : id, strerror(-rc));
-	} else if (!is_text(text, len)) {
+	if (fm)
+		names = args_names(fm, &nnames);
+
+	if (!fm || !dir) {
 		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL,
-			    "%s is not UTF-8 text", path);
+			    "Cannot read the frontmatter of %s/SKILL.md",
+			    dir ? dir : id);
+	} else if (!is_text(text, strlen(text))) {
+		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL,
+			    "%s/SKILL.md is not UTF-8 text", dir);
 	} else if ((rc = model_skill_info(md, i, &si)) < 0) {
 		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL,
 			    "Cannot read the catalog entry of %s: %s", id,
 			    strerror(-rc));
-	} else {
-		char *msg = xasprintf("Base directory for this skill: %s\n\n%s",
-				      dir, skillmd_body(text, len));
+	} else if (collect_args(given, names, nnames, name, &a, r)) {
+		body = args_substitute(text + body_off, &a,
+				       (const char *const *)names, nnames, dir);
+		char *msg = body ? xasprintf("Base directory for this skill: "
+					     "%s\n\n%s", dir, body) : NULL;
 		if (msg)
 			set_messages(r, si.description, msg);
+		else
+			reply_error(r, JSONRPC_INTERNAL_ERROR, NULL,
+				    "Out of memory");
 		free(msg);
 	}
+	args_free(&a);
+	args_names_free(names, nnames);
 	skill_info_free(&si);
+	cJSON_Delete(fm);
+	free(body);
 	free(text);
-	free(path);
 	free(dir);
 }
 
@@ -180,7 +297,7 @@ void handle_prompts_get(struct mcp_server *s, const struct request *req,
 	const struct model *md = server_model(s, r);
 	if (!md)
 		return;
-	ssize_t i = model_find(md, name);
+	ssize_t i = model_lookup(md, name);
 	if (i < 0 || !offered(&md->skills[i])) {
 		cJSON *data = cJSON_CreateObject();
 		cJSON_AddStringToObject(data, "name", name);
@@ -188,5 +305,5 @@ void handle_prompts_get(struct mcp_server *s, const struct request *req,
 			    "Unknown prompt: %s", name);
 		return;
 	}
-	skill_prompt(s, md, (size_t)i, r);
+	skill_prompt(s, md, (size_t)i, name, args, r);
 }

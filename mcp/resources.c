@@ -204,11 +204,25 @@ static bool resolve_reference(struct mcp_server *s, const struct uri *u,
 	return ok;
 }
 
+/* Whether the URI names a served skill (of its plugin, when it names
+ * one: <plugin>:<id>). */
+static bool uri_skill_known(const struct model *md, const struct uri *u)
+{
+	ssize_t i = u->id[0] ? model_find(md, u->id) : -1;
+
+	if (i < 0)
+		return false;
+	if (!u->plugin[0])
+		return true;
+	return md->skills[i].plugin &&
+	       strcmp(md->skills[i].plugin, u->plugin) == 0;
+}
+
 static bool resolve(struct mcp_server *s, const struct model *md,
                     const struct uri *u, const char *text, struct target *t,
                     struct reply *r)
 {
-	bool skill_known = u->id[0] && model_find(md, u->id) >= 0;
+	bool skill_known = uri_skill_known(md, u);
 
 	switch (u->kind) {
 	case URI_CATALOG_INDEX:
@@ -377,6 +391,9 @@ void handle_resources_read(struct mcp_server *s, const struct request *req,
 
 /* ---- resources/templates/list ----------------------------------------- */
 
+#define PLUGIN_REF "{skill_id} is a skill's id, or <plugin>:<id> for a skill " \
+	"of a Claude Code plugin."
+
 static void add_template(cJSON *list, const char *tmpl, const char *name,
                          const char *title, const char *desc, const char *mime)
 {
@@ -410,16 +427,16 @@ void handle_templates_list(struct mcp_server *s, const struct request *req,
 	add_template(list, "resource://catalog/skills/{skill_id}", "skill-record",
 		     "Catalog record of a skill",
 		     "The normalized record of one skill: document URI, references, "
-		     "tags, capabilities, version, source folder and digest.",
-		     "application/json");
+		     "tags, capabilities, version, source folder and digest. "
+		     PLUGIN_REF, "application/json");
 	add_template(list, "resource://skills/{skill_id}/document",
 		     "skill-document", "SKILL.md of a skill",
-		     "The authored SKILL.md of one skill, frontmatter included.",
-		     "text/markdown");
+		     "The authored SKILL.md of one skill, frontmatter included. "
+		     PLUGIN_REF, "text/markdown");
 	add_template(list, "resource://skills/{skill_id}/references/{ref_id}",
 		     "skill-reference", "Reference document of a skill",
 		     "One reference document declared in the skill's references "
-		     "manifest, by its reference id.", NULL);
+		     "manifest, by its reference id. " PLUGIN_REF, NULL);
 	if (md->has_docs)
 		add_template(list, "resource://docs/{path*}", "doc",
 			     "Authored documentation",
@@ -428,7 +445,8 @@ void handle_templates_list(struct mcp_server *s, const struct request *req,
 	add_template(list, "skill://{skill_id}/{path*}", "skill-file",
 		     "File of a skill",
 		     "Any file of a skill by its path in the skill folder "
-		     "(SEP-2640); skill://{skill_id} is the folder itself.", NULL);
+		     "(SEP-2640), each segment percent-encoded; "
+		     "skill://{skill_id} is the folder itself.", NULL);
 	r->cache = CACHE_MOUNT;
 }
 
@@ -464,6 +482,100 @@ static const char *json_string(const cJSON *o, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
+static bool really_inside(const char *real_root, const char *path);
+
+/* ---- the files of a skill that skills/list leaves out -----------------
+ * Its entry is not in index.json, so its files are found the way a client
+ * would: by walking its folder in the mount.  The result is shaped like
+ * an entry ({"resources":[{uri, size}]}, SKILL.md first, then by path)
+ * without digests. */
+
+struct walk {
+	char **paths;
+	size_t n, cap;
+};
+
+static int cmp_path(const void *a, const void *b)
+{
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	int top_x = strcmp(x, "SKILL.md") == 0, top_y = strcmp(y, "SKILL.md") == 0;
+
+	if (top_x != top_y)
+		return top_y - top_x;
+	return strcmp(x, y);
+}
+
+static void walk_skill(struct walk *w, const char *root, const char *real_root,
+                       const char *rel, unsigned depth)
+{
+	char *dir = *rel ? xasprintf("%s/%s", root, rel) : strdup(root);
+	DIR *dp = dir ? opendir(dir) : NULL;
+	struct dirent *de;
+
+	while (dp && (de = readdir(dp)) && w->n < DOCS_MAX_FILES) {
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		char *sub = *rel ? xasprintf("%s/%s", rel, de->d_name)
+				 : strdup(de->d_name);
+		char *full = sub ? xasprintf("%s/%s", root, sub) : NULL;
+		struct stat st;
+		if (full && stat(full, &st) == 0 && really_inside(real_root, full)) {
+			if (S_ISDIR(st.st_mode) && depth < DOCS_MAX_DEPTH) {
+				walk_skill(w, root, real_root, sub, depth + 1);
+			} else if (S_ISREG(st.st_mode)) {
+				if (w->n == w->cap) {
+					size_t cap = w->cap ? w->cap * 2 : 32;
+					char **p = realloc(w->paths, cap * sizeof(*p));
+					if (p) {
+						w->paths = p;
+						w->cap = cap;
+					}
+				}
+				if (w->n < w->cap) {
+					w->paths[w->n++] = sub;
+					sub = NULL;
+				}
+			}
+		}
+		free(sub);
+		free(full);
+	}
+	if (dp)
+		closedir(dp);
+	free(dir);
+}
+
+static cJSON *unlisted_entry(struct mcp_server *s, const char *id)
+{
+	char *root = mount_skill_file(&s->mount, id, NULL);
+	char real_root[PATH_MAX];
+	struct walk w = { 0 };
+	cJSON *entry = cJSON_CreateObject();
+	cJSON *list = cJSON_AddArrayToObject(entry, "resources");
+
+	if (root && realpath(root, real_root))
+		walk_skill(&w, root, real_root, "", 0);
+	if (w.n)
+		qsort(w.paths, w.n, sizeof(*w.paths), cmp_path);
+	for (size_t i = 0; i < w.n; i++) {
+		char *uri = uri_skill(id, w.paths[i]);
+		char *full = xasprintf("%s/%s", root, w.paths[i]);
+		struct stat st;
+		if (uri && full && stat(full, &st) == 0) {
+			cJSON *o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "uri", uri);
+			cJSON_AddNumberToObject(o, "size", (double)st.st_size);
+			cJSON_AddItemToArray(list, o);
+		}
+		free(uri);
+		free(full);
+		free(w.paths[i]);
+	}
+	free(w.paths);
+	free(root);
+	return entry;
+}
+
 /* Every resource of one skill, in list order. */
 static cJSON *skill_items(struct mcp_server *s, const struct model *md,
                           size_t i)
@@ -483,11 +595,15 @@ static cJSON *skill_items(struct mcp_server *s, const struct model *md,
 	free(name);
 
 	size_t len;
+	struct skill_info si = { 0 };
 	char *line = model_index_entry(md, i, &len);
-	cJSON *entry = line ? cJSON_ParseWithLength(line, len) : NULL;
+	cJSON *entry = line ? cJSON_ParseWithLength(line, len)
+			    : unlisted_entry(s, id);
 	free(line);
 	const cJSON *fm = cJSON_GetObjectItemCaseSensitive(entry, "frontmatter");
 	const char *desc = json_string(fm, "description");
+	if (!desc && model_skill_info(md, i, &si) == 0)
+		desc = si.description;
 
 	uri = xasprintf("resource://skills/%s/document", id);
 	path = mount_skill_file(&s->mount, id, "SKILL.md");
@@ -565,6 +681,7 @@ next:
 		uri_free(&u);
 	}
 	cJSON_Delete(entry);
+	skill_info_free(&si);
 	return items;
 }
 

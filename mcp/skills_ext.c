@@ -6,6 +6,10 @@
  * renders them exactly as SEP-2640 shapes a skills/list entry (uri,
  * verbatim frontmatter, resources with sha256 digests and sizes), so the
  * server validates each line it sends and passes it through unchanged.
+ * A served skill without a line (its entry breaks a rule a conforming
+ * client enforces, and one bad entry makes such a client refuse the
+ * whole list) is not listed, and skills/get answers for it as for an
+ * unknown skill; its files stay readable as resources.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -23,15 +27,27 @@
 #define SKILLS_PAGE 100
 #define DIRECTORY_PAGE 500
 
-/* The entry of skill i as a raw JSON item, or NULL with an error reply. */
-static cJSON *raw_entry(const struct model *md, size_t i, struct reply *r)
+static void index_error(struct reply *r, int err)
+{
+	if (err == EAGAIN)
+		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL, "index.json changed "
+			    "while it was read (the mount refreshed); ask again");
+	else
+		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL,
+			    "Cannot read index.json: %s", strerror(err));
+}
+
+/* The entry of skill i as a raw JSON item, or NULL with an error reply;
+ * fd is index.json open (model_index_open), or -1 to open it here. */
+static cJSON *raw_entry(const struct model *md, int fd, size_t i,
+                        struct reply *r)
 {
 	size_t len;
-	char *line = model_index_entry(md, i, &len);
+	char *line = fd >= 0 ? model_index_read(md, fd, i, &len)
+			     : model_index_entry(md, i, &len);
 
 	if (!line) {
-		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL,
-			    "Cannot read index.json: %s", strerror(errno));
+		index_error(r, errno);
 		return NULL;
 	}
 	/* Raw text goes out unchanged, so it must be one JSON object. */
@@ -75,19 +91,33 @@ void handle_skills_list(struct mcp_server *s, const struct request *req,
 			start++;
 	free(key);
 
+	int fd = model_index_open(md);
+	if (fd < 0) {
+		index_error(r, -fd);
+		return;
+	}
 	cJSON *result = cJSON_CreateObject();
 	cJSON *list = cJSON_AddArrayToObject(result, "skills");
-	size_t i;
-	for (i = start; i < md->n && i < start + SKILLS_PAGE; i++) {
-		cJSON *raw = raw_entry(md, i, r);
+	size_t i, count = 0;
+	const char *last = NULL;
+	for (i = start; i < md->n && count < SKILLS_PAGE; i++) {
+		if (!md->skills[i].index_len)
+			continue;
+		cJSON *raw = raw_entry(md, fd, i, r);
 		if (!raw) {
+			close(fd);
 			cJSON_Delete(result);
 			return;
 		}
 		cJSON_AddItemToArray(list, raw);
+		count++;
+		last = md->skills[i].id;
 	}
-	if (i < md->n) {
-		char *next = cursor_make("skills", md->skills[i - 1].id);
+	close(fd);
+	while (i < md->n && !md->skills[i].index_len)
+		i++;
+	if (i < md->n && last) {
+		char *next = cursor_make("skills", last);
 		if (next)
 			cJSON_AddStringToObject(result, "nextCursor", next);
 		free(next);
@@ -120,10 +150,12 @@ void handle_skills_get(struct mcp_server *s, const struct request *req,
 	}
 	const struct model *md = server_model(s, r);
 	ssize_t i = md ? model_find(md, u.id) : -1;
+	if (i >= 0 && !md->skills[i].index_len)
+		i = -1;   /* served, but not listable: as unknown */
 	if (md && i < 0)
 		reply_bad_uri(r, text, "Unknown skill: %s", text);
 	if (i >= 0) {
-		cJSON *raw = raw_entry(md, (size_t)i, r);
+		cJSON *raw = raw_entry(md, -1, (size_t)i, r);
 		if (raw) {
 			r->result = cJSON_CreateObject();
 			cJSON_AddItemToObject(r->result, "skill", raw);
@@ -251,8 +283,10 @@ void handle_directory_read(struct mcp_server *s, const struct request *req,
 	if (fd >= 0) {
 		size_t n = 0, count = 0;
 		char **names = read_names(fd, &n);
-		/* The URI as the client wrote it names the folder; children
-		 * append one segment each. */
+		/* Children append one segment each to the folder's URI in
+		 * its one spelling (sfs_uri_encode), however the client
+		 * wrote it. */
+		char *base = uri_skill(u.id, u.path);
 		r->result = cJSON_CreateObject();
 		cJSON *list = cJSON_AddArrayToObject(r->result, "resources");
 		const char *last = NULL;
@@ -264,7 +298,8 @@ void handle_directory_read(struct mcp_server *s, const struct request *req,
 				more = true;
 				break;
 			}
-			cJSON *o = child_object(root, text, dir, names[i]);
+			cJSON *o = base ? child_object(root, base, dir, names[i])
+					: NULL;
 			if (o) {
 				cJSON_AddItemToArray(list, o);
 				count++;
@@ -282,6 +317,7 @@ void handle_directory_read(struct mcp_server *s, const struct request *req,
 		for (size_t i = 0; i < n; i++)
 			free(names[i]);
 		free(names);
+		free(base);
 	}
 	free(root);
 	free(dir);

@@ -35,8 +35,9 @@ static const char list_skills_def[] =
 "Skills are packages of instructions, scripts and reference files for specific "
 "kinds of tasks. Call this to discover which skills exist, and again when a new "
 "task comes up. Each entry has the skill's id (pass it to get_skill), name, "
-"description, tags, and path: the absolute path of its SKILL.md inside the "
-"read-only skillsfs mount. With many skills, narrow the list with query and "
+"description, tags, path: the absolute path of its SKILL.md inside the "
+"read-only skillsfs mount, and plugin: the Claude Code plugin it comes from, "
+"when it comes from one. With many skills, narrow the list with query and "
 "page through it with limit and cursor.\","
 "\"inputSchema\":{\"type\":\"object\",\"properties\":{"
 "\"query\":{\"type\":\"string\",\"description\":\"Words that must all appear "
@@ -49,6 +50,7 @@ static const char list_skills_def[] =
 "\"skills\":{\"type\":\"array\",\"items\":{\"type\":\"object\",\"properties\":{"
 "\"id\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"},"
 "\"description\":{\"type\":\"string\"},\"path\":{\"type\":\"string\"},"
+"\"plugin\":{\"type\":\"string\"},"
 "\"tags\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}},"
 "\"required\":[\"id\",\"name\",\"description\",\"path\",\"tags\"]}},"
 "\"nextCursor\":{\"type\":\"string\"}},\"required\":[\"skills\"]},"
@@ -65,7 +67,8 @@ static const char get_skill_def[] =
 "shell, when the instructions call for them.\","
 "\"inputSchema\":{\"type\":\"object\",\"properties\":{"
 "\"id\":{\"type\":\"string\",\"description\":\"The skill's id as list_skills "
-"returns it (its folder name).\"}},\"required\":[\"id\"]},"
+"returns it; a skill of a Claude Code plugin may also be named "
+"<plugin>:<id>.\"}},\"required\":[\"id\"]},"
 "\"outputSchema\":{\"type\":\"object\",\"properties\":{"
 "\"path\":{\"type\":\"string\"},\"name\":{\"type\":\"string\"},"
 "\"description\":{\"type\":\"string\"},\"content\":{\"type\":\"string\"}},"
@@ -208,13 +211,14 @@ static bool field_has(const char *field, const char *word)
 	return field && contains_nocase(field, strlen(field), word, strlen(word));
 }
 
-static bool query_matches(const struct query *q, const char *id,
+static bool query_matches(const struct query *q, const struct skill *sk,
                           const struct skill_info *si)
 {
 	for (size_t w = 0; w < q->n; w++) {
 		const char *word = q->words[w];
-		bool found = field_has(id, word) || field_has(si->name, word) ||
-			     field_has(si->description, word);
+		bool found = field_has(sk->id, word) || field_has(si->name, word) ||
+			     field_has(si->description, word) ||
+			     field_has(sk->plugin, word);
 		const cJSON *tag;
 		cJSON_ArrayForEach(tag, si->tags)
 			if (!found && cJSON_IsString(tag))
@@ -254,9 +258,10 @@ static size_t after_key(const struct model *md, const char *key)
 	return lo;
 }
 
-static cJSON *skill_summary(struct mcp_server *s, const char *id,
+static cJSON *skill_summary(struct mcp_server *s, const struct skill *sk,
                             const struct skill_info *si)
 {
+	const char *id = sk->id;
 	cJSON *o = cJSON_CreateObject();
 	char *path = mount_skill_file(&s->mount, id, "SKILL.md");
 	cJSON *tags = cJSON_CreateArray();
@@ -270,6 +275,8 @@ static cJSON *skill_summary(struct mcp_server *s, const char *id,
 		if (cJSON_IsString(tag))
 			cJSON_AddItemToArray(tags, cJSON_CreateString(tag->valuestring));
 	cJSON_AddItemToObject(o, "tags", tags);
+	if (sk->plugin)
+		cJSON_AddStringToObject(o, "plugin", sk->plugin);
 	free(path);
 	return o;
 }
@@ -348,11 +355,11 @@ static void list_skills(struct mcp_server *s, const cJSON *args,
 		if (!sk->model_invocable || !query_may_match(&q, md, sk) ||
 		    model_skill_info(md, i, &si) < 0)
 			continue;
-		if (query_matches(&q, sk->id, &si)) {
+		if (query_matches(&q, sk, &si)) {
 			if (count == limit) {
 				more = true;
 			} else {
-				cJSON_AddItemToArray(list, skill_summary(s, sk->id, &si));
+				cJSON_AddItemToArray(list, skill_summary(s, sk, &si));
 				count++;
 				last = sk->id;
 			}
@@ -485,11 +492,12 @@ static void get_skill(struct mcp_server *s, const cJSON *args, struct reply *r)
 	const struct model *md = tool_model(s, r);
 	if (!md)
 		return;
-	ssize_t i = model_find(md, id);
+	ssize_t i = model_lookup(md, id);
 	if (i < 0 || !md->skills[i].model_invocable) {
 		unknown_skill(r, md, id, i >= 0);
 		return;
 	}
+	id = md->skills[i].id;   /* without its plugin */
 
 	char *path = mount_skill_file(&s->mount, id, "SKILL.md");
 	char *text = NULL;

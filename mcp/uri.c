@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "skillsfs.h"
 #include "uri.h"
 #include "util.h"
 
@@ -70,8 +71,10 @@ char *uri_clean_path(const char *p, size_t n, const char **why)
 		    hexval(p[i + 2]) >= 0) {
 			c = (unsigned char)(hexval(p[i + 1]) * 16 + hexval(p[i + 2]));
 			i += 2;
-			if (c == '/' || c == '\\' || c == '\0') {
-				*why = "the path encodes '/', '\\' or NUL";
+			/* '\\' is an ordinary byte in a Linux file name; the
+			 * SDK's canonical form spells it %5C. */
+			if (c == '/' || c == '\0') {
+				*why = "the path encodes '/' or NUL";
 				goto bad;
 			}
 		} else if (c == '?' || c == '#') {
@@ -97,23 +100,68 @@ bad:
 
 char *uri_join(const char *base, const char *name)
 {
-	struct buf b = { 0 };
+	size_t blen = strlen(base);
+	char *out = malloc(blen + 1 + sfs_uri_encode(name, NULL) + 1);
 
-	buf_adds(&b, base);
-	buf_addc(&b, '/');
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
-		if (*p == '%' || *p == '?' || *p == '#' || *p < 0x20 || *p == 0x7F)
-			buf_printf(&b, "%%%02X", *p);
-		else
-			buf_addc(&b, (char)*p);
-	}
-	return buf_take(&b);
+	if (!out)
+		return NULL;
+	memcpy(out, base, blen);
+	out[blen] = '/';
+	sfs_uri_encode(name, out + blen + 1);
+	return out;
+}
+
+char *uri_skill(const char *id, const char *path)
+{
+	char *base = xasprintf("skill://%s", id);
+
+	if (!base || !path || !*path)
+		return base;
+	char *out = uri_join(base, path);
+	free(base);
+	return out;
 }
 
 static void set_id(struct uri *u, const char *s, size_t n)
 {
 	memcpy(u->id, s, n);
 	u->id[n] = '\0';
+}
+
+/* A plugin name as a skill reference may carry it: what Claude Code's
+ * plugin names are made of, nothing that separates or escapes. */
+static bool plugin_valid(const char *s, size_t n)
+{
+	if (n == 0 || n >= sizeof(((struct uri *)0)->plugin) || s[0] == '.')
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.'))
+			return false;
+	}
+	return true;
+}
+
+/* "<id>" or "<plugin>:<id>" in a resource:// URI. */
+static bool set_ref(struct uri *u, const char *s, size_t n)
+{
+	const char *colon = memchr(s, ':', n);
+	size_t pn = colon ? (size_t)(colon - s) : 0;
+
+	if (colon && !plugin_valid(s, pn))
+		return false;
+	if (colon) {
+		memcpy(u->plugin, s, pn);
+		u->plugin[pn] = '\0';
+		s += pn + 1;
+		n -= pn + 1;
+	}
+	if (!skill_id_valid(s, n))
+		return false;
+	memcpy(u->id, s, n);
+	u->id[n] = '\0';
+	return true;
 }
 
 static void invalid(struct uri *u, const char *why)
@@ -170,11 +218,10 @@ static void parse_resource(const char *rest, struct uri *u)
 	}
 	if (strncmp(rest, "catalog/skills/", 15) == 0) {
 		const char *id = rest + 15;
-		if (!skill_id_valid(id, strlen(id))) {
+		if (!set_ref(u, id, strlen(id))) {
 			invalid(u, "not a valid skill id");
 			return;
 		}
-		set_id(u, id, strlen(id));
 		u->kind = URI_CATALOG_SKILL;
 		return;
 	}
@@ -197,11 +244,10 @@ static void parse_resource(const char *rest, struct uri *u)
 	if (strncmp(rest, "skills/", 7) == 0) {
 		const char *id = rest + 7;
 		const char *slash = strchr(id, '/');
-		if (!slash || !skill_id_valid(id, (size_t)(slash - id))) {
+		if (!slash || !set_ref(u, id, (size_t)(slash - id))) {
 			invalid(u, "not a valid skill id");
 			return;
 		}
-		set_id(u, id, (size_t)(slash - id));
 		if (strcmp(slash, "/document") == 0) {
 			u->kind = URI_DOCUMENT;
 			return;

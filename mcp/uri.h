@@ -1,9 +1,9 @@
 /*
  * uri.h - the resource URIs the server answers (uri-contract.md, SEP-2640)
  * and their validation.  Every path taken from a URI is relative, has no
- * empty, "." or ".." segment, no NUL or control character, and no '/' or
- * '\' that came from percent-decoding, so it cannot leave the folder it is
- * joined to.  (Symlinks are checked separately where files are opened.)
+ * empty, "." or ".." segment, no NUL or control character, and no '/'
+ * that came from percent-decoding, so it cannot leave the folder it is
+ * joined to ('\\' is an ordinary byte of a name, %5C in a URI).  (Symlinks are checked separately where files are opened.)
  */
 #ifndef MCP_URI_H
 #define MCP_URI_H
@@ -26,6 +26,8 @@ enum uri_kind {
 struct uri {
 	enum uri_kind kind;
 	char id[65];        /* the skill id, when there is one */
+	char plugin[129];   /* resource:// URIs name a skill of a Claude Code
+			       plugin as <plugin>:<id>; else "" */
 	char *path;         /* owned: decoded path, or the ref id */
 	const char *error;  /* URI_INVALID: static text */
 };
@@ -38,8 +40,10 @@ bool skill_id_valid(const char *s, size_t n);
 /* Checks a relative path as described above, after percent-decoding it.
  * Returns the decoded copy (malloc'd) or NULL with *why set. */
 char *uri_clean_path(const char *p, size_t n, const char **why);
-/* Appends `name` as a URI path segment: '%', '?', '#', controls and
- * non-ASCII stay readable except for the first three, percent-encoded. */
+/* base + "/" + name percent-encoded by sfs_uri_encode: the one spelling
+ * of every skill:// URI (a '/' in name stays a separator). */
 char *uri_join(const char *base, const char *name);
+/* "skill://<id>/<path encoded>", or "skill://<id>" for an empty path. */
+char *uri_skill(const char *id, const char *path);
 
 #endif

@@ -315,6 +315,18 @@ static bool has_content(const struct sfs_file *f)
 	return S_ISREG(f->mode) || (S_ISLNK(f->mode) && f->hashed);
 }
 
+/* The path percent-encoded as every skill:// URI spells it; what
+ * sfs_uri_encode writes never needs a JSON escape. */
+static void append_uri_path(struct text *t, const char *path)
+{
+	size_t n = sfs_uri_encode(path, NULL);
+
+	if (!reserve(t, n))
+		return;
+	sfs_uri_encode(path, t->p + t->n);
+	t->n += n;
+}
+
 /* {"uri":"skill://<id>/<path>","digest":"sha256:...","size":N} */
 static void append_resource(struct text *t, const struct sfs_skill *s,
                             const struct sfs_file *f)
@@ -324,7 +336,7 @@ static void append_resource(struct text *t, const struct sfs_skill *s,
 	APPEND(t, "{\"uri\":\"skill://");
 	append_escaped(t, s->id);
 	APPEND(t, "/");
-	append_escaped(t, f->path);
+	append_uri_path(t, f->path);
 	sfs_format_digest(f->sha256, hex);
 	APPEND(t, "\",\"digest\":\"");
 	append_n(t, hex, SFS_DIGEST_LEN - 1);

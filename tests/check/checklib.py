@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import urllib.parse
 
 SOURCE_ROOT = os.environ.get(
     "SKILLSFS_SOURCE_ROOT",
@@ -146,6 +147,13 @@ def skill_files(skill_dir):
     return out
 
 
+def uri_path(rel):
+    """A path as skill:// URIs spell it: the canonical form of the
+    official SDK's skills client (ENCODED_IN_SEGMENT), UTF-8 bytes
+    percent-encoded in uppercase hex."""
+    return urllib.parse.quote(rel, safe="!$&'()*+,.:;=@[]|~-_/")
+
+
 def resources(skill_id, skill_dir):
     skill_md = os.path.join(skill_dir, "SKILL.md")
     if not os.path.exists(skill_md):
@@ -153,7 +161,7 @@ def resources(skill_id, skill_dir):
     res = [{"uri": f"skill://{skill_id}/SKILL.md", "digest": sha256(skill_md),
             "size": os.path.getsize(skill_md)}]
     for rel, full in skill_files(skill_dir):
-        res.append({"uri": f"skill://{skill_id}/{rel}", "digest": sha256(full),
+        res.append({"uri": f"skill://{skill_id}/{uri_path(rel)}", "digest": sha256(full),
                     "size": os.path.getsize(full)})
     return res
 

@@ -153,6 +153,20 @@ static void check_join(const char *name)
 			readable = false;
 	char *uri = uri_join("skill://pdf-forms", name);
 	FUZZ_ASSERT(uri, "out of memory");
+	/* The canonical spelling of SEP-2640 clients: kept bytes as they
+	 * are, everything else %XX in uppercase hex. */
+	for (const char *p = uri + strlen("skill://pdf-forms/"); *p; p++) {
+		if (*p == '%') {
+			FUZZ_ASSERT(strchr("0123456789ABCDEF", p[1]) && p[1] &&
+				    strchr("0123456789ABCDEF", p[2]) && p[2],
+				    "'%s' joined to %s: a bad escape", name, uri);
+			p += 2;
+		} else {
+			FUZZ_ASSERT(sfs_uri_keeps((unsigned char)*p),
+				    "'%s' joined to %s: '%c' left unencoded",
+				    name, uri, *p);
+		}
+	}
 	struct uri u;
 	uri_parse(uri, &u);
 	if (readable && strlen(uri) <= 8192)
