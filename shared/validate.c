@@ -936,11 +936,11 @@ static void check_listable(struct vctx *v, const cJSON *fm,
 	if (j && !is_string_map(j))
 		unlisted(&l, "metadata", "metadata is not a mapping of "
 		         "strings to strings");
-	/* JSON.parse makes "__proto__" an own key, which the client's
-	 * schema refuses. */
+	/* The client's own frontmatter reader refuses this key, so it
+	 * could list the skill but never read it verified. */
 	if (cJSON_GetObjectItemCaseSensitive(fm, "__proto__"))
 		unlisted(&l, "__proto__", "frontmatter has a \"__proto__\" "
-		         "key");
+		         "key, which the client cannot read");
 	if (meta->nunlisted == 0 || v->err)
 		return;
 

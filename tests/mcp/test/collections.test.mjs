@@ -31,6 +31,7 @@ const EXPECT = {
 	'compat-list': 'compatibility',           // not a string
 	'meta-num': 'metadata',                   // version: 1.0
 	'meta-list': 'metadata',                  // a list
+	'proto-key': '__proto__',                 // a key the client cannot read
 	'installed': null,                        // installer symlink
 	'linked-dev': null,                       // ln -s ~/dev/x
 	'sys-skill': null,                        // skills/.system
@@ -53,6 +54,7 @@ function buildCatalog(src, outside) {
 	writeSkill(src, 'compat-list', { 'SKILL.md': md('name: compat-list\ndescription: C.\ncompatibility:\n  - linux\n') });
 	writeSkill(src, 'meta-num', { 'SKILL.md': md('name: meta-num\ndescription: M.\nmetadata:\n  version: 1.0\n') });
 	writeSkill(src, 'meta-list', { 'SKILL.md': md('name: meta-list\ndescription: M.\nmetadata:\n  - a\n') });
+	writeSkill(src, 'proto-key', { 'SKILL.md': md('name: proto-key\ndescription: P.\n__proto__: x\n') });
 	writeSkill(src, 'Not An Id', { 'SKILL.md': md('description: Neither name nor folder is an id.\n') });
 
 	// the `skills` installer: the skill lives in .agents/skills (here,
