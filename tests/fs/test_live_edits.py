@@ -169,8 +169,10 @@ class LiveEdits(MountTestCase):
         self.skill = os.path.join(self.root, "live")
         self.put_version(self.skill, 0)
         self.m = self.mount([self.root], self.options)
-        # the readers start on a mount that has served the skill
-        self.assertEqual(self.m.read("skills", "live", SKILL_MD), VERSIONS[SKILL_MD][0])
+        # the readers start on a mount that has served the skill (files
+        # the mount never read: ReadBack)
+        for rel, versions in VERSIONS.items():
+            self.assertEqual(self.m.read("skills", "live", rel), versions[0])
 
     def put_version(self, folder, v):
         os.makedirs(os.path.join(folder, "references"), exist_ok=True)
@@ -322,7 +324,10 @@ class ReadBack(MountTestCase):
         root = self.make_dir()
         for k in range(self.count):
             write_skill(root, "s%d" % k, files={"notes.md": "old %d\n" % k})
-        m = self.mount([root], self.options)
+        m = self.mount([root], ("-d",) + self.options)
+        # the daemon has copied the published bytes of every file
+        wait_for(lambda: "generation 1: retained %d files" % (2 * self.count) in m.stderr(),
+                 what="the first generation's files to be retained")
         tally = Tally()
         for k in range(self.count):
             new = ("new version %d, longer than the old one\n" % k).encode()
