@@ -63,6 +63,8 @@ struct refresher {
 	uint32_t fill_at;        /* its next node to copy */
 	bool fill_done;
 	bool deferred;           /* a build was dropped: wait for quiet */
+	bool confirming;         /* a build lost a skill, and no event came
+	                          * since: the next one may publish that */
 	atomic_llong last_check; /* polling: CLOCK_MONOTONIC ms */
 	atomic_bool urgent;      /* a read found a source newer than the
 	                          * current generation: no debounce */
@@ -393,6 +395,16 @@ static bool unsettled(const struct gen *prev, const struct gen *g)
 	return false;
 }
 
+/* Whether g no longer serves a skill that prev serves. */
+static bool loses_skill(const struct gen *prev, const struct gen *g)
+{
+	for (size_t i = 0; i < sfs_catalog_nskills(prev->cat); i++)
+		if (!sfs_catalog_find(g->cat,
+		                      sfs_catalog_skill(prev->cat, i)->id))
+			return true;
+	return false;
+}
+
 /* Returns false when the build was dropped because the sources changed
  * while it read them (force: publish it anyway). */
 static bool rebuild(struct daemon *d, bool force)
@@ -412,6 +424,8 @@ static bool rebuild(struct daemon *d, bool force)
 		d->changed = (const char *const *)changed;
 		d->nchanged = nchanged;
 	}
+	uint64_t fp = r->fp;   /* polling: what the current generation saw */
+
 	r->blind = false;
 	struct gen *g = daemon_build(d, d->cur);
 
@@ -425,7 +439,15 @@ static bool rebuild(struct daemon *d, bool force)
 	bool dropped = g && !force && (changed_meanwhile(r) || g->unpinned);
 	if (g && !force && !dropped && unsettled(d->cur, g))
 		dropped = r->deferred = true;
+	/* A skill that goes (deleted, made invalid, or caught between a
+	 * checkout's unlink and create) goes once a second build, after a
+	 * quiet spell with no event, sees it gone too. */
+	if (g && !force && !dropped && loses_skill(d->cur, g)) {
+		dropped = !r->confirming;
+		r->confirming = r->deferred = dropped;
+	}
 	if (dropped) {
+		r->fp = fp;
 		/* the next build looks at these folders again */
 		for (size_t i = 0; d->changed && i < nchanged; i++)
 			watcher_note_changed(&r->w, changed[i]);
@@ -453,6 +475,7 @@ static bool rebuild(struct daemon *d, bool force)
 		        sfs_catalog_nskills(g->cat), sfs_catalog_hashed(g->cat),
 		        now_ms(CLOCK_MONOTONIC) - start);
 	r->deferred = false;
+	r->confirming = false;
 	daemon_publish(d, g);
 	return true;
 }
@@ -461,29 +484,27 @@ static void poll_check(struct daemon *d)
 {
 	struct refresher *r = d->refresher;
 	uint64_t fp = fingerprint(d->cur->cat, &d->opt->roots, NULL);
-
 	long long now = now_ms(CLOCK_MONOTONIC);
 
 	atomic_store(&r->last_check, now);
-	if (r->rescan) {
-		r->rescan = false;
-		rebuild(d, true);
-		return;
-	}
-	if (fp == r->fp) {
+	if (fp == r->fp && !r->rescan) {
 		r->settle_fp = 0;
+		r->confirming = false;
 		return;
 	}
 	/* changed: build once a second look sees the same */
-	if (fp != r->settle_fp) {
-		if (!r->settle_fp)
-			r->settle_since = now;
+	if (!r->settle_fp)
+		r->settle_since = now;
+	bool force = now - r->settle_since >= SETTLE_MAX_MS;
+	if (fp != r->settle_fp && !force) {
 		r->settle_fp = fp;
-		if (now - r->settle_since < SETTLE_MAX_MS)
-			return;
+		r->confirming = false;
+		return;
 	}
-	r->settle_fp = 0;
-	rebuild(d, true);
+	r->rescan = false;
+	if (rebuild(d, force))
+		r->settle_fp = 0;
+	/* else the next look builds again if the sources stay as they are */
 }
 
 /* Milliseconds poll() may sleep. */
@@ -623,7 +644,8 @@ static void *run(void *arg)
 				r->again = true;
 			}
 			if (ev & WATCH_CHANGED) {
-							if (!pending)
+				r->confirming = false;
+				if (!pending)
 					first = now;
 				pending = true;
 				last = now;
