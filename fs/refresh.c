@@ -340,6 +340,8 @@ static bool changed_meanwhile(struct refresher *r)
 	if (r->w.fd < 0)
 		return false;
 	r->deferred = (watcher_drain(&r->w) & WATCH_CHANGED) != 0;
+	if (r->deferred)
+		r->confirming = false;   /* not quiet since the last look */
 	return r->deferred;
 }
 
@@ -437,8 +439,10 @@ static bool rebuild(struct daemon *d, bool force)
 		g = daemon_build(d, d->cur);
 	}
 	bool dropped = g && !force && (changed_meanwhile(r) || g->unpinned);
-	if (g && !force && !dropped && unsettled(d->cur, g))
+	if (g && !force && !dropped && unsettled(d->cur, g)) {
 		dropped = r->deferred = true;
+		r->confirming = false;
+	}
 	/* A skill that goes (deleted, made invalid, or caught between a
 	 * checkout's unlink and create) goes once a second build, after a
 	 * quiet spell with no event, sees it gone too. */
