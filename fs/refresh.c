@@ -43,9 +43,20 @@
 /* ... and, in both modes, when no file a build found changed is still
  * open for writing (see unsettled()). */
 #define SETTLE_MAX_MS 10000LL
+/* How often the roots themselves are looked at: a root replaced by
+ * another filesystem (a tmpfs unmounted lazily and mounted again, an NFS
+ * remount) sends no event to the watches on the old one. */
+#define ROOT_CHECK_MS 1000LL
 /* Files copied per turn of the refresh loop while it fills a generation
  * with copies of its bytes (retain.h), between looks at the events. */
 #define FILL_BATCH 64
+
+/* What a root path leads to. */
+struct root_id {
+	dev_t dev;
+	ino_t ino;
+	bool exists;
+};
 
 struct refresher {
 	pthread_t thread;
@@ -62,6 +73,8 @@ struct refresher {
 	uint64_t fill_gen;       /* the generation being filled with copies */
 	uint32_t fill_at;        /* its next node to copy */
 	bool fill_done;
+	struct root_id *roots;   /* per root, as the last build saw it */
+	long long roots_checked; /* CLOCK_MONOTONIC ms */
 	bool deferred;           /* a build was dropped: wait for quiet */
 	bool confirming;         /* a build lost a skill, and no event came
 	                          * since: the next one may publish that */
@@ -136,6 +149,13 @@ int refresher_init(struct daemon *d)
 		int rc = -errno;
 		free(r);
 		return rc;
+	}
+	r->roots = calloc(d->opt->roots.n ? d->opt->roots.n : 1,
+	                  sizeof(*r->roots));
+	if (!r->roots) {
+		close(r->wake);
+		free(r);
+		return -ENOMEM;
 	}
 	d->refresher = r;
 	atomic_store(&r->last_check, now_ms(CLOCK_MONOTONIC));
@@ -291,9 +311,39 @@ static bool changed_near(const struct timespec *ctime, struct timespec start)
 	return ns > -POLL_CTIME_MARGIN_MS * 1000000LL;
 }
 
+static struct root_id root_id(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return (struct root_id){ 0 };
+	return (struct root_id){ st.st_dev, st.st_ino, true };
+}
+
+/* Notes what each root leads to now; returns whether any differs from
+ * what the last note said. */
+static bool roots_moved(struct daemon *d)
+{
+	struct refresher *r = d->refresher;
+	bool moved = false;
+
+	for (size_t i = 0; r->roots && i < d->opt->roots.n; i++) {
+		struct root_id now = root_id(d->opt->roots.paths[i]);
+		moved |= now.exists != r->roots[i].exists ||
+		         now.dev != r->roots[i].dev ||
+		         now.ino != r->roots[i].ino;
+		r->roots[i] = now;
+	}
+	r->roots_checked = now_ms(CLOCK_MONOTONIC);
+	return moved;
+}
+
 const char *refresher_sync(struct daemon *d, sfs_catalog *cat)
 {
 	struct refresher *r = d->refresher;
+
+	/* before the build's watches are compared: the roots it read */
+	roots_moved(d);
 
 	if (!atomic_load(&d->polling)) {
 		struct want_list l = { 0 };
@@ -538,8 +588,9 @@ static int sleep_ms(struct daemon *d, bool pending, long long first,
 		due = last + d->opt->debounce_ms;
 		if (due > first + 4LL * d->opt->debounce_ms)
 			due = first + 4LL * d->opt->debounce_ms;
-	} else
-		return -1;
+	} else {
+		due = r->roots_checked + ROOT_CHECK_MS;
+	}
 	return due <= now ? 0 : (int)(due - now);
 }
 
@@ -628,6 +679,16 @@ static void *run(void *arg)
 			continue;
 		}
 		long long now = now_ms(CLOCK_MONOTONIC);
+		if (now >= r->roots_checked + ROOT_CHECK_MS && roots_moved(d)) {
+			/* another filesystem or folder under a root's path:
+			 * watch it anew and read everything again */
+			r->again = true;
+			r->blind = true;
+			if (!pending)
+				first = now;
+			pending = true;
+			last = now;
+		}
 		if (atomic_exchange(&r->urgent, false)) {
 			/* due now, unless writers are at work */
 			pending = true;
@@ -736,6 +797,7 @@ void refresher_stop(struct daemon *d)
 		watcher_close(&r->w);
 	free_owned(r->owned, r->nowned);
 	sfs_catalog_unref(r->watched);
+	free(r->roots);
 	close(r->wake);
 	free(r);
 	d->refresher = NULL;

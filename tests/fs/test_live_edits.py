@@ -352,5 +352,38 @@ class ReadBackPolling(ReadBack):
     options = ("-o", "polling")
 
 
+@unittest.skipUnless(os.geteuid() == 0, "mounting a tmpfs needs root")
+class ReplacedRoot(MountTestCase):
+    """A root whose filesystem is replaced under its path (a tmpfs
+    unmounted lazily and mounted again) is read anew: the new content
+    shows, the old one goes."""
+
+    options = ()
+
+    def tmpfs(self, path):
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "skillsfs-test", path],
+                       check=True)
+        self.addCleanup(subprocess.run, ["umount", "-l", path], capture_output=True)
+
+    def test_tmpfs_remounted(self):
+        root = os.path.join(self.make_dir(), "root")
+        os.makedirs(root)
+        self.tmpfs(root)
+        write_skill(root, "before", files={"notes.md": "old filesystem\n"})
+        m = self.mount([root], self.options)
+        self.assertEqual(m.read("skills", "before", "notes.md"), b"old filesystem\n")
+        subprocess.run(["umount", "-l", root], check=True)
+        self.tmpfs(root)
+        write_skill(root, "after", files={"notes.md": "new filesystem\n"})
+        wait_for(lambda: os.path.exists(m.file("skills", "after")) and
+                 not os.path.exists(m.file("skills", "before")),
+                 what="the skills of the new filesystem")
+        self.assertEqual(m.read("skills", "after", "notes.md"), b"new filesystem\n")
+
+
+class ReplacedRootPolling(ReplacedRoot):
+    options = ("-o", "polling")
+
+
 if __name__ == "__main__":
     unittest.main()
