@@ -7,8 +7,10 @@
  *
  * inotify mode: every folder the catalog read is watched, plus the nearest
  * existing ancestor of a missing root; events are debounced (quiet for
- * `debounce` ms, at most 4 x debounce after the first); a queue overflow
- * re-adds every watch and rescans.
+ * `debounce` ms, at most 4 x debounce after the first), and a change is
+ * published only once it has settled (see SETTLE_LOOK_MS); a queue
+ * overflow re-adds every watch and rescans.  The roots' own identities
+ * are looked at every second.
  *
  * polling mode (inotify unavailable, out of watches, a root on a network
  * filesystem, or -o polling): the fingerprint of the sources is compared
@@ -35,13 +37,13 @@
 
 #define POLL_CTIME_MARGIN_MS 2000LL
 /* Settling.  A change is published once its writers are done: in inotify
- * mode when no file written to is still open for writing, in polling mode
- * when two looks SETTLE_LOOK_MS apart see the same fingerprint.  Past
- * SETTLE_MAX_MS of writing the sources are published as they are, so a
- * file held open for writing for good (a log) still shows. */
+ * mode when no file written to is still open for writing and nothing
+ * changed while the build read the sources, in polling mode when two
+ * looks SETTLE_LOOK_MS apart see the same fingerprint, and in both when no
+ * file the build found changed is still open for writing (unsettled()).
+ * Past SETTLE_MAX_MS of writing the sources are published as they are,
+ * so a file held open for writing for good (a log) still shows. */
 #define SETTLE_LOOK_MS 100LL
-/* ... and, in both modes, when no file a build found changed is still
- * open for writing (see unsettled()). */
 #define SETTLE_MAX_MS 10000LL
 /* How often the roots themselves are looked at: a root replaced by
  * another filesystem (a tmpfs unmounted lazily and mounted again, an NFS
@@ -512,8 +514,8 @@ static bool rebuild(struct daemon *d, bool force)
 	d->nchanged = 0;
 	watcher_free_changed(changed, nchanged);
 	if (dropped && d->opt->debug)
-		fprintf(stderr, "skillsfs: build dropped: the sources changed "
-		        "while it read them\n");
+		fprintf(stderr, "skillsfs: build dropped: the sources have "
+		        "not settled\n");
 	if (dropped)
 		return false;
 	if (!g) {
