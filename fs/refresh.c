@@ -160,6 +160,10 @@ int refresher_init(struct daemon *d)
 		return -ENOMEM;
 	}
 	d->refresher = r;
+	/* open_for_writing() holds a read lease for an instant; a writer
+	 * that opens the file then makes the kernel send the daemon SIGIO,
+	 * whose default action would end it */
+	signal(SIGIO, SIG_IGN);
 	atomic_store(&r->last_check, now_ms(CLOCK_MONOTONIC));
 	if (d->opt->force_polling) {
 		use_polling(d, NULL);
