@@ -14,7 +14,9 @@
  * source and the refresh that gives the file a new inode.  Files that
  * changed since the previous generation are held open from the refresh
  * on (backing_pin), so even a source replaced again right away still
- * serves the bytes whose digest index.json shows.
+ * serves the bytes whose digest index.json shows.  Most reads never get
+ * here: a generation answers them from its copy of the published bytes
+ * (retain.h), and a source is read only for files it has no copy of.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -11,6 +11,7 @@
 
 #include "lookups.h"
 #include "options.h"
+#include "retain.h"
 #include "tree.h"
 
 struct refresher;
@@ -28,6 +29,7 @@ struct daemon {
 	struct lookups lookups;
 	uint64_t next_ino;           /* the refresh thread's allocator */
 	uint64_t generations;        /* generations built */
+	struct retainer retainer;    /* copies of published bytes */
 	unsigned max_pins;           /* changed sources held open per
 	                              * generation (see gen_params.pin) */
 

@@ -41,6 +41,23 @@ static long ms_between(struct timespec a, struct timespec b)
 	return (b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000;
 }
 
+/* Copies the files that changed since the previous generation (those
+ * with inode numbers from first_new on): these are the ones an author is
+ * at work on, and the copy keeps their published version readable
+ * whatever the author does next.  A file that changed again since the
+ * scan cannot be copied; the generation is then built again (rebuild()
+ * in refresh.c), as for a file that could not be pinned. */
+static void retain_changed(struct daemon *d, struct gen *g, uint64_t first_new)
+{
+	for (uint32_t i = 0; i < g->nnodes; i++) {
+		const struct node *n = &g->nodes[i];
+		if (n->kind != NODE_SKILL_FILE || n->ino < first_new)
+			continue;
+		int rc = retain_node(&d->retainer, g, n, d->retainer.budget);
+		g->unpinned += rc == -ESTALE || rc == -ENOENT;
+	}
+}
+
 struct gen *daemon_build(struct daemon *d, const struct gen *prev)
 {
 	const struct mount_options *o = d->opt;
@@ -62,6 +79,7 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev)
 	sfs_catalog *cat = NULL;
 
 	refresher_prepare(d, &cfg);
+	uint64_t first_new = d->next_ino;
 	struct timespec t0, t1, t2, t3;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (sfs_catalog_build(&cfg, prev ? prev->cat : NULL, &cat) < 0)
@@ -90,6 +108,8 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev)
 		gen_unref(g);
 		g = NULL;
 	}
+	if (g && prev)
+		retain_changed(d, g, first_new);
 	if (g)
 		d->generations++;
 	return g;

@@ -204,6 +204,7 @@ static int daemon_init(struct daemon *d, const struct mount_options *o)
 	memset(d, 0, sizeof(*d));
 	d->opt = o;
 	d->max_pins = pin_budget();
+	d->retainer.budget = (size_t)o->retain_mib << 20;
 	d->timeout = CACHE_TIMEOUT;
 	d->next_ino = TREE_ROOT_INO + 1;
 	if (pthread_mutex_init(&d->cur_lock, NULL) != 0)

@@ -204,16 +204,29 @@ static void sfs_opendir(fuse_req_t req, fuse_ino_t ino,
 	}
 }
 
-static void read_source(fuse_req_t req, const struct gen *g,
+static void read_source(fuse_req_t req, struct gen *g,
                         const struct node *n, size_t size, off_t off)
 {
+	struct daemon *d = daemon_of(req);
+	const struct kept *k = gen_kept(g, n);
+
+	/* the first read of a file in a generation copies it, so that its
+	 * published bytes stay readable whatever happens to the source */
+	if (!k && retain_node(&d->retainer, g, n,
+	                      d->retainer.budget / 4 * 3) == 0)
+		k = gen_kept(g, n);
+	if (k) {
+		/* the published bytes, whatever the source holds now */
+		fuse_reply_buf(req, (const char *)k->bytes + off, size);
+		return;
+	}
 	bool borrowed;
 	int fd = backing_open(g, n, &borrowed);
 
 	if (fd < 0) {
 		/* the source changed or went since the scan: refresh now */
 		if (fd == -ESTALE || fd == -ENOENT || fd == -ENOTDIR)
-			refresher_stale(daemon_of(req));
+			refresher_stale(d);
 		fuse_reply_err(req, -fd);
 		return;
 	}

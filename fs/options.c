@@ -75,6 +75,9 @@ void options_usage(FILE *out, const char *prog)
 "    -o poll_interval=MS    without inotify: check the sources for changes\n"
 "                           every MS milliseconds (default %d)\n"
 "    -o polling             use polling even where inotify works\n"
+"    -o retain=MIB          keep up to MIB mebibytes of published file\n"
+"                           versions in memory, so that an edit in the\n"
+"                           sources never breaks a read (default %d)\n"
 "    -o nonempty            allow mounting over a non-empty folder\n"
 "    -o busy_poll=US        after answering, look for the next request for\n"
 "                           US microseconds before sleeping (default %d;\n"
@@ -91,7 +94,8 @@ void options_usage(FILE *out, const char *prog)
 "\n"
 "FUSE options (always read-only, fsname=skillsfs, subtype=skillsfs):\n",
 		prog, prog, prog, prog, DEFAULT_DEBOUNCE_MS,
-		DEFAULT_POLL_INTERVAL_MS, DEFAULT_BUSY_POLL_US);
+		DEFAULT_POLL_INTERVAL_MS, DEFAULT_RETAIN_MIB,
+		DEFAULT_BUSY_POLL_US);
 }
 
 /* A decimal number from min to max for -o opt; `what` names it in the
@@ -194,6 +198,9 @@ static int take_opt(struct mount_options *o, const char *opt, char **fuse)
 		return parse_ms(val, opt, &o->poll_interval_ms);
 	else if (KEY("debounce") && eq)
 		return parse_ms(val, opt, &o->debounce_ms);
+	else if (KEY("retain") && eq)
+		return parse_number(val, opt, 0, 65536, "mebibytes",
+		                    &o->retain_mib);
 	else if (KEY("busy_poll") && eq)
 		return parse_us(val, opt, &o->busy_poll_us);
 	else if (KEY("docs_dir") && eq)
@@ -408,6 +415,7 @@ int options_parse(int argc, char **argv, struct mount_options *o)
 	o->poll_interval_ms = DEFAULT_POLL_INTERVAL_MS;
 	o->debounce_ms = DEFAULT_DEBOUNCE_MS;
 	o->busy_poll_us = DEFAULT_BUSY_POLL_US;
+	o->retain_mib = DEFAULT_RETAIN_MIB;
 
 	int rc = parse_args(argc, argv, o, &fuse_opts, &first);
 	if (rc == 0 && o->config && !o->help && !o->version)

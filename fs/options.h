@@ -30,6 +30,7 @@ enum {
 #define DEFAULT_POLL_INTERVAL_MS 1000
 #define DEFAULT_DEBOUNCE_MS 100
 #define DEFAULT_BUSY_POLL_US 200
+#define DEFAULT_RETAIN_MIB 16
 
 struct mount_options {
 	char *mountpoint;          /* as given; mount.c resolves it */
@@ -46,6 +47,7 @@ struct mount_options {
 	unsigned poll_interval_ms; /* -o poll_interval=MS */
 	unsigned debounce_ms;      /* -o debounce=MS */
 	unsigned busy_poll_us;     /* -o busy_poll=US: serve_loop.c */
+	unsigned retain_mib;       /* -o retain=MIB: retain.h's budget */
 	bool force_polling;        /* -o polling: never use inotify */
 	bool strict;               /* -o strict: warnings are errors */
 	char *docs_dir;            /* --docs-dir, absolute, or NULL */

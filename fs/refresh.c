@@ -7,8 +7,10 @@
  *
  * inotify mode: every folder the catalog read is watched, plus the nearest
  * existing ancestor of a missing root; events are debounced (quiet for
- * `debounce` ms, at most 4 x debounce after the first); a queue overflow
- * re-adds every watch and rescans.
+ * `debounce` ms, at most 4 x debounce after the first), and a change is
+ * published only once it has settled (see SETTLE_LOOK_MS); a queue
+ * overflow re-adds every watch and rescans.  The roots' own identities
+ * are looked at every second.
  *
  * polling mode (inotify unavailable, out of watches, a root on a network
  * filesystem, or -o polling): the fingerprint of the sources is compared
@@ -16,6 +18,7 @@
  * longer pause.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -34,6 +37,29 @@
 #include "watch.h"
 
 #define POLL_CTIME_MARGIN_MS 2000LL
+/* Settling.  A change is published once its writers are done: in inotify
+ * mode when no file written to is still open for writing and nothing
+ * changed while the build read the sources, in polling mode when two
+ * looks SETTLE_LOOK_MS apart see the same fingerprint, and in both when no
+ * file the build found changed is still open for writing (unsettled()).
+ * Past SETTLE_MAX_MS of writing the sources are published as they are,
+ * so a file held open for writing for good (a log) still shows. */
+#define SETTLE_LOOK_MS 100LL
+#define SETTLE_MAX_MS 10000LL
+/* How often the roots themselves are looked at: a root replaced by
+ * another filesystem (a tmpfs unmounted lazily and mounted again, an NFS
+ * remount) sends no event to the watches on the old one. */
+#define ROOT_CHECK_MS 1000LL
+/* Files copied per turn of the refresh loop while it fills a generation
+ * with copies of its bytes (retain.h), between looks at the events. */
+#define FILL_BATCH 64
+
+/* What a root path leads to. */
+struct root_id {
+	dev_t dev;
+	ino_t ino;
+	bool exists;
+};
 
 struct refresher {
 	pthread_t thread;
@@ -44,6 +70,17 @@ struct refresher {
 	bool again;              /* re-add every watch at the next sync */
 	bool rescan;             /* something vanished while syncing */
 	uint64_t fp;             /* polling: fingerprint of the sources */
+	uint64_t settle_fp;      /* polling: a new fingerprint, looked at
+	                          * again before a build (0: none) */
+	long long settle_since;  /* polling: when settle_fp was first seen */
+	uint64_t fill_gen;       /* the generation being filled with copies */
+	uint32_t fill_at;        /* its next node to copy */
+	bool fill_done;
+	struct root_id *roots;   /* per root, as the last build saw it */
+	long long roots_checked; /* CLOCK_MONOTONIC ms */
+	bool deferred;           /* a build was dropped: wait for quiet */
+	bool confirming;         /* a build lost a skill, and no event came
+	                          * since: the next one may publish that */
 	atomic_llong last_check; /* polling: CLOCK_MONOTONIC ms */
 	atomic_bool urgent;      /* a read found a source newer than the
 	                          * current generation: no debounce */
@@ -116,7 +153,18 @@ int refresher_init(struct daemon *d)
 		free(r);
 		return rc;
 	}
+	r->roots = calloc(d->opt->roots.n ? d->opt->roots.n : 1,
+	                  sizeof(*r->roots));
+	if (!r->roots) {
+		close(r->wake);
+		free(r);
+		return -ENOMEM;
+	}
 	d->refresher = r;
+	/* open_for_writing() holds a read lease for an instant; a writer
+	 * that opens the file then makes the kernel send the daemon SIGIO,
+	 * whose default action would end it */
+	signal(SIGIO, SIG_IGN);
 	atomic_store(&r->last_check, now_ms(CLOCK_MONOTONIC));
 	if (d->opt->force_polling) {
 		use_polling(d, NULL);
@@ -270,9 +318,39 @@ static bool changed_near(const struct timespec *ctime, struct timespec start)
 	return ns > -POLL_CTIME_MARGIN_MS * 1000000LL;
 }
 
+static struct root_id root_id(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return (struct root_id){ 0 };
+	return (struct root_id){ st.st_dev, st.st_ino, true };
+}
+
+/* Notes what each root leads to now; returns whether any differs from
+ * what the last note said. */
+static bool roots_moved(struct daemon *d)
+{
+	struct refresher *r = d->refresher;
+	bool moved = false;
+
+	for (size_t i = 0; r->roots && i < d->opt->roots.n; i++) {
+		struct root_id now = root_id(d->opt->roots.paths[i]);
+		moved |= now.exists != r->roots[i].exists ||
+		         now.dev != r->roots[i].dev ||
+		         now.ino != r->roots[i].ino;
+		r->roots[i] = now;
+	}
+	r->roots_checked = now_ms(CLOCK_MONOTONIC);
+	return moved;
+}
+
 const char *refresher_sync(struct daemon *d, sfs_catalog *cat)
 {
 	struct refresher *r = d->refresher;
+
+	/* before the build's watches are compared: the roots it read */
+	roots_moved(d);
 
 	if (!atomic_load(&d->polling)) {
 		struct want_list l = { 0 };
@@ -305,13 +383,90 @@ const char *refresher_sync(struct daemon *d, sfs_catalog *cat)
 	return atomic_load(&d->polling) ? "polling" : "inotify";
 }
 
-/* ---- the thread ---------------------------------------------------------- */
+/* ---- building ------------------------------------------------------------ */
 
 /* Builds the next generation.  A file that changed again between the scan
  * and its pinning could not be served (backing.c); such a generation is
  * built again at once, a few times, so that under a stream of edits a
  * generation still serves whole versions of what changed. */
-static void rebuild(struct daemon *d)
+/* Whether anything changed in the sources while a build read them: the
+ * build may then hold a state no writer meant to leave (a file truncated
+ * and not yet written again, a checkout halfway through). */
+static bool changed_meanwhile(struct refresher *r)
+{
+	if (r->w.fd < 0)
+		return false;
+	r->deferred = (watcher_drain(&r->w) & WATCH_CHANGED) != 0;
+	if (r->deferred)
+		r->confirming = false;   /* not quiet since the last look */
+	return r->deferred;
+}
+
+/*
+ * Whether a process holds dir/name open for writing.  A read lease is
+ * refused (EAGAIN) exactly then; it is let go at once.  Where leases are
+ * not allowed (a file of another user without CAP_LEASE, a network
+ * filesystem) nothing can be told, and the file counts as closed.
+ */
+static bool open_for_writing(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    (int)sizeof(path))
+		return false;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC |
+	              O_NOCTTY);
+	if (fd < 0)
+		return false;
+	bool busy = false;
+	if (fcntl(fd, F_SETLEASE, F_RDLCK) == 0)
+		fcntl(fd, F_SETLEASE, F_UNLCK);
+	else
+		busy = errno == EAGAIN;
+	close(fd);
+	return busy;
+}
+
+/*
+ * Whether what g changed may be a state between two of a writer's steps:
+ * a changed file, or the SKILL.md of a skill prev serves and g lost, that
+ * a process still holds open for writing.  Events alone cannot tell: the
+ * kernel queues one when the writer's call returns, and a truncation
+ * that waits for the journal, or a write throttled after it copied its
+ * bytes, shows its new size well before (100 ms and more, measured).
+ */
+static bool unsettled(const struct gen *prev, const struct gen *g)
+{
+	for (uint32_t i = 0; i < g->nnodes; i++) {
+		const struct node *n = &g->nodes[i];
+		if (n->kind == NODE_SKILL_FILE && !gen_node(prev, n->ino) &&
+		    open_for_writing(gen_skill(g, n)->dir,
+		                     gen_file(g, n)->source))
+			return true;
+	}
+	for (size_t i = 0; i < sfs_catalog_nskills(prev->cat); i++) {
+		const struct sfs_skill *s = sfs_catalog_skill(prev->cat, i);
+		if (!sfs_catalog_find(g->cat, s->id) &&
+		    open_for_writing(s->dir, "SKILL.md"))
+			return true;
+	}
+	return false;
+}
+
+/* Whether g no longer serves a skill that prev serves. */
+static bool loses_skill(const struct gen *prev, const struct gen *g)
+{
+	for (size_t i = 0; i < sfs_catalog_nskills(prev->cat); i++)
+		if (!sfs_catalog_find(g->cat,
+		                      sfs_catalog_skill(prev->cat, i)->id))
+			return true;
+	return false;
+}
+
+/* Returns false when the build was dropped because the sources changed
+ * while it read them (force: publish it anyway). */
+static bool rebuild(struct daemon *d, bool force)
 {
 	struct refresher *r = d->refresher;
 	long long start = now_ms(CLOCK_MONOTONIC);
@@ -328,21 +483,51 @@ static void rebuild(struct daemon *d)
 		d->changed = (const char *const *)changed;
 		d->nchanged = nchanged;
 	}
+	uint64_t fp = r->fp;   /* polling: what the current generation saw */
+
 	r->blind = false;
 	struct gen *g = daemon_build(d, d->cur);
 
-	for (int again = 0; g && g->unpinned && again < 3; again++) {
+	/* a file that changed again before it could be copied: the
+	 * sources are still changing (dropped below), or, when the build
+	 * must be published, build again a few times */
+	for (int again = 0; force && g && g->unpinned && again < 3; again++) {
 		gen_unref(g);
 		g = daemon_build(d, d->cur);
+	}
+	bool dropped = g && !force && (changed_meanwhile(r) || g->unpinned);
+	if (g && !force && !dropped && unsettled(d->cur, g)) {
+		dropped = r->deferred = true;
+		r->confirming = false;
+	}
+	/* A skill that goes (deleted, made invalid, or caught between a
+	 * checkout's unlink and create) goes once a second build, after a
+	 * quiet spell with no event, sees it gone too. */
+	if (g && !force && !dropped && loses_skill(d->cur, g)) {
+		dropped = !r->confirming;
+		r->confirming = r->deferred = dropped;
+	}
+	if (dropped) {
+		r->fp = fp;
+		/* the next build looks at these folders again */
+		for (size_t i = 0; d->changed && i < nchanged; i++)
+			watcher_note_changed(&r->w, changed[i]);
+		r->blind |= !d->changed;
+		gen_unref(g);
 	}
 	d->changed = NULL;
 	d->nchanged = 0;
 	watcher_free_changed(changed, nchanged);
+	if (dropped && d->opt->debug)
+		fprintf(stderr, "skillsfs: build dropped: the sources have "
+		        "not settled\n");
+	if (dropped)
+		return false;
 	if (!g) {
 		fprintf(stderr, "skillsfs: refresh failed: %s\n",
 		        strerror(ENOMEM));
 		d->refresher->rescan = true;
-		return;
+		return true;
 	}
 	if (d->opt->debug)
 		fprintf(stderr, "skillsfs: generation %llu: %zu skills, "
@@ -351,19 +536,37 @@ static void rebuild(struct daemon *d)
 		        sfs_catalog_nskills(g->cat), sfs_catalog_hashed(g->cat),
 		        now_ms(CLOCK_MONOTONIC) - start);
 	report_catalog(d, d->cur->cat, g->cat);
+	r->deferred = false;
+	r->confirming = false;
 	daemon_publish(d, g);
+	return true;
 }
 
 static void poll_check(struct daemon *d)
 {
 	struct refresher *r = d->refresher;
 	uint64_t fp = fingerprint(d->cur->cat, &d->opt->roots, NULL);
+	long long now = now_ms(CLOCK_MONOTONIC);
 
-	atomic_store(&r->last_check, now_ms(CLOCK_MONOTONIC));
-	if (fp != r->fp || r->rescan) {
-		r->rescan = false;
-		rebuild(d);
+	atomic_store(&r->last_check, now);
+	if (fp == r->fp && !r->rescan) {
+		r->settle_fp = 0;
+		r->confirming = false;
+		return;
 	}
+	/* changed: build once a second look sees the same */
+	if (!r->settle_fp)
+		r->settle_since = now;
+	bool force = now - r->settle_since >= SETTLE_MAX_MS;
+	if (fp != r->settle_fp && !force) {
+		r->settle_fp = fp;
+		r->confirming = false;
+		return;
+	}
+	r->rescan = false;
+	if (rebuild(d, force))
+		r->settle_fp = 0;
+	/* else the next look builds again if the sources stay as they are */
 }
 
 /* Milliseconds poll() may sleep. */
@@ -376,16 +579,77 @@ static int sleep_ms(struct daemon *d, bool pending, long long first,
 
 	if (atomic_load(&r->urgent))
 		return 0;
-	if (atomic_load(&d->polling))
-		due = atomic_load(&r->last_check) + d->opt->poll_interval_ms;
-	else if (pending) {
+	if (atomic_load(&d->polling)) {
+		long long every = d->opt->poll_interval_ms;
+		if (r->settle_fp && every > SETTLE_LOOK_MS)
+			every = SETTLE_LOOK_MS;
+		due = atomic_load(&r->last_check) + every;
+	} else if (pending && watcher_writing(&r->w)) {
+		/* writers at work: wait until they close their files */
+		due = first + SETTLE_MAX_MS;
+	} else if (pending && r->deferred) {
+		/* after a dropped build, wait for quiet */
+		due = last + d->opt->debounce_ms;
+		if (due > first + SETTLE_MAX_MS)
+			due = first + SETTLE_MAX_MS;
+	} else if (pending) {
 		due = last + d->opt->debounce_ms;
 		if (due > first + 4LL * d->opt->debounce_ms)
 			due = first + 4LL * d->opt->debounce_ms;
-	} else
-		return -1;
+	} else {
+		due = r->roots_checked + ROOT_CHECK_MS;
+	}
 	return due <= now ? 0 : (int)(due - now);
 }
+
+/* ---- copies of the current generation's bytes (retain.h) --------------- */
+
+/* Whether the current generation still has files to copy.  Files that
+ * changed were copied before it was published (daemon_build); these are
+ * the others, copied in the background up to three quarters of the
+ * budget, so that a file rewritten in place before the mount read it
+ * still reads as published.  The last quarter is kept for changes. */
+static bool fill_pending(struct daemon *d)
+{
+	struct refresher *r = d->refresher;
+
+	if (r->fill_gen != d->cur->number) {
+		r->fill_gen = d->cur->number;
+		r->fill_at = 0;
+		r->fill_done = d->retainer.budget == 0;
+	}
+	return !r->fill_done;
+}
+
+static void fill_some(struct daemon *d)
+{
+	struct refresher *r = d->refresher;
+	struct gen *g = d->cur;   /* only this thread replaces it */
+	size_t limit = d->retainer.budget / 4 * 3;
+	unsigned copied = 0;
+
+	if (!fill_pending(d))
+		return;
+	for (; r->fill_at < g->nnodes && copied < FILL_BATCH; r->fill_at++) {
+		const struct node *n = &g->nodes[r->fill_at];
+		if (n->kind != NODE_SKILL_FILE || gen_kept(g, n))
+			continue;
+		copied++;
+		if (retain_node(&d->retainer, g, n, limit) == -ENOSPC &&
+		    atomic_load(&d->retainer.used) >= limit)
+			r->fill_at = g->nnodes - 1;   /* full */
+	}
+	if (r->fill_at < g->nnodes)
+		return;
+	r->fill_done = true;
+	if (d->opt->debug)
+		fprintf(stderr, "skillsfs: generation %llu: retained %zu "
+		        "files, %zu bytes\n", (unsigned long long)g->number,
+		        atomic_load(&d->retainer.files),
+		        atomic_load(&d->retainer.used));
+}
+
+/* ---- the thread ---------------------------------------------------------- */
 
 static void *run(void *arg)
 {
@@ -402,26 +666,44 @@ static void *run(void *arg)
 			{ .fd = polling ? -1 : r->w.fd, .events = POLLIN },
 		};
 		int timeout = sleep_ms(d, pending, first, last);
+		if (fill_pending(d))
+			timeout = 0;
 		if (poll(fds, 2, timeout) < 0 && errno != EINTR)
 			break;
 		if (atomic_load(&r->stop))
 			break;
 		uint64_t count;
-		if (fds[0].revents & POLLIN &&
-		    read(r->wake, &count, sizeof(count)) < 0)
+		bool woken = fds[0].revents & POLLIN;
+		if (woken && read(r->wake, &count, sizeof(count)) < 0)
 			count = 0;
 		if (polling) {
 			/* a kick from refresher_touch, or the interval */
-			atomic_store(&r->urgent, false);
-			poll_check(d);
+			if (woken || sleep_ms(d, false, 0, 0) == 0) {
+				atomic_store(&r->urgent, false);
+				poll_check(d);
+			} else {
+				fill_some(d);
+			}
 			continue;
 		}
+		long long now = now_ms(CLOCK_MONOTONIC);
+		if (now >= r->roots_checked + ROOT_CHECK_MS && roots_moved(d)) {
+			/* another filesystem or folder under a root's path:
+			 * watch it anew and read everything again */
+			r->again = true;
+			r->blind = true;
+			if (!pending)
+				first = now;
+			pending = true;
+			last = now;
+		}
 		if (atomic_exchange(&r->urgent, false)) {
+			/* due now, unless writers are at work */
 			pending = true;
 			r->blind = true;
-			first = last = 0;   /* due now */
+			if (!r->deferred)
+				first = last = now - 4LL * d->opt->debounce_ms;
 		}
-		long long now = now_ms(CLOCK_MONOTONIC);
 		if (fds[1].revents & POLLIN) {
 			int ev = watcher_drain(&r->w);
 			if (ev & WATCH_OVERFLOW) {
@@ -435,19 +717,25 @@ static void *run(void *arg)
 				r->again = true;
 			}
 			if (ev & WATCH_CHANGED) {
+				r->confirming = false;
 				if (!pending)
 					first = now;
 				pending = true;
 				last = now;
 			}
 		}
-		if (pending && sleep_ms(d, pending, first, last) == 0) {
-			rebuild(d);
-			pending = r->rescan;
-			r->blind |= r->rescan;
-			r->rescan = false;
-			first = last = now_ms(CLOCK_MONOTONIC);
+		if (!pending || sleep_ms(d, pending, first, last) != 0) {
+			fill_some(d);
+			continue;
 		}
+		if (!rebuild(d, now >= first + SETTLE_MAX_MS)) {
+			last = now_ms(CLOCK_MONOTONIC);   /* a writer is back */
+			continue;
+		}
+		pending = r->rescan;
+		r->blind |= r->rescan;
+		r->rescan = false;
+		first = last = now_ms(CLOCK_MONOTONIC);
 	}
 	return NULL;
 }
@@ -517,6 +805,7 @@ void refresher_stop(struct daemon *d)
 		watcher_close(&r->w);
 	free_owned(r->owned, r->nowned);
 	sfs_catalog_unref(r->watched);
+	free(r->roots);
 	close(r->wake);
 	free(r);
 	d->refresher = NULL;

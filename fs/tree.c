@@ -533,6 +533,28 @@ static uint32_t count_nodes(const sfs_catalog *cat)
 	return total >= UINT32_MAX / 2 ? 0 : (uint32_t)total;
 }
 
+/* Unchanged files keep the copies of their bytes the previous
+ * generation held (see retain.h). */
+static int carry_kept(struct builder *b)
+{
+	struct gen *g = b->g;
+
+	g->kept = calloc(g->nnodes, sizeof(*g->kept));
+	if (!g->kept)
+		return -ENOMEM;
+	for (uint32_t i = 0; b->prev && i < g->nnodes; i++) {
+		const struct node *n = &g->nodes[i];
+		if (n->kind != NODE_SKILL_FILE || b->prev_of[i] == TREE_NONE)
+			continue;
+		const struct node *o = &b->prev->nodes[b->prev_of[i]];
+		struct kept *k = gen_kept(b->prev, o);
+		if (k && memcmp(gen_file(g, n)->sha256, gen_file(b->prev, o)->sha256,
+		                sizeof(gen_file(g, n)->sha256)) == 0)
+			atomic_init(&g->kept[i], kept_ref(k));
+	}
+	return 0;
+}
+
 static int layout(struct builder *b)
 {
 	struct gen *g = b->g;
@@ -561,6 +583,9 @@ static int layout(struct builder *b)
 		if (rc < 0)
 			return rc;
 	}
+	int rc = carry_kept(b);
+	if (rc < 0)
+		return rc;
 	if (b->prev) {
 		root->mtime = b->prev->nodes[0].mtime;
 		for (uint32_t i = 0; i < g->nnodes; i++)
@@ -631,6 +656,9 @@ void gen_free(struct gen *g)
 			close(g->root_fds[i]);
 	for (uint32_t i = 0; i < g->npins; i++)
 		close(g->pins[i].fd);
+	for (uint32_t i = 0; g->kept && i < g->nnodes; i++)
+		kept_unref(atomic_load(&g->kept[i]));
+	free(g->kept);
 	free(g->pins);
 	free(g->root_fds);
 	free(g->nodes);
@@ -805,6 +833,14 @@ void gen_stat(const struct gen *g, const struct node *n, struct stat *st)
 	st->st_blocks = (st->st_size + 511) / 512;
 	st->st_mtim = f ? f->mtime : timespec_of(n->mtime);
 	st->st_atim = st->st_ctim = st->st_mtim;
+}
+
+bool gen_keep(struct gen *g, const struct node *n, struct kept *k)
+{
+	struct kept *none = NULL;
+
+	return atomic_compare_exchange_strong(&g->kept[gen_index(g, n)],
+	                                      &none, k);
 }
 
 int gen_pinned(const struct gen *g, const struct node *n)

@@ -21,6 +21,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "retain.h"
 #include "skillsfs.h"
 
 #define TREE_ROOT_INO 1          /* FUSE_ROOT_ID */
@@ -92,6 +93,9 @@ struct gen {
 	gid_t gid;
 	uint64_t bytes;         /* sum of the sizes of files, for statfs */
 	struct pin *pins;       /* sorted by node; descriptors owned */
+	/* per node: the published bytes of a skill file, or NULL (see
+	 * retain.h); set once, by gen_build or gen_keep, one reference */
+	struct kept *_Atomic *kept;
 	uint32_t npins;
 	unsigned unpinned;      /* changed files that changed again before
 	                         * they could be pinned (gen_params.pin) */
@@ -180,6 +184,15 @@ const char *gen_link(const struct gen *g, const struct node *n, char *buf);
 /* The descriptor a generation holds open for a skill file (see
  * gen_params.pin), or -1. */
 int gen_pinned(const struct gen *g, const struct node *n);
+/* The copy of a skill file's published bytes g holds, or NULL. */
+static inline struct kept *gen_kept(const struct gen *g, const struct node *n)
+{
+	return atomic_load_explicit(&g->kept[gen_index(g, n)],
+	                            memory_order_acquire);
+}
+/* Gives g the copy k (one reference) of n's bytes; false when g already
+ * has one, and k stays the caller's. */
+bool gen_keep(struct gen *g, const struct node *n, struct kept *k);
 /* A skill's record (catalog/<id>.json), made anew: a malloc'd string
  * of exactly doc->len bytes, or NULL when out of memory.  A generation
  * keeps no records: the kernel keeps the pages it read, so a record is

@@ -50,6 +50,11 @@ static void note_changed(struct watcher *w, const char *path)
 	w->nchanged++;
 }
 
+void watcher_note_changed(struct watcher *w, const char *path)
+{
+	note_changed(w, path);
+}
+
 void watcher_free_changed(char **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -96,6 +101,71 @@ int watcher_take_changed(struct watcher *w, char ***out, size_t *n)
 	return 0;
 }
 
+/* ---- writers at work ------------------------------------------------------ */
+
+/* Forgets the writers in watch wd, or all of them (wd -1). */
+static void writers_clear(struct watcher *w, int wd)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < w->nwriters; i++) {
+		if (wd < 0 || w->writers[i].wd == wd)
+			free(w->writers[i].name);
+		else
+			w->writers[k++] = w->writers[i];
+	}
+	w->nwriters = k;
+}
+
+static struct writer *writer_find(struct watcher *w, int wd, const char *name)
+{
+	for (size_t i = 0; i < w->nwriters; i++)
+		if (w->writers[i].wd == wd &&
+		    strcmp(w->writers[i].name, name) == 0)
+			return &w->writers[i];
+	return NULL;
+}
+
+/* Few files are written at once: a list is enough.  Out of memory, a
+ * writer goes unrecorded, and only the debounce protects its file. */
+static void writer_add(struct watcher *w, int wd, const char *name)
+{
+	if (writer_find(w, wd, name))
+		return;
+	if (w->nwriters == w->capwriters) {
+		size_t cap = w->capwriters ? w->capwriters * 2 : 8;
+		struct writer *v = realloc(w->writers, cap * sizeof(*v));
+		if (!v)
+			return;
+		w->writers = v;
+		w->capwriters = cap;
+	}
+	char *copy = strdup(name);
+	if (copy)
+		w->writers[w->nwriters++] = (struct writer){ wd, copy };
+}
+
+static void writer_done(struct watcher *w, int wd, const char *name)
+{
+	struct writer *x = writer_find(w, wd, name);
+
+	if (!x)
+		return;
+	free(x->name);
+	*x = w->writers[--w->nwriters];
+}
+
+/* Keeps track of which files are open for writing. */
+static void note_writer(struct watcher *w, const struct inotify_event *ev)
+{
+	if (!ev->len || (ev->mask & IN_ISDIR))
+		return;
+	if (ev->mask & IN_MODIFY)
+		writer_add(w, ev->wd, ev->name);
+	if (ev->mask & (IN_CLOSE_WRITE | IN_DELETE | IN_MOVED_FROM))
+		writer_done(w, ev->wd, ev->name);
+}
+
 static void free_entry(struct watch_entry *e)
 {
 	free(e->only);
@@ -117,6 +187,8 @@ void watcher_close(struct watcher *w)
 	free(w->v);
 	free(w->by_wd);
 	watcher_free_changed(w->changed, w->nchanged);
+	writers_clear(w, -1);
+	free(w->writers);
 	early_clear(w);
 	free(w->early);
 	pthread_mutex_destroy(&w->early_lock);
@@ -416,12 +488,16 @@ int watcher_drain(struct watcher *w)
 			if (ev->mask & IN_Q_OVERFLOW) {
 				result |= WATCH_OVERFLOW | WATCH_CHANGED;
 				w->unknown = true;
+				/* a close may be among the lost events */
+				writers_clear(w, -1);
 			} else if (ev->mask & IN_IGNORED) {
+				writers_clear(w, ev->wd);
 				note_wd(w, ev->wd);
 				forget_wd(w, ev->wd);
 				result |= WATCH_CHANGED;
 			} else if (relevant(w, ev->wd, ev->len ? ev->name : NULL,
 			                    ev->mask)) {
+				note_writer(w, ev);
 				note_wd(w, ev->wd);
 				result |= WATCH_CHANGED;
 			}

@@ -34,12 +34,21 @@ struct watcher {
 	char **changed;          /* owned, each malloc'd */
 	size_t nchanged, capchanged;
 	bool unknown;
+	/* Files written to and not closed yet (IN_MODIFY without its
+	 * IN_CLOSE_WRITE): their writers are still at work. */
+	struct writer *writers;  /* owned */
+	size_t nwriters, capwriters;
 	/* Watches added by watcher_before_listing since the last sync, in
 	 * the order they were added; under early_lock (a build lists its
 	 * folders on several threads). */
 	pthread_mutex_t early_lock;
 	struct early_watch *early;   /* owned */
 	size_t nearly, capearly;
+};
+
+struct writer {
+	int wd;
+	char *name;      /* owned */
 };
 
 struct early_watch {
@@ -72,6 +81,12 @@ int watcher_sync(struct watcher *w, struct want *want, size_t n, bool again);
  * that cannot be added here is left to watcher_sync, which says why.
  */
 void watcher_before_listing(const char *path, void *arg);
+/* Whether a file in a watched folder is being written: modified, and
+ * not closed since (or deleted, or renamed away). */
+static inline bool watcher_writing(const struct watcher *w)
+{
+	return w->nwriters > 0;
+}
 /* Reads every pending event; returns WATCH_* bits. */
 int watcher_drain(struct watcher *w);
 /*
@@ -83,5 +98,7 @@ int watcher_drain(struct watcher *w);
  */
 int watcher_take_changed(struct watcher *w, char ***out, size_t *n);
 void watcher_free_changed(char **v, size_t n);
+/* Counts `path` as changed again (a build that looked at it was dropped). */
+void watcher_note_changed(struct watcher *w, const char *path);
 
 #endif

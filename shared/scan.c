@@ -845,6 +845,10 @@ static int digest_entry(struct tree_walk *t, int dfd, const char *name,
 {
 	const uint8_t *known = sfs_digest_reuse(t->s, e);
 	if (known) {
+		/* the same bytes, but perhaps no longer readable (chmod):
+		 * hidden then, as an unreadable file is at the first scan */
+		if (faccessat(dfd, name, R_OK, AT_EACCESS) < 0)
+			return -errno;
 		memcpy(e->sha256, known, sizeof(e->sha256));
 	} else {
 		off_t len;

@@ -336,5 +336,25 @@ class Unreadable(HostileCase):
         self.assertEqual(m.read("skills/locked/closed.md"), b"closed\n")
 
 
+class MadeUnreadable(HostileCase):
+    """A file made unreadable after the mount started is hidden with a
+    finding, as at mount time, and its published bytes are no longer
+    served from the copy the generation kept."""
+
+    def test_file_made_unreadable_after_mount(self):
+        d = write_skill(self.root, "locking", files={"open.md": "open\n",
+                                                     "closed.md": "soon closed\n"})
+        m = NoDacMount([self.root], [])
+        self.addCleanup(m.cleanup)
+        self.m = m.start()
+        self.assertEqual(m.read("skills/locking/closed.md"), b"soon closed\n")
+        os.chmod(os.path.join(d, "closed.md"), 0)
+        wait_for(lambda: sorted(os.listdir(m.file("skills/locking"))) == ["SKILL.md", "open.md"],
+                 what="the unreadable file hidden")
+        self.assertIn("locking", self.index_ids())
+        self.assert_diag(os.path.join(d, "closed.md"), ["Permission denied"], "warning",
+                         check=False)
+        self.assert_safe()
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)

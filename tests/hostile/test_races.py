@@ -4,9 +4,11 @@ for links between the scan and the read, a root that disappears and comes
 back, a root whose filesystem fills up.
 
 A long debounce keeps the inotify refresh away, so each read really comes
-after the change and before the refresh that notices it.  Such a read
-fails cleanly (ENOENT or ESTALE, never other bytes), and makes the daemon
-refresh at once rather than after the debounce."""
+after the change and before the refresh that notices it.  Without a copy
+of the published bytes (-o retain=0) such a read fails cleanly (ENOENT or
+ESTALE, never other bytes), and makes the daemon refresh at once rather
+than after the debounce; with copies (the default) it returns exactly the
+published bytes, never the new ones."""
 
 import errno
 import os
@@ -17,6 +19,7 @@ import unittest
 from hostilelib import HostileCase, wait_for, write_skill
 
 SLOW = ["-o", "debounce=3000"]      # inotify alone would refresh after 3-12 s
+NO_COPIES = ["-o", "retain=0"]
 SOON = 2.5                          # a read-triggered refresh comes well before
 
 
@@ -31,7 +34,7 @@ def read_errno(path):
 
 
 class ChangedBeforeRead(HostileCase):
-    mount_options = SLOW
+    mount_options = SLOW + NO_COPIES
 
     def setUp(self):
         super().setUp()
@@ -110,6 +113,51 @@ class ChangedBeforeRead(HostileCase):
         self.assert_safe()
         self.assert_diag(src, ["hard link"], "warning")
 
+
+
+class ChangedBeforeReadRetained(HostileCase):
+    """The same changes with copies of the published bytes: every read
+    returns the version index.json publishes, never the new bytes, never
+    what a swapped link leads to."""
+    mount_options = SLOW
+
+    def setUp(self):
+        super().setUp()
+        self.d = write_skill(self.root, "changing", files={
+            "short.md": "x" * 10000 + "\n", "swap.md": "swap me\n"})
+
+    def retained(self, m):
+        wait_for(lambda: "generation 1: retained" in m.stderr(), what="the copies")
+
+    def test_truncated(self):
+        m = self.mount_root(options=self.mount_options + ["-d"])
+        self.retained(m)
+        path = m.file("skills/changing/short.md")
+        with open(path, "rb") as held:
+            os.truncate(os.path.join(self.d, "short.md"), 100)
+            self.assertEqual(held.read(), b"x" * 10000 + b"\n")
+        self.assertEqual(m.read("skills/changing/short.md"), b"x" * 10000 + b"\n")
+        wait_for(lambda: os.path.getsize(path) == 100, timeout=15, what="the truncated size")
+        self.assertEqual(m.read("skills/changing/short.md"), b"x" * 100)
+        self.assert_safe()
+
+    def test_file_swapped_for_hard_link(self):
+        m = self.mount_root(options=self.mount_options + ["-d"])
+        self.retained(m)
+        with open(self.secret, "wb") as f:
+            f.write(b"swap " + self.marker[:2] + b"\n")
+        src = os.path.join(self.d, "swap.md")
+        st = os.stat(src)
+        os.utime(self.secret, ns=(st.st_atime_ns, st.st_mtime_ns))
+        tmp = src + ".tmp"
+        os.link(self.secret, tmp)
+        os.rename(tmp, src)
+        self.markers.append(b"swap " + self.marker[:2])
+        self.assertEqual(m.read("skills/changing/swap.md"), b"swap me\n")
+        wait_for(lambda: not os.path.exists(m.file("skills/changing/swap.md")),
+                 timeout=15, what="the hard link hidden")
+        self.assert_safe()
+        self.assert_diag(src, ["hard link"], "warning")
 
 class RootComesAndGoes(HostileCase):
     def test_root_disappears_and_returns(self):

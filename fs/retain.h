@@ -1,0 +1,66 @@
+/*
+ * retain.h - the published bytes of skill files, kept in memory by the
+ * generations that serve them.
+ *
+ * A generation publishes each file's size and digest.  Its source can be
+ * rewritten in place at any time after that, and then only a copy taken
+ * while the source still matched the digest can answer a read with the
+ * published version.  Copies are shared by reference between generations
+ * while the file is unchanged, and all of them together stay within one
+ * budget (-o retain=MiB); a file without a copy is read from its source
+ * as long as the source still matches (backing.c).
+ */
+#ifndef SKILLSFS_RETAIN_H
+#define SKILLSFS_RETAIN_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The bytes of one published file version. */
+struct kept {
+	atomic_uint refs;
+	size_t len;
+	struct retainer *owner;  /* charged with len */
+	unsigned char bytes[];
+};
+
+/* The budget every copy of a mount is charged to. */
+struct retainer {
+	atomic_size_t used;      /* bytes held by live copies */
+	atomic_size_t files;
+	size_t budget;           /* 0: keep nothing */
+};
+
+/* A file larger than this is never copied: it is read from its source. */
+#define RETAIN_FILE_MAX (1u << 20)
+
+static inline struct kept *kept_ref(struct kept *k)
+{
+	if (k)
+		atomic_fetch_add_explicit(&k->refs, 1, memory_order_relaxed);
+	return k;
+}
+
+void kept_unref(struct kept *k);
+
+struct gen;
+struct node;
+
+/*
+ * Copies the source of skill file n of g, if it still holds exactly the
+ * bytes g published (size and sha256), and the copy fits in `limit`
+ * bytes of r's budget.  Returns 0 (*out, one reference), -ESTALE when the
+ * source changed since the scan, -ENOSPC past the limit, -EFBIG for a
+ * file over RETAIN_FILE_MAX, or another -errno.
+ */
+int retain_copy(struct retainer *r, const struct gen *g, const struct node *n,
+                size_t limit, struct kept **out);
+/*
+ * Copies n's source into g unless g already has a copy.  Returns 0 when
+ * g has one after the call, or retain_copy's error.
+ */
+int retain_node(struct retainer *r, struct gen *g, const struct node *n,
+                size_t limit);
+
+#endif
