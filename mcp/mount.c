@@ -167,8 +167,7 @@ static void model_free(struct model *md)
 {
 	if (!md)
 		return;
-	if (md->index_fd >= 0)
-		close(md->index_fd);
+	free(md->index_path);
 	free(md->catalog);
 	free(md->skills);
 	free(md->ids);
@@ -420,7 +419,6 @@ static int load_once(struct mount *m, struct model **out)
 	struct model *md = calloc(1, sizeof(*md));
 	if (!md)
 		return -ENOMEM;
-	md->index_fd = -1;
 	ld.md = md;
 
 	char *index = mount_file(m, "index.json");
@@ -431,17 +429,23 @@ static int load_once(struct mount *m, struct model **out)
 		rc = -ENOMEM;
 		goto out;
 	}
-	md->index_fd = open(index, O_RDONLY | O_CLOEXEC);
-	if (md->index_fd < 0) {
+	int fd = open(index, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
 		rc = -errno;
+		if (fd >= 0)
+			close(fd);
 		goto out;
 	}
+	md->index_ino = (uint64_t)st.st_ino;
+	rc = scan_index(&ld, fd);
+	close(fd);
+	if (rc < 0)
+		goto out;
 	rc = read_file(catalog, MOUNT_MAX_INDEX, &md->catalog, &md->catalog_len);
 	if (rc < 0)
 		goto out;
-	rc = scan_index(&ld, md->index_fd);
-	if (rc < 0)
-		goto out;
+	md->index_path = index;
+	index = NULL;
 	md->ids = buf_take(&ld.ids);
 	if (!md->ids) {
 		rc = -ENOMEM;
@@ -519,27 +523,43 @@ ssize_t model_find(const struct model *md, const char *id)
 char *model_index_entry(const struct model *md, size_t i, size_t *len)
 {
 	const struct skill *sk = &md->skills[i];
-	char *p = malloc((size_t)sk->index_len + 1);
+	struct stat st;
+	int fd = open(md->index_path, O_RDONLY | O_CLOEXEC);
+	char *p = fd >= 0 ? malloc((size_t)sk->index_len + 1) : NULL;
 	size_t got = 0;
 
 	if (!p)
-		return NULL;
+		goto fail;
+	/* Another generation's index.json has other offsets. */
+	if (fstat(fd, &st) < 0)
+		goto fail;
+	if ((uint64_t)st.st_ino != md->index_ino) {
+		errno = ESTALE;
+		goto fail;
+	}
 	while (got < sk->index_len) {
-		ssize_t r = pread(md->index_fd, p + got, sk->index_len - got,
+		ssize_t r = pread(fd, p + got, sk->index_len - got,
 				  (off_t)(sk->index_off + got));
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0) {
 			if (r == 0)
 				errno = EIO;
-			free(p);
-			return NULL;
+			goto fail;
 		}
 		got += (size_t)r;
 	}
+	close(fd);
 	p[got] = '\0';
 	*len = got;
 	return p;
+fail:;
+	int e = errno;
+	free(p);
+	if (fd >= 0)
+		close(fd);
+	errno = e;
+	return NULL;
 }
 
 cJSON *model_catalog_entry(const struct model *md, size_t i)

@@ -6,9 +6,10 @@
  * The model is built from MOUNT/index.json and
  * MOUNT/catalog/skills_index.json, which put one skill per line
  * (design.md), so the server indexes line offsets and parses one line when
- * it needs one.  index.json stays open for the life of the model: the
- * mount gives a changed generated file a new inode, so the open file keeps
- * the content the model was built from.
+ * it needs one.  Nothing stays open between requests (an open file would
+ * keep the mount busy: no fusermount3 -u): index.json is opened for each
+ * line read, and its inode checked, since the mount gives a changed
+ * generated file a new inode.
  */
 #ifndef MCP_MOUNT_H
 #define MCP_MOUNT_H
@@ -37,7 +38,8 @@ struct skill {
 struct model {
 	uint64_t ino;              /* status.json inode of this generation */
 	uint64_t generation;       /* from status.json, 0 when unknown */
-	int index_fd;              /* index.json, held open */
+	char *index_path;          /* index.json */
+	uint64_t index_ino;        /* its inode when the model was built */
 	char *catalog;             /* skills_index.json, whole */
 	size_t catalog_len;
 	struct skill *skills;      /* sorted by id */

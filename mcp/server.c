@@ -165,6 +165,14 @@ static void check_generation(struct mcp_server *s)
 {
 	int rc = mount_generation_changed(&s->mount);
 
+	/* A shared mount whose daemon or keeper died comes back. */
+	if (rc < 0 && s->remount && s->remount(s->remount_arg) == 0) {
+		mount_release(&s->mount);
+		s->mount.seen = false;
+		rc = mount_generation_changed(&s->mount);
+		if (rc == 0)
+			rc = 1;   /* a new mount: whatever was listed may differ */
+	}
 	if (rc < 0) {
 		if (!s->mount_failing) {
 			char *msg = mount_trouble(s->mount.path, rc);
@@ -424,6 +432,8 @@ struct mcp_server *mcp_server_new(const struct mcp_config *cfg)
 	s->emit = cfg->emit;
 	s->emit_arg = cfg->emit_arg;
 	s->audit_fd = cfg->audit_fd;
+	s->remount = cfg->remount;
+	s->remount_arg = cfg->remount_arg;
 	return s;
 }
 

@@ -46,6 +46,8 @@ struct reply {
 };
 
 typedef void (*emit_fn)(void *arg, const char *text, size_t len);
+/* Mounts again a mount that stopped answering; 0 when it answers. */
+typedef int (*remount_fn)(void *arg);
 
 struct subscription {
 	char *id_raw;              /* the subscriptions/listen request id */
@@ -61,6 +63,8 @@ struct mcp_server {
 	int audit_fd;              /* -1: no audit log */
 	bool legacy_session;       /* initialize was answered */
 	bool mount_failing;        /* last generation check failed: logged */
+	remount_fn remount;        /* may bring a failed mount back, or NULL */
+	void *remount_arg;
 	struct subscription subs[MAX_SUBSCRIPTIONS];
 	size_t nsubs;
 };
@@ -70,6 +74,8 @@ struct mcp_config {
 	emit_fn emit;              /* receives each outgoing message */
 	void *emit_arg;
 	int audit_fd;              /* -1 for none; owned by the caller */
+	remount_fn remount;        /* or NULL */
+	void *remount_arg;
 };
 
 /* ---- entry points (server.c) ------------------------------------------ */
