@@ -45,6 +45,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -59,7 +60,7 @@
 #define STATUS_HEAD_MAX ((size_t)1 << 20)
 #define RECOVER_INTERVAL_NS 1000000000u
 
-enum probe { READY, NEED_MOUNT, FAILED };
+enum probe { READY, NEED_MOUNT, FAILED, KEEPER_GONE };
 
 static void sleep_ms(unsigned ms)
 {
@@ -428,6 +429,19 @@ static void explain_denied(const struct automount *am, int err)
 		am->mount, strerror(-err), (unsigned)geteuid());
 }
 
+/* 0 when the mount's daemon answers and status.json can be read, else
+ * -errno.  statfs first: it always reaches the daemon, where open and
+ * read may be answered from the kernel's caches after it died. */
+static int mount_answers(const char *mount)
+{
+	struct statfs sf;
+
+	if (statfs(mount, &sf) < 0)
+		/* ECONNABORTED: a daemon that died with requests in flight */
+		return errno == ECONNABORTED ? -ENOTCONN : -errno;
+	return mount_status_readable(mount);
+}
+
 /* What is at the mount point now, and whether it will do. */
 static enum probe probe(struct automount *am)
 {
@@ -461,7 +475,7 @@ static enum probe probe(struct automount *am)
 	/* A private mount without a keeper would never go away. */
 	if (am->private_mount && !keeper_alive(am))
 		return NEED_MOUNT;
-	int st = mount_status_readable(am->mount);
+	int st = mount_answers(am->mount);
 	if (st == 0)
 		return roots_match(am) ? READY : FAILED;
 	if (st == -ENOTCONN && am->may_mount)
@@ -572,7 +586,8 @@ static int start_keeper(struct automount *am)
 	return rc;
 }
 
-/* Waits for the keeper's skillsfs to answer. */
+/* Waits for the keeper's skillsfs to answer; KEEPER_GONE when the keeper
+ * ended first (a failed mount, or an old keeper clearing up). */
 static enum probe wait_ready(struct automount *am, uint64_t deadline,
                              volatile sig_atomic_t *stop, unsigned timeout_ms)
 {
@@ -581,14 +596,10 @@ static enum probe wait_ready(struct automount *am, uint64_t deadline,
 
 	for (;;) {
 		if (mount_kind(am->mount, fstype, sizeof(fstype)) == MOUNT_SKILLSFS &&
-		    mount_status_readable(am->mount) == 0)
+		    mount_answers(am->mount) == 0)
 			return roots_match(am) ? READY : FAILED;
-		if (!keeper_alive(am)) {
-			fprintf(stderr, "skillsfs-mcp: skillsfs did not mount %s\n",
-				am->mount);
-			show_log(am);
-			return FAILED;
-		}
+		if (!keeper_alive(am))
+			return KEEPER_GONE;
 		if (*stop) {
 			fprintf(stderr, "skillsfs-mcp: interrupted while mounting\n");
 			return FAILED;
@@ -616,12 +627,26 @@ static enum probe mount_it(struct automount *am, uint64_t deadline,
 	if (fd < 0 || lock_until(fd, LOCK_EX, deadline, stop,
 				 "another session starting the mount") < 0)
 		goto out;
-	p = probe(am);
-	if (p == NEED_MOUNT) {
-		if (!keeper_alive(am) && start_keeper(am) < 0)
+	for (;;) {
+		p = probe(am);
+		if (p != NEED_MOUNT)
+			break;
+		bool ours = !keeper_alive(am);
+		if (ours && start_keeper(am) < 0) {
 			p = FAILED;
-		else
-			p = wait_ready(am, deadline, stop, timeout_ms);
+			break;
+		}
+		p = wait_ready(am, deadline, stop, timeout_ms);
+		if (p != KEEPER_GONE)
+			break;
+		if (ours) {
+			fprintf(stderr, "skillsfs-mcp: skillsfs did not mount %s\n",
+				am->mount);
+			show_log(am);
+			p = FAILED;
+			break;
+		}
+		/* Another keeper ended while we waited: look again. */
 	}
 out:
 	if (fd >= 0)
