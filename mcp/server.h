@@ -43,6 +43,8 @@ struct reply {
 	bool deferred;             /* answered later (subscriptions/listen) */
 	const char *audit_key;     /* "tool", "uri" or "prompt" */
 	char *audit_value;         /* owned */
+	const char *audit_arg_key; /* what the call was about: "skill" */
+	char *audit_arg;           /* owned */
 };
 
 typedef void (*emit_fn)(void *arg, const char *text, size_t len);
@@ -62,6 +64,8 @@ struct mcp_server {
 	void *emit_arg;
 	int audit_fd;              /* -1: no audit log */
 	bool legacy_session;       /* initialize was answered */
+	int log_level;             /* logging/setLevel: index in log_levels,
+	                              -1 until a client asks for messages */
 	bool mount_failing;        /* last generation check failed: logged */
 	remount_fn remount;        /* may bring a failed mount back, or NULL */
 	void *remount_arg;
@@ -100,6 +104,8 @@ void reply_error(struct reply *r, int code, cJSON *data, const char *fmt, ...)
 void reply_bad_uri(struct reply *r, const char *uri, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void reply_audit(struct reply *r, const char *key, const char *value);
+/* A second field for the audit line: the skill a get_skill asked for. */
+void reply_audit_arg(struct reply *r, const char *key, const char *value);
 /* The model, or NULL after setting an error reply. */
 const struct model *server_model(struct mcp_server *s, struct reply *r);
 /* params.<name> as a string: NULL when absent; sets an error reply and
@@ -124,6 +130,9 @@ cJSON *versions_json(void);
 void handle_initialize(struct mcp_server *, const struct request *, struct reply *);
 void handle_ping(struct mcp_server *, const struct request *, struct reply *);
 void handle_discover(struct mcp_server *, const struct request *, struct reply *);
+/* RFC 5424 severities, least severe first, NULL-ended. */
+extern const char *const log_levels[];
+void handle_set_level(struct mcp_server *, const struct request *, struct reply *);
 /* tools.c */
 void handle_tools_list(struct mcp_server *, const struct request *, struct reply *);
 void handle_tools_call(struct mcp_server *, const struct request *, struct reply *);
