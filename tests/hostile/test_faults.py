@@ -15,7 +15,7 @@ import time
 import unittest
 
 from hostilelib import (SKILLSFS_MCP, CONTROL_ID, HostileCase, Mount, is_stale, unmount,
-                        wait_for, write_skill)
+                        wait_for, write_skill, needs_root)
 
 NOBODY = 65534
 
@@ -174,6 +174,7 @@ class NobodyMount(Mount):
                 "--ambient-caps=+sys_admin,+dac_override"] + super().argv()
 
 
+@needs_root("lowering fs.inotify.max_user_watches")
 class WatchesExhausted(HostileCase):
     # far above what any one user here needs (root's mounts and their
     # tests hold some 30,000), far below what would make the hog costly

@@ -14,7 +14,7 @@ import shutil
 import time
 import unittest
 
-from hostilelib import HostileCase, wait_for, write_skill
+from hostilelib import HostileCase, wait_for, write_skill, needs_root
 
 SLOW = ["-o", "debounce=3000"]      # inotify alone would refresh after 3-12 s
 SOON = 2.5                          # a read-triggered refresh comes well before
@@ -164,6 +164,7 @@ class FullFilesystem(HostileCase):
                     os.fsync(f.fileno())
         self.assertEqual(cm.exception.errno, errno.ENOSPC)
 
+    @needs_root("a tmpfs")
     def test_filesystem_fills_up(self):
         m = self.mount_root()
         self.fill()
