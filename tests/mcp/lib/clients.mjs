@@ -37,10 +37,11 @@ function wrap(kind, client, transport, requestFn) {
 	};
 }
 
-// env: extra environment variables for the server (XDG_RUNTIME_DIR, say).
-export async function connectV1(args, { env = {} } = {}) {
+// env: extra environment variables for the server (XDG_RUNTIME_DIR, say);
+// cwd: the folder the client starts it in.
+export async function connectV1(args, { env = {}, cwd } = {}) {
 	const transport = new V1Stdio({ command: SKILLSFS_MCP, args, env: { ...childEnv(), ...env },
-		stderr: 'pipe' });
+		cwd, stderr: 'pipe' });
 	const client = new V1Client(info('skillsfs-test-v1'), { capabilities: {} });
 	await client.connect(transport);
 	return wrap('v1', client, transport,
