@@ -380,13 +380,13 @@ static void print_set(const char *label, char **paths, size_t n)
 /* Whether the mount serves the roots we were given, in that order. */
 static bool roots_match(const struct automount *am)
 {
-	cJSON *roots = status_roots(am->mount), *r;
 	char **have = NULL;
 	size_t nhave = 0;
 	bool same;
 
 	if (!am->nexpect)
 		return true;   /* nothing asked of it */
+	cJSON *roots = status_roots(am->mount), *r;
 	cJSON_ArrayForEach(r, roots) {
 		const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "path");
 		if (cJSON_IsString(p))
