@@ -273,16 +273,40 @@ static bool keeper_alive(const struct automount *am)
 	return alive;
 }
 
-/* The keeper's log, for when it or skillsfs failed. */
+/* What to do about the permission errors a user meets when mounting. */
+static const struct {
+	const char *says;
+	const char *hint;
+} log_hints[] = {
+	{ "failed to open /dev/fuse: Permission denied",
+	  "/dev/fuse is not usable by users here: as root, chmod 0666 "
+	  "/dev/fuse (its mode on a stock Debian)" },
+	{ "user_allow_other",
+	  "allow_other (in the --config file or its options) needs a line "
+	  "user_allow_other in /etc/fuse.conf for users other than root; add "
+	  "it as root, or drop allow_other" },
+	{ "no write access to mountpoint",
+	  "--mount names a folder you may not write to: use one of yours, "
+	  "or drop --mount for a private mount" },
+	{ "fusermount3: mount failed: Operation not permitted",
+	  "this system does not let users mount FUSE filesystems (is "
+	  "fusermount3 setuid root?); ask its administrator" },
+};
+
+/* The keeper's log, for when it or skillsfs failed, and a hint. */
 static void show_log(const struct automount *am)
 {
 	char *path = xasprintf("%s.log", am->base);
 	char *text = NULL;
 	size_t len = 0;
 
-	if (path && read_file(path, 64 * 1024, &text, &len) == 0 && len)
+	if (path && read_file(path, 64 * 1024, &text, &len) == 0 && len) {
 		fprintf(stderr, "skillsfs-mcp: %s says:\n%.*s%s", path, (int)len,
 			text, text[len - 1] == '\n' ? "" : "\n");
+		for (size_t i = 0; i < sizeof(log_hints) / sizeof(log_hints[0]); i++)
+			if (strstr(text, log_hints[i].says))
+				fprintf(stderr, "skillsfs-mcp: %s\n", log_hints[i].hint);
+	}
 	free(text);
 	free(path);
 }

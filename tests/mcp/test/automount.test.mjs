@@ -417,3 +417,30 @@ describe('permissions', () => {
 		assert.match(r.stderr, /user_allow_other/);
 	});
 });
+
+// As a user other than root, without user_allow_other in /etc/fuse.conf.
+const fuseConf = (() => {
+	try {
+		return fs.readFileSync('/etc/fuse.conf', 'utf8');
+	} catch {
+		return '';
+	}
+})();
+const userAllowOther = /^\s*user_allow_other\b/m.test(fuseConf);
+
+describe('permissions as a user', () => {
+	it('allow_other without user_allow_other: fusermount3\'s refusal, and what to do', {
+		skip: (process.getuid() === 0 || userAllowOther) &&
+			'needs a user other than root and no user_allow_other in /etc/fuse.conf' }, async () => {
+		const src = source();
+		const run = runDir();
+		const cfg = path.join(makeTempDir('cfg'), 'skills.yaml');
+		cleanups.push(() => removeTempDir(path.dirname(cfg)));
+		fs.writeFileSync(cfg, `roots: [${src}]\noptions: {allow_other: true}\n`);
+		const r = await runOnce(['--config', cfg], { env: runEnv(run) });
+		assert.notEqual(r.code, 0, r.stderr);
+		assert.match(r.stderr, /user_allow_other/);
+		assert.match(r.stderr, /add it as root, or drop allow_other/);
+		assert.equal(mountsUnder(run).length, 0, 'nothing left mounted');
+	});
+});
