@@ -238,6 +238,10 @@ static void become_keeper(const struct keeper_spec *k)
 		_exit(1);
 	fcntl(3, F_SETFD, FD_CLOEXEC);
 	closefrom(4);
+	/* Nor its folder: the keeper may outlive the project's filesystem
+	 * being mounted.  Every path it has is absolute. */
+	if (chdir("/") < 0)
+		_exit(1);
 	pid_t pid = fork();
 	if (pid < 0)
 		_exit(1);
