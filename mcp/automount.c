@@ -691,6 +691,16 @@ static int settle(struct automount *am, unsigned timeout_ms,
 
 /* ---- the session's side ------------------------------------------------- */
 
+static bool docs_served(const char *mount)
+{
+	char *docs = xasprintf("%s/docs", mount);
+	struct stat st;
+	bool yes = docs && stat(docs, &st) == 0 && S_ISDIR(st.st_mode);
+
+	free(docs);
+	return yes;
+}
+
 int automount_open(struct automount *am, const struct automount_spec *sp,
                    unsigned timeout_ms, volatile sig_atomic_t *stop)
 {
@@ -727,14 +737,25 @@ int automount_open(struct automount *am, const struct automount_spec *sp,
 			sp->mount ? sp->mount : "", strerror(errno));
 		return -1;
 	}
-	if (am->base) {
+	/* A mount no keeper of ours ever kept (the user's, a service's)
+	 * needs no hold: leave no lock files behind for it. */
+	char *kpath = am->base ? xasprintf("%s.keeper", am->base) : NULL;
+	bool kept = kpath && access(kpath, F_OK) == 0;
+	free(kpath);
+	if (am->base && (am->may_mount || kept)) {
 		am->hold_fd = open_lock(am, "hold");
 		if (am->hold_fd < 0 ||
 		    lock_until(am->hold_fd, LOCK_SH, deadline_in(timeout_ms), stop,
 			       "the mount's keeper to finish unmounting") < 0)
 			return -1;
 	}
-	return settle(am, timeout_ms, stop);
+	if (settle(am, timeout_ms, stop) < 0)
+		return -1;
+	if (sp->docs_dir && sp->mount && !docs_served(am->mount))
+		fprintf(stderr, "skillsfs-mcp: %s was mounted without docs; "
+			"--docs-dir applies only when skillsfs-mcp mounts it\n",
+			am->mount);
+	return 0;
 }
 
 int automount_recover(struct automount *am, unsigned timeout_ms,
