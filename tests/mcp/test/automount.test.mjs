@@ -110,6 +110,26 @@ describe('one line: --skills-dir without --mount', () => {
 		await waitAllGone(run, ks.flatMap((k) => [k.keeper, k.skillsfs]));
 	});
 
+	it('the same roots named through a symlink share the mount; other order, another view', async () => {
+		const a = projectSource('first-root');
+		const b = projectSource('second-root');
+		const link = path.join(makeTempDir('link'), 'a-link');
+		cleanups.push(() => removeTempDir(path.dirname(link)));
+		fs.symlinkSync(a, link);
+		const run = runDir();
+		const c1 = await session(['--skills-dir', a, '--skills-dir', b, '--linger', '1'], run);
+		const c2 = await session(['--skills-dir', link, '--skills-dir', b, '--linger', '1'], run);
+		assert.equal(mountsUnder(run).length, 1, 'one mount for one set of roots');
+		const c3 = await session(['--skills-dir', b, '--skills-dir', a, '--linger', '1'], run);
+		assert.equal(mountsUnder(run).length, 2, 'another order (another precedence) is another view');
+		for (const c of [c1, c2, c3])
+			assert.deepEqual((await listIds(c)).map((s) => s.id).sort(), ['first-root', 'second-root']);
+		const ks = keepers(run);
+		for (const c of [c1, c2, c3])
+			await c.close();
+		await waitAllGone(run, ks.flatMap((k) => [k.keeper, k.skillsfs]));
+	});
+
 	it('a relative --skills-dir means the folder the client started the server in', async () => {
 		const a = projectSource('relative-one');
 		const run = runDir();
