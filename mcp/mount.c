@@ -167,6 +167,8 @@ static void model_free(struct model *md)
 {
 	if (!md)
 		return;
+	if (md->index_fd >= 0)
+		close(md->index_fd);
 	free(md->index_path);
 	free(md->catalog);
 	free(md->skills);
@@ -178,6 +180,14 @@ void mount_release(struct mount *m)
 {
 	model_free(m->model);
 	m->model = NULL;
+}
+
+void mount_idle(struct mount *m)
+{
+	if (m->model && m->model->index_fd >= 0) {
+		close(m->model->index_fd);
+		m->model->index_fd = -1;
+	}
 }
 
 int mount_generation_changed(struct mount *m)
@@ -419,6 +429,7 @@ static int load_once(struct mount *m, struct model **out)
 	struct model *md = calloc(1, sizeof(*md));
 	if (!md)
 		return -ENOMEM;
+	md->index_fd = -1;
 	ld.md = md;
 
 	char *index = mount_file(m, "index.json");
@@ -520,23 +531,41 @@ ssize_t model_find(const struct model *md, const char *id)
 	return -1;
 }
 
+/* index.json of the model's generation, opened once per request. */
+static int index_fd(const struct model *md)
+{
+	/* The descriptor is a cache, not part of the model's meaning: the
+	 * model is const to its readers, its (heap) object is not. */
+	struct model *mut = (struct model *)md;
+	struct stat st;
+
+	if (mut->index_fd >= 0)
+		return mut->index_fd;
+	int fd = open(md->index_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int e = fstat(fd, &st) < 0 ? errno : 0;
+	/* Another generation's index.json has other offsets. */
+	if (!e && (uint64_t)st.st_ino != md->index_ino)
+		e = ESTALE;
+	if (e) {
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	mut->index_fd = fd;
+	return fd;
+}
+
 char *model_index_entry(const struct model *md, size_t i, size_t *len)
 {
 	const struct skill *sk = &md->skills[i];
-	struct stat st;
-	int fd = open(md->index_path, O_RDONLY | O_CLOEXEC);
+	int fd = index_fd(md);
 	char *p = fd >= 0 ? malloc((size_t)sk->index_len + 1) : NULL;
 	size_t got = 0;
 
 	if (!p)
-		goto fail;
-	/* Another generation's index.json has other offsets. */
-	if (fstat(fd, &st) < 0)
-		goto fail;
-	if ((uint64_t)st.st_ino != md->index_ino) {
-		errno = ESTALE;
-		goto fail;
-	}
+		return NULL;
 	while (got < sk->index_len) {
 		ssize_t r = pread(fd, p + got, sk->index_len - got,
 				  (off_t)(sk->index_off + got));
@@ -545,21 +574,14 @@ char *model_index_entry(const struct model *md, size_t i, size_t *len)
 		if (r <= 0) {
 			if (r == 0)
 				errno = EIO;
-			goto fail;
+			free(p);
+			return NULL;
 		}
 		got += (size_t)r;
 	}
-	close(fd);
 	p[got] = '\0';
 	*len = got;
 	return p;
-fail:;
-	int e = errno;
-	free(p);
-	if (fd >= 0)
-		close(fd);
-	errno = e;
-	return NULL;
 }
 
 cJSON *model_catalog_entry(const struct model *md, size_t i)

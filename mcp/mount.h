@@ -7,9 +7,9 @@
  * MOUNT/catalog/skills_index.json, which put one skill per line
  * (design.md), so the server indexes line offsets and parses one line when
  * it needs one.  Nothing stays open between requests (an open file would
- * keep the mount busy: no fusermount3 -u): index.json is opened for each
- * line read, and its inode checked, since the mount gives a changed
- * generated file a new inode.
+ * keep the mount busy: no fusermount3 -u): index.json is opened by the
+ * first line a request reads, its inode checked (the mount gives a changed
+ * generated file a new inode), and closed by mount_idle().
  */
 #ifndef MCP_MOUNT_H
 #define MCP_MOUNT_H
@@ -40,6 +40,7 @@ struct model {
 	uint64_t generation;       /* from status.json, 0 when unknown */
 	char *index_path;          /* index.json */
 	uint64_t index_ino;        /* its inode when the model was built */
+	int index_fd;              /* open during a request, else -1 */
 	char *catalog;             /* skills_index.json, whole */
 	size_t catalog_len;
 	struct skill *skills;      /* sorted by id */
@@ -74,6 +75,8 @@ int mount_generation_changed(struct mount *m);
 const struct model *mount_model(struct mount *m, int *err);
 /* Drops the model and its open files (before unmounting, say). */
 void mount_release(struct mount *m);
+/* Closes what reading the model opened: call after each request. */
+void mount_idle(struct mount *m);
 
 /* Index of the skill with this id, or -1. */
 ssize_t model_find(const struct model *md, const char *id);

@@ -365,6 +365,8 @@ static void handle_request(struct mcp_server *s, const struct message *m,
 		else
 			meth->fn(s, &req, &r);
 	}
+	/* Nothing stays open on the mount between requests. */
+	mount_idle(&s->mount);
 	if (!r.deferred)
 		send_reply(s, m, &req, &r);
 	audit(s, m->method, m->id_raw, &r, t0);

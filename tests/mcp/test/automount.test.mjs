@@ -347,6 +347,8 @@ describe('--mount MNT', () => {
 		const got = await c.client.callTool({ name: 'get_skill', arguments: { id: 'pdf-forms' } });
 		checkToolResult(got, 'get_skill');
 		await c.client.readResource({ uri: 'skill://csv-report/SKILL.md' });
+		const listed = await c.request('skills/list', {});
+		assert.ok(listed.skills.length > 0, 'skills/list reads index.json lines');
 		const r = spawnSync('fusermount3', ['-u', fx.mnt], { encoding: 'utf8' });
 		assert.equal(r.status, 0, `fusermount3 -u: ${r.stderr}`);
 		assert.ok(!isMounted(fx.mnt), 'unmounted');
