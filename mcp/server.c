@@ -457,11 +457,6 @@ void mcp_server_shutdown(struct mcp_server *s)
 	notify_close_subscriptions(s);
 }
 
-void mcp_server_release_mount(struct mcp_server *s)
-{
-	mount_release(&s->mount);
-}
-
 void mcp_server_free(struct mcp_server *s)
 {
 	if (!s)

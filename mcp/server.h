@@ -93,8 +93,6 @@ void mcp_server_oversized(struct mcp_server *s);
 void mcp_server_tick(struct mcp_server *s);
 /* Ends open subscriptions gracefully (server shutdown). */
 void mcp_server_shutdown(struct mcp_server *s);
-/* Closes the model's files (needed before unmounting). */
-void mcp_server_release_mount(struct mcp_server *s);
 void mcp_server_free(struct mcp_server *s);
 
 /* ---- helpers for handlers (server.c) ---------------------------------- */
