@@ -1,9 +1,11 @@
 /*
  * main.c - skillsfs-mcp: options, start-up checks, and the stdio loop.
  *
- *   skillsfs-mcp --mount MOUNT [--skills-dir DIR]... [--config FILE]
- *                [--docs-dir DIR] [--audit-log FILE]
+ *   skillsfs-mcp [--mount MOUNT] [--skills-dir DIR]... [--config FILE]
+ *                [--docs-dir DIR] [--linger SECONDS] [--audit-log FILE]
  *   skillsfs-mcp instructions [--no-xml]
+ *
+ * Which mount is served, and who keeps it, is automount.c's business.
  *
  * Stdout carries protocol messages only, one per line, flushed each;
  * everything else goes to stderr.  EOF on stdin ends the server at once
