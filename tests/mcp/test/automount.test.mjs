@@ -410,6 +410,14 @@ describe('--mount MNT', () => {
 		assert.ok(r.stderr.includes('/proc'), `stderr names /proc: ${r.stderr}`);
 	});
 
+	it('a bad --linger: a usage error', async () => {
+		for (const v of ['-1', 'soon', '4000']) {
+			const r = await runOnce(['--skills-dir', '/nonexistent', '--linger', v]);
+			assert.equal(r.code, 2, `--linger ${v}`);
+			assert.match(r.stderr, /--linger needs seconds/);
+		}
+	});
+
 	it('neither --mount nor roots: a usage error', async () => {
 		const r = await runOnce([]);
 		assert.equal(r.code, 2);
