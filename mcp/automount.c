@@ -18,6 +18,11 @@
  *   BASE.log          the keeper's and skillsfs's stderr.
  *   (BASE is RUNDIR/KEY for a private mount, RUNDIR/m-DIGEST for --mount.)
  *
+ * The files go with the mount: the keeper removes them while it holds
+ * LOCK_EX on BASE.hold, and the last session out of a mount no keeper
+ * keeps does the same.  So a session that waited for BASE.hold checks that
+ * the file it locked is still the one at that path.
+ *
  * The keeper (keeper.c) is the parent of the skillsfs daemon and nobody's
  * child.  When it can take LOCK_EX on BASE.hold for the whole linger, no
  * session is left: holding that lock (so no session can start to use the
@@ -578,15 +583,17 @@ static int start_keeper(struct automount *am)
 	char *prog = find_skillsfs();
 	char *hold = xasprintf("%s.hold", am->base);
 	char *kpath = xasprintf("%s.keeper", am->base);
+	char *start = xasprintf("%s.start", am->base);
 	char *log = xasprintf("%s.log", am->base);
 	struct stat st;
 	int rc = -1;
 
-	if (hold && kpath && log) {
+	if (hold && kpath && start && log) {
 		struct keeper_spec k = {
 			.mount = am->mount,
 			.hold_path = hold,
 			.keeper_path = kpath,
+			.start_path = start,
 			.log_path = log,
 			.prog = prog ? prog : "skillsfs",
 			.args = am->args,
@@ -606,6 +613,7 @@ static int start_keeper(struct automount *am)
 	free(prog);
 	free(hold);
 	free(kpath);
+	free(start);
 	free(log);
 	return rc;
 }
@@ -691,6 +699,53 @@ static int settle(struct automount *am, unsigned timeout_ms,
 
 /* ---- the session's side ------------------------------------------------- */
 
+/* LOCK_SH on BASE.hold for the session's life.  A keeper that ended for
+ * want of sessions removed the file we may have waited on: a lock on that
+ * one would count for no one, so lock the file at the path. */
+static int hold_mount(struct automount *am, uint64_t deadline,
+                      volatile sig_atomic_t *stop)
+{
+	char *path = xasprintf("%s.hold", am->base);
+	struct stat mine, now;
+
+	if (!path)
+		return -1;
+	for (;;) {
+		int fd = open_lock(am, "hold");
+		if (fd < 0 || lock_until(fd, LOCK_SH, deadline, stop,
+					 "the mount's keeper to finish unmounting") < 0) {
+			if (fd >= 0)
+				close(fd);
+			free(path);
+			return -1;
+		}
+		if (fstat(fd, &mine) == 0 && stat(path, &now) == 0 &&
+		    mine.st_ino == now.st_ino && mine.st_dev == now.st_dev) {
+			am->hold_fd = fd;
+			free(path);
+			return 0;
+		}
+		close(fd);
+	}
+}
+
+/* The last session out of a mount no keeper keeps (one that was there,
+ * or whose keeper died) removes the lock files, so they do not pile up. */
+static void remove_lock_files(struct automount *am)
+{
+	static const char *const suffixes[] = { "log", "start", "keeper", "hold" };
+
+	if (am->hold_fd < 0 || flock(am->hold_fd, LOCK_EX | LOCK_NB) < 0 ||
+	    keeper_alive(am))
+		return;
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		char *path = xasprintf("%s.%s", am->base, suffixes[i]);
+		if (path)
+			unlink(path);
+		free(path);
+	}
+}
+
 static bool docs_served(const char *mount)
 {
 	char *docs = xasprintf("%s/docs", mount);
@@ -742,13 +797,9 @@ int automount_open(struct automount *am, const struct automount_spec *sp,
 	char *kpath = am->base ? xasprintf("%s.keeper", am->base) : NULL;
 	bool kept = kpath && access(kpath, F_OK) == 0;
 	free(kpath);
-	if (am->base && (am->may_mount || kept)) {
-		am->hold_fd = open_lock(am, "hold");
-		if (am->hold_fd < 0 ||
-		    lock_until(am->hold_fd, LOCK_SH, deadline_in(timeout_ms), stop,
-			       "the mount's keeper to finish unmounting") < 0)
-			return -1;
-	}
+	if (am->base && (am->may_mount || kept) &&
+	    hold_mount(am, deadline_in(timeout_ms), stop) < 0)
+		return -1;
 	if (settle(am, timeout_ms, stop) < 0)
 		return -1;
 	if (sp->docs_dir && sp->mount && !docs_served(am->mount))
@@ -773,6 +824,7 @@ int automount_recover(struct automount *am, unsigned timeout_ms,
 
 void automount_close(struct automount *am)
 {
+	remove_lock_files(am);
 	if (am->hold_fd >= 0)
 		close(am->hold_fd);
 	am->hold_fd = -1;

@@ -153,6 +153,16 @@ static void record_pids(int fd, pid_t daemon)
 		return;   /* only for people and tests: not worth failing */
 }
 
+/* Called holding LOCK_EX on the hold file: no session uses the files,
+ * and one that waits for the hold finds it gone and makes a new one. */
+static void remove_files(const struct keeper_spec *k)
+{
+	unlink(k->log_path);
+	unlink(k->start_path);
+	unlink(k->keeper_path);
+	unlink(k->hold_path);
+}
+
 static void finish(const struct keeper_spec *k)
 {
 	if (k->remove_dir)
@@ -213,6 +223,7 @@ static void keeper_run(const struct keeper_spec *k, int keeper_fd)
 		/* Holding LOCK_EX, no session can start to use the mount
 		 * while it goes: they wait, then start a new keeper. */
 		stop_daemon(k, daemon);
+		remove_files(k);
 		finish(k);
 	}
 }

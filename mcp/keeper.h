@@ -13,6 +13,7 @@ struct keeper_spec {
 	const char *mount;        /* the mount point, absolute */
 	const char *hold_path;    /* sessions hold LOCK_SH on it */
 	const char *keeper_path;  /* the keeper holds LOCK_EX on it for life */
+	const char *start_path;   /* sessions starting a keeper lock it */
 	const char *log_path;     /* the keeper's and skillsfs's stderr */
 	const char *prog;         /* skillsfs */
 	char *const *args;        /* for skillsfs, after "MOUNT -f" */
@@ -26,7 +27,9 @@ struct keeper_spec {
  * `PROG MOUNT -f ARGS...` and ends it (and so the mount) once no process
  * has held LOCK_SH on hold_path for linger_ms.  Returns once the keeper
  * holds its lock: 0, -EEXIST when another keeper holds it already, or
- * another -errno.
+ * another -errno.  A keeper that ends for want of sessions removes the
+ * four files (sessions check that the hold file they locked is still the
+ * one at hold_path).
  */
 int keeper_spawn(const struct keeper_spec *k);
 

@@ -93,6 +93,7 @@ describe('one line: --skills-dir without --mount', () => {
 		await c.close();
 		await waitAllGone(run, [pid, k.keeper, k.skillsfs]);
 		assert.ok(!fs.existsSync(mounts[0].mountPoint), 'the mount point is removed');
+		assert.deepEqual(fs.readdirSync(stateDir(run)), [], 'no lock file is left behind');
 	});
 
 	it('two projects with different roots at once: each sees only its own skills', async () => {
@@ -335,6 +336,7 @@ describe('--mount MNT', () => {
 		await c.close();
 		assert.ok(isMounted(fx.mnt), 'the mount it did not make is still there');
 		assert.equal(keepers(run).length, 0, 'no keeper was started');
+		assert.deepEqual(fs.readdirSync(stateDir(run)), [], 'the last session removed its lock files');
 	});
 
 	it('an idle session holds nothing open: fusermount3 -u of the mount succeeds', async () => {
