@@ -41,6 +41,8 @@ void audit_write(int fd, const struct audit_entry *e)
 		cJSON_AddItemToObject(o, "id", cJSON_CreateRaw(e->id_raw));
 	if (e->key && e->value)
 		cJSON_AddStringToObject(o, e->key, e->value);
+	if (e->arg_key && e->arg)
+		cJSON_AddStringToObject(o, e->arg_key, e->arg);
 	cJSON_AddStringToObject(o, "outcome", e->outcome);
 	if (strcmp(e->outcome, "error") == 0)
 		cJSON_AddNumberToObject(o, "code", e->code);

@@ -1,7 +1,8 @@
 /*
  * audit.h - the --audit-log file: one JSON line per request,
  *   {"time":"2026-11-22T10:00:00.123Z","method":"tools/call","id":7,
- *    "tool":"get_skill","outcome":"ok","duration_ms":0.142}
+ *    "tool":"get_skill","skill":"pdf-forms","outcome":"ok",
+ *    "duration_ms":0.142}
  * outcome is "ok", "tool_error" (a tools/call result with isError) or
  * "error" with "code" the JSON-RPC error code.
  */
@@ -13,6 +14,8 @@ struct audit_entry {
 	const char *id_raw;     /* NULL: no usable id */
 	const char *key;        /* "tool", "uri", "prompt" or NULL */
 	const char *value;
+	const char *arg_key;    /* "skill" or NULL */
+	const char *arg;
 	const char *outcome;
 	int code;               /* for "error" */
 	double duration_ms;

@@ -237,9 +237,70 @@ static bool blank(const char *s, size_t len)
 	return true;
 }
 
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	c = (char)(c | 0x20);
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* The code unit of "\uXXXX" at s (s[0] is the backslash), or -1. */
+static long escaped_unit(const char *s, size_t left)
+{
+	long v = 0;
+
+	if (left < 6 || s[0] != '\\' || s[1] != 'u')
+		return -1;
+	for (int i = 2; i < 6; i++) {
+		int h = hex_value(s[i]);
+		if (h < 0)
+			return -1;
+		v = v * 16 + h;
+	}
+	return v;
+}
+
+/*
+ * A "\ud800" escape without its pair is valid JSON text (RFC 8259 allows
+ * it, and says behaviour varies) that cJSON refuses whole, losing the id.
+ * Each lone surrogate becomes "\ufffd", the replacement character, in
+ * place (the same length).  Returns whether any was replaced.
+ */
+static bool replace_lone_surrogates(char *s, size_t len)
+{
+	bool changed = false;
+
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] != '\\')
+			continue;
+		long u = escaped_unit(s + i, len - i);
+		if (u < 0) {
+			i++;   /* another escape: skip the escaped character */
+			continue;
+		}
+		long next = escaped_unit(s + i + 6, len - i - 6);
+		if (u >= 0xD800 && u <= 0xDBFF && next >= 0xDC00 && next <= 0xDFFF) {
+			i += 11;   /* a pair */
+			continue;
+		}
+		if (u >= 0xD800 && u <= 0xDFFF) {
+			memcpy(s + i + 2, "fffd", 4);
+			changed = true;
+		}
+		i += 5;
+	}
+	return changed;
+}
+
 void message_parse(const char *line, size_t len, struct message *m)
 {
 	memset(m, 0, sizeof(*m));
+	/* A byte order mark is not JSON, but some writers put one first. */
+	if (len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0) {
+		line += 3;
+		len -= 3;
+	}
 	if (blank(line, len)) {
 		m->kind = MSG_EMPTY;
 		return;
@@ -261,6 +322,17 @@ void message_parse(const char *line, size_t len, struct message *m)
 	}
 	const char *end = NULL;
 	m->root = cJSON_ParseWithLengthOpts(line, len, &end, false);
+	if (!m->root && memmem(line, len, "\\u", 2)) {
+		m->copy = malloc(len ? len : 1);
+		if (m->copy) {
+			memcpy(m->copy, line, len);
+			if (replace_lone_surrogates(m->copy, len)) {
+				line = m->copy;
+				m->root = cJSON_ParseWithLengthOpts(line, len,
+								    &end, false);
+			}
+		}
+	}
 	if (!m->root || !blank(end, len - (size_t)(end - line))) {
 		invalid(m, JSONRPC_PARSE_ERROR, "Parse error");
 		return;
@@ -340,6 +412,7 @@ void message_parse(const char *line, size_t len, struct message *m)
 void message_free(struct message *m)
 {
 	cJSON_Delete(m->root);
+	free(m->copy);
 	free(m->id_raw);
 	memset(m, 0, sizeof(*m));
 }

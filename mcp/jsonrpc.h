@@ -64,6 +64,7 @@ enum msg_kind {
 struct message {
 	enum msg_kind kind;
 	cJSON *root;               /* owned parse tree, or NULL */
+	char *copy;                /* owned: the line mended for cJSON, or NULL */
 	const char *method;        /* in root */
 	cJSON *params;             /* in root: an object, or NULL when absent */
 	char *id_raw;              /* owned JSON text of the id, or NULL */

@@ -1,9 +1,11 @@
 /*
  * main.c - skillsfs-mcp: options, start-up checks, and the stdio loop.
  *
- *   skillsfs-mcp --mount MOUNT [--skills-dir DIR]... [--config FILE]
- *                [--docs-dir DIR] [--audit-log FILE]
+ *   skillsfs-mcp [--mount MOUNT] [--skills-dir DIR]... [--config FILE]
+ *                [--docs-dir DIR] [--linger SECONDS] [--audit-log FILE]
  *   skillsfs-mcp instructions [--no-xml]
+ *
+ * Which mount is served, and who keeps it, is automount.c's business.
  *
  * Stdout carries protocol messages only, one per line, flushed each;
  * everything else goes to stderr.  EOF on stdin ends the server at once
@@ -30,6 +32,9 @@
 
 #define IDLE_CHECK_MS 1000
 #define MOUNT_TIMEOUT_MS 15000
+/* How long a shared mount outlives its last session: a client that
+ * restarts its server finds the mount still there. */
+#define LINGER_MS 5000
 #define PLAIN_DIR_ENV "SKILLSFS_MCP_ALLOW_PLAIN_DIR"
 
 static volatile sig_atomic_t stop_signal;
@@ -41,25 +46,30 @@ static void on_signal(int sig)
 
 static void usage(FILE *f)
 {
-	fputs("Usage: skillsfs-mcp --mount MOUNT [--skills-dir DIR]... [--config FILE]\n"
+	fputs("Usage: skillsfs-mcp --skills-dir DIR... [--config FILE] [--docs-dir DIR]\n"
+	      "                    [--linger SECONDS] [--audit-log FILE]\n"
+	      "       skillsfs-mcp --mount MOUNT [--skills-dir DIR]... [--config FILE]\n"
 	      "                    [--docs-dir DIR] [--audit-log FILE]\n"
 	      "       skillsfs-mcp instructions [--no-xml]\n"
 	      "       skillsfs-mcp --help | --version\n"
 	      "\n"
-	      "An MCP server on stdin/stdout for the skills served by the skillsfs\n"
-	      "mount at MOUNT; it hands out absolute paths inside the mount.\n"
+	      "An MCP server on stdin/stdout for the skills of a skillsfs mount; it\n"
+	      "hands out absolute paths inside the mount.  Given folders and no\n"
+	      "--mount, it uses a private mount of exactly those folders under\n"
+	      "$XDG_RUNTIME_DIR/skillsfs (else /tmp/skillsfs-UID), shared by the\n"
+	      "sessions with the same folders and gone after the last one ends.\n"
 	      "\n"
-	      "  -m, --mount MOUNT       the skillsfs mount to serve (required, unless\n"
-	      "                          the --config file names a mountpoint)\n"
-	      "  -s, --skills-dir DIR    when nothing is mounted at MOUNT, run\n"
-	      "                          'skillsfs MOUNT --skills-dir DIR...' first and\n"
-	      "                          unmount it at exit; repeat for more folders\n"
+	      "  -s, --skills-dir DIR    a skills folder to serve; repeat for more\n"
 	      "  -c, --config FILE       a skillsfs configuration file (skillsfs(5)):\n"
-	      "                          its mountpoint is the default MOUNT, and when\n"
-	      "                          nothing is mounted there skillsfs is run with\n"
-	      "                          --config FILE as with --skills-dir\n"
-	      "  -D, --docs-dir DIR      with the above: serve the markdown files under\n"
-	      "                          DIR as resource://docs/{path}\n"
+	      "                          its roots and options; without --skills-dir\n"
+	      "                          its mountpoint, if any, is the default MOUNT\n"
+	      "  -D, --docs-dir DIR      also serve the markdown files under DIR as\n"
+	      "                          resource://docs/{path}\n"
+	      "  -m, --mount MOUNT       serve the skillsfs mount at MOUNT; with\n"
+	      "                          folders, mount them there when nothing is;\n"
+	      "                          a mount of other folders is refused\n"
+	      "  -l, --linger SECONDS    how long a mount outlives its last session\n"
+	      "                          (default 5)\n"
 	      "  -a, --audit-log FILE    append one JSON line per request to FILE\n"
 	      "  -h, --help              show this help\n"
 	      "  -V, --version           show the version\n"
@@ -121,14 +131,12 @@ struct options {
 	const char *config;
 	const char *docs_dir;
 	struct sfs_config_file cf;
-	char **args;          /* for skillsfs when we mount: owned array */
-	size_t nargs;
+	unsigned linger_ms;
 };
 
 static void options_free(struct options *o)
 {
 	free(o->dirs);
-	free(o->args);
 	sfs_config_file_free(&o->cf);
 }
 
@@ -147,28 +155,6 @@ static int load_config(struct options *o)
 	return 2;
 }
 
-/* What skillsfs gets when we mount: our --skills-dir, --config and
- * --docs-dir, as given. */
-static int automount_args(struct options *o)
-{
-	o->args = calloc(2 * o->ndirs + 5, sizeof(*o->args));
-	if (!o->args)
-		return -1;
-	for (size_t i = 0; i < o->ndirs; i++) {
-		o->args[o->nargs++] = "--skills-dir";
-		o->args[o->nargs++] = o->dirs[i];
-	}
-	if (o->config) {
-		o->args[o->nargs++] = "--config";
-		o->args[o->nargs++] = (char *)o->config;
-	}
-	if (o->docs_dir) {
-		o->args[o->nargs++] = "--docs-dir";
-		o->args[o->nargs++] = (char *)o->docs_dir;
-	}
-	return 0;
-}
-
 /* Returns -1 to go on, or an exit status. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
@@ -178,6 +164,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "audit-log", required_argument, NULL, 'a' },
 		{ "config", required_argument, NULL, 'c' },
 		{ "docs-dir", required_argument, NULL, 'D' },
+		{ "linger", required_argument, NULL, 'l' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -185,7 +172,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:s:a:c:D:hV", longopts,
+	while ((c = getopt_long(argc, argv, ":m:s:a:c:D:l:hV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'm':
@@ -207,6 +194,16 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 'c':
 			o->config = optarg;
 			break;
+		case 'l': {
+			char *end;
+			errno = 0;
+			double sec = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(sec >= 0) ||
+			    sec > 3600)
+				return usage_error("--linger needs seconds, 0 to 3600");
+			o->linger_ms = (unsigned)(sec * 1000);
+			break;
+		}
 		case 'D':
 			if (!*optarg)
 				return usage_error("--docs-dir needs a folder");
@@ -229,70 +226,15 @@ static int parse_options(int argc, char **argv, struct options *o)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	if (o->config && load_config(o) != 0)
 		return 2;
-	if (!o->mount)
+	if (!o->mount && !o->ndirs)
 		o->mount = o->cf.mountpoint;
-	if (!o->mount)
-		return usage_error("--mount MOUNT is required");
+	if (!o->mount && !o->ndirs && !o->config)
+		return usage_error("give --skills-dir DIR (or --config FILE), "
+				   "or the --mount MOUNT to serve");
 	for (size_t i = 0; i < o->ndirs; i++)
 		if (!*o->dirs[i])
 			return usage_error("--skills-dir needs a folder");
-	if (automount_args(o) < 0)
-		return 1;
 	return -1;
-}
-
-/*
- * Makes sure MOUNT is a skillsfs mount that answers, mounting it first
- * when asked to.  Returns 0, or 1 after printing why not.
- */
-static int prepare_mount(const char *mount, const struct options *o,
-                         struct automount *am)
-{
-	char fstype[64] = "";
-	bool plain_ok = getenv(PLAIN_DIR_ENV) &&
-			strcmp(getenv(PLAIN_DIR_ENV), "1") == 0;
-	int kind = mount_kind(mount, fstype, sizeof(fstype));
-
-	if (kind < 0) {
-		fprintf(stderr, "skillsfs-mcp: cannot read /proc/self/mountinfo: %s\n",
-			strerror(-kind));
-		return 1;
-	}
-	int st = mount_status_readable(mount);
-	if (kind == MOUNT_SKILLSFS && st == -ENOTCONN && o->nargs) {
-		fprintf(stderr, "skillsfs-mcp: the skillsfs mount at %s is dead; "
-			"detaching it\n", mount);
-		automount_detach_stale(mount);
-		kind = mount_kind(mount, fstype, sizeof(fstype));
-		st = mount_status_readable(mount);
-	}
-	if (kind == MOUNT_NONE && o->nargs) {
-		if (automount_start(am, mount, o->args, o->nargs,
-				    MOUNT_TIMEOUT_MS, &stop_signal) < 0)
-			return 1;
-		return 0;
-	}
-	if (kind == MOUNT_SKILLSFS && o->docs_dir)
-		fprintf(stderr, "skillsfs-mcp: %s is mounted already; --docs-dir "
-			"applies only when skillsfs-mcp mounts it\n", mount);
-	if (kind != MOUNT_SKILLSFS && !plain_ok) {
-		if (kind == MOUNT_NONE)
-			fprintf(stderr, "skillsfs-mcp: %s is not a skillsfs mount: "
-				"nothing is mounted there (mount it with "
-				"'skillsfs %s --skills-dir DIR', or pass --skills-dir)\n",
-				mount, mount);
-		else
-			fprintf(stderr, "skillsfs-mcp: %s is not a skillsfs mount: "
-				"it is a %s mount\n", mount, fstype);
-		return 1;
-	}
-	if (st < 0) {
-		fprintf(stderr, "skillsfs-mcp: %s is not a usable skillsfs mount: "
-			"cannot read %s/status.json: %s\n", mount, mount,
-			strerror(-st));
-		return 1;
-	}
-	return 0;
 }
 
 /* ---- the stdio loop --------------------------------------------------- */
@@ -319,7 +261,7 @@ static void on_overflow(void *arg)
 	mcp_server_oversized(arg);
 }
 
-static void serve(struct mcp_server *s, struct automount *am)
+static void serve(struct mcp_server *s)
 {
 	struct line_reader reader = { 0 };
 	static char chunk[65536];
@@ -334,7 +276,6 @@ static void serve(struct mcp_server *s, struct automount *am)
 			break;
 		}
 		if (rc == 0) {
-			automount_check(am);
 			mcp_server_tick(s);
 			continue;
 		}
@@ -358,10 +299,15 @@ static void serve(struct mcp_server *s, struct automount *am)
 	line_reader_free(&reader);
 }
 
+static int remount(void *arg)
+{
+	return automount_recover(arg, MOUNT_TIMEOUT_MS, &stop_signal);
+}
+
 int main(int argc, char **argv)
 {
-	struct options o = { 0 };
-	struct automount am = { 0 };
+	struct options o = { .linger_ms = LINGER_MS };
+	struct automount am = { .hold_fd = -1 };
 	int audit_fd = -1, status = 0;
 
 	if (argc > 1 && strcmp(argv[1], "instructions") == 0)
@@ -381,28 +327,34 @@ int main(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);   /* a closed stdout is an error, not a kill */
 
-	char *mount = sfs_path_absolute(o.mount);
-	if (!mount) {
-		fprintf(stderr, "skillsfs-mcp: bad mount path '%s': %s\n", o.mount,
-			strerror(errno));
-		options_free(&o);
-		return 1;
-	}
 	if (o.audit_log && (audit_fd = audit_open(o.audit_log)) < 0) {
 		fprintf(stderr, "skillsfs-mcp: cannot open the audit log %s: %s\n",
 			o.audit_log, strerror(-audit_fd));
 		status = 1;
 		goto out;
 	}
-	if (prepare_mount(mount, &o, &am) != 0) {
+	struct automount_spec spec = {
+		.mount = o.mount,
+		.dirs = o.dirs,
+		.ndirs = o.ndirs,
+		.config = o.config,
+		.cf = o.config ? &o.cf : NULL,
+		.docs_dir = o.docs_dir,
+		.linger_ms = o.linger_ms,
+		.plain_ok = getenv(PLAIN_DIR_ENV) &&
+			    strcmp(getenv(PLAIN_DIR_ENV), "1") == 0,
+	};
+	if (automount_open(&am, &spec, MOUNT_TIMEOUT_MS, &stop_signal) != 0) {
 		status = 1;
 		goto out;
 	}
 
 	struct mcp_config cfg = {
-		.mount = mount,
+		.mount = am.mount,
 		.emit = emit_stdout,
 		.audit_fd = audit_fd,
+		.remount = remount,
+		.remount_arg = &am,
 	};
 	struct mcp_server *s = mcp_server_new(&cfg);
 	if (!s) {
@@ -410,18 +362,14 @@ int main(int argc, char **argv)
 		status = 1;
 		goto out;
 	}
-	cfg.emit_arg = s;
-	serve(s, &am);
+	serve(s);
 	if (stop_signal)
 		mcp_server_shutdown(s);
-	/* Open files on the mount would keep it busy. */
-	mcp_server_release_mount(s);
 	mcp_server_free(s);
 out:
-	automount_stop(&am);
+	automount_close(&am);
 	if (audit_fd >= 0)
 		close(audit_fd);
-	free(mount);
 	options_free(&o);
 	return status;
 }

@@ -17,6 +17,7 @@
 
 #include "jsonrpc.h"
 #include "server.h"
+#include "util.h"
 
 #define META_SUBSCRIPTION "io.modelcontextprotocol/subscriptionId"
 
@@ -107,8 +108,70 @@ void notify_cancelled(struct mcp_server *s, const cJSON *params)
 	}
 }
 
+#define MAX_LOGGED_FINDINGS 50
+
+static void add_findings(cJSON *out, const cJSON *diags)
+{
+	const cJSON *d;
+
+	cJSON_ArrayForEach(d, diags) {
+		if (cJSON_GetArraySize(out) >= MAX_LOGGED_FINDINGS)
+			return;
+		cJSON *copy = cJSON_Duplicate(d, true);
+		if (copy)
+			cJSON_AddItemToArray(out, copy);
+	}
+}
+
+/*
+ * logging: after a refresh, one notifications/message with the counts and
+ * the findings of status.json, at level error, warning or info (none
+ * found), sent when at or above the level the client set.
+ */
+static void notify_findings(struct mcp_server *s)
+{
+	char *file = mount_file(&s->mount, "status.json"), *text = NULL;
+	size_t len;
+
+	if (!file || read_file(file, MOUNT_MAX_INDEX, &text, &len) < 0) {
+		free(file);
+		return;
+	}
+	free(file);
+	cJSON *status = cJSON_ParseWithLength(text, len);
+	free(text);
+	const cJSON *counts = cJSON_GetObjectItemCaseSensitive(status, "counts");
+	double errors = cJSON_GetNumberValue(
+		cJSON_GetObjectItemCaseSensitive(counts, "errors"));
+	double warnings = cJSON_GetNumberValue(
+		cJSON_GetObjectItemCaseSensitive(counts, "warnings"));
+	int level = errors > 0 ? 4 : warnings > 0 ? 3 : 1;
+	if (!status || level < s->log_level) {
+		cJSON_Delete(status);
+		return;
+	}
+	cJSON *params = cJSON_CreateObject();
+	cJSON_AddStringToObject(params, "level", log_levels[level]);
+	cJSON_AddStringToObject(params, "logger", "skillsfs");
+	cJSON *data = cJSON_AddObjectToObject(params, "data");
+	cJSON_AddItemToObject(data, "generation", cJSON_Duplicate(
+		cJSON_GetObjectItemCaseSensitive(status, "generation"), true));
+	cJSON_AddItemToObject(data, "counts", cJSON_Duplicate(counts, true));
+	cJSON *findings = cJSON_AddArrayToObject(data, "findings");
+	const cJSON *sk;
+	add_findings(findings, cJSON_GetObjectItemCaseSensitive(status,
+							       "diagnostics"));
+	cJSON_ArrayForEach(sk, cJSON_GetObjectItemCaseSensitive(status, "skills"))
+		add_findings(findings, cJSON_GetObjectItemCaseSensitive(
+			sk, "diagnostics"));
+	cJSON_Delete(status);
+	server_notify(s, "notifications/message", params);
+}
+
 void notify_generation_changed(struct mcp_server *s)
 {
+	if (s->legacy_session && s->log_level >= 0)
+		notify_findings(s);
 	if (s->legacy_session) {
 		server_notify(s, "notifications/resources/list_changed", NULL);
 		server_notify(s, "notifications/prompts/list_changed", NULL);

@@ -107,7 +107,12 @@ void handle_initialize(struct mcp_server *s, const struct request *req,
 	if (!r->result)
 		return;
 	cJSON_AddStringToObject(r->result, "protocolVersion", version);
-	cJSON_AddItemToObject(r->result, "capabilities", capabilities());
+	cJSON *caps = capabilities();
+	/* Findings of each refresh, as notifications/message, once a client
+	 * sets a level (handshake era only: it is session state). */
+	if (caps)
+		cJSON_AddObjectToObject(caps, "logging");
+	cJSON_AddItemToObject(r->result, "capabilities", caps);
 	cJSON_AddItemToObject(r->result, "serverInfo", server_info());
 	cJSON_AddStringToObject(r->result, "instructions", instructions_text());
 	s->legacy_session = true;
@@ -139,4 +144,29 @@ void handle_discover(struct mcp_server *s, const struct request *req,
 	cJSON_AddItemToObject(r->result, "capabilities", capabilities());
 	cJSON_AddStringToObject(r->result, "instructions", instructions_text());
 	r->cache = CACHE_STATIC;
+}
+
+const char *const log_levels[] = {
+	"debug", "info", "notice", "warning", "error", "critical", "alert",
+	"emergency", NULL,
+};
+
+void handle_set_level(struct mcp_server *s, const struct request *req,
+                      struct reply *r)
+{
+	bool bad;
+	const char *level = param_string(req, "level", r, &bad);
+
+	if (bad)
+		return;
+	for (int i = 0; level && log_levels[i]; i++) {
+		if (strcmp(level, log_levels[i]) == 0) {
+			s->log_level = i;
+			r->result = cJSON_CreateObject();
+			return;
+		}
+	}
+	reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+		    "Invalid params: level must be one of debug, info, notice, "
+		    "warning, error, critical, alert, emergency");
 }

@@ -34,6 +34,8 @@ static const struct method {
 	{ "initialize", handle_initialize, FOR_LEGACY },
 	/* ping was removed in 2026-07-28 (changelog, SEP-2575). */
 	{ "ping", handle_ping, FOR_LEGACY },
+	/* 2026-07-28 has no session to set a level in. */
+	{ "logging/setLevel", handle_set_level, FOR_LEGACY },
 	{ "server/discover", handle_discover, FOR_BOTH },
 	{ "tools/list", handle_tools_list, FOR_BOTH },
 	{ "tools/call", handle_tools_call, FOR_BOTH },
@@ -95,6 +97,13 @@ void reply_audit(struct reply *r, const char *key, const char *value)
 	free(r->audit_value);
 	r->audit_key = key;
 	r->audit_value = value ? strdup(value) : NULL;
+}
+
+void reply_audit_arg(struct reply *r, const char *key, const char *value)
+{
+	free(r->audit_arg);
+	r->audit_arg_key = key;
+	r->audit_arg = value ? strdup(value) : NULL;
 }
 
 /* Why the mount cannot be read, and what to do about it.  malloc'd. */
@@ -165,6 +174,14 @@ static void check_generation(struct mcp_server *s)
 {
 	int rc = mount_generation_changed(&s->mount);
 
+	/* A shared mount whose daemon or keeper died comes back. */
+	if (rc < 0 && s->remount && s->remount(s->remount_arg) == 0) {
+		mount_release(&s->mount);
+		s->mount.seen = false;
+		rc = mount_generation_changed(&s->mount);
+		if (rc == 0)
+			rc = 1;   /* a new mount: whatever was listed may differ */
+	}
 	if (rc < 0) {
 		if (!s->mount_failing) {
 			char *msg = mount_trouble(s->mount.path, rc);
@@ -316,6 +333,8 @@ static void audit(struct mcp_server *s, const char *method, const char *id_raw,
 		.id_raw = id_raw,
 		.key = r->audit_key,
 		.value = r->audit_value,
+		.arg_key = r->audit_arg_key,
+		.arg = r->audit_arg,
 		.outcome = r->code ? "error" : r->tool_error ? "tool_error" : "ok",
 		.code = r->code,
 		.duration_ms = (double)(now_ns() - t0) / 1e6,
@@ -353,6 +372,7 @@ static void handle_request(struct mcp_server *s, const struct message *m,
 	cJSON_Delete(r.data);
 	free(r.message);
 	free(r.audit_value);
+	free(r.audit_arg);
 }
 
 static void handle_notification(struct mcp_server *s, const struct message *m)
@@ -424,17 +444,15 @@ struct mcp_server *mcp_server_new(const struct mcp_config *cfg)
 	s->emit = cfg->emit;
 	s->emit_arg = cfg->emit_arg;
 	s->audit_fd = cfg->audit_fd;
+	s->log_level = -1;
+	s->remount = cfg->remount;
+	s->remount_arg = cfg->remount_arg;
 	return s;
 }
 
 void mcp_server_shutdown(struct mcp_server *s)
 {
 	notify_close_subscriptions(s);
-}
-
-void mcp_server_release_mount(struct mcp_server *s)
-{
-	mount_release(&s->mount);
 }
 
 void mcp_server_free(struct mcp_server *s)

@@ -43,9 +43,13 @@ struct reply {
 	bool deferred;             /* answered later (subscriptions/listen) */
 	const char *audit_key;     /* "tool", "uri" or "prompt" */
 	char *audit_value;         /* owned */
+	const char *audit_arg_key; /* what the call was about: "skill" */
+	char *audit_arg;           /* owned */
 };
 
 typedef void (*emit_fn)(void *arg, const char *text, size_t len);
+/* Mounts again a mount that stopped answering; 0 when it answers. */
+typedef int (*remount_fn)(void *arg);
 
 struct subscription {
 	char *id_raw;              /* the subscriptions/listen request id */
@@ -60,7 +64,11 @@ struct mcp_server {
 	void *emit_arg;
 	int audit_fd;              /* -1: no audit log */
 	bool legacy_session;       /* initialize was answered */
+	int log_level;             /* logging/setLevel: index in log_levels,
+	                              -1 until a client asks for messages */
 	bool mount_failing;        /* last generation check failed: logged */
+	remount_fn remount;        /* may bring a failed mount back, or NULL */
+	void *remount_arg;
 	struct subscription subs[MAX_SUBSCRIPTIONS];
 	size_t nsubs;
 };
@@ -70,6 +78,8 @@ struct mcp_config {
 	emit_fn emit;              /* receives each outgoing message */
 	void *emit_arg;
 	int audit_fd;              /* -1 for none; owned by the caller */
+	remount_fn remount;        /* or NULL */
+	void *remount_arg;
 };
 
 /* ---- entry points (server.c) ------------------------------------------ */
@@ -83,8 +93,6 @@ void mcp_server_oversized(struct mcp_server *s);
 void mcp_server_tick(struct mcp_server *s);
 /* Ends open subscriptions gracefully (server shutdown). */
 void mcp_server_shutdown(struct mcp_server *s);
-/* Closes the model's files (needed before unmounting). */
-void mcp_server_release_mount(struct mcp_server *s);
 void mcp_server_free(struct mcp_server *s);
 
 /* ---- helpers for handlers (server.c) ---------------------------------- */
@@ -94,6 +102,8 @@ void reply_error(struct reply *r, int code, cJSON *data, const char *fmt, ...)
 void reply_bad_uri(struct reply *r, const char *uri, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void reply_audit(struct reply *r, const char *key, const char *value);
+/* A second field for the audit line: the skill a get_skill asked for. */
+void reply_audit_arg(struct reply *r, const char *key, const char *value);
 /* The model, or NULL after setting an error reply. */
 const struct model *server_model(struct mcp_server *s, struct reply *r);
 /* params.<name> as a string: NULL when absent; sets an error reply and
@@ -118,6 +128,9 @@ cJSON *versions_json(void);
 void handle_initialize(struct mcp_server *, const struct request *, struct reply *);
 void handle_ping(struct mcp_server *, const struct request *, struct reply *);
 void handle_discover(struct mcp_server *, const struct request *, struct reply *);
+/* RFC 5424 severities, least severe first, NULL-ended. */
+extern const char *const log_levels[];
+void handle_set_level(struct mcp_server *, const struct request *, struct reply *);
 /* tools.c */
 void handle_tools_list(struct mcp_server *, const struct request *, struct reply *);
 void handle_tools_call(struct mcp_server *, const struct request *, struct reply *);

@@ -281,7 +281,8 @@ static cJSON *skill_summary(struct mcp_server *s, const struct skill *sk,
 	return o;
 }
 
-/* Reads limit: an integer >= 1; above the maximum it is capped. */
+/* Reads limit: an integer from 1 to the maximum, as the schema says; a
+ * double beyond it (1e30, 2^32+1) must not wrap into range. */
 static bool arg_limit(const cJSON *args, size_t *limit, struct reply *r)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(args, "limit");
@@ -290,12 +291,13 @@ static bool arg_limit(const cJSON *args, size_t *limit, struct reply *r)
 	if (!v)
 		return true;
 	double d = v->valuedouble;
-	if (!cJSON_IsNumber(v) || !isfinite(d) || d != floor(d) || d < 1) {
+	if (!cJSON_IsNumber(v) || !isfinite(d) || d != floor(d) || d < 1 ||
+	    d > LIST_MAX_LIMIT) {
 		tool_error(r, "limit must be an integer from 1 to %d",
 			   LIST_MAX_LIMIT);
 		return false;
 	}
-	*limit = d > LIST_MAX_LIMIT ? LIST_MAX_LIMIT : (size_t)d;
+	*limit = (size_t)d;
 	return true;
 }
 
@@ -492,6 +494,7 @@ static void get_skill(struct mcp_server *s, const cJSON *args, struct reply *r)
 	const struct model *md = tool_model(s, r);
 	if (!md)
 		return;
+	reply_audit_arg(r, "skill", id);
 	ssize_t i = model_lookup(md, id);
 	if (i < 0 || !md->skills[i].model_invocable) {
 		unknown_skill(r, md, id, i >= 0);

@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fs"))
@@ -31,6 +32,11 @@ STEP_TIMEOUT = 30.0          # any one walk, check or MCP request
 CONTROL_ID = "control"
 CONTROL_FILES = {"references/guide.md": "# Guide\n\nPlain text.\n",
                  "scripts/run.sh": "#!/bin/sh\necho control\n"}
+
+
+def needs_root(why):
+    """Skips a test that only root can set up, in the unprivileged runs."""
+    return unittest.skipUnless(os.geteuid() == 0, "needs root: " + why)
 
 
 def passwd_marker():

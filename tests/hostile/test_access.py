@@ -11,7 +11,7 @@ import os
 import subprocess
 import unittest
 
-from hostilelib import ANY_PYTHON, CONTROL_ID, HostileCase, become, write_skill
+from hostilelib import ANY_PYTHON, CONTROL_ID, HostileCase, become, write_skill, needs_root
 
 NOBODY = 65534
 
@@ -34,6 +34,7 @@ except OSError as e:
 """
 
 
+@needs_root("reading as another user (nobody)")
 class Access(HostileCase):
     def setUp(self):
         super().setUp()

@@ -11,7 +11,7 @@ import subprocess
 import unittest
 
 from hostilelib import (SKILLSFS, HostileCase, Mount, display_path, run_check, wait_for,
-                        write_skill)
+                        write_skill, needs_root)
 
 FRONTMATTER = "---\nname: %s\ndescription: A hostile skill.\n---\n"
 
@@ -41,12 +41,14 @@ class OddSkillMd(HostileCase):
         os.mkfifo(os.path.join(d, "SKILL.md"))
         self.check_unserved("md-fifo", ["FIFO"])
 
+    @needs_root("mknod of a device")
     def test_device(self):
         # /dev/zero: reading it never ends
         d = skill_dir(self.root, "md-device")
         os.mknod(os.path.join(d, "SKILL.md"), 0o644 | stat.S_IFCHR, os.makedev(1, 5))
         self.check_unserved("md-device", ["device"])
 
+    @needs_root("mknod of devices")
     def test_odd_files_beside_skill_md(self):
         d = write_skill(self.root, "odd-files", files={"ok.md": "ok\n"})
         os.mkfifo(os.path.join(d, "pipe"))
@@ -181,6 +183,7 @@ class Names(HostileCase):
 
 
 class Counts(HostileCase):
+    @needs_root("a tmpfs")
     def test_100000_files(self):
         # on a tmpfs: quick to fill, and gone at once at the end
         self.root_on_tmpfs("size=64m,nr_inodes=200000")

@@ -16,7 +16,7 @@ import shutil
 import time
 import unittest
 
-from hostilelib import HostileCase, wait_for, write_skill
+from hostilelib import HostileCase, wait_for, write_skill, needs_root
 
 SLOW = ["-o", "debounce=3000"]      # inotify alone would refresh after 3-12 s
 NO_COPIES = ["-o", "retain=0"]
@@ -212,6 +212,7 @@ class FullFilesystem(HostileCase):
                     os.fsync(f.fileno())
         self.assertEqual(cm.exception.errno, errno.ENOSPC)
 
+    @needs_root("a tmpfs")
     def test_filesystem_fills_up(self):
         m = self.mount_root()
         self.fill()

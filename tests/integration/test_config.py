@@ -11,7 +11,7 @@ import tempfile
 import unittest
 
 from intlib import (EXAMPLE_SKILLS, SKILLSFS, CustomMount, McpClient, MountTestCase,
-                    clean_env, run, write, write_skill)
+                    clean_env, run, wait_for, write, write_skill)
 
 
 def check(*args, env=None, cwd=None):
@@ -220,7 +220,7 @@ class ConfigMcp(unittest.TestCase):
         shutil.copytree(EXAMPLE_SKILLS, os.path.join(top, "skills"))
         cfg = write(os.path.join(top, "skillsfs.yaml"),
                     "roots: [skills]\nmountpoint: mnt\nexclude: [csv-report]\n")
-        client = McpClient(["--config", cfg], env=clean_env())
+        client = McpClient(["--config", cfg, "--linger", "0"], env=clean_env())
         try:
             client.handshake()
             r = client.request("tools/call", {"name": "list_skills", "arguments": {}})
@@ -230,7 +230,9 @@ class ConfigMcp(unittest.TestCase):
             self.assertTrue(os.path.ismount(os.path.join(top, "mnt")))
         finally:
             self.assertEqual(client.close(), 0)
-        self.assertFalse(os.path.exists(os.path.join(top, "mnt")))
+        # the keeper unmounts once no session holds the mount
+        wait_for(lambda: not os.path.exists(os.path.join(top, "mnt")),
+                 what="the mount point to go after the last session")
 
     def test_mcp_bad_config(self):
         top = tempfile.mkdtemp(prefix="skillsfs-int-")

@@ -247,10 +247,11 @@ def subscription_session(work, mnt):
 
 
 def automount_session(work, src):
-    """skillsfs-mcp mounts the skills itself and unmounts at the end."""
+    """skillsfs-mcp mounts the skills itself; its keeper unmounts them after the
+    session (no linger)."""
     mnt = os.path.join(work, "automount")
     os.makedirs(mnt)
-    s = Session(work, "automount", ["--mount", mnt, "--skills-dir", src])
+    s = Session(work, "automount", ["--mount", mnt, "--skills-dir", src, "--linger", "0"])
     try:
         s.call("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
                               "clientInfo": {"name": "valgrind", "version": "1"}})

@@ -37,8 +37,11 @@ function wrap(kind, client, transport, requestFn) {
 	};
 }
 
-export async function connectV1(args) {
-	const transport = new V1Stdio({ command: SKILLSFS_MCP, args, env: childEnv(), stderr: 'pipe' });
+// env: extra environment variables for the server (XDG_RUNTIME_DIR, say);
+// cwd: the folder the client starts it in.
+export async function connectV1(args, { env = {}, cwd } = {}) {
+	const transport = new V1Stdio({ command: SKILLSFS_MCP, args, env: { ...childEnv(), ...env },
+		cwd, stderr: 'pipe' });
 	const client = new V1Client(info('skillsfs-test-v1'), { capabilities: {} });
 	await client.connect(transport);
 	return wrap('v1', client, transport,
@@ -46,8 +49,9 @@ export async function connectV1(args) {
 }
 
 // era: 'legacy' (initialize handshake) or 'modern' (2026-07-28, pinned).
-export async function connectV2(args, { era = 'legacy', versionNegotiation } = {}) {
-	const transport = new V2Stdio({ command: SKILLSFS_MCP, args, env: childEnv(), stderr: 'pipe' });
+export async function connectV2(args, { era = 'legacy', versionNegotiation, env = {} } = {}) {
+	const transport = new V2Stdio({ command: SKILLSFS_MCP, args, env: { ...childEnv(), ...env },
+		stderr: 'pipe' });
 	const options = { capabilities: {} };
 	if (versionNegotiation)
 		options.versionNegotiation = versionNegotiation;

@@ -19,8 +19,8 @@ export function modernMeta(extra = {}) {
 }
 
 export class RawServer {
-	constructor(args, { env = process.env } = {}) {
-		this.child = spawn(SKILLSFS_MCP, args, { stdio: ['pipe', 'pipe', 'pipe'], env });
+	constructor(args, { env = process.env, cwd } = {}) {
+		this.child = spawn(SKILLSFS_MCP, args, { stdio: ['pipe', 'pipe', 'pipe'], env, cwd });
 		this.stderr = collectStderr(this.child);
 		this.lines = [];		// every stdout line, raw text
 		this.queue = [];		// parsed messages not yet taken
