@@ -561,6 +561,16 @@ static bool flow_indicator_start(const struct sfs_sep_judge *j,
 	       (rest == 1 || strchr(" \t,[]{}", p[1]));
 }
 
+/* Whether only blanks and list items' '-' precede a mark on its line:
+ * the client reads such a line (or item) as a possible key. */
+static bool starts_line(const struct sfs_sep_judge *j, yaml_mark_t m)
+{
+	bool tab;
+	char b = before(j, m, &tab);
+
+	return b == 0 || b == '-';
+}
+
 static void check_plain(struct sfs_sep_judge *j, const yaml_event_t *ev)
 {
 	const char *why;
@@ -572,6 +582,11 @@ static void check_plain(struct sfs_sep_judge *j, const yaml_event_t *ev)
 		problem_at(j, ev->start_mark, "a value in [ ] or { } that "
 		           "starts with '-', '?' or ':' and a blank",
 		           "quote the value");
+	else if (!j->flow && ev->data.scalar.value[0] == '?' &&
+	         starts_line(j, ev->start_mark))
+		problem_at(j, ev->start_mark, "a value that starts a line or "
+		           "list item with '?', which the client takes for a "
+		           "complex key", "quote the value");
 	else if ((why = plain_mismatch((const char *)ev->data.scalar.value)))
 		problem_at(j, ev->start_mark, why, "quote the value");
 }

@@ -145,6 +145,10 @@ const HAND = [
 	{ extra: 'sample:\n  - a\n   b\n', want: 'listed' },
 	{ extra: 'sample:\n- a\n- b\n', want: 'listed' },
 	{ extra: 'sample: -x ?y :z\n', want: 'listed' },
+	{ extra: 'sample: ?q\n', want: 'listed' },
+	{ extra: 'sample:\n  - ?q\n', want: 'unlisted' },
+	{ extra: 'sample:\n  ?q\n', want: 'unlisted' },
+	{ extra: 'sample:\n  - - ?q\n', want: 'unlisted' },
 	{ extra: 'sample: a: b\n', want: 'refused' },
 	{ extra: 'sample:\n  a:\n    b: [1, 2]\n    c:\n      - d: e\n        f: g\n', want: 'listed' },
 	// typing: the client's YAML 1.2 core schema against frontmatter.c
@@ -209,19 +213,39 @@ function scalar(r, w) {
 	}
 }
 
+// A block scalar of a few lines, some more indented, some blank or
+// holding only blanks, some with trailing blanks or a tab.
+function blockScalar(r) {
+	let text = `sample: ${pick(r, ['|', '>', '|-', '>-', '|+', '>+', '| # c', '>2'])}\n`;
+	const lines = 1 + Math.floor(r() * 5);
+	for (let k = 0; k < lines; k++) {
+		const kind = Math.floor(r() * 6);
+		if (kind === 0)
+			text += '\n';
+		else if (kind === 1)
+			text += ' '.repeat(Math.floor(r() * 5)) + '\n';
+		else
+			text += '  ' + ' '.repeat(kind === 2 ? 1 + Math.floor(r() * 3) : 0) +
+				(kind === 3 ? '\t' : '') + pick(r, WORDS) + (kind === 4 ? '  ' : '') + '\n';
+	}
+	return text + (r() < 0.5 ? 'after: x\n' : '');
+}
+
 function generated(count) {
 	const r = rng(2640);
 	const out = [];
 	for (let i = 0; i < count; i++) {
 		const w = pick(r, WORDS), v = scalar(r, w);
 		const block = v.includes('\n') ? v.replace(/\n {2}/g, '\n    ') : v;
-		switch (Math.floor(r() * 8)) {
+		switch (Math.floor(r() * 10)) {
 		case 0: out.push({ extra: `sample: ${v}\n` }); break;
 		case 1: out.push({ extra: `sample:\n  - ${block}\n  - ${scalar(r, pick(r, WORDS))}\n` }); break;
 		case 2: out.push({ extra: `sample:\n  inner: ${block}\n` }); break;
 		case 3: out.push({ extra: `sample: [${w.includes(',') ? JSON.stringify(w) : v}, ${pick(r, WORDS)}]\n` }); break;
 		case 4: out.push({ extra: `sample: {k: ${v}}\n` }); break;
 		case 5: out.push({ extra: `sample: ${pick(r, ['|', '>', '|-', '>+', '|2', '>-'])}\n  ${w}\n${r() < 0.5 ? '\n' : ''}  ${pick(r, WORDS)}\n` }); break;
+		case 8: out.push({ extra: blockScalar(r) }); break;
+		case 9: out.push({ extra: `sample:\n  a:\n    - b: ${v.replace(/\n {2}/g, '\n        ')}\n      c: [${pick(r, WORDS.filter((x) => !/[,[\]{}]/.test(x)))}, {d: ${JSON.stringify(w)}}]\n` }); break;
 		case 6: out.push({ extra: `metadata:\n  ${pick(r, ['k', '"k"', 'k k', '1'])}: ${v}\n` }); break;
 		default: out.push({ extra: `${pick(r, ['s', '"s"', "'s'", 'on', '12', 's s'])}: ${v}\n` }); break;
 		}
