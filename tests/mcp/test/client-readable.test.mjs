@@ -96,6 +96,7 @@ const HAND = [
 	{ extra: 'sample: "a\u2029b"\n' },
 	{ extra: 'sample: a\rb\n' },
 	{ extra: 'other: x\n\uFEFFsample: y\n' },
+	{ extra: 'sample:\n\uFEFF  - b\n', want: 'unlisted' },
 	{ extra: "sample: 'a\u2028b'\n", want: 'listed' },
 	// deliberately left out though the client reads it alike: a NEL or
 	// a lone CR is judged wherever it stands, comments included
