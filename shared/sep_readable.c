@@ -114,6 +114,16 @@ static enum brk line_break(const char *p, size_t n, size_t *width)
 	return 0;
 }
 
+/* Characters (not bytes) in the n bytes at p. */
+static size_t chars(const char *p, size_t n)
+{
+	size_t c = 0;
+
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)p[i] & 0xC0) != 0x80;
+	return c;
+}
+
 static bool is_bom(const char *p, size_t n)
 {
 	return n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0;
@@ -144,35 +154,38 @@ static int add_line(struct sfs_sep_judge *j, size_t *cap, size_t start,
  */
 static int read_lines(struct sfs_sep_judge *j)
 {
-	size_t cap = 0, start = 0, column = 0, w = 1;
+	/* the bytes that can start a line break */
+	static const bool stop[256] = {
+		['\n'] = true, ['\r'] = true, [0xC2] = true, [0xE2] = true,
+	};
+	const char *y = j->yaml;
+	size_t cap = 0, start = 0, i = 0, w;
+	enum brk brk;
 
-	for (size_t i = 0; i <= j->len;) {
-		enum brk brk = i == j->len ? BRK_LF :
-		               line_break(j->yaml + i, j->len - i, &w);
-
-		if (brk == BRK_CR || brk == BRK_NEL)
-			problem(j, j->nlines, column, brk == BRK_CR ?
-			        "a carriage return not followed by a line "
-			        "feed" : "a NEL (U+0085) character, which "
-			        "YAML reads as a line break", "end lines with "
-			        "\\n or \\r\\n");
-		if (brk) {
-			if (add_line(j, &cap, start, i, brk) < 0)
-				return -ENOMEM;
-			i += i == j->len ? 1 : w;
-			start = i;
-			column = 0;
-			continue;
-		}
-		if (column == 0 && is_bom(j->yaml + i, j->len - i))
+	for (;;) {
+		if (i == start && is_bom(y + i, j->len - i))
 			problem(j, j->nlines, 0, "a byte order mark at the "
 			        "start of a line", "remove it");
-		i++;
-		while (i < j->len && ((unsigned char)j->yaml[i] & 0xC0) == 0x80)
+		while (i < j->len && !stop[(unsigned char)y[i]])
 			i++;
-		column++;
+		if (i == j->len)
+			return add_line(j, &cap, start, i, BRK_LF);
+		brk = line_break(y + i, j->len - i, &w);
+		if (!brk) {
+			i++;
+			continue;
+		}
+		if (brk == BRK_CR || brk == BRK_NEL)
+			problem(j, j->nlines, chars(y + start, i - start),
+			        brk == BRK_CR ? "a carriage return not "
+			        "followed by a line feed" : "a NEL (U+0085) "
+			        "character, which YAML reads as a line break",
+			        "end lines with \\n or \\r\\n");
+		if (add_line(j, &cap, start, i, brk) < 0)
+			return -ENOMEM;
+		i += w;
+		start = i;
 	}
-	return 0;
 }
 
 /*
@@ -305,6 +318,8 @@ static bool is_special_float(const char *s)
 	static const char *const forms[] = {
 		".inf", ".Inf", ".INF", ".nan", ".NaN", ".NAN" };
 
+	if (s[0] != '.' && s[0] != '+' && s[0] != '-')
+		return false;
 	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
 		bool inf = i < 3;
 		if (strcmp(s, forms[i]) == 0 ||
@@ -321,6 +336,8 @@ static bool is_null_or_bool(const char *s)
 		"", "~", "null", "Null", "NULL", "true", "True", "TRUE",
 		"false", "False", "FALSE" };
 
+	if (!strchr("~nNtTfF", s[0]))
+		return false;
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (strcmp(s, words[i]) == 0)
 			return true;
