@@ -483,6 +483,10 @@ void sfs_sep_key(struct sfs_sep_judge *j, const yaml_event_t *ev)
 	if (j->out->what)
 		return;
 	check_scalar(j, ev);
+	/* (a top-level one is a reason of its own, validate.c) */
+	if (j->depth > 1 && strcmp(key, "__proto__") == 0)
+		problem_at(j, ev->start_mark, "a \"__proto__\" key",
+		           "rename the key");
 	if (plain && !plain_key_is_string(key))
 		problem_at(j, ev->start_mark, "a key that YAML reads as a "
 		           "number, true, false or null", "quote the key");
@@ -641,6 +645,7 @@ void sfs_sep_node(struct sfs_sep_judge *j, const yaml_event_t *ev, bool top)
 		if (!j->out->what)
 			check_collection(j, ev, top);
 		j->flow += is_flow(ev);
+		j->depth++;
 		return;
 	}
 	if (j->out->what)
@@ -664,6 +669,7 @@ void sfs_sep_node(struct sfs_sep_judge *j, const yaml_event_t *ev, bool top)
 void sfs_sep_end(struct sfs_sep_judge *j, const yaml_event_t *start,
                  yaml_mark_t end)
 {
+	j->depth--;
 	if (!is_flow(start))
 		return;
 	j->flow--;

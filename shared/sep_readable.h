@@ -19,6 +19,7 @@ struct sfs_sep_judge {
 	struct sep_line *lines;    /* owned (malloc) */
 	size_t nlines;
 	unsigned flow;             /* flow collections open around a node */
+	unsigned depth;            /* collections open around a node */
 	struct sfs_fm_unreadable *out;  /* the first problem found */
 };
 

@@ -710,6 +710,8 @@ static void test_client_readable(void)
 		  "tab in the indentation", "indent with spaces" },
 		{ "---\n" BASE "license: \"a\\0b\"\n---\n", 4, 10,
 		  "NUL character", "remove it" },
+		{ "---\n" BASE "hooks:\n  __proto__: x\n---\n", 5, 3,
+		  "\"__proto__\" key", "rename the key" },
 		{ "---\n" BASE "1: x\n---\n", 4, 1,
 		  "key that YAML reads as a number", "quote the key" },
 		{ "---\n" BASE "? license\n: MIT\n---\n", 4, 3,

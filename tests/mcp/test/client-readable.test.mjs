@@ -137,6 +137,8 @@ const HAND = [
 	{ extra: '? sample\n', want: 'unlisted' },
 	{ extra: 'sample:\n  ? a\n  : b\n', want: 'unlisted' },
 	{ extra: 'constructor: x\ntoString: y\n', want: 'listed' },
+	{ extra: 'sample:\n  __proto__: x\n', want: 'unlisted' },
+	{ extra: 'sample: [{"__proto__": x}]\n', want: 'unlisted' },
 	// plain scalars: comments and continuation
 	{ extra: 'sample: foo # c\n  bar\n', want: 'refused' },
 	{ extra: 'sample: foo\n  # c\n  bar\n' },
