@@ -31,7 +31,8 @@ struct sep_line {
 	size_t off;    /* of the line's first byte in the text */
 	size_t len;    /* without its "\n" or "\r\n" */
 	bool block;    /* content of a block scalar: tabs may indent it */
-	bool sep;      /* ends with an LS or PS not yet found in quotes */
+	bool sep;      /* ends with an LS or PS */
+	bool sep_open; /* ... not yet found inside quotes */
 };
 
 static void problem(struct sfs_sep_judge *j, size_t line, size_t column,
@@ -141,7 +142,8 @@ static int add_line(struct sfs_sep_judge *j, size_t *cap, size_t start,
 		*cap = n;
 	}
 	j->lines[j->nlines++] = (struct sep_line){
-		.off = start, .len = end - start, .sep = brk == BRK_SEP };
+		.off = start, .len = end - start, .sep = brk == BRK_SEP,
+		.sep_open = brk == BRK_SEP };
 	return 0;
 }
 
@@ -189,12 +191,13 @@ static int read_lines(struct sfs_sep_judge *j)
 }
 
 /*
- * A quoted scalar over lines that only LS or PS characters break is
- * read alike: libyaml keeps those characters, as the client does, as
- * long as no blank stands next to them (libyaml trims blanks around a
- * line break).  Clears the lines' LS and PS marks for sfs_sep_finish().
+ * A quoted scalar, or a plain one inside [ ] or { }, over lines that
+ * only LS or PS characters break is read alike: libyaml keeps those
+ * characters, as the client does, as long as no blank stands next to
+ * them (libyaml trims blanks around a line break).  Clears the lines'
+ * LS and PS marks for sfs_sep_finish().
  */
-static bool quoted_lines_alike(struct sfs_sep_judge *j, const yaml_event_t *ev)
+static bool breaks_alike(struct sfs_sep_judge *j, const yaml_event_t *ev)
 {
 	for (size_t l = ev->start_mark.line; l < ev->end_mark.line; l++) {
 		const struct sep_line *a = &j->lines[l], *b = a + 1;
@@ -208,7 +211,7 @@ static bool quoted_lines_alike(struct sfs_sep_judge *j, const yaml_event_t *ev)
 			return false;
 	}
 	for (size_t l = ev->start_mark.line; l < ev->end_mark.line; l++)
-		j->lines[l].sep = false;
+		j->lines[l].sep_open = false;
 	return true;
 }
 
@@ -241,7 +244,7 @@ void sfs_sep_finish(struct sfs_sep_judge *j)
 		const char *p = j->yaml + j->lines[l].off;
 		size_t n = j->lines[l].len, i = indent_of(j, l);
 
-		if (j->lines[l].sep)
+		if (j->lines[l].sep_open)
 			problem(j, l, j->lines[l].len, "a U+2028 or U+2029 "
 			        "character outside quotes, which YAML reads "
 			        "as a line break", "quote the value on one "
@@ -451,7 +454,7 @@ static void check_scalar(struct sfs_sep_judge *j, const yaml_event_t *ev)
 		problem_at(j, ev->start_mark, "an escape that writes a NUL "
 		           "character (\\0, \\x00)", "remove it");
 	else if (quoted(ev) && ev->end_mark.line != ev->start_mark.line &&
-	         !quoted_lines_alike(j, ev))
+	         !breaks_alike(j, ev))
 		problem_at(j, ev->start_mark, "a quoted value over several "
 		           "lines", "quote the value on one line, or use a "
 		           "block scalar |");
@@ -599,6 +602,10 @@ static void check_plain(struct sfs_sep_judge *j, const yaml_event_t *ev)
 	if (j->flow && ev->data.scalar.length == 0)
 		problem_at(j, ev->start_mark, "an empty value in a flow "
 		           "collection", "write null, or quote \"\"");
+	else if (j->flow && ev->end_mark.line != ev->start_mark.line &&
+	         !breaks_alike(j, ev))
+		problem_at(j, ev->start_mark, "a value over several lines "
+		           "inside [ ] or { }", "write it on one line");
 	else if (j->flow && flow_indicator_start(j, ev->start_mark))
 		problem_at(j, ev->start_mark, "a value in [ ] or { } that "
 		           "starts with '-', '?' or ':' and a blank",
@@ -666,6 +673,17 @@ void sfs_sep_node(struct sfs_sep_judge *j, const yaml_event_t *ev, bool top)
 	}
 }
 
+/* Whether the lines from first to last are broken only by LS or PS
+ * characters inside quoted values (libyaml counts them as lines). */
+static bool quoted_breaks_only(const struct sfs_sep_judge *j, size_t first,
+                               size_t last)
+{
+	for (size_t l = first; l < last; l++)
+		if (l >= j->nlines || !j->lines[l].sep || j->lines[l].sep_open)
+			return false;
+	return true;
+}
+
 void sfs_sep_end(struct sfs_sep_judge *j, const yaml_event_t *start,
                  yaml_mark_t end)
 {
@@ -673,7 +691,7 @@ void sfs_sep_end(struct sfs_sep_judge *j, const yaml_event_t *start,
 	if (!is_flow(start))
 		return;
 	j->flow--;
-	if (end.line != start->start_mark.line)
+	if (!quoted_breaks_only(j, start->start_mark.line, end.line))
 		problem_at(j, start->start_mark, "a [ ] or { } collection "
 		           "over several lines", "write it on one line, or "
 		           "as a block list or mapping");

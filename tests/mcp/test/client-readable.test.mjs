@@ -98,6 +98,10 @@ const HAND = [
 	{ extra: 'other: x\n\uFEFFsample: y\n' },
 	{ extra: 'sample:\n\uFEFF  - b\n', want: 'unlisted' },
 	{ extra: "sample: 'a\u2028b'\n", want: 'listed' },
+	{ extra: "sample: ['a\u2028b', {k: \"c\u2029d\"}]\n", want: 'listed' },
+	{ extra: "sample: ['a \u2028b']\n", want: 'unlisted' },
+	{ extra: 'sample: [a\u2028b, {k: c\u2029d}]\n', want: 'listed' },
+	{ extra: 'sample: [a \u2028b]\n', want: 'unlisted' },
 	// deliberately left out though the client reads it alike: a NEL or
 	// a lone CR is judged wherever it stands, comments included
 	{ extra: "sample: 'a' # \u0085\n", want: 'unlisted', over: true },
@@ -195,6 +199,7 @@ function rng(seed) {
 }
 
 const WORDS = ['alpha', 'Use when: x', 'a # b', 'a#b', 'x: y', 'it\'s', 'say "hi"', 'ünï', '😀 ok',
+	'a\u2028b', 'a\u0085b', '\uFEFFa', 'a  b', '- a', '? b', '#x', 'a #', '0.1e1', '-.5', 'TRUE', '~x',
 	'1.0', '007', '0x1A', '0o17', 'yes', 'null', '~', 'true', '.inf', '1e999', '-', '?q', ':c',
 	'@at', '`tick', '%pct', '&amp', '*star', '!bang', '|pipe', '>gt', '[br', '{cu', 'a, b',
 	'tab\there', 'trail ', '', 'back\\slash', 'url http://x', '2024-01-01', '1_000'];
