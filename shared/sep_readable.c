@@ -197,19 +197,29 @@ static int read_lines(struct sfs_sep_judge *j)
  * them (libyaml trims blanks around a line break).  Clears the lines'
  * LS and PS marks for sfs_sep_finish().
  */
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Whether line l ends with an LS or PS that no blank stands next to. */
+static bool bare_separator(const struct sfs_sep_judge *j, size_t l)
+{
+	const struct sep_line *a, *b;
+
+	if (l + 1 >= j->nlines || !j->lines[l].sep)
+		return false;
+	a = &j->lines[l];
+	b = &j->lines[l + 1];
+	return !(a->len && is_blank(j->yaml[a->off + a->len - 1])) &&
+	       !(b->len && is_blank(j->yaml[b->off]));
+}
+
 static bool breaks_alike(struct sfs_sep_judge *j, const yaml_event_t *ev)
 {
-	for (size_t l = ev->start_mark.line; l < ev->end_mark.line; l++) {
-		const struct sep_line *a = &j->lines[l], *b = a + 1;
-		const char *p = j->yaml + a->off;
-
-		if (l + 1 >= j->nlines || !a->sep)
+	for (size_t l = ev->start_mark.line; l < ev->end_mark.line; l++)
+		if (!bare_separator(j, l))
 			return false;
-		if ((a->len && (p[a->len - 1] == ' ' || p[a->len - 1] == '\t')) ||
-		    (b->len && (j->yaml[b->off] == ' ' ||
-		                j->yaml[b->off] == '\t')))
-			return false;
-	}
 	for (size_t l = ev->start_mark.line; l < ev->end_mark.line; l++)
 		j->lines[l].sep_open = false;
 	return true;
