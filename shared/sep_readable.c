@@ -549,20 +549,24 @@ static void check_block_header(struct sfs_sep_judge *j, yaml_mark_t m)
 
 /*
  * The client reads a block scalar's lines itself: the first line with
- * text sets the indentation; less indented lines of only spaces are
- * empty, any other less indented line ends it, and one indented with a
- * tab is refused.  The content lines are marked for sfs_sep_finish().
+ * text indented more than the parent collection sets the indentation
+ * (libyaml may have ended the scalar before it); less indented lines of
+ * only spaces are empty, any other less indented line ends it, and one
+ * indented with a tab is refused.  The content lines are marked for
+ * sfs_sep_finish().
  */
 static void check_block_lines(struct sfs_sep_judge *j, const yaml_event_t *ev)
 {
 	size_t content = SIZE_MAX, leading = 0;
+	size_t parent = j->depth && j->depth <= SFS_FM_MAX_DEPTH + 1 ?
+	                j->column[j->depth - 1] : 0;
 
 	for (size_t l = ev->start_mark.line + 1; l < j->nlines; l++) {
 		size_t indent = indent_of(j, l);
 		bool spaces = indent == j->lines[l].len;
 		const char *p = j->yaml + j->lines[l].off;
 
-		if (content == SIZE_MAX && !spaces && l < ev->end_mark.line) {
+		if (content == SIZE_MAX && !spaces && indent > parent) {
 			content = indent;
 			if (leading > content)
 				problem(j, l, 0, "a leading blank line "
@@ -662,6 +666,8 @@ void sfs_sep_node(struct sfs_sep_judge *j, const yaml_event_t *ev, bool top)
 		if (!j->out->what)
 			check_collection(j, ev, top);
 		j->flow += is_flow(ev);
+		if (j->depth <= SFS_FM_MAX_DEPTH)
+			j->column[j->depth] = ev->start_mark.column;
 		j->depth++;
 		return;
 	}

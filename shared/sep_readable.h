@@ -20,6 +20,9 @@ struct sfs_sep_judge {
 	size_t nlines;
 	unsigned flow;             /* flow collections open around a node */
 	unsigned depth;            /* collections open around a node */
+	/* the column each of them starts at: a block scalar's content is
+	 * indented more than its parent's */
+	size_t column[SFS_FM_MAX_DEPTH + 1];
 	struct sfs_fm_unreadable *out;  /* the first problem found */
 };
 

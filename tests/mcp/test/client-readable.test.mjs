@@ -83,6 +83,8 @@ const HAND = [
 	{ extra: 'sample: > # comment\n  folded\n', want: 'listed' },
 	{ extra: 'sample: |\n\n  after a blank\n', want: 'listed' },
 	{ extra: 'sample: |\n      \n  leading wide blank\n' },
+	{ extra: 'sample: >+\n    \n  #x\n', want: 'unlisted' },
+	{ extra: 'sample:\n  - |\n     \n    x\n  - k: |\n        \n      y\n' },
 	{ extra: 'sample: |\n  a\n  \tb tab after the indentation\n', want: 'listed' },
 	{ extra: 'sample: |\n  a\n\tb\n' },
 	{ extra: 'sample: |\n  a\n \t\nnext: x\n' },
