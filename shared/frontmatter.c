@@ -19,6 +19,7 @@
 #include <yaml.h>
 
 #include "internal.h"
+#include "sep_readable.h"
 
 /* Dotted paths longer than this get no position record: a hostile file
  * could otherwise make every one of 20,000 nodes carry a 60 KiB path. */
@@ -35,6 +36,12 @@ struct fm_ctx {
 	struct sfs_frontmatter *fm;
 	size_t pos_cap;
 	size_t nodes;
+	/* whether the official SEP-2640 client reads it alike */
+	struct sfs_sep_judge sep;
+	yaml_mark_t last_end;   /* of the last collection's end event */
+	const char *open;       /* the opening fence line, without '\n' */
+	size_t open_len;
+	unsigned dots_line;     /* of a closing "..." fence, else 0 */
 };
 
 /* ---- positions and findings ------------------------------------------ */
@@ -355,6 +362,7 @@ static int parse_sequence(struct fm_ctx *c, const char *path,
 		if (r < 0)
 			return r;
 		if (ev.type == YAML_SEQUENCE_END_EVENT) {
+			c->last_end = ev.end_mark;
 			yaml_event_delete(&ev);
 			return 0;
 		}
@@ -407,9 +415,11 @@ static int parse_mapping(struct fm_ctx *c, const char *path,
 		if (r < 0)
 			return r;
 		if (done) {
+			c->last_end = key.end_mark;
 			yaml_event_delete(&key);
 			return 0;
 		}
+		sfs_sep_key(&c->sep, &key);
 		name = (const char *)key.data.scalar.value;
 		r = child_path(c, path, name, key.data.scalar.length, &key_path);
 		first = cJSON_GetObjectItemCaseSensitive(obj, name);
@@ -448,6 +458,7 @@ static int parse_node(struct fm_ctx *c, const yaml_event_t *ev,
 	*out = NULL;
 	if (r < 0)
 		return r;
+	sfs_sep_node(&c->sep, ev, depth == 0);
 	if (ev->type == YAML_SCALAR_EVENT) {
 		*out = scalar_json(ev);
 		return *out ? 0 : -ENOMEM;
@@ -463,6 +474,8 @@ static int parse_node(struct fm_ctx *c, const yaml_event_t *ev,
 		j = cJSON_CreateObject();
 		r = j ? parse_mapping(c, path, depth + 1, j) : -ENOMEM;
 	}
+	if (r == 0)
+		sfs_sep_end(&c->sep, ev, c->last_end);
 	if (r < 0) {
 		cJSON_Delete(j);
 		return r;
@@ -628,6 +641,8 @@ static int find_fences(struct fm_ctx *c, const char *text, size_t len)
 	if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
 		off = 3;
 	n = line_len(text + off, len - off);
+	c->open = text + off;
+	c->open_len = n;
 	if (!is_fence(text + off, n, "---") || off + n == len)
 		return refuse(c, 1, 1, "",
 		              off + n == len && is_fence(text + off, n, "---") ?
@@ -644,6 +659,8 @@ static int find_fences(struct fm_ctx *c, const char *text, size_t len)
 		if (is_fence(text + off, n, "---") ||
 		    is_fence(text + off, n, "...")) {
 			c->yaml_len = (size_t)(text + off - c->yaml);
+			if (text[off] == '.')
+				c->dots_line = line;
 			c->fm->body_offset = off + n + (off + n < len);
 			c->fm->body_line = line + 1;
 			return 0;
@@ -677,14 +694,23 @@ int sfs_frontmatter_parse(const char *text, size_t len, const char *file,
 	if (r == 0)
 		r = check_bytes(&c);
 	if (r == 0) {
-		if (!yaml_parser_initialize(&c.parser))
+		sfs_sep_fences(&fm->sep, c.open, c.open_len, c.dots_line != 0,
+		               c.dots_line);
+		r = sfs_sep_begin(&c.sep, c.yaml, c.yaml_len, c.first_line,
+		                  &fm->sep);
+	}
+	if (r == 0) {
+		if (!yaml_parser_initialize(&c.parser)) {
+			sfs_sep_free(&c.sep);
 			return -ENOMEM;
+		}
 		yaml_parser_set_input_string(&c.parser,
 		                             (const unsigned char *)c.yaml,
 		                             c.yaml_len);
 		yaml_parser_set_encoding(&c.parser, YAML_UTF8_ENCODING);
 		r = parse_document(&c);
 		yaml_parser_delete(&c.parser);
+		sfs_sep_finish(&c.sep);
 	}
 	if (r < 0) {
 		size_t body_offset = fm->body_offset;

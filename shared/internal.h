@@ -62,8 +62,18 @@ struct sfs_fm_pos {
 	unsigned value_line, value_column;
 };
 
+/* The first construct of a frontmatter that the official SEP-2640
+ * client's own YAML reader (SkillsClient.read()) refuses or reads to
+ * other JSON (sep_readable.c); what is NULL when it reads it alike. */
+struct sfs_fm_unreadable {
+	unsigned line, column;   /* in SKILL.md, 1-based */
+	const char *what;        /* static text: the construct */
+	const char *fix;         /* static text: how to write it instead */
+};
+
 struct sfs_frontmatter {
 	cJSON *json;          /* the mapping, values as parsed; owned */
+	struct sfs_fm_unreadable sep;
 	size_t body_offset;   /* byte offset of the body in the file */
 	unsigned body_line;   /* 1-based line on which the body starts */
 	struct sfs_fm_pos *pos;  /* owned (malloc); strings in the arena */

@@ -900,6 +900,27 @@ static bool is_string_map(const cJSON *j)
 }
 
 /*
+ * The official SEP-2640 client reads a listed skill's SKILL.md with its
+ * own YAML reader and refuses the skill when that reader cannot read the
+ * frontmatter or reads other JSON than the listing's (sep_readable.c).
+ * Its own warning stands at the construct.
+ */
+static void check_client_readable(struct vctx *v, struct listing *l)
+{
+	const struct sfs_fm_unreadable *u = &v->fm->sep;
+
+	if (!u->what)
+		return;
+	unlisted(l, "", "the official SEP-2640 client cannot read its "
+	         "frontmatter alike: %s at line %u", u->what, u->line);
+	if (sfs_diag_add(v->diags, SFS_WARNING, v->file, u->line, u->column,
+	                 "", "the official SEP-2640 client cannot read %s: "
+	                 "%s; served, but left out of skills/list",
+	                 u->what, u->fix) < 0)
+		v->err = -ENOMEM;
+}
+
+/*
  * The rules the official SDK's SkillsClient applies to every skills/list
  * entry, refusing the whole listing for one entry that breaks them
  * (../shared/spec/README.md).  A served skill that breaks one is left out
@@ -941,17 +962,17 @@ static void check_listable(struct vctx *v, const cJSON *fm,
 	if (cJSON_GetObjectItemCaseSensitive(fm, "__proto__"))
 		unlisted(&l, "__proto__", "frontmatter has a \"__proto__\" "
 		         "key, which the client cannot read");
-	if (meta->nunlisted == 0 || v->err)
-		return;
-
-	char why[1024];
-	size_t o = 0;
-	for (size_t i = 0; i < meta->nunlisted && o < sizeof(why); i++)
-		o += (size_t)snprintf(why + o, sizeof(why) - o, "%s%s",
-		                      i ? "; " : "", meta->unlisted[i]);
-	report(v, SFS_WARNING, l.field, false, "served, but left out of "
-	       "skills/list (SEP-2640), which conforming MCP clients would "
-	       "refuse whole for it: %s", why);
+	if (meta->nunlisted > 0 && !v->err) {
+		char why[1024];
+		size_t o = 0;
+		for (size_t i = 0; i < meta->nunlisted && o < sizeof(why); i++)
+			o += (size_t)snprintf(why + o, sizeof(why) - o, "%s%s",
+			                      i ? "; " : "", meta->unlisted[i]);
+		report(v, SFS_WARNING, l.field, false, "served, but left out "
+		       "of skills/list (SEP-2640), which conforming MCP "
+		       "clients would refuse whole for it: %s", why);
+	}
+	check_client_readable(v, &l);
 }
 
 int sfs_validate_frontmatter(const struct sfs_frontmatter *fm,

@@ -4,7 +4,9 @@
  * without a mount.  Built for the test suite only, never installed.
  *
  * usage: render_tool [--strict] --skills-dir DIR... WHAT
- * WHAT: index | skills-index | record=ID | status | findings | dirs
+ * WHAT: index | skills-index | record=ID | status | findings | dirs |
+ *       frontmatters (every served skill's frontmatter by id, listed in
+ *       index.json or not: what index.json would show for it)
  * status uses generation 7, last_refresh 2026-01-02T03:04:05.678Z,
  * refresh_mode "polling" and root source "--skills-dir".
  */
@@ -18,7 +20,8 @@
 static int usage(void)
 {
 	fputs("usage: render_tool [--strict] --skills-dir DIR... "
-	      "index|skills-index|record=ID|status|findings|dirs\n", stderr);
+	      "index|skills-index|record=ID|status|findings|dirs|"
+	      "frontmatters\n", stderr);
 	return 2;
 }
 
@@ -56,8 +59,29 @@ static char *render_dirs(const sfs_catalog *cat)
 	return text;
 }
 
+static char *render_frontmatters(const sfs_catalog *cat)
+{
+	cJSON *all = cJSON_CreateObject();
+	char *text;
+
+	for (size_t i = 0; all && i < sfs_catalog_nskills(cat); i++) {
+		const struct sfs_skill *s = sfs_catalog_skill(cat, i);
+		cJSON *fm = cJSON_Duplicate(s->frontmatter, true);
+		if (!fm || !cJSON_AddItemToObject(all, s->id, fm)) {
+			cJSON_Delete(fm);
+			cJSON_Delete(all);
+			return NULL;
+		}
+	}
+	text = all ? cJSON_PrintUnformatted(all) : NULL;
+	cJSON_Delete(all);
+	return text;
+}
+
 static char *render(const sfs_catalog *cat, const char *what)
 {
+	if (strcmp(what, "frontmatters") == 0)
+		return render_frontmatters(cat);
 	if (strcmp(what, "index") == 0)
 		return sfs_render_index(cat);
 	if (strcmp(what, "skills-index") == 0)

@@ -156,6 +156,29 @@ with TempTree() as tree:
     rc, out, err = check(p("r"), "--strict", "--json")
     t.eq(json.loads(out)["summary"]["errors"], 12, "--strict --json")
 
+# ---- what the official client's own YAML reader cannot read alike -----------
+
+with TempTree() as tree:
+    tree.skill("r/quoted", extra='license: "MIT\n  or later"\n')
+    tree.skill("r/tagged", extra="license: !!str MIT\n")
+    tree.skill("r/tabbed", extra="license: MIT\n \tor later\n")
+    tree.skill("r/fine", extra="license: 'MIT'\nallowed-tools: [Read, Write]\n")
+    p = tree.p
+    cannot = "warning: the official SEP-2640 client cannot read "
+    rc, out, err = check(p("r"))
+    t.eq((rc, err, out.splitlines()), (0, "", [
+        f"{p('r/quoted/SKILL.md')}:4:10: " + cannot + "a quoted value over several lines: "
+        "quote the value on one line, or use a block scalar |; served, but left out of skills/list",
+        f"{p('r/tabbed/SKILL.md')}:5:2: " + cannot + "a tab in the indentation: indent with spaces; "
+        "served, but left out of skills/list",
+        f"{p('r/tagged/SKILL.md')}:4:10: " + cannot + "a YAML tag (!!str, !...): remove the tag; "
+        "quote the value to keep it text; served, but left out of skills/list",
+        "4 skills, 0 errors, 3 warnings, 0 shadowed",
+    ]), "each construct the client cannot read is one located warning that says how to write it")
+    rc, out, err = check(p("r"), "--strict")
+    t.eq((rc, out.splitlines()[-1]), (1, "4 skills, 3 errors, 0 warnings, 0 shadowed"),
+         "--strict: each is an error")
+
 # ---- usage ------------------------------------------------------------------
 
 rc, out, err = check("--help")

@@ -686,6 +686,113 @@ static void test_listable(void)
 	done(&v);
 }
 
+/* A frontmatter that the official SEP-2640 client's own YAML reader
+ * cannot read to the JSON index.json lists (shared/sep_readable.c): one
+ * reason, and one warning at the construct that says how to write it. */
+static void test_client_readable(void)
+{
+	static const struct {
+		const char *text;
+		unsigned line, column;
+		const char *what, *fix;
+	} cases[] = {
+		{ "---\n" BASE "license: \"MIT\n  or not\"\n---\n", 4, 10,
+		  "quoted value over several lines", "on one line" },
+		{ "---\n" BASE "license: !!str MIT\n---\n", 4, 10,
+		  "YAML tag", "remove the tag" },
+		{ "---\n" BASE "allowed-tools: [Read,\n  Write]\n---\n", 4, 16,
+		  "over several lines", "on one line" },
+		{ "---\n" BASE "allowed-tools: [a: b]\n---\n", 4, 17,
+		  "key: value pair inside a [ ] list", "{ key: value }" },
+		{ "---\n" BASE "license: |2\n    MIT\n---\n", 4, 10,
+		  "indentation indicator", "drop the digit" },
+		{ "---\n" BASE "license: MIT\n \tmore\n---\n", 5, 2,
+		  "tab in the indentation", "indent with spaces" },
+		{ "---\n" BASE "license: \"a\\0b\"\n---\n", 4, 10,
+		  "NUL character", "remove it" },
+		{ "---\n" BASE "hooks:\n  __proto__: x\n---\n", 5, 3,
+		  "\"__proto__\" key", "rename the key" },
+		{ "---\n" BASE "1: x\n---\n", 4, 1,
+		  "key that YAML reads as a number", "quote the key" },
+		{ "---\n" BASE "? license\n: MIT\n---\n", 4, 3,
+		  "complex key", "key: value on one line" },
+		{ "---\n" BASE "\"license\" : MIT\n---\n", 4, 1,
+		  "not followed by ':'", "key: value on one line" },
+		{ "---\n" BASE "version: .inf\n---\n", 4, 10,
+		  "infinity or NaN", "quote the value" },
+		{ "---\n" BASE "version: 1e400\n---\n", 4, 10,
+		  "too large for JSON", "quote the value" },
+		{ "---\n" BASE "version: 0x20000000000001\n---\n", 4, 10,
+		  "more digits than index.json keeps", "quote the value" },
+		{ "---\n" BASE "version: 0x1FFFFFFFFFFFFFFFFF\n---\n", 4, 10,
+		  "too large for 64 bits", "quote the value" },
+		{ "---\n" BASE "license: {a: }\n---\n", 4, 14,
+		  "empty value in a flow collection", "write null" },
+		{ "---\n" BASE "license: [-, a]\n---\n", 4, 11,
+		  "starts with '-', '?' or ':'", "quote the value" },
+		{ "---\n" BASE "allowed-tools:\n  - ?x\n---\n", 5, 5,
+		  "complex key", "quote the value" },
+		{ "---\n" BASE "allowed-tools:\n\xEF\xBB\xBF  - Read\n---\n", 5, 1,
+		  "byte order mark", "remove it" },
+		{ "---\n" BASE "license: a\r  b\n---\n", 4, 11,
+		  "carriage return", "\\r\\n" },
+		{ "---\n" BASE "license: a\xC2\x85  b\n---\n", 4, 11,
+		  "NEL", "\\r\\n" },
+		{ "---\n" BASE "license: a\xE2\x80\xA8  b\n---\n", 4, 11,
+		  "U+2028 or U+2029", "quote the value" },
+		{ "---\n{name: demo, description: d}\n---\n", 2, 1,
+		  "one { } mapping", "one key: value a line" },
+		{ "---  \n" BASE "---\n", 1, 4,
+		  "blanks after the opening", "right after '---'" },
+		{ "---\n" BASE "...\n", 4, 1,
+		  "closed by '...'", "'---' line" },
+	};
+	static const char *const readable[] = {
+		"---\n" BASE "license: 'MIT'\n---\n",
+		"---\r\n" BASE "license: |\r\n  MIT\r\n  \tcode\r\n---\r\n",
+		"---\n" BASE "allowed-tools: [Read, {a: b}, \"c d\"]\n---\n",
+		"---\n" BASE "version: 12345678901234567890\n---\n",
+		"---\n" BASE "license: ?x\nwhen_to_use: yes\n---\n",
+		"---\n" BASE "license: \"a\xE2\x80\xA8" "b\"\n---\n",
+		"\xEF\xBB\xBF---\n" BASE "license: a\xEF\xBB\xBF" "b\n---\n",
+	};
+	struct run v;
+	char what[64];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(what, sizeof(what), "unreadable %zu (%s)", i,
+		         cases[i].what);
+		run_text(&v, cases[i].text, "demo");
+		bool one = v.meta.nunlisted == 1 &&
+		           strstr(v.meta.unlisted[0], "the official SEP-2640 "
+		                  "client cannot read") &&
+		           strstr(v.meta.unlisted[0], cases[i].what);
+		const struct sfs_diag *d = NULL;
+		size_t warned = 0;
+		for (size_t k = 0; k < v.diags.n; k++)
+			if (strstr(v.diags.v[k].message, cases[i].fix) &&
+			    strstr(v.diags.v[k].message, cases[i].what)) {
+				d = &v.diags.v[k];
+				warned++;
+			}
+		if (!ok(one && warned == 1 && d->severity == SFS_WARNING &&
+		        d->line == cases[i].line &&
+		        d->column == cases[i].column, "%s", what)) {
+			print_diags(&v);
+			for (size_t k = 0; k < v.meta.nunlisted; k++)
+				printf("#   unlisted: %s\n", v.meta.unlisted[k]);
+		}
+		done(&v);
+	}
+	for (size_t i = 0; i < sizeof(readable) / sizeof(readable[0]); i++) {
+		run_text(&v, readable[i], "demo");
+		if (!ok(v.r == 0 && v.meta.nunlisted == 0, "readable %zu", i))
+			for (size_t k = 0; k < v.meta.nunlisted; k++)
+				printf("#   unlisted: %s\n", v.meta.unlisted[k]);
+		done(&v);
+	}
+}
+
 static void test_several_findings(void)
 {
 	struct run v;
@@ -1093,6 +1200,7 @@ int main(int argc, char **argv)
 	test_compatibility_length();
 	test_several_findings();
 	test_listable();
+	test_client_readable();
 	test_body_links();
 	test_body_code();
 	test_body_length();
