@@ -915,7 +915,7 @@ static void check_client_readable(struct vctx *v, struct listing *l)
 	         "frontmatter alike: %s at line %u", u->what, u->line);
 	if (sfs_diag_add(v->diags, SFS_WARNING, v->file, u->line, u->column,
 	                 "", "the official SEP-2640 client cannot read %s: "
-	                 "%s; served, but left out of skills/list",
+	                 "%s; left out of skills/list",
 	                 u->what, u->fix) < 0)
 		v->err = -ENOMEM;
 }
@@ -968,7 +968,7 @@ static void check_listable(struct vctx *v, const cJSON *fm,
 		for (size_t i = 0; i < meta->nunlisted && o < sizeof(why); i++)
 			o += (size_t)snprintf(why + o, sizeof(why) - o, "%s%s",
 			                      i ? "; " : "", meta->unlisted[i]);
-		report(v, SFS_WARNING, l.field, false, "served, but left out "
+		report(v, SFS_WARNING, l.field, false, "left out "
 		       "of skills/list (SEP-2640), which conforming MCP "
 		       "clients would refuse whole for it: %s", why);
 	}

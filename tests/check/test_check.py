@@ -123,7 +123,7 @@ with TempTree() as tree:
     p = tree.p
     rc, out, err = check(p("r"))
     lines = out.splitlines()
-    left = "served, but left out of skills/list (SEP-2640), which conforming MCP clients would refuse whole for it: "
+    left = "left out of skills/list (SEP-2640), which conforming MCP clients would refuse whole for it: "
     want = [
         f"{p('r/Not An Id/SKILL.md')}:1:1: error: name: required field is missing; "
         "the folder name is no valid skill id either",
@@ -168,11 +168,11 @@ with TempTree() as tree:
     rc, out, err = check(p("r"))
     t.eq((rc, err, out.splitlines()), (0, "", [
         f"{p('r/quoted/SKILL.md')}:4:10: " + cannot + "a quoted value over several lines: "
-        "quote the value on one line, or use a block scalar |; served, but left out of skills/list",
+        "quote the value on one line, or use a block scalar |; left out of skills/list",
         f"{p('r/tabbed/SKILL.md')}:5:2: " + cannot + "a tab in the indentation: indent with spaces; "
-        "served, but left out of skills/list",
+        "left out of skills/list",
         f"{p('r/tagged/SKILL.md')}:4:10: " + cannot + "a YAML tag (!!str, !...): remove the tag; "
-        "quote the value to keep it text; served, but left out of skills/list",
+        "quote the value to keep it text; left out of skills/list",
         "4 skills, 0 errors, 3 warnings, 0 shadowed",
     ]), "each construct the client cannot read is one located warning that says how to write it")
     rc, out, err = check(p("r"), "--strict")
