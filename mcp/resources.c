@@ -490,10 +490,63 @@ static bool really_inside(const char *real_root, const char *path);
  * an entry ({"resources":[{uri, size}]}, SKILL.md first, then by path)
  * without digests. */
 
+/* The regular files below a folder of the mount, as paths relative to
+ * it: what a skill that index.json does not list, and the docs folder,
+ * are made of.  Symbolic links are followed only while they stay inside
+ * the folder (real_root); `docs` keeps markdown files only and skips dot
+ * entries, as the docs tree does. */
 struct walk {
+	bool docs;
 	char **paths;
 	size_t n, cap;
 };
+
+static void walk_keep(struct walk *w, char **sub)
+{
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 32;
+		char **p = realloc(w->paths, cap * sizeof(*p));
+		if (!p)
+			return;
+		w->paths = p;
+		w->cap = cap;
+	}
+	w->paths[w->n++] = *sub;
+	*sub = NULL;
+}
+
+static void walk_files(struct walk *w, const char *root,
+                       const char *real_root, const char *rel,
+                       unsigned depth)
+{
+	char *dir = *rel ? xasprintf("%s/%s", root, rel) : strdup(root);
+	DIR *dp = dir ? opendir(dir) : NULL;
+	struct dirent *de;
+
+	while (dp && (de = readdir(dp)) && w->n < DOCS_MAX_FILES) {
+		const char *name = de->d_name;
+		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+		    (w->docs && name[0] == '.'))
+			continue;
+		char *sub = *rel ? xasprintf("%s/%s", rel, name) : strdup(name);
+		char *full = sub ? xasprintf("%s/%s", root, sub) : NULL;
+		struct stat st;
+		if (full && stat(full, &st) == 0 &&
+		    really_inside(real_root, full)) {
+			size_t n = strlen(sub);
+			if (S_ISDIR(st.st_mode) && depth < DOCS_MAX_DEPTH)
+				walk_files(w, root, real_root, sub, depth + 1);
+			else if (S_ISREG(st.st_mode) && (!w->docs ||
+			         (n > 3 && strcmp(sub + n - 3, ".md") == 0)))
+				walk_keep(w, &sub);
+		}
+		free(sub);
+		free(full);
+	}
+	if (dp)
+		closedir(dp);
+	free(dir);
+}
 
 static int cmp_path(const void *a, const void *b)
 {
@@ -505,46 +558,6 @@ static int cmp_path(const void *a, const void *b)
 	return strcmp(x, y);
 }
 
-static void walk_skill(struct walk *w, const char *root, const char *real_root,
-                       const char *rel, unsigned depth)
-{
-	char *dir = *rel ? xasprintf("%s/%s", root, rel) : strdup(root);
-	DIR *dp = dir ? opendir(dir) : NULL;
-	struct dirent *de;
-
-	while (dp && (de = readdir(dp)) && w->n < DOCS_MAX_FILES) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-			continue;
-		char *sub = *rel ? xasprintf("%s/%s", rel, de->d_name)
-				 : strdup(de->d_name);
-		char *full = sub ? xasprintf("%s/%s", root, sub) : NULL;
-		struct stat st;
-		if (full && stat(full, &st) == 0 && really_inside(real_root, full)) {
-			if (S_ISDIR(st.st_mode) && depth < DOCS_MAX_DEPTH) {
-				walk_skill(w, root, real_root, sub, depth + 1);
-			} else if (S_ISREG(st.st_mode)) {
-				if (w->n == w->cap) {
-					size_t cap = w->cap ? w->cap * 2 : 32;
-					char **p = realloc(w->paths, cap * sizeof(*p));
-					if (p) {
-						w->paths = p;
-						w->cap = cap;
-					}
-				}
-				if (w->n < w->cap) {
-					w->paths[w->n++] = sub;
-					sub = NULL;
-				}
-			}
-		}
-		free(sub);
-		free(full);
-	}
-	if (dp)
-		closedir(dp);
-	free(dir);
-}
-
 static cJSON *unlisted_entry(struct mcp_server *s, const char *id)
 {
 	char *root = mount_skill_file(&s->mount, id, NULL);
@@ -554,7 +567,7 @@ static cJSON *unlisted_entry(struct mcp_server *s, const char *id)
 	cJSON *list = cJSON_AddArrayToObject(entry, "resources");
 
 	if (root && realpath(root, real_root))
-		walk_skill(&w, root, real_root, "", 0);
+		walk_files(&w, root, real_root, "", 0);
 	if (w.n)
 		qsort(w.paths, w.n, sizeof(*w.paths), cmp_path);
 	for (size_t i = 0; i < w.n; i++) {
@@ -690,11 +703,6 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-struct docs {
-	char **paths;    /* relative paths of .md files, sorted */
-	size_t n, cap;
-};
-
 /* Is `path`, symlinks followed, inside the folder whose real path is
  * `real_root`? */
 static bool really_inside(const char *real_root, const char *path)
@@ -706,56 +714,14 @@ static bool really_inside(const char *real_root, const char *path)
 	       (real[rl] == '/' || real[rl] == '\0');
 }
 
-static void docs_walk(struct docs *d, const char *root, const char *rel,
-                      unsigned depth, const char *real_root)
-{
-	char *dir = *rel ? xasprintf("%s/%s", root, rel) : strdup(root);
-	DIR *dp = dir ? opendir(dir) : NULL;
-	struct dirent *de;
-
-	while (dp && (de = readdir(dp)) && d->n < DOCS_MAX_FILES) {
-		if (de->d_name[0] == '.')
-			continue;
-		char *sub = *rel ? xasprintf("%s/%s", rel, de->d_name)
-				 : strdup(de->d_name);
-		char *full = sub ? xasprintf("%s/%s", root, sub) : NULL;
-		struct stat st;
-		if (full && stat(full, &st) == 0 && really_inside(real_root, full)) {
-			size_t n = strlen(sub);
-			if (S_ISDIR(st.st_mode) && depth < DOCS_MAX_DEPTH) {
-				docs_walk(d, root, sub, depth + 1, real_root);
-			} else if (S_ISREG(st.st_mode) && n > 3 &&
-				   strcmp(sub + n - 3, ".md") == 0) {
-				if (d->n == d->cap) {
-					size_t cap = d->cap ? d->cap * 2 : 32;
-					char **p = realloc(d->paths, cap * sizeof(*p));
-					if (p) {
-						d->paths = p;
-						d->cap = cap;
-					}
-				}
-				if (d->n < d->cap) {
-					d->paths[d->n++] = sub;
-					sub = NULL;
-				}
-			}
-		}
-		free(sub);
-		free(full);
-	}
-	if (dp)
-		closedir(dp);
-	free(dir);
-}
-
 static void list_docs(struct mcp_server *s, struct page *p, const char *after)
 {
-	struct docs d = { 0 };
+	struct walk d = { .docs = true };
 	char *root = mount_file(&s->mount, "docs");
 
 	char real_root[PATH_MAX];
 	if (root && realpath(root, real_root))
-		docs_walk(&d, root, "", 0, real_root);
+		walk_files(&d, root, real_root, "", 0);
 	if (d.n)
 		qsort(d.paths, d.n, sizeof(*d.paths), cmp_str);
 	for (size_t i = 0; i < d.n; i++) {
