@@ -207,7 +207,7 @@ static bool is_one_of(const char *s, const char *const *words)
 	return false;
 }
 
-static bool all_in(const char *s, const char *set)
+bool sfs_core_digits(const char *s, const char *set)
 {
 	if (!*s)
 		return false;
@@ -218,7 +218,7 @@ static bool all_in(const char *s, const char *set)
 }
 
 /* [-+]? ( \.[0-9]+ | [0-9]+ ( \.[0-9]* )? ) ( [eE] [-+]? [0-9]+ )? */
-static bool is_core_float(const char *s)
+bool sfs_core_number(const char *s)
 {
 	bool digits = false;
 
@@ -269,16 +269,16 @@ static cJSON *plain_scalar(const char *s)
 		return cJSON_CreateTrue();
 	if (is_one_of(s, falses))
 		return cJSON_CreateFalse();
-	if ((s[0] == '0' && s[1] == 'o' && all_in(s + 2, "01234567")) ||
+	if ((s[0] == '0' && s[1] == 'o' && sfs_core_digits(s + 2, "01234567")) ||
 	    (s[0] == '0' && s[1] == 'x' &&
-	     all_in(s + 2, "0123456789abcdefABCDEF"))) {
+	     sfs_core_digits(s + 2, "0123456789abcdefABCDEF"))) {
 		errno = 0;
 		unsigned long long v = strtoull(s + 2, &end, s[1] == 'o' ? 8 : 16);
 		if (errno == 0 && *end == '\0')
 			return cJSON_CreateNumber((double)v);
 		return cJSON_CreateString(s);
 	}
-	if (is_core_float(s)) {
+	if (sfs_core_number(s)) {
 		d = strtod(s, &end);
 		if (*end == '\0' && isfinite(d))
 			return cJSON_CreateNumber(d);

@@ -94,6 +94,12 @@ int sfs_frontmatter_parse(const char *text, size_t len, const char *file,
                           struct sfs_arena *arena, struct sfs_diag_list *diags,
                           struct sfs_frontmatter *fm);
 void sfs_frontmatter_free(struct sfs_frontmatter *fm);
+/* YAML 1.2 core-schema pieces that frontmatter.c types plain scalars
+ * with and sep_readable.c holds the client's reading against: whether s
+ * is non-empty and made only of bytes in set, and whether it is a core
+ * schema integer or float ([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?). */
+bool sfs_core_digits(const char *s, const char *set);
+bool sfs_core_number(const char *s);
 /* Position of a dotted key; NULL when the key is absent. */
 const struct sfs_fm_pos *sfs_frontmatter_pos(const struct sfs_frontmatter *fm,
                                              const char *key);

@@ -290,41 +290,6 @@ void sfs_sep_fences(struct sfs_fm_unreadable *out, const char *open,
 
 /* ---- plain scalars: the client's core schema ------------------------- */
 
-static bool digits(const char *s, const char *set)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (!strchr(set, *s))
-			return false;
-	return true;
-}
-
-/* [+-]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][+-]?[0-9]+)?, the client's
- * INTEGER and FLOAT together. */
-static bool is_number(const char *s)
-{
-	bool any = false;
-
-	s += *s == '+' || *s == '-';
-	for (; *s >= '0' && *s <= '9'; s++)
-		any = true;
-	if (*s == '.')
-		for (s++; *s >= '0' && *s <= '9'; s++)
-			any = true;
-	if (!any)
-		return false;
-	if (*s == 'e' || *s == 'E') {
-		s++;
-		s += *s == '+' || *s == '-';
-		if (!(*s >= '0' && *s <= '9'))
-			return false;
-		while (*s >= '0' && *s <= '9')
-			s++;
-	}
-	return *s == '\0';
-}
-
 /* [+-]?\.(inf|Inf|INF) or \.(nan|NaN|NAN) */
 static bool is_special_float(const char *s)
 {
@@ -393,14 +358,14 @@ static const char *plain_mismatch(const char *s)
 	if (is_special_float(s))
 		return "an infinity or NaN (.inf, .nan), which JSON cannot "
 		       "write";
-	if (is_number(s)) {
+	if (sfs_core_number(s)) {
 		d = strtod(s, NULL);
 		if (!isfinite(d))
 			return "a number too large for JSON";
 		return prints_exactly(d) ? NULL : rounded;
 	}
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'o') &&
-	    digits(s + 2, s[1] == 'x' ? "0123456789abcdefABCDEF" :
+	    sfs_core_digits(s + 2, s[1] == 'x' ? "0123456789abcdefABCDEF" :
 	                  "01234567")) {
 		errno = 0;
 		unsigned long long v = strtoull(s + 2, NULL,
@@ -416,12 +381,12 @@ static const char *plain_mismatch(const char *s)
 /* Whether the client's resolvePlain() reads a plain key as a string. */
 static bool plain_key_is_string(const char *s)
 {
-	if (is_null_or_bool(s) || is_special_float(s) || is_number(s))
+	if (is_null_or_bool(s) || is_special_float(s) || sfs_core_number(s))
 		return false;
 	if (s[0] == '0' && s[1] == 'x' &&
-	    digits(s + 2, "0123456789abcdefABCDEF"))
+	    sfs_core_digits(s + 2, "0123456789abcdefABCDEF"))
 		return false;
-	return !(s[0] == '0' && s[1] == 'o' && digits(s + 2, "01234567"));
+	return !(s[0] == '0' && s[1] == 'o' && sfs_core_digits(s + 2, "01234567"));
 }
 
 /* ---- nodes ----------------------------------------------------------- */
