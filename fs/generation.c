@@ -73,6 +73,10 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev)
 		/* index.json and skills_index.json are read in place from
 		 * the skills' lines, kept once for every generation */
 		.keep_lines = true,
+		/* other users may read the mount: the documents about
+		 * every skill hold only what all of them may read */
+		.shared_only = (o->set & SET_ALLOW_OTHER) ||
+		               o->cf.allow_other == 1,
 		.changed = prev ? d->changed : NULL,
 		.nchanged = d->nchanged,
 	};

@@ -180,6 +180,14 @@ struct sfs_config {
 	 * folder there misses no change the listing does not see. */
 	void (*before_listing)(const char *path, void *arg);
 	void *before_listing_arg;
+	/* The documents about the whole catalog are shared with every user
+	 * of the machine (a mount with allow_other): index.json,
+	 * skills_index.json and status.json leave out each skill folder
+	 * whose SKILL.md not every user could read from the source (a
+	 * world-readable file, world-searchable folders from / down to it,
+	 * for the real paths); status.json names only its folder.  Such
+	 * skills are still in the catalog (sfs_catalog_private). */
+	bool shared_only;
 };
 
 struct sfs_counts {
@@ -237,6 +245,11 @@ struct timespec sfs_catalog_started(const sfs_catalog *cat);
  * sfs_catalog_diags() and gives an empty tree.
  */
 const struct sfs_skill *sfs_catalog_docs(const sfs_catalog *cat);
+/* With sfs_config.shared_only: whether the skill folder `dir` (as
+ * sfs_skill.dir names it) is one not every user could read natively,
+ * left out of the shared documents.  Always false without it. */
+bool sfs_catalog_private(const sfs_catalog *cat, const char *dir);
+size_t sfs_catalog_nprivate(const sfs_catalog *cat);
 /* How many SKILL.md files this build read and parsed (the other skill
  * folders were taken from prev unchanged). */
 size_t sfs_catalog_parsed(const sfs_catalog *cat);
