@@ -367,6 +367,7 @@ struct sfs_config_file {
 	int allow_other;
 	long debounce_ms;
 	long poll_interval_ms;
+	long retain_mib;       /* -o retain=MIB */
 };
 
 struct sfs_config_error {
