@@ -25,6 +25,7 @@ struct daemon {
 	atomic_bool no_opendir;      /* and for opendir */
 
 	pthread_mutex_t cur_lock;    /* guards cur */
+	pthread_cond_t published;    /* signalled when cur changes */
 	struct gen *cur;             /* the current generation, one ref */
 	struct lookups lookups;
 	uint64_t next_ino;           /* the refresh thread's allocator */
@@ -50,6 +51,9 @@ struct daemon {
  * (see daemon_publish's grace period).  Release with daemon_put_current. */
 struct gen *daemon_get_current(struct daemon *d);
 void daemon_put_current(struct gen *g);
+/* Waits until a generation newer than number `seen` is current, at most
+ * `ms` milliseconds.  Returns whether one is. */
+bool daemon_wait_newer(struct daemon *d, uint64_t seen, unsigned ms);
 /* Builds a generation from the sources, reusing what `prev` (the current
  * one, or NULL) has; NULL when out of memory.  Calls refresher_sync with
  * the new catalog first, so that status.json tells the refresh mode. */

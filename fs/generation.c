@@ -36,6 +36,27 @@ void daemon_put_current(struct gen *g)
 	gen_unref(g);
 }
 
+bool daemon_wait_newer(struct daemon *d, uint64_t seen, unsigned ms)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += ms / 1000;
+	until.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&d->cur_lock);
+	int rc = 0;
+	while (d->cur->number <= seen && rc == 0)
+		rc = pthread_cond_timedwait(&d->published, &d->cur_lock,
+		                            &until);
+	bool newer = d->cur->number > seen;
+	pthread_mutex_unlock(&d->cur_lock);
+	return newer;
+}
+
 static long ms_between(struct timespec a, struct timespec b)
 {
 	return (b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000;
@@ -162,6 +183,7 @@ void daemon_publish(struct daemon *d, struct gen *g)
 	pthread_mutex_lock(&d->cur_lock);
 	struct gen *old = d->cur;
 	d->cur = g;
+	pthread_cond_broadcast(&d->published);
 	pthread_mutex_unlock(&d->cur_lock);
 	if (!old)
 		return;

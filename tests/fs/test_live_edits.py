@@ -352,6 +352,40 @@ class ReadBackPolling(ReadBack):
     options = ("-o", "polling")
 
 
+class ReadBackNoCopies(MountTestCase):
+    """Without copies (-o retain=0) a file rewritten in place before the
+    mount ever read it has no published bytes to serve: the lookup waits
+    for the refresh that publishes the new version, and the read returns
+    it, complete, without an error."""
+
+    options = ()
+    count = 20
+
+    def test_rewritten_in_place_then_read(self):
+        root = self.make_dir()
+        for k in range(self.count):
+            write_skill(root, "s%d" % k, files={"notes.md": "old %d\n" % k})
+        m = self.mount([root], ("-o", "retain=0") + self.options)
+        tally = Tally()
+        for k in range(self.count):
+            new = ("new version %d, longer than the old one\n" % k).encode()
+            path = os.path.join(root, "s%d" % k, "notes.md")
+            with open(path, "r+b") as f:      # truncate and write, in place
+                f.truncate(0)
+                f.write(new)
+            try:
+                data = m.read("skills", "s%d" % k, "notes.md")
+            except OSError as e:
+                tally.add("error", errno.errorcode.get(e.errno, e.errno))
+                continue
+            tally.add(Versions(fixed=(new,)).classify(data), data)
+        self.assertEqual(tally.counts["complete"], self.count, str(tally))
+
+
+class ReadBackNoCopiesPolling(ReadBackNoCopies):
+    options = ("-o", "polling")
+
+
 @unittest.skipUnless(os.geteuid() == 0, "mounting a tmpfs needs root")
 class ReplacedRoot(MountTestCase):
     """A root whose filesystem is replaced under its path (a tmpfs
