@@ -58,6 +58,11 @@ bool daemon_wait_newer(struct daemon *d, uint64_t seen, unsigned ms);
  * one, or NULL) has; NULL when out of memory.  Calls refresher_sync with
  * the new catalog first, so that status.json tells the refresh mode. */
 struct gen *daemon_build(struct daemon *d, const struct gen *prev);
+/* A generation of the current catalog whose status.json tells of a
+ * change not published yet (pending, or NULL when none waits any more);
+ * the rest is the current one's.  NULL when out of memory. */
+struct gen *daemon_restatus(struct daemon *d,
+                            const struct sfs_status_pending *pending);
 /* Makes g (one reference, given) current: swaps it in, waits until no
  * request uses the old one as current, moves the kernel's lookups over,
  * and invalidates exactly what changed in the kernel's caches. */

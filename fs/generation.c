@@ -11,6 +11,7 @@
  * generation and the changed names and folders invalidated.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <string.h>
@@ -137,6 +138,49 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev)
 		retain_changed(d, g, first_new);
 	if (g)
 		d->generations++;
+	return g;
+}
+
+/* Gives g the sources prev holds open, for the nodes both have (same
+ * inode numbers): a generation of the same catalog serves them alike. */
+static void carry_pins(struct gen *g, const struct gen *prev)
+{
+	if (!prev->npins)
+		return;
+	g->pins = calloc(prev->npins, sizeof(*g->pins));
+	for (uint32_t i = 0; g->pins && i < prev->npins; i++) {
+		const struct node *n =
+			gen_node(g, prev->nodes[prev->pins[i].node].ino);
+		int fd = n ? fcntl(prev->pins[i].fd, F_DUPFD_CLOEXEC, 0) : -1;
+		if (fd >= 0)
+			g->pins[g->npins++] = (struct pin){ gen_index(g, n), fd };
+	}
+}
+
+struct gen *daemon_restatus(struct daemon *d,
+                            const struct sfs_status_pending *pending)
+{
+	const struct gen *prev = d->cur;
+	struct gen_params p = {
+		.number = d->generations + 1,
+		.now = prev->built,      /* last_refresh: the sources' */
+		.refresh_mode = prev->refresh_mode,
+		.root_sources = d->opt->roots.sources,
+		.uid = getuid(),
+		.gid = getgid(),
+		.next_ino = &d->next_ino,
+		.pending = pending,
+	};
+	struct gen *g = gen_build(prev->cat, prev, &p);
+
+	if (g && backing_open_roots(g) < 0) {
+		gen_unref(g);
+		return NULL;
+	}
+	if (g) {
+		carry_pins(g, prev);
+		d->generations++;
+	}
 	return g;
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backing.h"
@@ -135,16 +136,26 @@ static const struct node *await_new_version(fuse_req_t req, fuse_ino_t parent,
                                             double *timeout)
 {
 	struct daemon *d = daemon_of(req);
-	uint64_t seen = r->g->number;
+	struct timespec t0, t;
+	const struct node *c;
+	long waited = 0;
 
-	release(r);
-	refresher_stale(d);
-	daemon_wait_newer(d, seen, STALE_WAIT_MS);
-	if (!resolve(d, parent, r))
-		return NULL;
-	if (!node_is_dir(r->n))
-		return NULL;
-	return find_child(d, r, name, timeout);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		uint64_t seen = r->g->number;
+		release(r);
+		refresher_stale(d);
+		/* a generation that only tells status.json of the change
+		 * waiting to settle is newer too: look again */
+		daemon_wait_newer(d, seen, (unsigned)(STALE_WAIT_MS - waited));
+		if (!resolve(d, parent, r) || !node_is_dir(r->n))
+			return NULL;
+		c = find_child(d, r, name, timeout);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		waited = (t.tv_sec - t0.tv_sec) * 1000 +
+		         (t.tv_nsec - t0.tv_nsec) / 1000000;
+	} while (c && waited < STALE_WAIT_MS && source_moved(r->g, c));
+	return c;
 }
 
 static void sfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)

@@ -146,6 +146,7 @@ static int render_docs(struct builder *b)
 		.last_refresh = g->built,
 		.refresh_mode = g->refresh_mode,
 		.root_sources = b->p->root_sources,
+		.pending = b->p->pending,
 	};
 	if (add_lines_doc(g, false) < 0 || add_lines_doc(g, true) < 0 ||
 	    add_doc(g, sfs_render_status(cat, &info)) < 0)

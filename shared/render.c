@@ -970,6 +970,29 @@ static cJSON *status_private(struct json *j, const sfs_catalog *cat)
 	return arr;
 }
 
+/* A change that waits to settle, and the skills still served as they
+ * were ("pending"); the skills others may not see are left out. */
+static cJSON *status_pending(struct json *j, const sfs_catalog *cat,
+                             const struct sfs_status_pending *p)
+{
+	cJSON *o = checked(j, cJSON_CreateObject());
+	cJSON *arr = checked(j, cJSON_CreateArray());
+
+	add(j, o, "since", timestamp(j, p->since));
+	add(j, o, "why", str(j, p->why));
+	for (size_t i = 0; i < p->nstale; i++) {
+		const struct sfs_skill *s = p->stale[i];
+		if (sfs_catalog_private(cat, s->dir))
+			continue;
+		cJSON *e = checked(j, cJSON_CreateObject());
+		add(j, e, "id", str(j, s->id));
+		add(j, e, "source", str(j, s->dir));
+		push(j, arr, e);
+	}
+	add(j, o, "stale", arr);
+	return o;
+}
+
 char *sfs_render_status(const sfs_catalog *cat,
                         const struct sfs_status_info *info)
 {
@@ -985,6 +1008,8 @@ char *sfs_render_status(const sfs_catalog *cat,
 	add(&j, doc, "unlisted", status_unlisted(&j, cat));
 	if (cat->shared_only)
 		add(&j, doc, "private", status_private(&j, cat));
+	if (info->pending)
+		add(&j, doc, "pending", status_pending(&j, cat, info->pending));
 	add(&j, doc, "diagnostics", diag_array(&j, cat->diags, cat->ndiags));
 	return print(&j, doc, true, true);
 }

@@ -290,12 +290,22 @@ bool sfs_lines_doc_same(const sfs_lines_doc *a, const sfs_lines_doc *b);
 char *sfs_render_skill_record(const sfs_catalog *cat,
                               const struct sfs_skill *skill);
 
+/* A change of the sources seen but not published yet, because it has
+ * not settled: the skills it touches are served as they were. */
+struct sfs_status_pending {
+	struct timespec since;             /* first seen (CLOCK_REALTIME) */
+	const char *why;
+	const struct sfs_skill *const *stale; /* of the catalog rendered */
+	size_t nstale;
+};
+
 /* What the daemon knows beyond the catalog, for status.json. */
 struct sfs_status_info {
 	uint64_t generation;
 	struct timespec last_refresh;
 	const char *refresh_mode;          /* "inotify" or "polling" */
 	const char *const *root_sources;   /* per root: "--skills-dir", ... */
+	const struct sfs_status_pending *pending; /* or NULL */
 };
 char *sfs_render_status(const sfs_catalog *cat,
                         const struct sfs_status_info *info);

@@ -352,6 +352,38 @@ class ReadBackPolling(ReadBack):
     options = ("-o", "polling")
 
 
+class PendingStatus(MountTestCase):
+    """While a change waits to settle, status.json says which skills are
+    served as they were and why; once it is published, nothing waits."""
+
+    options = ()
+
+    def test_writer_still_at_work(self):
+        root = self.make_dir()
+        write_skill(root, "calm")
+        d = write_skill(root, "busy", files={"notes.md": "old notes\n"})
+        m = self.mount([root], self.options)
+        self.assertNotIn("pending", m.json("status.json"))
+        with open(os.path.join(d, "notes.md"), "r+b") as f:
+            f.truncate(0)
+            f.write(b"new notes, half")
+            f.flush()
+            st = wait_for(lambda: m.json("status.json").get("pending"),
+                          what="status.json to tell of the pending change")
+            self.assertEqual([e["id"] for e in st["stale"]], ["busy"])
+            self.assertEqual(st["stale"][0]["source"], d)
+            self.assertIn("open for writing", st["why"])
+            self.assertEqual(m.read("skills", "busy", "notes.md"), b"old notes\n")
+            f.write(b" and done\n")
+        wait_for(lambda: "pending" not in m.json("status.json") and
+                 m.read("skills", "busy", "notes.md") == b"new notes, half and done\n",
+                 what="the settled change published")
+
+
+class PendingStatusPolling(PendingStatus):
+    options = ("-o", "polling")
+
+
 class ReadBackNoCopies(MountTestCase):
     """Without copies (-o retain=0) a file rewritten in place before the
     mount ever read it has no published bytes to serve: the lookup waits
