@@ -346,8 +346,10 @@ static bool unchanged(const struct builder *b, const struct node *n,
 	case NODE_SKILL_DIR:
 		return true;   /* listings are invalidated, not renumbered */
 	case NODE_DOC:
-		if (n->skill != TREE_NONE)   /* a record: by digest */
-			return g->docs[n->item].len == prev->docs[o->item].len &&
+		if (n->skill != TREE_NONE)   /* a record: by digest, and who
+		                              * may read it */
+			return gen_mode(g, n) == gen_mode(prev, o) &&
+			       g->docs[n->item].len == prev->docs[o->item].len &&
 			       memcmp(g->docs[n->item].sha256,
 			              prev->docs[o->item].sha256,
 			              sizeof(g->docs[n->item].sha256)) == 0;

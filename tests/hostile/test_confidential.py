@@ -131,6 +131,26 @@ class Confidential(HostileCase):
         os.chmod(os.path.join(self.hidden_dir, "SKILL.md"), 0o644)
         self.wait_for_index([CONTROL_ID, HIDDEN])
 
+    def test_made_private_after_mount(self):
+        # a skill every user could read, then its SKILL.md becomes 0600
+        canary = self.canary.decode()
+        d = write_skill(self.root, "later-private",
+                        description="Soon private %s." % canary)
+        os.chmod(d, 0o755)
+        os.chmod(os.path.join(d, "SKILL.md"), 0o644)
+        self.wait_for_index([CONTROL_ID, "later-private"])
+        for rel in ("catalog/later-private.json", "skills/later-private/SKILL.md"):
+            r = self.as_user("cat", self.m.file(rel))
+            self.assertEqual(r.returncode, 0, r.stderr)   # cached by the kernel
+        os.chmod(os.path.join(d, "SKILL.md"), 0o600)
+        self.wait_for_index([CONTROL_ID])
+        for rel in ("catalog/later-private.json", "skills/later-private/SKILL.md"):
+            r = self.as_user("cat", self.m.file(rel))
+            self.assertNotEqual(r.returncode, 0, rel)
+            self.assertNotIn(self.canary, r.stdout, rel)
+        walk = self.walk(as_uid=self.uid)
+        self.assertEqual(walk["found"], [], "the canary is readable by %s" % TEST_USER)
+
     def wait_for_index(self, want):
         from mountlib import wait_for
         wait_for(lambda: sorted(self.index_ids()) == sorted(want),
