@@ -21,24 +21,40 @@
 
 #include "snapshot.h"
 
-/* The last folder found searchable by every user, so that the folders
- * of one category cost one stat each rather than one per level. */
+/* The last folder found searchable by every user, and so each folder
+ * above it: skill folders side by side (units come sorted by folder)
+ * then cost one stat each rather than one per level. */
 struct memo {
 	char ok[PATH_MAX];
 };
+
+/* How much of p the memo proves searchable: the length of the folders
+ * p and m->ok share, whole components only. */
+static size_t known(const char *p, const struct memo *m)
+{
+	size_t i = 0, last = 0;
+
+	while (p[i] && p[i] == m->ok[i]) {
+		i++;
+		if (p[i] == '/' || (!p[i] && !m->ok[i]))
+			last = i;
+	}
+	if (!p[i] && m->ok[i] == '/')
+		last = i;
+	return last;
+}
 
 /* Whether every folder from / down to the absolute, resolved path p is
  * searchable by every user. */
 static bool searchable(const char *p, struct memo *m)
 {
 	char buf[PATH_MAX];
-	size_t n = strlen(p), start = 1;
-	size_t okn = strlen(m->ok);
+	size_t n = strlen(p), start = known(p, m);
 
 	if (n >= sizeof(buf))
 		return false;
-	if (okn && !strncmp(p, m->ok, okn) && (p[okn] == '/' || !p[okn]))
-		start = okn;   /* the prefix m->ok is known searchable */
+	if (start == 0)
+		start = 1;
 	memcpy(buf, p, n + 1);
 	for (size_t i = start; i <= n; i++) {
 		if (i < n && buf[i] != '/')
