@@ -25,6 +25,7 @@ struct daemon {
 	atomic_bool no_opendir;      /* and for opendir */
 
 	pthread_mutex_t cur_lock;    /* guards cur */
+	pthread_cond_t published;    /* signalled when cur changes */
 	struct gen *cur;             /* the current generation, one ref */
 	struct lookups lookups;
 	uint64_t next_ino;           /* the refresh thread's allocator */
@@ -50,10 +51,18 @@ struct daemon {
  * (see daemon_publish's grace period).  Release with daemon_put_current. */
 struct gen *daemon_get_current(struct daemon *d);
 void daemon_put_current(struct gen *g);
+/* Waits until a generation newer than number `seen` is current, at most
+ * `ms` milliseconds.  Returns whether one is. */
+bool daemon_wait_newer(struct daemon *d, uint64_t seen, unsigned ms);
 /* Builds a generation from the sources, reusing what `prev` (the current
  * one, or NULL) has; NULL when out of memory.  Calls refresher_sync with
  * the new catalog first, so that status.json tells the refresh mode. */
 struct gen *daemon_build(struct daemon *d, const struct gen *prev);
+/* A generation of the current catalog whose status.json tells of a
+ * change not published yet (pending, or NULL when none waits any more);
+ * the rest is the current one's.  NULL when out of memory. */
+struct gen *daemon_restatus(struct daemon *d,
+                            const struct sfs_status_pending *pending);
 /* Makes g (one reference, given) current: swaps it in, waits until no
  * request uses the old one as current, moves the kernel's lookups over,
  * and invalidates exactly what changed in the kernel's caches. */

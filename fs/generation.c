@@ -11,6 +11,7 @@
  * generation and the changed names and folders invalidated.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,6 +35,27 @@ void daemon_put_current(struct gen *g)
 {
 	atomic_fetch_sub(&g->active, 1);
 	gen_unref(g);
+}
+
+bool daemon_wait_newer(struct daemon *d, uint64_t seen, unsigned ms)
+{
+	struct timespec until;
+
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += ms / 1000;
+	until.tv_nsec += (long)(ms % 1000) * 1000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	pthread_mutex_lock(&d->cur_lock);
+	int rc = 0;
+	while (d->cur->number <= seen && rc == 0)
+		rc = pthread_cond_timedwait(&d->published, &d->cur_lock,
+		                            &until);
+	bool newer = d->cur->number > seen;
+	pthread_mutex_unlock(&d->cur_lock);
+	return newer;
 }
 
 static long ms_between(struct timespec a, struct timespec b)
@@ -73,6 +95,10 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev)
 		/* index.json and skills_index.json are read in place from
 		 * the skills' lines, kept once for every generation */
 		.keep_lines = true,
+		/* other users may read the mount: the documents about
+		 * every skill hold only what all of them may read */
+		.shared_only = (o->set & SET_ALLOW_OTHER) ||
+		               o->cf.allow_other == 1,
 		.changed = prev ? d->changed : NULL,
 		.nchanged = d->nchanged,
 	};
@@ -112,6 +138,49 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev)
 		retain_changed(d, g, first_new);
 	if (g)
 		d->generations++;
+	return g;
+}
+
+/* Gives g the sources prev holds open, for the nodes both have (same
+ * inode numbers): a generation of the same catalog serves them alike. */
+static void carry_pins(struct gen *g, const struct gen *prev)
+{
+	if (!prev->npins)
+		return;
+	g->pins = calloc(prev->npins, sizeof(*g->pins));
+	for (uint32_t i = 0; g->pins && i < prev->npins; i++) {
+		const struct node *n =
+			gen_node(g, prev->nodes[prev->pins[i].node].ino);
+		int fd = n ? fcntl(prev->pins[i].fd, F_DUPFD_CLOEXEC, 0) : -1;
+		if (fd >= 0)
+			g->pins[g->npins++] = (struct pin){ gen_index(g, n), fd };
+	}
+}
+
+struct gen *daemon_restatus(struct daemon *d,
+                            const struct sfs_status_pending *pending)
+{
+	const struct gen *prev = d->cur;
+	struct gen_params p = {
+		.number = d->generations + 1,
+		.now = prev->built,      /* last_refresh: the sources' */
+		.refresh_mode = prev->refresh_mode,
+		.root_sources = d->opt->roots.sources,
+		.uid = getuid(),
+		.gid = getgid(),
+		.next_ino = &d->next_ino,
+		.pending = pending,
+	};
+	struct gen *g = gen_build(prev->cat, prev, &p);
+
+	if (g && backing_open_roots(g) < 0) {
+		gen_unref(g);
+		return NULL;
+	}
+	if (g) {
+		carry_pins(g, prev);
+		d->generations++;
+	}
 	return g;
 }
 
@@ -158,6 +227,7 @@ void daemon_publish(struct daemon *d, struct gen *g)
 	pthread_mutex_lock(&d->cur_lock);
 	struct gen *old = d->cur;
 	d->cur = g;
+	pthread_cond_broadcast(&d->published);
 	pthread_mutex_unlock(&d->cur_lock);
 	if (!old)
 		return;

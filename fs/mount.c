@@ -209,6 +209,17 @@ static int daemon_init(struct daemon *d, const struct mount_options *o)
 	d->next_ino = TREE_ROOT_INO + 1;
 	if (pthread_mutex_init(&d->cur_lock, NULL) != 0)
 		return -ENOMEM;
+	pthread_condattr_t ca;
+	int rc = pthread_condattr_init(&ca);
+	if (rc == 0)
+		rc = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	if (rc == 0)
+		rc = pthread_cond_init(&d->published, &ca);
+	pthread_condattr_destroy(&ca);
+	if (rc != 0) {
+		pthread_mutex_destroy(&d->cur_lock);
+		return -rc;
+	}
 	return lookups_init(&d->lookups);
 }
 
@@ -219,6 +230,7 @@ static void daemon_fini(struct daemon *d)
 	gen_unref(d->cur);
 	d->cur = NULL;
 	pthread_mutex_destroy(&d->cur_lock);
+	pthread_cond_destroy(&d->published);
 	free(d->conn_opts);
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backing.h"
@@ -88,6 +89,75 @@ static void reply_node(fuse_req_t req, struct daemon *d, struct resolved *r,
 		lookups_forget(&d->lookups, n->ino, 1);
 }
 
+/* How long a lookup waits for the refresh that brings a changed file's
+ * new version (it settles first: see refresh.c). */
+#define STALE_WAIT_MS 2000
+
+/* Whether a skill file's source no longer holds the bytes g publishes
+ * and g keeps no copy of them: a read of it would fail with ESTALE. */
+static bool source_moved(const struct gen *g, const struct node *n)
+{
+	bool borrowed;
+
+	if (n->kind != NODE_SKILL_FILE || gen_kept(g, n))
+		return false;
+	int fd = backing_open(g, n, &borrowed);
+	if (fd >= 0 && !borrowed)
+		close(fd);
+	return fd == -ESTALE || fd == -ENOENT || fd == -ENOTDIR;
+}
+
+/* The child `name` of r->n, or NULL; *timeout is 0 when neither the
+ * match nor its absence may be cached. */
+static const struct node *find_child(struct daemon *d, struct resolved *r,
+                                     const char *name, double *timeout)
+{
+	const struct node *c = gen_child(r->g, r->n, name);
+
+	if (!c && d->opt->casefallback && r->n->kind == NODE_SKILL_DIR) {
+		/* neither the match nor its absence may be cached: a file
+		 * added later could match, or match exactly */
+		c = gen_child_nocase(r->g, r->n, name);
+		*timeout = 0;
+	}
+	return c;
+}
+
+/*
+ * A file rewritten in place since the scan, of which the generation keeps
+ * no copy: instead of an entry whose reads fail with ESTALE, the lookup
+ * has the refresh publish the new version now and answers from it.  The
+ * wait ends as soon as the new generation is current, before it is
+ * published to the kernel's caches (which waits for this folder).
+ */
+static const struct node *await_new_version(fuse_req_t req, fuse_ino_t parent,
+                                            const char *name,
+                                            struct resolved *r,
+                                            double *timeout)
+{
+	struct daemon *d = daemon_of(req);
+	struct timespec t0, t;
+	const struct node *c;
+	long waited = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		uint64_t seen = r->g->number;
+		release(r);
+		refresher_stale(d);
+		/* a generation that only tells status.json of the change
+		 * waiting to settle is newer too: look again */
+		daemon_wait_newer(d, seen, (unsigned)(STALE_WAIT_MS - waited));
+		if (!resolve(d, parent, r) || !node_is_dir(r->n))
+			return NULL;
+		c = find_child(d, r, name, timeout);
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		waited = (t.tv_sec - t0.tv_sec) * 1000 +
+		         (t.tv_nsec - t0.tv_nsec) / 1000000;
+	} while (c && waited < STALE_WAIT_MS && source_moved(r->g, c));
+	return c;
+}
+
 static void sfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct daemon *d = daemon_of(req);
@@ -104,12 +174,12 @@ static void sfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 		fuse_reply_err(req, ENOTDIR);
 		return;
 	}
-	const struct node *c = gen_child(r.g, r.n, name);
-	if (!c && d->opt->casefallback && r.n->kind == NODE_SKILL_DIR) {
-		/* neither the match nor its absence may be cached: a file
-		 * added later could match, or match exactly */
-		c = gen_child_nocase(r.g, r.n, name);
-		timeout = 0;
+	const struct node *c = find_child(d, &r, name, &timeout);
+	if (c && source_moved(r.g, c))
+		c = await_new_version(req, parent, name, &r, &timeout);
+	if (!r.g) {
+		fuse_reply_err(req, ESTALE);
+		return;
 	}
 	if (c) {
 		reply_node(req, d, &r, c, timeout);

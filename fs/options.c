@@ -237,6 +237,7 @@ static unsigned opt_bit(const char *opt)
 		{ "debounce", SET_DEBOUNCE },
 		{ "docs_dir", SET_DOCS_DIR },
 		{ "allow_other", SET_ALLOW_OTHER },
+		{ "retain", SET_RETAIN },
 	};
 	size_t klen = strcspn(opt, "=");
 
@@ -390,6 +391,8 @@ static int apply_config(struct mount_options *o, char **fuse_opts,
 	if (cf->poll_interval_ms != SFS_UNSET &&
 	    !(o->set & SET_POLL_INTERVAL))
 		o->poll_interval_ms = (unsigned)cf->poll_interval_ms;
+	if (cf->retain_mib != SFS_UNSET && !(o->set & SET_RETAIN))
+		o->retain_mib = (unsigned)cf->retain_mib;
 	if (cf->allow_other == 1 && !(o->set & SET_ALLOW_OTHER) &&
 	    fuse_opt_add_opt(fuse_opts, "allow_other") < 0)
 		return usage_error("%s", strerror(ENOMEM));

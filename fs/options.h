@@ -25,6 +25,7 @@ enum {
 	SET_STRICT = 1 << 6,
 	SET_DOCS_DIR = 1 << 7,
 	SET_ALLOW_OTHER = 1 << 8,
+	SET_RETAIN = 1 << 9,
 };
 
 #define DEFAULT_POLL_INTERVAL_MS 1000

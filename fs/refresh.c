@@ -86,6 +86,14 @@ struct refresher {
 	                          * current generation: no debounce */
 	bool blind;              /* the next build must look at every file:
 	                          * what changed is not known from events */
+	/* status.json's "pending": the change the last dropped build saw,
+	 * and the skills of the current catalog it would change (valid
+	 * while that catalog is current: published by this thread only) */
+	bool pending;
+	struct timespec pending_since;
+	const char *pending_why;           /* static */
+	const struct sfs_skill **stale;    /* malloc'd */
+	size_t nstale;
 	/* What the watches' paths point into (watcher_sync borrows them):
 	 * the folders of this catalog, and these strings. */
 	sfs_catalog *watched;    /* one reference, or NULL */
@@ -464,6 +472,83 @@ static bool loses_skill(const struct gen *prev, const struct gen *g)
 	return false;
 }
 
+/* Whether two readings of a skill serve the same files. */
+static bool same_files(const struct sfs_skill *a, const struct sfs_skill *b)
+{
+	if (a->nfiles != b->nfiles)
+		return false;
+	for (size_t i = 0; i < a->nfiles; i++) {
+		const struct sfs_file *x = &a->files[i], *y = &b->files[i];
+		if (strcmp(x->path, y->path) || x->mode != y->mode ||
+		    x->size != y->size || x->hashed != y->hashed ||
+		    (x->hashed && memcmp(x->sha256, y->sha256, 32)))
+			return false;
+	}
+	return true;
+}
+
+/* The skills of the current generation that g would change or remove,
+ * into a malloc'd array (NULL with *n 0 when none, or out of memory). */
+static const struct sfs_skill **stale_skills(const struct gen *cur,
+                                             const struct gen *g, size_t *n)
+{
+	size_t total = sfs_catalog_nskills(cur->cat);
+	const struct sfs_skill **v = malloc((total ? total : 1) * sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; v && i < total; i++) {
+		const struct sfs_skill *s = sfs_catalog_skill(cur->cat, i);
+		const struct sfs_skill *t = sfs_catalog_find(g->cat, s->id);
+		if (t != s && (!t || !same_files(s, t)))
+			v[(*n)++] = s;
+	}
+	return v;
+}
+
+/*
+ * A build was dropped: g, what the sources hold now, waits to settle.
+ * status.json says so (a generation of the current catalog with a new
+ * status.json), when what it would say changed.
+ */
+static void note_pending(struct daemon *d, const struct gen *g,
+                         const char *why)
+{
+	struct refresher *r = d->refresher;
+	size_t n;
+	const struct sfs_skill **v = stale_skills(d->cur, g, &n);
+
+	if (!v)
+		return;
+	if (r->pending && r->pending_why == why && r->nstale == n &&
+	    (n == 0 || !memcmp(r->stale, v, n * sizeof(*v)))) {
+		free(v);
+		return;   /* status.json already says this */
+	}
+	if (!r->pending)
+		clock_gettime(CLOCK_REALTIME, &r->pending_since);
+	free(r->stale);
+	r->stale = v;
+	r->nstale = n;
+	r->pending = true;
+	r->pending_why = why;
+	struct sfs_status_pending p = {
+		.since = r->pending_since, .why = why,
+		.stale = r->stale, .nstale = r->nstale,
+	};
+	struct gen *s = daemon_restatus(d, &p);
+	if (s)
+		daemon_publish(d, s);
+}
+
+/* A generation from the sources is published: nothing waits. */
+static void clear_pending(struct refresher *r)
+{
+	free(r->stale);
+	r->stale = NULL;
+	r->nstale = 0;
+	r->pending = false;
+}
+
 /* Returns false when the build was dropped because the sources changed
  * while it read them (force: publish it anyway). */
 static bool rebuild(struct daemon *d, bool force)
@@ -495,19 +580,28 @@ static bool rebuild(struct daemon *d, bool force)
 		gen_unref(g);
 		g = daemon_build(d, d->cur);
 	}
-	bool dropped = g && !force && (changed_meanwhile(r) || g->unpinned);
-	if (g && !force && !dropped && unsettled(d->cur, g)) {
-		dropped = r->deferred = true;
+	const char *why = NULL;
+	if (g && !force && changed_meanwhile(r))
+		why = "the sources changed while they were read";
+	else if (g && !force && g->unpinned)
+		why = "a file changed again before it could be held";
+	if (g && !force && !why && unsettled(d->cur, g)) {
+		why = "a file is still open for writing";
+		r->deferred = true;
 		r->confirming = false;
 	}
 	/* A skill that goes (deleted, made invalid, or caught between a
 	 * checkout's unlink and create) goes once a second build, after a
 	 * quiet spell with no event, sees it gone too. */
-	if (g && !force && !dropped && loses_skill(d->cur, g)) {
-		dropped = !r->confirming;
-		r->confirming = r->deferred = dropped;
+	if (g && !force && !why && loses_skill(d->cur, g)) {
+		if (!r->confirming)
+			why = "a skill is gone: a second look after a quiet "
+			      "spell must agree";
+		r->confirming = r->deferred = why != NULL;
 	}
+	bool dropped = why != NULL;
 	if (dropped) {
+		note_pending(d, g, why);
 		r->fp = fp;
 		/* the next build looks at these folders again */
 		for (size_t i = 0; d->changed && i < nchanged; i++)
@@ -538,6 +632,7 @@ static bool rebuild(struct daemon *d, bool force)
 	report_catalog(d, d->cur->cat, g->cat);
 	r->deferred = false;
 	r->confirming = false;
+	clear_pending(r);
 	daemon_publish(d, g);
 	return true;
 }
@@ -585,8 +680,11 @@ static int sleep_ms(struct daemon *d, bool pending, long long first,
 			every = SETTLE_LOOK_MS;
 		due = atomic_load(&r->last_check) + every;
 	} else if (pending && watcher_writing(&r->w)) {
-		/* writers at work: wait until they close their files */
+		/* writers at work: wait until they close their files, after
+		 * one build (dropped) that tells status.json what waits */
 		due = first + SETTLE_MAX_MS;
+		if (!r->pending && last + d->opt->debounce_ms < due)
+			due = last + d->opt->debounce_ms;
 	} else if (pending && r->deferred) {
 		/* after a dropped build, wait for quiet */
 		due = last + d->opt->debounce_ms;
@@ -804,6 +902,7 @@ void refresher_stop(struct daemon *d)
 	if (r->w.fd >= 0)
 		watcher_close(&r->w);
 	free_owned(r->owned, r->nowned);
+	free(r->stale);
 	sfs_catalog_unref(r->watched);
 	free(r->roots);
 	close(r->wake);

@@ -146,6 +146,7 @@ static int render_docs(struct builder *b)
 		.last_refresh = g->built,
 		.refresh_mode = g->refresh_mode,
 		.root_sources = b->p->root_sources,
+		.pending = b->p->pending,
 	};
 	if (add_lines_doc(g, false) < 0 || add_lines_doc(g, true) < 0 ||
 	    add_doc(g, sfs_render_status(cat, &info)) < 0)
@@ -345,8 +346,10 @@ static bool unchanged(const struct builder *b, const struct node *n,
 	case NODE_SKILL_DIR:
 		return true;   /* listings are invalidated, not renumbered */
 	case NODE_DOC:
-		if (n->skill != TREE_NONE)   /* a record: by digest */
-			return g->docs[n->item].len == prev->docs[o->item].len &&
+		if (n->skill != TREE_NONE)   /* a record: by digest, and who
+		                              * may read it */
+			return gen_mode(g, n) == gen_mode(prev, o) &&
+			       g->docs[n->item].len == prev->docs[o->item].len &&
 			       memcmp(g->docs[n->item].sha256,
 			              prev->docs[o->item].sha256,
 			              sizeof(g->docs[n->item].sha256)) == 0;
@@ -770,8 +773,31 @@ const char *gen_link(const struct gen *g, const struct node *n, char *buf)
 	return NULL;
 }
 
+/*
+ * The SKILL.md of a skill that not every user may read (see
+ * sfs_catalog_private) when n is one of its entries that show its
+ * frontmatter's text (catalog/<id>.json, skills/<id>, refs/<id>); else
+ * NULL.  Those take SKILL.md's owner and group, and access for the owner only,
+ * so that default_permissions turns other users away as the source does.
+ */
+static const struct sfs_file *private_owner(const struct gen *g,
+                                            const struct node *n)
+{
+	bool top = (n->kind == NODE_SKILL_DIR && n->item == TREE_NONE) ||
+	           (n->kind == NODE_DOC && n->skill != TREE_NONE) ||
+	           (n->kind == NODE_DIR && n->skill < TREE_DOCS);
+	if (!top || n->skill >= sfs_catalog_nskills(g->cat))
+		return NULL;
+	const struct sfs_skill *s = sfs_catalog_skill(g->cat, n->skill);
+	if (!sfs_catalog_private(g->cat, s->dir))
+		return NULL;
+	return &s->files[s->skill_md];
+}
+
 mode_t gen_mode(const struct gen *g, const struct node *n)
 {
+	if (private_owner(g, n))
+		return n->kind == NODE_DOC ? S_IFREG | 0400 : S_IFDIR | 0500;
 	switch (n->kind) {
 	case NODE_DOC:
 		return S_IFREG | 0444;
@@ -826,6 +852,8 @@ void gen_stat(const struct gen *g, const struct node *n, struct stat *st)
 	st->st_ino = n->ino;
 	st->st_mode = gen_mode(g, n);
 	st->st_nlink = node_is_dir(n) ? dir_nlink(g, n) : 1;
+	if (!f)
+		f = private_owner(g, n);
 	st->st_uid = f ? f->uid : g->uid;
 	st->st_gid = f ? f->gid : g->gid;
 	st->st_size = gen_size(g, n);

@@ -124,6 +124,8 @@ struct gen_params {
 	 * next refresh.  Returns a descriptor or -errno; NULL: never. */
 	int (*pin)(const struct sfs_skill *s, const struct sfs_file *f);
 	unsigned max_pins;                  /* per generation */
+	/* for status.json: a change not published yet, or NULL */
+	const struct sfs_status_pending *pending;
 };
 
 /*

@@ -1023,6 +1023,8 @@ static int freeze(struct build *b)
 		rc = freeze_units(b);
 	if (rc == 0)
 		rc = freeze_dirs(b);
+	if (rc == 0)
+		rc = sfs_find_private(cat);
 	if (rc < 0)
 		return rc;
 	cat->ndiags = b->global.n;
@@ -1085,6 +1087,7 @@ static int init_build(struct build *b, const struct sfs_config *cfg,
 	b->global.arena = &cat->arena;
 	cat->strict = cfg->strict;
 	cat->keep_lines = cfg->keep_lines;
+	cat->shared_only = cfg->shared_only;
 	cat->max_depth = cfg->max_depth ? cfg->max_depth : DEFAULT_MAX_DEPTH;
 	cat->max_files = cfg->max_files ? cfg->max_files : DEFAULT_MAX_FILES;
 	b->reuse = reusable(prev, cfg, cat) ? prev : NULL;

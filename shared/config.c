@@ -13,6 +13,7 @@
  *     strict, casefallback, nocasefallback, polling, multithreaded,
  *     nonempty, allow_other: true | false
  *     debounce, poll_interval: milliseconds
+ *     retain: mebibytes
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -26,6 +27,7 @@
 
 #define MAX_FILE_BYTES (1024 * 1024)
 #define MAX_MS 3600000L
+#define MAX_RETAIN_MIB 65536L   /* as -o retain=MIB */
 
 struct cfg_ctx {
 	yaml_document_t *doc;
@@ -90,21 +92,28 @@ static int take_bool(struct cfg_ctx *c, const yaml_node_t *v,
 	return fail(c, v, key, "expected true or false");
 }
 
-static int take_ms(struct cfg_ctx *c, const yaml_node_t *v, const char *key,
-                   long *out)
+/* A plain decimal number from 0 to max, of `unit`. */
+static int take_number(struct cfg_ctx *c, const yaml_node_t *v,
+                       const char *key, long max, const char *unit,
+                       long *out)
 {
 	if (v->type == YAML_SCALAR_NODE && is_plain(v)) {
 		const char *s = scalar(v);
 		char *end;
 		errno = 0;
-		long ms = strtol(s, &end, 10);
-		if (*s >= '0' && *s <= '9' && !*end && !errno &&
-		    ms <= MAX_MS) {
-			*out = ms;
+		long n = strtol(s, &end, 10);
+		if (*s >= '0' && *s <= '9' && !*end && !errno && n <= max) {
+			*out = n;
 			return 0;
 		}
 	}
-	return fail(c, v, key, "expected milliseconds (0-%ld)", MAX_MS);
+	return fail(c, v, key, "expected %s (0-%ld)", unit, max);
+}
+
+static int take_ms(struct cfg_ctx *c, const yaml_node_t *v, const char *key,
+                   long *out)
+{
+	return take_number(c, v, key, MAX_MS, "milliseconds", out);
 }
 
 /* A non-empty string: quoted, or plain and not YAML's null. */
@@ -273,9 +282,12 @@ static int option_entry(struct cfg_ctx *c, const char *key,
 		return take_ms(c, v, key, &o->debounce_ms);
 	if (!strcmp(name, "poll_interval"))
 		return take_ms(c, v, key, &o->poll_interval_ms);
+	if (!strcmp(name, "retain"))
+		return take_number(c, v, key, MAX_RETAIN_MIB, "mebibytes",
+		                   &o->retain_mib);
 	return fail(c, k, key, "unknown option (known: strict, "
 	            "nocasefallback, casefallback, debounce, poll_interval, "
-	            "polling, multithreaded, nonempty, allow_other)");
+	            "retain, polling, multithreaded, nonempty, allow_other)");
 }
 
 static int top_entry(struct cfg_ctx *c, const char *key,
@@ -354,6 +366,7 @@ static void reset(struct sfs_config_file *out)
 	out->strict = out->casefallback = out->polling = SFS_UNSET;
 	out->multithreaded = out->nonempty = out->allow_other = SFS_UNSET;
 	out->debounce_ms = out->poll_interval_ms = SFS_UNSET;
+	out->retain_mib = SFS_UNSET;
 }
 
 /* The folder part of path, "" when it has none. */

@@ -405,9 +405,13 @@ typedef void (*entry_fn)(struct text *t, const struct sfs_skill *s,
                          char **scratch, size_t *size);
 
 /* Whether the skill has an entry in the document: index.json (the
- * skills/list document) leaves out what a conforming client refuses. */
-static bool in_doc(const struct sfs_skill *s, bool skills_index)
+ * skills/list document) leaves out what a conforming client refuses, and
+ * both leave out what not every reader may see (sfs_catalog_private). */
+static bool in_doc(const sfs_catalog *cat, const struct sfs_skill *s,
+                   bool skills_index)
 {
+	if (sfs_catalog_private(cat, s->dir))
+		return false;
 	return skills_index || s->nunlisted == 0;
 }
 
@@ -422,7 +426,7 @@ static char *render_lines(const sfs_catalog *cat, bool skills_index)
 
 	APPEND(&t, "{\"skills\":[\n");
 	for (size_t i = 0; i < cat->nskills && !t.oom; i++) {
-		if (!in_doc(cat->skills[i], skills_index))
+		if (!in_doc(cat, cat->skills[i], skills_index))
 			continue;
 		if (!first)
 			APPEND(&t, ",\n");
@@ -512,7 +516,7 @@ static bool doc_skills(sfs_lines_doc *d)
 	size_t n = 0;
 
 	for (size_t i = 0; i < cat->nskills; i++)
-		n += in_doc(cat->skills[i], d->skills_index);
+		n += in_doc(cat, cat->skills[i], d->skills_index);
 	d->n = n;
 	if (n == cat->nskills) {
 		d->v = cat->skills;
@@ -522,7 +526,7 @@ static bool doc_skills(sfs_lines_doc *d)
 	if (!v)
 		return false;
 	for (size_t i = 0, o = 0; i < cat->nskills; i++)
-		if (in_doc(cat->skills[i], d->skills_index))
+		if (in_doc(cat, cat->skills[i], d->skills_index))
 			v[o++] = cat->skills[i];
 	d->v = v;
 	d->own_v = true;
@@ -916,6 +920,8 @@ static cJSON *status_skills(struct json *j, const sfs_catalog *cat)
 	cJSON *arr = checked(j, cJSON_CreateArray());
 	for (size_t i = 0; i < cat->nfolders; i++) {
 		const struct sfs_folder *f = &cat->folders[i];
+		if (sfs_catalog_private(cat, f->dir))
+			continue;   /* in "private", without its findings */
 		cJSON *o = checked(j, cJSON_CreateObject());
 		add(j, o, "dir", str(j, f->dir));
 		add(j, o, "id", str(j, f->id));
@@ -934,7 +940,7 @@ static cJSON *status_unlisted(struct json *j, const sfs_catalog *cat)
 	cJSON *arr = checked(j, cJSON_CreateArray());
 	for (size_t i = 0; i < cat->nskills; i++) {
 		const struct sfs_skill *s = cat->skills[i];
-		if (!s->nunlisted)
+		if (!s->nunlisted || sfs_catalog_private(cat, s->dir))
 			continue;
 		cJSON *o = checked(j, cJSON_CreateObject());
 		add(j, o, "id", str(j, s->id));
@@ -946,6 +952,45 @@ static cJSON *status_unlisted(struct json *j, const sfs_catalog *cat)
 		push(j, arr, o);
 	}
 	return arr;
+}
+
+/* The skill folders left out for not every user may read them: their
+ * folders only, since their findings and names quote their SKILL.md. */
+static cJSON *status_private(struct json *j, const sfs_catalog *cat)
+{
+	cJSON *arr = checked(j, cJSON_CreateArray());
+	for (size_t i = 0; i < cat->nprivate; i++) {
+		cJSON *o = checked(j, cJSON_CreateObject());
+		add(j, o, "dir", str(j, cat->private_dirs[i]));
+		add(j, o, "message", str(j, "SKILL.md or a folder above it is "
+		    "not readable by every user: left out of the shared "
+		    "documents"));
+		push(j, arr, o);
+	}
+	return arr;
+}
+
+/* A change that waits to settle, and the skills still served as they
+ * were ("pending"); the skills others may not see are left out. */
+static cJSON *status_pending(struct json *j, const sfs_catalog *cat,
+                             const struct sfs_status_pending *p)
+{
+	cJSON *o = checked(j, cJSON_CreateObject());
+	cJSON *arr = checked(j, cJSON_CreateArray());
+
+	add(j, o, "since", timestamp(j, p->since));
+	add(j, o, "why", str(j, p->why));
+	for (size_t i = 0; i < p->nstale; i++) {
+		const struct sfs_skill *s = p->stale[i];
+		if (sfs_catalog_private(cat, s->dir))
+			continue;
+		cJSON *e = checked(j, cJSON_CreateObject());
+		add(j, e, "id", str(j, s->id));
+		add(j, e, "source", str(j, s->dir));
+		push(j, arr, e);
+	}
+	add(j, o, "stale", arr);
+	return o;
 }
 
 char *sfs_render_status(const sfs_catalog *cat,
@@ -961,6 +1006,10 @@ char *sfs_render_status(const sfs_catalog *cat,
 	add(&j, doc, "counts", status_counts(&j, cat));
 	add(&j, doc, "skills", status_skills(&j, cat));
 	add(&j, doc, "unlisted", status_unlisted(&j, cat));
+	if (cat->shared_only)
+		add(&j, doc, "private", status_private(&j, cat));
+	if (info->pending)
+		add(&j, doc, "pending", status_pending(&j, cat, info->pending));
 	add(&j, doc, "diagnostics", diag_array(&j, cat->diags, cat->ndiags));
 	return print(&j, doc, true, true);
 }

@@ -180,6 +180,14 @@ struct sfs_config {
 	 * folder there misses no change the listing does not see. */
 	void (*before_listing)(const char *path, void *arg);
 	void *before_listing_arg;
+	/* The documents about the whole catalog are shared with every user
+	 * of the machine (a mount with allow_other): index.json,
+	 * skills_index.json and status.json leave out each skill folder
+	 * whose SKILL.md not every user could read from the source (a
+	 * world-readable file, world-searchable folders from / down to it,
+	 * for the real paths); status.json names only its folder.  Such
+	 * skills are still in the catalog (sfs_catalog_private). */
+	bool shared_only;
 };
 
 struct sfs_counts {
@@ -237,6 +245,11 @@ struct timespec sfs_catalog_started(const sfs_catalog *cat);
  * sfs_catalog_diags() and gives an empty tree.
  */
 const struct sfs_skill *sfs_catalog_docs(const sfs_catalog *cat);
+/* With sfs_config.shared_only: whether the skill folder `dir` (as
+ * sfs_skill.dir names it) is one not every user could read natively,
+ * left out of the shared documents.  Always false without it. */
+bool sfs_catalog_private(const sfs_catalog *cat, const char *dir);
+size_t sfs_catalog_nprivate(const sfs_catalog *cat);
 /* How many SKILL.md files this build read and parsed (the other skill
  * folders were taken from prev unchanged). */
 size_t sfs_catalog_parsed(const sfs_catalog *cat);
@@ -277,12 +290,22 @@ bool sfs_lines_doc_same(const sfs_lines_doc *a, const sfs_lines_doc *b);
 char *sfs_render_skill_record(const sfs_catalog *cat,
                               const struct sfs_skill *skill);
 
+/* A change of the sources seen but not published yet, because it has
+ * not settled: the skills it touches are served as they were. */
+struct sfs_status_pending {
+	struct timespec since;             /* first seen (CLOCK_REALTIME) */
+	const char *why;
+	const struct sfs_skill *const *stale; /* of the catalog rendered */
+	size_t nstale;
+};
+
 /* What the daemon knows beyond the catalog, for status.json. */
 struct sfs_status_info {
 	uint64_t generation;
 	struct timespec last_refresh;
 	const char *refresh_mode;          /* "inotify" or "polling" */
 	const char *const *root_sources;   /* per root: "--skills-dir", ... */
+	const struct sfs_status_pending *pending; /* or NULL */
 };
 char *sfs_render_status(const sfs_catalog *cat,
                         const struct sfs_status_info *info);
@@ -354,6 +377,7 @@ struct sfs_config_file {
 	int allow_other;
 	long debounce_ms;
 	long poll_interval_ms;
+	long retain_mib;       /* -o retain=MIB */
 };
 
 struct sfs_config_error {

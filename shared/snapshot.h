@@ -427,6 +427,17 @@ struct sfs_catalog {
 	size_t listed;                     /* skill folders listed */
 	struct timespec started;           /* CLOCK_REALTIME, before the
 	                                      first folder was read */
+	bool shared_only;                  /* sfs_config.shared_only */
+	const char **private_dirs;         /* units' dirs, sorted: skill
+	                                      folders not every user could
+	                                      read (private.c) */
+	size_t nprivate;
 };
+
+/* ---- private.c ---------------------------------------------------------- */
+
+/* With shared_only, finds the skill folders whose SKILL.md not every user
+ * could read natively, into private_dirs.  Returns 0 or -ENOMEM. */
+int sfs_find_private(sfs_catalog *cat);
 
 #endif

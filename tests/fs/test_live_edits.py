@@ -352,6 +352,72 @@ class ReadBackPolling(ReadBack):
     options = ("-o", "polling")
 
 
+class PendingStatus(MountTestCase):
+    """While a change waits to settle, status.json says which skills are
+    served as they were and why; once it is published, nothing waits."""
+
+    options = ()
+
+    def test_writer_still_at_work(self):
+        root = self.make_dir()
+        write_skill(root, "calm")
+        d = write_skill(root, "busy", files={"notes.md": "old notes\n"})
+        m = self.mount([root], self.options)
+        self.assertNotIn("pending", m.json("status.json"))
+        with open(os.path.join(d, "notes.md"), "r+b") as f:
+            f.truncate(0)
+            f.write(b"new notes, half")
+            f.flush()
+            st = wait_for(lambda: m.json("status.json").get("pending"),
+                          what="status.json to tell of the pending change")
+            self.assertEqual([e["id"] for e in st["stale"]], ["busy"])
+            self.assertEqual(st["stale"][0]["source"], d)
+            self.assertIn("open for writing", st["why"])
+            self.assertEqual(m.read("skills", "busy", "notes.md"), b"old notes\n")
+            f.write(b" and done\n")
+        wait_for(lambda: "pending" not in m.json("status.json") and
+                 m.read("skills", "busy", "notes.md") == b"new notes, half and done\n",
+                 what="the settled change published")
+
+
+class PendingStatusPolling(PendingStatus):
+    options = ("-o", "polling")
+
+
+class ReadBackNoCopies(MountTestCase):
+    """Without copies (-o retain=0) a file rewritten in place before the
+    mount ever read it has no published bytes to serve: the lookup waits
+    for the refresh that publishes the new version, and the read returns
+    it, complete, without an error."""
+
+    options = ()
+    count = 20
+
+    def test_rewritten_in_place_then_read(self):
+        root = self.make_dir()
+        for k in range(self.count):
+            write_skill(root, "s%d" % k, files={"notes.md": "old %d\n" % k})
+        m = self.mount([root], ("-o", "retain=0") + self.options)
+        tally = Tally()
+        for k in range(self.count):
+            new = ("new version %d, longer than the old one\n" % k).encode()
+            path = os.path.join(root, "s%d" % k, "notes.md")
+            with open(path, "r+b") as f:      # truncate and write, in place
+                f.truncate(0)
+                f.write(new)
+            try:
+                data = m.read("skills", "s%d" % k, "notes.md")
+            except OSError as e:
+                tally.add("error", errno.errorcode.get(e.errno, e.errno))
+                continue
+            tally.add(Versions(fixed=(new,)).classify(data), data)
+        self.assertEqual(tally.counts["complete"], self.count, str(tally))
+
+
+class ReadBackNoCopiesPolling(ReadBackNoCopies):
+    options = ("-o", "polling")
+
+
 @unittest.skipUnless(os.geteuid() == 0, "mounting a tmpfs needs root")
 class ReplacedRoot(MountTestCase):
     """A root whose filesystem is replaced under its path (a tmpfs

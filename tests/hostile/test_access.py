@@ -38,6 +38,11 @@ except OSError as e:
 class Access(HostileCase):
     def setUp(self):
         super().setUp()
+        # sources every user may read natively (a mount shared with
+        # allow_other leaves the others out of its documents, and
+        # test_confidential.py covers them)
+        for folder in (os.path.dirname(self.root), self.root):
+            os.chmod(folder, 0o755)
         d = write_skill(self.root, "private", files={"open.md": "open\n",
                                                      "mine.md": "owner only\n"})
         os.chmod(os.path.join(d, "mine.md"), 0o600)

@@ -1004,6 +1004,58 @@ static bool was_told(struct told *t, const char *path)
 	return false;
 }
 
+/* sfs_config.shared_only: the documents every user may read leave out
+ * the skill whose SKILL.md not every user could read from the source. */
+static void test_shared_only(void)
+{
+	clean();
+	chmod(top, 0755);
+	char root[4096];
+	snprintf(root, sizeof(root), "%s", at("r"));
+	mkdirs(at("r/open"));
+	mkdirs(at("r/secret"));
+	skill(at("r/open"), NULL, NULL);
+	skill(at("r/secret"), NULL, NULL);
+	chmod(at("r/secret/SKILL.md"), 0600);
+	chmod(at("r/secret"), 0700);
+
+	const char *roots[] = { root };
+	struct sfs_config cfg = { .roots = roots, .nroots = 1,
+	                          .shared_only = true };
+	sfs_catalog *cat = build_cfg(&cfg, NULL);
+	ok(sfs_catalog_nskills(cat) == 2, "both skills are in the catalog");
+	ok(sfs_catalog_private(cat, at("r/secret")) &&
+	   !sfs_catalog_private(cat, at("r/open")) &&
+	   sfs_catalog_nprivate(cat) == 1, "only the 0600 one is private");
+	char *index = sfs_render_index(cat);
+	char *names = sfs_render_skills_index(cat);
+	struct sfs_status_info info = { .refresh_mode = "inotify" };
+	char *status = sfs_render_status(cat, &info);
+	ok(index && strstr(index, "The open skill") &&
+	   !strstr(index, "The secret skill"), "index.json leaves it out");
+	ok(names && strstr(names, "The open skill") &&
+	   !strstr(names, "The secret skill"),
+	   "skills_index.json leaves it out");
+	ok(status && strstr(status, "\"private\"") &&
+	   strstr(status, at("r/secret")) &&
+	   !strstr(status, "The secret skill"),
+	   "status.json names its folder only");
+	free(index);
+	free(names);
+	free(status);
+	sfs_catalog_unref(cat);
+
+	cfg.shared_only = false;
+	cat = build_cfg(&cfg, NULL);
+	index = sfs_render_index(cat);
+	ok(!sfs_catalog_private(cat, at("r/secret")) && index &&
+	   strstr(index, "The secret skill"),
+	   "without shared_only every skill is shared");
+	free(index);
+	sfs_catalog_unref(cat);
+	chmod(at("r/secret"), 0755);
+}
+
 static void test_before_listing(void)
 {
 	clean();
@@ -1050,6 +1102,7 @@ int main(void)
 	test_refcount();
 	test_refcount_threads();
 	test_before_listing();
+	test_shared_only();
 	nftw(top, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	printf("1..%d\n", tests);
 	return failures ? 1 : 0;

@@ -66,6 +66,7 @@ static void test_full(void)
 		"  nocasefallback: true\n"
 		"  debounce: 250\n"
 		"  poll_interval: 2000\n"
+		"  retain: 64\n"
 		"  polling: false\n"
 		"  multithreaded: true\n"
 		"  nonempty: false\n"
@@ -95,7 +96,8 @@ static void test_full(void)
 	   "one pattern is a list of one");
 	ok(cf.strict == 1 && cf.casefallback == 0 && cf.debounce_ms == 250 &&
 	   cf.poll_interval_ms == 2000 && cf.polling == 0 &&
-	   cf.multithreaded == 1 && cf.nonempty == 0 && cf.allow_other == 1,
+	   cf.multithreaded == 1 && cf.nonempty == 0 && cf.allow_other == 1 &&
+	   cf.retain_mib == 64,
 	   "options");
 	sfs_config_file_free(&cf);
 	ok(cf.roots == NULL && cf.nroots == 0 && cf.strict == SFS_UNSET,
@@ -110,7 +112,8 @@ static void test_empty(void)
 
 	int rc = sfs_config_file_read(path, NULL, &cf, &err);
 	ok(rc == 0 && cf.nroots == 0 && cf.strict == SFS_UNSET &&
-	   cf.debounce_ms == SFS_UNSET && !cf.docs_dir,
+	   cf.debounce_ms == SFS_UNSET && cf.retain_mib == SFS_UNSET &&
+	   !cf.docs_dir,
 	   "a file with comments only sets nothing");
 	if (rc == 0)
 		sfs_config_file_free(&cf);
@@ -146,6 +149,8 @@ static void test_errors(void)
 	        "options.debounce", "milliseconds");
 	refused("too many milliseconds", "options:\n  poll_interval: 99999999\n",
 	        2, "options.poll_interval", "milliseconds");
+	refused("too many mebibytes", "options:\n  retain: 65537\n",
+	        2, "options.retain", "mebibytes");
 	refused("duplicate key", "roots: [/a]\nroots: [/b]\n", 2, "roots",
 	        "twice");
 	refused("roots not a list", "roots:\n  a: b\n", 2, "roots",
