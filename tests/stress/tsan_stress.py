@@ -14,8 +14,8 @@ from a skill file (under skills/, or through refs/) read after its source
 changed but before the refresh (skillsfs(1): such a read fails rather
 than mixing versions).  Generated
 files must always read whole: never ESTALE, always complete JSON.  After
-the writer stops, the mount must settle on exactly the valid skills of
-the source, byte for byte.
+the writer stops, the mount must settle on exactly the skills of the source, each
+under the name its SKILL.md gives, byte for byte.
 
 Environment: SKILLSFS (the daemon), STRESS_SECONDS (total writer time,
 default 24), STRESS_SEED (the writer's random seed; printed).
@@ -98,8 +98,8 @@ class Writer:
     def __init__(self, root, rng):
         self.root = root
         self.rng = rng
-        self.live = []       # dynamic skills that exist now
-        self.invalid = set()  # of those, the ones whose name is wrong
+        self.live = []       # folders of the dynamic skills that exist now
+        self.name = {}       # folder -> the name its SKILL.md gives: its id
         self.next_id = 0
         self.ops = {}
 
@@ -119,11 +119,11 @@ class Writer:
                     body="# %s\n\nSee [notes](references/notes.md).\n" % sid,
                     extra_frontmatter=extra, files=files)
         self.live.append(sid)
+        self.name[sid] = sid
 
     def edit(self):
-        sid = self.rng.choice(sorted(set(self.live) - self.invalid) or self.live)
-        if sid in self.invalid:
-            return
+        sid = self.rng.choice(self.live)
+        self.name[sid] = sid
         md = os.path.join(self.root, sid, "SKILL.md")
         body = "# %s\n\nEdit %d.\n" % (sid, self.rng.randrange(10**6)) * self.rng.randrange(1, 40)
         text = "---\nname: %s\ndescription: Edited skill. Use when testing.\n---\n%s" % (sid, body)
@@ -143,25 +143,24 @@ class Writer:
 
     def remove(self):
         sid = self.live.pop(self.rng.randrange(len(self.live)))
-        self.invalid.discard(sid)
+        del self.name[sid]
         shutil.rmtree(os.path.join(self.root, sid))
 
     def rename(self):
-        # A renamed folder no longer matches its name (invalid) until its
-        # SKILL.md follows, which the next op may or may not do.
+        # A renamed folder keeps serving the skill under the name its
+        # SKILL.md gives (a valid name that differs from the folder is a
+        # warning, not an error) until its SKILL.md follows, which the
+        # next op may or may not do.
         old = self.live.pop(self.rng.randrange(len(self.live)))
         new = self.new_id()
         os.rename(os.path.join(self.root, old), os.path.join(self.root, new))
         self.live.append(new)
-        self.invalid.discard(old)
+        self.name[new] = self.name.pop(old)
         if self.rng.random() < 0.7:
             self.edit_one(new)
-        else:
-            self.invalid.add(new)
 
     def break_and_fix(self):
         sid = self.rng.choice(self.live)
-        self.invalid.add(sid)
         md = os.path.join(self.root, sid, "SKILL.md")
         with open(md, "w") as f:
             f.write("---\nname: [not, a, string\n---\n")
@@ -171,11 +170,15 @@ class Writer:
         md = os.path.join(self.root, sid, "SKILL.md")
         with open(md, "w") as f:
             f.write("---\nname: %s\ndescription: Fixed. Use when testing.\n---\nBody.\n" % sid)
-        self.invalid.discard(sid)
+        self.name[sid] = sid
 
     def served(self):
         """The ids the mount must serve once it has caught up."""
-        return sorted(EXAMPLE_IDS | (set(self.live) - self.invalid))
+        return sorted(EXAMPLE_IDS | set(self.name.values()))
+
+    def folders(self):
+        """(id, folder) of each dynamic skill."""
+        return sorted((sid, folder) for folder, sid in self.name.items())
 
     def example(self):
         # An example skill the readers also read, touched in place.
@@ -226,10 +229,8 @@ def check_settled(m, writer):
                                  status.get("generation"), status.get("counts"),
                                  [(x["dir"], x["state"], [d["message"] for d in x["diagnostics"]])
                                   for x in status.get("skills", [])]))
-    for sid in want:
-        src = os.path.join(writer.root, sid) if sid not in EXAMPLE_IDS else None
-        if src is None:
-            continue
+    for sid, folder in writer.folders():
+        src = os.path.join(writer.root, folder)
         for rel in ("SKILL.md", "references/notes.md"):
             with open(os.path.join(src, rel), "rb") as f:
                 data = f.read()
