@@ -462,13 +462,34 @@ static bool unsettled(const struct gen *prev, const struct gen *g)
 	return false;
 }
 
-/* Whether g no longer serves a skill that prev serves. */
+/* Whether b lacks a path that a has (both sorted by path). */
+static bool lacks_a_file(const struct sfs_skill *a, const struct sfs_skill *b)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < a->nfiles; i++) {
+		int c = 1;
+		while (j < b->nfiles &&
+		       (c = strcmp(b->files[j].path, a->files[i].path)) < 0)
+			j++;
+		if (c != 0)
+			return true;
+	}
+	return false;
+}
+
+/* Whether g no longer serves a skill that prev serves, or a file of one:
+ * a checkout or a cp -r over a skill unlinks a file before it creates it
+ * again, and a build in between sees it gone. */
 static bool loses_skill(const struct gen *prev, const struct gen *g)
 {
-	for (size_t i = 0; i < sfs_catalog_nskills(prev->cat); i++)
-		if (!sfs_catalog_find(g->cat,
-		                      sfs_catalog_skill(prev->cat, i)->id))
+	for (size_t i = 0; i < sfs_catalog_nskills(prev->cat); i++) {
+		const struct sfs_skill *s = sfs_catalog_skill(prev->cat, i);
+		const struct sfs_skill *t = sfs_catalog_find(g->cat, s->id);
+		/* a skill taken unchanged is the very same struct */
+		if (!t || (t != s && lacks_a_file(s, t)))
 			return true;
+	}
 	return false;
 }
 
@@ -590,13 +611,13 @@ static bool rebuild(struct daemon *d, bool force)
 		r->deferred = true;
 		r->confirming = false;
 	}
-	/* A skill that goes (deleted, made invalid, or caught between a
-	 * checkout's unlink and create) goes once a second build, after a
-	 * quiet spell with no event, sees it gone too. */
+	/* A skill or a file that goes (deleted, made invalid, or caught
+	 * between a checkout's unlink and create) goes once a second build,
+	 * after a quiet spell with no event, sees it gone too. */
 	if (g && !force && !why && loses_skill(d->cur, g)) {
 		if (!r->confirming)
-			why = "a skill is gone: a second look after a quiet "
-			      "spell must agree";
+			why = "a skill or a file is gone: a second look "
+			      "after a quiet spell must agree";
 		r->confirming = r->deferred = why != NULL;
 	}
 	bool dropped = why != NULL;
