@@ -42,13 +42,14 @@ struct fm_ctx {
 	const char *open;       /* the opening fence line, without '\n' */
 	size_t open_len;
 	unsigned dots_line;     /* of a closing "..." fence, else 0 */
+	bool odd_breaks;        /* NEL, LS, PS or a lone CR in the text */
 };
 
 /* ---- positions and findings ------------------------------------------ */
 
 /* SKILL.md line and column (1-based, in characters) of a byte offset in
  * text, whose first byte is at line first_line, column 1. */
-static void offset_pos(const char *text, size_t off, unsigned first_line,
+void sfs_text_pos(const char *text, size_t off, unsigned first_line,
                        unsigned *line, unsigned *column)
 {
 	unsigned l = first_line, c = 1;
@@ -64,14 +65,55 @@ static void offset_pos(const char *text, size_t off, unsigned first_line,
 	*column = c;
 }
 
-static unsigned mark_line(const struct fm_ctx *c, yaml_mark_t m)
+/* libyaml also ends a line at NEL, LS, PS and a lone CR, where SKILL.md
+ * (and an editor) does not: does the text hold one? */
+static bool has_odd_breaks(const char *s, size_t n)
 {
-	return c->first_line + (unsigned)m.line;
+	for (size_t i = 0; i < n; i++) {
+		const unsigned char *u = (const unsigned char *)s + i;
+		if ((u[0] == '\r' && (i + 1 == n || u[1] != '\n')) ||
+		    (u[0] == 0xC2 && i + 1 < n && u[1] == 0x85) ||
+		    (u[0] == 0xE2 && i + 2 < n && u[1] == 0x80 &&
+		     (u[2] == 0xA8 || u[2] == 0xA9)))
+			return true;
+	}
+	return false;
 }
 
-static unsigned mark_column(yaml_mark_t m)
+/* SKILL.md position of a libyaml mark.  Only a text with odd breaks needs
+ * the walk from the mark's character index to its byte. */
+static void mark_pos(const struct fm_ctx *c, yaml_mark_t m, unsigned *line,
+                     unsigned *column)
 {
-	return (unsigned)m.column + 1;
+	size_t off = 0;
+
+	if (!c->odd_breaks) {
+		*line = c->first_line + (unsigned)m.line;
+		*column = (unsigned)m.column + 1;
+		return;
+	}
+	for (size_t chars = 0; off < c->yaml_len && chars < m.index; chars++)
+		do
+			off++;
+		while (off < c->yaml_len &&
+		       ((unsigned char)c->yaml[off] & 0xC0) == 0x80);
+	sfs_text_pos(c->yaml, off, c->first_line, line, column);
+}
+
+static unsigned mark_line(const struct fm_ctx *c, yaml_mark_t m)
+{
+	unsigned line, column;
+
+	mark_pos(c, m, &line, &column);
+	return line;
+}
+
+static unsigned mark_column(const struct fm_ctx *c, yaml_mark_t m)
+{
+	unsigned line, column;
+
+	mark_pos(c, m, &line, &column);
+	return column;
 }
 
 /* How many bytes of s to print so that at most max are, without cutting
@@ -105,7 +147,7 @@ static int refuse(struct fm_ctx *c, unsigned line, unsigned column,
 }
 
 #define refuse_at(c, mark, field, ...) \
-	refuse((c), mark_line((c), (mark)), mark_column(mark), (field), \
+	refuse((c), mark_line((c), (mark)), mark_column((c), (mark)), (field), \
 	       __VA_ARGS__)
 
 /* libyaml's own complaint, with its position mapped into SKILL.md. */
@@ -119,12 +161,12 @@ static int syntax_error(struct fm_ctx *c)
 	if (p->error == YAML_READER_ERROR) {
 		size_t off = p->problem_offset < c->yaml_len ?
 		             p->problem_offset : c->yaml_len;
-		offset_pos(c->yaml, off, c->first_line, &line, &column);
+		sfs_text_pos(c->yaml, off, c->first_line, &line, &column);
 		return refuse(c, line, column, "", "invalid YAML: %s",
 		              p->problem ? p->problem : "unreadable input");
 	}
 	line = mark_line(c, p->problem_mark);
-	column = mark_column(p->problem_mark);
+	column = mark_column(c, p->problem_mark);
 	if (p->context)
 		return refuse(c, line, column, "",
 		              "invalid YAML: %s (%s at line %u)",
@@ -159,9 +201,9 @@ static int add_pos(struct fm_ctx *c, const char *path, yaml_mark_t key,
 	fm->pos[fm->npos++] = (struct sfs_fm_pos){
 		.key = path,
 		.line = mark_line(c, key),
-		.column = mark_column(key),
+		.column = mark_column(c, key),
 		.value_line = mark_line(c, value),
-		.value_column = mark_column(value),
+		.value_column = mark_column(c, value),
 	};
 	return 0;
 }
@@ -615,7 +657,7 @@ static int check_bytes(struct fm_ctx *c)
 			i += n;
 			continue;
 		}
-		offset_pos(c->yaml, i, c->first_line, &line, &column);
+		sfs_text_pos(c->yaml, i, c->first_line, &line, &column);
 		if (n == 0)
 			return refuse(c, line, column, "",
 			              "frontmatter is not valid UTF-8 "
@@ -659,6 +701,7 @@ static int find_fences(struct fm_ctx *c, const char *text, size_t len)
 		if (is_fence(text + off, n, "---") ||
 		    is_fence(text + off, n, "...")) {
 			c->yaml_len = (size_t)(text + off - c->yaml);
+			c->odd_breaks = has_odd_breaks(c->yaml, c->yaml_len);
 			if (text[off] == '.')
 				c->dots_line = line;
 			c->fm->body_offset = off + n + (off + n < len);

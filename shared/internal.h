@@ -94,6 +94,12 @@ int sfs_frontmatter_parse(const char *text, size_t len, const char *file,
                           struct sfs_arena *arena, struct sfs_diag_list *diags,
                           struct sfs_frontmatter *fm);
 void sfs_frontmatter_free(struct sfs_frontmatter *fm);
+/* SKILL.md line and column (1-based, in characters) of byte offset off of
+ * text, whose first byte stands at line first_line, column 1: lines end
+ * at "\n" only, as editors count them (libyaml's marks also count NEL,
+ * LS and PS as line breaks). */
+void sfs_text_pos(const char *text, size_t off, unsigned first_line,
+                  unsigned *line, unsigned *column);
 /* YAML 1.2 core-schema pieces that frontmatter.c types plain scalars
  * with and sep_readable.c holds the client's reading against: whether s
  * is non-empty and made only of bytes in set, and whether it is a core

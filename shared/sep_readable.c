@@ -35,15 +35,32 @@ struct sep_line {
 	bool sep_open; /* ... not yet found inside quotes */
 };
 
-static void problem(struct sfs_sep_judge *j, size_t line, size_t column,
-                    const char *what, const char *fix)
+static const char *at(const struct sfs_sep_judge *j, yaml_mark_t m,
+                      size_t *rest);
+
+/* The first problem, at byte off of the text, placed at SKILL.md's own
+ * line and column. */
+static void problem_off(struct sfs_sep_judge *j, size_t off,
+                        const char *what, const char *fix)
 {
 	if (j->out->what)
 		return;
-	j->out->line = j->first_line + (unsigned)line;
-	j->out->column = (unsigned)column + 1;
+	sfs_text_pos(j->yaml, off, j->first_line, &j->out->line,
+	             &j->out->column);
 	j->out->what = what;
 	j->out->fix = fix;
+}
+
+/* line and column are libyaml's (0-based; its lines also end at NEL, LS,
+ * PS and a lone CR), as the line table reads them. */
+static void problem(struct sfs_sep_judge *j, size_t line, size_t column,
+                    const char *what, const char *fix)
+{
+	yaml_mark_t m = { .line = line, .column = column };
+	size_t rest;
+	const char *p = at(j, m, &rest);
+
+	problem_off(j, p ? (size_t)(p - j->yaml) : j->len, what, fix);
 }
 
 static void problem_at(struct sfs_sep_judge *j, yaml_mark_t m,
@@ -115,16 +132,6 @@ static enum brk line_break(const char *p, size_t n, size_t *width)
 	return 0;
 }
 
-/* Characters (not bytes) in the n bytes at p. */
-static size_t chars(const char *p, size_t n)
-{
-	size_t c = 0;
-
-	for (size_t i = 0; i < n; i++)
-		c += ((unsigned char)p[i] & 0xC0) != 0x80;
-	return c;
-}
-
 static bool is_bom(const char *p, size_t n)
 {
 	return n >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0;
@@ -166,8 +173,8 @@ static int read_lines(struct sfs_sep_judge *j)
 
 	for (;;) {
 		if (i == start && is_bom(y + i, j->len - i))
-			problem(j, j->nlines, 0, "a byte order mark at the "
-			        "start of a line", "remove it");
+			problem_off(j, i, "a byte order mark at the "
+			            "start of a line", "remove it");
 		while (i < j->len && !stop[(unsigned char)y[i]])
 			i++;
 		if (i == j->len)
@@ -178,11 +185,11 @@ static int read_lines(struct sfs_sep_judge *j)
 			continue;
 		}
 		if (brk == BRK_CR || brk == BRK_NEL)
-			problem(j, j->nlines, chars(y + start, i - start),
-			        brk == BRK_CR ? "a carriage return not "
-			        "followed by a line feed" : "a NEL (U+0085) "
-			        "character, which YAML reads as a line break",
-			        "end lines with \\n or \\r\\n");
+			problem_off(j, i, brk == BRK_CR ? "a carriage "
+			            "return not followed by a line feed" :
+			            "a NEL (U+0085) character, which YAML "
+			            "reads as a line break",
+			            "end lines with \\n or \\r\\n");
 		if (add_line(j, &cap, start, i, brk) < 0)
 			return -ENOMEM;
 		i += w;

@@ -446,6 +446,14 @@ static void test_aliases(void)
 	parse(&p, "---\n&root\nname: a\n---\n");
 	refused(&p, 2, "anchors", "an anchored document");
 	done(&p);
+
+	/* libyaml counts LS, PS, NEL and a lone CR as line breaks; SKILL.md
+	 * lines end at "\n" only */
+	parse(&p, "---\nname: a\ndescription: \"x\xe2\x80\xa8y\xc2\x85z\r!\"\n"
+	          "x: *alias\n---\n");
+	refused(&p, 4, "aliases (*alias)", "an alias after odd line breaks");
+	ok(p.diags.n && p.diags.v[0].column == 4, "odd line breaks: column 4");
+	done(&p);
 }
 
 static void test_size_limits(void)
