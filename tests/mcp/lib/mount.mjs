@@ -6,6 +6,7 @@
 // always unmounted again: by the caller's after()/finally, and as a last
 // resort when this process exits.
 import { spawn, spawnSync } from 'node:child_process';
+import { before, after } from 'node:test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -201,6 +202,26 @@ export function collectStderr(child) {
 			text += chunk.toString('utf8');
 	});
 	return () => text;
+}
+
+// One mounted source for a whole test file: before() makes a temporary
+// folder, lets fill(src) write the skills, and mounts it; after() unmounts
+// and removes it.  The returned object's src, fx (the mountSkills handle)
+// and mnt (its real path) are set once before() has run.
+export function mountedSource(prefix, fill) {
+	const m = { src: null, fx: null, mnt: null };
+	before(async () => {
+		m.src = makeTempDir(prefix);
+		await fill(m.src);
+		m.fx = await mountSkills(m.src);
+		m.mnt = fs.realpathSync(m.fx.mnt);
+	});
+	after(async () => {
+		await m.fx?.unmount();
+		if (m.src)
+			removeTempDir(m.src);
+	});
+	return m;
 }
 
 // Mounts SRC with `skillsfs MNT --skills-dir SRC -f` and waits until MNT is a

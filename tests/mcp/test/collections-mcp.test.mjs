@@ -9,18 +9,14 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { makeTempDir, removeTempDir, mountSkills, writeSkill, skillMd, indexEntries,
+import { mountedSource, writeSkill, skillMd, indexEntries,
 	PNG_1X1 } from '../lib/mount.mjs';
 import { connectV2, SkillsClient, rejectsWith, toolJson } from '../lib/clients.mjs';
 
 const LONG = 'Summarise long reports. '.repeat(46).trim();   // 1103 code points
 const body = (title) => `# ${title}\n\nDo the thing the ${title} way.\n`;
 
-let src;
-let fx;
-let mnt;
-before(async () => {
-	src = makeTempDir('coll-src');
+const fixture = mountedSource('coll-src', (src) => {
 	fs.mkdirSync(path.join(src, 'my-plugin', '.claude-plugin'), { recursive: true });
 	fs.writeFileSync(path.join(src, 'my-plugin', '.claude-plugin', 'plugin.json'),
 		JSON.stringify({ name: 'my-plugin', version: '1.0.0', description: 'A test plugin' }));
@@ -84,19 +80,12 @@ description: ${LONG}
 disable-model-invocation: true
 `, body('hidden long')),
 	});
-	fx = await mountSkills(src);
-	mnt = fs.realpathSync(fx.mnt);
-});
-after(async () => {
-	await fx?.unmount();
-	if (src)
-		removeTempDir(src);
 });
 
-const readJson = (rel) => JSON.parse(fs.readFileSync(path.join(mnt, rel), 'utf8'));
+const readJson = (rel) => JSON.parse(fs.readFileSync(path.join(fixture.mnt, rel), 'utf8'));
 const pluginOf = (id) => readJson(`catalog/${id}.json`).plugin;
-const listedIds = () => indexEntries(mnt).map((e) => e.uri.slice(8, -9));
-const servedIds = () => fs.readdirSync(path.join(mnt, 'skills')).sort();
+const listedIds = () => indexEntries(fixture.mnt).map((e) => e.uri.slice(8, -9));
+const servedIds = () => fs.readdirSync(path.join(fixture.mnt, 'skills')).sort();
 const UNLISTED = ['bad-metadata', 'hidden-long', 'long-desc'];
 
 // What the mount must serve for these tests to mean anything.
@@ -113,7 +102,7 @@ function needUnlisted() {
 }
 
 function skillFiles(id) {
-	const root = path.join(mnt, 'skills', id);
+	const root = path.join(fixture.mnt, 'skills', id);
 	const out = [];
 	const walk = (rel) => {
 		for (const ent of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
@@ -133,7 +122,7 @@ const encodePath = (rel) => rel.split('/').map((seg) => seg.replace(/[^\w!$&'()*
 for (const era of ['legacy', 'modern']) {
 	describe(`v2 client, ${era}`, () => {
 		let c;
-		before(async () => { c = await connectV2(['--mount', fx.mnt], { era }); });
+		before(async () => { c = await connectV2(['--mount', fixture.fx.mnt], { era }); });
 		after(async () => { await c?.close(); });
 
 		const tool = async (name, args) => toolJson(await c.client.callTool({ name, arguments: args }));
@@ -156,7 +145,7 @@ for (const era of ['legacy', 'modern']) {
 			const named = await tool('get_skill', { id: 'my-plugin:my-skill' });
 			assert.equal(named.isError, false, named.text);
 			assert.deepEqual(named.structured, plain.structured);
-			assert.equal(named.structured.path, path.join(mnt, 'skills', 'my-skill', 'SKILL.md'));
+			assert.equal(named.structured.path, path.join(fixture.mnt, 'skills', 'my-skill', 'SKILL.md'));
 			const xlsx = await tool('get_skill', { id: 'document-skills:xlsx' });
 			assert.equal(xlsx.structured?.content, body('xlsx'), xlsx.text);
 			for (const id of ['other-plugin:my-skill', 'my-plugin:plain-skill', 'my-plugin:', ':my-skill',
@@ -171,7 +160,7 @@ for (const era of ['legacy', 'modern']) {
 			needPlugins();
 			const res = await c.client.getPrompt({ name: 'my-plugin:my-skill', arguments: { arguments: 'prod' } });
 			assert.equal(res.messages[0].content.text,
-				`Base directory for this skill: ${path.join(mnt, 'skills', 'my-skill')}\n\n` +
+				`Base directory for this skill: ${path.join(fixture.mnt, 'skills', 'my-skill')}\n\n` +
 				body('plugin skill') + 'Target: prod\n');
 			await rejectsWith(c.request('prompts/get', { name: 'other-plugin:my-skill' }), -32602);
 		});
@@ -180,7 +169,7 @@ for (const era of ['legacy', 'modern']) {
 			needPlugins();
 			const doc = await c.client.readResource({ uri: 'resource://skills/my-plugin:my-skill/document' });
 			assert.equal(doc.contents[0].text,
-				fs.readFileSync(path.join(mnt, 'skills', 'my-skill', 'SKILL.md'), 'utf8'));
+				fs.readFileSync(path.join(fixture.mnt, 'skills', 'my-skill', 'SKILL.md'), 'utf8'));
 			const rec = await c.client.readResource({ uri: 'resource://catalog/skills/my-plugin:my-skill' });
 			assert.equal(JSON.parse(rec.contents[0].text).plugin, 'my-plugin');
 			for (const uri of ['resource://skills/other-plugin:my-skill/document',
@@ -245,7 +234,7 @@ for (const era of ['legacy', 'modern']) {
 				const item = res.contents[0];
 				const bytes = 'text' in item ? Buffer.from(item.text) : Buffer.from(item.blob, 'base64');
 				const rel = decodeURIComponent(uri.slice('skill://long-desc/'.length));
-				assert.deepEqual(bytes, fs.readFileSync(path.join(mnt, 'skills', 'long-desc', rel)), uri);
+				assert.deepEqual(bytes, fs.readFileSync(path.join(fixture.mnt, 'skills', 'long-desc', rel)), uri);
 			}
 			const dir = await c.request('resources/directory/read', { uri: 'skill://long-desc/assets' });
 			assert.deepEqual(dir.resources.map((r) => r.uri).sort(),

@@ -7,7 +7,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { makeTempDir, removeTempDir, mountSkills, writeSkill, skillMd } from '../lib/mount.mjs';
+import { mountedSource, writeSkill, skillMd } from '../lib/mount.mjs';
 import { FLAVOURS, rejectsWith } from '../lib/clients.mjs';
 
 const FIX_BODY = 'Fix issue $ARGUMENTS[0] at priority $1.\nAll: $ARGUMENTS\nThird: [$2]\n' +
@@ -40,23 +40,12 @@ arguments: file
 `, 'Open $file.\n') },
 };
 
-let src;
-let fx;
-let mnt;
-before(async () => {
-	src = makeTempDir('args-src');
+const fixture = mountedSource('args-src', (src) => {
 	for (const [id, files] of Object.entries(SKILLS))
 		writeSkill(src, id, files);
-	fx = await mountSkills(src);
-	mnt = fs.realpathSync(fx.mnt);
-});
-after(async () => {
-	await fx?.unmount();
-	if (src)
-		removeTempDir(src);
 });
 
-const dirOf = (id) => path.join(mnt, 'skills', id);
+const dirOf = (id) => path.join(fixture.mnt, 'skills', id);
 const expected = (id, body) => `Base directory for this skill: ${dirOf(id)}\n\n${body}`;
 
 function textOf(res) {
@@ -68,7 +57,7 @@ function textOf(res) {
 for (const flavour of FLAVOURS) {
 	describe(flavour.name, () => {
 		let c;
-		before(async () => { c = await flavour.connect(['--mount', fx.mnt]); });
+		before(async () => { c = await flavour.connect(['--mount', fixture.fx.mnt]); });
 		after(async () => { await c?.close(); });
 
 		const get = async (name, args) => textOf(await c.request('prompts/get',

@@ -8,7 +8,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { makeTempDir, removeTempDir, mountSkills, writeSkill, skillMd, indexEntries,
+import { mountedSource, writeSkill, skillMd, indexEntries,
 	RANDOM_BINARY } from '../lib/mount.mjs';
 import { connectV1, connectV2, SkillsClient } from '../lib/clients.mjs';
 
@@ -38,19 +38,8 @@ function encodePath(rel) {
 }
 const uriOf = (rel) => `skill://${ID}/${encodePath(rel)}`;
 
-let src;
-let fx;
-let mnt;
-before(async () => {
-	src = makeTempDir('enc-src');
+const fixture = mountedSource('enc-src', (src) => {
 	writeSkill(src, ID, FILES);
-	fx = await mountSkills(src);
-	mnt = fs.realpathSync(fx.mnt);
-});
-after(async () => {
-	await fx?.unmount();
-	if (src)
-		removeTempDir(src);
 });
 
 const filesOnDisk = () => Object.keys(FILES).sort();
@@ -61,7 +50,7 @@ function bytesOf(content) {
 
 describe('index.json', () => {
 	it('spells every file URI the canonical way, and each is a WHATWG-canonical URI', () => {
-		const [entry] = indexEntries(mnt).filter((e) => e.uri === `skill://${ID}/SKILL.md`);
+		const [entry] = indexEntries(fixture.mnt).filter((e) => e.uri === `skill://${ID}/SKILL.md`);
 		assert.ok(entry, 'the skill is listed');
 		const uris = entry.resources.map((r) => r.uri);
 		assert.deepEqual([...uris].sort(), filesOnDisk().map(uriOf).sort());
@@ -77,7 +66,7 @@ describe('index.json', () => {
 for (const era of ['legacy', 'modern']) {
 	describe(`v2 client, ${era}`, () => {
 		let c;
-		before(async () => { c = await connectV2(['--mount', fx.mnt], { era }); });
+		before(async () => { c = await connectV2(['--mount', fixture.fx.mnt], { era }); });
 		after(async () => { await c?.close(); });
 
 		it('SkillsClient without skipInvalid lists, gets and reads every file, verified', async () => {
@@ -92,7 +81,7 @@ for (const era of ['legacy', 'modern']) {
 			for (const rel of filesOnDisk()) {
 				const file = await sc.read(skill, uriOf(rel));
 				assert.equal(file.verified, true, `${rel}: verified`);
-				assert.deepEqual(Buffer.from(file.bytes), fs.readFileSync(path.join(src, ID, rel)),
+				assert.deepEqual(Buffer.from(file.bytes), fs.readFileSync(path.join(fixture.src, ID, rel)),
 					`${rel}: bytes`);
 			}
 			// A relative reference is resolved and found however it is spelled.
@@ -107,7 +96,7 @@ for (const era of ['legacy', 'modern']) {
 				assert.equal(res.contents.length, 1, `${r.uri}: one item`);
 				assert.equal(res.contents[0].uri, r.uri, `${r.uri}: same URI back`);
 				const rel = decodeURIComponent(r.uri.slice(`skill://${ID}/`.length));
-				assert.deepEqual(bytesOf(res.contents[0]), fs.readFileSync(path.join(src, ID, rel)),
+				assert.deepEqual(bytesOf(res.contents[0]), fs.readFileSync(path.join(fixture.src, ID, rel)),
 					`${r.uri}: bytes`);
 			}
 		});
@@ -131,7 +120,7 @@ for (const era of ['legacy', 'modern']) {
 			const walk = async (rel) => {
 				const uri = rel ? uriOf(rel) : `skill://${ID}`;
 				const res = await c.request('resources/directory/read', { uri });
-				const names = fs.readdirSync(path.join(mnt, 'skills', ID, rel)).sort();
+				const names = fs.readdirSync(path.join(fixture.mnt, 'skills', ID, rel)).sort();
 				assert.deepEqual(res.resources.map((r) => r.name).sort(), names, `${uri}: names`);
 				for (const r of res.resources) {
 					const childRel = rel ? `${rel}/${r.name}` : r.name;
@@ -168,13 +157,13 @@ for (const era of ['legacy', 'modern']) {
 
 describe('v1 sdk', () => {
 	it('reads every file by its listed URI', async () => {
-		const c = await connectV1(['--mount', fx.mnt]);
+		const c = await connectV1(['--mount', fixture.fx.mnt]);
 		try {
 			const { skill } = await c.request('skills/get', { uri: `skill://${ID}/SKILL.md` });
 			for (const r of skill.resources) {
 				const res = await c.client.readResource({ uri: r.uri });
 				const rel = decodeURIComponent(r.uri.slice(`skill://${ID}/`.length));
-				assert.deepEqual(bytesOf(res.contents[0]), fs.readFileSync(path.join(src, ID, rel)),
+				assert.deepEqual(bytesOf(res.contents[0]), fs.readFileSync(path.join(fixture.src, ID, rel)),
 					`${r.uri}: bytes`);
 			}
 		} finally {
