@@ -707,8 +707,14 @@ static int sleep_ms(struct daemon *d, bool pending, long long first,
 		if (!r->pending && last + d->opt->debounce_ms < due)
 			due = last + d->opt->debounce_ms;
 	} else if (pending && r->deferred) {
-		/* after a dropped build, wait for quiet */
-		due = last + d->opt->debounce_ms;
+		/* after a dropped build, wait for quiet; the second look at
+		 * something gone needs only the quiet a checkout's unlink and
+		 * create leave, not a long debounce (a read that failed on it
+		 * asked for this build) */
+		long long quiet = d->opt->debounce_ms;
+		if (r->confirming && quiet > SETTLE_LOOK_MS)
+			quiet = SETTLE_LOOK_MS;
+		due = last + quiet;
 		if (due > first + SETTLE_MAX_MS)
 			due = first + SETTLE_MAX_MS;
 	} else if (pending) {
