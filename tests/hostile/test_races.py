@@ -180,7 +180,7 @@ class RootComesAndGoes(HostileCase):
         s = self.mcp()
         r = s.request("skills/get", {"uri": "skill://elsewhere/SKILL.md"})
         self.assertIn("error", r)
-        s.close()
+        s.finish()
         os.rename(away, other)
         wait_for(lambda: "elsewhere" in self.index_ids(), what="the root back")
         self.assertEqual(m.read("skills/elsewhere/notes.md"), b"notes\n")
