@@ -5,21 +5,15 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { mountedFixture, indexEntries, skillIds } from '../lib/mount.mjs';
+import { fixtureForFile, indexEntries, skillIds } from '../lib/mount.mjs';
 import { FLAVOURS, SkillsClient, rejectsWith } from '../lib/clients.mjs';
 import { SKILLS_EXT } from '../lib/raw.mjs';
 
-let fx;
-let mnt;
-before(async () => {
-	fx = await mountedFixture();
-	mnt = fs.realpathSync(fx.mnt);
-});
-after(async () => { await fx?.cleanup(); });
+const fixture = fixtureForFile();
 
 // Every folder of a skill in the mount, relative to the skill ('' = root).
 function skillDirs(id) {
-	const root = path.join(mnt, 'skills', id);
+	const root = path.join(fixture.mnt, 'skills', id);
 	const out = [''];
 	const walk = (rel) => {
 		for (const ent of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
@@ -37,7 +31,7 @@ function skillDirs(id) {
 for (const flavour of FLAVOURS) {
 	describe(flavour.name, () => {
 		let c;
-		before(async () => { c = await flavour.connect(['--mount', fx.mnt]); });
+		before(async () => { c = await flavour.connect(['--mount', fixture.fx.mnt]); });
 		after(async () => { await c?.close(); });
 
 		const listAll = async () => {
@@ -67,7 +61,7 @@ for (const flavour of FLAVOURS) {
 
 		it('skills/list entries are exactly the lines of MNT/index.json', async () => {
 			const entries = await listAll();
-			assert.deepEqual(entries, indexEntries(mnt));
+			assert.deepEqual(entries, indexEntries(fixture.mnt));
 		});
 
 		it('skills/list entries describe files the mount serves, with sizes that match', async () => {
@@ -77,7 +71,7 @@ for (const flavour of FLAVOURS) {
 				assert.equal(e.resources[0].uri, e.uri, `${id}: SKILL.md first`);
 				for (const r of e.resources) {
 					const rel = r.uri.slice(`skill://${id}/`.length);
-					const st = fs.statSync(path.join(mnt, 'skills', id, rel));
+					const st = fs.statSync(path.join(fixture.mnt, 'skills', id, rel));
 					assert.equal(r.size, st.size, `${r.uri}: size`);
 					assert.match(r.digest, /^sha256:[0-9a-f]{64}$/, `${r.uri}: digest`);
 				}
@@ -89,7 +83,7 @@ for (const flavour of FLAVOURS) {
 		});
 
 		it('skills/get returns the index entry of each skill', async () => {
-			for (const e of indexEntries(mnt)) {
+			for (const e of indexEntries(fixture.mnt)) {
 				const res = await c.request('skills/get', { uri: e.uri });
 				assert.deepEqual(res.skill, e, `${e.uri}`);
 				assert.equal(res.nextCursor, undefined, 'skills/get carries no cursor');
@@ -119,13 +113,13 @@ for (const flavour of FLAVOURS) {
 				cursor = page.nextCursor;
 			} while (cursor);
 			let dirs = 0;
-			for (const id of skillIds(mnt)) {
+			for (const id of skillIds(fixture.mnt)) {
 				for (const rel of skillDirs(id)) {
 					const uri = rel ? `skill://${id}/${rel}` : `skill://${id}`;
 					const res = await c.request('resources/directory/read', { uri });
 					assert.ok(Array.isArray(res.resources), `${uri}: resources array`);
 					const got = res.resources.map((r) => [r.uri, r.mimeType === 'inode/directory']).sort();
-					const want = fs.readdirSync(path.join(mnt, 'skills', id, rel), { withFileTypes: true })
+					const want = fs.readdirSync(path.join(fixture.mnt, 'skills', id, rel), { withFileTypes: true })
 						.map((ent) => [`${uri}/${ent.name}`, ent.isDirectory()]).sort();
 					assert.deepEqual(got, want, `${uri}: children`);
 					for (const r of res.resources) {
@@ -163,7 +157,7 @@ for (const flavour of FLAVOURS) {
 				assert.equal(sc.directoryRead, true, 'SkillsClient sees directoryRead');
 				const { skills, invalid } = await sc.list();
 				assert.deepEqual(invalid, []);
-				assert.deepEqual(skills.map((s) => s.uri).sort(), indexEntries(mnt).map((e) => e.uri).sort());
+				assert.deepEqual(skills.map((s) => s.uri).sort(), indexEntries(fixture.mnt).map((e) => e.uri).sort());
 				for (const skill of skills) {
 					const { skill: again } = await sc.get(skill.uri);
 					assert.deepEqual(again, skill, `${skill.uri}: get equals list`);
@@ -176,12 +170,12 @@ for (const flavour of FLAVOURS) {
 						const id = skill.frontmatter.name;
 						const rel = r.uri.slice(`skill://${id}/`.length);
 						assert.deepEqual(Buffer.from(file.bytes),
-							fs.readFileSync(path.join(mnt, 'skills', id, rel)), `${r.uri}: bytes`);
+							fs.readFileSync(path.join(fixture.mnt, 'skills', id, rel)), `${r.uri}: bytes`);
 					}
 				}
 				const dir = await sc.readDirectory('skill://pdf-forms/references');
 				assert.deepEqual(dir.resources.map((r) => r.uri).sort(),
-					fs.readdirSync(path.join(mnt, 'skills/pdf-forms/references'))
+					fs.readdirSync(path.join(fixture.mnt, 'skills/pdf-forms/references'))
 						.map((n) => `skill://pdf-forms/references/${n}`).sort());
 			});
 		}
