@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fixtureForFile, skillIds, skillFiles, indexEntries } from '../lib/mount.mjs';
 import { FLAVOURS, rejectsWith } from '../lib/clients.mjs';
-import { metaMentions } from '../lib/expect.mjs';
+import { listAll, metaMentions } from '../lib/expect.mjs';
 
 const fixture = fixtureForFile();
 
@@ -68,16 +68,7 @@ for (const flavour of FLAVOURS) {
 		let listed;
 		before(async () => {
 			c = await flavour.connect(['--mount', fixture.fx.mnt]);
-			listed = [];
-			let cursor;
-			let pages = 0;
-			do {
-				const page = await c.request('resources/list', cursor ? { cursor } : {});
-				assert.ok(Array.isArray(page.resources), 'resources array');
-				listed.push(...page.resources);
-				cursor = page.nextCursor;
-				assert.ok(++pages < 1000, 'resources/list paging ends');
-			} while (cursor);
+			listed = await listAll(c, 'resources/list', 'resources');
 		});
 		after(async () => { await c?.close(); });
 

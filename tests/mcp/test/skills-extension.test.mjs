@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fixtureForFile, indexEntries, skillIds } from '../lib/mount.mjs';
 import { FLAVOURS, SkillsClient, rejectsWith } from '../lib/clients.mjs';
 import { SKILLS_EXT } from '../lib/raw.mjs';
+import { listAll, readSkillVerified } from '../lib/expect.mjs';
 
 const fixture = fixtureForFile();
 
@@ -34,19 +35,7 @@ for (const flavour of FLAVOURS) {
 		before(async () => { c = await flavour.connect(['--mount', fixture.fx.mnt]); });
 		after(async () => { await c?.close(); });
 
-		const listAll = async () => {
-			const entries = [];
-			let cursor;
-			let pages = 0;
-			do {
-				const page = await c.request('skills/list', cursor ? { cursor } : {});
-				assert.ok(Array.isArray(page.skills), `skills array: ${JSON.stringify(page).slice(0, 300)}`);
-				entries.push(...page.skills);
-				cursor = page.nextCursor;
-				assert.ok(++pages < 1000, 'skills/list paging ends');
-			} while (cursor);
-			return entries;
-		};
+		const listSkills = () => listAll(c, 'skills/list', 'skills');
 
 		it('declares the skills extension as an object with directoryRead, beside resources', () => {
 			const caps = c.client.getServerCapabilities();
@@ -60,12 +49,12 @@ for (const flavour of FLAVOURS) {
 		});
 
 		it('skills/list entries are exactly the lines of MNT/index.json', async () => {
-			const entries = await listAll();
+			const entries = await listSkills();
 			assert.deepEqual(entries, indexEntries(fixture.mnt));
 		});
 
 		it('skills/list entries describe files the mount serves, with sizes that match', async () => {
-			for (const e of await listAll()) {
+			for (const e of await listSkills()) {
 				const id = e.frontmatter.name;
 				assert.equal(e.uri, `skill://${id}/SKILL.md`);
 				assert.equal(e.resources[0].uri, e.uri, `${id}: SKILL.md first`);
@@ -104,14 +93,7 @@ for (const flavour of FLAVOURS) {
 
 		it('resources/directory/read lists the direct children of every skill folder', async () => {
 			// "the same Resource objects that resources/list returns"
-			const listed = new Map();
-			let cursor;
-			do {
-				const page = await c.request('resources/list', cursor ? { cursor } : {});
-				for (const r of page.resources)
-					listed.set(r.uri, r);
-				cursor = page.nextCursor;
-			} while (cursor);
+			const listed = new Map((await listAll(c, 'resources/list', 'resources')).map((r) => [r.uri, r]));
 			let dirs = 0;
 			for (const id of skillIds(fixture.mnt)) {
 				for (const rel of skillDirs(id)) {
@@ -161,17 +143,7 @@ for (const flavour of FLAVOURS) {
 				for (const skill of skills) {
 					const { skill: again } = await sc.get(skill.uri);
 					assert.deepEqual(again, skill, `${skill.uri}: get equals list`);
-					const md = await sc.read(skill);
-					assert.equal(md.verified, true, `${skill.uri}: verified`);
-					assert.deepEqual(md.frontmatter, skill.frontmatter, `${skill.uri}: frontmatter`);
-					for (const r of skill.resources) {
-						const file = await sc.read(skill, r.uri);
-						assert.equal(file.verified, true, `${r.uri}: verified`);
-						const id = skill.frontmatter.name;
-						const rel = r.uri.slice(`skill://${id}/`.length);
-						assert.deepEqual(Buffer.from(file.bytes),
-							fs.readFileSync(path.join(fixture.mnt, 'skills', id, rel)), `${r.uri}: bytes`);
-					}
+					await readSkillVerified(sc, skill, fixture.mnt);
 				}
 				const dir = await sc.readDirectory('skill://pdf-forms/references');
 				assert.deepEqual(dir.resources.map((r) => r.uri).sort(),
