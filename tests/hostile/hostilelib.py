@@ -11,7 +11,6 @@ served whole."""
 import base64
 import json
 import os
-import select
 import subprocess
 import sys
 import tempfile
@@ -19,12 +18,11 @@ import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fs"))
+sys.path[:0] = [os.path.join(os.path.dirname(HERE), "fs"), os.path.join(os.path.dirname(HERE), "lib")]
 
 from mountlib import (SKILLSFS, Mount, MountTestCase, is_stale, unmount,  # noqa: E402,F401
                       wait_for, write_skill)
-
-SKILLSFS_MCP = os.environ.get("SKILLSFS_MCP", "skillsfs-mcp")
+from mcpclient import SKILLSFS_MCP, McpClient  # noqa: E402,F401
 WALKER = os.path.join(HERE, "walker.py")
 # children that drop to another user need a python that user may run
 ANY_PYTHON = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
@@ -64,88 +62,6 @@ def all_diags(status):
     for s in status.get("skills", []):
         out += s.get("diagnostics", [])
     return out
-
-
-class McpSession:
-    """skillsfs-mcp on pipes, one JSON-RPC line at a time, with deadlines."""
-
-    def __init__(self, mount, workdir, args=(), preexec_fn=None):
-        self.stderr_path = os.path.join(workdir, "mcp.stderr.%d" % time.monotonic_ns())
-        self._stderr = open(self.stderr_path, "wb")
-        self.proc = subprocess.Popen([SKILLSFS_MCP, "--mount", mount] + list(args),
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self._stderr, preexec_fn=preexec_fn)
-        self.buf = b""
-        self.next_id = 1
-        r = self.request("initialize", {
-            "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": {"name": "hostile-test", "version": "0"}})
-        if "result" not in r:
-            raise AssertionError("initialize failed: %r\n%s" % (r, self.stderr()))
-        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-
-    def stderr(self):
-        with open(self.stderr_path, "rb") as f:
-            return f.read().decode("utf-8", "replace")
-
-    def send(self, msg):
-        self.proc.stdin.write(json.dumps(msg).encode() + b"\n")
-        self.proc.stdin.flush()
-
-    def _line(self, deadline):
-        while b"\n" not in self.buf:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError("skillsfs-mcp did not answer in time\n" + self.stderr())
-            ready, _, _ = select.select([self.proc.stdout], [], [], left)
-            if ready:
-                chunk = os.read(self.proc.stdout.fileno(), 1 << 20)
-                if not chunk:
-                    raise AssertionError("skillsfs-mcp closed its output (exit %r)\n%s"
-                                         % (self.proc.poll(), self.stderr()))
-                self.buf += chunk
-        line, self.buf = self.buf.split(b"\n", 1)
-        return line
-
-    def request(self, method, params=None, timeout=STEP_TIMEOUT):
-        """Sends a request; returns (response dict, raw line bytes)."""
-        rid = self.next_id
-        self.next_id += 1
-        msg = {"jsonrpc": "2.0", "id": rid, "method": method}
-        if params is not None:
-            msg["params"] = params
-        self.send(msg)
-        deadline = time.monotonic() + timeout
-        while True:
-            raw = self._line(deadline)
-            resp = json.loads(raw)   # bytes: must be valid UTF-8 JSON
-            if resp.get("id") == rid:
-                self.last_raw = raw
-                return resp
-
-    def tool(self, name, arguments):
-        return self.request("tools/call", {"name": name, "arguments": arguments})
-
-    def close(self, timeout=10):
-        """EOF on stdin; the server must exit 0 promptly."""
-        try:
-            self.proc.stdin.close()
-        except BrokenPipeError:
-            pass
-        try:
-            rc = self.proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-            raise AssertionError("skillsfs-mcp did not exit after EOF\n" + self.stderr())
-        finally:
-            self.proc.stdout.close()
-            self._stderr.close()
-        if rc != 0:
-            raise AssertionError("skillsfs-mcp exited with %d\n%s" % (rc, self.stderr()))
-        for marker in ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:"):
-            if marker in self.stderr():
-                raise AssertionError("skillsfs-mcp sanitizer report:\n" + self.stderr())
 
 
 def blobs_of(resp):
@@ -261,8 +177,13 @@ class HostileCase(MountTestCase):
     # ---- skillsfs-mcp ---------------------------------------------------
 
     def mcp(self, m=None, args=(), preexec_fn=None):
-        s = McpSession((m or self.m).path, self.outside, args, preexec_fn)
-        self.addCleanup(lambda: s.proc.poll() is None and s.proc.kill())
+        """A session with skillsfs-mcp on the mount, initialized; end it
+        with finish() (a clean exit); it is killed after the test anyway."""
+        s = McpClient(["--mount", (m or self.m).path] + list(args), preexec_fn=preexec_fn,
+                      stderr_path=os.path.join(self.outside, "mcp.stderr.%d" % time.monotonic_ns()),
+                      timeout=STEP_TIMEOUT)
+        self.addCleanup(s.kill)
+        s.handshake(client="hostile-test")
         return s
 
     def assert_no_marker(self, raw, what):
@@ -285,7 +206,7 @@ class HostileCase(MountTestCase):
         r = s.request("resources/read", {"uri": "skill://%s/references/guide.md" % CONTROL_ID})
         self.assertEqual(r["result"]["contents"][0]["text"],
                          CONTROL_FILES["references/guide.md"])
-        s.close()
+        s.finish()
 
     def walk_mcp_dir(self, s, uri, budget, depth=0):
         if depth > 40 or budget[0] <= 0:

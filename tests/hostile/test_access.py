@@ -85,7 +85,7 @@ class Access(HostileCase):
         self.assertIn("error", r)
         self.assertIn(os.strerror(errno.EACCES), r["error"]["message"])
         self.assertNotIn("owner only", json.dumps(r))
-        s.close()
+        s.finish()
         self.assert_alive()
 
 

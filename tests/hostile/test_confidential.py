@@ -108,7 +108,7 @@ class Confidential(HostileCase):
                     "resource://catalog/skills_index", "skill://index.json"):
             s.request("resources/read", {"uri": uri})
             self.assert_no_marker(s.last_raw, "resources/read " + uri)
-        s.close()
+        s.finish()
         self.assert_alive()
 
     def test_the_owner_still_reads_everything(self):
@@ -125,7 +125,7 @@ class Confidential(HostileCase):
         r = s.request("skills/list", {})
         self.assertEqual([e["uri"].split("/")[2] for e in r["result"]["skills"]],
                          [CONTROL_ID])
-        s.close()
+        s.finish()
         # made readable by every user, it joins the shared documents
         os.chmod(self.hidden_dir, 0o755)
         os.chmod(os.path.join(self.hidden_dir, "SKILL.md"), 0o644)

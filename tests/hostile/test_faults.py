@@ -65,7 +65,7 @@ class DaemonKilled(HostileCase):
         r = s.request("resources/read", {"uri": "skill://after-restart/SKILL.md"})
         self.assertIn("result", r, r)
         self.assertIn("answers again", s.stderr())
-        s.close()
+        s.finish()
         self.m = m2
         self.assert_safe()
 

@@ -100,7 +100,7 @@ class Sizes(HostileCase):
         self.assertIn(m.file("skills/huge/SKILL.md"), r["error"]["message"])
         r = s.request("skills/list", {})
         self.assertIn("huge", [e["uri"].split("/")[2] for e in r["result"]["skills"]])
-        s.close()
+        s.finish()
 
 
 class Names(HostileCase):
@@ -151,7 +151,7 @@ class Names(HostileCase):
         for n in self.SERVED:
             r = s.request("resources/read", {"uri": "skill://names/" + n})
             self.assertEqual(r["result"]["contents"][0]["text"], "served\n", n)
-        s.close()
+        s.finish()
 
     def test_frontmatter_strings(self):
         # quotes, backslashes, separators and markup survive every rendering
@@ -175,7 +175,7 @@ class Names(HostileCase):
         r = s.tool("list_skills", {"query": '"HI" \U0001F600 path'})
         self.assertEqual([x["description"] for x in r["result"]["structuredContent"]["skills"]],
                          [desc])
-        s.close()
+        s.finish()
 
     def test_display_of_hidden_names(self):
         # the finding spells the bytes it cannot show as \xNN
@@ -215,7 +215,7 @@ class Counts(HostileCase):
         self.assertIn("result", r)
         r = s.tool("list_skills", {})
         self.assertFalse(r["result"].get("isError"), r)
-        s.close()
+        s.finish()
 
     def test_paths_longer_than_path_max(self):
         d = write_skill(self.root, "long-paths")

@@ -185,7 +185,7 @@ class HostileDocs(HostileCase):
             r = s.request("resources/read", {"uri": "resource://docs/" + name})
             self.assertIn("error", r)
             self.assert_no_marker(s.last_raw, name)
-        s.close()
+        s.finish()
 
 
 class UriTricks(HostileCase):
@@ -213,7 +213,7 @@ class UriTricks(HostileCase):
         for sid in ("../control", "control/..", "/etc", "control\n"):
             r = s.tool("get_skill", {"id": sid})
             self.assertTrue(r["result"].get("isError"), (sid, r))
-        s.close()
+        s.finish()
         self.assert_safe()
 
 

@@ -33,6 +33,22 @@ def read_errno(path):
         return e.errno
 
 
+def swap_for_hard_link(case):
+    """Replaces the skill's swap.md by a hard link to the secret, given the
+    old file's size and mtime; the secret's new bytes are one more marker
+    that must never be read.  Returns the path and the old file's stat."""
+    with open(case.secret, "wb") as f:
+        f.write(b"swap " + case.marker[:2] + b"\n")
+    case.markers.append(b"swap " + case.marker[:2])
+    src = os.path.join(case.d, "swap.md")
+    st = os.stat(src)
+    os.utime(case.secret, ns=(st.st_atime_ns, st.st_mtime_ns))
+    tmp = src + ".tmp"
+    os.link(case.secret, tmp)
+    os.rename(tmp, src)
+    return src, st
+
+
 class ChangedBeforeRead(HostileCase):
     mount_options = SLOW + NO_COPIES
 
@@ -95,21 +111,12 @@ class ChangedBeforeRead(HostileCase):
 
     def test_file_swapped_for_hard_link(self):
         m = self.mount_root()
-        # a hard link to the secret, given the old file's size and mtime
-        with open(self.secret, "wb") as f:
-            f.write(b"swap " + self.marker[:2] + b"\n")
-        src = os.path.join(self.d, "swap.md")
-        st = os.stat(src)
-        os.utime(self.secret, ns=(st.st_atime_ns, st.st_mtime_ns))
-        tmp = src + ".tmp"
-        os.link(self.secret, tmp)
-        os.rename(tmp, src)
+        src, st = swap_for_hard_link(self)
         self.assertEqual(os.path.getsize(src), st.st_size)
         err = read_errno(m.file("skills/changing/swap.md"))
         self.assertIn(err, (errno.ESTALE, errno.ENOENT))
         wait_for(lambda: not os.path.exists(m.file("skills/changing/swap.md")),
                  what="the hard link hidden")
-        self.markers.append(b"swap " + self.marker[:2])
         self.assert_safe()
         self.assert_diag(src, ["hard link"], "warning")
 
@@ -144,15 +151,7 @@ class ChangedBeforeReadRetained(HostileCase):
     def test_file_swapped_for_hard_link(self):
         m = self.mount_root(options=self.mount_options + ["-d"])
         self.retained(m)
-        with open(self.secret, "wb") as f:
-            f.write(b"swap " + self.marker[:2] + b"\n")
-        src = os.path.join(self.d, "swap.md")
-        st = os.stat(src)
-        os.utime(self.secret, ns=(st.st_atime_ns, st.st_mtime_ns))
-        tmp = src + ".tmp"
-        os.link(self.secret, tmp)
-        os.rename(tmp, src)
-        self.markers.append(b"swap " + self.marker[:2])
+        src, _ = swap_for_hard_link(self)
         self.assertEqual(m.read("skills/changing/swap.md"), b"swap me\n")
         wait_for(lambda: not os.path.exists(m.file("skills/changing/swap.md")),
                  timeout=15, what="the hard link hidden")
@@ -180,7 +179,7 @@ class RootComesAndGoes(HostileCase):
         s = self.mcp()
         r = s.request("skills/get", {"uri": "skill://elsewhere/SKILL.md"})
         self.assertIn("error", r)
-        s.close()
+        s.finish()
         os.rename(away, other)
         wait_for(lambda: "elsewhere" in self.index_ids(), what="the root back")
         self.assertEqual(m.read("skills/elsewhere/notes.md"), b"notes\n")

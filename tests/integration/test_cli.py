@@ -22,22 +22,22 @@ COMMANDS = [
 
 
 class HelpAndVersion(unittest.TestCase):
-    def test_help(self):
+    def answers(self, flags, pattern):
+        """Every program answers each flag with exit 0, stdout matching
+        pattern and nothing on stderr."""
         for cmd in COMMANDS:
-            for flag in ("--help", "-h"):
+            for flag in flags:
                 with self.subTest(cmd=cmd[1:], flag=flag):
                     r = run(cmd + [flag], env=clean_env())
                     self.assertEqual(r.returncode, 0, r.stderr)
-                    self.assertRegex(r.stdout, r"(?i)^usage: ")
+                    self.assertRegex(r.stdout, pattern)
                     self.assertEqual(r.stderr, "")
 
+    def test_help(self):
+        self.answers(("--help", "-h"), r"(?i)^usage: ")
+
     def test_version(self):
-        for cmd in COMMANDS:
-            for flag in ("--version", "-V"):
-                with self.subTest(cmd=cmd[1:], flag=flag):
-                    r = run(cmd + [flag], env=clean_env())
-                    self.assertEqual(r.returncode, 0, r.stderr)
-                    self.assertRegex(r.stdout, r"^skillsfs(-mcp)?( \w+)? \d+\.\d+\.\d+")
+        self.answers(("--version", "-V"), r"^skillsfs(-mcp)?( \w+)? \d+\.\d+\.\d+")
 
     def test_help_names_the_new_options(self):
         r = run([SKILLSFS, "--help"], env=clean_env())

@@ -14,105 +14,16 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "fixture.h"
 #include "skillsfs.h"
 
-static int tests, failures;
-static char top[] = "/tmp/test_catalog.XXXXXX";
-
-static void ok(bool cond, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void ok(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", cond ? "" : "not ", ++tests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!cond)
-		failures++;
-}
-
-static void die(const char *what)
-{
-	printf("Bail out! %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
 /* ---- building trees ----------------------------------------------------- */
-
-/* An absolute path under the test's folder; static storage, rotating. */
-static const char *at(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static const char *at(const char *fmt, ...)
-{
-	static char bufs[8][4096];
-	static int next;
-	char *b = bufs[next++ % 8];
-	va_list ap;
-
-	int n = snprintf(b, 4096, "%s/", top);
-	va_start(ap, fmt);
-	vsnprintf(b + n, 4096 - (size_t)n, fmt, ap);
-	va_end(ap);
-	return b;
-}
-
-static void mkdirs(const char *path)
-{
-	char buf[4096];
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			die(buf);
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-		die(buf);
-}
-
-static void write_file(const char *path, const char *text)
-{
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s", path);
-	*strrchr(dir, '/') = '\0';
-	mkdirs(dir);
-	FILE *f = fopen(path, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f) != 0)
-		die(path);
-}
 
 /* A valid SKILL.md for folder `dir` (spelled `md`) with extra frontmatter
  * lines. */
 static void skill(const char *dir, const char *md, const char *extra)
 {
-	const char *name = strrchr(dir, '/') + 1;
-	char text[8192];
-	snprintf(text, sizeof(text),
-	         "---\nname: %s\ndescription: The %s skill, for tests.\n%s"
-	         "---\n# %s\n\nBody.\n", name, name, extra ? extra : "", name);
-	char path[4096];
-	snprintf(path, sizeof(path), "%s/%s", dir, md ? md : "SKILL.md");
-	write_file(path, text);
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag,
-                    struct FTW *ftw)
-{
-	(void)st; (void)flag; (void)ftw;
-	return remove(path);
-}
-
-static void clean(void)
-{
-	nftw(top, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	mkdirs(top);
+	write_skill(dir, md, extra, "Body.\n");
 }
 
 /* ---- building catalogs -------------------------------------------------- */
@@ -210,7 +121,7 @@ static bool has_dir(const sfs_catalog *cat, const char *dir)
 
 static void test_discovery(void)
 {
-	clean();
+	clear_top();
 	skill(at("r/team/pdf"), NULL, NULL);
 	skill(at("r/top"), NULL, NULL);
 	skill(at("r/a/b/c/deep"), NULL, NULL);
@@ -294,7 +205,7 @@ static const char *plugin_of(const sfs_catalog *cat, const char *id)
  * stays its own. */
 static void test_plugins(void)
 {
-	clean();
+	clear_top();
 	write_file(at("r/my-plugin/.claude-plugin/plugin.json"),
 	           "{\"name\": \"my-plugin\", \"version\": \"1.0.0\", "
 	           "\"skills\": [\"./extra\", \"../../outside\"]}\n");
@@ -412,7 +323,7 @@ static void test_plugins(void)
 	/* A marketplace repository installed whole for each of its
 	 * "strict": false plugins, as anthropics/skills is: each plugin has
 	 * only the skills its marketplace entry lists. */
-	clean();
+	clear_top();
 	const char *mkt = "anthropic-agent-skills";
 	snprintf(json, sizeof(json), "{\"version\": 2, \"plugins\": {"
 	         "\"document-skills@%s\": [{\"installPath\": \"%s\"}],\n"
@@ -462,7 +373,7 @@ static void test_plugins(void)
  * once and shadowing nothing. */
 static void test_installer_links(void)
 {
-	clean();
+	clear_top();
 	skill(at("h/.agents/skills/installed"), NULL, NULL);
 	skill(at("h/.agents/skills/only-agents"), NULL, NULL);
 	mkdirs(at("h/.claude/skills"));
@@ -503,7 +414,7 @@ static void test_installer_links(void)
 
 static void test_limits(void)
 {
-	clean();
+	clear_top();
 	skill(at("r/a/b/c/d/deep"), NULL, NULL);
 	skill(at("r/shallow"), NULL, NULL);
 	write_file(at("r/shallow/a/b/c/d/f.txt"), "deep\n");
@@ -544,7 +455,7 @@ static void test_limits(void)
 
 static void test_shadowing(void)
 {
-	clean();
+	clear_top();
 	skill(at("r1/pdf"), NULL, NULL);
 	skill(at("r2/pdf"), NULL, NULL);
 	skill(at("r2/x/same"), NULL, NULL);
@@ -591,7 +502,7 @@ static void test_shadowing(void)
 
 static void test_tree(void)
 {
-	clean();
+	clear_top();
 	skill(at("r/s"), NULL, NULL);
 	write_file(at("r/s/real.txt"), "hello\n");
 	write_file(at("r/s/sub/deep.txt"), "deep\n");
@@ -688,7 +599,7 @@ static void test_tree(void)
 
 static void test_bad_skill_md(void)
 {
-	clean();
+	clear_top();
 	mkdirs(at("r/isdir/SKILL.md"));
 	mkdirs(at("r/fifo"));
 	if (mkfifo(at("r/fifo/SKILL.md"), 0644) < 0)
@@ -722,7 +633,7 @@ static void test_bad_skill_md(void)
 
 static void test_dependencies(void)
 {
-	clean();
+	clear_top();
 	skill(at("r/base"), NULL, NULL);
 #define DEPENDS_FM \
 	"x-personal-mcp:\n  id: %s\n  version: 1.0.0\n" \
@@ -766,7 +677,7 @@ static void test_dependencies(void)
 
 static void test_references(void)
 {
-	clean();
+	clear_top();
 #define REFS_FM \
 	"x-personal-mcp:\n  id: %s\n  version: 1.0.0\n" \
 	"  capabilities:\n    - resource://skills/%s/document\n" \
@@ -824,7 +735,7 @@ static char *render_all(const sfs_catalog *cat)
 
 static void test_determinism(void)
 {
-	clean();
+	clear_top();
 	for (int i = 0; i < 20; i++) {
 		skill(at("r/cat%d/skill-%02d", i % 3, i), NULL, NULL);
 		write_file(at("r/cat%d/skill-%02d/data/%d.txt", i % 3, i, i),
@@ -856,7 +767,7 @@ static void test_determinism(void)
 	sfs_catalog_unref(a);
 	sfs_catalog_unref(b);
 
-	clean();
+	clear_top();
 	a = build(at("r"), NULL, false);
 	idx = sfs_render_index(a);
 	char *si = sfs_render_skills_index(a);
@@ -871,7 +782,7 @@ static void test_determinism(void)
 static void test_digest_reuse(void)
 {
 	enum { N = 10000 };
-	clean();
+	clear_top();
 	for (int i = 0; i < N; i++) {
 		char dir[64];
 		snprintf(dir, sizeof(dir), "r/c%02d/s%05d", i % 100, i);
@@ -924,7 +835,7 @@ static void test_digest_reuse(void)
 
 static void test_refcount(void)
 {
-	clean();
+	clear_top();
 	skill(at("r/one"), NULL, NULL);
 	sfs_catalog *cat = build(at("r"), NULL, false);
 	ok(sfs_catalog_ref(cat) == cat, "ref returns the catalog");
@@ -955,7 +866,7 @@ static void test_refcount_threads(void)
 {
 	enum { THREADS = 8 };
 	pthread_t th[THREADS];
-	clean();
+	clear_top();
 	skill(at("r/one"), NULL, NULL);
 	sfs_catalog *cat = build(at("r"), NULL, false);
 	size_t total = 0;
@@ -1008,7 +919,7 @@ static bool was_told(struct told *t, const char *path)
  * the skill whose SKILL.md not every user could read from the source. */
 static void test_shared_only(void)
 {
-	clean();
+	clear_top();
 	chmod(top, 0755);
 	char root[4096];
 	snprintf(root, sizeof(root), "%s", at("r"));
@@ -1058,7 +969,7 @@ static void test_shared_only(void)
 
 static void test_before_listing(void)
 {
-	clean();
+	clear_top();
 	skill(at("r/cat/one"), NULL, NULL);
 	write_file(at("r/cat/one/references/a.md"), "# A\n");
 	skill(at("r/two"), NULL, NULL);
@@ -1085,9 +996,7 @@ static void test_before_listing(void)
 
 int main(void)
 {
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (!mkdtemp(top))
-		die("mkdtemp");
+	fixture_start("test_catalog");
 	test_discovery();
 	test_plugins();
 	test_installer_links();
@@ -1103,7 +1012,5 @@ int main(void)
 	test_refcount_threads();
 	test_before_listing();
 	test_shared_only();
-	nftw(top, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	printf("1..%d\n", tests);
-	return failures ? 1 : 0;
+	return tap_end();
 }

@@ -10,39 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fixture.h"
 #include "skillsfs.h"
-
-static int tests, failures;
-static char top[] = "/tmp/test_config.XXXXXX";
-
-static void ok(bool cond, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void ok(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", cond ? "" : "not ", ++tests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!cond)
-		failures++;
-}
-
-static const char *write_file(const char *name, const char *text)
-{
-	static char path[4096];
-
-	snprintf(path, sizeof(path), "%s/%s", top, name);
-	FILE *f = fopen(path, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f) != 0) {
-		printf("Bail out! cannot write %s\n", path);
-		exit(1);
-	}
-	return path;
-}
 
 static bool streq(const char *a, const char *b)
 {
@@ -51,7 +20,7 @@ static bool streq(const char *a, const char *b)
 
 static void test_full(void)
 {
-	const char *path = write_file("full.yaml",
+	const char *path = write_file(at("full.yaml"),
 		"# every key\n"
 		"roots:\n"
 		"  - /srv/skills\n"
@@ -106,7 +75,7 @@ static void test_full(void)
 
 static void test_empty(void)
 {
-	const char *path = write_file("empty.yaml", "# nothing yet\n");
+	const char *path = write_file(at("empty.yaml"), "# nothing yet\n");
 	struct sfs_config_file cf;
 	struct sfs_config_error err;
 
@@ -124,7 +93,7 @@ static void test_empty(void)
 static void refused(const char *what, const char *text, unsigned line,
                     const char *key, const char *words)
 {
-	const char *path = write_file("bad.yaml", text);
+	const char *path = write_file(at("bad.yaml"), text);
 	struct sfs_config_file cf;
 	struct sfs_config_error err;
 
@@ -181,18 +150,10 @@ static void test_missing(void)
 
 int main(void)
 {
-	if (!mkdtemp(top)) {
-		printf("Bail out! mkdtemp: %s\n", strerror(errno));
-		return 1;
-	}
+	fixture_start("test_config");
 	test_full();
 	test_empty();
 	test_errors();
 	test_missing();
-	char cmd[4200];
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
-	if (system(cmd) != 0)
-		printf("# could not remove %s\n", top);
-	printf("1..%d\n", tests);
-	return failures ? 1 : 0;
+	return tap_end();
 }

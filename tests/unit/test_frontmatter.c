@@ -298,6 +298,17 @@ static void test_positions(void)
 	done(&p);
 }
 
+/* Parses text and expects it refused (see refused()). */
+static void refuses(const char *text, unsigned line, const char *words,
+                    const char *what)
+{
+	struct parsed p;
+
+	parse(&p, text);
+	refused(&p, line, words, what);
+	done(&p);
+}
+
 /* ---- refusals -------------------------------------------------------- */
 
 static void test_fences_refused(void)
@@ -307,39 +318,25 @@ static void test_fences_refused(void)
 	parse_n(&p, "", 0);
 	refused(&p, 1, "no frontmatter", "empty file");
 	done(&p);
-	parse(&p, "# Title\n\nname: a\n");
-	refused(&p, 1, "no frontmatter", "no opening fence");
-	done(&p);
-	parse(&p, "\n---\nname: a\n---\n");
-	refused(&p, 1, "no frontmatter", "blank line before the fence");
-	done(&p);
-	parse(&p, "---");
-	refused(&p, 1, "no closing", "only an opening fence");
-	done(&p);
-	parse(&p, "---\nname: a\ndescription: b\n\n# Body\n");
-	refused(&p, 1, "no closing", "no closing fence");
-	done(&p);
-	parse(&p, "---\n---\n");
-	refused(&p, 2, "empty", "empty frontmatter");
-	done(&p);
-	parse(&p, "---\n# only a comment\n---\n");
-	refused(&p, 2, "empty", "comment-only frontmatter");
-	done(&p);
+	refuses("# Title\n\nname: a\n", 1, "no frontmatter",
+	        "no opening fence");
+	refuses("\n---\nname: a\n---\n", 1, "no frontmatter",
+	        "blank line before the fence");
+	refuses("---", 1, "no closing", "only an opening fence");
+	refuses("---\nname: a\ndescription: b\n\n# Body\n", 1, "no closing",
+	        "no closing fence");
+	refuses("---\n---\n", 2, "empty", "empty frontmatter");
+	refuses("---\n# only a comment\n---\n", 2, "empty",
+	        "comment-only frontmatter");
 }
 
 static void test_not_mapping(void)
 {
-	struct parsed p;
-
-	parse(&p, "---\n- a\n- b\n---\n");
-	refused(&p, 2, "not a list", "a list document");
-	done(&p);
-	parse(&p, "---\njust some text\n---\n");
-	refused(&p, 2, "not a single value", "a scalar document");
-	done(&p);
-	parse(&p, "---\nname: a\n--- second\n---\n");
-	refused(&p, 3, "more than one YAML document", "two documents");
-	done(&p);
+	refuses("---\n- a\n- b\n---\n", 2, "not a list", "a list document");
+	refuses("---\njust some text\n---\n", 2, "not a single value",
+	        "a scalar document");
+	refuses("---\nname: a\n--- second\n---\n", 3,
+	        "more than one YAML document", "two documents");
 }
 
 static void test_syntax_errors(void)
@@ -360,9 +357,8 @@ static void test_syntax_errors(void)
 	is_int(p.diags.v[0].column, 15, "': ' in a plain value: column");
 	done(&p);
 
-	parse(&p, "---\nname: a\n\tdescription: b\n---\n");
-	refused(&p, 3, "invalid YAML", "a tab indenting a key");
-	done(&p);
+	refuses("---\nname: a\n\tdescription: b\n---\n", 3, "invalid YAML",
+	        "a tab indenting a key");
 
 	parse(&p, "---\nname: a\nname: b\n---\n");
 	refused(&p, 3, "duplicate key \"name\"", "duplicate top-level key");
@@ -374,13 +370,11 @@ static void test_syntax_errors(void)
 	is_str(p.diags.v[0].field, "metadata.a", "duplicate nested: field");
 	done(&p);
 
-	parse(&p, "---\n? [a, b]\n: c\n---\n");
-	refused(&p, 2, "not a list", "a list as a key");
-	done(&p);
+	refuses("---\n? [a, b]\n: c\n---\n", 2, "not a list",
+	        "a list as a key");
 
-	parse(&p, "---\n{a: 1}: x\n---\n");
-	refused(&p, 2, "not a mapping", "a mapping as a key");
-	done(&p);
+	refuses("---\n{a: 1}: x\n---\n", 2, "not a mapping",
+	        "a mapping as a key");
 }
 
 /* Whether s is whole UTF-8 (continuation bytes where expected). */
@@ -439,13 +433,11 @@ static void test_aliases(void)
 	is_str(p.diags.v[0].field, "description", "alias: field");
 	done(&p);
 
-	parse(&p, "---\nbase: &base {x: 1}\nother:\n  <<: *base\n---\n");
-	refused(&p, 2, "anchors", "a merge key's anchor");
-	done(&p);
+	refuses("---\nbase: &base {x: 1}\nother:\n  <<: *base\n---\n", 2,
+	        "anchors", "a merge key's anchor");
 
-	parse(&p, "---\n&root\nname: a\n---\n");
-	refused(&p, 2, "anchors", "an anchored document");
-	done(&p);
+	refuses("---\n&root\nname: a\n---\n", 2, "anchors",
+	        "an anchored document");
 
 	/* libyaml counts LS, PS, NEL and a lone CR as line breaks; SKILL.md
 	 * lines end at "\n" only */
@@ -464,23 +456,17 @@ static void test_size_limits(void)
 
 	/* 10 MB: "k: " then a very long value. */
 	text = repeat("---\nk: ", "x", big, "\n---\nbody\n");
-	parse(&p, text);
-	refused(&p, 1, "the limit is 65536", "10 MB frontmatter");
-	done(&p);
+	refuses(text, 1, "the limit is 65536", "10 MB frontmatter");
 	free(text);
 
 	text = repeat("---\nk: ", "x", big, "\n");
-	parse(&p, text);
-	refused(&p, 1, "no closing '---' line within 65536 bytes",
+	refuses(text, 1, "no closing '---' line within 65536 bytes",
 	        "10 MB without a closing fence");
-	done(&p);
 	free(text);
 
 	/* Just over and just under 64 KiB. */
 	text = repeat("---\nk: ", "y", SFS_FM_MAX_BYTES - 4 + 1, "\n---\n");
-	parse(&p, text);
-	refused(&p, 1, "is 65537 bytes", "one byte over the limit");
-	done(&p);
+	refuses(text, 1, "is 65537 bytes", "one byte over the limit");
 	free(text);
 	text = repeat("---\nk: ", "y", SFS_FM_MAX_BYTES - 4, "\n---\n");
 	parse(&p, text);
@@ -511,17 +497,13 @@ static void test_depth_and_nodes(void)
 
 	text = repeat("---\nk: ", "[", 10000, "");
 	char *both = repeat(text, "]", 10000, "\n---\n");
-	parse(&p, both);
-	refused(&p, 2, "nested more than 32 levels", "10,000-deep nesting");
-	done(&p);
+	refuses(both, 2, "nested more than 32 levels", "10,000-deep nesting");
 	free(text);
 	free(both);
 
 	text = repeat("---\nk: ", "{a: ", 10000, "1");
 	both = repeat(text, "}", 10000, "\n---\n");
-	parse(&p, both);
-	refused(&p, 2, "nested more than 32 levels", "deep flow mappings");
-	done(&p);
+	refuses(both, 2, "nested more than 32 levels", "deep flow mappings");
 	free(text);
 	free(both);
 
@@ -534,15 +516,12 @@ static void test_depth_and_nodes(void)
 	done(&p);
 	free(text);
 	text = nested(SFS_FM_MAX_DEPTH + 1);
-	parse(&p, text);
-	refused(&p, 34, "nested more than 32 levels", "33 levels of mappings");
-	done(&p);
+	refuses(text, 34, "nested more than 32 levels",
+	        "33 levels of mappings");
 	free(text);
 
 	text = repeat("---\nk: [", "1,", SFS_FM_MAX_NODES, "1]\n---\n");
-	parse(&p, text);
-	refused(&p, 2, "more than 20000 values", "too many nodes");
-	done(&p);
+	refuses(text, 2, "more than 20000 values", "too many nodes");
 	free(text);
 
 	text = repeat("---\nk: [", "1,", SFS_FM_MAX_NODES - 10, "1]\n---\n");
@@ -564,34 +543,28 @@ static void test_bytes(void)
 	is_int(p.diags.v[0].column, 15, "NUL byte: column");
 	done(&p);
 
-	parse(&p, "---\nname: a\ndescription: \x01\x02\x03\n---\n");
-	refused(&p, 3, "control byte 0x01", "binary bytes");
-	done(&p);
+	refuses("---\nname: a\ndescription: \x01\x02\x03\n---\n", 3,
+	        "control byte 0x01", "binary bytes");
 
-	parse(&p, "---\nname: a\n\x7f" "ELF\x02\x01\n---\n");
-	refused(&p, 3, "control byte 0x7F", "an ELF header");
-	done(&p);
+	refuses("---\nname: a\n\x7f" "ELF\x02\x01\n---\n", 3,
+	        "control byte 0x7F", "an ELF header");
 
 	parse(&p, "---\nname: a\ndescription: caf\xC3\x28\n---\n");
 	refused(&p, 3, "not valid UTF-8 (byte 0xC3)", "invalid UTF-8");
 	is_int(p.diags.v[0].column, 17, "invalid UTF-8: column");
 	done(&p);
 
-	parse(&p, "---\nname: \xC0\xAF\n---\n");
-	refused(&p, 2, "not valid UTF-8", "overlong UTF-8");
-	done(&p);
+	refuses("---\nname: \xC0\xAF\n---\n", 2, "not valid UTF-8",
+	        "overlong UTF-8");
 
-	parse(&p, "---\nname: \xED\xA0\x80\n---\n");
-	refused(&p, 2, "not valid UTF-8", "a UTF-16 surrogate");
-	done(&p);
+	refuses("---\nname: \xED\xA0\x80\n---\n", 2, "not valid UTF-8",
+	        "a UTF-16 surrogate");
 
-	parse(&p, "---\nname: \xF4\x90\x80\x80\n---\n");
-	refused(&p, 2, "not valid UTF-8", "past U+10FFFF");
-	done(&p);
+	refuses("---\nname: \xF4\x90\x80\x80\n---\n", 2, "not valid UTF-8",
+	        "past U+10FFFF");
 
-	parse(&p, "---\nname: \xE2\x82\n---\n");
-	refused(&p, 2, "not valid UTF-8", "truncated sequence");
-	done(&p);
+	refuses("---\nname: \xE2\x82\n---\n", 2, "not valid UTF-8",
+	        "truncated sequence");
 
 	/* The body may hold anything: only the frontmatter is checked. */
 	const char body[] = "---\nname: a\n---\n\x01\0\xff";

@@ -18,58 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fixture.h"
 #include "skillsfs.h"
-
-static int tests, failures;
-static char top[] = "/tmp/test_lines.XXXXXX";
-
-static void ok(bool cond, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void ok(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", cond ? "" : "not ", ++tests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!cond)
-		failures++;
-}
-
-static void die(const char *what)
-{
-	printf("Bail out! %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static void write_file(const char *dir, const char *name, const char *text)
-{
-	char path[4096];
-
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-		die(dir);
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	char *slash = strrchr(path, '/');
-	if (slash > path + strlen(dir)) {
-		*slash = '\0';
-		if (mkdir(path, 0755) < 0 && errno != EEXIST)
-			die(path);
-		*slash = '/';
-	}
-	FILE *f = fopen(path, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f) != 0)
-		die(path);
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag,
-                    struct FTW *ftw)
-{
-	(void)st; (void)flag; (void)ftw;
-	return remove(path);
-}
 
 /* Every line between the first and the last, as cJSON prints it. */
 static void check_lines(const char *doc, const char *what)
@@ -149,15 +99,9 @@ int main(int argc, char **argv)
 {
 	char root[256], dir[512];
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (!mkdtemp(top))
-		die("mkdtemp");
+	fixture_start("test_lines");
 	snprintf(root, sizeof(root), "%s/r", top);
-	if (mkdir(root, 0755) < 0)
-		die(root);
-
-	snprintf(dir, sizeof(dir), "%s/escapes", root);
-	write_file(dir, "SKILL.md",
+	write_file(at("r/escapes/SKILL.md"),
 	           "---\nname: escapes\n"
 	           "description: \"Quotes \\\" and backslashes \\\\, a tab\\t,"
 	           " a bell \\a, \\x1f, DEL \\x7f, / slash, \\u00e9t\\u00e9 and"
@@ -172,13 +116,11 @@ int main(int argc, char **argv)
 	           "  tags: [t-1, t-2]\n"
 	           "  capabilities: [resource://skills/escapes/document]\n"
 	           "---\n# Body\n");
-	write_file(dir, "na\"me.txt", "quoted\n");
-	write_file(dir, "back\\slash.txt", "backslash\n");
-	write_file(dir, "\xc3\xa9t\xc3\xa9/caf\xc3\xa9.md", "utf-8\n");
-	write_file(dir, "empty", "");
-
-	snprintf(dir, sizeof(dir), "%s/plain", root);
-	write_file(dir, "SKILL.md", "---\nname: plain\ndescription: Plain."
+	write_file(at("r/escapes/na\"me.txt"), "quoted\n");
+	write_file(at("r/escapes/back\\slash.txt"), "backslash\n");
+	write_file(at("r/escapes/\xc3\xa9t\xc3\xa9/caf\xc3\xa9.md"), "utf-8\n");
+	write_file(at("r/escapes/empty"), "");
+	write_file(at("r/plain/SKILL.md"), "---\nname: plain\ndescription: Plain."
 	           "\n---\n");
 
 	const char *roots[] = { root };
@@ -219,9 +161,8 @@ int main(int argc, char **argv)
 	   "an empty catalog's index.json read in place");
 	sfs_lines_doc_free(d);
 	sfs_catalog_unref(cat);
-	nftw(top, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	remove_tree(top);
 	if (argc > 1)
 		check_root(argv[1], argv[1]);
-	printf("1..%d\n", tests);
-	return failures ? 1 : 0;
+	return tap_end();
 }

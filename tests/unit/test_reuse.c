@@ -17,77 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fixture.h"
 #include "snapshot.h"   /* white box: the listed counter */
-
-static int tests, failures;
-static char top[] = "/tmp/test_reuse.XXXXXX";
-
-static void ok(bool cond, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void ok(bool cond, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%sok %d - ", cond ? "" : "not ", ++tests);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (!cond)
-		failures++;
-}
-
-static void die(const char *what)
-{
-	printf("Bail out! %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-/* An absolute path under the test's folder; static storage, rotating. */
-static const char *at(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static const char *at(const char *fmt, ...)
-{
-	static char bufs[8][4096];
-	static int next;
-	char *b = bufs[next++ % 8];
-	va_list ap;
-
-	int n = snprintf(b, 4096, "%s/", top);
-	va_start(ap, fmt);
-	vsnprintf(b + n, 4096 - (size_t)n, fmt, ap);
-	va_end(ap);
-	return b;
-}
-
-static void mkdirs(const char *path)
-{
-	char buf[4096];
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-			die(buf);
-		*p = '/';
-	}
-	if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-		die(buf);
-}
-
-static void write_file(const char *path, const char *text)
-{
-	char dir[4096];
-	snprintf(dir, sizeof(dir), "%s", path);
-	*strrchr(dir, '/') = '\0';
-	mkdirs(dir);
-	FILE *f = fopen(path, "w");
-	if (!f || fputs(text, f) < 0 || fclose(f) != 0)
-		die(path);
-}
 
 /* Rewrites a file in place, keeping its inode (an editor that does not
  * save by rename). */
@@ -102,22 +33,10 @@ static void rewrite(const char *path, const char *text)
  * and a script. */
 static void skill(const char *dir, const char *extra)
 {
-	const char *name = strrchr(dir, '/') + 1;
-	char text[8192];
-	snprintf(text, sizeof(text),
-	         "---\nname: %s\ndescription: The %s skill, for tests.\n%s"
-	         "---\n# %s\n\nSee [the guide](references/guide.md).\n",
-	         name, name, extra ? extra : "", name);
-	write_file(at("%s/SKILL.md", dir), text);
+	write_skill(at("%s", dir), NULL, extra,
+	            "See [the guide](references/guide.md).\n");
 	write_file(at("%s/references/guide.md", dir), "# Guide\n");
 	write_file(at("%s/scripts/run.sh", dir), "#!/bin/sh\necho run\n");
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag,
-                    struct FTW *ftw)
-{
-	(void)st; (void)flag; (void)ftw;
-	return remove(path);
 }
 
 static sfs_catalog *build(const sfs_catalog *prev, unsigned margin_ms)
@@ -234,8 +153,7 @@ enum { N = 50, MARGIN_MS = 1, LIST_ALL_MS = 3600 * 1000 };
 
 static void populate(void)
 {
-	nftw(top, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	mkdirs(top);
+	clear_top();
 	for (int i = 0; i < N; i++) {
 		char dir[64];
 		snprintf(dir, sizeof(dir), "r/%ss%02d", i % 5 ? "" : "cat/", i);
@@ -374,7 +292,7 @@ static void test_stat_only(void)
 	rebuild(&cat, MARGIN_MS, 1, 3, 1, "a skill added to a category");
 	settle(&cat);
 
-	if (nftw(at("r/cat/new"), rm_entry, 16, FTW_DEPTH | FTW_PHYS) < 0)
+	if (remove_tree(at("r/cat/new")) < 0)
 		die("remove");
 	rebuild(&cat, MARGIN_MS, 0, 0, 0, "a skill removed");
 	settle(&cat);
@@ -619,9 +537,7 @@ static void test_lifetime(void)
 
 int main(void)
 {
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (!mkdtemp(top))
-		die("mkdtemp");
+	fixture_start("test_reuse");
 	test_listing();
 	test_stat_only();
 	test_threads();
@@ -629,7 +545,5 @@ int main(void)
 	test_keep_lines();
 	test_unlisted_lines();
 	test_lifetime();
-	nftw(top, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	printf("1..%d\n", tests);
-	return failures ? 1 : 0;
+	return tap_end();
 }

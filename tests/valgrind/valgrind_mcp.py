@@ -18,20 +18,16 @@ Environment: SKILLSFS, SKILLSFS_MCP.
 
 import json
 import os
-import queue
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fs"))
+sys.path[:0] = [os.path.join(os.path.dirname(HERE), "fs"), os.path.join(os.path.dirname(HERE), "lib")]
 from mountlib import EXAMPLE_SKILLS, Mount, unmount, wait_for, write_skill  # noqa: E402
-
-SKILLSFS_MCP = os.environ.get("SKILLSFS_MCP", "skillsfs-mcp")
+from mcpclient import McpClient  # noqa: E402
 REPLY_TIMEOUT = 60.0   # valgrind is slow, the first request most of all
 MODERN = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
           "io.modelcontextprotocol/clientCapabilities": {}}
@@ -40,130 +36,41 @@ VALGRIND = ["valgrind", "--error-exitcode=1", "--leak-check=full",
             "--show-leak-kinds=definite,indirect", "--num-callers=30"]
 
 
-class Failure(Exception):
-    pass
-
-
-class Session:
+class Session(McpClient):
     """skillsfs-mcp under valgrind, spoken to one line at a time."""
 
     def __init__(self, work, name, args):
-        self.name = name
         self.log = os.path.join(work, name + ".valgrind")
-        self.stderr_path = os.path.join(work, name + ".stderr")
-        self._stderr = open(self.stderr_path, "wb")
-        self.proc = subprocess.Popen(
-            VALGRIND + ["--log-file=" + self.log, SKILLSFS_MCP] + args,
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr)
-        self.lines = queue.Queue()
-        self.notes = []
-        self.next_id = 0
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.lines.put(line)
-        self.lines.put(None)
-
-    def send_raw(self, data):
-        self.proc.stdin.write(data)
-        self.proc.stdin.flush()
-
-    def send(self, msg):
-        self.send_raw(json.dumps(msg).encode() + b"\n")
-
-    def receive(self, timeout=REPLY_TIMEOUT):
-        try:
-            line = self.lines.get(timeout=timeout)
-        except queue.Empty:
-            raise Failure("%s: no message within %.0fs" % (self.name, timeout))
-        if line is None:
-            raise Failure("%s: skillsfs-mcp closed its output (exit %s)"
-                          % (self.name, self.proc.poll()))
-        try:
-            return json.loads(line)
-        except ValueError:
-            raise Failure("%s: not JSON: %r" % (self.name, line[:200]))
-
-    def reply(self, id):
-        """The response to request `id`; notifications meanwhile are kept."""
-        while True:
-            msg = self.receive()
-            if "method" in msg:
-                self.notes.append(msg)
-            elif msg.get("id") == id:
-                return msg
-            else:
-                raise Failure("%s: unexpected message %s" % (self.name, msg))
+        super().__init__(args, stderr_path=os.path.join(work, name + ".stderr"),
+                         prefix=VALGRIND + ["--log-file=" + self.log], name=name,
+                         timeout=REPLY_TIMEOUT)
 
     def call(self, method, params=None, modern=False, expect="result"):
-        self.next_id += 1
-        msg = {"jsonrpc": "2.0", "id": self.next_id, "method": method}
+        """A request that must bring `expect` (result or error)."""
         if params is not None or modern:
-            msg["params"] = dict(params or {})
+            params = dict(params or {})
             if modern:
-                msg["params"]["_meta"] = MODERN
-        self.send(msg)
-        r = self.reply(self.next_id)
+                params["_meta"] = MODERN
+        r = self.request(method, params)
         if expect not in r:
-            raise Failure("%s: %s %s: expected %s, got %s"
-                          % (self.name, method, json.dumps(params)[:200], expect,
-                             json.dumps(r)[:400]))
+            raise AssertionError("%s: %s %s: expected %s, got %s"
+                                 % (self.name, method, json.dumps(params)[:200], expect,
+                                    json.dumps(r)[:400]))
         return r[expect]
 
-    def notify(self, method, params=None):
-        msg = {"jsonrpc": "2.0", "method": method}
-        if params is not None:
-            msg["params"] = params
-        self.send(msg)
-
-    def wait_note(self, method, timeout=30.0):
-        deadline = time.monotonic() + timeout
-        while not any(n["method"] == method for n in self.notes):
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise Failure("%s: no %s within %.0fs" % (self.name, method, timeout))
-            msg = self.receive(timeout=left)
-            if "method" not in msg:
-                raise Failure("%s: unexpected message %s" % (self.name, msg))
-            self.notes.append(msg)
-
-    def finish(self, how="eof"):
-        """Ends the server; raises unless valgrind found nothing."""
-        if how == "eof":
-            self.proc.stdin.close()
-        else:
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            rc = self.proc.wait(timeout=120)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-            raise Failure("%s: skillsfs-mcp did not exit" % self.name)
-        finally:
-            self._stderr.close()
-        rest = []
-        while True:
-            line = self.lines.get(timeout=10)
-            if line is None:
-                break
-            rest.append(json.loads(line))
+    def end(self, how="eof"):
+        """Ends the server; raises unless valgrind found nothing.  Returns
+        the messages it wrote last."""
+        rc = self.close(timeout=120, how=how, drain=True)
         with open(self.log) as f:
             report = f.read()
         if rc != 0 or "ERROR SUMMARY: 0 errors" not in report:
-            with open(self.stderr_path) as f:
-                err = f.read()
-            raise Failure("%s: skillsfs-mcp under valgrind exited %d\n--- valgrind ---\n%s"
-                          "--- stderr ---\n%s" % (self.name, rc, report, err))
+            raise AssertionError("%s: skillsfs-mcp under valgrind exited %d\n--- valgrind ---\n%s"
+                                 "--- stderr ---\n%s" % (self.name, rc, report, self.stderr()))
         summary = [l for l in report.splitlines() if "ERROR SUMMARY" in l or "definitely lost" in l
                    or "indirectly lost" in l or "All heap blocks were freed" in l]
         print("# %s: %s" % (self.name, "; ".join(s.split("== ", 1)[-1] for s in summary)))
-        return rest
-
-    def kill(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+        return self.leftover
 
 
 def handshake_session(work, mnt, src):
@@ -220,7 +127,7 @@ def handshake_session(work, mnt, src):
         s.wait_note("notifications/prompts/list_changed")
         listed = s.call("skills/list")
         assert "valgrind-added" in json.dumps(listed), listed
-        s.finish("eof")
+        s.end("eof")
     finally:
         s.kill()
 
@@ -240,7 +147,7 @@ def subscription_session(work, mnt):
         s.wait_note("notifications/subscriptions/acknowledged")
         s.notify("notifications/cancelled", {"requestId": 12})
         s.call("ping", {"_meta": MODERN}, expect="error")   # no ping in 2026-07-28
-        rest = s.finish("sigterm")
+        rest = s.end("sigterm")
         assert any(m.get("id") == "listen-1" and "result" in m for m in rest), rest
     finally:
         s.kill()
@@ -257,7 +164,7 @@ def automount_session(work, src):
                               "clientInfo": {"name": "valgrind", "version": "1"}})
         s.call("resources/read", {"uri": "skill://pdf-forms/SKILL.md"})
         s.call("tools/call", {"name": "list_skills", "arguments": {}})
-        s.finish("eof")
+        s.end("eof")
         wait_for(lambda: not os.path.ismount(mnt), timeout=10, what="the automount to go")
     finally:
         s.kill()
@@ -294,7 +201,7 @@ def main():
             try:
                 run()
                 print("ok %s (%.1fs)" % (name, time.monotonic() - t0))
-            except (Failure, AssertionError) as e:
+            except AssertionError as e:
                 status = 1
                 print("FAIL %s: %s" % (name, e))
     finally:

@@ -77,3 +77,39 @@ export function distance(a, b) {
 	}
 	return d[a.length][b.length];
 }
+
+// Every item of a paged list (resources/list, skills/list, ...) through
+// client c, following nextCursor: each page must hold an array `key`, and
+// the paging must end.
+export async function listAll(c, method, key) {
+	const items = [];
+	let cursor;
+	let pages = 0;
+	do {
+		const page = await c.request(method, cursor ? { cursor } : {});
+		assert.ok(Array.isArray(page[key]), `${method}: ${key} array: ${JSON.stringify(page).slice(0, 300)}`);
+		items.push(...page[key]);
+		cursor = page.nextCursor;
+		assert.ok(++pages < 1000, `${method} paging ends`);
+	} while (cursor);
+	return items;
+}
+
+// Reads a skill's SKILL.md and every file through the v2 SDK's SkillsClient
+// sc, which verifies digest and size: each must be verified and hold the
+// bytes of its file under MNT.  Returns how many files (besides SKILL.md)
+// it read.
+export async function readSkillVerified(sc, skill, mnt) {
+	const id = skill.frontmatter.name;
+	const doc = await sc.read(skill);
+	assert.equal(doc.verified, true, `${skill.uri}: verified`);
+	assert.deepEqual(doc.frontmatter, skill.frontmatter, `${skill.uri}: frontmatter`);
+	for (const r of skill.resources) {
+		const file = await sc.read(skill, r.uri);
+		assert.equal(file.verified, true, `${r.uri}: verified`);
+		const rel = r.uri.slice(`skill://${id}/`.length);
+		assert.deepEqual(Buffer.from(file.bytes),
+			fs.readFileSync(path.join(mnt, 'skills', id, rel)), `${r.uri}: bytes`);
+	}
+	return skill.resources.length;
+}

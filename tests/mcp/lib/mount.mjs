@@ -307,6 +307,26 @@ export async function mountedFixture(opts = {}) {
 	return handle;
 }
 
+// The usual fixture for a whole test file: mounted in before(), unmounted in
+// after().  The object returned is filled in before(): fx, the handle; mnt,
+// its real path; and with tempDir, a temporary folder `dir` of that prefix,
+// removed in after() too.
+export function fixtureForFile({ tempDir } = {}) {
+	const shared = {};
+	before(async () => {
+		shared.fx = await mountedFixture();
+		shared.mnt = fs.realpathSync(shared.fx.mnt);
+		if (tempDir)
+			shared.dir = makeTempDir(tempDir);
+	});
+	after(async () => {
+		await shared.fx?.cleanup();
+		if (shared.dir)
+			removeTempDir(shared.dir);
+	});
+	return shared;
+}
+
 // ---- reading what the mount serves -----------------------------------
 
 // The entries of MNT/index.json, one per line as the design fixes it.

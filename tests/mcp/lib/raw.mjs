@@ -161,3 +161,14 @@ export class RawServer {
 			this.child.kill('SIGKILL');
 	}
 }
+
+// Runs fn(s) with a fresh RawServer started with args; the server is killed
+// afterwards whatever happened (a no-op once it has exited).
+export async function withRawServer(args, fn, options) {
+	const s = new RawServer(args, options);
+	try {
+		return await fn(s);
+	} finally {
+		s.kill();
+	}
+}

@@ -1,22 +1,13 @@
 // --audit-log FILE appends one JSON line per request: time, method, tool or
 // URI, outcome, duration.
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { mountedFixture, makeTempDir, removeTempDir } from '../lib/mount.mjs';
+import { fixtureForFile, makeTempDir, removeTempDir } from '../lib/mount.mjs';
 import { RawServer, modernMeta } from '../lib/raw.mjs';
 
-let fx;
-let dir;
-before(async () => {
-	fx = await mountedFixture();
-	dir = makeTempDir('audit');
-});
-after(async () => {
-	await fx?.cleanup();
-	removeTempDir(dir);
-});
+const fixture = fixtureForFile({ tempDir: 'audit' });
 
 // Values of a log record, one level deep.
 const values = (rec) => Object.values(rec).flatMap((v) =>
@@ -28,8 +19,8 @@ function findKey(rec, re) {
 
 describe('--audit-log', () => {
 	it('writes one JSON line per request with method, tool or URI, outcome, time and duration', async () => {
-		const log = path.join(dir, 'audit.jsonl');
-		const s = new RawServer(['--mount', fx.mnt, '--audit-log', log]);
+		const log = path.join(fixture.dir, 'audit.jsonl');
+		const s = new RawServer(['--mount', fixture.fx.mnt, '--audit-log', log]);
 		const sent = [];
 		try {
 			await s.handshake();
@@ -80,9 +71,9 @@ describe('--audit-log', () => {
 	});
 
 	it('appends to an existing log', async () => {
-		const log = path.join(dir, 'append.jsonl');
+		const log = path.join(fixture.dir, 'append.jsonl');
 		fs.writeFileSync(log, '{"earlier":"line"}\n');
-		const s = new RawServer(['--mount', fx.mnt, '--audit-log', log]);
+		const s = new RawServer(['--mount', fixture.fx.mnt, '--audit-log', log]);
 		try {
 			await s.handshake();
 			await s.request('ping');

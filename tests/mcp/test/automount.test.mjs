@@ -66,6 +66,17 @@ async function session(args, run, connect = connectV1) {
 	return c;
 }
 
+// A session that automounted a new source in a new run folder, with a file
+// of the mount held open (busy) so that a dead daemon leaves a busy mount.
+async function sessionOnBusyMount() {
+	const src = source();
+	const run = runDir();
+	const c1 = await session(['--skills-dir', src, '--linger', '1'], run);
+	const [k] = keepers(run);
+	const mnt = mountsUnder(run)[0].mountPoint;
+	return { src, run, c1, k, mnt, busy: fs.openSync(path.join(mnt, 'index.json'), 'r') };
+}
+
 function killed(pid) {
 	return waitUntil(() => !alive(pid), { timeoutMs: 10000, what: `pid ${pid} to be gone` });
 }
@@ -195,12 +206,7 @@ describe('one line: --skills-dir without --mount', () => {
 	});
 
 	it('a crashed daemon under a busy mount: the next session, and the live one, recover', async () => {
-		const src = source();
-		const run = runDir();
-		const c1 = await session(['--skills-dir', src, '--linger', '1'], run);
-		const [k] = keepers(run);
-		const mnt = mountsUnder(run)[0].mountPoint;
-		const busy = fs.openSync(path.join(mnt, 'index.json'), 'r');
+		const { src, run, c1, k, mnt, busy } = await sessionOnBusyMount();
 		try {
 			process.kill(k.skillsfs, 'SIGKILL');
 			await killed(k.skillsfs);
@@ -219,12 +225,7 @@ describe('one line: --skills-dir without --mount', () => {
 	});
 
 	it('keeper and daemon both killed under a busy mount: the next session clears the dead mount', async () => {
-		const src = source();
-		const run = runDir();
-		const c1 = await session(['--skills-dir', src, '--linger', '1'], run);
-		const [k] = keepers(run);
-		const mnt = mountsUnder(run)[0].mountPoint;
-		const busy = fs.openSync(path.join(mnt, 'index.json'), 'r');
+		const { src, run, c1, k, mnt, busy } = await sessionOnBusyMount();
 		const pid1 = c1.transport.pid;
 		try {
 			// Stopped, the keeper cannot clear up after its daemon.

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { mountedSource, writeSkill, skillMd, indexEntries,
 	PNG_1X1 } from '../lib/mount.mjs';
 import { connectV2, SkillsClient, rejectsWith, toolJson } from '../lib/clients.mjs';
+import { listAll } from '../lib/expect.mjs';
 
 const LONG = 'Summarise long reports. '.repeat(46).trim();   // 1103 code points
 const body = (title) => `# ${title}\n\nDo the thing the ${title} way.\n`;
@@ -218,13 +219,7 @@ for (const era of ['legacy', 'modern']) {
 
 		it('resources list, read and walk the files of a skill left out of skills/list', async () => {
 			needUnlisted();
-			const uris = [];
-			let cursor;
-			do {
-				const page = await c.request('resources/list', cursor ? { cursor } : {});
-				uris.push(...page.resources.map((r) => r.uri));
-				cursor = page.nextCursor;
-			} while (cursor);
+			const uris = (await listAll(c, 'resources/list', 'resources')).map((r) => r.uri);
 			const files = skillFiles('long-desc');
 			const mine = uris.filter((u) => u.startsWith('skill://long-desc/'));
 			assert.deepEqual(mine.sort(), files.map((f) => `skill://long-desc/${encodePath(f)}`).sort());

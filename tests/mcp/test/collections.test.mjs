@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { makeTempDir, removeTempDir, mountSkills, indexEntries, writeSkill } from '../lib/mount.mjs';
 import { connectV2, SkillsClient } from '../lib/clients.mjs';
+import { readSkillVerified } from '../lib/expect.mjs';
 
 const md = (fm, body = '# Body\n') => `---\n${fm}---\n${body}`;
 const writeJson = (file, value) => {
@@ -142,20 +143,8 @@ describe('a catalog of real-world collections, listed by SkillsClient', () => {
 		assert.deepEqual(invalid, []);
 		assert.deepEqual(skills.map((s) => s.uri).sort(), indexEntries(mnt).map((e) => e.uri).sort());
 		let files = 0;
-		for (const skill of skills) {
-			const id = skill.frontmatter.name;
-			const doc = await sc.read(skill);
-			assert.equal(doc.verified, true, `${skill.uri}: verified`);
-			assert.deepEqual(doc.frontmatter, skill.frontmatter, `${skill.uri}: frontmatter`);
-			for (const r of skill.resources) {
-				const file = await sc.read(skill, r.uri);
-				assert.equal(file.verified, true, `${r.uri}: verified`);
-				const rel = r.uri.slice(`skill://${id}/`.length);
-				assert.deepEqual(Buffer.from(file.bytes),
-					fs.readFileSync(path.join(mnt, 'skills', id, rel)), `${r.uri}: bytes`);
-				files++;
-			}
-		}
+		for (const skill of skills)
+			files += await readSkillVerified(sc, skill, mnt);
 		assert.ok(files >= skills.length + 4, `every file read (${files})`);
 	});
 });

@@ -4,7 +4,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mountedFixture, waitUntil } from '../lib/mount.mjs';
-import { RawServer } from '../lib/raw.mjs';
+import { RawServer, withRawServer } from '../lib/raw.mjs';
 
 let fx;
 before(async () => { fx = await mountedFixture(); });
@@ -213,20 +213,16 @@ describe('size and end of input', () => {
 	});
 
 	it('a 10 MB line without a newline, then EOF: exit 0 promptly', async () => {
-		const s = new RawServer(['--mount', fx.mnt]);
-		try {
+		await withRawServer(['--mount', fx.mnt], async (s) => {
 			await s.handshake();
 			await s.writeRaw('{"jsonrpc":"2.0","id":1,"method":"ping","params":{"p":"' + 'y'.repeat(10 * 1024 * 1024));
 			const exit = await s.close({ timeoutMs: 5000 });
 			assert.deepEqual(exit, { code: 0, signal: null });
-		} finally {
-			s.kill();
-		}
+		});
 	});
 
 	it('EOF in the middle of a message: exit 0 promptly, nothing more on stdout', async () => {
-		const s = new RawServer(['--mount', fx.mnt]);
-		try {
+		await withRawServer(['--mount', fx.mnt], async (s) => {
 			await s.handshake();
 			const before = s.lines.length;
 			await s.writeRaw('{"jsonrpc":"2.0","id":99,"meth');
@@ -236,34 +232,26 @@ describe('size and end of input', () => {
 			assert.ok(Date.now() - t0 < 3000, 'promptly');
 			const extra = s.lines.slice(before);
 			assert.ok(extra.every((l) => !l.includes('"id":99')), `no answer to the cut message: ${extra}`);
-		} finally {
-			s.kill();
-		}
+		});
 	});
 
 	it('EOF before anything was sent: exit 0 promptly', async () => {
-		const s = new RawServer(['--mount', fx.mnt]);
-		try {
+		await withRawServer(['--mount', fx.mnt], async (s) => {
 			const exit = await s.close({ timeoutMs: 3000 });
 			assert.deepEqual(exit, { code: 0, signal: null });
 			assert.deepEqual(s.lines, [], 'nothing on stdout');
-		} finally {
-			s.kill();
-		}
+		});
 	});
 
 	it('requests already read are answered before the EOF exit', async () => {
-		const s = new RawServer(['--mount', fx.mnt]);
-		try {
+		await withRawServer(['--mount', fx.mnt], async (s) => {
 			await s.handshake();
 			await s.writeRaw('{"jsonrpc":"2.0","id":"last","method":"tools/list"}\n');
 			const exit = await s.close({ timeoutMs: 5000 });
 			assert.deepEqual(exit, { code: 0, signal: null });
 			await waitUntil(() => s.queue.some((m) => m.id === 'last'), { timeoutMs: 1000,
 				what: 'the answer to the last request' });
-		} finally {
-			s.kill();
-		}
+		});
 	});
 
 	it('blank lines and CRLF line ends are tolerated', async () => {

@@ -62,6 +62,12 @@ for (const flavour of FLAVOURS) {
 			return { items: page.skills, next: page.nextCursor };
 		}, 'list_skills');
 
+		// The pages of a list method whose items are in r[key].
+		const walkList = (method, key) => walk(async (cursor) => {
+			const r = await c.request(method, cursor ? { cursor } : {});
+			return { items: r[key], next: r.nextCursor };
+		}, method);
+
 		for (const limit of [1, 7, 25]) {
 			it(`list_skills with limit ${limit} walks the whole catalog in pages of at most ${limit}`, async () => {
 				const want = sortBy(expectedListed(fx.mnt), 'id');
@@ -90,18 +96,12 @@ for (const flavour of FLAVOURS) {
 		});
 
 		it('skills/list pages add up to MNT/index.json, in order, entries never split', async () => {
-			const pages = await walk(async (cursor) => {
-				const r = await c.request('skills/list', cursor ? { cursor } : {});
-				return { items: r.skills, next: r.nextCursor };
-			}, 'skills/list');
+			const pages = await walkList('skills/list', 'skills');
 			assert.deepEqual(pages.flat(), indexEntries(fx.mnt));
 		});
 
 		it('resources/list pages have each URI once, and every skill\'s SKILL.md', async () => {
-			const pages = await walk(async (cursor) => {
-				const r = await c.request('resources/list', cursor ? { cursor } : {});
-				return { items: r.resources, next: r.nextCursor };
-			}, 'resources/list');
+			const pages = await walkList('resources/list', 'resources');
 			const uris = pages.flat().map((r) => r.uri);
 			assert.equal(new Set(uris).size, uris.length, 'no URI twice');
 			for (const e of indexEntries(fx.mnt)) {
@@ -111,10 +111,7 @@ for (const flavour of FLAVOURS) {
 		});
 
 		it('prompts/list pages have init-skills and every user-invocable skill once', async () => {
-			const pages = await walk(async (cursor) => {
-				const r = await c.request('prompts/list', cursor ? { cursor } : {});
-				return { items: r.prompts, next: r.nextCursor };
-			}, 'prompts/list');
+			const pages = await walkList('prompts/list', 'prompts');
 			const names = pages.flat().map((p) => p.name);
 			assert.equal(new Set(names).size, names.length, 'no prompt twice');
 			const want = indexEntries(fx.mnt).filter((e) => e.frontmatter['user-invocable'] !== false)

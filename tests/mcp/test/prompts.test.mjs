@@ -4,16 +4,10 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { mountedFixture, indexEntries, splitFrontmatter, SKILLSFS_MCP } from '../lib/mount.mjs';
+import { fixtureForFile, indexEntries, splitFrontmatter, SKILLSFS_MCP } from '../lib/mount.mjs';
 import { FLAVOURS, rejectsWith } from '../lib/clients.mjs';
 
-let fx;
-let mnt;
-before(async () => {
-	fx = await mountedFixture();
-	mnt = fs.realpathSync(fx.mnt);
-});
-after(async () => { await fx?.cleanup(); });
+const fixture = fixtureForFile();
 
 const noTrailingNewlines = (s) => s.replace(/\n+$/, '');
 
@@ -31,7 +25,7 @@ function promptText(res) {
 	}).join('\n');
 }
 
-const userInvocable = () => indexEntries(mnt)
+const userInvocable = () => indexEntries(fixture.mnt)
 	.filter((e) => e.frontmatter['user-invocable'] !== false)
 	.map((e) => e.frontmatter.name);
 
@@ -50,7 +44,7 @@ describe('skillsfs-mcp instructions', () => {
 for (const flavour of FLAVOURS) {
 	describe(flavour.name, () => {
 		let c;
-		before(async () => { c = await flavour.connect(['--mount', fx.mnt]); });
+		before(async () => { c = await flavour.connect(['--mount', fixture.fx.mnt]); });
 		after(async () => { await c?.close(); });
 
 		it('prompts/list has init-skills and every user-invocable skill, and no other skill', async () => {
@@ -79,7 +73,7 @@ for (const flavour of FLAVOURS) {
 		it('prompts/get of a skill returns its instructions', async () => {
 			for (const id of userInvocable()) {
 				const text = promptText(await c.client.getPrompt({ name: id }));
-				const body = splitFrontmatter(fs.readFileSync(`${mnt}/skills/${id}/SKILL.md`, 'utf8'))[1];
+				const body = splitFrontmatter(fs.readFileSync(`${fixture.mnt}/skills/${id}/SKILL.md`, 'utf8'))[1];
 				assert.ok(text.includes(body.trim()), `${id}: prompt holds the SKILL.md body`);
 			}
 		});

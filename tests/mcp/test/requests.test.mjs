@@ -2,25 +2,16 @@
 // order mark, a lone surrogate escape, the skill named in get_skill's audit
 // line, and the logging capability (findings of a refresh as
 // notifications/message once a client sets a level).
-import { describe, it, before, after } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { mountedFixture, makeTempDir, removeTempDir, writeSkill, skillMd, waitUntil } from '../lib/mount.mjs';
+import { fixtureForFile, writeSkill, skillMd, waitUntil } from '../lib/mount.mjs';
 import { connectV1 } from '../lib/clients.mjs';
 import { RawServer } from '../lib/raw.mjs';
 
-let fx;
-let dir;
-before(async () => {
-	fx = await mountedFixture();
-	dir = makeTempDir('requests');
-});
-after(async () => {
-	await fx?.cleanup();
-	removeTempDir(dir);
-});
+const fixture = fixtureForFile({ tempDir: 'requests' });
 
 async function withServer(args, fn) {
 	const s = new RawServer(args);
@@ -36,7 +27,7 @@ async function withServer(args, fn) {
 describe('list_skills limit', () => {
 	for (const limit of [0, 501, 2 ** 32 + 1, 1e30, -1, 1.5]) {
 		it(`limit ${limit} is refused, as the message says: 1 to 500`, async () => {
-			await withServer(['--mount', fx.mnt], async (s) => {
+			await withServer(['--mount', fixture.fx.mnt], async (s) => {
 				const r = await s.request('tools/call', { name: 'list_skills', arguments: { limit } });
 				assert.equal(r.result?.isError, true, JSON.stringify(r));
 				assert.match(r.result.content[0].text, /limit must be an integer from 1 to 500/);
@@ -45,7 +36,7 @@ describe('list_skills limit', () => {
 	}
 
 	it('limit 500 and limit 1 are accepted', async () => {
-		await withServer(['--mount', fx.mnt], async (s) => {
+		await withServer(['--mount', fixture.fx.mnt], async (s) => {
 			for (const limit of [1, 500]) {
 				const r = await s.request('tools/call', { name: 'list_skills', arguments: { limit } });
 				assert.notEqual(r.result?.isError, true, JSON.stringify(r));
@@ -57,7 +48,7 @@ describe('list_skills limit', () => {
 
 describe('request text', () => {
 	it('a UTF-8 byte order mark before a valid request: answered, with its id', async () => {
-		await withServer(['--mount', fx.mnt], async (s) => {
+		await withServer(['--mount', fixture.fx.mnt], async (s) => {
 			await s.writeRaw('\ufeff' + JSON.stringify({ jsonrpc: '2.0', id: 'bom-1', method: 'tools/list' }) + '\n');
 			const r = await s.response('bom-1');
 			assert.ok(r.result?.tools?.length, JSON.stringify(r));
@@ -65,7 +56,7 @@ describe('request text', () => {
 	});
 
 	it('a lone \\ud800 escape does not lose the request id', async () => {
-		await withServer(['--mount', fx.mnt], async (s) => {
+		await withServer(['--mount', fixture.fx.mnt], async (s) => {
 			await s.writeRaw('{"jsonrpc":"2.0","id":77,"method":"tools/call","params":' +
 				'{"name":"get_skill","arguments":{"id":"pdf\\ud800forms"}}}\n');
 			const r = await s.response(77);
@@ -81,8 +72,8 @@ describe('request text', () => {
 
 describe('audit', () => {
 	it('a get_skill line says which skill was asked for', async () => {
-		const log = path.join(dir, 'audit.jsonl');
-		await withServer(['--mount', fx.mnt, '--audit-log', log], async (s) => {
+		const log = path.join(fixture.dir, 'audit.jsonl');
+		await withServer(['--mount', fixture.fx.mnt, '--audit-log', log], async (s) => {
 			await s.request('tools/call', { name: 'get_skill', arguments: { id: 'pdf-forms' } });
 			await s.request('tools/call', { name: 'get_skill', arguments: { id: 'no-such-skill' } });
 		});
@@ -95,7 +86,7 @@ describe('audit', () => {
 
 describe('logging', () => {
 	it('after logging/setLevel, a refresh with findings sends notifications/message naming the file', async () => {
-		const c = await connectV1(['--mount', fx.mnt]);
+		const c = await connectV1(['--mount', fixture.fx.mnt]);
 		const messages = [];
 		c.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { messages.push(n.params); });
 		try {
@@ -103,7 +94,7 @@ describe('logging', () => {
 			await c.client.setLoggingLevel('warning');
 			// No description: an error under the serving rule (a bad name
 			// alone is only a warning now).
-			writeSkill(fx.src, 'broken-name', { 'SKILL.md': skillMd('name: broken-name\nlicense: MIT',
+			writeSkill(fixture.fx.src, 'broken-name', { 'SKILL.md': skillMd('name: broken-name\nlicense: MIT',
 				'# Broken\n') });
 			const m = await waitUntil(() => messages.find((x) => JSON.stringify(x.data).includes('broken-name')),
 				{ timeoutMs: 15000, what: 'a notifications/message about broken-name' });
@@ -114,30 +105,30 @@ describe('logging', () => {
 				JSON.stringify(m.data.findings));
 		} finally {
 			await c.close();
-			fs.rmSync(path.join(fx.src, 'broken-name'), { recursive: true, force: true });
+			fs.rmSync(path.join(fixture.fx.src, 'broken-name'), { recursive: true, force: true });
 		}
 	});
 
 	it('without a level set, no notifications/message', async () => {
-		const c = await connectV1(['--mount', fx.mnt]);
+		const c = await connectV1(['--mount', fixture.fx.mnt]);
 		const messages = [];
 		const changed = [];
 		c.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => { messages.push(n.params); });
 		c.client.fallbackNotificationHandler = async (n) => { changed.push(n.method); };
 		try {
-			writeSkill(fx.src, 'quiet-broken', { 'SKILL.md': skillMd('name: Quiet-Broken\ndescription: Another bad name.',
+			writeSkill(fixture.fx.src, 'quiet-broken', { 'SKILL.md': skillMd('name: Quiet-Broken\ndescription: Another bad name.',
 				'# Q\n') });
 			await waitUntil(() => changed.includes('notifications/resources/list_changed'),
 				{ timeoutMs: 15000, what: 'the refresh to be announced' });
 			assert.deepEqual(messages, []);
 		} finally {
 			await c.close();
-			fs.rmSync(path.join(fx.src, 'quiet-broken'), { recursive: true, force: true });
+			fs.rmSync(path.join(fixture.fx.src, 'quiet-broken'), { recursive: true, force: true });
 		}
 	});
 
 	it('an unknown level is refused', async () => {
-		await withServer(['--mount', fx.mnt], async (s) => {
+		await withServer(['--mount', fixture.fx.mnt], async (s) => {
 			const r = await s.request('logging/setLevel', { level: 'loud' });
 			assert.equal(r.error?.code, -32602);
 		});

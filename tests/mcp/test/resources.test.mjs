@@ -4,28 +4,22 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { mountedFixture, skillIds, skillFiles, indexEntries } from '../lib/mount.mjs';
+import { fixtureForFile, skillIds, skillFiles, indexEntries } from '../lib/mount.mjs';
 import { FLAVOURS, rejectsWith } from '../lib/clients.mjs';
-import { metaMentions } from '../lib/expect.mjs';
+import { listAll, metaMentions } from '../lib/expect.mjs';
 
-let fx;
-let mnt;
-before(async () => {
-	fx = await mountedFixture();
-	mnt = fs.realpathSync(fx.mnt);
-});
-after(async () => { await fx?.cleanup(); });
+const fixture = fixtureForFile();
 
 // Every resource:// URI the mount answers for, with its file in the mount.
 function uriFamilies() {
 	const out = [{ uri: 'resource://catalog/skills_index',
-		files: [path.join(mnt, 'catalog', 'skills_index.json')], mime: 'application/json' }];
-	for (const id of skillIds(mnt)) {
+		files: [path.join(fixture.mnt, 'catalog', 'skills_index.json')], mime: 'application/json' }];
+	for (const id of skillIds(fixture.mnt)) {
 		out.push({ uri: `resource://catalog/skills/${id}`,
-			files: [path.join(mnt, 'catalog', `${id}.json`)], mime: 'application/json' });
+			files: [path.join(fixture.mnt, 'catalog', `${id}.json`)], mime: 'application/json' });
 		out.push({ uri: `resource://skills/${id}/document`,
-			files: [path.join(mnt, 'skills', id, 'SKILL.md')], mime: 'text/markdown' });
-		const refs = path.join(mnt, 'refs', id);
+			files: [path.join(fixture.mnt, 'skills', id, 'SKILL.md')], mime: 'text/markdown' });
+		const refs = path.join(fixture.mnt, 'refs', id);
 		if (!fs.existsSync(refs))
 			continue;
 		for (const f of fs.readdirSync(refs)) {
@@ -73,17 +67,8 @@ for (const flavour of FLAVOURS) {
 		let c;
 		let listed;
 		before(async () => {
-			c = await flavour.connect(['--mount', fx.mnt]);
-			listed = [];
-			let cursor;
-			let pages = 0;
-			do {
-				const page = await c.request('resources/list', cursor ? { cursor } : {});
-				assert.ok(Array.isArray(page.resources), 'resources array');
-				listed.push(...page.resources);
-				cursor = page.nextCursor;
-				assert.ok(++pages < 1000, 'resources/list paging ends');
-			} while (cursor);
+			c = await flavour.connect(['--mount', fixture.fx.mnt]);
+			listed = await listAll(c, 'resources/list', 'resources');
 		});
 		after(async () => { await c?.close(); });
 
@@ -102,7 +87,7 @@ for (const flavour of FLAVOURS) {
 			const uris = new Set(listed.map((r) => r.uri));
 			for (const fam of uriFamilies())
 				assert.ok(uris.has(fam.uri), `${fam.uri} listed`);
-			for (const id of skillIds(mnt))
+			for (const id of skillIds(fixture.mnt))
 				assert.ok(uris.has(`skill://${id}/SKILL.md`), `skill://${id}/SKILL.md listed`);
 		});
 
@@ -116,14 +101,14 @@ for (const flavour of FLAVOURS) {
 			}
 			for (const r of listed.filter((x) => x.uri.startsWith('skill://'))) {
 				const rel = r.uri.slice('skill://'.length);
-				assert.ok(metaMentions(r._meta, [path.join(mnt, 'skills', rel)]),
+				assert.ok(metaMentions(r._meta, [path.join(fixture.mnt, 'skills', rel)]),
 					`${r.uri}: _meta names its mount path: ${JSON.stringify(r._meta)}`);
 			}
 		});
 
 		it('skill://<id>/SKILL.md resources take name and description from the frontmatter', () => {
 			const byUri = new Map(listed.map((r) => [r.uri, r]));
-			for (const e of indexEntries(mnt)) {
+			for (const e of indexEntries(fixture.mnt)) {
 				const r = byUri.get(e.uri);
 				assert.ok(r, `${e.uri} listed`);
 				assert.equal(r.name, e.frontmatter.name, `${e.uri}: name`);
@@ -164,10 +149,10 @@ for (const flavour of FLAVOURS) {
 		it('resources/read of skill://<id>/<path> returns every file byte for byte, text or blob by content', async () => {
 			let files = 0;
 			let blobs = 0;
-			for (const id of skillIds(mnt)) {
-				for (const rel of skillFiles(mnt, id)) {
+			for (const id of skillIds(fixture.mnt)) {
+				for (const rel of skillFiles(fixture.mnt, id)) {
 					const uri = `skill://${id}/${rel}`;
-					const bytes = fs.readFileSync(path.join(mnt, 'skills', id, rel));
+					const bytes = fs.readFileSync(path.join(fixture.mnt, 'skills', id, rel));
 					const res = await read(uri);
 					assert.equal(res.contents.length, 1, `${uri}: one content item`);
 					const item = res.contents[0];

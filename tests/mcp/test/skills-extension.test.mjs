@@ -5,21 +5,16 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { mountedFixture, indexEntries, skillIds } from '../lib/mount.mjs';
+import { fixtureForFile, indexEntries, skillIds } from '../lib/mount.mjs';
 import { FLAVOURS, SkillsClient, rejectsWith } from '../lib/clients.mjs';
 import { SKILLS_EXT } from '../lib/raw.mjs';
+import { listAll, readSkillVerified } from '../lib/expect.mjs';
 
-let fx;
-let mnt;
-before(async () => {
-	fx = await mountedFixture();
-	mnt = fs.realpathSync(fx.mnt);
-});
-after(async () => { await fx?.cleanup(); });
+const fixture = fixtureForFile();
 
 // Every folder of a skill in the mount, relative to the skill ('' = root).
 function skillDirs(id) {
-	const root = path.join(mnt, 'skills', id);
+	const root = path.join(fixture.mnt, 'skills', id);
 	const out = [''];
 	const walk = (rel) => {
 		for (const ent of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
@@ -37,22 +32,10 @@ function skillDirs(id) {
 for (const flavour of FLAVOURS) {
 	describe(flavour.name, () => {
 		let c;
-		before(async () => { c = await flavour.connect(['--mount', fx.mnt]); });
+		before(async () => { c = await flavour.connect(['--mount', fixture.fx.mnt]); });
 		after(async () => { await c?.close(); });
 
-		const listAll = async () => {
-			const entries = [];
-			let cursor;
-			let pages = 0;
-			do {
-				const page = await c.request('skills/list', cursor ? { cursor } : {});
-				assert.ok(Array.isArray(page.skills), `skills array: ${JSON.stringify(page).slice(0, 300)}`);
-				entries.push(...page.skills);
-				cursor = page.nextCursor;
-				assert.ok(++pages < 1000, 'skills/list paging ends');
-			} while (cursor);
-			return entries;
-		};
+		const listSkills = () => listAll(c, 'skills/list', 'skills');
 
 		it('declares the skills extension as an object with directoryRead, beside resources', () => {
 			const caps = c.client.getServerCapabilities();
@@ -66,18 +49,18 @@ for (const flavour of FLAVOURS) {
 		});
 
 		it('skills/list entries are exactly the lines of MNT/index.json', async () => {
-			const entries = await listAll();
-			assert.deepEqual(entries, indexEntries(mnt));
+			const entries = await listSkills();
+			assert.deepEqual(entries, indexEntries(fixture.mnt));
 		});
 
 		it('skills/list entries describe files the mount serves, with sizes that match', async () => {
-			for (const e of await listAll()) {
+			for (const e of await listSkills()) {
 				const id = e.frontmatter.name;
 				assert.equal(e.uri, `skill://${id}/SKILL.md`);
 				assert.equal(e.resources[0].uri, e.uri, `${id}: SKILL.md first`);
 				for (const r of e.resources) {
 					const rel = r.uri.slice(`skill://${id}/`.length);
-					const st = fs.statSync(path.join(mnt, 'skills', id, rel));
+					const st = fs.statSync(path.join(fixture.mnt, 'skills', id, rel));
 					assert.equal(r.size, st.size, `${r.uri}: size`);
 					assert.match(r.digest, /^sha256:[0-9a-f]{64}$/, `${r.uri}: digest`);
 				}
@@ -89,7 +72,7 @@ for (const flavour of FLAVOURS) {
 		});
 
 		it('skills/get returns the index entry of each skill', async () => {
-			for (const e of indexEntries(mnt)) {
+			for (const e of indexEntries(fixture.mnt)) {
 				const res = await c.request('skills/get', { uri: e.uri });
 				assert.deepEqual(res.skill, e, `${e.uri}`);
 				assert.equal(res.nextCursor, undefined, 'skills/get carries no cursor');
@@ -110,22 +93,15 @@ for (const flavour of FLAVOURS) {
 
 		it('resources/directory/read lists the direct children of every skill folder', async () => {
 			// "the same Resource objects that resources/list returns"
-			const listed = new Map();
-			let cursor;
-			do {
-				const page = await c.request('resources/list', cursor ? { cursor } : {});
-				for (const r of page.resources)
-					listed.set(r.uri, r);
-				cursor = page.nextCursor;
-			} while (cursor);
+			const listed = new Map((await listAll(c, 'resources/list', 'resources')).map((r) => [r.uri, r]));
 			let dirs = 0;
-			for (const id of skillIds(mnt)) {
+			for (const id of skillIds(fixture.mnt)) {
 				for (const rel of skillDirs(id)) {
 					const uri = rel ? `skill://${id}/${rel}` : `skill://${id}`;
 					const res = await c.request('resources/directory/read', { uri });
 					assert.ok(Array.isArray(res.resources), `${uri}: resources array`);
 					const got = res.resources.map((r) => [r.uri, r.mimeType === 'inode/directory']).sort();
-					const want = fs.readdirSync(path.join(mnt, 'skills', id, rel), { withFileTypes: true })
+					const want = fs.readdirSync(path.join(fixture.mnt, 'skills', id, rel), { withFileTypes: true })
 						.map((ent) => [`${uri}/${ent.name}`, ent.isDirectory()]).sort();
 					assert.deepEqual(got, want, `${uri}: children`);
 					for (const r of res.resources) {
@@ -163,25 +139,15 @@ for (const flavour of FLAVOURS) {
 				assert.equal(sc.directoryRead, true, 'SkillsClient sees directoryRead');
 				const { skills, invalid } = await sc.list();
 				assert.deepEqual(invalid, []);
-				assert.deepEqual(skills.map((s) => s.uri).sort(), indexEntries(mnt).map((e) => e.uri).sort());
+				assert.deepEqual(skills.map((s) => s.uri).sort(), indexEntries(fixture.mnt).map((e) => e.uri).sort());
 				for (const skill of skills) {
 					const { skill: again } = await sc.get(skill.uri);
 					assert.deepEqual(again, skill, `${skill.uri}: get equals list`);
-					const md = await sc.read(skill);
-					assert.equal(md.verified, true, `${skill.uri}: verified`);
-					assert.deepEqual(md.frontmatter, skill.frontmatter, `${skill.uri}: frontmatter`);
-					for (const r of skill.resources) {
-						const file = await sc.read(skill, r.uri);
-						assert.equal(file.verified, true, `${r.uri}: verified`);
-						const id = skill.frontmatter.name;
-						const rel = r.uri.slice(`skill://${id}/`.length);
-						assert.deepEqual(Buffer.from(file.bytes),
-							fs.readFileSync(path.join(mnt, 'skills', id, rel)), `${r.uri}: bytes`);
-					}
+					await readSkillVerified(sc, skill, fixture.mnt);
 				}
 				const dir = await sc.readDirectory('skill://pdf-forms/references');
 				assert.deepEqual(dir.resources.map((r) => r.uri).sort(),
-					fs.readdirSync(path.join(mnt, 'skills/pdf-forms/references'))
+					fs.readdirSync(path.join(fixture.mnt, 'skills/pdf-forms/references'))
 						.map((n) => `skill://pdf-forms/references/${n}`).sort());
 			});
 		}

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { mountedSource, writeSkill, skillMd, indexEntries,
 	RANDOM_BINARY } from '../lib/mount.mjs';
 import { connectV1, connectV2, SkillsClient } from '../lib/clients.mjs';
+import { listAll } from '../lib/expect.mjs';
 
 const ID = 'odd-names';
 // Relative path in the skill -> content.
@@ -142,13 +143,7 @@ for (const era of ['legacy', 'modern']) {
 		});
 
 		it('resources/list gives each file of the skill under its skills/list URI', async () => {
-			const uris = [];
-			let cursor;
-			do {
-				const page = await c.request('resources/list', cursor ? { cursor } : {});
-				uris.push(...page.resources.map((r) => r.uri));
-				cursor = page.nextCursor;
-			} while (cursor);
+			const uris = (await listAll(c, 'resources/list', 'resources')).map((r) => r.uri);
 			const mine = uris.filter((u) => u.startsWith(`skill://${ID}/`));
 			assert.deepEqual(mine.sort(), filesOnDisk().map(uriOf).sort());
 		});
