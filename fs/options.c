@@ -13,25 +13,14 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
 #include "options.h"
 
-__attribute__((format(printf, 1, 2)))
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("skillsfs: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputs("\nTry 'skillsfs --help' for more information.\n", stderr);
-	va_end(ap);
-	return 2;
-}
+/* "skillsfs: MESSAGE", a pointer to --help; returns CLI_EXIT_USAGE. */
+#define usage_error(...) cli_usage_error("skillsfs", __VA_ARGS__)
 
 void options_usage(FILE *out, const char *prog)
 {
@@ -133,18 +122,9 @@ static int parse_count(const char *val, const char *opt, unsigned *out)
 static int add_dirs(struct mount_options *o, const char *list,
                     const char *source)
 {
-	char *copy = strdup(list);
-	char *save = NULL;
-	int rc = 0;
-
-	if (!copy)
-		return usage_error("%s", strerror(ENOMEM));
-	for (char *d = strtok_r(copy, ":", &save); d && rc == 0;
-	     d = strtok_r(NULL, ":", &save))
-		if (roots_add(&o->roots, d, source) < 0)
-			rc = usage_error("cannot use skills directory %s", d);
-	free(copy);
-	return rc;
+	if (roots_add_list(&o->roots, list, source) < 0)
+		return usage_error("cannot use skills directories %s", list);
+	return 0;
 }
 
 static int set_docs_dir(struct mount_options *o, const char *dir)
@@ -401,8 +381,6 @@ static int apply_config(struct mount_options *o, char **fuse_opts,
 		return 2;
 	if (!*first && cf->mountpoint)
 		*first = cf->mountpoint;
-	if (o->roots.n == 0 && roots_from_config(&o->roots, cf) < 0)
-		return usage_error("%s", strerror(ENOMEM));
 	return 0;
 }
 
@@ -440,12 +418,10 @@ int options_parse(int argc, char **argv, struct mount_options *o)
 	if (rc == 0 && !o->mountpoint)
 		rc = usage_error("%s", "missing MOUNTPOINT");
 	if (rc == 0 && o->roots.n == 0) {
-		int added = roots_from_env(&o->roots);
-		if (added == 0)
-			added = roots_from_defaults(&o->roots);
+		int added = roots_fallback(&o->roots, &o->cf);
 		if (added < 0)
-			rc = usage_error("%s",
-			                 "bad SKILLSFS_SKILLS_DIRS");
+			rc = usage_error("cannot read the skills directories: "
+			                 "%s", strerror(-added));
 		else if (added == 0)
 			rc = usage_error("%s", "no skills directory: give "
 			       "--skills-dir DIR (or -o skills_dir=DIR, "

@@ -2,18 +2,17 @@
  * check.c - `skillsfs check`: builds a catalog once and prints every
  * finding the way compilers do, so that editors and CI can jump to it.
  */
+#include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "config.h"
 #include "skillsfs.h"
 
-enum { EXIT_FINDINGS = 1, EXIT_USAGE = 2 };
+#define CMD "skillsfs check"
 
 static const char usage_text[] =
 	"usage: skillsfs check [--skills-dir DIR]... [--strict] [--json]\n"
@@ -46,21 +45,6 @@ struct check_opts {
 	struct sfs_config_file cf;
 };
 
-static int usage_error(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("skillsfs check: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'skillsfs check --help'.\n", stderr);
-	return EXIT_USAGE;
-}
-
 /* Returns -1 to go on, or the exit status. */
 static int parse_args(int argc, char **argv, struct check_opts *o)
 {
@@ -84,8 +68,8 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
 		case 1:
 		case 'd':
 			if (roots_add(&o->roots, optarg, "--skills-dir") < 0)
-				return usage_error("cannot use skills folder '%s'",
-				                   optarg);
+				return cli_usage_error(CMD, "cannot use skills "
+				                       "folder '%s'", optarg);
 			break;
 		case 's':
 			o->strict = true;
@@ -100,43 +84,20 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
 			fputs(usage_text, stdout);
 			return 0;
 		case 'V':
-			printf("skillsfs check %s\n", SKILLSFS_VERSION);
-			return 0;
-		case ':':
-			return usage_error("option '%s' needs a value",
-			                   argv[optind - 1]);
+			return cli_version(CMD);
 		default:
-			if (optopt) {   /* a short option, maybe in a group */
-				char opt[3] = { '-', (char)optopt, '\0' };
-				return usage_error("unknown option '%s'", opt);
-			}
-			return usage_error("unknown option '%s'",
-			                   argv[optind - 1]);
+			return cli_option_error(CMD, c, argv);
 		}
 	}
 	/* after "--" */
 	for (; optind < argc; optind++)
 		if (roots_add(&o->roots, argv[optind], "--skills-dir") < 0)
-			return usage_error("cannot use skills folder '%s'",
-			                   argv[optind]);
-	if (o->config && conffile_load("skillsfs check", o->config,
-	                               &o->cf) < 0)
-		return EXIT_USAGE;
+			return cli_usage_error(CMD, "cannot use skills folder "
+			                       "'%s'", argv[optind]);
+	int status = cli_load_roots(CMD, o->config, &o->roots, &o->cf);
 	if (o->cf.strict == 1)
 		o->strict = true;
-	if (o->roots.n == 0 && roots_from_config(&o->roots, &o->cf) < 0)
-		return usage_error("%s", "out of memory");
-	if (o->roots.n == 0 && roots_from_env(&o->roots) < 0)
-		return usage_error("%s", "cannot read SKILLSFS_SKILLS_DIRS");
-	if (o->roots.n == 0 && roots_from_defaults(&o->roots) < 0)
-		return usage_error("%s", "out of memory");
-	if (o->roots.n == 0) {
-		fputs("skillsfs check: no skills folders: give --skills-dir DIR, "
-		      "--config FILE or set SKILLSFS_SKILLS_DIRS (none of "
-		      ROOTS_DEFAULT_LIST " exists)\n", stderr);
-		return EXIT_USAGE;
-	}
-	return -1;
+	return status;
 }
 
 /* FILE:LINE:COL: SEVERITY: FIELD: MESSAGE */
@@ -163,8 +124,7 @@ static int report(const sfs_catalog *cat, bool json)
 	if (json) {
 		char *text = sfs_render_findings(cat);
 		if (!text) {
-			fputs("skillsfs check: out of memory\n", stderr);
-			return EXIT_FINDINGS;
+			return cli_fail(CMD, "%s", strerror(ENOMEM));
 		}
 		fputs(text, stdout);
 		free(text);
@@ -175,10 +135,9 @@ static int report(const sfs_catalog *cat, bool json)
 		       n.shadowed);
 	}
 	if (fflush(stdout) != 0) {
-		perror("skillsfs check: stdout");
-		return EXIT_FINDINGS;
+		return cli_fail(CMD, "stdout: %s", strerror(errno));
 	}
-	return n.errors ? EXIT_FINDINGS : 0;
+	return n.errors ? CLI_EXIT_FAILED : 0;
 }
 
 static void check_opts_free(struct check_opts *o)
@@ -210,10 +169,9 @@ int check_main(int argc, char **argv)
 	sfs_catalog *cat;
 	int rc = sfs_catalog_build(&cfg, NULL, &cat);
 	if (rc < 0) {
-		fprintf(stderr, "skillsfs check: cannot build the catalog: %s\n",
-		        strerror(-rc));
 		check_opts_free(&o);
-		return EXIT_FINDINGS;
+		return cli_fail(CMD, "cannot build the catalog: %s",
+		                strerror(-rc));
 	}
 	status = report(cat, o.json);
 	sfs_catalog_unref(cat);
