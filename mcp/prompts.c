@@ -19,12 +19,13 @@
 #include <unistd.h>
 
 #include "arguments.h"
+#include "buf.h"
 #include "cursor.h"
 #include "instructions.h"
 #include "jsonrpc.h"
 #include "server.h"
 #include "skillmd.h"
-#include "util.h"
+#include "text.h"
 
 #define GUIDE_PROMPT "init-skills"
 #define PROMPTS_PAGE 100

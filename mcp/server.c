@@ -9,10 +9,11 @@
 #include <string.h>
 
 #include "audit.h"
+#include "buf.h"
+#include "clock.h"
 #include "config.h"
 #include "jsonrpc.h"
 #include "server.h"
-#include "util.h"
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
 #define META_CAPS "io.modelcontextprotocol/clientCapabilities"

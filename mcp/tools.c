@@ -18,11 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "cursor.h"
+#include "files.h"
 #include "jsonrpc.h"
 #include "server.h"
 #include "skillmd.h"
-#include "util.h"
+#include "text.h"
 
 #define LIST_DEFAULT_LIMIT 50
 #define LIST_MAX_LIMIT 500
