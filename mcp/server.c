@@ -154,6 +154,30 @@ const char *param_string(const struct request *req, const char *name,
 	return v->valuestring;
 }
 
+const char *param_required(const struct request *req, const char *name,
+                           struct reply *r)
+{
+	bool bad;
+	const char *v = param_string(req, name, r, &bad);
+
+	if (!v && !bad)
+		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+			    "Invalid params: %s is required", name);
+	return v;
+}
+
+const cJSON *param_object(const struct request *req, const char *name,
+                          struct reply *r, bool *bad)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(req->params, name);
+
+	*bad = v && !cJSON_IsObject(v);
+	if (*bad)
+		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+			    "Invalid params: %s must be an object", name);
+	return *bad ? NULL : v;
+}
+
 static void emit_text(struct mcp_server *s, char *text)
 {
 	if (!text) {

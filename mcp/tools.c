@@ -532,24 +532,15 @@ static void get_skill(struct mcp_server *s, const cJSON *args, struct reply *r)
 void handle_tools_call(struct mcp_server *s, const struct request *req,
                        struct reply *r)
 {
+	const char *name = param_required(req, "name", r);
 	bool bad;
-	const char *name = param_string(req, "name", r, &bad);
 
+	if (!name)
+		return;
+	reply_audit(r, "tool", name);
+	const cJSON *args = param_object(req, "arguments", r, &bad);
 	if (bad)
 		return;
-	if (!name) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: name is required");
-		return;
-	}
-	reply_audit(r, "tool", name);
-	const cJSON *args = cJSON_GetObjectItemCaseSensitive(req->params,
-							     "arguments");
-	if (args && !cJSON_IsObject(args)) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: arguments must be an object");
-		return;
-	}
 	if (strcmp(name, "list_skills") == 0)
 		list_skills(s, args, r);
 	else if (strcmp(name, "get_skill") == 0)
