@@ -39,63 +39,46 @@ static const char usage_text[] =
 	"Exit status: 0 without errors, 1 with errors, 2 on a usage error.\n";
 
 struct check_opts {
-	struct roots roots;
+	struct cli_skills skills;
 	bool strict, json;
-	const char *config;
-	struct sfs_config_file cf;
 };
+
+static bool take_option(void *opts, int c)
+{
+	struct check_opts *o = opts;
+
+	if (c == 's')
+		o->strict = true;
+	else if (c == 'j')
+		o->json = true;
+	else
+		return false;
+	return true;
+}
 
 /* Returns -1 to go on, or the exit status. */
 static int parse_args(int argc, char **argv, struct check_opts *o)
 {
 	static const struct option longopts[] = {
-		{ "skills-dir", required_argument, NULL, 'd' },
 		{ "strict", no_argument, NULL, 's' },
 		{ "json", no_argument, NULL, 'j' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		CLI_SKILLS_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
-
-	opterr = 0;
-	optind = 1;
 	/* "-": a folder named without --skills-dir comes as 1, in its
 	 * place among the others, so precedence follows the command line. */
-	while ((c = getopt_long(argc, argv, "-:hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 1:
-		case 'd':
-			if (roots_add(&o->roots, optarg, "--skills-dir") < 0)
-				return cli_usage_error(CMD, "cannot use skills "
-				                       "folder '%s'", optarg);
-			break;
-		case 's':
-			o->strict = true;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 'c':
-			o->config = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		case 'V':
-			return cli_version(CMD);
-		default:
-			return cli_option_error(CMD, c, argv);
-		}
-	}
+	int status = cli_skills_getopt(CMD, usage_text, argc, argv, "-:hV",
+	                               longopts, take_option, o, &o->skills);
+
 	/* after "--" */
-	for (; optind < argc; optind++)
-		if (roots_add(&o->roots, argv[optind], "--skills-dir") < 0)
-			return cli_usage_error(CMD, "cannot use skills folder "
-			                       "'%s'", argv[optind]);
-	int status = cli_load_roots(CMD, o->config, &o->roots, &o->cf);
-	if (o->cf.strict == 1)
+	for (; status < 0 && optind < argc; optind++)
+		if (roots_add(&o->skills.roots, argv[optind],
+		              "--skills-dir") < 0)
+			status = cli_usage_error(CMD, "cannot use skills "
+			                         "folder '%s'", argv[optind]);
+	if (status < 0)
+		status = cli_skills_finish(CMD, &o->skills);
+	if (o->skills.cf.strict == 1)
 		o->strict = true;
 	return status;
 }
@@ -134,47 +117,24 @@ static int report(const sfs_catalog *cat, bool json)
 		       n.served + n.invalid + n.shadowed, n.errors, n.warnings,
 		       n.shadowed);
 	}
-	if (fflush(stdout) != 0) {
+	if (fflush(stdout) != 0)
 		return cli_fail(CMD, "stdout: %s", strerror(errno));
-	}
 	return n.errors ? CLI_EXIT_FAILED : 0;
-}
-
-static void check_opts_free(struct check_opts *o)
-{
-	roots_free(&o->roots);
-	sfs_config_file_free(&o->cf);
 }
 
 int check_main(int argc, char **argv)
 {
 	struct check_opts o = { 0 };
-
-	sfs_config_file_free(&o.cf);   /* all unset */
-	int status = parse_args(argc, argv, &o);
-	if (status >= 0) {
-		check_opts_free(&o);
-		return status;
-	}
-
-	struct sfs_config cfg = {
-		.roots = (const char *const *)o.roots.paths,
-		.nroots = o.roots.n,
-		.strict = o.strict,
-		.include = (const char *const *)o.cf.include,
-		.ninclude = o.cf.ninclude,
-		.exclude = (const char *const *)o.cf.exclude,
-		.nexclude = o.cf.nexclude,
-	};
 	sfs_catalog *cat;
-	int rc = sfs_catalog_build(&cfg, NULL, &cat);
-	if (rc < 0) {
-		check_opts_free(&o);
-		return cli_fail(CMD, "cannot build the catalog: %s",
-		                strerror(-rc));
+
+	cli_skills_init(&o.skills);
+	int status = parse_args(argc, argv, &o);
+	if (status < 0)
+		status = cli_skills_build(CMD, &o.skills, o.strict, &cat);
+	if (status < 0) {
+		status = report(cat, o.json);
+		sfs_catalog_unref(cat);
 	}
-	status = report(cat, o.json);
-	sfs_catalog_unref(cat);
-	check_opts_free(&o);
+	cli_skills_free(&o.skills);
 	return status;
 }

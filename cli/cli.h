@@ -6,7 +6,10 @@
 #ifndef SKILLSFS_CLI_H
 #define SKILLSFS_CLI_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+#include "skillsfs.h"
 
 /* Exit statuses of every command. */
 enum { CLI_EXIT_FAILED = 1, CLI_EXIT_USAGE = 2 };
@@ -71,13 +74,44 @@ int cli_fail(const char *cmd, const char *fmt, ...)
 int cli_option_error(const char *cmd, int c, char *const argv[]);
 /* --version: prints "CMD VERSION"; returns 0. */
 int cli_version(const char *cmd);
+
+/* skills_opts.c: what every command that reads skills takes. */
+struct cli_skills {
+	struct roots roots;        /* --skills-dir DIR, or a bare DIR */
+	const char *config;        /* --config FILE, or NULL */
+	struct sfs_config_file cf; /* what it says */
+};
+/* getopt_long's entries for them, and their short letters. */
+#define CLI_SKILLS_LONGOPTS \
+	{ "skills-dir", required_argument, NULL, 'd' }, \
+	{ "config", required_argument, NULL, 'c' }, \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ "version", no_argument, NULL, 'V' }
+void cli_skills_init(struct cli_skills *o);
+/* A command's own option: true when it took getopt_long's `c`. */
+typedef bool cli_take_fn(void *cmd_opts, int c);
+struct option;
 /*
- * --config FILE (if given) and the roots when the command line named none
- * (see roots_fallback).  Returns -1 to go on, or the exit status after
- * printing why not.
+ * Runs getopt_long over argv (from the start; errors are ours to print):
+ * the command's own options go to take(), the common ones to o, and a
+ * bare DIR (optstring "-...") is a root.  Returns -1 to go on, with
+ * optind at the first operand, or the exit status.
  */
-int cli_load_roots(const char *cmd, const char *config, struct roots *r,
-                   struct sfs_config_file *cf);
+int cli_skills_getopt(const char *cmd, const char *usage, int argc,
+                      char **argv, const char *optstring,
+                      const struct option *longopts, cli_take_fn *take,
+                      void *cmd_opts, struct cli_skills *o);
+/*
+ * After the command line: reads --config FILE and, when no root was
+ * named, takes them from roots_fallback.  Returns -1 to go on, or the
+ * exit status after printing why not.
+ */
+int cli_skills_finish(const char *cmd, struct cli_skills *o);
+/* Builds the catalog of them (every warning an error when `strict`).
+ * Returns -1 to go on with *cat, or the exit status after saying why. */
+int cli_skills_build(const char *cmd, const struct cli_skills *o,
+                     bool strict, sfs_catalog **cat);
+void cli_skills_free(struct cli_skills *o);
 
 /* The skillsfs commands besides the mount. */
 int check_main(int argc, char **argv);

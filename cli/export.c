@@ -58,55 +58,39 @@ static const char usage_text[] =
 	"clean, 1 otherwise, 2 on a usage error.\n";
 
 struct export_opts {
-	struct roots roots;
+	struct cli_skills skills;
 	const char *outdir;
-	const char *config;
-	struct sfs_config_file cf;
 };
+
+static bool take_option(void *opts, int c)
+{
+	struct export_opts *o = opts;
+
+	if (c != 'a')
+		return false;
+	o->outdir = optarg;
+	return true;
+}
 
 /* Returns -1 to go on, or the exit status. */
 static int parse_args(int argc, char **argv, struct export_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "anthropic", required_argument, NULL, 'a' },
-		{ "skills-dir", required_argument, NULL, 'd' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		CLI_SKILLS_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int status = cli_skills_getopt(CMD, usage_text, argc, argv, ":hV",
+	                               longopts, take_option, o, &o->skills);
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			o->outdir = optarg;
-			break;
-		case 'd':
-			if (roots_add(&o->roots, optarg, "--skills-dir") < 0)
-				return cli_usage_error(CMD, "cannot use skills "
-				                       "folder '%s'", optarg);
-			break;
-		case 'c':
-			o->config = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		case 'V':
-			return cli_version(CMD);
-		default:
-			return cli_option_error(CMD, c, argv);
-		}
-	}
+	if (status >= 0)
+		return status;
 	if (optind < argc)
 		return cli_usage_error(CMD, "unexpected argument '%s'",
 		                       argv[optind]);
 	if (!o->outdir || !*o->outdir)
 		return cli_usage_error(CMD, "%s", "give --anthropic OUTDIR");
-	return cli_load_roots(CMD, o->config, &o->roots, &o->cf);
+	return cli_skills_finish(CMD, &o->skills);
 }
 
 /* ---- where to write ------------------------------------------------------ */
@@ -178,14 +162,14 @@ static char *prepare_outdir(const struct export_opts *o)
 		free(abs);
 		return NULL;
 	}
-	for (size_t i = 0; i < o->roots.n; i++) {
-		char *root = realpath(o->roots.paths[i], NULL);
+	for (size_t i = 0; i < o->skills.roots.n; i++) {
+		char *root = realpath(o->skills.roots.paths[i], NULL);
 		bool clash = root && nested(real, root);
 		free(root);
 		if (clash) {
 			cli_fail(CMD, "%s and the skills folder %s are one "
 			         "inside the other: the export never writes "
-			         "into a source", abs, o->roots.paths[i]);
+			         "into a source", abs, o->skills.roots.paths[i]);
 			goto bad;
 		}
 	}
@@ -765,40 +749,21 @@ static int export_catalog(const sfs_catalog *cat, const char *outdir)
 	return status ? status : checked;
 }
 
-static void export_opts_free(struct export_opts *o)
-{
-	roots_free(&o->roots);
-	sfs_config_file_free(&o->cf);
-}
-
 int export_main(int argc, char **argv)
 {
 	struct export_opts o = { 0 };
-
-	sfs_config_file_free(&o.cf);   /* all unset */
-	int status = parse_args(argc, argv, &o);
-	if (status >= 0) {
-		export_opts_free(&o);
-		return status;
-	}
-	struct sfs_config cfg = {
-		.roots = (const char *const *)o.roots.paths,
-		.nroots = o.roots.n,
-		.include = (const char *const *)o.cf.include,
-		.ninclude = o.cf.ninclude,
-		.exclude = (const char *const *)o.cf.exclude,
-		.nexclude = o.cf.nexclude,
-	};
 	sfs_catalog *cat;
-	int rc = sfs_catalog_build(&cfg, NULL, &cat);
-	if (rc < 0) {
-		export_opts_free(&o);
-		return cli_fail(CMD, "cannot build the catalog: %s", strerror(-rc));
+
+	cli_skills_init(&o.skills);
+	int status = parse_args(argc, argv, &o);
+	if (status < 0)
+		status = cli_skills_build(CMD, &o.skills, false, &cat);
+	if (status < 0) {
+		char *outdir = prepare_outdir(&o);
+		status = outdir ? export_catalog(cat, outdir) : CLI_EXIT_FAILED;
+		free(outdir);
+		sfs_catalog_unref(cat);
 	}
-	char *outdir = prepare_outdir(&o);
-	status = outdir ? export_catalog(cat, outdir) : CLI_EXIT_FAILED;
-	free(outdir);
-	sfs_catalog_unref(cat);
-	export_opts_free(&o);
+	cli_skills_free(&o.skills);
 	return status;
 }

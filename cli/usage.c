@@ -10,7 +10,6 @@
 
 #include "cli.h"
 #include "config.h"
-#include "skillsfs.h"
 
 static void vsay(const char *cmd, const char *fmt, va_list ap)
 {
@@ -56,23 +55,4 @@ int cli_version(const char *cmd)
 {
 	printf("%s %s\n", cmd, SKILLSFS_VERSION);
 	return 0;
-}
-
-int cli_load_roots(const char *cmd, const char *config, struct roots *r,
-                   struct sfs_config_file *cf)
-{
-	if (config && conffile_load(cmd, config, cf) < 0)
-		return CLI_EXIT_USAGE;
-	if (r->n > 0)
-		return -1;
-	int added = roots_fallback(r, cf);
-	if (added < 0)
-		return cli_usage_error(cmd, "cannot read the skills folders: %s",
-		                       strerror(-added));
-	if (added == 0)
-		return cli_usage_error(cmd, "no skills folders: give "
-		                       "--skills-dir DIR, --config FILE or set "
-		                       "SKILLSFS_SKILLS_DIRS (none of "
-		                       ROOTS_DEFAULT_LIST " exists)");
-	return -1;
 }
