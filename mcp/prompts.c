@@ -272,14 +272,10 @@ static void skill_prompt(struct mcp_server *s, const struct model *md,
 void handle_prompts_get(struct mcp_server *s, const struct request *req,
                         struct reply *r)
 {
-	const char *name = param_required(req, "name", r);
-	bool bad;
+	const cJSON *args;
+	const char *name = param_call(req, "prompt", r, &args);
 
 	if (!name)
-		return;
-	reply_audit(r, "prompt", name);
-	const cJSON *args = param_object(req, "arguments", r, &bad);
-	if (bad)
 		return;
 	if (strcmp(name, GUIDE_PROMPT) == 0) {
 		set_messages(r, "Background on working with skills",

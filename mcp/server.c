@@ -166,16 +166,21 @@ const char *param_required(const struct request *req, const char *name,
 	return v;
 }
 
-const cJSON *param_object(const struct request *req, const char *name,
-                          struct reply *r, bool *bad)
+const char *param_call(const struct request *req, const char *kind,
+                       struct reply *r, const cJSON **args)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(req->params, name);
+	const char *name = param_required(req, "name", r);
 
-	*bad = v && !cJSON_IsObject(v);
-	if (*bad)
+	if (!name)
+		return NULL;
+	reply_audit(r, kind, name);
+	*args = cJSON_GetObjectItemCaseSensitive(req->params, "arguments");
+	if (*args && !cJSON_IsObject(*args)) {
 		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: %s must be an object", name);
-	return *bad ? NULL : v;
+			    "Invalid params: arguments must be an object");
+		return NULL;
+	}
+	return name;
 }
 
 static void emit_text(struct mcp_server *s, char *text)

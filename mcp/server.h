@@ -114,10 +114,13 @@ const char *param_string(const struct request *req, const char *name,
  * error reply ("Invalid params: NAME is required") when it is not. */
 const char *param_required(const struct request *req, const char *name,
                            struct reply *r);
-/* params.<name> as an object, or NULL when absent; sets an error reply
- * and *bad when present but not an object. */
-const cJSON *param_object(const struct request *req, const char *name,
-                          struct reply *r, bool *bad);
+/*
+ * The params of a call by name (tools/call, prompts/get): {name,
+ * arguments?}.  Returns the name, audited as `kind`, with *args the
+ * arguments object or NULL; or NULL after setting an error reply.
+ */
+const char *param_call(const struct request *req, const char *kind,
+                       struct reply *r, const cJSON **args);
 /* Adds what every 2026-07-28 result carries: resultType, the server's
  * identity in _meta, and the cache hints when `cache` asks for them. */
 void server_decorate_modern(cJSON *result, enum cache_hint cache);

@@ -532,14 +532,10 @@ static void get_skill(struct mcp_server *s, const cJSON *args, struct reply *r)
 void handle_tools_call(struct mcp_server *s, const struct request *req,
                        struct reply *r)
 {
-	const char *name = param_required(req, "name", r);
-	bool bad;
+	const cJSON *args;
+	const char *name = param_call(req, "tool", r, &args);
 
 	if (!name)
-		return;
-	reply_audit(r, "tool", name);
-	const cJSON *args = param_object(req, "arguments", r, &bad);
-	if (bad)
 		return;
 	if (strcmp(name, "list_skills") == 0)
 		list_skills(s, args, r);
