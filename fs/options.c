@@ -281,6 +281,37 @@ static int build_fuse_args(struct mount_options *o, const char *prog,
 	return rc;
 }
 
+/* Whether the first n bytes of argument `a` name an option that takes a
+ * value: the next argument, or after "=" (--skills-dir=DIR). */
+static bool takes_value(const char *a, size_t n)
+{
+	static const char *const names[] = {
+		"--config", "--docs-dir", "--skills-dir", "-o",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == n && strncmp(a, names[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* Option `a` (its name up to any "=") with its value. */
+static int take_value(struct mount_options *o, const char *a, const char *v,
+                      char **fuse_opts)
+{
+	if (a[1] == 'o')
+		return take_opts(o, v, fuse_opts);
+	if (!strncmp(a, "--config", 8))
+		return set_config(o, v);
+	if (!strncmp(a, "--docs-dir", 10)) {
+		o->set |= SET_DOCS_DIR;
+		return set_docs_dir(o, v);
+	}
+	if (!*v || roots_add(&o->roots, v, "--skills-dir") < 0)
+		return usage_error("bad --skills-dir '%s'", v);
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct mount_options *o,
                       char **fuse_opts, const char **first)
 {
@@ -303,33 +334,14 @@ static int parse_args(int argc, char **argv, struct mount_options *o,
 			o->debug = o->foreground = true;
 		} else if (!strcmp(a, "-s")) {
 			single = true;
-		} else if (!strcmp(a, "--config") || !strcmp(a, "--docs-dir")) {
+		} else if (takes_value(a, strlen(a))) {
 			if (i + 1 >= argc)
 				return usage_error("option '%s' needs a value",
 				                   a);
-			const char *v = argv[++i];
-			if (a[2] == 'd')
-				o->set |= SET_DOCS_DIR;
-			rc = a[2] == 'c' ? set_config(o, v) : set_docs_dir(o, v);
-		} else if (!strncmp(a, "--config=", 9)) {
-			rc = set_config(o, a + 9);
-		} else if (!strncmp(a, "--docs-dir=", 11)) {
-			o->set |= SET_DOCS_DIR;
-			rc = set_docs_dir(o, a + 11);
-		} else if (!strcmp(a, "--skills-dir") || !strcmp(a, "-o")) {
-			if (i + 1 >= argc)
-				return usage_error("option '%s' needs a value",
-				                   a);
-			const char *v = argv[++i];
-			if (a[1] == 'o')
-				rc = take_opts(o, v, fuse_opts);
-			else if (!*v || roots_add(&o->roots, v,
-			                          "--skills-dir") < 0)
-				rc = usage_error("bad --skills-dir '%s'", v);
-		} else if (!strncmp(a, "--skills-dir=", 13)) {
-			if (!a[13] || roots_add(&o->roots, a + 13,
-			                        "--skills-dir") < 0)
-				rc = usage_error("bad --skills-dir '%s'", a + 13);
+			rc = take_value(o, a, argv[++i], fuse_opts);
+		} else if (a[1] == '-' && a[strcspn(a, "=")] &&
+		           takes_value(a, strcspn(a, "="))) {
+			rc = take_value(o, a, strchr(a, '=') + 1, fuse_opts);
 		} else if (!strncmp(a, "-o", 2)) {
 			rc = take_opts(o, a + 2, fuse_opts);
 		} else {
