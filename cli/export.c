@@ -540,21 +540,17 @@ static int write_all(int fd, const char *buf, size_t len)
 static int copy_fd(int in, int out, off_t *copied)
 {
 	char buf[65536];
+	ssize_t n;
+	int rc = 0;
 
 	*copied = 0;
-	for (;;) {
-		ssize_t n = read(in, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
+	while (rc == 0 && (n = read(in, buf, sizeof(buf))) != 0) {
 		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return 0;
-		int rc = write_all(out, buf, (size_t)n);
-		if (rc < 0)
-			return rc;
-		*copied += n;
+			rc = errno == EINTR ? 0 : -errno;
+		else if ((rc = write_all(out, buf, (size_t)n)) == 0)
+			*copied += n;
 	}
+	return rc;
 }
 
 /* Creates `dest` with `head` (may be NULL) and then the source's bytes
