@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "config.h"
 
+__attribute__((format(printf, 2, 0)))
 static void vsay(const char *cmd, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: ", cmd);
