@@ -492,7 +492,7 @@ static void sfs_statfs(fuse_req_t req, fuse_ino_t ino)
 	fuse_reply_statfs(req, &sv);
 }
 
-/* ---- the read-only part ------------------------------------------------ */
+/* ---- the session ------------------------------------------------------ */
 
 static void sfs_init(void *userdata, struct fuse_conn_info *conn)
 {
