@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <malloc.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,18 +26,8 @@
 
 #define CACHE_TIMEOUT 86400.0   /* invalidation keeps caches right */
 
-__attribute__((format(printf, 1, 2)))
-static int fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("skillsfs: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-	va_end(ap);
-	return 1;
-}
+/* "skillsfs: MESSAGE" on stderr; returns CLI_EXIT_FAILED (1). */
+#define fail(...) cli_fail("skillsfs", __VA_ARGS__)
 
 static bool dir_is_empty(const char *path)
 {

@@ -61,6 +61,23 @@ static bool resolve(struct daemon *d, fuse_ino_t ino, struct resolved *r)
 	return false;
 }
 
+/* resolve() for a request on a folder: on false, the request was answered
+ * (ESTALE, ENOTDIR) and nothing is held. */
+static bool resolve_dir(fuse_req_t req, struct daemon *d, fuse_ino_t ino,
+                        struct resolved *r)
+{
+	if (!resolve(d, ino, r)) {
+		fuse_reply_err(req, ESTALE);
+		return false;
+	}
+	if (!node_is_dir(r->n)) {
+		release(r);
+		fuse_reply_err(req, ENOTDIR);
+		return false;
+	}
+	return true;
+}
+
 static void fill_entry(struct daemon *d, const struct gen *g,
                        const struct node *n, double entry_timeout,
                        struct fuse_entry_param *e)
@@ -165,15 +182,8 @@ static void sfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	double timeout = d->timeout;
 
 	refresher_touch(d);
-	if (!resolve(d, parent, &r)) {
-		fuse_reply_err(req, ESTALE);
+	if (!resolve_dir(req, d, parent, &r))
 		return;
-	}
-	if (!node_is_dir(r.n)) {
-		release(&r);
-		fuse_reply_err(req, ENOTDIR);
-		return;
-	}
 	const struct node *c = find_child(d, &r, name, &timeout);
 	if (c && source_moved(r.g, c))
 		c = await_new_version(req, parent, name, &r, &timeout);
@@ -249,6 +259,9 @@ static void sfs_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	struct daemon *d = daemon_of(req);
 
 	(void)ino;
+	/* The kernel refuses a write open on the read-only mount already;
+	 * this keeps a writable handle from ever being handed out, should
+	 * the mount be made some other way. */
 	if ((fi->flags & O_ACCMODE) != O_RDONLY) {
 		fuse_reply_err(req, EROFS);
 	} else if (atomic_load(&d->no_open)) {
@@ -409,15 +422,8 @@ static void list_dir(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	struct resolved r;
 
 	refresher_touch(d);
-	if (!resolve(d, ino, &r)) {
-		fuse_reply_err(req, ESTALE);
+	if (!resolve_dir(req, d, ino, &r))
 		return;
-	}
-	if (!node_is_dir(r.n)) {
-		release(&r);
-		fuse_reply_err(req, ENOTDIR);
-		return;
-	}
 	char *buf = malloc(size ? size : 1);
 	if (!buf) {
 		release(&r);
@@ -486,7 +492,7 @@ static void sfs_statfs(fuse_req_t req, fuse_ino_t ino)
 	fuse_reply_statfs(req, &sv);
 }
 
-/* ---- the read-only part ------------------------------------------------ */
+/* ---- the session ------------------------------------------------------ */
 
 static void sfs_init(void *userdata, struct fuse_conn_info *conn)
 {
@@ -514,74 +520,6 @@ static void sfs_init(void *userdata, struct fuse_conn_info *conn)
 	conn->time_gran = 1;
 }
 
-static void erofs(fuse_req_t req)
-{
-	fuse_reply_err(req, EROFS);
-}
-
-static void sfs_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
-                        int to_set, struct fuse_file_info *fi)
-{
-	(void)ino; (void)attr; (void)to_set; (void)fi;
-	erofs(req);
-}
-
-static void sfs_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
-                      mode_t mode, dev_t rdev)
-{
-	(void)parent; (void)name; (void)mode; (void)rdev;
-	erofs(req);
-}
-
-static void sfs_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
-                      mode_t mode)
-{
-	(void)parent; (void)name; (void)mode;
-	erofs(req);
-}
-
-static void sfs_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
-{
-	(void)parent; (void)name;
-	erofs(req);
-}
-
-static void sfs_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
-                        const char *name)
-{
-	(void)link; (void)parent; (void)name;
-	erofs(req);
-}
-
-static void sfs_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
-                       fuse_ino_t newparent, const char *newname,
-                       unsigned int flags)
-{
-	(void)parent; (void)name; (void)newparent; (void)newname; (void)flags;
-	erofs(req);
-}
-
-static void sfs_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
-                     const char *newname)
-{
-	(void)ino; (void)newparent; (void)newname;
-	erofs(req);
-}
-
-static void sfs_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
-                      size_t size, off_t off, struct fuse_file_info *fi)
-{
-	(void)ino; (void)buf; (void)size; (void)off; (void)fi;
-	erofs(req);
-}
-
-static void sfs_setxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
-                         const char *value, size_t size, int flags)
-{
-	(void)ino; (void)name; (void)value; (void)size; (void)flags;
-	erofs(req);
-}
-
 static void sfs_getxattr(fuse_req_t req, fuse_ino_t ino, const char *name,
                          size_t size)
 {
@@ -595,21 +533,11 @@ static void sfs_listxattr(fuse_req_t req, fuse_ino_t ino, size_t size)
 	fuse_reply_err(req, ENOSYS);
 }
 
-static void sfs_create(fuse_req_t req, fuse_ino_t parent, const char *name,
-                       mode_t mode, struct fuse_file_info *fi)
-{
-	(void)parent; (void)name; (void)mode; (void)fi;
-	erofs(req);
-}
-
-static void sfs_fallocate(fuse_req_t req, fuse_ino_t ino, int mode,
-                          off_t offset, off_t length,
-                          struct fuse_file_info *fi)
-{
-	(void)ino; (void)mode; (void)offset; (void)length; (void)fi;
-	erofs(req);
-}
-
+/*
+ * Only what reads.  The mount is always read-only ("ro", options.c), so
+ * the kernel answers EROFS to mkdir, unlink, rename, write, setattr and
+ * the like before a request reaches us.
+ */
 static const struct fuse_lowlevel_ops ops = {
 	.init = sfs_init,
 	.lookup = sfs_lookup,
@@ -625,19 +553,6 @@ static const struct fuse_lowlevel_ops ops = {
 	.statfs = sfs_statfs,
 	.getxattr = sfs_getxattr,
 	.listxattr = sfs_listxattr,
-	.setattr = sfs_setattr,
-	.mknod = sfs_mknod,
-	.mkdir = sfs_mkdir,
-	.unlink = sfs_unlink,
-	.rmdir = sfs_unlink,
-	.symlink = sfs_symlink,
-	.rename = sfs_rename,
-	.link = sfs_link,
-	.write = sfs_write,
-	.setxattr = sfs_setxattr,
-	.removexattr = sfs_unlink,
-	.create = sfs_create,
-	.fallocate = sfs_fallocate,
 };
 
 const struct fuse_lowlevel_ops *skillsfs_ops(void)

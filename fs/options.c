@@ -13,25 +13,14 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
 #include "options.h"
 
-__attribute__((format(printf, 1, 2)))
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	fputs("skillsfs: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputs("\nTry 'skillsfs --help' for more information.\n", stderr);
-	va_end(ap);
-	return 2;
-}
+/* "skillsfs: MESSAGE", a pointer to --help; returns CLI_EXIT_USAGE. */
+#define usage_error(...) cli_usage_error("skillsfs", __VA_ARGS__)
 
 void options_usage(FILE *out, const char *prog)
 {
@@ -133,18 +122,9 @@ static int parse_count(const char *val, const char *opt, unsigned *out)
 static int add_dirs(struct mount_options *o, const char *list,
                     const char *source)
 {
-	char *copy = strdup(list);
-	char *save = NULL;
-	int rc = 0;
-
-	if (!copy)
-		return usage_error("%s", strerror(ENOMEM));
-	for (char *d = strtok_r(copy, ":", &save); d && rc == 0;
-	     d = strtok_r(NULL, ":", &save))
-		if (roots_add(&o->roots, d, source) < 0)
-			rc = usage_error("cannot use skills directory %s", d);
-	free(copy);
-	return rc;
+	if (roots_add_list(&o->roots, list, source) < 0)
+		return usage_error("cannot use skills directories %s", list);
+	return 0;
 }
 
 static int set_docs_dir(struct mount_options *o, const char *dir)
@@ -301,6 +281,37 @@ static int build_fuse_args(struct mount_options *o, const char *prog,
 	return rc;
 }
 
+/* Whether the first n bytes of argument `a` name an option that takes a
+ * value: the next argument, or after "=" (--skills-dir=DIR). */
+static bool takes_value(const char *a, size_t n)
+{
+	static const char *const names[] = {
+		"--config", "--docs-dir", "--skills-dir", "-o",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == n && strncmp(a, names[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* Option `a` (its name up to any "=") with its value. */
+static int take_value(struct mount_options *o, const char *a, const char *v,
+                      char **fuse_opts)
+{
+	if (a[1] == 'o')
+		return take_opts(o, v, fuse_opts);
+	if (!strncmp(a, "--config", 8))
+		return set_config(o, v);
+	if (!strncmp(a, "--docs-dir", 10)) {
+		o->set |= SET_DOCS_DIR;
+		return set_docs_dir(o, v);
+	}
+	if (!*v || roots_add(&o->roots, v, "--skills-dir") < 0)
+		return usage_error("bad --skills-dir '%s'", v);
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct mount_options *o,
                       char **fuse_opts, const char **first)
 {
@@ -323,33 +334,14 @@ static int parse_args(int argc, char **argv, struct mount_options *o,
 			o->debug = o->foreground = true;
 		} else if (!strcmp(a, "-s")) {
 			single = true;
-		} else if (!strcmp(a, "--config") || !strcmp(a, "--docs-dir")) {
+		} else if (takes_value(a, strlen(a))) {
 			if (i + 1 >= argc)
 				return usage_error("option '%s' needs a value",
 				                   a);
-			const char *v = argv[++i];
-			if (a[2] == 'd')
-				o->set |= SET_DOCS_DIR;
-			rc = a[2] == 'c' ? set_config(o, v) : set_docs_dir(o, v);
-		} else if (!strncmp(a, "--config=", 9)) {
-			rc = set_config(o, a + 9);
-		} else if (!strncmp(a, "--docs-dir=", 11)) {
-			o->set |= SET_DOCS_DIR;
-			rc = set_docs_dir(o, a + 11);
-		} else if (!strcmp(a, "--skills-dir") || !strcmp(a, "-o")) {
-			if (i + 1 >= argc)
-				return usage_error("option '%s' needs a value",
-				                   a);
-			const char *v = argv[++i];
-			if (a[1] == 'o')
-				rc = take_opts(o, v, fuse_opts);
-			else if (!*v || roots_add(&o->roots, v,
-			                          "--skills-dir") < 0)
-				rc = usage_error("bad --skills-dir '%s'", v);
-		} else if (!strncmp(a, "--skills-dir=", 13)) {
-			if (!a[13] || roots_add(&o->roots, a + 13,
-			                        "--skills-dir") < 0)
-				rc = usage_error("bad --skills-dir '%s'", a + 13);
+			rc = take_value(o, a, argv[++i], fuse_opts);
+		} else if (a[1] == '-' && a[strcspn(a, "=")] &&
+		           takes_value(a, strcspn(a, "="))) {
+			rc = take_value(o, a, strchr(a, '=') + 1, fuse_opts);
 		} else if (!strncmp(a, "-o", 2)) {
 			rc = take_opts(o, a + 2, fuse_opts);
 		} else {
@@ -401,8 +393,6 @@ static int apply_config(struct mount_options *o, char **fuse_opts,
 		return 2;
 	if (!*first && cf->mountpoint)
 		*first = cf->mountpoint;
-	if (o->roots.n == 0 && roots_from_config(&o->roots, cf) < 0)
-		return usage_error("%s", strerror(ENOMEM));
 	return 0;
 }
 
@@ -440,12 +430,10 @@ int options_parse(int argc, char **argv, struct mount_options *o)
 	if (rc == 0 && !o->mountpoint)
 		rc = usage_error("%s", "missing MOUNTPOINT");
 	if (rc == 0 && o->roots.n == 0) {
-		int added = roots_from_env(&o->roots);
-		if (added == 0)
-			added = roots_from_defaults(&o->roots);
+		int added = roots_fallback(&o->roots, &o->cf);
 		if (added < 0)
-			rc = usage_error("%s",
-			                 "bad SKILLSFS_SKILLS_DIRS");
+			rc = usage_error("cannot read the skills directories: "
+			                 "%s", strerror(-added));
 		else if (added == 0)
 			rc = usage_error("%s", "no skills directory: give "
 			       "--skills-dir DIR (or -o skills_dir=DIR, "

@@ -67,4 +67,7 @@ int options_parse(int argc, char **argv, struct mount_options *o);
 void options_free(struct mount_options *o);
 void options_usage(FILE *out, const char *prog);
 
+/* mount.c: `skillsfs MOUNTPOINT ...`; returns the exit status. */
+int mount_main(int argc, char **argv);
+
 #endif

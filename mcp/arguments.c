@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "arguments.h"
-#include "util.h"
+#include "buf.h"
 
 #define BLANKS " \t\r\n\f\v"
 

@@ -7,12 +7,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "audit.h"
-#include "util.h"
+#include "buf.h"
+
+/* "2026-11-22T10:00:00.123Z" for the wall clock now; `out` >= 32 bytes. */
+static void iso8601_now(char *out, size_t outlen)
+{
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	size_t n = strftime(out, outlen, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(out + n, outlen - n, ".%03ldZ", ts.tv_nsec / 1000000);
+}
 
 int audit_open(const char *path)
 {

@@ -57,9 +57,11 @@
 #include <cjson/cJSON.h>
 
 #include "automount.h"
+#include "buf.h"
+#include "clock.h"
+#include "files.h"
 #include "keeper.h"
 #include "mount.h"
-#include "util.h"
 
 #define KEY_HEX 16
 #define STATUS_HEAD_MAX ((size_t)1 << 20)

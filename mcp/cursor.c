@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base64.h"
+#include "buf.h"
 #include "cursor.h"
-#include "util.h"
 
 char *cursor_make(const char *list, const char *key)
 {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "jsonrpc.h"
-#include "util.h"
+#include "utf8.h"
 
 /* ---- framing ---------------------------------------------------------- */
 
@@ -308,7 +308,7 @@ void message_parse(const char *line, size_t len, struct message *m)
 	/* RFC 8259: JSON text exchanged between systems is UTF-8, and its
 	 * only control characters are the whitespace tab, CR and LF (inside
 	 * strings they must be escaped).  cJSON is laxer about both. */
-	if (!utf8_valid(line, len)) {
+	if (!sfs_utf8_valid(line, len)) {
 		invalid(m, JSONRPC_PARSE_ERROR, "Parse error: not UTF-8");
 		return;
 	}

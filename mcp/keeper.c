@@ -20,9 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "keeper.h"
 #include "mount.h"
-#include "util.h"
 
 #define KEEPER_TICK_MS 100
 #define DAEMON_STOP_MS 5000

@@ -15,7 +15,6 @@
 #include <getopt.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,13 +22,16 @@
 
 #include "audit.h"
 #include "automount.h"
-#include "config.h"
+#include "cli.h"
 #include "instructions.h"
 #include "jsonrpc.h"
 #include "mount.h"
 #include "server.h"
 #include "skillsfs.h"
 
+#define PROG "skillsfs-mcp"
+/* "skillsfs-mcp: MESSAGE", a pointer to --help; returns 2. */
+#define usage_error(...) cli_usage_error(PROG, __VA_ARGS__)
 #define IDLE_CHECK_MS 1000
 #define MOUNT_TIMEOUT_MS 15000
 /* How long a shared mount outlives its last session: a client that
@@ -81,20 +83,6 @@ static void usage(FILE *f)
 	      "like a mount (a test aid: skips only the filesystem type check).\n", f);
 }
 
-static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("skillsfs-mcp: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'skillsfs-mcp --help'.\n", stderr);
-	return 2;
-}
-
 static int instructions_main(int argc, char **argv)
 {
 	bool xml = true;
@@ -104,8 +92,7 @@ static int instructions_main(int argc, char **argv)
 			xml = false;
 		} else if (strcmp(argv[i], "--version") == 0 ||
 			   strcmp(argv[i], "-V") == 0) {
-			printf("skillsfs-mcp instructions %s\n", SKILLSFS_VERSION);
-			return 0;
+			return cli_version(PROG " instructions");
 		} else if (strcmp(argv[i], "--help") == 0 ||
 			   strcmp(argv[i], "-h") == 0) {
 			puts("Usage: skillsfs-mcp instructions [--no-xml]\n"
@@ -138,21 +125,6 @@ static void options_free(struct options *o)
 {
 	free(o->dirs);
 	sfs_config_file_free(&o->cf);
-}
-
-/* Reads --config FILE; prints "FILE:LINE:COL: error: KEY: MESSAGE". */
-static int load_config(struct options *o)
-{
-	struct sfs_config_error err;
-
-	if (sfs_config_file_read(o->config, getenv("HOME"), &o->cf, &err) == 0)
-		return 0;
-	fprintf(stderr, "skillsfs-mcp: %s", err.file);
-	if (err.line)
-		fprintf(stderr, ":%u:%u", err.line, err.column);
-	fprintf(stderr, ": error: %s%s%s\n", err.key, err.key[0] ? ": " : "",
-		err.message);
-	return 2;
 }
 
 /* Returns -1 to go on, or an exit status. */
@@ -213,19 +185,15 @@ static int parse_options(int argc, char **argv, struct options *o)
 			usage(stdout);
 			return 0;
 		case 'V':
-			printf("skillsfs-mcp %s\n", SKILLSFS_VERSION);
-			return 0;
-		case ':':
-			return usage_error("option '%s' needs a value",
-					   argv[optind - 1]);
+			return cli_version(PROG);
 		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
+			return cli_option_error(PROG, c, argv);
 		}
 	}
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
-	if (o->config && load_config(o) != 0)
-		return 2;
+	if (o->config && conffile_load(PROG, o->config, &o->cf) < 0)
+		return CLI_EXIT_USAGE;
 	if (!o->mount && !o->ndirs)
 		o->mount = o->cf.mountpoint;
 	if (!o->mount && !o->ndirs && !o->config)

@@ -11,10 +11,11 @@
 #include <sys/statfs.h>
 #include <unistd.h>
 
+#include "buf.h"
+#include "files.h"
 #include "mount.h"
 #include "skillsfs.h"
 #include "uri.h"
-#include "util.h"
 
 /* ---- where the mount is ----------------------------------------------- */
 

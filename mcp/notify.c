@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "files.h"
 #include "jsonrpc.h"
 #include "server.h"
-#include "util.h"
 
 #define META_SUBSCRIPTION "io.modelcontextprotocol/subscriptionId"
 

@@ -91,16 +91,10 @@ static cJSON *server_info(void)
 void handle_initialize(struct mcp_server *s, const struct request *req,
                        struct reply *r)
 {
-	bool bad;
-	const char *want = param_string(req, "protocolVersion", r, &bad);
+	const char *want = param_required(req, "protocolVersion", r);
 
-	if (bad)
+	if (!want)
 		return;
-	if (!want) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: protocolVersion is required");
-		return;
-	}
 	const char *version = version_supported(want) && !version_is_modern(want)
 				      ? want : NEWEST_HANDSHAKE_VERSION;
 	r->result = cJSON_CreateObject();

@@ -15,11 +15,14 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "base64.h"
+#include "buf.h"
 #include "cursor.h"
+#include "files.h"
 #include "jsonrpc.h"
 #include "resources.h"
+#include "text.h"
 #include "uri.h"
-#include "util.h"
 
 #define LIST_PAGE 100
 #define DOCS_MAX_FILES 10000

@@ -9,10 +9,11 @@
 #include <string.h>
 
 #include "audit.h"
+#include "buf.h"
+#include "clock.h"
 #include "config.h"
 #include "jsonrpc.h"
 #include "server.h"
-#include "util.h"
 
 #define META_VERSION "io.modelcontextprotocol/protocolVersion"
 #define META_CAPS "io.modelcontextprotocol/clientCapabilities"
@@ -151,6 +152,35 @@ const char *param_string(const struct request *req, const char *name,
 		return NULL;
 	}
 	return v->valuestring;
+}
+
+const char *param_required(const struct request *req, const char *name,
+                           struct reply *r)
+{
+	bool bad;
+	const char *v = param_string(req, name, r, &bad);
+
+	if (!v && !bad)
+		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+			    "Invalid params: %s is required", name);
+	return v;
+}
+
+const char *param_call(const struct request *req, const char *kind,
+                       struct reply *r, const cJSON **args)
+{
+	const char *name = param_required(req, "name", r);
+
+	if (!name)
+		return NULL;
+	reply_audit(r, kind, name);
+	*args = cJSON_GetObjectItemCaseSensitive(req->params, "arguments");
+	if (*args && !cJSON_IsObject(*args)) {
+		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+			    "Invalid params: arguments must be an object");
+		return NULL;
+	}
+	return name;
 }
 
 static void emit_text(struct mcp_server *s, char *text)

@@ -110,6 +110,17 @@ const struct model *server_model(struct mcp_server *s, struct reply *r);
  * returns NULL with *bad set when present but not a string. */
 const char *param_string(const struct request *req, const char *name,
                          struct reply *r, bool *bad);
+/* params.<name> as a string that must be there: NULL after setting an
+ * error reply ("Invalid params: NAME is required") when it is not. */
+const char *param_required(const struct request *req, const char *name,
+                           struct reply *r);
+/*
+ * The params of a call by name (tools/call, prompts/get): {name,
+ * arguments?}.  Returns the name, audited as `kind`, with *args the
+ * arguments object or NULL; or NULL after setting an error reply.
+ */
+const char *param_call(const struct request *req, const char *kind,
+                       struct reply *r, const cJSON **args);
 /* Adds what every 2026-07-28 result carries: resultType, the server's
  * identity in _meta, and the cache hints when `cache` asks for them. */
 void server_decorate_modern(cJSON *result, enum cache_hint cache);
@@ -117,36 +128,30 @@ void server_decorate_modern(cJSON *result, enum cache_hint cache);
 void server_notify(struct mcp_server *s, const char *method, cJSON *params);
 
 /* ---- handlers --------------------------------------------------------- */
-typedef void (*handler_fn)(struct mcp_server *s, const struct request *req,
-                           struct reply *r);
+/* A method's handler: answers req in r, a result or an error. */
+typedef void mcp_handler(struct mcp_server *s, const struct request *req,
+                         struct reply *r);
+typedef mcp_handler *handler_fn;
 
 /* protocol.c */
 extern const char *const mcp_versions[];  /* newest first, NULL-ended */
 bool version_supported(const char *v);
 bool version_is_modern(const char *v);
 cJSON *versions_json(void);
-void handle_initialize(struct mcp_server *, const struct request *, struct reply *);
-void handle_ping(struct mcp_server *, const struct request *, struct reply *);
-void handle_discover(struct mcp_server *, const struct request *, struct reply *);
+mcp_handler handle_initialize, handle_ping, handle_discover;
 /* RFC 5424 severities, least severe first, NULL-ended. */
 extern const char *const log_levels[];
-void handle_set_level(struct mcp_server *, const struct request *, struct reply *);
+mcp_handler handle_set_level;
 /* tools.c */
-void handle_tools_list(struct mcp_server *, const struct request *, struct reply *);
-void handle_tools_call(struct mcp_server *, const struct request *, struct reply *);
+mcp_handler handle_tools_list, handle_tools_call;
 /* resources.c */
-void handle_resources_list(struct mcp_server *, const struct request *, struct reply *);
-void handle_templates_list(struct mcp_server *, const struct request *, struct reply *);
-void handle_resources_read(struct mcp_server *, const struct request *, struct reply *);
+mcp_handler handle_resources_list, handle_templates_list, handle_resources_read;
 /* skills_ext.c */
-void handle_skills_list(struct mcp_server *, const struct request *, struct reply *);
-void handle_skills_get(struct mcp_server *, const struct request *, struct reply *);
-void handle_directory_read(struct mcp_server *, const struct request *, struct reply *);
+mcp_handler handle_skills_list, handle_skills_get, handle_directory_read;
 /* prompts.c */
-void handle_prompts_list(struct mcp_server *, const struct request *, struct reply *);
-void handle_prompts_get(struct mcp_server *, const struct request *, struct reply *);
+mcp_handler handle_prompts_list, handle_prompts_get;
 /* notify.c */
-void handle_listen(struct mcp_server *, const struct request *, struct reply *);
+mcp_handler handle_listen;
 void notify_cancelled(struct mcp_server *s, const cJSON *params);
 void notify_generation_changed(struct mcp_server *s);
 void notify_close_subscriptions(struct mcp_server *s);

@@ -18,11 +18,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "cursor.h"
 #include "jsonrpc.h"
 #include "resources.h"
+#include "text.h"
 #include "uri.h"
-#include "util.h"
 
 #define SKILLS_PAGE 100
 #define DIRECTORY_PAGE 500

@@ -18,11 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "cursor.h"
+#include "files.h"
 #include "jsonrpc.h"
 #include "server.h"
 #include "skillmd.h"
-#include "util.h"
+#include "text.h"
 
 #define LIST_DEFAULT_LIMIT 50
 #define LIST_MAX_LIMIT 500
@@ -530,24 +532,11 @@ static void get_skill(struct mcp_server *s, const cJSON *args, struct reply *r)
 void handle_tools_call(struct mcp_server *s, const struct request *req,
                        struct reply *r)
 {
-	bool bad;
-	const char *name = param_string(req, "name", r, &bad);
+	const cJSON *args;
+	const char *name = param_call(req, "tool", r, &args);
 
-	if (bad)
+	if (!name)
 		return;
-	if (!name) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: name is required");
-		return;
-	}
-	reply_audit(r, "tool", name);
-	const cJSON *args = cJSON_GetObjectItemCaseSensitive(req->params,
-							     "arguments");
-	if (args && !cJSON_IsObject(args)) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: arguments must be an object");
-		return;
-	}
 	if (strcmp(name, "list_skills") == 0)
 		list_skills(s, args, r);
 	else if (strcmp(name, "get_skill") == 0)

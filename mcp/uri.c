@@ -4,9 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "buf.h"
 #include "skillsfs.h"
 #include "uri.h"
-#include "util.h"
+#include "utf8.h"
 
 #define MAX_URI 8192
 
@@ -88,7 +89,7 @@ char *uri_clean_path(const char *p, size_t n, const char **why)
 		out[o++] = (char)c;
 	}
 	out[o] = '\0';
-	if (!utf8_valid(out, o)) {
+	if (!sfs_utf8_valid(out, o)) {
 		*why = "the path is not UTF-8";
 		goto bad;
 	}

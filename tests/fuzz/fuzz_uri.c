@@ -12,11 +12,12 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "buf.h"
 #include "fuzz.h"
-#include "skillsfs.h"
 #include "mount.h"
+#include "skillsfs.h"
 #include "uri.h"
-#include "util.h"
+#include "utf8.h"
 
 #define MOUNT "/run/skillsfs-fuzz/mnt"
 #define MAX_INPUT 16384
@@ -80,7 +81,7 @@ static void assert_clean_rel(const char *p)
 	}
 	for (const unsigned char *c = (const unsigned char *)p; *c; c++)
 		FUZZ_ASSERT(*c >= 0x20 && *c != 0x7F, "control byte in '%s'", p);
-	FUZZ_ASSERT(utf8_valid(p, strlen(p)), "'%s' is not UTF-8", p);
+	FUZZ_ASSERT(sfs_utf8_valid(p, strlen(p)), "'%s' is not UTF-8", p);
 }
 
 static void resolve(const struct uri *u)
@@ -146,7 +147,7 @@ static void check_join(const char *name)
 {
 	size_t n = strlen(name);
 	bool readable = n > 0 && !strchr(name, '/') && strcmp(name, ".") &&
-			strcmp(name, "..") && utf8_valid(name, n);
+			strcmp(name, "..") && sfs_utf8_valid(name, n);
 
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7F)

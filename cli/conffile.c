@@ -1,7 +1,8 @@
 /*
  * conffile.c - --config FILE for the skillsfs commands: the library reads
  * and checks the file, this prints what it found wrong the way compilers
- * do, so that an editor can jump to the line.
+ * do, so that an editor can jump to the line; and where a command's roots
+ * come from when its command line names none.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -35,4 +36,15 @@ int roots_from_config(struct roots *r, const struct sfs_config_file *cf)
 			return rc;
 	}
 	return 0;
+}
+
+int roots_fallback(struct roots *r, const struct sfs_config_file *cf)
+{
+	int rc = roots_from_config(r, cf);
+
+	if (rc == 0 && r->n == 0)
+		rc = roots_from_env(r);
+	if (rc == 0 && r->n == 0)
+		rc = roots_from_defaults(r);
+	return rc < 0 ? rc : (int)r->n;
 }

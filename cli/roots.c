@@ -38,28 +38,32 @@ int roots_add(struct roots *r, const char *path, const char *source)
 	return 0;
 }
 
-int roots_from_env(struct roots *r)
+int roots_add_list(struct roots *r, const char *list, const char *source)
 {
-	const char *env = getenv("SKILLSFS_SKILLS_DIRS");
+	char *copy = strdup(list);
+	char *save = NULL;
 	int added = 0;
 
-	if (!env)
-		return 0;
-	char *copy = strdup(env);
 	if (!copy)
 		return -ENOMEM;
-	char *save = NULL;
 	for (char *tok = strtok_r(copy, ":", &save); tok;
 	     tok = strtok_r(NULL, ":", &save)) {
-		int rc = roots_add(r, tok, "SKILLSFS_SKILLS_DIRS");
+		int rc = roots_add(r, tok, source);
 		if (rc < 0) {
-			free(copy);
-			return rc;
+			added = rc;
+			break;
 		}
 		added++;
 	}
 	free(copy);
 	return added;
+}
+
+int roots_from_env(struct roots *r)
+{
+	const char *env = getenv("SKILLSFS_SKILLS_DIRS");
+
+	return env ? roots_add_list(r, env, "SKILLSFS_SKILLS_DIRS") : 0;
 }
 
 /* Whether folder st is one of the roots already (the same folder is often

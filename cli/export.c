@@ -22,7 +22,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,10 +30,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "config.h"
 #include "skillsfs.h"
 
-enum { EXIT_FAILED = 1, EXIT_USAGE = 2 };
+#define CMD "skillsfs export"
 
 #define XPM "x-personal-mcp"
 
@@ -60,36 +58,18 @@ static const char usage_text[] =
 	"clean, 1 otherwise, 2 on a usage error.\n";
 
 struct export_opts {
-	struct roots roots;
+	struct cli_skills skills;
 	const char *outdir;
-	const char *config;
-	struct sfs_config_file cf;
 };
 
-__attribute__((format(printf, 1, 2)))
-static int usage_error(const char *fmt, ...)
+static bool take_option(void *opts, int c)
 {
-	va_list ap;
+	struct export_opts *o = opts;
 
-	fputs("skillsfs export: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'skillsfs export --help'.\n", stderr);
-	return EXIT_USAGE;
-}
-
-__attribute__((format(printf, 1, 2)))
-static int fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("skillsfs export: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return EXIT_FAILED;
+	if (c != 'a')
+		return false;
+	o->outdir = optarg;
+	return true;
 }
 
 /* Returns -1 to go on, or the exit status. */
@@ -97,61 +77,20 @@ static int parse_args(int argc, char **argv, struct export_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "anthropic", required_argument, NULL, 'a' },
-		{ "skills-dir", required_argument, NULL, 'd' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		CLI_SKILLS_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int status = cli_skills_getopt(CMD, usage_text, argc, argv, ":hV",
+	                               longopts, take_option, o, &o->skills);
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			o->outdir = optarg;
-			break;
-		case 'd':
-			if (roots_add(&o->roots, optarg, "--skills-dir") < 0)
-				return usage_error("cannot use skills folder '%s'",
-				                   optarg);
-			break;
-		case 'c':
-			o->config = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		case 'V':
-			printf("skillsfs export %s\n", SKILLSFS_VERSION);
-			return 0;
-		case ':':
-			return usage_error("option '%s' needs a value",
-			                   argv[optind - 1]);
-		default:
-			return usage_error("unknown option '%s'",
-			                   argv[optind - 1]);
-		}
-	}
+	if (status >= 0)
+		return status;
 	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
+		return cli_usage_error(CMD, "unexpected argument '%s'",
+		                       argv[optind]);
 	if (!o->outdir || !*o->outdir)
-		return usage_error("%s", "give --anthropic OUTDIR");
-	if (o->config && conffile_load("skillsfs export", o->config,
-	                               &o->cf) < 0)
-		return EXIT_USAGE;
-	if (o->roots.n == 0 && roots_from_config(&o->roots, &o->cf) < 0)
-		return usage_error("%s", strerror(ENOMEM));
-	if (o->roots.n == 0 && roots_from_env(&o->roots) < 0)
-		return usage_error("%s", "cannot read SKILLSFS_SKILLS_DIRS");
-	if (o->roots.n == 0 && roots_from_defaults(&o->roots) < 0)
-		return usage_error("%s", strerror(ENOMEM));
-	if (o->roots.n == 0)
-		return usage_error("%s", "no skills folders: give --skills-dir "
-		                   "DIR, --config FILE or set "
-		                   "SKILLSFS_SKILLS_DIRS");
-	return -1;
+		return cli_usage_error(CMD, "%s", "give --anthropic OUTDIR");
+	return cli_skills_finish(CMD, &o->skills);
 }
 
 /* ---- where to write ------------------------------------------------------ */
@@ -219,32 +158,33 @@ static char *prepare_outdir(const struct export_opts *o)
 	struct stat st;
 
 	if (!real) {
-		fail("%s: %s", o->outdir, strerror(errno));
+		cli_fail(CMD, "%s: %s", o->outdir, strerror(errno));
 		free(abs);
 		return NULL;
 	}
-	for (size_t i = 0; i < o->roots.n; i++) {
-		char *root = realpath(o->roots.paths[i], NULL);
+	for (size_t i = 0; i < o->skills.roots.n; i++) {
+		char *root = realpath(o->skills.roots.paths[i], NULL);
 		bool clash = root && nested(real, root);
 		free(root);
 		if (clash) {
-			fail("%s and the skills folder %s are one inside the "
-			     "other: the export never writes into a source",
-			     abs, o->roots.paths[i]);
+			cli_fail(CMD, "%s and the skills folder %s are one "
+			         "inside the other: the export never writes "
+			         "into a source", abs, o->skills.roots.paths[i]);
 			goto bad;
 		}
 	}
 	if (stat(abs, &st) == 0) {
 		if (!S_ISDIR(st.st_mode)) {
-			fail("%s exists and is not a folder", abs);
+			cli_fail(CMD, "%s exists and is not a folder", abs);
 			goto bad;
 		}
 		if (!folder_is_empty(abs)) {
-			fail("%s is not empty: give a new or empty folder", abs);
+			cli_fail(CMD, "%s is not empty: give a new or empty "
+			         "folder", abs);
 			goto bad;
 		}
 	} else if (errno != ENOENT || mkdir(abs, 0755) < 0) {
-		fail("cannot create %s: %s", abs, strerror(errno));
+		cli_fail(CMD, "cannot create %s: %s", abs, strerror(errno));
 		goto bad;
 	}
 	free(real);
@@ -600,21 +540,17 @@ static int write_all(int fd, const char *buf, size_t len)
 static int copy_fd(int in, int out, off_t *copied)
 {
 	char buf[65536];
+	ssize_t n;
+	int rc = 0;
 
 	*copied = 0;
-	for (;;) {
-		ssize_t n = read(in, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
+	while (rc == 0 && (n = read(in, buf, sizeof(buf))) != 0) {
 		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return 0;
-		int rc = write_all(out, buf, (size_t)n);
-		if (rc < 0)
-			return rc;
-		*copied += n;
+			rc = errno == EINTR ? 0 : -errno;
+		else if ((rc = write_all(out, buf, (size_t)n)) == 0)
+			*copied += n;
 	}
+	return rc;
 }
 
 /* Creates `dest` with `head` (may be NULL) and then the source's bytes
@@ -686,14 +622,14 @@ static int write_skill(struct writer *w, const struct sfs_skill *s)
 		return -ENOMEM;
 	rc = stat(s->dir, &st) < 0 ? -errno : make_folder(w, top, st.st_mode);
 	if (rc < 0)
-		fail("%s: %s", top, strerror(-rc));
+		cli_fail(CMD, "%s: %s", top, strerror(-rc));
 	for (size_t i = 0; rc == 0 && i < s->nfiles; i++) {
 		if (asprintf(&dest, "%s/%s", top, s->files[i].path) < 0)
 			rc = -ENOMEM;
 		else if ((rc = write_entry(w, s, i, dest)) < 0)
-			fail("%s/%s: %s", s->dir, s->files[i].source,
-			     rc == -ESTALE ? "changed while it was exported; "
-			     "export again" : strerror(-rc));
+			cli_fail(CMD, "%s/%s: %s", s->dir, s->files[i].source,
+			         rc == -ESTALE ? "changed while it was "
+			         "exported; export again" : strerror(-rc));
 		free(dest);
 		dest = NULL;
 	}
@@ -709,8 +645,8 @@ static int finish_folders(struct writer *w)
 	for (size_t i = w->nfolders; i-- > 0;) {
 		if (chmod(w->folders[i].path, w->folders[i].mode) < 0 &&
 		    rc == 0)
-			rc = fail("%s: %s", w->folders[i].path,
-			          strerror(errno));
+			rc = cli_fail(CMD, "%s: %s", w->folders[i].path,
+			              strerror(errno));
 		free(w->folders[i].path);
 	}
 	free(w->folders);
@@ -762,14 +698,15 @@ static int verify(const char *outdir, size_t written)
 
 	int rc = sfs_catalog_build(&cfg, NULL, &cat);
 	if (rc < 0)
-		return fail("cannot read the export back: %s", strerror(-rc));
+		return cli_fail(CMD, "cannot read the export back: %s",
+		                strerror(-rc));
 	sfs_catalog_each_diag(cat, print_finding, &errors);
 	size_t served = sfs_catalog_nskills(cat);
 	sfs_catalog_unref(cat);
 	if (served != written)
-		return fail("%zu skills written but %zu read back", written,
-		            served);
-	return errors ? EXIT_FAILED : 0;
+		return cli_fail(CMD, "%zu skills written but %zu read back",
+		                written, served);
+	return errors ? CLI_EXIT_FAILED : 0;
 }
 
 static int export_catalog(const sfs_catalog *cat, const char *outdir)
@@ -784,64 +721,45 @@ static int export_catalog(const sfs_catalog *cat, const char *outdir)
 			continue;
 		fprintf(stderr, "skillsfs export: %s: not exported: invalid "
 		        "(see skillsfs check)\n", u[i].dir);
-		status = EXIT_FAILED;
+		status = CLI_EXIT_FAILED;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct sfs_skill *s = sfs_catalog_skill(cat, i);
 		if (refused_upstream(s)) {
-			status = EXIT_FAILED;
+			status = CLI_EXIT_FAILED;
 			continue;
 		}
 		int rc = write_skill(&w, s);
 		if (rc == -ENOMEM)
-			fail("%s", strerror(ENOMEM));
+			cli_fail(CMD, "%s", strerror(ENOMEM));
 		if (rc < 0) {
 			finish_folders(&w);
-			return EXIT_FAILED;
+			return CLI_EXIT_FAILED;
 		}
 		written++;
 	}
 	if (finish_folders(&w) != 0)
-		return EXIT_FAILED;
+		return CLI_EXIT_FAILED;
 	int checked = verify(outdir, written);
 	printf("%zu skills exported to %s\n", written, outdir);
 	return status ? status : checked;
 }
 
-static void export_opts_free(struct export_opts *o)
-{
-	roots_free(&o->roots);
-	sfs_config_file_free(&o->cf);
-}
-
 int export_main(int argc, char **argv)
 {
 	struct export_opts o = { 0 };
-
-	sfs_config_file_free(&o.cf);   /* all unset */
-	int status = parse_args(argc, argv, &o);
-	if (status >= 0) {
-		export_opts_free(&o);
-		return status;
-	}
-	struct sfs_config cfg = {
-		.roots = (const char *const *)o.roots.paths,
-		.nroots = o.roots.n,
-		.include = (const char *const *)o.cf.include,
-		.ninclude = o.cf.ninclude,
-		.exclude = (const char *const *)o.cf.exclude,
-		.nexclude = o.cf.nexclude,
-	};
 	sfs_catalog *cat;
-	int rc = sfs_catalog_build(&cfg, NULL, &cat);
-	if (rc < 0) {
-		export_opts_free(&o);
-		return fail("cannot build the catalog: %s", strerror(-rc));
+
+	cli_skills_init(&o.skills);
+	int status = parse_args(argc, argv, &o);
+	if (status < 0)
+		status = cli_skills_build(CMD, &o.skills, false, &cat);
+	if (status < 0) {
+		char *outdir = prepare_outdir(&o);
+		status = outdir ? export_catalog(cat, outdir) : CLI_EXIT_FAILED;
+		free(outdir);
+		sfs_catalog_unref(cat);
 	}
-	char *outdir = prepare_outdir(&o);
-	status = outdir ? export_catalog(cat, outdir) : EXIT_FAILED;
-	free(outdir);
-	sfs_catalog_unref(cat);
-	export_opts_free(&o);
+	cli_skills_free(&o.skills);
 	return status;
 }

@@ -1,0 +1,140 @@
+/*
+ * check.c - `skillsfs check`: builds a catalog once and prints every
+ * finding the way compilers do, so that editors and CI can jump to it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "skillsfs.h"
+
+#define CMD "skillsfs check"
+
+static const char usage_text[] =
+	"usage: skillsfs check [--skills-dir DIR]... [--strict] [--json]\n"
+	"                      [--config FILE] [DIR]...\n"
+	"\n"
+	"Validate skills folders and print every finding as\n"
+	"FILE:LINE:COL: error|warning: FIELD: MESSAGE, then a summary line.\n"
+	"\n"
+	"  --skills-dir DIR  a folder of skills; repeat it for more, the first\n"
+	"                    one to provide a skill id wins (default: the\n"
+	"                    config file's roots, else the colon-separated list\n"
+	"                    in $SKILLSFS_SKILLS_DIRS, else the standard skill\n"
+	"                    folders of agents that exist, ~/.agents/skills,\n"
+	"                    ~/.claude/skills, ./.agents/skills, ... (see\n"
+	"                    skillsfs(1))\n"
+	"  DIR               the same as --skills-dir DIR\n"
+	"  --config FILE     roots, strict and include/exclude patterns from a\n"
+	"                    YAML file (skillsfs(5)); the command line wins\n"
+	"  --strict          treat every warning as an error\n"
+	"  --json            print the findings and the summary as JSON\n"
+	"  --help            print this help and exit\n"
+	"  --version         print the version and exit\n"
+	"\n"
+	"Exit status: 0 without errors, 1 with errors, 2 on a usage error.\n";
+
+struct check_opts {
+	struct cli_skills skills;
+	bool strict, json;
+};
+
+static bool take_option(void *opts, int c)
+{
+	struct check_opts *o = opts;
+
+	if (c == 's')
+		o->strict = true;
+	else if (c == 'j')
+		o->json = true;
+	else
+		return false;
+	return true;
+}
+
+/* Returns -1 to go on, or the exit status. */
+static int parse_args(int argc, char **argv, struct check_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "strict", no_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },
+		CLI_SKILLS_LONGOPTS,
+		{ NULL, 0, NULL, 0 },
+	};
+	/* "-": a folder named without --skills-dir comes as 1, in its
+	 * place among the others, so precedence follows the command line. */
+	int status = cli_skills_getopt(CMD, usage_text, argc, argv, "-:hV",
+	                               longopts, take_option, o, &o->skills);
+
+	/* after "--" */
+	for (; status < 0 && optind < argc; optind++)
+		if (roots_add(&o->skills.roots, argv[optind],
+		              "--skills-dir") < 0)
+			status = cli_usage_error(CMD, "cannot use skills "
+			                         "folder '%s'", argv[optind]);
+	if (status < 0)
+		status = cli_skills_finish(CMD, &o->skills);
+	if (o->skills.cf.strict == 1)
+		o->strict = true;
+	return status;
+}
+
+/* FILE:LINE:COL: SEVERITY: FIELD: MESSAGE */
+static void print_diag(const struct sfs_diag *d, void *arg)
+{
+	FILE *out = arg;
+
+	fputs(d->file, out);
+	if (d->line) {
+		fprintf(out, ":%u", d->line);
+		if (d->column)
+			fprintf(out, ":%u", d->column);
+	}
+	fprintf(out, ": %s: ", d->severity == SFS_ERROR ? "error" : "warning");
+	if (d->field[0])
+		fprintf(out, "%s: ", d->field);
+	fprintf(out, "%s\n", d->message);
+}
+
+static int report(const sfs_catalog *cat, bool json)
+{
+	struct sfs_counts n = sfs_catalog_counts(cat);
+
+	if (json) {
+		char *text = sfs_render_findings(cat);
+		if (!text) {
+			return cli_fail(CMD, "%s", strerror(ENOMEM));
+		}
+		fputs(text, stdout);
+		free(text);
+	} else {
+		sfs_catalog_each_diag(cat, print_diag, stdout);
+		printf("%zu skills, %zu errors, %zu warnings, %zu shadowed\n",
+		       n.served + n.invalid + n.shadowed, n.errors, n.warnings,
+		       n.shadowed);
+	}
+	if (fflush(stdout) != 0)
+		return cli_fail(CMD, "stdout: %s", strerror(errno));
+	return n.errors ? CLI_EXIT_FAILED : 0;
+}
+
+int check_main(int argc, char **argv)
+{
+	struct check_opts o = { 0 };
+	sfs_catalog *cat;
+
+	cli_skills_init(&o.skills);
+	int status = parse_args(argc, argv, &o);
+	if (status < 0)
+		status = cli_skills_build(CMD, &o.skills, o.strict, &cat);
+	if (status < 0) {
+		status = report(cat, o.json);
+		sfs_catalog_unref(cat);
+	}
+	cli_skills_free(&o.skills);
+	return status;
+}

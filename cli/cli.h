@@ -1,0 +1,120 @@
+/*
+ * cli.h - what the commands of the skillsfs programs share: the skills
+ * roots of a command line, --config FILE, and how a command reports a
+ * usage error.
+ */
+#ifndef SKILLSFS_CLI_H
+#define SKILLSFS_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "skillsfs.h"
+
+/* Exit statuses of every command. */
+enum { CLI_EXIT_FAILED = 1, CLI_EXIT_USAGE = 2 };
+
+/* The roots a command serves, absolute, in precedence order, each with
+ * where it came from ("--skills-dir", "SKILLSFS_SKILLS_DIRS"). */
+struct roots {
+	char **paths;          /* owned */
+	const char **sources;  /* static strings */
+	size_t n;
+};
+
+/*
+ * Adds `path` as given on the command line or in the environment, made
+ * absolute against the current directory and cleaned lexically (no
+ * symlinks are resolved: a root may not exist yet).  Returns 0 or -errno.
+ */
+int roots_add(struct roots *r, const char *path, const char *source);
+/* Adds each folder of a colon-separated list.  Returns the number added,
+ * or -errno. */
+int roots_add_list(struct roots *r, const char *list, const char *source);
+/* When no --skills-dir was given: the roots from SKILLSFS_SKILLS_DIRS.
+ * Returns the number added, or -errno. */
+int roots_from_env(struct roots *r);
+/* When no root was given at all: the standard skill folders of agents
+ * that exist (see ROOTS_DEFAULT_LIST), each once, with source "default".
+ * Returns the number added, or -errno. */
+int roots_from_defaults(struct roots *r);
+#define ROOTS_DEFAULT_LIST \
+	"~/.agents/skills, ~/.claude/skills, ~/.codex/skills, " \
+	"~/.copilot/skills, ~/.gemini/skills, ~/.cursor/skills, " \
+	"./.agents/skills, ./.claude/skills, ./.github/skills, " \
+	"./.gemini/skills, ./.cursor/skills, ~/.claude/plugins"
+void roots_free(struct roots *r);
+
+/* conffile.c: --config FILE */
+struct sfs_config_file;
+/* Reads the configuration file; on failure prints "PROG: FILE:LINE:COL:
+ * error: KEY: MESSAGE" to stderr and returns -1. */
+int conffile_load(const char *prog, const char *path,
+                  struct sfs_config_file *cf);
+/* Adds the file's roots (source "config").  Returns 0 or -errno. */
+int roots_from_config(struct roots *r, const struct sfs_config_file *cf);
+/*
+ * When the command line named no root: the file's roots, else those of
+ * SKILLSFS_SKILLS_DIRS, else the standard folders.  Returns the number
+ * added, or -errno.
+ */
+int roots_fallback(struct roots *r, const struct sfs_config_file *cf);
+
+/* usage.c: how every command speaks to its user.  `cmd` is the command
+ * as typed: "skillsfs check". */
+
+/* Prints "CMD: MESSAGE" and "Try 'CMD --help'."; returns CLI_EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Prints "CMD: MESSAGE"; returns CLI_EXIT_FAILED. */
+int cli_fail(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The usage error for what getopt_long returned as ':' (a value missing)
+ * or '?' (an unknown option), with opterr 0 and ":" leading optstring. */
+int cli_option_error(const char *cmd, int c, char *const argv[]);
+/* --version: prints "CMD VERSION"; returns 0. */
+int cli_version(const char *cmd);
+
+/* skills_opts.c: what every command that reads skills takes. */
+struct cli_skills {
+	struct roots roots;        /* --skills-dir DIR, or a bare DIR */
+	const char *config;        /* --config FILE, or NULL */
+	struct sfs_config_file cf; /* what it says */
+};
+/* getopt_long's entries for them, and their short letters. */
+#define CLI_SKILLS_LONGOPTS \
+	{ "skills-dir", required_argument, NULL, 'd' }, \
+	{ "config", required_argument, NULL, 'c' }, \
+	{ "help", no_argument, NULL, 'h' }, \
+	{ "version", no_argument, NULL, 'V' }
+void cli_skills_init(struct cli_skills *o);
+/* A command's own option: true when it took getopt_long's `c`. */
+typedef bool cli_take_fn(void *cmd_opts, int c);
+struct option;
+/*
+ * Runs getopt_long over argv (from the start; errors are ours to print):
+ * the command's own options go to take(), the common ones to o, and a
+ * bare DIR (optstring "-...") is a root.  Returns -1 to go on, with
+ * optind at the first operand, or the exit status.
+ */
+int cli_skills_getopt(const char *cmd, const char *usage, int argc,
+                      char **argv, const char *optstring,
+                      const struct option *longopts, cli_take_fn *take,
+                      void *cmd_opts, struct cli_skills *o);
+/*
+ * After the command line: reads --config FILE and, when no root was
+ * named, takes them from roots_fallback.  Returns -1 to go on, or the
+ * exit status after printing why not.
+ */
+int cli_skills_finish(const char *cmd, struct cli_skills *o);
+/* Builds the catalog of them (every warning an error when `strict`).
+ * Returns -1 to go on with *cat, or the exit status after saying why. */
+int cli_skills_build(const char *cmd, const struct cli_skills *o,
+                     bool strict, sfs_catalog **cat);
+void cli_skills_free(struct cli_skills *o);
+
+/* The skillsfs commands besides the mount. */
+int check_main(int argc, char **argv);
+int export_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+ * skills_opts.c - the options every command that reads skills takes:
+ * --skills-dir DIR (or a bare DIR), --config FILE, --help and --version,
+ * and the roots when none was named.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+void cli_skills_init(struct cli_skills *o)
+{
+	memset(o, 0, sizeof(*o));
+	sfs_config_file_free(&o->cf);   /* all unset */
+}
+
+/* A common option, or an error.  Returns -1 to go on, or the exit
+ * status. */
+static int common_option(const char *cmd, const char *usage, int c,
+                         char *const argv[], struct cli_skills *o)
+{
+	switch (c) {
+	case 1:     /* a folder named without --skills-dir */
+	case 'd':
+		if (roots_add(&o->roots, optarg, "--skills-dir") < 0)
+			return cli_usage_error(cmd, "cannot use skills folder "
+			                       "'%s'", optarg);
+		return -1;
+	case 'c':
+		o->config = optarg;
+		return -1;
+	case 'h':
+		fputs(usage, stdout);
+		return 0;
+	case 'V':
+		return cli_version(cmd);
+	default:
+		return cli_option_error(cmd, c, argv);
+	}
+}
+
+int cli_skills_getopt(const char *cmd, const char *usage, int argc,
+                      char **argv, const char *optstring,
+                      const struct option *longopts, cli_take_fn *take,
+                      void *cmd_opts, struct cli_skills *o)
+{
+	int c, status = -1;
+
+	opterr = 0;
+	optind = 1;
+	while (status < 0 &&
+	       (c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1)
+		if (!take(cmd_opts, c))
+			status = common_option(cmd, usage, c, argv, o);
+	return status;
+}
+
+int cli_skills_finish(const char *cmd, struct cli_skills *o)
+{
+	if (o->config && conffile_load(cmd, o->config, &o->cf) < 0)
+		return CLI_EXIT_USAGE;
+	if (o->roots.n > 0)
+		return -1;
+	int added = roots_fallback(&o->roots, &o->cf);
+	if (added < 0)
+		return cli_usage_error(cmd, "cannot read the skills folders: %s",
+		                       strerror(-added));
+	if (added == 0)
+		return cli_usage_error(cmd, "no skills folders: give "
+		                       "--skills-dir DIR, --config FILE or set "
+		                       "SKILLSFS_SKILLS_DIRS (none of "
+		                       ROOTS_DEFAULT_LIST " exists)");
+	return -1;
+}
+
+int cli_skills_build(const char *cmd, const struct cli_skills *o,
+                     bool strict, sfs_catalog **cat)
+{
+	struct sfs_config cfg = {
+		.roots = (const char *const *)o->roots.paths,
+		.nroots = o->roots.n,
+		.strict = strict,
+		.include = (const char *const *)o->cf.include,
+		.ninclude = o->cf.ninclude,
+		.exclude = (const char *const *)o->cf.exclude,
+		.nexclude = o->cf.nexclude,
+	};
+	int rc = sfs_catalog_build(&cfg, NULL, cat);
+
+	if (rc < 0)
+		return cli_fail(cmd, "cannot build the catalog: %s",
+		                strerror(-rc));
+	return -1;
+}
+
+void cli_skills_free(struct cli_skills *o)
+{
+	roots_free(&o->roots);
+	sfs_config_file_free(&o->cf);
+}
