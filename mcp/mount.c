@@ -499,21 +499,19 @@ const struct model *mount_model(struct mount *m, int *err)
 	return m->model;
 }
 
+static int cmp_id_skill(const void *id, const void *skill)
+{
+	return strcmp(id, ((const struct skill *)skill)->id);
+}
+
 ssize_t model_find(const struct model *md, const char *id)
 {
-	size_t lo = 0, hi = md->n;
+	const struct skill *sk = md->n ? bsearch(id, md->skills, md->n,
+	                                         sizeof(*md->skills),
+	                                         cmp_id_skill)
+	                               : NULL;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(md->skills[mid].id, id);
-		if (c == 0)
-			return (ssize_t)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return sk ? sk - md->skills : -1;
 }
 
 ssize_t model_lookup(const struct model *md, const char *ref)

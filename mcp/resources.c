@@ -218,55 +218,59 @@ static bool uri_skill_known(const struct model *md, const struct sfs_uri *u)
 	       strcmp(md->skills[i].plugin, u->plugin) == 0;
 }
 
+/* The target: path below root (both owned), of type mime (NULL: by name
+ * and content).  Always true, to end a resolve. */
+static bool aim(struct target *t, char *path, char *root, const char *mime)
+{
+	t->path = path;
+	t->root = root;
+	t->mime = mime;
+	return true;
+}
+
 static bool resolve(struct mcp_server *s, const struct model *md,
                     const struct sfs_uri *u, const char *text, struct target *t,
                     struct reply *r)
 {
-	bool skill_known = uri_skill_known(md, u);
+	const struct mount *m = &s->mount;
+	bool known = uri_skill_known(md, u);
 
 	switch (u->kind) {
 	case SFS_URI_CATALOG_INDEX:
-		t->path = mount_file(&s->mount, SFS_MOUNT_SKILLS_INDEX);
-		t->root = mount_file(&s->mount, SFS_MOUNT_CATALOG);
-		t->mime = "application/json";
-		return true;
+		return aim(t, mount_file(m, SFS_MOUNT_SKILLS_INDEX),
+		           mount_file(m, SFS_MOUNT_CATALOG), "application/json");
 	case SFS_URI_CATALOG_SKILL:
-		if (!skill_known)
-			break;
-		t->path = mount_record(&s->mount, u->id);
-		t->root = mount_file(&s->mount, SFS_MOUNT_CATALOG);
-		t->mime = "application/json";
-		return true;
+		if (known)
+			return aim(t, mount_record(m, u->id),
+			           mount_file(m, SFS_MOUNT_CATALOG),
+			           "application/json");
+		break;
 	case SFS_URI_DOCUMENT:
-		if (!skill_known)
-			break;
-		t->path = mount_skill_file(&s->mount, u->id, "SKILL.md");
-		t->root = mount_skill_file(&s->mount, u->id, NULL);
-		t->mime = "text/markdown";
-		return true;
+		if (known)
+			return aim(t, mount_skill_file(m, u->id, "SKILL.md"),
+			           mount_skill_file(m, u->id, NULL),
+			           "text/markdown");
+		break;
 	case SFS_URI_REFERENCE:
-		if (!skill_known)
-			break;
-		return resolve_reference(s, u, text, t, r);
+		if (known)
+			return resolve_reference(s, u, text, t, r);
+		break;
 	case SFS_URI_DOC:
-		if (!md->has_docs)
-			break;
-		t->path = mount_doc(&s->mount, u->path);
-		t->root = mount_file(&s->mount, SFS_MOUNT_DOCS);
-		t->mime = "text/markdown";
-		return true;
+		if (md->has_docs)
+			return aim(t, mount_doc(m, u->path),
+			           mount_file(m, SFS_MOUNT_DOCS), "text/markdown");
+		break;
 	case SFS_URI_SKILL_ROOT:
-		if (!skill_known)
+		if (!known)
 			break;
 		reply_bad_uri(r, text, "%s is a directory; list it with "
 			      "resources/directory/read", text);
 		return false;
 	case SFS_URI_SKILL_PATH:
-		if (!skill_known)
-			break;
-		t->path = mount_skill_file(&s->mount, u->id, u->path);
-		t->root = mount_skill_file(&s->mount, u->id, NULL);
-		return true;
+		if (known)
+			return aim(t, mount_skill_file(m, u->id, u->path),
+			           mount_skill_file(m, u->id, NULL), NULL);
+		break;
 	default:
 		break;
 	}
@@ -349,19 +353,12 @@ static cJSON *read_contents(const char *text_uri, const struct target *t,
 void handle_resources_read(struct mcp_server *s, const struct request *req,
                            struct reply *r)
 {
-	bool bad;
-	const char *text = param_string(req, "uri", r, &bad);
+	const char *text = param_required(req, "uri", "uri", r);
 	struct sfs_uri u;
 	struct target t = { 0 };
 
-	if (bad)
+	if (!text)
 		return;
-	if (!text) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: uri is required");
-		return;
-	}
-	reply_audit(r, "uri", text);
 	sfs_uri_parse(text, &u);
 	if (u.kind == SFS_URI_INVALID) {
 		reply_bad_uri(r, text, "Invalid resource URI: %s", u.error);
@@ -771,22 +768,11 @@ static bool list_skills_from(struct mcp_server *s, const struct model *md,
 void handle_resources_list(struct mcp_server *s, const struct request *req,
                            struct reply *r)
 {
-	bool bad;
-	const char *cursor = param_string(req, "cursor", r, &bad);
-	char *key = NULL;
+	char *key;
+	const struct model *md = list_begin(s, req, "resources", r, &key);
 
-	if (bad)
+	if (!md)
 		return;
-	if (cursor && !(key = cursor_key(cursor, "resources"))) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: unknown cursor");
-		return;
-	}
-	const struct model *md = server_model(s, r);
-	if (!md) {
-		free(key);
-		return;
-	}
 	struct page p = { .list = cJSON_CreateArray() };
 	bool skills_done = false;
 	const char *docs_after = NULL;

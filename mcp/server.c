@@ -10,6 +10,7 @@
 
 #include "audit.h"
 #include "config.h"
+#include "cursor.h"
 #include "jsonrpc.h"
 #include "server.h"
 #include "util.h"
@@ -151,6 +152,51 @@ const char *param_string(const struct request *req, const char *name,
 		return NULL;
 	}
 	return v->valuestring;
+}
+
+const char *param_required(const struct request *req, const char *name,
+                           const char *audit_key, struct reply *r)
+{
+	bool bad;
+	const char *v = param_string(req, name, r, &bad);
+
+	if (!v && !bad)
+		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+			    "Invalid params: %s is required", name);
+	if (v)
+		reply_audit(r, audit_key, v);
+	return v;
+}
+
+bool param_cursor(const struct request *req, const char *kind,
+                  struct reply *r, char **key)
+{
+	bool bad;
+	const char *cursor = param_string(req, "cursor", r, &bad);
+
+	*key = NULL;
+	if (bad)
+		return false;
+	if (cursor && !(*key = cursor_key(cursor, kind))) {
+		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+			    "Invalid params: unknown cursor");
+		return false;
+	}
+	return true;
+}
+
+const struct model *list_begin(struct mcp_server *s, const struct request *req,
+                               const char *kind, struct reply *r, char **key)
+{
+	const struct model *md = NULL;
+
+	if (param_cursor(req, kind, r, key))
+		md = server_model(s, r);
+	if (!md) {
+		free(*key);
+		*key = NULL;
+	}
+	return md;
 }
 
 static void emit_text(struct mcp_server *s, char *text)

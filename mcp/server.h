@@ -110,6 +110,18 @@ const struct model *server_model(struct mcp_server *s, struct reply *r);
  * returns NULL with *bad set when present but not a string. */
 const char *param_string(const struct request *req, const char *name,
                          struct reply *r, bool *bad);
+/* params.<name>, which a request must carry, noted in the audit line as
+ * audit_key; NULL after setting an error reply. */
+const char *param_required(const struct request *req, const char *name,
+                           const char *audit_key, struct reply *r);
+/* The key of params.cursor, a cursor of `kind` lists (malloc'd; NULL on
+ * the first page) in *key; false after setting an error reply. */
+bool param_cursor(const struct request *req, const char *kind,
+                  struct reply *r, char **key);
+/* The start of a paged list: param_cursor, then the model; NULL (and
+ * no key) after setting an error reply. */
+const struct model *list_begin(struct mcp_server *s, const struct request *req,
+                               const char *kind, struct reply *r, char **key);
 /* Adds what every 2026-07-28 result carries: resultType, the server's
  * identity in _meta, and the cache hints when `cache` asks for them. */
 void server_decorate_modern(cJSON *result, enum cache_hint cache);

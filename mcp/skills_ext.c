@@ -69,23 +69,12 @@ static cJSON *raw_entry(const struct model *md, int fd, size_t i,
 void handle_skills_list(struct mcp_server *s, const struct request *req,
                         struct reply *r)
 {
-	bool bad;
-	const char *cursor = param_string(req, "cursor", r, &bad);
-	char *key = NULL;
+	char *key;
 	size_t start = 0;
+	const struct model *md = list_begin(s, req, "skills", r, &key);
 
-	if (bad)
+	if (!md)
 		return;
-	if (cursor && !(key = cursor_key(cursor, "skills"))) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: unknown cursor");
-		return;
-	}
-	const struct model *md = server_model(s, r);
-	if (!md) {
-		free(key);
-		return;
-	}
 	if (key)
 		while (start < md->n && strcmp(md->skills[start].id, key) <= 0)
 			start++;
@@ -129,18 +118,11 @@ void handle_skills_list(struct mcp_server *s, const struct request *req,
 void handle_skills_get(struct mcp_server *s, const struct request *req,
                        struct reply *r)
 {
-	bool bad;
-	const char *text = param_string(req, "uri", r, &bad);
+	const char *text = param_required(req, "uri", "uri", r);
 	struct sfs_uri u;
 
-	if (bad)
+	if (!text)
 		return;
-	if (!text) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: uri is required");
-		return;
-	}
-	reply_audit(r, "uri", text);
 	sfs_uri_parse(text, &u);
 	/* SEP-2640: params.uri MUST be the URI of a skill's SKILL.md. */
 	if (u.kind != SFS_URI_SKILL_PATH || strcmp(u.path, "SKILL.md") != 0) {
@@ -237,25 +219,12 @@ static cJSON *child_object(const char *root, const char *dir_uri,
 void handle_directory_read(struct mcp_server *s, const struct request *req,
                            struct reply *r)
 {
-	bool bad;
-	const char *text = param_string(req, "uri", r, &bad);
-	const char *cursor = bad ? NULL : param_string(req, "cursor", r, &bad);
+	const char *text = param_required(req, "uri", "uri", r);
 	char *after = NULL;
 	struct sfs_uri u;
 
-	if (bad)
+	if (!text || !param_cursor(req, "dir", r, &after))
 		return;
-	if (!text) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: uri is required");
-		return;
-	}
-	reply_audit(r, "uri", text);
-	if (cursor && !(after = cursor_key(cursor, "dir"))) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: unknown cursor");
-		return;
-	}
 	sfs_uri_parse(text, &u);
 	const struct model *md = NULL;
 	if (u.kind == SFS_URI_INVALID) {

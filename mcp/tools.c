@@ -530,17 +530,10 @@ static void get_skill(struct mcp_server *s, const cJSON *args, struct reply *r)
 void handle_tools_call(struct mcp_server *s, const struct request *req,
                        struct reply *r)
 {
-	bool bad;
-	const char *name = param_string(req, "name", r, &bad);
+	const char *name = param_required(req, "name", "tool", r);
 
-	if (bad)
+	if (!name)
 		return;
-	if (!name) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: name is required");
-		return;
-	}
-	reply_audit(r, "tool", name);
 	const cJSON *args = cJSON_GetObjectItemCaseSensitive(req->params,
 							     "arguments");
 	if (args && !cJSON_IsObject(args)) {

@@ -33,24 +33,19 @@ const struct sfs_mount_fixed *sfs_mount_fixed(enum sfs_mount_entry e)
 	return &fixed[e];
 }
 
-/* A malloc'd string made by vsnprintf, or NULL when out of memory. */
+/* A malloc'd string made by vasprintf, or NULL when out of memory. */
 static char *printf_alloc(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 
 static char *printf_alloc(const char *fmt, ...)
 {
 	va_list ap;
+	char *out;
 
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	int n = vasprintf(&out, fmt, ap);
 	va_end(ap);
-	char *out = n < 0 ? NULL : malloc((size_t)n + 1);
-	if (!out)
-		return NULL;
-	va_start(ap, fmt);
-	vsnprintf(out, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	return out;
+	return n < 0 ? NULL : out;
 }
 
 char *sfs_mount_path(const char *mount, enum sfs_mount_entry e)
