@@ -260,24 +260,11 @@ static void skill_prompt(struct mcp_server *s, const struct model *md,
 void handle_prompts_get(struct mcp_server *s, const struct request *req,
                         struct reply *r)
 {
-	bool bad;
-	const char *name = param_string(req, "name", r, &bad);
+	const char *name = param_required(req, "name", "prompt", r);
+	const cJSON *args;
 
-	if (bad)
+	if (!name || !param_arguments(req, r, &args))
 		return;
-	if (!name) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: name is required");
-		return;
-	}
-	reply_audit(r, "prompt", name);
-	const cJSON *args = cJSON_GetObjectItemCaseSensitive(req->params,
-							     "arguments");
-	if (args && !cJSON_IsObject(args)) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: arguments must be an object");
-		return;
-	}
 	if (strcmp(name, GUIDE_PROMPT) == 0) {
 		set_messages(r, "Background on working with skills",
 			     instructions_text());

@@ -168,6 +168,18 @@ const char *param_required(const struct request *req, const char *name,
 	return v;
 }
 
+bool param_arguments(const struct request *req, struct reply *r,
+                     const cJSON **args)
+{
+	*args = cJSON_GetObjectItemCaseSensitive(req->params, "arguments");
+	if (*args && !cJSON_IsObject(*args)) {
+		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+			    "Invalid params: arguments must be an object");
+		return false;
+	}
+	return true;
+}
+
 bool param_cursor(const struct request *req, const char *kind,
                   struct reply *r, char **key)
 {

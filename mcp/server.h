@@ -114,6 +114,10 @@ const char *param_string(const struct request *req, const char *name,
  * audit_key; NULL after setting an error reply. */
 const char *param_required(const struct request *req, const char *name,
                            const char *audit_key, struct reply *r);
+/* params.arguments, an object or absent (NULL), in *args; false after
+ * setting an error reply. */
+bool param_arguments(const struct request *req, struct reply *r,
+                     const cJSON **args);
 /* The key of params.cursor, a cursor of `kind` lists (malloc'd; NULL on
  * the first page) in *key; false after setting an error reply. */
 bool param_cursor(const struct request *req, const char *kind,

@@ -531,16 +531,10 @@ void handle_tools_call(struct mcp_server *s, const struct request *req,
                        struct reply *r)
 {
 	const char *name = param_required(req, "name", "tool", r);
+	const cJSON *args;
 
-	if (!name)
+	if (!name || !param_arguments(req, r, &args))
 		return;
-	const cJSON *args = cJSON_GetObjectItemCaseSensitive(req->params,
-							     "arguments");
-	if (args && !cJSON_IsObject(args)) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: arguments must be an object");
-		return;
-	}
 	if (strcmp(name, "list_skills") == 0)
 		list_skills(s, args, r);
 	else if (strcmp(name, "get_skill") == 0)
