@@ -98,5 +98,5 @@ void report_catalog(const struct daemon *d, const sfs_catalog *prev,
 	struct sfs_counts c = sfs_catalog_counts(cat);
 	say(d, LOG_INFO, "%zu served, %zu rejected, %zu shadowed: see "
 	    "%s/%s", c.served, c.invalid, c.shadowed, d->opt->mountpoint,
-	    sfs_mount_fixed(SFS_MOUNT_STATUS)->path);
+	    sfs_mount_row(SFS_MOUNT_STATUS)->path);
 }

@@ -291,7 +291,7 @@ static int push_fixed_kids(struct builder *b, size_t *n, bool in_root)
 	int rc = 0;
 
 	for (int e = 0; e < SFS_MOUNT_NENTRIES && rc == 0; e++) {
-		const struct sfs_mount_fixed *f = sfs_mount_fixed(e);
+		const struct sfs_mount_fixed *f = sfs_mount_row(e);
 		if (f->in_root != in_root ||
 		    (e == SFS_MOUNT_DOCS && !sfs_catalog_docs(b->g->cat)))
 			continue;

@@ -62,7 +62,7 @@
 #include "util.h"
 
 /* status.json, in messages */
-#define STATUS (sfs_mount_fixed(SFS_MOUNT_STATUS)->path)
+#define STATUS (sfs_mount_row(SFS_MOUNT_STATUS)->path)
 
 #define KEY_HEX 16
 #define STATUS_HEAD_MAX ((size_t)1 << 20)

@@ -596,7 +596,7 @@ static cJSON *skill_items(struct mcp_server *s, const struct model *md,
 
 	uri = sfs_uri_record(id);
 	path = mount_record(&s->mount, id);
-	name = xasprintf("%s/%s", sfs_mount_fixed(SFS_MOUNT_CATALOG)->name,
+	name = xasprintf("%s/%s", sfs_mount_row(SFS_MOUNT_CATALOG)->name,
 	                 id);
 	if (uri && path && name)
 		cJSON_AddItemToArray(items, resource_object(uri, name,

@@ -28,7 +28,7 @@ static const struct sfs_mount_fixed fixed[SFS_MOUNT_NENTRIES] = {
 	                             "catalog/skills_index.json", false, false },
 };
 
-const struct sfs_mount_fixed *sfs_mount_fixed(enum sfs_mount_entry e)
+const struct sfs_mount_fixed *sfs_mount_row(enum sfs_mount_entry e)
 {
 	return &fixed[e];
 }
@@ -414,9 +414,7 @@ static void parse_skill_resource(const char *id, struct sfs_uri *u)
 
 static void parse_resource(const char *rest, struct sfs_uri *u)
 {
-	if (strcmp(rest, SFS_URI_SKILLS_INDEX + strlen(RESOURCE)) == 0)
-		u->kind = SFS_URI_CATALOG_INDEX;
-	else if (has_prefix(rest, RECORD_PART)) {
+	if (has_prefix(rest, RECORD_PART)) {
 		const char *id = rest + strlen(RECORD_PART);
 		if (set_ref(u, id, strlen(id)))
 			u->kind = SFS_URI_CATALOG_SKILL;
@@ -445,7 +443,9 @@ void sfs_uri_parse(const char *text, struct sfs_uri *u)
 			return;
 		}
 	}
-	if (has_prefix(text, SFS_URI_SKILL_SCHEME))
+	if (strcmp(text, SFS_URI_SKILLS_INDEX) == 0)
+		u->kind = SFS_URI_CATALOG_INDEX;
+	else if (has_prefix(text, SFS_URI_SKILL_SCHEME))
 		parse_skill(text + strlen(SFS_URI_SKILL_SCHEME), u);
 	else if (has_prefix(text, RESOURCE))
 		parse_resource(text + strlen(RESOURCE), u);

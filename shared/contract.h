@@ -57,9 +57,9 @@ struct sfs_mount_fixed {
 	bool folder;
 };
 
-/* The row of entry e (e < SFS_MOUNT_NENTRIES).  The rows of one folder
- * come sorted by name. */
-const struct sfs_mount_fixed *sfs_mount_fixed(enum sfs_mount_entry e);
+/* The table's row of entry e (e < SFS_MOUNT_NENTRIES).  The rows of one
+ * folder come sorted by name. */
+const struct sfs_mount_fixed *sfs_mount_row(enum sfs_mount_entry e);
 
 /* catalog/<id>.json is named id + this. */
 #define SFS_RECORD_SUFFIX ".json"
