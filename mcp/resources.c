@@ -1,6 +1,6 @@
 /*
  * resources.c - resources/list, resources/templates/list and
- * resources/read for the URI contract (uri-contract.md) and for every file
+ * resources/read for the URI contract (contract.h) and for every file
  * of every skill as skill://<id>/<path> (SEP-2640).  Each resource's _meta
  * carries its absolute path inside the mount, so a client can hand the
  * agent a path instead of content.
