@@ -9,6 +9,7 @@
 #include <string.h>
 #include <syslog.h>
 
+#include "contract.h"
 #include "daemon.h"
 #include "options.h"
 #include "report.h"
@@ -96,6 +97,6 @@ void report_catalog(const struct daemon *d, const sfs_catalog *prev,
 			report_unserved(d, &v[i]);
 	struct sfs_counts c = sfs_catalog_counts(cat);
 	say(d, LOG_INFO, "%zu served, %zu rejected, %zu shadowed: see "
-	    "%s/status.json", c.served, c.invalid, c.shadowed,
-	    d->opt->mountpoint);
+	    "%s/%s", c.served, c.invalid, c.shadowed, d->opt->mountpoint,
+	    sfs_mount_row(SFS_MOUNT_STATUS)->path);
 }

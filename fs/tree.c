@@ -3,9 +3,10 @@
  * lays out the inode table of the mount (see tree.h).  Pure: no I/O except
  * through gen_params.pin, so it can be tested without a mount.
  *
- * Layout (design.md): / holds catalog/, index.json, refs/, skills/,
- * status.json and, with a docs folder, docs/ (laid out like a skill); catalog/ holds skills_index.json and <id>.json; skills/<id>/
- * mirrors the skill's files; refs/<id>/<ref>.md links into skills/<id>/.
+ * Layout: the mount contract (contract.h), whose table of fixed entries
+ * makes / and the head of catalog/; docs/ is laid out like a skill,
+ * skills/<id>/ mirrors the skill's files, and refs/<id>/<ref>.md links
+ * into skills/<id>/.
  *
  * Nodes are laid out breadth first so that every folder's children are
  * contiguous and sorted by name: a lookup is a binary search.
@@ -18,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "contract.h"
 #include "strpool.h"
 #include "tree.h"
 
@@ -268,6 +270,37 @@ static int skill_dir_kids(struct builder *b, const struct node *dir,
 	return 0;
 }
 
+/* How the daemon serves each fixed entry of the mount (contract.h). */
+static const struct {
+	uint8_t kind;
+	uint32_t skill, item;
+} fixed_nodes[SFS_MOUNT_NENTRIES] = {
+	[SFS_MOUNT_CATALOG] = { NODE_DIR, TREE_NONE, DIR_CATALOG },
+	[SFS_MOUNT_DOCS] = { NODE_SKILL_DIR, TREE_DOCS, TREE_NONE },
+	[SFS_MOUNT_INDEX] = { NODE_DOC, TREE_NONE, DOC_INDEX },
+	[SFS_MOUNT_REFS] = { NODE_DIR, TREE_NONE, DIR_REFS },
+	[SFS_MOUNT_SKILLS] = { NODE_DIR, TREE_NONE, DIR_SKILLS },
+	[SFS_MOUNT_STATUS] = { NODE_DOC, TREE_NONE, DOC_STATUS },
+	[SFS_MOUNT_SKILLS_INDEX] = { NODE_DOC, TREE_NONE, DOC_SKILLS_INDEX },
+};
+
+/* The fixed entries of / (in_root) or of catalog/, in the contract's
+ * order; docs/ only with a docs folder. */
+static int push_fixed_kids(struct builder *b, size_t *n, bool in_root)
+{
+	int rc = 0;
+
+	for (int e = 0; e < SFS_MOUNT_NENTRIES && rc == 0; e++) {
+		const struct sfs_mount_fixed *f = sfs_mount_row(e);
+		if (f->in_root != in_root ||
+		    (e == SFS_MOUNT_DOCS && !sfs_catalog_docs(b->g->cat)))
+			continue;
+		rc = push_kid(b, n, f->name, fixed_nodes[e].kind,
+		              fixed_nodes[e].skill, fixed_nodes[e].item);
+	}
+	return rc;
+}
+
 static int own_dir_kids(struct builder *b, const struct node *dir, size_t *n)
 {
 	const sfs_catalog *cat = b->g->cat;
@@ -277,22 +310,14 @@ static int own_dir_kids(struct builder *b, const struct node *dir, size_t *n)
 
 	switch (dir->item) {
 	case DIR_ROOT:
-		rc |= push_kid(b, n, "catalog", NODE_DIR, TREE_NONE, DIR_CATALOG);
-		if (sfs_catalog_docs(cat))
-			rc |= push_kid(b, n, "docs", NODE_SKILL_DIR, TREE_DOCS,
-			               TREE_NONE);
-		rc |= push_kid(b, n, "index.json", NODE_DOC, TREE_NONE, DOC_INDEX);
-		rc |= push_kid(b, n, "refs", NODE_DIR, TREE_NONE, DIR_REFS);
-		rc |= push_kid(b, n, "skills", NODE_DIR, TREE_NONE, DIR_SKILLS);
-		rc |= push_kid(b, n, "status.json", NODE_DOC, TREE_NONE,
-		               DOC_STATUS);
+		rc = push_fixed_kids(b, n, true);
 		break;
 	case DIR_CATALOG:
-		rc |= push_kid(b, n, "skills_index.json", NODE_DOC, TREE_NONE,
-		               DOC_SKILLS_INDEX);
+		rc = push_fixed_kids(b, n, false);
 		for (uint32_t i = 0; i < ns && rc == 0; i++)
 			rc = push_kid(b, n, strpool_cat(pool,
-			              sfs_catalog_skill(cat, i)->id, ".json"),
+			              sfs_catalog_skill(cat, i)->id,
+			              SFS_RECORD_SUFFIX),
 			              NODE_DOC, i, DOC_RECORD + i);
 		break;
 	case DIR_SKILLS:

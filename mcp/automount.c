@@ -63,6 +63,9 @@
 #include "keeper.h"
 #include "mount.h"
 
+/* status.json, in messages */
+#define STATUS (sfs_mount_row(SFS_MOUNT_STATUS)->path)
+
 #define KEY_HEX 16
 #define STATUS_HEAD_MAX ((size_t)1 << 20)
 #define RECOVER_INTERVAL_NS 1000000000u
@@ -374,7 +377,7 @@ static size_t json_span(const char *p, size_t n)
  * before the long list of skills).  NULL when it cannot be read. */
 static cJSON *status_roots(const char *mount)
 {
-	char *file = xasprintf("%s/status.json", mount);
+	char *file = sfs_mount_path(mount, SFS_MOUNT_STATUS);
 	int fd = file ? open(file, O_RDONLY | O_CLOEXEC) : -1;
 	struct buf head = { 0 };
 	cJSON *roots = NULL;
@@ -455,9 +458,9 @@ static void explain_denied(const struct automount *am, int err)
 			strerror(-err), owner);
 		return;
 	}
-	fprintf(stderr, "skillsfs-mcp: cannot read %s/status.json: %s; the "
+	fprintf(stderr, "skillsfs-mcp: cannot read %s/%s: %s; the "
 		"mount's skill folders must be readable by you (uid %u)\n",
-		am->mount, strerror(-err), (unsigned)geteuid());
+		am->mount, STATUS, strerror(-err), (unsigned)geteuid());
 }
 
 /* 0 when the mount's daemon answers and status.json can be read, else
@@ -522,8 +525,8 @@ static enum probe probe(struct automount *am)
 			am->mount, am->mount);
 	else
 		fprintf(stderr, "skillsfs-mcp: %s is not a usable skillsfs mount: "
-			"cannot read %s/status.json: %s\n", am->mount, am->mount,
-			strerror(-st));
+			"cannot read %s/%s: %s\n", am->mount, am->mount,
+			STATUS, strerror(-st));
 	return FAILED;
 }
 

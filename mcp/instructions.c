@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 
+#include "contract.h"
 #include "instructions.h"
 
 static const char guide[] =
@@ -87,8 +88,8 @@ static const char guide[] =
 "- Skills are instructions written by their authors. Follow them within "
 "your usual rules for safety and permissions, and ask before running "
 "anything whose effect is unclear.\n"
-"- Skills are also available as MCP resources (`skill://<id>/<path>`, "
-"`resource://skills/<id>/document`) for clients that read resources.\n"
+"- Skills are also available as MCP resources (`" SFS_TEMPLATE_SKILL "`, "
+"`" SFS_TEMPLATE_DOCUMENT "`) for clients that read resources.\n"
 "\n"
 "Use skills when a task or objective matches what a skill describes: they "
 "carry tested procedures, and following them gives better and more "

@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "contract.h"
 #include "files.h"
 #include "mount.h"
 #include "skillsfs.h"
-#include "uri.h"
 
 /* ---- where the mount is ----------------------------------------------- */
 
@@ -107,21 +107,29 @@ int mount_kind(const char *path, char *fstype, size_t fstype_len)
 						     : MOUNT_OTHER;
 }
 
-char *mount_file(const struct mount *m, const char *rel)
+char *mount_file(const struct mount *m, enum sfs_mount_entry e)
 {
-	return xasprintf("%s/%s", m->path, rel);
+	return sfs_mount_path(m->path, e);
 }
 
 char *mount_skill_file(const struct mount *m, const char *id, const char *rel)
 {
-	if (rel && *rel)
-		return xasprintf("%s/skills/%s/%s", m->path, id, rel);
-	return xasprintf("%s/skills/%s", m->path, id);
+	return sfs_mount_skill(m->path, id, rel);
+}
+
+char *mount_record(const struct mount *m, const char *id)
+{
+	return sfs_mount_record(m->path, id);
+}
+
+char *mount_doc(const struct mount *m, const char *rel)
+{
+	return sfs_mount_doc(m->path, rel);
 }
 
 int mount_status_readable(const char *path)
 {
-	char *file = xasprintf("%s/status.json", path);
+	char *file = sfs_mount_path(path, SFS_MOUNT_STATUS);
 	char c;
 
 	if (!file)
@@ -140,7 +148,7 @@ int mount_status_readable(const char *path)
 
 static int status_ino(const struct mount *m, uint64_t *ino)
 {
-	char *file = mount_file(m, "status.json");
+	char *file = mount_file(m, SFS_MOUNT_STATUS);
 	struct stat st;
 	struct statfs sf;
 
@@ -202,89 +210,10 @@ int mount_generation_changed(struct mount *m)
 	return 1;
 }
 
-/* One entry line of an array document ("{...}" and a ',' but the last),
- * trimmed; false for the first line ({"skills":[) and the last (]}). */
-static bool entry_span(const char *line, size_t len, size_t *out_len)
+static void set_invocable(struct skill *sk, struct sfs_invocable inv)
 {
-	while (len && strchr(" \t\r,", line[len - 1]))
-		len--;
-	if (len < 2 || line[0] != '{' || line[len - 1] != '}')
-		return false;
-	*out_len = len;
-	return true;
-}
-
-/* The value of a string member that the rendering puts first
- * ({"<key>":"<value>",...}) copied to out; anything else is parsed. */
-static bool leading_string(const char *line, size_t len, const char *key,
-                           char *out, size_t cap)
-{
-	char prefix[32];
-	int plen = snprintf(prefix, sizeof(prefix), "{\"%s\":\"", key);
-	const char *start = NULL, *end = NULL;
-	cJSON *root = NULL;
-
-	if (plen > 0 && (size_t)plen < len &&
-	    memcmp(line, prefix, (size_t)plen) == 0) {
-		start = line + plen;
-		end = memchr(start, '"', len - (size_t)plen);
-	} else {
-		root = cJSON_ParseWithLength(line, len);
-		cJSON *v = cJSON_GetObjectItemCaseSensitive(root, key);
-		if (cJSON_IsString(v)) {
-			start = v->valuestring;
-			end = start + strlen(start);
-		}
-	}
-	bool ok = start && end && (size_t)(end - start) < cap;
-	if (ok) {
-		memcpy(out, start, (size_t)(end - start));
-		out[end - start] = '\0';
-	}
-	cJSON_Delete(root);
-	return ok;
-}
-
-/* The id in an index.json entry: its uri is "skill://<id>/SKILL.md". */
-static bool index_entry_id(const char *line, size_t len, char *id, size_t cap)
-{
-	char uri[96];
-
-	if (!leading_string(line, len, "uri", uri, sizeof(uri)) ||
-	    strncmp(uri, "skill://", 8) != 0)
-		return false;
-	const char *slash = strchr(uri + 8, '/');
-	size_t n = slash ? (size_t)(slash - uri - 8) : 0;
-	if (!slash || strcmp(slash, "/SKILL.md") != 0 || n >= cap ||
-	    !skill_id_valid(uri + 8, n))
-		return false;
-	memcpy(id, uri + 8, n);
-	id[n] = '\0';
-	return true;
-}
-
-/* disable-model-invocation and user-invocable, as the catalog reads them
- * (design: a JSON true, a JSON false). */
-static void frontmatter_flags(const cJSON *fm, struct skill *sk)
-{
-	sk->model_invocable = !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
-		fm, "disable-model-invocation"));
-	sk->user_invocable = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(
-		fm, "user-invocable"));
-}
-
-/* The same from an index.json line; parsed only when a key is there. */
-static void entry_flags(const char *line, size_t len, struct skill *sk)
-{
-	sk->model_invocable = true;
-	sk->user_invocable = true;
-	if (!memmem(line, len, "\"disable-model-invocation\"", 26) &&
-	    !memmem(line, len, "\"user-invocable\"", 16))
-		return;
-	cJSON *root = cJSON_ParseWithLength(line, len);
-	frontmatter_flags(cJSON_GetObjectItemCaseSensitive(root, "frontmatter"),
-			  sk);
-	cJSON_Delete(root);
+	sk->model_invocable = inv.model;
+	sk->user_invocable = inv.user;
 }
 
 struct loader {
@@ -305,30 +234,13 @@ static const char *fix(const char *ids, const char *p)
 	return p ? ids + (uintptr_t)p - 1 : NULL;
 }
 
-/* The plugin a skills_index.json line names ("plugin": "<name>"), read
- * by key; the line is parsed only when it mentions one. */
-static bool catalog_plugin(const char *line, size_t len, char *out, size_t cap)
-{
-	if (!memmem(line, len, "\"plugin\"", 8))
-		return false;
-	cJSON *root = cJSON_ParseWithLength(line, len);
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "plugin");
-	bool ok = cJSON_IsString(v) && *v->valuestring &&
-		  strlen(v->valuestring) < cap;
-	if (ok)
-		strcpy(out, v->valuestring);
-	cJSON_Delete(root);
-	return ok;
-}
-
 /* One skill per line of skills_index.json: the set of skills served. */
 static int add_catalog_skill(struct loader *ld, const char *line, size_t len)
 {
 	char id[80], plugin[256];
 	struct model *md = ld->md;
 
-	if (!leading_string(line, len, "id", id, sizeof(id)) ||
-	    !skill_id_valid(id, strlen(id)) ||
+	if (!sfs_skills_index_entry_id(line, len, id, sizeof(id)) ||
 	    (uint64_t)(line - md->catalog) > UINT32_MAX || len > UINT32_MAX)
 		return 0;   /* not a skill we can address: skip it */
 	if (md->n == ld->cap) {
@@ -347,7 +259,7 @@ static int add_catalog_skill(struct loader *ld, const char *line, size_t len)
 	sk->user_invocable = true;
 	sk->id = later(ld->ids.len);
 	buf_add(&ld->ids, id, strlen(id) + 1);
-	if (catalog_plugin(line, len, plugin, sizeof(plugin))) {
+	if (sfs_skills_index_entry_plugin(line, len, plugin, sizeof(plugin))) {
 		sk->plugin = later(ld->ids.len);
 		buf_add(&ld->ids, plugin, strlen(plugin) + 1);
 	}
@@ -364,7 +276,7 @@ static int scan_catalog(struct loader *ld)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		size_t elen;
-		if (entry_span(p, len, &elen))
+		if (sfs_lines_entry(p, len, &elen))
 			rc = add_catalog_skill(ld, p, elen);
 		p += len + 1;
 	}
@@ -378,7 +290,7 @@ static void add_index_line(struct model *md, const char *line, size_t len,
 {
 	char id[80];
 
-	if (len > UINT32_MAX || !index_entry_id(line, len, id, sizeof(id)))
+	if (len > UINT32_MAX || !sfs_index_entry_id(line, len, id, sizeof(id)))
 		return;
 	ssize_t i = model_find(md, id);
 	if (i < 0)
@@ -386,7 +298,7 @@ static void add_index_line(struct model *md, const char *line, size_t len,
 	struct skill *sk = &md->skills[i];
 	sk->index_off = off;
 	sk->index_len = (uint32_t)len;
-	entry_flags(line, len, sk);
+	set_invocable(sk, sfs_index_entry_invocable(line, len));
 }
 
 /* Reads index.json line by line through a bounded buffer, so a large
@@ -430,7 +342,7 @@ static int scan_index(struct model *md, int fd)
 				break;
 			size_t len = nl ? (size_t)(nl - buf) - pos : have - pos;
 			size_t elen;
-			if (entry_span(buf + pos, len, &elen))
+			if (sfs_lines_entry(buf + pos, len, &elen))
 				add_index_line(md, buf + pos, elen, base + pos);
 			pos += len + (nl ? 1 : 0);
 		}
@@ -459,14 +371,15 @@ static void unlisted_flags(const struct mount *m, struct model *md)
 			continue;
 		cJSON *fm = mount_frontmatter(m, md->skills[i].id, NULL, NULL);
 		if (fm)
-			frontmatter_flags(fm, &md->skills[i]);
+			set_invocable(&md->skills[i],
+			              sfs_frontmatter_invocable(fm));
 		cJSON_Delete(fm);
 	}
 }
 
 static uint64_t read_generation(const struct mount *m)
 {
-	char *file = mount_file(m, "status.json");
+	char *file = mount_file(m, SFS_MOUNT_STATUS);
 	char head[4096];
 	uint64_t gen = 0;
 
@@ -501,9 +414,9 @@ static int load_once(struct mount *m, struct model **out)
 		return -ENOMEM;
 	ld.md = md;
 
-	md->index_path = mount_file(m, "index.json");
-	char *catalog = mount_file(m, "catalog/skills_index.json");
-	char *docs = mount_file(m, "docs");
+	md->index_path = mount_file(m, SFS_MOUNT_INDEX);
+	char *catalog = mount_file(m, SFS_MOUNT_SKILLS_INDEX);
+	char *docs = mount_file(m, SFS_MOUNT_DOCS);
 	int fd = -1;
 	if (!md->index_path || !catalog || !docs) {
 		rc = -ENOMEM;
@@ -587,21 +500,19 @@ const struct model *mount_model(struct mount *m, int *err)
 	return m->model;
 }
 
+static int cmp_id_skill(const void *id, const void *skill)
+{
+	return strcmp(id, ((const struct skill *)skill)->id);
+}
+
 ssize_t model_find(const struct model *md, const char *id)
 {
-	size_t lo = 0, hi = md->n;
+	const struct skill *sk = md->n ? bsearch(id, md->skills, md->n,
+	                                         sizeof(*md->skills),
+	                                         cmp_id_skill)
+	                               : NULL;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(md->skills[mid].id, id);
-		if (c == 0)
-			return (ssize_t)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return sk ? sk - md->skills : -1;
 }
 
 ssize_t model_lookup(const struct model *md, const char *ref)

@@ -5,7 +5,7 @@
  *
  * The model is built from MOUNT/catalog/skills_index.json, which has one
  * line per served skill, and MOUNT/index.json, which has the SEP-2640
- * entry of each skill a conforming client accepts (design.md): a skill
+ * entry of each skill a conforming client accepts (contract.h): a skill
  * without one is served everywhere but skills/list and skills/get.  The
  * server indexes line offsets and parses one line when it needs one.  No
  * file of the mount stays open between requests: index.json is opened
@@ -21,6 +21,8 @@
 #include <sys/types.h>
 
 #include <cjson/cJSON.h>
+
+#include "contract.h"
 
 /* Files read whole are bounded; skill files by the SEP-2640 per-skill cap. */
 #define MOUNT_MAX_FILE ((size_t)16 << 20)
@@ -115,9 +117,14 @@ struct skill_info {
 int model_skill_info(const struct model *md, size_t i, struct skill_info *out);
 void skill_info_free(struct skill_info *si);
 
-/* "MOUNT/<rel>" as a malloc'd string; NULL when out of memory. */
-char *mount_file(const struct mount *m, const char *rel);
-/* "MOUNT/skills/<id>[/<rel>]". */
+/* The paths of the mount contract (contract.h) in this mount, malloc'd;
+ * NULL when out of memory.  MOUNT/<fixed entry e>: */
+char *mount_file(const struct mount *m, enum sfs_mount_entry e);
+/* MOUNT/skills/<id>[/<rel>] */
 char *mount_skill_file(const struct mount *m, const char *id, const char *rel);
+/* MOUNT/catalog/<id>.json, the skill's record */
+char *mount_record(const struct mount *m, const char *id);
+/* MOUNT/docs/<rel> */
+char *mount_doc(const struct mount *m, const char *rel);
 
 #endif

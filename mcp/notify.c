@@ -130,7 +130,7 @@ static void add_findings(cJSON *out, const cJSON *diags)
  */
 static void notify_findings(struct mcp_server *s)
 {
-	char *file = mount_file(&s->mount, "status.json"), *text = NULL;
+	char *file = mount_file(&s->mount, SFS_MOUNT_STATUS), *text = NULL;
 	size_t len;
 
 	if (!file || read_file(file, MOUNT_MAX_INDEX, &text, &len) < 0) {

@@ -91,22 +91,11 @@ static void add_arguments(cJSON *prompt, const char *id, const cJSON *fm)
 void handle_prompts_list(struct mcp_server *s, const struct request *req,
                          struct reply *r)
 {
-	bool bad;
-	const char *cursor = param_string(req, "cursor", r, &bad);
-	char *after = NULL;
+	char *after;
+	const struct model *md = list_begin(s, req, "prompts", r, &after);
 
-	if (bad)
+	if (!md)
 		return;
-	if (cursor && !(after = cursor_key(cursor, "prompts"))) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: unknown cursor");
-		return;
-	}
-	const struct model *md = server_model(s, r);
-	if (!md) {
-		free(after);
-		return;
-	}
 	/* One open of index.json for the page (the arguments of each
 	 * prompt come from its frontmatter); -1 reads each another way. */
 	int fd = model_index_open(md);

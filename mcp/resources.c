@@ -1,6 +1,6 @@
 /*
  * resources.c - resources/list, resources/templates/list and
- * resources/read for the URI contract (uri-contract.md) and for every file
+ * resources/read for the URI contract (contract.h) and for every file
  * of every skill as skill://<id>/<path> (SEP-2640).  Each resource's _meta
  * carries its absolute path inside the mount, so a client can hand the
  * agent a path instead of content.
@@ -17,12 +17,12 @@
 
 #include "base64.h"
 #include "buf.h"
+#include "contract.h"
 #include "cursor.h"
 #include "files.h"
 #include "jsonrpc.h"
 #include "resources.h"
 #include "text.h"
-#include "uri.h"
 
 #define LIST_PAGE 100
 #define DOCS_MAX_FILES 10000
@@ -164,13 +164,13 @@ static void target_free(struct target *t)
 	free(t->mime_owned);
 }
 
-/* resource://skills/<id>/references/<ref>: the skill's catalog record maps
- * the ref id to a path in the skill (design.md, catalog/<id>.json). */
-static bool resolve_reference(struct mcp_server *s, const struct uri *u,
+/* A reference URI (contract.h): the skill's catalog record maps the ref
+ * id to a path in the skill. */
+static bool resolve_reference(struct mcp_server *s, const struct sfs_uri *u,
                               const char *text, struct target *t,
                               struct reply *r)
 {
-	char *rec_path = xasprintf("%s/catalog/%s.json", s->mount.path, u->id);
+	char *rec_path = mount_record(&s->mount, u->id);
 	char *rec_text = NULL;
 	size_t len;
 	int rc = rec_path ? read_file(rec_path, MOUNT_MAX_FILE, &rec_text, &len)
@@ -190,7 +190,7 @@ static bool resolve_reference(struct mcp_server *s, const struct uri *u,
 	const cJSON *rmime = cJSON_GetObjectItemCaseSensitive(ref, "mime_type");
 	const char *why = NULL;
 	char *clean = cJSON_IsString(rpath)
-		? uri_clean_path(rpath->valuestring, strlen(rpath->valuestring), &why)
+		? sfs_uri_clean_path(rpath->valuestring, strlen(rpath->valuestring), &why)
 		: NULL;
 	bool ok = clean != NULL;
 	if (ok) {
@@ -209,7 +209,7 @@ static bool resolve_reference(struct mcp_server *s, const struct uri *u,
 
 /* Whether the URI names a served skill (of its plugin, when it names
  * one: <plugin>:<id>). */
-static bool uri_skill_known(const struct model *md, const struct uri *u)
+static bool uri_skill_known(const struct model *md, const struct sfs_uri *u)
 {
 	ssize_t i = u->id[0] ? model_find(md, u->id) : -1;
 
@@ -221,55 +221,59 @@ static bool uri_skill_known(const struct model *md, const struct uri *u)
 	       strcmp(md->skills[i].plugin, u->plugin) == 0;
 }
 
+/* The target: path below root (both owned), of type mime (NULL: by name
+ * and content).  Always true, to end a resolve. */
+static bool aim(struct target *t, char *path, char *root, const char *mime)
+{
+	t->path = path;
+	t->root = root;
+	t->mime = mime;
+	return true;
+}
+
 static bool resolve(struct mcp_server *s, const struct model *md,
-                    const struct uri *u, const char *text, struct target *t,
+                    const struct sfs_uri *u, const char *text, struct target *t,
                     struct reply *r)
 {
-	bool skill_known = uri_skill_known(md, u);
+	const struct mount *m = &s->mount;
+	bool known = uri_skill_known(md, u);
 
 	switch (u->kind) {
-	case URI_CATALOG_INDEX:
-		t->path = mount_file(&s->mount, "catalog/skills_index.json");
-		t->root = mount_file(&s->mount, "catalog");
-		t->mime = "application/json";
-		return true;
-	case URI_CATALOG_SKILL:
-		if (!skill_known)
-			break;
-		t->path = xasprintf("%s/catalog/%s.json", s->mount.path, u->id);
-		t->root = mount_file(&s->mount, "catalog");
-		t->mime = "application/json";
-		return true;
-	case URI_DOCUMENT:
-		if (!skill_known)
-			break;
-		t->path = mount_skill_file(&s->mount, u->id, "SKILL.md");
-		t->root = mount_skill_file(&s->mount, u->id, NULL);
-		t->mime = "text/markdown";
-		return true;
-	case URI_REFERENCE:
-		if (!skill_known)
-			break;
-		return resolve_reference(s, u, text, t, r);
-	case URI_DOC:
-		if (!md->has_docs)
-			break;
-		t->path = xasprintf("%s/docs/%s", s->mount.path, u->path);
-		t->root = mount_file(&s->mount, "docs");
-		t->mime = "text/markdown";
-		return true;
-	case URI_SKILL_ROOT:
-		if (!skill_known)
+	case SFS_URI_CATALOG_INDEX:
+		return aim(t, mount_file(m, SFS_MOUNT_SKILLS_INDEX),
+		           mount_file(m, SFS_MOUNT_CATALOG), "application/json");
+	case SFS_URI_CATALOG_SKILL:
+		if (known)
+			return aim(t, mount_record(m, u->id),
+			           mount_file(m, SFS_MOUNT_CATALOG),
+			           "application/json");
+		break;
+	case SFS_URI_DOCUMENT:
+		if (known)
+			return aim(t, mount_skill_file(m, u->id, "SKILL.md"),
+			           mount_skill_file(m, u->id, NULL),
+			           "text/markdown");
+		break;
+	case SFS_URI_REFERENCE:
+		if (known)
+			return resolve_reference(s, u, text, t, r);
+		break;
+	case SFS_URI_DOC:
+		if (md->has_docs)
+			return aim(t, mount_doc(m, u->path),
+			           mount_file(m, SFS_MOUNT_DOCS), "text/markdown");
+		break;
+	case SFS_URI_SKILL_ROOT:
+		if (!known)
 			break;
 		reply_bad_uri(r, text, "%s is a directory; list it with "
 			      "resources/directory/read", text);
 		return false;
-	case URI_SKILL_PATH:
-		if (!skill_known)
-			break;
-		t->path = mount_skill_file(&s->mount, u->id, u->path);
-		t->root = mount_skill_file(&s->mount, u->id, NULL);
-		return true;
+	case SFS_URI_SKILL_PATH:
+		if (known)
+			return aim(t, mount_skill_file(m, u->id, u->path),
+			           mount_skill_file(m, u->id, NULL), NULL);
+		break;
 	default:
 		break;
 	}
@@ -352,23 +356,16 @@ static cJSON *read_contents(const char *text_uri, const struct target *t,
 void handle_resources_read(struct mcp_server *s, const struct request *req,
                            struct reply *r)
 {
-	bool bad;
-	const char *text = param_string(req, "uri", r, &bad);
-	struct uri u;
+	const char *text = param_uri(req, r);
+	struct sfs_uri u;
 	struct target t = { 0 };
 
-	if (bad)
+	if (!text)
 		return;
-	if (!text) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: uri is required");
-		return;
-	}
-	reply_audit(r, "uri", text);
-	uri_parse(text, &u);
-	if (u.kind == URI_INVALID) {
+	sfs_uri_parse(text, &u);
+	if (u.kind == SFS_URI_INVALID) {
 		reply_bad_uri(r, text, "Invalid resource URI: %s", u.error);
-	} else if (u.kind == URI_UNKNOWN) {
+	} else if (u.kind == SFS_URI_UNKNOWN) {
 		reply_bad_uri(r, text, "Resource not found: %s", text);
 	} else {
 		const struct model *md = server_model(s, r);
@@ -389,7 +386,7 @@ void handle_resources_read(struct mcp_server *s, const struct request *req,
 		}
 	}
 	target_free(&t);
-	uri_free(&u);
+	sfs_uri_free(&u);
 }
 
 /* ---- resources/templates/list ----------------------------------------- */
@@ -427,29 +424,29 @@ void handle_templates_list(struct mcp_server *s, const struct request *req,
 		return;
 	r->result = cJSON_CreateObject();
 	cJSON *list = cJSON_AddArrayToObject(r->result, "resourceTemplates");
-	add_template(list, "resource://catalog/skills/{skill_id}", "skill-record",
+	add_template(list, SFS_TEMPLATE_RECORD, "skill-record",
 		     "Catalog record of a skill",
 		     "The normalized record of one skill: document URI, references, "
 		     "tags, capabilities, version, source folder and digest. "
 		     PLUGIN_REF, "application/json");
-	add_template(list, "resource://skills/{skill_id}/document",
+	add_template(list, SFS_TEMPLATE_DOCUMENT,
 		     "skill-document", "SKILL.md of a skill",
 		     "The authored SKILL.md of one skill, frontmatter included. "
 		     PLUGIN_REF, "text/markdown");
-	add_template(list, "resource://skills/{skill_id}/references/{ref_id}",
+	add_template(list, SFS_TEMPLATE_REFERENCE,
 		     "skill-reference", "Reference document of a skill",
 		     "One reference document declared in the skill's references "
 		     "manifest, by its reference id. " PLUGIN_REF, NULL);
 	if (md->has_docs)
-		add_template(list, "resource://docs/{path*}", "doc",
+		add_template(list, SFS_TEMPLATE_DOC, "doc",
 			     "Authored documentation",
 			     "A markdown file under the docs folder, by its "
 			     "relative path.", "text/markdown");
-	add_template(list, "skill://{skill_id}/{path*}", "skill-file",
+	add_template(list, SFS_TEMPLATE_SKILL, "skill-file",
 		     "File of a skill",
 		     "Any file of a skill by its path in the skill folder "
 		     "(SEP-2640), each segment percent-encoded; "
-		     "skill://{skill_id} is the folder itself.", NULL);
+		     SFS_TEMPLATE_SKILL_DIR " is the folder itself.", NULL);
 	r->cache = CACHE_MOUNT;
 }
 
@@ -574,7 +571,7 @@ static cJSON *unlisted_entry(struct mcp_server *s, const char *id)
 	if (w.n)
 		qsort(w.paths, w.n, sizeof(*w.paths), cmp_path);
 	for (size_t i = 0; i < w.n; i++) {
-		char *uri = uri_skill(id, w.paths[i]);
+		char *uri = sfs_uri_skill(id, w.paths[i]);
 		char *full = xasprintf("%s/%s", root, w.paths[i]);
 		struct stat st;
 		if (uri && full && stat(full, &st) == 0) {
@@ -600,9 +597,10 @@ static cJSON *skill_items(struct mcp_server *s, const struct model *md,
 	cJSON *items = cJSON_CreateArray();
 	char *uri, *path, *name;
 
-	uri = xasprintf("resource://catalog/skills/%s", id);
-	path = xasprintf("%s/catalog/%s.json", s->mount.path, id);
-	name = xasprintf("catalog/%s", id);
+	uri = sfs_uri_record(id);
+	path = mount_record(&s->mount, id);
+	name = xasprintf("%s/%s", sfs_mount_row(SFS_MOUNT_CATALOG)->name,
+	                 id);
 	if (uri && path && name)
 		cJSON_AddItemToArray(items, resource_object(uri, name,
 					"application/json", path, -1));
@@ -621,7 +619,7 @@ static cJSON *skill_items(struct mcp_server *s, const struct model *md,
 	if (!desc && model_skill_info(md, i, &si) == 0)
 		desc = si.description;
 
-	uri = xasprintf("resource://skills/%s/document", id);
+	uri = sfs_uri_document(id);
 	path = mount_skill_file(&s->mount, id, "SKILL.md");
 	if (uri && path) {
 		cJSON *o = resource_object(uri, id, "text/markdown", path, -1);
@@ -633,7 +631,7 @@ static cJSON *skill_items(struct mcp_server *s, const struct model *md,
 	free(path);
 
 	/* References, from the catalog record. */
-	char *rec_path = xasprintf("%s/catalog/%s.json", s->mount.path, id);
+	char *rec_path = mount_record(&s->mount, id);
 	char *rec_text = NULL;
 	if (rec_path && read_file(rec_path, MOUNT_MAX_FILE, &rec_text, &len) == 0) {
 		cJSON *rec = cJSON_ParseWithLength(rec_text, len);
@@ -642,12 +640,11 @@ static cJSON *skill_items(struct mcp_server *s, const struct model *md,
 		cJSON_ArrayForEach(ref, refs) {
 			const char *rpath = json_string(ref, "path");
 			const char *why;
-			char *clean = rpath ? uri_clean_path(rpath, strlen(rpath), &why)
+			char *clean = rpath ? sfs_uri_clean_path(rpath, strlen(rpath), &why)
 					    : NULL;
 			if (!clean || !ref->string)
 				goto next;
-			uri = xasprintf("resource://skills/%s/references/%s", id,
-					ref->string);
+			uri = sfs_uri_reference(id, ref->string);
 			path = mount_skill_file(&s->mount, id, clean);
 			name = xasprintf("%s/references/%s", id, ref->string);
 			if (uri && path && name) {
@@ -675,11 +672,11 @@ next:
 	cJSON_ArrayForEach(f, files) {
 		const char *furi = json_string(f, "uri");
 		const cJSON *size = cJSON_GetObjectItemCaseSensitive(f, "size");
-		struct uri u;
+		struct sfs_uri u;
 		if (!furi)
 			continue;
-		uri_parse(furi, &u);
-		if (u.kind == URI_SKILL_PATH && strcmp(u.id, id) == 0) {
+		sfs_uri_parse(furi, &u);
+		if (u.kind == SFS_URI_SKILL_PATH && strcmp(u.id, id) == 0) {
 			path = mount_skill_file(&s->mount, id, u.path);
 			bool top = strcmp(u.path, "SKILL.md") == 0;
 			cJSON *o = resource_object(furi, top ? id : u.path,
@@ -694,7 +691,7 @@ next:
 			cJSON_AddItemToArray(items, o);
 			free(path);
 		}
-		uri_free(&u);
+		sfs_uri_free(&u);
 	}
 	cJSON_Delete(entry);
 	skill_info_free(&si);
@@ -720,7 +717,7 @@ static bool really_inside(const char *real_root, const char *path)
 static void list_docs(struct mcp_server *s, struct page *p, const char *after)
 {
 	struct walk d = { .docs = true };
-	char *root = mount_file(&s->mount, "docs");
+	char *root = mount_file(&s->mount, SFS_MOUNT_DOCS);
 
 	char real_root[PATH_MAX];
 	if (root && realpath(root, real_root))
@@ -730,7 +727,7 @@ static void list_docs(struct mcp_server *s, struct page *p, const char *after)
 	for (size_t i = 0; i < d.n; i++) {
 		if (after && strcmp(d.paths[i], after) <= 0)
 			continue;
-		char *uri = xasprintf("resource://docs/%s", d.paths[i]);
+		char *uri = sfs_uri_doc(d.paths[i]);
 		char *path = xasprintf("%s/%s", root, d.paths[i]);
 		char *key = xasprintf("d/%s", i ? d.paths[i - 1] : "");
 		if (uri && path && key)
@@ -774,29 +771,18 @@ static bool list_skills_from(struct mcp_server *s, const struct model *md,
 void handle_resources_list(struct mcp_server *s, const struct request *req,
                            struct reply *r)
 {
-	bool bad;
-	const char *cursor = param_string(req, "cursor", r, &bad);
-	char *key = NULL;
+	char *key;
+	const struct model *md = list_begin(s, req, "resources", r, &key);
 
-	if (bad)
+	if (!md)
 		return;
-	if (cursor && !(key = cursor_key(cursor, "resources"))) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: unknown cursor");
-		return;
-	}
-	const struct model *md = server_model(s, r);
-	if (!md) {
-		free(key);
-		return;
-	}
 	struct page p = { .list = cJSON_CreateArray() };
 	bool skills_done = false;
 	const char *docs_after = NULL;
 
 	if (!key) {
-		char *path = mount_file(&s->mount, "catalog/skills_index.json");
-		cJSON *o = resource_object("resource://catalog/skills_index",
+		char *path = mount_file(&s->mount, SFS_MOUNT_SKILLS_INDEX);
+		cJSON *o = resource_object(SFS_URI_SKILLS_INDEX,
 					   "skills_index", "application/json",
 					   path, -1);
 		cJSON_AddStringToObject(o, "title", "Skills catalog index");

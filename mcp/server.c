@@ -12,6 +12,7 @@
 #include "buf.h"
 #include "clock.h"
 #include "config.h"
+#include "cursor.h"
 #include "jsonrpc.h"
 #include "server.h"
 
@@ -166,6 +167,15 @@ const char *param_required(const struct request *req, const char *name,
 	return v;
 }
 
+const char *param_uri(const struct request *req, struct reply *r)
+{
+	const char *uri = param_required(req, "uri", r);
+
+	if (uri)
+		reply_audit(r, "uri", uri);
+	return uri;
+}
+
 const char *param_call(const struct request *req, const char *kind,
                        struct reply *r, const cJSON **args)
 {
@@ -181,6 +191,37 @@ const char *param_call(const struct request *req, const char *kind,
 		return NULL;
 	}
 	return name;
+}
+
+bool param_cursor(const struct request *req, const char *kind,
+                  struct reply *r, char **key)
+{
+	bool bad;
+	const char *cursor = param_string(req, "cursor", r, &bad);
+
+	*key = NULL;
+	if (bad)
+		return false;
+	if (cursor && !(*key = cursor_key(cursor, kind))) {
+		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+			    "Invalid params: unknown cursor");
+		return false;
+	}
+	return true;
+}
+
+const struct model *list_begin(struct mcp_server *s, const struct request *req,
+                               const char *kind, struct reply *r, char **key)
+{
+	const struct model *md = NULL;
+
+	if (param_cursor(req, kind, r, key))
+		md = server_model(s, r);
+	if (!md) {
+		free(*key);
+		*key = NULL;
+	}
+	return md;
 }
 
 static void emit_text(struct mcp_server *s, char *text)

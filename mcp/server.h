@@ -121,6 +121,17 @@ const char *param_required(const struct request *req, const char *name,
  */
 const char *param_call(const struct request *req, const char *kind,
                        struct reply *r, const cJSON **args);
+/* params.uri, which the request must carry, noted in the audit line;
+ * NULL after setting an error reply. */
+const char *param_uri(const struct request *req, struct reply *r);
+/* The key of params.cursor, a cursor of `kind` lists (malloc'd; NULL on
+ * the first page) in *key; false after setting an error reply. */
+bool param_cursor(const struct request *req, const char *kind,
+                  struct reply *r, char **key);
+/* The start of a paged list: param_cursor, then the model; NULL (and
+ * no key) after setting an error reply. */
+const struct model *list_begin(struct mcp_server *s, const struct request *req,
+                               const char *kind, struct reply *r, char **key);
 /* Adds what every 2026-07-28 result carries: resultType, the server's
  * identity in _meta, and the cache hints when `cache` asks for them. */
 void server_decorate_modern(cJSON *result, enum cache_hint cache);

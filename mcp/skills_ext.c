@@ -19,11 +19,11 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "contract.h"
 #include "cursor.h"
 #include "jsonrpc.h"
 #include "resources.h"
 #include "text.h"
-#include "uri.h"
 
 #define SKILLS_PAGE 100
 #define DIRECTORY_PAGE 500
@@ -70,23 +70,12 @@ static cJSON *raw_entry(const struct model *md, int fd, size_t i,
 void handle_skills_list(struct mcp_server *s, const struct request *req,
                         struct reply *r)
 {
-	bool bad;
-	const char *cursor = param_string(req, "cursor", r, &bad);
-	char *key = NULL;
+	char *key;
 	size_t start = 0;
+	const struct model *md = list_begin(s, req, "skills", r, &key);
 
-	if (bad)
+	if (!md)
 		return;
-	if (cursor && !(key = cursor_key(cursor, "skills"))) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: unknown cursor");
-		return;
-	}
-	const struct model *md = server_model(s, r);
-	if (!md) {
-		free(key);
-		return;
-	}
 	if (key)
 		while (start < md->n && strcmp(md->skills[start].id, key) <= 0)
 			start++;
@@ -130,23 +119,16 @@ void handle_skills_list(struct mcp_server *s, const struct request *req,
 void handle_skills_get(struct mcp_server *s, const struct request *req,
                        struct reply *r)
 {
-	bool bad;
-	const char *text = param_string(req, "uri", r, &bad);
-	struct uri u;
+	const char *text = param_uri(req, r);
+	struct sfs_uri u;
 
-	if (bad)
+	if (!text)
 		return;
-	if (!text) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: uri is required");
-		return;
-	}
-	reply_audit(r, "uri", text);
-	uri_parse(text, &u);
+	sfs_uri_parse(text, &u);
 	/* SEP-2640: params.uri MUST be the URI of a skill's SKILL.md. */
-	if (u.kind != URI_SKILL_PATH || strcmp(u.path, "SKILL.md") != 0) {
+	if (u.kind != SFS_URI_SKILL_PATH || strcmp(u.path, "SKILL.md") != 0) {
 		reply_bad_uri(r, text, "Not the SKILL.md URI of a skill: %s", text);
-		uri_free(&u);
+		sfs_uri_free(&u);
 		return;
 	}
 	const struct model *md = server_model(s, r);
@@ -165,7 +147,7 @@ void handle_skills_get(struct mcp_server *s, const struct request *req,
 			r->cache = CACHE_MOUNT;
 		}
 	}
-	uri_free(&u);
+	sfs_uri_free(&u);
 }
 
 /* ---- resources/directory/read ----------------------------------------- */
@@ -215,7 +197,7 @@ static char **read_names(int fd, size_t *n)
 static cJSON *child_object(const char *root, const char *dir_uri,
                            const char *dir_path, const char *name)
 {
-	char *uri = uri_join(dir_uri, name);
+	char *uri = sfs_uri_join(dir_uri, name);
 	char *path = xasprintf("%s/%s", dir_path, name);
 	int fd = uri && path ? open_inside(root, path, O_PATH) : -ENOMEM;
 	struct stat st;
@@ -238,32 +220,19 @@ static cJSON *child_object(const char *root, const char *dir_uri,
 void handle_directory_read(struct mcp_server *s, const struct request *req,
                            struct reply *r)
 {
-	bool bad;
-	const char *text = param_string(req, "uri", r, &bad);
-	const char *cursor = bad ? NULL : param_string(req, "cursor", r, &bad);
+	const char *text = param_uri(req, r);
 	char *after = NULL;
-	struct uri u;
+	struct sfs_uri u;
 
-	if (bad)
+	if (!text || !param_cursor(req, "dir", r, &after))
 		return;
-	if (!text) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: uri is required");
-		return;
-	}
-	reply_audit(r, "uri", text);
-	if (cursor && !(after = cursor_key(cursor, "dir"))) {
-		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
-			    "Invalid params: unknown cursor");
-		return;
-	}
-	uri_parse(text, &u);
+	sfs_uri_parse(text, &u);
 	const struct model *md = NULL;
-	if (u.kind == URI_INVALID) {
+	if (u.kind == SFS_URI_INVALID) {
 		reply_bad_uri(r, text, "Invalid resource URI: %s", u.error);
 		goto out;
 	}
-	if ((u.kind != URI_SKILL_ROOT && u.kind != URI_SKILL_PATH) ||
+	if ((u.kind != SFS_URI_SKILL_ROOT && u.kind != SFS_URI_SKILL_PATH) ||
 	    !(md = server_model(s, r)) || model_find(md, u.id) < 0) {
 		if (!r->code)
 			reply_bad_uri(r, text, "Resource not found: %s", text);
@@ -287,7 +256,7 @@ void handle_directory_read(struct mcp_server *s, const struct request *req,
 		/* Children append one segment each to the folder's URI in
 		 * its one spelling (sfs_uri_encode), however the client
 		 * wrote it. */
-		char *base = uri_skill(u.id, u.path);
+		char *base = sfs_uri_skill(u.id, u.path);
 		r->result = cJSON_CreateObject();
 		cJSON *list = cJSON_AddArrayToObject(r->result, "resources");
 		const char *last = NULL;
@@ -324,5 +293,5 @@ void handle_directory_read(struct mcp_server *s, const struct request *req,
 	free(dir);
 out:
 	free(after);
-	uri_free(&u);
+	sfs_uri_free(&u);
 }

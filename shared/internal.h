@@ -51,6 +51,11 @@ void sfs_diag_list_free(struct sfs_diag_list *l);   /* frees v only */
  */
 size_t sfs_utf8_seq(const unsigned char *s, size_t n);
 
+/* ---- contract.c --------------------------------------------------------- */
+
+/* The value of hex digit c, or -1. */
+int sfs_hex_value(char c);
+
 #define SFS_FM_MAX_BYTES   (64 * 1024)  /* frontmatter text */
 #define SFS_FM_MAX_DEPTH   32           /* nested collections */
 #define SFS_FM_MAX_NODES   20000        /* scalars + collections */

@@ -4,8 +4,8 @@
  * findings of `skillsfs check --json`.  Each is deterministic: the catalog
  * is sorted, and keys are added in a fixed order.
  *
- * The documents with one part per skill (the line documents and the
- * records) are written as text directly, in exactly cJSON's layout; the
+ * The line documents are written as text directly, in exactly cJSON's
+ * layout, with the entry heads of the mount contract (contract.h); the
  * others are built as cJSON trees.  Every cJSON call may fail for lack of
  * memory; the builders note a failure in a flag instead of checking each
  * call, and the renderers return NULL when it is set.
@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "contract.h"
 #include "snapshot.h"
 
 /* ---- building JSON ------------------------------------------------------ */
@@ -91,7 +92,10 @@ static char *print(struct json *j, cJSON *item, bool pretty, bool nl)
 /*
  * The line documents are written directly, without a cJSON tree per
  * skill: at 10,000 skills the trees cost more than everything else in a
- * refresh.  The bytes are cJSON's own (cJSON_PrintUnformatted): strings
+ * refresh.  (Measured on 10,000 generated skills of 4 files with
+ * tests/perf/catalog_bench --records --render-loops 5: the records, the
+ * same bytes, take 60-110 ms through cJSON trees against 8-19 ms written
+ * this way; index.json takes 25-70 ms written this way.)  The bytes are cJSON's own (cJSON_PrintUnformatted): strings
  * escaped as print_string_ptr does, arrays and objects without spaces,
  * the frontmatter printed by cJSON itself.
  */
@@ -327,13 +331,14 @@ static void append_uri_path(struct text *t, const char *path)
 	t->n += n;
 }
 
-/* {"uri":"skill://<id>/<path>","digest":"sha256:...","size":N} */
+/* {"uri":"skill://<id>/<path>","digest":"sha256:...","size":N} (the uri
+ * member is the index entry's head, SFS_INDEX_ENTRY_HEAD) */
 static void append_resource(struct text *t, const struct sfs_skill *s,
                             const struct sfs_file *f)
 {
 	char hex[SFS_DIGEST_LEN];
 
-	APPEND(t, "{\"uri\":\"skill://");
+	APPEND(t, SFS_INDEX_ENTRY_HEAD);
 	append_escaped(t, s->id);
 	APPEND(t, "/");
 	append_uri_path(t, f->path);
@@ -349,9 +354,9 @@ static void append_resource(struct text *t, const struct sfs_skill *s,
 static void index_entry_with(struct text *t, const struct sfs_skill *s,
                              const char *fm, size_t fm_len)
 {
-	APPEND(t, "{\"uri\":\"skill://");
+	APPEND(t, SFS_INDEX_ENTRY_HEAD);
 	append_escaped(t, s->id);
-	APPEND(t, "/SKILL.md\",\"frontmatter\":");
+	APPEND(t, SFS_INDEX_ENTRY_URI_END "\",\"frontmatter\":");
 	append_n(t, fm, fm_len);
 	APPEND(t, ",\"resources\":[");
 	append_resource(t, s, &s->files[s->skill_md]);
@@ -382,7 +387,7 @@ static void skills_index_entry(struct text *t, const struct sfs_skill *s,
 {
 	(void)scratch;
 	(void)size;
-	APPEND(t, "{\"id\":");
+	APPEND(t, SFS_SKILLS_INDEX_ENTRY_HEAD);
 	append_string(t, s->id);
 	APPEND(t, ",\"name\":");
 	append_string(t, s->id);
@@ -424,7 +429,7 @@ static char *render_lines(const sfs_catalog *cat, bool skills_index)
 	size_t size = 0;
 	bool first = true;
 
-	APPEND(&t, "{\"skills\":[\n");
+	APPEND(&t, SFS_LINES_HEAD);
 	for (size_t i = 0; i < cat->nskills && !t.oom; i++) {
 		if (!in_doc(cat, cat->skills[i], skills_index))
 			continue;
@@ -435,7 +440,7 @@ static char *render_lines(const sfs_catalog *cat, bool skills_index)
 	}
 	if (!first)
 		APPEND(&t, "\n");
-	APPEND(&t, "]}\n");
+	APPEND(&t, SFS_LINES_TAIL);
 	free(scratch);
 	return finish(&t);
 }
@@ -485,7 +490,8 @@ int sfs_render_lines(const struct sfs_skill *s, struct sfs_buf *b,
  * kernel keeps the pages it read, so that is once per generation.
  */
 
-static const char lines_head[] = "{\"skills\":[\n", lines_tail[] = "]}\n";
+static const char lines_head[] = SFS_LINES_HEAD;
+static const char lines_tail[] = SFS_LINES_TAIL;
 
 struct sfs_lines_doc {
 	const sfs_catalog *cat;
@@ -659,154 +665,74 @@ bool sfs_lines_doc_same(const sfs_lines_doc *a, const sfs_lines_doc *b)
 
 /* ---- one skill's record ------------------------------------------------- */
 
-/*
- * Written directly too, in cJSON_Print's layout: one member per line,
- * indented with tabs, "key":<tab>value, arrays on one line with ", ".
- */
-
-static void tabs(struct text *t, int depth)
+/* An array of strings. */
+static cJSON *strings(struct json *j, const char *const *v, size_t n)
 {
-	static const char many[] = "\t\t\t\t";
-	append_n(t, many, (size_t)depth);
+	cJSON *arr = checked(j, cJSON_CreateArray());
+	for (size_t i = 0; i < n; i++)
+		push(j, arr, str(j, v[i]));
+	return arr;
 }
 
-static void key(struct text *t, int depth, const char *k)
+/* A malloc'd string (a URI) as a JSON string; NULL is out of memory. */
+static cJSON *owned_str(struct json *j, char *s)
 {
-	tabs(t, depth);
-	APPEND(t, "\"");
-	append_escaped(t, k);
-	APPEND(t, "\":\t");
+	cJSON *item = s ? checked(j, cJSON_CreateString(s)) : NULL;
+	if (!s)
+		j->oom = true;
+	free(s);
+	return item;
 }
 
-/* After a member: a comma unless it is the last. */
-static void next(struct text *t, bool last)
+static cJSON *record_document(struct json *j, const struct sfs_skill *s)
 {
-	if (last)
-		APPEND(t, "\n");
-	else
-		APPEND(t, ",\n");
+	cJSON *o = checked(j, cJSON_CreateObject());
+	add(j, o, "uri", owned_str(j, sfs_uri_document(s->id)));
+	add(j, o, "path", str(j, "SKILL.md"));
+	add(j, o, "skill_uri", owned_str(j, sfs_uri_skill(s->id, "SKILL.md")));
+	return o;
 }
 
-static void pretty_strings(struct text *t, const char *const *v, size_t n)
+static cJSON *record_references(struct json *j, const struct sfs_skill *s)
 {
-	APPEND(t, "[");
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			APPEND(t, ", ");
-		append_string(t, v[i]);
-	}
-	APPEND(t, "]");
-}
-
-static void record_document(struct text *t, const struct sfs_skill *s)
-{
-	APPEND(t, "{\n");
-	key(t, 2, "uri");
-	APPEND(t, "\"resource://skills/");
-	append_escaped(t, s->id);
-	APPEND(t, "/document\"");
-	next(t, false);
-	key(t, 2, "path");
-	APPEND(t, "\"SKILL.md\"");
-	next(t, false);
-	key(t, 2, "skill_uri");
-	APPEND(t, "\"skill://");
-	append_escaped(t, s->id);
-	APPEND(t, "/SKILL.md\"");
-	next(t, true);
-	tabs(t, 1);
-	APPEND(t, "}");
-}
-
-static void record_references(struct text *t, const struct sfs_skill *s)
-{
-	APPEND(t, "{\n");
+	cJSON *refs = checked(j, cJSON_CreateObject());
 	for (size_t i = 0; i < s->nrefs; i++) {
 		const struct sfs_ref *r = &s->refs[i];
-		key(t, 2, r->id);
-		APPEND(t, "{\n");
-		key(t, 3, "path");
-		append_string(t, r->path);
-		next(t, false);
-		key(t, 3, "uri");
-		APPEND(t, "\"resource://skills/");
-		append_escaped(t, s->id);
-		APPEND(t, "/references/");
-		append_escaped(t, r->id);
-		APPEND(t, "\"");
-		next(t, false);
-		key(t, 3, "title");
-		append_string(t, r->title);
-		next(t, false);
-		key(t, 3, "mime_type");
-		append_string(t, r->mime_type ? r->mime_type : "text/markdown");
-		next(t, true);
-		tabs(t, 2);
-		APPEND(t, "}");
-		next(t, i + 1 == s->nrefs);
+		cJSON *o = checked(j, cJSON_CreateObject());
+		add(j, o, "path", str(j, r->path));
+		add(j, o, "uri", owned_str(j, sfs_uri_reference(s->id, r->id)));
+		add(j, o, "title", str(j, r->title));
+		add(j, o, "mime_type",
+		    str(j, r->mime_type ? r->mime_type : "text/markdown"));
+		add(j, refs, r->id, o);
 	}
-	tabs(t, 1);
-	APPEND(t, "}");
-}
-
-static void record(struct text *t, const sfs_catalog *cat,
-                   const struct sfs_skill *s)
-{
-	char hex[SFS_DIGEST_LEN];
-
-	APPEND(t, "{\n");
-	key(t, 1, "id");
-	append_string(t, s->id);
-	next(t, false);
-	key(t, 1, "name");
-	append_string(t, s->id);
-	next(t, false);
-	key(t, 1, "description");
-	append_string(t, s->description);
-	next(t, false);
-	key(t, 1, "version");
-	append_string(t, s->version);
-	next(t, false);
-	key(t, 1, "tags");
-	pretty_strings(t, s->tags, s->ntags);
-	next(t, false);
-	key(t, 1, "capabilities");
-	pretty_strings(t, s->capabilities, s->ncapabilities);
-	next(t, false);
-	key(t, 1, "depends_on");
-	pretty_strings(t, s->depends_on, s->ndepends_on);
-	next(t, false);
-	key(t, 1, "document");
-	record_document(t, s);
-	next(t, false);
-	key(t, 1, "references");
-	record_references(t, s);
-	next(t, false);
-	key(t, 1, "root");
-	append_string(t, sfs_catalog_root(cat, s->root));
-	next(t, false);
-	key(t, 1, "source");
-	append_string(t, s->dir);
-	next(t, false);
-	if (s->plugin) {
-		key(t, 1, "plugin");
-		append_string(t, s->plugin);
-		next(t, false);
-	}
-	key(t, 1, "digest");
-	sfs_format_digest(s->files[s->skill_md].sha256, hex);
-	append_string(t, hex);
-	next(t, true);
-	APPEND(t, "}\n");
+	return refs;
 }
 
 char *sfs_render_skill_record(const sfs_catalog *cat,
                               const struct sfs_skill *s)
 {
-	struct text t = { 0 };
+	struct json j = { 0 };
+	cJSON *o = checked(&j, cJSON_CreateObject());
+	char hex[SFS_DIGEST_LEN];
 
-	record(&t, cat, s);
-	return finish(&t);
+	add(&j, o, "id", str(&j, s->id));
+	add(&j, o, "name", str(&j, s->id));
+	add(&j, o, "description", str(&j, s->description));
+	add(&j, o, "version", str(&j, s->version));
+	add(&j, o, "tags", strings(&j, s->tags, s->ntags));
+	add(&j, o, "capabilities",
+	    strings(&j, s->capabilities, s->ncapabilities));
+	add(&j, o, "depends_on", strings(&j, s->depends_on, s->ndepends_on));
+	add(&j, o, "document", record_document(&j, s));
+	add(&j, o, "references", record_references(&j, s));
+	add(&j, o, "root", str(&j, sfs_catalog_root(cat, s->root)));
+	add(&j, o, "source", str(&j, s->dir));
+	if (s->plugin)
+		add(&j, o, "plugin", str(&j, s->plugin));
+	sfs_format_digest(s->files[s->skill_md].sha256, hex);
+	add(&j, o, "digest", str(&j, hex));
+	return print(&j, o, true, true);
 }
 
 /* ---- findings ----------------------------------------------------------- */

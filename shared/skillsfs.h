@@ -327,17 +327,6 @@ void sfs_sha256(const void *data, size_t len, uint8_t out[32]);
 char *sfs_path_absolute(const char *path);
 
 /*
- * A path inside a skill (segments separated by '/') as it is written in a
- * skill:// URI: the bytes [A-Za-z0-9_!$&'()*+,.:;=@[]|~-] and '/' as they
- * are, every other byte as %XX (uppercase hex), the canonical spelling of
- * SEP-2640 clients.  Writes the text and a NUL to out when out is not
- * NULL, and returns its length (at most 3 * strlen(path)).
- */
-size_t sfs_uri_encode(const char *path, char *out);
-/* Whether sfs_uri_encode writes byte c as it is. */
-bool sfs_uri_keeps(unsigned char c);
-
-/*
  * The frontmatter of a SKILL.md's text as the catalog reads it (a JSON
  * object, the caller deletes it), with the byte offset of the body in
  * *body_offset when that is not NULL; NULL when the frontmatter cannot be

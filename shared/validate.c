@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "contract.h"
 #include "internal.h"
 
 #define NAME_MAX_CHARS          64
@@ -638,7 +639,7 @@ static void check_xpm_capabilities(struct vctx *v, const cJSON *x,
 	bool found = false;
 	int i = 0;
 
-	snprintf(want, sizeof(want), "resource://skills/%s/document",
+	snprintf(want, sizeof(want), SFS_URI_DOCUMENT_FMT,
 	         id ? id : "<id>");
 	if (!caps) {
 		report(v, SFS_ERROR, XPM ".capabilities", false,
@@ -847,7 +848,7 @@ static void derive_meta(struct vctx *v, struct sfs_meta *meta)
 		v->err = -ENOMEM;
 		return;
 	}
-	caps[0] = sfs_arena_printf(v->arena, "resource://skills/%s/document",
+	caps[0] = sfs_arena_printf(v->arena, SFS_URI_DOCUMENT_FMT,
 	                           meta->name);
 	if (!caps[0]) {
 		v->err = -ENOMEM;
@@ -1037,17 +1038,6 @@ static unsigned char_column(const char *line, const char *p)
 	return c;
 }
 
-static int hexval(char ch)
-{
-	if (ch >= '0' && ch <= '9')
-		return ch - '0';
-	if (ch >= 'a' && ch <= 'f')
-		return ch - 'a' + 10;
-	if (ch >= 'A' && ch <= 'F')
-		return ch - 'A' + 10;
-	return -1;
-}
-
 /* Whether a link target names a URL or an anchor rather than a file of
  * the skill: a scheme ("https:", "mailto:"), "#...", "/..." or "//...". */
 static bool is_url(const char *t, size_t n)
@@ -1114,8 +1104,8 @@ static bool link_path(const char *t, size_t n, char *out, size_t size)
 		if (t[i] == '\0')
 			return false;
 		if (t[i] == '%' && i + 2 < n &&
-		    (hi = hexval(t[i + 1])) >= 0 &&
-		    (lo = hexval(t[i + 2])) >= 0) {
+		    (hi = sfs_hex_value(t[i + 1])) >= 0 &&
+		    (lo = sfs_hex_value(t[i + 2])) >= 0) {
 			if (hi == 0 && lo == 0)
 				return false;
 			out[o++] = (char)(hi << 4 | lo);

@@ -2,6 +2,7 @@
 programs, temporary skill trees, and an independent rendering of JSON in
 cJSON's two print styles, so that whole documents can be compared."""
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -62,60 +63,23 @@ def run(args, env_extra=None, cwd=None, unset_roots=True):
     return p.returncode, p.stdout, p.stderr
 
 
-# ---- an independent rendering of cJSON's output ---------------------------
-
-def _string(s):
-    out = ['"']
-    for ch in s:
-        if ch == '"':
-            out.append('\\"')
-        elif ch == "\\":
-            out.append("\\\\")
-        elif ch == "\b":
-            out.append("\\b")
-        elif ch == "\f":
-            out.append("\\f")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ord(ch) < 32:
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(ch)
-    out.append('"')
-    return "".join(out)
-
+# ---- cJSON's layouts, through Python's json ------------------------------
 
 def cjson(v, pretty=False, depth=0):
-    """v as cJSON_Print (pretty) or cJSON_PrintUnformatted prints it."""
-    if v is None:
-        return "null"
-    if v is True:
-        return "true"
-    if v is False:
-        return "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, str):
-        return _string(v)
+    """v as cJSON_Print (pretty) or cJSON_PrintUnformatted prints it: the
+    escapes are json's own with ensure_ascii off; cJSON_Print indents
+    objects with tabs, "key":<tab>value, and keeps arrays on one line."""
+    if not pretty:
+        return json.dumps(v, ensure_ascii=False, separators=(",", ":"))
     if isinstance(v, list):
-        sep = ", " if pretty else ","
-        return "[" + sep.join(cjson(x, pretty, depth + 1) for x in v) + "]"
-    if isinstance(v, dict):
-        if not pretty:
-            return "{" + ",".join(_string(k) + ":" + cjson(x, False, depth + 1)
-                                  for k, x in v.items()) + "}"
-        depth += 1
-        out = "{\n"
-        items = list(v.items())
-        for i, (k, x) in enumerate(items):
-            out += "\t" * depth + _string(k) + ":\t" + cjson(x, True, depth)
-            out += ",\n" if i + 1 < len(items) else "\n"
-        return out + "\t" * (depth - 1) + "}"
-    raise TypeError(type(v))
+        return "[" + ", ".join(cjson(x, True, depth + 1) for x in v) + "]"
+    if not isinstance(v, dict):
+        return json.dumps(v, ensure_ascii=False)
+    depth += 1
+    members = ["\t" * depth + json.dumps(k, ensure_ascii=False) + ":\t" +
+               cjson(x, True, depth) for k, x in v.items()]
+    return "{\n" + "".join(m + ",\n" for m in members[:-1]) + \
+        (members[-1] + "\n" if members else "") + "\t" * (depth - 1) + "}"
 
 
 def lines_document(entries):

@@ -13,10 +13,10 @@
 #include <string.h>
 
 #include "buf.h"
+#include "contract.h"
 #include "fuzz.h"
 #include "mount.h"
 #include "skillsfs.h"
-#include "uri.h"
 #include "utf8.h"
 
 #define MOUNT "/run/skillsfs-fuzz/mnt"
@@ -63,7 +63,7 @@ static void assert_inside(const char *path, const char *root)
 	free(f);
 }
 
-/* What uri.h promises of a path taken from a URI. */
+/* What contract.h promises of a path taken from a URI. */
 static void assert_clean_rel(const char *p)
 {
 	FUZZ_ASSERT(*p && p[0] != '/', "path '%s' is empty or absolute", p);
@@ -84,27 +84,27 @@ static void assert_clean_rel(const char *p)
 	FUZZ_ASSERT(sfs_utf8_valid(p, strlen(p)), "'%s' is not UTF-8", p);
 }
 
-static void resolve(const struct uri *u)
+static void resolve(const struct sfs_uri *u)
 {
 	struct mount m = { .path = (char *)MOUNT };
 	char *path = NULL, *root = NULL;
 
 	switch (u->kind) {
-	case URI_INVALID:
+	case SFS_URI_INVALID:
 		FUZZ_ASSERT(u->error && *u->error, "invalid without a reason");
 		return;
-	case URI_UNKNOWN:
-	case URI_CATALOG_INDEX:
+	case SFS_URI_UNKNOWN:
+	case SFS_URI_CATALOG_INDEX:
 		return;
-	case URI_CATALOG_SKILL:
+	case SFS_URI_CATALOG_SKILL:
 		path = xasprintf("%s/catalog/%s.json", m.path, u->id);
-		root = mount_file(&m, "catalog");
+		root = mount_file(&m, SFS_MOUNT_CATALOG);
 		break;
-	case URI_DOCUMENT:
+	case SFS_URI_DOCUMENT:
 		path = mount_skill_file(&m, u->id, "SKILL.md");
 		root = mount_skill_file(&m, u->id, NULL);
 		break;
-	case URI_REFERENCE:
+	case SFS_URI_REFERENCE:
 		/* The ref id only keys the catalog record; it must still be
 		 * one path component, safe to show and log. */
 		FUZZ_ASSERT(u->path && *u->path && !strchr(u->path, '/') &&
@@ -113,26 +113,26 @@ static void resolve(const struct uri *u)
 		path = xasprintf("%s/refs/%s/%s.md", m.path, u->id, u->path);
 		root = xasprintf("%s/refs/%s", m.path, u->id);
 		break;
-	case URI_DOC:
+	case SFS_URI_DOC:
 		FUZZ_ASSERT(u->path, "docs URI without a path");
 		assert_clean_rel(u->path);
 		path = xasprintf("%s/docs/%s", m.path, u->path);
-		root = mount_file(&m, "docs");
+		root = mount_file(&m, SFS_MOUNT_DOCS);
 		break;
-	case URI_SKILL_ROOT:
+	case SFS_URI_SKILL_ROOT:
 		FUZZ_ASSERT(!u->path, "skill root with a path");
 		path = mount_skill_file(&m, u->id, NULL);
 		root = mount_skill_file(&m, u->id, NULL);
 		break;
-	case URI_SKILL_PATH:
+	case SFS_URI_SKILL_PATH:
 		FUZZ_ASSERT(u->path, "skill path without a path");
 		assert_clean_rel(u->path);
 		path = mount_skill_file(&m, u->id, u->path);
 		root = mount_skill_file(&m, u->id, NULL);
 		break;
 	}
-	FUZZ_ASSERT(skill_id_valid(u->id, strlen(u->id)) ||
-		    (u->kind == URI_DOC && !u->id[0]),
+	FUZZ_ASSERT(sfs_skill_id_valid(u->id, strlen(u->id)) ||
+		    (u->kind == SFS_URI_DOC && !u->id[0]),
 		    "kind %d with skill id '%s'", (int)u->kind, u->id);
 	FUZZ_ASSERT(path && root, "out of memory");
 	assert_inside(root, MOUNT);
@@ -152,7 +152,7 @@ static void check_join(const char *name)
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7F)
 			readable = false;
-	char *uri = uri_join("skill://pdf-forms", name);
+	char *uri = sfs_uri_join("skill://pdf-forms", name);
 	FUZZ_ASSERT(uri, "out of memory");
 	/* The canonical spelling of SEP-2640 clients: kept bytes as they
 	 * are, everything else %XX in uppercase hex. */
@@ -168,14 +168,14 @@ static void check_join(const char *name)
 				    name, uri, *p);
 		}
 	}
-	struct uri u;
-	uri_parse(uri, &u);
+	struct sfs_uri u;
+	sfs_uri_parse(uri, &u);
 	if (readable && strlen(uri) <= 8192)
-		FUZZ_ASSERT(u.kind == URI_SKILL_PATH && strcmp(u.path, name) == 0,
+		FUZZ_ASSERT(u.kind == SFS_URI_SKILL_PATH && strcmp(u.path, name) == 0,
 			    "'%s' joined to %s parses back as kind %d, '%s' (%s)",
 			    name, uri, (int)u.kind, u.path ? u.path : "",
 			    u.error ? u.error : "");
-	uri_free(&u);
+	sfs_uri_free(&u);
 	free(uri);
 }
 
@@ -201,7 +201,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* uri_clean_path takes a length: give it the bytes as they are. */
 	const char *why = NULL;
-	char *clean = uri_clean_path((const char *)data, size, &why);
+	char *clean = sfs_uri_clean_path((const char *)data, size, &why);
 	if (clean)
 		assert_clean_rel(clean);
 	else
@@ -214,10 +214,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, size);
 	text[size] = '\0';
 
-	struct uri u;
-	uri_parse(text, &u);
+	struct sfs_uri u;
+	sfs_uri_parse(text, &u);
 	resolve(&u);
-	uri_free(&u);
+	sfs_uri_free(&u);
 	check_join(text);
 	check_path_absolute(text);
 	free(text);

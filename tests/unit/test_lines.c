@@ -1,7 +1,7 @@
 /*
- * test_lines.c - the documents with one part per skill (index.json,
- * catalog/skills_index.json, catalog/<id>.json) are written without cJSON
- * trees; each must still be exactly what cJSON prints: every line of the
+ * test_lines.c - the line documents (index.json, catalog/skills_index.json)
+ * are written without cJSON trees, the records (catalog/<id>.json) through
+ * them; each must be exactly what cJSON prints: every line of the
  * first two as cJSON_PrintUnformatted prints it, every record as
  * cJSON_Print does (and a newline).  Each is parsed back and printed again
  * by cJSON, over skills whose strings need every kind of escape.

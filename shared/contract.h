@@ -1,0 +1,200 @@
+/*
+ * contract.h - the mount contract: the one place where the paths of a
+ * skillsfs mount, the URIs of its resources and the layout of its
+ * one-skill-per-line documents are spelled.  The daemon (fs/) lays the
+ * mount out from it, the library (render.c) writes the documents with
+ * it, and the MCP server (mcp/) finds files, names resources and reads
+ * the documents with it.
+ *
+ * The mount:
+ *
+ *   catalog/skills_index.json   one line per served skill (id, name, ...)
+ *   catalog/<id>.json           a skill's record (document, references)
+ *   docs/...                    the docs folder, laid out like a skill
+ *   index.json                  SEP-2640 skills/list, one line per skill
+ *   refs/<id>/<ref>.md          a skill's references, links into skills/
+ *   skills/<id>/...             the skill's files
+ *   status.json                 the daemon's state and generation
+ *
+ * The URIs (SEP-2640 and the resource families of the MCP server):
+ *
+ *   skill://<id>[/<path>]                   a skill's folder or file
+ *   resource://skills/<id>/document         its SKILL.md
+ *   resource://skills/<id>/references/<ref> one of its references
+ *   resource://catalog/skills/<id>          its record
+ *   resource://catalog/skills_index         catalog/skills_index.json
+ *   resource://docs/<path>                  a markdown file of docs/
+ *
+ * A resource:// URI may name a skill of a Claude Code plugin as
+ * <plugin>:<id>.
+ */
+#ifndef SFS_CONTRACT_H
+#define SFS_CONTRACT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+/* ---- paths -------------------------------------------------------------- */
+
+/* The fixed entries of a mount, in the order fs/ lists them. */
+enum sfs_mount_entry {
+	SFS_MOUNT_CATALOG,        /* catalog/ */
+	SFS_MOUNT_DOCS,           /* docs/, with a docs folder only */
+	SFS_MOUNT_INDEX,          /* index.json */
+	SFS_MOUNT_REFS,           /* refs/ */
+	SFS_MOUNT_SKILLS,         /* skills/ */
+	SFS_MOUNT_STATUS,         /* status.json */
+	SFS_MOUNT_SKILLS_INDEX,   /* catalog/skills_index.json */
+	SFS_MOUNT_NENTRIES
+};
+
+struct sfs_mount_fixed {
+	const char *name;            /* in its folder */
+	const char *path;            /* relative to the mount */
+	bool in_root;                /* else in catalog/ */
+	bool folder;
+};
+
+/* The table's row of entry e (e < SFS_MOUNT_NENTRIES).  The rows of one
+ * folder come sorted by name. */
+const struct sfs_mount_fixed *sfs_mount_row(enum sfs_mount_entry e);
+
+/* catalog/<id>.json is named id + this. */
+#define SFS_RECORD_SUFFIX ".json"
+
+/* mount/<path of e>, mount/catalog/<id>.json, mount/skills/<id>[/rel]:
+ * malloc'd, or NULL when out of memory. */
+char *sfs_mount_path(const char *mount, enum sfs_mount_entry e);
+char *sfs_mount_record(const char *mount, const char *id);
+char *sfs_mount_skill(const char *mount, const char *id, const char *rel);
+/* mount/docs/rel */
+char *sfs_mount_doc(const char *mount, const char *rel);
+
+/* ---- URIs --------------------------------------------------------------- */
+
+#define SFS_URI_SKILL_SCHEME "skill://"
+#define SFS_URI_SKILLS_INDEX "resource://catalog/skills_index"
+
+/* The resource templates (RFC 6570) the MCP server lists. */
+#define SFS_TEMPLATE_RECORD    "resource://catalog/skills/{skill_id}"
+#define SFS_TEMPLATE_DOCUMENT  "resource://skills/{skill_id}/document"
+#define SFS_TEMPLATE_REFERENCE \
+	"resource://skills/{skill_id}/references/{ref_id}"
+#define SFS_TEMPLATE_DOC       "resource://docs/{path*}"
+#define SFS_TEMPLATE_SKILL     "skill://{skill_id}/{path*}"
+#define SFS_TEMPLATE_SKILL_DIR "skill://{skill_id}"
+
+/* resource://skills/<id>/document, for printf-style builders. */
+#define SFS_URI_DOCUMENT_FMT "resource://skills/%s/document"
+
+/* The resource:// URIs of a skill and of a docs file, malloc'd, or NULL
+ * when out of memory.  Ids and ref ids need no encoding (their rules
+ * leave nothing to encode); a docs path is written as it is. */
+char *sfs_uri_document(const char *id);
+char *sfs_uri_reference(const char *id, const char *ref);
+char *sfs_uri_record(const char *id);
+char *sfs_uri_doc(const char *path);
+
+/*
+ * A path inside a skill (segments separated by '/') as it is written in a
+ * skill:// URI: the bytes [A-Za-z0-9_!$&'()*+,.:;=@[]|~-] and '/' as they
+ * are, every other byte as %XX (uppercase hex), the canonical spelling of
+ * SEP-2640 clients.  Writes the text and a NUL to out when out is not
+ * NULL, and returns its length (at most 3 * strlen(path)).
+ */
+size_t sfs_uri_encode(const char *path, char *out);
+/* Whether sfs_uri_encode writes byte c as it is. */
+bool sfs_uri_keeps(unsigned char c);
+/* base + "/" + name encoded by sfs_uri_encode (a '/' in name stays a
+ * separator); malloc'd, or NULL when out of memory. */
+char *sfs_uri_join(const char *base, const char *name);
+/* "skill://<id>/<path encoded>", or "skill://<id>" for an empty or NULL
+ * path; malloc'd, or NULL when out of memory. */
+char *sfs_uri_skill(const char *id, const char *path);
+
+enum sfs_uri_kind {
+	SFS_URI_INVALID,        /* malformed; `error` says why */
+	SFS_URI_UNKNOWN,        /* well-formed, but names nothing served */
+	SFS_URI_CATALOG_INDEX,  /* resource://catalog/skills_index */
+	SFS_URI_CATALOG_SKILL,  /* resource://catalog/skills/<id> */
+	SFS_URI_DOCUMENT,       /* resource://skills/<id>/document */
+	SFS_URI_REFERENCE,      /* resource://skills/<id>/references/<ref> */
+	SFS_URI_DOC,            /* resource://docs/<path>, a .md file */
+	SFS_URI_SKILL_ROOT,     /* skill://<id> */
+	SFS_URI_SKILL_PATH,     /* skill://<id>/<path>: a file or a folder */
+};
+
+/*
+ * A parsed URI.  Every path taken from a URI is relative, has no empty,
+ * "." or ".." segment, no NUL or control character, and no '/' that came
+ * from percent-decoding, so it cannot leave the folder it is joined to
+ * ('\\' is an ordinary byte of a name, %5C in a URI).  Symlinks are the
+ * business of whoever opens the file.
+ */
+struct sfs_uri {
+	enum sfs_uri_kind kind;
+	char id[65];        /* the skill id, when there is one */
+	char plugin[129];   /* <plugin> of <plugin>:<id>, else "" */
+	char *path;         /* owned: the decoded path, or the ref id */
+	const char *error;  /* SFS_URI_INVALID: static text */
+};
+
+void sfs_uri_parse(const char *text, struct sfs_uri *u);
+void sfs_uri_free(struct sfs_uri *u);
+
+/* The Agent Skills name rule (1-64 of [a-z0-9-], no edge or double '-'). */
+bool sfs_skill_id_valid(const char *s, size_t n);
+/* The n bytes at p checked as a path as described above, after
+ * percent-decoding them.  Returns the decoded copy (malloc'd) or NULL with
+ * *why set to static text. */
+char *sfs_uri_clean_path(const char *p, size_t n, const char **why);
+
+/* ---- the one-skill-per-line documents ----------------------------------- */
+
+/*
+ * index.json and catalog/skills_index.json are
+ *
+ *   {"skills":[ NL entry ,NL entry ... NL ]} NL
+ *
+ * with each entry on a line of its own, printed compactly (cJSON's
+ * unformatted layout) by render.c.  An index.json entry starts with its
+ * uri, a skills_index.json entry with its id; the readers below take
+ * those from the first bytes and parse the line only for what can stand
+ * anywhere in it.
+ */
+#define SFS_LINES_HEAD "{\"skills\":[\n"
+#define SFS_LINES_TAIL "]}\n"
+#define SFS_INDEX_ENTRY_OPEN "{\"uri\":\""
+#define SFS_INDEX_ENTRY_HEAD SFS_INDEX_ENTRY_OPEN SFS_URI_SKILL_SCHEME
+#define SFS_INDEX_ENTRY_URI_END "/SKILL.md"
+#define SFS_SKILLS_INDEX_ENTRY_HEAD "{\"id\":"
+
+/* The entry on a line of such a document (len bytes, without the
+ * newline), its length without a trailing ',' in *entry_len; false for
+ * the head and tail lines. */
+bool sfs_lines_entry(const char *line, size_t len, size_t *entry_len);
+
+/* The skill id of an entry of index.json (from its uri) or of
+ * skills_index.json, copied to id (cap bytes); false when the entry has
+ * no valid one. */
+bool sfs_index_entry_id(const char *e, size_t len, char *id, size_t cap);
+bool sfs_skills_index_entry_id(const char *e, size_t len, char *id,
+                               size_t cap);
+/* The plugin a skills_index.json entry names, copied to out; false when
+ * it names none (or a longer one than cap allows). */
+bool sfs_skills_index_entry_plugin(const char *e, size_t len, char *out,
+                                   size_t cap);
+
+/* Whether the model and the user may invoke the skill, from its
+ * frontmatter (disable-model-invocation: true, user-invocable: false)
+ * or from its index.json entry. */
+struct sfs_invocable {
+	bool model;
+	bool user;
+};
+struct sfs_invocable sfs_frontmatter_invocable(const cJSON *fm);
+struct sfs_invocable sfs_index_entry_invocable(const char *e, size_t len);
+
+#endif
