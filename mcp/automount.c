@@ -348,31 +348,6 @@ static long mount_owner(const char *path)
 	return uid;
 }
 
-/* Length of the JSON array or object at p (up to its closing bracket),
- * or 0 when it does not end within n bytes. */
-static size_t json_span(const char *p, size_t n)
-{
-	int depth = 0;
-	bool in_string = false;
-
-	for (size_t i = 0; i < n; i++) {
-		char c = p[i];
-		if (in_string) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				in_string = false;
-		} else if (c == '"') {
-			in_string = true;
-		} else if (c == '[' || c == '{') {
-			depth++;
-		} else if ((c == ']' || c == '}') && --depth == 0) {
-			return i + 1;
-		}
-	}
-	return 0;
-}
-
 /* The "roots" array of MOUNT/status.json, read from its head (it comes
  * before the long list of skills).  NULL when it cannot be read. */
 static cJSON *status_roots(const char *mount)
@@ -391,12 +366,7 @@ static cJSON *status_roots(const char *mount)
 		if (r <= 0)
 			break;
 		buf_add(&head, chunk, (size_t)r);
-		const char *key = head.data ? strstr(head.data, "\"roots\"") : NULL;
-		const char *start = key ? strchr(key, '[') : NULL;
-		size_t len = start ? json_span(start, head.len -
-					       (size_t)(start - head.data)) : 0;
-		if (len)
-			roots = cJSON_ParseWithLength(start, len);
+		roots = sfs_status_roots(head.data, head.len);
 	}
 	close(fd);
 	buf_free(&head);
@@ -422,7 +392,8 @@ static bool roots_match(const struct automount *am)
 		return true;   /* nothing asked of it */
 	cJSON *roots = status_roots(am->mount), *r;
 	cJSON_ArrayForEach(r, roots) {
-		const cJSON *p = cJSON_GetObjectItemCaseSensitive(r, "path");
+		const cJSON *p =
+			cJSON_GetObjectItemCaseSensitive(r, SFS_STATUS_ROOT_PATH);
 		if (cJSON_IsString(p))
 			push(&have, &nhave, canonical(p->valuestring));
 	}

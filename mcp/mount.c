@@ -381,7 +381,6 @@ static uint64_t read_generation(const struct mount *m)
 {
 	char *file = mount_file(m, SFS_MOUNT_STATUS);
 	char head[4096];
-	uint64_t gen = 0;
 
 	if (!file)
 		return 0;
@@ -389,15 +388,11 @@ static uint64_t read_generation(const struct mount *m)
 	free(file);
 	if (fd < 0)
 		return 0;
-	ssize_t r = read(fd, head, sizeof(head) - 1);
+	ssize_t r = read(fd, head, sizeof(head));
 	close(fd);
 	if (r <= 0)
 		return 0;
-	head[r] = '\0';
-	const char *g = strstr(head, "\"generation\"");
-	if (g && (g = strchr(g, ':')))
-		gen = strtoull(g + 1, NULL, 10);
-	return gen;
+	return sfs_status_generation(head, (size_t)r);
 }
 
 static int load_once(struct mount *m, struct model **out)

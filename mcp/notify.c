@@ -155,13 +155,13 @@ static void notify_findings(struct mcp_server *s)
 	cJSON_AddStringToObject(params, "logger", "skillsfs");
 	cJSON *data = cJSON_AddObjectToObject(params, "data");
 	cJSON_AddItemToObject(data, "generation", cJSON_Duplicate(
-		cJSON_GetObjectItemCaseSensitive(status, "generation"), true));
+		cJSON_GetObjectItemCaseSensitive(status, SFS_STATUS_GENERATION), true));
 	cJSON_AddItemToObject(data, "counts", cJSON_Duplicate(counts, true));
 	cJSON *findings = cJSON_AddArrayToObject(data, "findings");
 	const cJSON *sk;
 	add_findings(findings, cJSON_GetObjectItemCaseSensitive(status,
 							       "diagnostics"));
-	cJSON_ArrayForEach(sk, cJSON_GetObjectItemCaseSensitive(status, "skills"))
+	cJSON_ArrayForEach(sk, cJSON_GetObjectItemCaseSensitive(status, SFS_STATUS_SKILLS))
 		add_findings(findings, cJSON_GetObjectItemCaseSensitive(
 			sk, "diagnostics"));
 	cJSON_Delete(status);

@@ -12,6 +12,7 @@
 
 #include "contract.h"
 #include "internal.h"
+#include "utf8.h"
 
 #define MAX_URI 8192
 
@@ -197,19 +198,6 @@ int sfs_hex_value(char c)
 	return -1;
 }
 
-static bool utf8_valid(const char *s, size_t n)
-{
-	const unsigned char *u = (const unsigned char *)s;
-
-	for (size_t i = 0; i < n;) {
-		size_t len = u[i] < 0x80 ? 1 : sfs_utf8_seq(u + i, n - i);
-		if (!len)
-			return false;
-		i += len;
-	}
-	return true;
-}
-
 /* The byte that %XX at p (n bytes left) stands for, or -1 when p is not
  * such an escape. */
 static int percent_byte(const char *p, size_t n)
@@ -267,7 +255,7 @@ char *sfs_uri_clean_path(const char *p, size_t n, const char **why)
 			*why = *why ? *why : "the path has a control character";
 		out[o++] = (char)c;
 	}
-	if (!*why && !utf8_valid(out, o))
+	if (!*why && !sfs_utf8_valid(out, o))
 		*why = "the path is not UTF-8";
 	if (*why) {
 		free(out);
@@ -573,4 +561,66 @@ struct sfs_invocable sfs_index_entry_invocable(const char *e, size_t len)
 		cJSON_GetObjectItemCaseSensitive(root, "frontmatter"));
 	cJSON_Delete(root);
 	return inv;
+}
+
+/* ---- status.json -------------------------------------------------------- */
+
+/* Where the value of member `key` of the head starts (after its ':'),
+ * or NULL when the head does not hold it. */
+static const char *member_value(const char *head, size_t len, const char *key)
+{
+	char quoted[32];
+	int qlen = snprintf(quoted, sizeof(quoted), "\"%s\"", key);
+	const char *k = memmem(head, len, quoted, (size_t)qlen);
+	const char *end = head + len;
+
+	if (!k)
+		return NULL;
+	k += qlen;
+	while (k < end && (*k == ' ' || *k == '\t' || *k == '\n' || *k == ':'))
+		k++;
+	return k < end ? k : NULL;
+}
+
+unsigned long long sfs_status_generation(const char *head, size_t len)
+{
+	const char *v = member_value(head, len, SFS_STATUS_GENERATION);
+	unsigned long long gen = 0;
+
+	for (; v && v < head + len && *v >= '0' && *v <= '9'; v++)
+		gen = gen * 10 + (unsigned)(*v - '0');
+	return gen;
+}
+
+/* Length of the JSON array or object at p (up to its closing bracket),
+ * or 0 when it does not end within n bytes. */
+static size_t json_span(const char *p, size_t n)
+{
+	int depth = 0;
+	bool in_string = false;
+
+	for (size_t i = 0; i < n; i++) {
+		char c = p[i];
+		if (in_string) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_string = false;
+		} else if (c == '"') {
+			in_string = true;
+		} else if (c == '[' || c == '{') {
+			depth++;
+		} else if ((c == ']' || c == '}') && --depth == 0) {
+			return i + 1;
+		}
+	}
+	return 0;
+}
+
+cJSON *sfs_status_roots(const char *head, size_t len)
+{
+	const char *v = member_value(head, len, SFS_STATUS_ROOTS);
+	size_t n = v && *v == '[' ? json_span(v, len - (size_t)(v - head)) : 0;
+
+	return n ? cJSON_ParseWithLength(v, n) : NULL;
 }

@@ -197,4 +197,23 @@ struct sfs_invocable {
 struct sfs_invocable sfs_frontmatter_invocable(const cJSON *fm);
 struct sfs_invocable sfs_index_entry_invocable(const char *e, size_t len);
 
+/* ---- status.json -------------------------------------------------------- */
+
+/*
+ * status.json is one JSON object whose first members are the daemon's
+ * generation and its roots (render.c writes them before the long list of
+ * skills), so a reader that wants only those needs only the head of the
+ * file.  The readers take the first len bytes of the file.
+ */
+#define SFS_STATUS_GENERATION "generation"
+#define SFS_STATUS_ROOTS "roots"
+#define SFS_STATUS_ROOT_PATH "path"
+#define SFS_STATUS_SKILLS "skills"
+
+/* The generation a head of status.json names, or 0 when it names none. */
+unsigned long long sfs_status_generation(const char *head, size_t len);
+/* The roots array of a head of status.json, parsed (the caller deletes
+ * it), or NULL when the head does not hold it whole. */
+cJSON *sfs_status_roots(const char *head, size_t len);
+
 #endif
