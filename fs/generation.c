@@ -94,7 +94,6 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev)
 		.docs_dir = o->docs_dir,
 		/* index.json and skills_index.json are read in place from
 		 * the skills' lines, kept once for every generation */
-		.keep_lines = true,
 		/* other users may read the mount: the documents about
 		 * every skill hold only what all of them may read */
 		.shared_only = (o->set & SET_ALLOW_OTHER) ||

@@ -62,18 +62,21 @@ static int add_doc(struct gen *g, char *data)
 	return 0;
 }
 
-/* index.json or skills_index.json: read in place from the lines the
- * catalog keeps for every skill (and shares with the next catalog), so
- * that a generation holds no copy of them; rendered when the catalog has
- * no lines. */
-static int add_lines_doc(struct gen *g, bool skills_index)
+/* index.json or skills_index.json: read in place from the skills of the
+ * catalog, so that a generation holds no copy of them.  The previous
+ * generation's doc gives the lengths of the entries of the skills the
+ * catalog took unchanged. */
+static int add_lines_doc(struct builder *b, bool skills_index)
 {
+	struct gen *g = b->g;
 	struct doc *d = &g->docs[g->ndocs];
+	size_t which = skills_index ? DOC_SKILLS_INDEX : DOC_INDEX;
+	const sfs_lines_doc *prev = b->prev && b->prev->ndocs > which ?
+	                            b->prev->docs[which].lines : NULL;
 
-	d->lines = sfs_lines_doc_new(g->cat, skills_index);
+	d->lines = sfs_lines_doc_new(g->cat, skills_index, prev);
 	if (!d->lines)
-		return add_doc(g, skills_index ? sfs_render_skills_index(g->cat)
-		                               : sfs_render_index(g->cat));
+		return -ENOMEM;
 	d->len = sfs_lines_doc_size(d->lines);
 	g->ndocs++;
 	return 0;
@@ -148,7 +151,7 @@ static int render_docs(struct builder *b)
 		.root_sources = b->p->root_sources,
 		.pending = b->p->pending,
 	};
-	if (add_lines_doc(g, false) < 0 || add_lines_doc(g, true) < 0 ||
+	if (add_lines_doc(b, false) < 0 || add_lines_doc(b, true) < 0 ||
 	    add_doc(g, sfs_render_status(cat, &info)) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)

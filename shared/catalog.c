@@ -71,7 +71,6 @@ struct worker {
 	struct sfs_scan scan;         /* the build's, with this thread's hint
 	                                 and hashed count */
 	struct sfs_arena scratch;     /* one skill folder's reading */
-	struct sfs_buf buf;           /* for rendering a skill's lines */
 	size_t parsed, listed;
 	int rc;
 	pthread_t thread;
@@ -432,8 +431,6 @@ static int make_unit(struct worker *w, struct reading *r, size_t nlisting,
 		.diags = &r->diags,
 		.nlisting = nlisting,
 		.invalid = has_error(&r->diags),
-		.keep_lines = w->b->cfg->keep_lines,
-		.buf = &w->buf,
 	};
 	fm_position(r, "name", &d.name_line, &d.name_column);
 	fm_position(r, "x-personal-mcp.depends_on", &d.deps_line,
@@ -1068,7 +1065,7 @@ static bool reusable(const sfs_catalog *prev, const struct sfs_config *cfg,
                      const sfs_catalog *cat)
 {
 	if (!prev || prev->nroots != cfg->nroots ||
-	    prev->strict != cfg->strict || prev->keep_lines != cfg->keep_lines ||
+	    prev->strict != cfg->strict ||
 	    prev->max_depth != cat->max_depth ||
 	    prev->max_files != cat->max_files)
 		return false;
@@ -1086,7 +1083,6 @@ static int init_build(struct build *b, const struct sfs_config *cfg,
 	b->cfg = cfg;
 	b->global.arena = &cat->arena;
 	cat->strict = cfg->strict;
-	cat->keep_lines = cfg->keep_lines;
 	cat->shared_only = cfg->shared_only;
 	cat->max_depth = cfg->max_depth ? cfg->max_depth : DEFAULT_MAX_DEPTH;
 	cat->max_files = cfg->max_files ? cfg->max_files : DEFAULT_MAX_FILES;
@@ -1183,7 +1179,6 @@ static void *work(void *arg)
 		c->state = c->unit->invalid ? SFS_INVALID : 0;
 	}
 	sfs_arena_free(&w->scratch);
-	sfs_buf_free(&w->buf);
 	return NULL;
 }
 

@@ -326,8 +326,6 @@ struct sfs_unit_draft {
 	const struct sfs_diag_list *diags;
 	size_t nlisting;            /* the first of diags: the listing's */
 	bool invalid;
-	bool keep_lines;            /* sfs_config.keep_lines */
-	struct sfs_buf *buf;        /* the thread's, for rendering */
 	unsigned name_line, name_column;
 	unsigned deps_line, deps_column;
 };
@@ -360,26 +358,6 @@ bool sfs_unit_unchanged(const struct sfs_unit *u, int dfd, const char *name,
 bool sfs_unit_untouched(const struct sfs_unit *u, const struct stat *st,
                         const char *const *changed, size_t nchanged);
 
-/* ---- render.c (beyond skillsfs.h) ------------------------------------- */
-
-/* Room that a thread reuses from one rendering to the next, so that
- * rendering leaves no freed blocks of every size between the
- * long-lived allocations made meanwhile. */
-struct sfs_buf {
-	char *p;            /* owned (malloc) */
-	size_t cap;
-	char *scratch;      /* owned (malloc): for cJSON's printer */
-	size_t scratch_cap;
-};
-
-void sfs_buf_free(struct sfs_buf *b);
-
-/* What a skill keeps with sfs_config.keep_lines: its frontmatter as
- * index.json shows it, into b->p (*fm_len bytes), and the lengths of its
- * entries of index.json and skills_index.json.  Returns 0 or -ENOMEM. */
-int sfs_render_lines(const struct sfs_skill *s, struct sfs_buf *b,
-                     size_t *fm_len, size_t *index_len, size_t *skills_len);
-
 /* ---- catalog.c: the snapshot itself ------------------------------------ */
 
 /* A skill folder as status.json and the diagnostics walk see it. */
@@ -402,7 +380,6 @@ struct sfs_catalog {
 	size_t nroots;
 	/* What the units depend on besides their folder. */
 	bool strict;
-	bool keep_lines;
 	unsigned max_depth;
 	size_t max_files;
 	struct sfs_unit **units;           /* one reference each; every skill

@@ -69,38 +69,6 @@ static const char *const *strs(struct pack *p, const char *const *v,
 	return d;
 }
 
-/* A copy of a cJSON tree whose nodes and strings live in the unit.  It is
- * read, never freed on its own: the unit goes as one. */
-static cJSON *json(struct pack *p, const cJSON *src)
-{
-	cJSON *n = take(p, sizeof(*n), alignof(cJSON));
-	const char *key = str(p, src->string);
-	const char *value = str(p, src->valuestring);
-	cJSON *first = NULL, *last = NULL;
-
-	for (const cJSON *c = src->child; c; c = c->next) {
-		cJSON *k = json(p, c);
-		if (!k)
-			continue;
-		k->prev = last;
-		if (last)
-			last->next = k;
-		else
-			first = k;
-		last = k;
-	}
-	if (first)
-		first->prev = last;   /* as cJSON keeps it: the tail */
-	if (n)
-		*n = (cJSON){
-			.type = src->type, .valueint = src->valueint,
-			.valuedouble = src->valuedouble,
-			.string = (char *)key, .valuestring = (char *)value,
-			.child = first,
-		};
-	return n;
-}
-
 static const struct sfs_file *files(struct pack *p, const struct sfs_tree *t)
 {
 	struct sfs_file *v = take(p, t->nfiles * sizeof(*v),
@@ -177,14 +145,6 @@ static const struct sfs_diag *diags(struct pack *p, const struct diag_key *k,
 	return v;
 }
 
-/* What a skill valid on its own keeps for the line documents
- * (keep_lines), made before the passes: its frontmatter as printed, in
- * the thread's buffer, and the lengths of its entries. */
-struct lines {
-	const char *fm;
-	size_t fm_len, index_len, skills_index_len;
-};
-
 static struct sfs_span span(struct pack *p, const char *s, size_t len)
 {
 	char *d = take(p, len + 1, 1);
@@ -197,7 +157,7 @@ static struct sfs_span span(struct pack *p, const char *s, size_t len)
 
 /* Everything that only a skill valid on its own needs. */
 static void meta(struct pack *p, const struct sfs_unit_draft *d,
-                 const struct lines *l, struct sfs_skill *s)
+                 const char *fm, struct sfs_skill *s)
 {
 	const struct sfs_meta *m = d->meta;
 	struct sfs_skill c = {
@@ -219,20 +179,14 @@ static void meta(struct pack *p, const struct sfs_unit_draft *d,
 	c.refs = refs(p, m);
 	c.nunlisted = m->nunlisted;
 	c.unlisted = m->nunlisted ? strs(p, m->unlisted, m->nunlisted) : NULL;
-	if (l) {
-		c.frontmatter_json = span(p, l->fm, l->fm_len);
-		c.index_len = l->index_len;
-		c.skills_index_len = l->skills_index_len;
-	} else {
-		c.frontmatter = d->frontmatter ? json(p, d->frontmatter) : NULL;
-	}
+	c.frontmatter_json = span(p, fm, strlen(fm));
 	if (s)
 		*s = c;
 }
 
 /* k: the findings sorted, then the listing's as listed. */
 static void pack(struct pack *p, const struct sfs_unit_draft *d,
-                 const struct diag_key *k, const struct lines *l)
+                 const struct diag_key *k, const char *fm)
 {
 	struct sfs_unit *u = take(p, sizeof(*u), alignof(struct sfs_unit));
 	const struct sfs_tree *t = d->tree;
@@ -255,7 +209,7 @@ static void pack(struct pack *p, const struct sfs_unit_draft *d,
 	                                  dir, md);
 	struct sfs_skill s = { 0 };
 	if (!d->invalid)
-		meta(p, d, l, u ? &s : NULL);
+		meta(p, d, fm, u ? &s : NULL);
 	if (!u)
 		return;
 
@@ -289,31 +243,6 @@ static void pack(struct pack *p, const struct sfs_unit_draft *d,
 	atomic_init(&u->refs, 1);
 }
 
-/* A skill's lines, measured from the draft as the catalog will show
- * it.  Returns 0 or -ENOMEM. */
-static int render(const struct sfs_unit_draft *d, struct lines *l)
-{
-	const struct sfs_meta *m = d->meta;
-	const struct sfs_skill view = {
-		.id = d->id,
-		.plugin = d->found->plugin,
-		.description = m->description,
-		.frontmatter = d->frontmatter,
-		.version = m->version,
-		.tags = (const char *const *)m->tags,
-		.ntags = m->ntags,
-		.capabilities = (const char *const *)m->capabilities,
-		.ncapabilities = m->ncapabilities,
-		.files = d->tree->files,
-		.nfiles = d->tree->nfiles,
-		.skill_md = d->tree->skill_md,
-	};
-	int rc = sfs_render_lines(&view, d->buf, &l->fm_len, &l->index_len,
-	                          &l->skills_index_len);
-	l->fm = d->buf->p;
-	return rc;
-}
-
 /* The findings sorted, then the listing's again as listed; malloc'd. */
 static struct diag_key *diag_keys(const struct sfs_unit_draft *d)
 {
@@ -332,17 +261,20 @@ static struct diag_key *diag_keys(const struct sfs_unit_draft *d)
 
 struct sfs_unit *sfs_unit_make(const struct sfs_unit_draft *d)
 {
-	struct lines lines = { 0 };
-	bool keep = d->keep_lines && !d->invalid;
+	/* The frontmatter as index.json shows it, printed once here: a
+	 * valid skill always has one. */
+	char *fm = d->invalid ? NULL :
+	           cJSON_PrintUnformatted(d->frontmatter);
 	struct diag_key *k = diag_keys(d);
 	struct pack measure = { 0 }, fill = { 0 };
 
-	if (k && (!keep || render(d, &lines) == 0)) {
-		pack(&measure, d, k, keep ? &lines : NULL);
+	if (k && (d->invalid || fm)) {
+		pack(&measure, d, k, fm);
 		fill.base = malloc(measure.off);
 		if (fill.base)
-			pack(&fill, d, k, keep ? &lines : NULL);
+			pack(&fill, d, k, fm);
 	}
+	cJSON_free(fm);
 	free(k);
 	return (struct sfs_unit *)fill.base;
 }

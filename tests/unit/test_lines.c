@@ -206,11 +206,10 @@ int main(int argc, char **argv)
 	if (mkdir(dir, 0755) < 0)
 		die(dir);
 	const char *empty[] = { dir };
-	struct sfs_config lines = { .roots = empty, .nroots = 1,
-	                            .keep_lines = true };
+	struct sfs_config lines = { .roots = empty, .nroots = 1 };
 	if (sfs_catalog_build(&lines, NULL, &cat) < 0)
 		die("sfs_catalog_build");
-	sfs_lines_doc *d = sfs_lines_doc_new(cat, false);
+	sfs_lines_doc *d = sfs_lines_doc_new(cat, false, NULL);
 	char buf[64] = "";
 	int rc = -1;
 	if (d && sfs_lines_doc_size(d) < sizeof(buf))
