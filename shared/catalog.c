@@ -1096,6 +1096,7 @@ static int init_build(struct build *b, const struct sfs_config *cfg,
 		.max_files = cat->max_files,
 		.paths = &b->paths,
 		.reuse = b->reuse,
+		.unchanged = b->reuse ? sfs_unit_if_unchanged : NULL,
 		.prev = prev,
 		.digests = &b->digests,
 		.before_listing = cfg->before_listing,
@@ -1332,6 +1333,11 @@ size_t sfs_catalog_nskills(const sfs_catalog *cat)
 const struct sfs_skill *sfs_catalog_skill(const sfs_catalog *cat, size_t i)
 {
 	return i < cat->nskills ? cat->skills[i] : NULL;
+}
+
+const struct sfs_skill *sfs_catalog_docs(const sfs_catalog *cat)
+{
+	return cat->docs;
 }
 
 static int cmp_skill_key(const void *key, const void *elem)

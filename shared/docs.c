@@ -356,8 +356,3 @@ int sfs_scan_docs(struct sfs_scan *s, const char *dir, unsigned root,
 		*out = docs;
 	return rc;
 }
-
-const struct sfs_skill *sfs_catalog_docs(const sfs_catalog *cat)
-{
-	return cat->docs;
-}

@@ -32,53 +32,6 @@
 
 /* ---- small helpers ------------------------------------------------------ */
 
-int sfs_strvec_push(struct sfs_strvec *v, const char *s)
-{
-	if (!s)
-		return -ENOMEM;
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 64;
-		const char **nv = realloc(v->v, cap * sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		v->v = nv;
-		v->cap = cap;
-	}
-	v->v[v->n++] = s;
-	return 0;
-}
-
-bool sfs_path_clean_rel(char *p)
-{
-	char *out = p;
-	const char *in = p;
-
-	if (p[0] == '/')
-		return false;
-	while (*in) {
-		while (*in == '/')
-			in++;
-		const char *end = strchrnul(in, '/');
-		size_t len = (size_t)(end - in);
-		if (len == 0 || (len == 1 && in[0] == '.')) {
-			/* nothing to keep */
-		} else if (len == 2 && in[0] == '.' && in[1] == '.') {
-			if (out == p)
-				return false;
-			while (out > p && *--out != '/')
-				;
-		} else {
-			if (out != p)
-				*out++ = '/';
-			memmove(out, in, len);
-			out += len;
-		}
-		in = end;
-	}
-	*out = '\0';
-	return true;
-}
-
 /* "dir/name" in the arena, without doubling the slash of "/". */
 static char *join(struct sfs_arena *a, const char *dir, const char *name)
 {
@@ -122,27 +75,6 @@ static bool skipped_folder(const char *name)
 		if (strcmp(name, not_searched[i]) == 0)
 			return true;
 	return false;
-}
-
-/*
- * (snapshot.h) A name that is not UTF-8 has no skill:// URI nor a JSON
- * spelling, and control characters (a newline, an escape sequence) are
- * there to fool line-based tools and terminals.
- */
-const char *sfs_bad_name(const char *name)
-{
-	const unsigned char *u = (const unsigned char *)name;
-	size_t n = strlen(name);
-
-	for (size_t i = 0; i < n;) {
-		size_t len = sfs_utf8_seq(u + i, n - i);
-		if (len == 0)
-			return "name is not valid UTF-8";
-		if (len == 1 && (u[i] < 0x20 || u[i] == 0x7F))
-			return "name contains a control character";
-		i += len;
-	}
-	return NULL;
 }
 
 /* ---- reading one folder ------------------------------------------------- */
@@ -324,11 +256,6 @@ static int found_at(struct walk *w, const char *dir, const char *skill_md,
 	return 0;
 }
 
-static bool same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
-}
-
 /* The spelling of SKILL.md in a folder's names, or NULL. */
 static const char *skill_md_name(const struct names *nm)
 {
@@ -354,26 +281,17 @@ static int found_unchanged(struct walk *w, int dfd, const char *child,
                            const char *name, struct stat *st,
                            const char *plugin, bool *done)
 {
-	struct sfs_unit *u = sfs_unit_find(w->s->reuse, child);
+	const struct sfs_probe p = {
+		.dfd = dfd, .name = name, .dir = child, .st = st,
+		.root = w->root, .plugin = plugin,
+	};
+	struct sfs_unit *u = NULL;
 
-	*done = false;
 	/* under a linked folder, found_at records the real path */
-	if (w->via_link || !u || !u->statable || u->root != w->root ||
-	    !same_str(u->skill.plugin, plugin))
-		return 0;
-	if (!st->st_mode && fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW) < 0)
-		return 0;
-	/* A watcher saw nothing happen in its folders: its own stat is
-	 * enough (a folder put in its place is another inode).  Else stat
-	 * tells, file by file. */
-	bool untouched = w->s->changed &&
-	                 sfs_unit_untouched(u, st, (const char *const *)
-	                                    w->s->changed, w->s->nchanged);
-	if (!untouched && !sfs_unit_unchanged(u, dfd, name, st,
-	                                      w->s->trusted))
-		return 0;
-	*done = true;
-	return add_found(w->s, child, u->skill_md, w->root, u, plugin);
+	if (!w->via_link && w->s->unchanged)
+		u = w->s->unchanged(w->s, &p);
+	*done = u != NULL;
+	return u ? add_found(w->s, child, u->skill_md, w->root, u, plugin) : 0;
 }
 
 /*

@@ -392,8 +392,10 @@ static int cmp_str_key(const void *key, const void *elem)
 	return strcmp(key, *(const char *const *)elem);
 }
 
-bool sfs_unit_untouched(const struct sfs_unit *u, const struct stat *st,
-                        const char *const *changed, size_t nchanged)
+/* Whether the folder whose identity is *st is the unit's and none of the
+ * unit's folders is among the sorted `changed` ones. */
+static bool untouched(const struct sfs_unit *u, const struct stat *st,
+                      const char *const *changed, size_t nchanged)
 {
 	if (!u->statable || !same_stamp(&u->self, st))
 		return false;
@@ -404,8 +406,16 @@ bool sfs_unit_untouched(const struct sfs_unit *u, const struct stat *st,
 	return true;
 }
 
-bool sfs_unit_unchanged(const struct sfs_unit *u, int dfd, const char *name,
-                        const struct stat *st, struct timespec trusted)
+/*
+ * Whether the folder `name` in dfd, whose identity is *st, still holds
+ * exactly what the unit was made from, by stat alone: the folder and
+ * every subfolder kept their identity and last changed (ctime) before
+ * `trusted`, so their listings are the same; and every file kept its
+ * identity.  A folder changed in the same clock tick as it was listed
+ * would show the same ctime, hence the margin in `trusted`.
+ */
+static bool unchanged(const struct sfs_unit *u, int dfd, const char *name,
+                      const struct stat *st, struct timespec trusted)
 {
 	const struct sfs_skill *s = &u->skill;
 	char path[PATH_MAX];
@@ -431,4 +441,24 @@ bool sfs_unit_unchanged(const struct sfs_unit *u, int dfd, const char *name,
 			return false;
 	}
 	return true;
+}
+
+struct sfs_unit *sfs_unit_if_unchanged(const struct sfs_scan *s,
+                                       const struct sfs_probe *p)
+{
+	struct sfs_unit *u = sfs_unit_find(s->reuse, p->dir);
+
+	if (!u || !u->statable || u->root != p->root ||
+	    !same_str(u->skill.plugin, p->plugin))
+		return NULL;
+	if (!p->st->st_mode &&
+	    fstatat(p->dfd, p->name, p->st, AT_SYMLINK_NOFOLLOW) < 0)
+		return NULL;
+	/* A watcher saw nothing happen in its folders: its own stat is
+	 * enough (a folder put in its place is another inode).  Else stat
+	 * tells, file by file. */
+	if (s->changed && untouched(u, p->st, (const char *const *)s->changed,
+	                            s->nchanged))
+		return u;
+	return unchanged(u, p->dfd, p->name, p->st, s->trusted) ? u : NULL;
 }
