@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "retain.h"
 #include "strpool.h"
 #include "tree.h"
 
@@ -162,12 +163,6 @@ static int render_docs(struct builder *b)
 
 /* ---- children of each kind of folder ----------------------------------- */
 
-/* A skill by its node.skill, or the docs tree for TREE_DOCS. */
-static const struct sfs_skill *skill_at(const sfs_catalog *cat, uint32_t i)
-{
-	return i == TREE_DOCS ? sfs_catalog_docs(cat) : sfs_catalog_skill(cat, i);
-}
-
 static struct proto *kid_slot(struct builder *b, size_t i)
 {
 	if (i >= b->kids_cap) {
@@ -214,7 +209,7 @@ static void sort_kids(struct proto *k, size_t n)
  * of the skill folder itself order[start[0] .. start[1]). */
 static int group_files(struct builder *b, uint32_t skill)
 {
-	const struct sfs_skill *s = skill_at(b->g->cat, skill);
+	const struct sfs_skill *s = gen_skill_at(b->g, skill);
 	size_t n = s->nfiles;
 
 	if (b->group_skill == skill)
@@ -247,7 +242,7 @@ static int group_files(struct builder *b, uint32_t skill)
 static int skill_dir_kids(struct builder *b, const struct node *dir,
                           size_t *n)
 {
-	const struct sfs_skill *s = skill_at(b->g->cat, dir->skill);
+	const struct sfs_skill *s = gen_skill_at(b->g, dir->skill);
 	int rc = group_files(b, dir->skill);
 
 	if (rc < 0)
@@ -726,30 +721,6 @@ const struct node *gen_child_nocase(const struct gen *g,
 	return found;
 }
 
-const struct sfs_skill *gen_skill(const struct gen *g, const struct node *n)
-{
-	if (n->skill == TREE_NONE)
-		return NULL;
-	return skill_at(g->cat, n->skill);
-}
-
-const struct sfs_file *gen_file(const struct gen *g, const struct node *n)
-{
-	if (n->kind != NODE_SKILL_DIR && n->kind != NODE_SKILL_FILE &&
-	    n->kind != NODE_SKILL_LINK)
-		return NULL;
-	if (n->item == TREE_NONE)
-		return NULL;
-	return &skill_at(g->cat, n->skill)->files[n->item];
-}
-
-const struct doc *gen_doc(const struct gen *g, const struct node *n)
-{
-	if (n->kind != NODE_DOC)
-		return NULL;
-	return &g->docs[n->item];
-}
-
 /* A ref link's target, made in buf; *len without the NUL.  NULL when it
  * does not fit. */
 static const char *ref_target(const struct gen *g, const struct node *n,
@@ -864,30 +835,6 @@ void gen_stat(const struct gen *g, const struct node *n, struct stat *st)
 	st->st_blocks = (st->st_size + 511) / 512;
 	st->st_mtim = f ? f->mtime : timespec_of(n->mtime);
 	st->st_atim = st->st_ctim = st->st_mtim;
-}
-
-bool gen_keep(struct gen *g, const struct node *n, struct kept *k)
-{
-	struct kept *none = NULL;
-
-	return atomic_compare_exchange_strong(&g->kept[gen_index(g, n)],
-	                                      &none, k);
-}
-
-int gen_pinned(const struct gen *g, const struct node *n)
-{
-	uint32_t idx = gen_index(g, n), lo = 0, hi = g->npins;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (g->pins[mid].node == idx)
-			return g->pins[mid].fd;
-		if (g->pins[mid].node < idx)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
 }
 
 char *gen_record(const struct gen *g, const struct node *n)

@@ -288,8 +288,8 @@ static int found_unchanged(struct walk *w, int dfd, const char *child,
 	struct sfs_unit *u = NULL;
 
 	/* under a linked folder, found_at records the real path */
-	if (!w->via_link && w->s->unchanged)
-		u = w->s->unchanged(w->s, &p);
+	if (!w->via_link && w->s->unit_if_unchanged)
+		u = w->s->unit_if_unchanged(w->s, &p);
 	*done = u != NULL;
 	return u ? add_found(w->s, child, u->skill_md, w->root, u, plugin) : 0;
 }
@@ -828,14 +828,14 @@ static bool link_lexically_inside(const char *rel, const char *target)
 
 /* Adds the kept link: a folder link with its own identity, a file link
  * with its target's size, identity and digest. */
-static int keep_link(struct tree_walk *t, const struct sfs_file *proto,
+static int keep_link(struct tree_walk *t, const struct sfs_file *model,
                      const struct stat *lst, const char *real,
                      const struct stat *st, const char *target)
 {
 	struct sfs_file *e = new_entry(t);
 	if (!e)
 		return -ENOMEM;
-	*e = *proto;
+	*e = *model;
 	e->link = sfs_arena_strdup(t->arena, target);
 	if (!e->link)
 		return -ENOMEM;
@@ -852,8 +852,8 @@ static int keep_link(struct tree_walk *t, const struct sfs_file *proto,
 	if (rc < 0) {
 		t->n--;
 		if (rc != -ENOMEM)
-			rc = hide(t, strcmp(proto->path, "SKILL.md") == 0,
-			          proto->source,
+			rc = hide(t, strcmp(model->path, "SKILL.md") == 0,
+			          model->source,
 			          "cannot read the target of the symbolic link");
 		return rc;
 	}
@@ -861,14 +861,14 @@ static int keep_link(struct tree_walk *t, const struct sfs_file *proto,
 }
 
 /*
- * Keeps the symlink `name` (at proto->source) when it resolves inside the
+ * Keeps the symlink `name` (at model->source) when it resolves inside the
  * skill to a folder or a regular file; hides it with a finding otherwise.
  */
 static int add_link(struct tree_walk *t, int dfd, const char *name,
                     const struct stat *lst, bool is_skill_md,
-                    const struct sfs_file *proto)
+                    const struct sfs_file *model)
 {
-	const char *rel = proto->source;
+	const char *rel = model->source;
 	char target[PATH_MAX];
 	ssize_t n = readlinkat(dfd, name, target, sizeof(target) - 1);
 	if (n < 0)
@@ -899,7 +899,7 @@ static int add_link(struct tree_walk *t, int dfd, const char *name,
 	else if (stat(real, &st) < 0)
 		rc = hide(t, is_skill_md, rel, "symbolic link is dangling");
 	else if (S_ISREG(st.st_mode) || (S_ISDIR(st.st_mode) && !is_skill_md))
-		rc = keep_link(t, proto, lst, real, &st, target);
+		rc = keep_link(t, model, lst, real, &st, target);
 	else if (S_ISDIR(st.st_mode))
 		rc = hide(t, true, rel, "SKILL.md is a folder");
 	else
@@ -913,22 +913,22 @@ static int list_entries(struct tree_walk *t, int dfd, const char *rel,
                         const struct names *nm);
 
 static int add_folder(struct tree_walk *t, int dfd, const char *name,
-                      const struct stat *st, struct sfs_file *proto)
+                      const struct stat *st, struct sfs_file *model)
 {
 	struct sfs_scan *s = t->s;
-	const char *abs = join(t->arena, t->f->dir, proto->path);
+	const char *abs = join(t->arena, t->f->dir, model->path);
 	if (!abs)
 		return -ENOMEM;
 
 	/* Each level holds a descriptor and a stack frame: bounded like
 	 * discovery. */
 	if (t->depth + 1 > s->max_depth)
-		return hide(t, false, proto->path, "folder nested too deep");
+		return hide(t, false, model->path, "folder nested too deep");
 	will_list(s, abs);
 	int cfd = openat(dfd, name,
 	                 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (cfd < 0)
-		return hide_errno(t, false, proto->path, errno);
+		return hide_errno(t, false, model->path, errno);
 	struct names nm = { 0 };
 	bool cut;
 	int rc = read_names(cfd, s->max_files + 1, &nm, &cut);
@@ -938,20 +938,20 @@ static int add_folder(struct tree_walk *t, int dfd, const char *name,
 	}
 	if (rc < 0) {
 		close(cfd);
-		return hide_errno(t, false, proto->path, -rc);
+		return hide_errno(t, false, model->path, -rc);
 	}
 	struct sfs_file *e = new_entry(t);
 	if (!e)
 		rc = -ENOMEM;
 	else
-		*e = *proto;
+		*e = *model;
 	if (rc == 0) {
 		set_identity(e, st);
 		rc = sfs_strvec_push(&t->dirs, abs);
 	}
 	if (rc == 0) {
 		t->depth++;
-		rc = list_entries(t, cfd, proto->path, &nm);
+		rc = list_entries(t, cfd, model->path, &nm);
 		t->depth--;
 	}
 	names_free(&nm);
@@ -959,7 +959,7 @@ static int add_folder(struct tree_walk *t, int dfd, const char *name,
 	return rc;
 }
 
-static const char *node_kind(mode_t mode)
+static const char *kind_name(mode_t mode)
 {
 	if (S_ISFIFO(mode))
 		return "not a regular file (a FIFO)";
@@ -978,9 +978,9 @@ static const char *node_kind(mode_t mode)
  * read): the caller then examines it the long way, which says why.
  */
 static int add_listed_file(struct tree_walk *t, int dfd, const char *name,
-                           const struct sfs_file *proto)
+                           const struct sfs_file *model)
 {
-	struct sfs_file e = *proto;
+	struct sfs_file e = *model;
 	struct stat st;
 	off_t len;
 
@@ -1008,52 +1008,52 @@ static int list_one(struct tree_walk *t, int dfd, const char *rel,
 {
 	struct sfs_arena *a = t->arena;
 	bool is_skill_md = !rel && strcmp(name, t->f->skill_md) == 0;
-	struct sfs_file proto = { .parent = -1 };
+	struct sfs_file model = { .parent = -1 };
 
-	proto.source = rel ? join(a, rel, name) : sfs_arena_strdup(a, name);
-	proto.path = is_skill_md ? "SKILL.md" : proto.source;
-	if (!proto.source)
+	model.source = rel ? join(a, rel, name) : sfs_arena_strdup(a, name);
+	model.path = is_skill_md ? "SKILL.md" : model.source;
+	if (!model.source)
 		return -ENOMEM;
-	const char *slash = strrchr(proto.path, '/');
-	proto.name = slash ? slash + 1 : proto.path;
+	const char *slash = strrchr(model.path, '/');
+	model.name = slash ? slash + 1 : model.path;
 	const char *bad = sfs_bad_name(name);
 	if (bad)
-		return hide(t, false, proto.source, bad);
+		return hide(t, false, model.source, bad);
 	/* Reads and watches name the source by its path: one longer than
 	 * the system takes could be listed but never read nor watched. */
-	if (strlen(t->f->dir) + 1 + strlen(proto.source) >= PATH_MAX) {
+	if (strlen(t->f->dir) + 1 + strlen(model.source) >= PATH_MAX) {
 		char why[64];
 		snprintf(why, sizeof(why), "path longer than %d bytes",
 		         PATH_MAX - 1);
-		return hide(t, false, proto.source, why);
+		return hide(t, false, model.source, why);
 	}
 
 	if (type == DT_REG && !is_skill_md && nothing_to_reuse(t->s)) {
-		int rc = add_listed_file(t, dfd, name, &proto);
+		int rc = add_listed_file(t, dfd, name, &model);
 		if (rc <= 0)
 			return rc;
 	}
 	struct stat st;
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return hide_errno(t, is_skill_md, proto.source, errno);
-	proto.mode = st.st_mode;
+		return hide_errno(t, is_skill_md, model.source, errno);
+	model.mode = st.st_mode;
 
 	if (S_ISDIR(st.st_mode)) {
 		if (is_skill_md)
-			return hide(t, true, proto.source, "SKILL.md is a folder");
+			return hide(t, true, model.source, "SKILL.md is a folder");
 		if (hidden_in_skill(name))
 			return 0;
-		return add_folder(t, dfd, name, &st, &proto);
+		return add_folder(t, dfd, name, &st, &model);
 	}
 	if (S_ISLNK(st.st_mode))
-		return add_link(t, dfd, name, &st, is_skill_md, &proto);
+		return add_link(t, dfd, name, &st, is_skill_md, &model);
 	if (!S_ISREG(st.st_mode))
-		return hide(t, is_skill_md, proto.source, node_kind(st.st_mode));
+		return hide(t, is_skill_md, model.source, kind_name(st.st_mode));
 
 	struct sfs_file *e = new_entry(t);
 	if (!e)
 		return -ENOMEM;
-	*e = proto;
+	*e = model;
 	set_identity(e, &st);
 	/* SKILL.md, read anyway to be parsed, is hashed from what is read
 	 * there (catalog.c): it is not read twice. */
@@ -1064,7 +1064,7 @@ static int list_one(struct tree_walk *t, int dfd, const char *rel,
 		t->n--;
 		if (rc == -ENOMEM)
 			return rc;
-		return hide_errno(t, is_skill_md, proto.source, -rc);
+		return hide_errno(t, is_skill_md, model.source, -rc);
 	}
 	return note_links(t, t->n - 1, &st, true);
 }

@@ -117,7 +117,7 @@ struct sfs_strvec {
 };
 
 /* A skill folder discovery came upon, as it asks whether the previous
- * snapshot's unit of it can be taken as it is (sfs_scan.unchanged). */
+ * snapshot's unit of it can be taken as it is (sfs_scan.unit_if_unchanged). */
 struct sfs_probe {
 	int dfd;                /* its parent folder */
 	const char *name;       /* in dfd */
@@ -157,7 +157,7 @@ struct sfs_scan {
 	/* Set by the catalog (sfs_unit_if_unchanged): reuse's unit of a
 	 * skill folder when, by stat alone, nothing in it changed, else
 	 * NULL.  NULL: every skill folder is listed. */
-	sfs_unchanged_fn *unchanged;
+	sfs_unchanged_fn *unit_if_unchanged;
 	/* Digests: reused from the previous snapshot (see
 	 * sfs_digest_reuse) or computed. */
 	const struct sfs_catalog *prev;  /* not owned; may be NULL */
@@ -371,7 +371,7 @@ bool sfs_unit_same_tree(const struct sfs_unit *u, const struct sfs_found *f,
 /*
  * reuse's unit of the skill folder p when it still holds exactly what the
  * unit was made from, by stat alone, or NULL (see unit.c).  The scan's
- * sfs_scan.unchanged.
+ * sfs_scan.unit_if_unchanged.
  */
 struct sfs_unit *sfs_unit_if_unchanged(const struct sfs_scan *s,
                                        const struct sfs_probe *p);
