@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "daemon.h"
 #include "fingerprint.h"
 #include "report.h"
@@ -203,14 +204,8 @@ struct want_list {
 
 static int want_add(struct want_list *l, const char *path, const char *only)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		struct want *v = realloc(l->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (sfs_grow(&l->v, &l->cap, l->n + 1, sizeof(*l->v)) < 0)
+		return -ENOMEM;
 	l->v[l->n++] = (struct want){ path, only };
 	return 0;
 }

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "retain.h"
 #include "strpool.h"
 #include "tree.h"
@@ -41,7 +42,7 @@ struct builder {
 	const struct gen_params *p;
 	uint32_t cap;          /* nodes allocated */
 	uint32_t *prev_of;     /* per node: its counterpart in prev, or NONE */
-	uint32_t pins_cap;
+	size_t pins_cap;
 	struct proto *kids;    /* scratch for one folder's children */
 	size_t kids_cap;
 	/* skills/<id>: file indices grouped by parent folder (see
@@ -165,14 +166,8 @@ static int render_docs(struct builder *b)
 
 static struct proto *kid_slot(struct builder *b, size_t i)
 {
-	if (i >= b->kids_cap) {
-		size_t cap = b->kids_cap ? b->kids_cap * 2 : 64;
-		struct proto *k = realloc(b->kids, cap * sizeof(*k));
-		if (!k)
-			return NULL;
-		b->kids = k;
-		b->kids_cap = cap;
-	}
+	if (sfs_grow(&b->kids, &b->kids_cap, i + 1, sizeof(*b->kids)) < 0)
+		return NULL;
 	return &b->kids[i];
 }
 
@@ -399,15 +394,10 @@ static void pin_node(struct builder *b, uint32_t idx)
 	g->unpinned += fd == -ESTALE || fd == -ENOENT;
 	if (fd < 0)
 		return;
-	if (g->npins == b->pins_cap) {
-		uint32_t cap = b->pins_cap ? b->pins_cap * 2 : 16;
-		struct pin *v = realloc(g->pins, cap * sizeof(*v));
-		if (!v) {
-			close(fd);   /* served unpinned, as past max_pins */
-			return;
-		}
-		g->pins = v;
-		b->pins_cap = cap;
+	if (sfs_grow(&g->pins, &b->pins_cap, (size_t)g->npins + 1,
+	             sizeof(*g->pins)) < 0) {
+		close(fd);   /* served unpinned, as past max_pins */
+		return;
 	}
 	/* nodes are numbered in index order: the array stays sorted */
 	g->pins[g->npins++] = (struct pin){ idx, fd };

@@ -179,18 +179,7 @@ static int open_skill_md(struct reading *r)
 static const struct sfs_file *tree_find(const struct sfs_tree *t,
                                         const char *path)
 {
-	size_t lo = 0, hi = t->nfiles;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(t->files[mid].path, path);
-		if (c == 0)
-			return &t->files[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return sfs_file_find(t->files, t->nfiles, path);
 }
 
 /* sfs_exists_fn for the body checks: any entry of the tree counts. */
@@ -805,25 +794,6 @@ static int check_dependencies(struct build *b)
 
 /* ---- freezing the snapshot ---------------------------------------------- */
 
-struct diag_key {
-	const struct sfs_diag *d;
-	size_t order;
-};
-
-static int cmp_diag(const void *x, const void *y)
-{
-	const struct diag_key *a = x, *b = y;
-	int c = strcmp(a->d->file, b->d->file);
-	if (c == 0)
-		c = (a->d->line > b->d->line) - (a->d->line < b->d->line);
-	if (c == 0)
-		c = (a->d->column > b->d->column) -
-		    (a->d->column < b->d->column);
-	if (c == 0)
-		c = (a->order > b->order) - (a->order < b->order);
-	return c;
-}
-
 /*
  * A folder's findings: its unit's (sorted already), and those of the
  * checks across skills merged in, sorted by file and position (stable:
@@ -840,18 +810,18 @@ static const struct sfs_diag *folder_diags(struct sfs_arena *a,
 	if (c->cross.n == 0)
 		return s->diags;
 	struct sfs_diag *v = sfs_arena_alloc(a, total * sizeof(*v));
-	struct diag_key *k = malloc(total * sizeof(*k));
+	struct sfs_diag_key *k = malloc(total * sizeof(*k));
 	if (!v || !k) {
 		free(k);
 		return NULL;
 	}
 	for (size_t i = 0; i < total; i++)
-		k[i] = (struct diag_key){
+		k[i] = (struct sfs_diag_key){
 			.d = i < s->ndiags ? &s->diags[i]
 			                   : &c->cross.v[i - s->ndiags],
 			.order = i,
 		};
-	sfs_sort(k, total, sizeof(*k), cmp_diag);
+	sfs_sort(k, total, sizeof(*k), sfs_diag_cmp);
 	for (size_t i = 0; i < total; i++)
 		v[i] = *k[i].d;
 	free(k);

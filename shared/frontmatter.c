@@ -18,6 +18,7 @@
 
 #include <yaml.h>
 
+#include "grow.h"
 #include "internal.h"
 #include "sep_readable.h"
 
@@ -172,14 +173,8 @@ static int add_pos(struct fm_ctx *c, const char *path, yaml_mark_t key,
 
 	if (!path)
 		return 0;
-	if (fm->npos == c->pos_cap) {
-		size_t cap = c->pos_cap ? c->pos_cap * 2 : 32;
-		struct sfs_fm_pos *v = realloc(fm->pos, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		fm->pos = v;
-		c->pos_cap = cap;
-	}
+	if (sfs_grow(&fm->pos, &c->pos_cap, fm->npos + 1, sizeof(*fm->pos)) < 0)
+		return -ENOMEM;
 	fm->pos[fm->npos++] = (struct sfs_fm_pos){
 		.key = path,
 		.line = mark_line(c, key),

@@ -63,6 +63,14 @@ size_t sfs_diag_count(const struct sfs_diag_list *l, enum sfs_severity sev);
 /* --strict: every warning becomes an error. */
 void sfs_diag_promote_warnings(struct sfs_diag_list *l);
 void sfs_diag_list_free(struct sfs_diag_list *l);   /* frees v only */
+/* A finding with its place in the order it was made, to sort findings
+ * by file, line and column, and by that order where those tie (sfs_sort
+ * is not stable). */
+struct sfs_diag_key {
+	const struct sfs_diag *d;
+	size_t order;
+};
+int sfs_diag_cmp(const void *a, const void *b);
 
 /* ---- frontmatter.c: SKILL.md frontmatter with libyaml ------------------ */
 

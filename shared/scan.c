@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "snapshot.h"
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -114,24 +115,10 @@ static int names_push(struct names *nm, const char *name, unsigned char type)
 {
 	size_t len = strlen(name) + 1;
 
-	if (nm->n == nm->cap) {
-		size_t cap = nm->cap ? nm->cap * 2 : 32;
-		struct name *v = realloc(nm->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		nm->v = v;
-		nm->cap = cap;
-	}
-	if (nm->used + len > nm->pool_cap) {
-		size_t cap = nm->pool_cap ? nm->pool_cap * 2 : 1024;
-		while (cap < nm->used + len)
-			cap *= 2;
-		char *pool = realloc(nm->pool, cap);
-		if (!pool)
-			return -ENOMEM;
-		nm->pool = pool;
-		nm->pool_cap = cap;
-	}
+	if (sfs_grow(&nm->v, &nm->cap, nm->n + 1, sizeof(*nm->v)) < 0)
+		return -ENOMEM;
+	if (sfs_grow(&nm->pool, &nm->pool_cap, nm->used + len, 1) < 0)
+		return -ENOMEM;
 	memcpy(nm->pool + nm->used, name, len);
 	nm->v[nm->n++] = (struct name){ (const char *)(uintptr_t)nm->used,
 	                                type };
@@ -224,14 +211,9 @@ static int add_found(struct sfs_scan *s, const char *dir,
                      const char *skill_md, unsigned root,
                      struct sfs_unit *same, const char *plugin)
 {
-	if (s->nfound == s->capfound) {
-		size_t cap = s->capfound ? s->capfound * 2 : 64;
-		struct sfs_found *v = realloc(s->found, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		s->found = v;
-		s->capfound = cap;
-	}
+	if (sfs_grow(&s->found, &s->capfound, s->nfound + 1,
+	             sizeof(*s->found)) < 0)
+		return -ENOMEM;
 	s->found[s->nfound++] = (struct sfs_found){
 		.dir = dir, .skill_md = skill_md, .root = root, .same = same,
 		.plugin = plugin,
@@ -702,14 +684,9 @@ static int note_links(struct tree_walk *t, size_t entry, const struct stat *st,
 {
 	if (st->st_nlink <= 1)
 		return 0;
-	if (t->nmulti == t->capmulti) {
-		size_t cap = t->capmulti ? t->capmulti * 2 : 16;
-		struct multi *v = realloc(t->multi, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		t->multi = v;
-		t->capmulti = cap;
-	}
+	if (sfs_grow(&t->multi, &t->capmulti, t->nmulti + 1,
+	             sizeof(*t->multi)) < 0)
+		return -ENOMEM;
 	t->multi[t->nmulti++] = (struct multi){
 		.entry = entry, .dev = st->st_dev, .ino = st->st_ino,
 		.nlink = st->st_nlink, .is_name = is_name,
@@ -719,18 +696,7 @@ static int note_links(struct tree_walk *t, size_t entry, const struct stat *st,
 
 static struct sfs_file *new_entry(struct tree_walk *t)
 {
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 16;
-		struct sfs_file *v = realloc(t->v, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		t->v = v;
-		t->cap = cap;
-	}
-	struct sfs_file *e = &t->v[t->n++];
-	memset(e, 0, sizeof(*e));
-	e->parent = -1;
-	return e;
+	return sfs_file_push(&t->v, &t->n, &t->cap);
 }
 
 /* A hidden entry: a warning, or an error when it is SKILL.md itself, which

@@ -207,7 +207,14 @@ int sfs_scan_tree(struct sfs_scan *s, struct sfs_found *f,
 
 void sfs_scan_free(struct sfs_scan *s);
 
-/* ---- grow.c: the vector of strings ------------------------------------- */
+/* ---- grow.c: the arrays the scan fills ---------------------------------- */
+
+/* A new entry at the end of the array (*v, *n, room for *cap), zeroed
+ * but for parent (-1, none); NULL when out of memory. */
+struct sfs_file *sfs_file_push(struct sfs_file **v, size_t *n, size_t *cap);
+/* The entry of path in v, sorted by path, or NULL. */
+const struct sfs_file *sfs_file_find(const struct sfs_file *v, size_t n,
+                                     const char *path);
 
 /* Appends s (not copied) to v.  Returns 0 or -ENOMEM (also when s is
  * NULL, an allocation that failed). */

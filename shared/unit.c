@@ -106,28 +106,9 @@ static const struct sfs_ref *refs(struct pack *p, const struct sfs_meta *m)
 	return v;
 }
 
-struct diag_key {
-	const struct sfs_diag *d;
-	size_t order;
-};
-
-static int cmp_diag(const void *x, const void *y)
-{
-	const struct diag_key *a = x, *b = y;
-	int c = strcmp(a->d->file, b->d->file);
-	if (c == 0)
-		c = (a->d->line > b->d->line) - (a->d->line < b->d->line);
-	if (c == 0)
-		c = (a->d->column > b->d->column) -
-		    (a->d->column < b->d->column);
-	if (c == 0)
-		c = (a->order > b->order) - (a->order < b->order);
-	return c;
-}
-
 /* The findings in `order` (sorted), their file names shared with the
  * unit's own paths where they are the same. */
-static const struct sfs_diag *diags(struct pack *p, const struct diag_key *k,
+static const struct sfs_diag *diags(struct pack *p, const struct sfs_diag_key *k,
                                     size_t n, const struct sfs_unit_draft *d,
                                     const char *dir, const char *md)
 {
@@ -186,7 +167,7 @@ static void meta(struct pack *p, const struct sfs_unit_draft *d,
 
 /* k: the findings sorted, then the listing's as listed. */
 static void pack(struct pack *p, const struct sfs_unit_draft *d,
-                 const struct diag_key *k, const char *fm)
+                 const struct sfs_diag_key *k, const char *fm)
 {
 	struct sfs_unit *u = take(p, sizeof(*u), alignof(struct sfs_unit));
 	const struct sfs_tree *t = d->tree;
@@ -244,18 +225,18 @@ static void pack(struct pack *p, const struct sfs_unit_draft *d,
 }
 
 /* The findings sorted, then the listing's again as listed; malloc'd. */
-static struct diag_key *diag_keys(const struct sfs_unit_draft *d)
+static struct sfs_diag_key *diag_keys(const struct sfs_unit_draft *d)
 {
 	const struct sfs_diag_list *l = d->diags;
 	size_t n = l->n + d->nlisting;
-	struct diag_key *k = malloc((n ? n : 1) * sizeof(*k));
+	struct sfs_diag_key *k = malloc((n ? n : 1) * sizeof(*k));
 	if (!k)
 		return NULL;
 	for (size_t i = 0; i < n; i++)
-		k[i] = (struct diag_key){
+		k[i] = (struct sfs_diag_key){
 			.d = &l->v[i < l->n ? i : i - l->n], .order = i,
 		};
-	sfs_sort(k, l->n, sizeof(*k), cmp_diag);
+	sfs_sort(k, l->n, sizeof(*k), sfs_diag_cmp);
 	return k;
 }
 
@@ -265,7 +246,7 @@ struct sfs_unit *sfs_unit_make(const struct sfs_unit_draft *d)
 	 * valid skill always has one. */
 	char *fm = d->invalid ? NULL :
 	           cJSON_PrintUnformatted(d->frontmatter);
-	struct diag_key *k = diag_keys(d);
+	struct sfs_diag_key *k = diag_keys(d);
 	struct pack measure = { 0 }, fill = { 0 };
 
 	if (k && (d->invalid || fm)) {
