@@ -17,6 +17,26 @@
  * filesystem, to an entry inside the same skill folder; anything else is
  * hidden with a warning, because the mount must not lead readers outside
  * the skill.
+ *
+ * Where a source that is not a folder (a git commit, a remote server)
+ * would plug in.  The catalog is built from sfs_found skill folders and
+ * their sfs_tree listings; past that point nothing asks where bytes come
+ * from but these, each of which today opens the filesystem:
+ *  - listing: sfs_scan_root (discovery, here, with plugins.c and docs.c)
+ *    and sfs_scan_tree (a skill's entries, with their stat identities);
+ *  - reading SKILL.md: open_skill_md and read_at in catalog.c;
+ *  - hashing: sfs_sha256_at in digest.c (called from this file);
+ *  - "unchanged since the last build": sfs_unit_if_unchanged in unit.c,
+ *    by stat, and sfs_digest_reuse in digest.c, by identity;
+ *  - serving a file's bytes: backing_open and backing_pin in fs/backing.c
+ *    (by path under an O_PATH descriptor of the root), and change
+ *    detection in fs/watch.c and fs/refresh.c.
+ * A new kind of source supplies those operations (list a folder, stat an
+ * entry, open or read a file, tell what changed) for its roots: the place
+ * to cut is a struct of function pointers held by struct sfs_scan (and
+ * by the generation for backing.c), with the folder as its one
+ * implementation; an entry's (dev, ino, mtime, ctime) identity becomes
+ * whatever version stamp the source has (a blob id for git).
  */
 #include <dirent.h>
 #include <errno.h>
