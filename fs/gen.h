@@ -65,8 +65,7 @@ struct pin {
 
 /* A generated document (len without a NUL). */
 struct doc {
-	char *data;             /* status.json, and the indexes of a catalog
-	                         * without lines; NULL for a skill's record
+	char *data;             /* status.json; NULL for a skill's record
 	                         * (see gen_record) and for lines */
 	size_t len;
 	uint8_t sha256[16];     /* a skill's record: of its bytes (the

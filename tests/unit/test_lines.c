@@ -201,7 +201,7 @@ int main(int argc, char **argv)
 	free(skills);
 	sfs_catalog_unref(cat);
 
-	/* no skills: the documents as kept lines give them */
+	/* no skills: the documents read in place give them */
 	snprintf(dir, sizeof(dir), "%s/none", top);
 	if (mkdir(dir, 0755) < 0)
 		die(dir);
