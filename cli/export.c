@@ -414,12 +414,12 @@ static bool standard_key(const char *key)
 	return false;
 }
 
-static void note_dropped(const struct sfs_skill *s)
+static void note_dropped(const struct sfs_skill *s, const cJSON *fm)
 {
 	const cJSON *e;
 	bool any = false;
 
-	cJSON_ArrayForEach(e, s->frontmatter) {
+	cJSON_ArrayForEach(e, fm) {
 		if (standard_key(e->string))
 			continue;
 		if (any)
@@ -433,17 +433,21 @@ static void note_dropped(const struct sfs_skill *s)
 		fputs(" (not standard frontmatter)\n", stderr);
 }
 
-/* The projected frontmatter, fences included; malloc'd, or NULL. */
+/* The projected frontmatter, fences included; malloc'd, or NULL.  The
+ * catalog keeps the frontmatter as text: parsed here, for this alone. */
 static char *project(const struct sfs_skill *s)
 {
-	const cJSON *fm = s->frontmatter;
+	cJSON *fm = cJSON_ParseWithLength(s->frontmatter_json.p,
+	                                  s->frontmatter_json.len);
 	char *text = NULL;
 	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	FILE *f = fm ? open_memstream(&text, &len) : NULL;
 	int rc;
 
-	if (!f)
+	if (!f) {
+		cJSON_Delete(fm);
 		return NULL;
+	}
 	fprintf(f, "---\nname: %s\n", s->id);
 	rc = put_field(f, "description", s->description);
 	if (rc == 0)
@@ -457,9 +461,11 @@ static char *project(const struct sfs_skill *s)
 	fputs("---\n", f);
 	if (fclose(f) != 0 || rc < 0) {
 		free(text);
-		return NULL;
+		text = NULL;
+	} else {
+		note_dropped(s, fm);
 	}
-	note_dropped(s);
+	cJSON_Delete(fm);
 	return text;
 }
 

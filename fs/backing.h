@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "tree.h"
+#include "gen.h"
 
 /* Opens an O_PATH descriptor per catalog root into g->root_fds (-1 for a
  * missing root).  Returns 0 or -ENOMEM. */

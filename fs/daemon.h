@@ -35,11 +35,6 @@ struct daemon {
 	                              * generation (see gen_params.pin) */
 
 	struct refresher *refresher; /* NULL until started */
-	/* For the refresh thread's builds: the folders a watcher saw change
-	 * since the current generation was built (sfs_config.changed), or
-	 * NULL when that is not known. */
-	const char *const *changed;
-	size_t nchanged;
 	atomic_bool polling;         /* refresh mode */
 	atomic_llong next_check_ms;  /* polling: when an access should kick
 	                              * the staleness check (CLOCK_MONOTONIC) */
@@ -54,10 +49,25 @@ void daemon_put_current(struct gen *g);
 /* Waits until a generation newer than number `seen` is current, at most
  * `ms` milliseconds.  Returns whether one is. */
 bool daemon_wait_newer(struct daemon *d, uint64_t seen, unsigned ms);
+/* What a build takes from whoever watches the sources (refresh.c). */
+struct build_inputs {
+	/* The folders seen to change since prev was built
+	 * (sfs_config.changed), or NULL when that is not known. */
+	const char *const *changed;
+	size_t nchanged;
+	/* sfs_config.before_listing, or NULL. */
+	void (*before_listing)(const char *path, void *arg);
+	void *before_listing_arg;
+	/* Called with the new catalog before its generation is laid out:
+	 * watches what it read, and returns the refresh mode status.json
+	 * tells. */
+	const char *(*built)(void *arg, sfs_catalog *cat);
+	void *built_arg;
+};
 /* Builds a generation from the sources, reusing what `prev` (the current
- * one, or NULL) has; NULL when out of memory.  Calls refresher_sync with
- * the new catalog first, so that status.json tells the refresh mode. */
-struct gen *daemon_build(struct daemon *d, const struct gen *prev);
+ * one, or NULL) has; NULL when out of memory. */
+struct gen *daemon_build(struct daemon *d, const struct gen *prev,
+                         const struct build_inputs *in);
 /* A generation of the current catalog whose status.json tells of a
  * change not published yet (pending, or NULL when none waits any more);
  * the rest is the current one's.  NULL when out of memory. */
@@ -81,12 +91,11 @@ const struct fuse_lowlevel_ops *skillsfs_ops(void);
 
 /* Chooses inotify or polling and prepares it; before the first build. */
 int refresher_init(struct daemon *d);
-/* In inotify mode, has the build watch each folder before listing it
- * (sfs_config.before_listing). */
-void refresher_prepare(struct daemon *d, struct sfs_config *cfg);
-/* Watches what the new catalog read (inotify mode).  Returns the refresh
- * mode the catalog's generation will be served with. */
-const char *refresher_sync(struct daemon *d, sfs_catalog *cat);
+/* Builds a generation from the sources, reusing what `prev` (the current
+ * one, or NULL) has, as daemon_build, with the watches kept up to date:
+ * `changed` as build_inputs.changed.  NULL when out of memory. */
+struct gen *refresher_build(struct daemon *d, const struct gen *prev,
+                            const char *const *changed, size_t nchanged);
 /* Starts the refresh thread; after daemonizing. */
 int refresher_start(struct daemon *d);
 void refresher_stop(struct daemon *d);

@@ -80,7 +80,8 @@ static void retain_changed(struct daemon *d, struct gen *g, uint64_t first_new)
 	}
 }
 
-struct gen *daemon_build(struct daemon *d, const struct gen *prev)
+struct gen *daemon_build(struct daemon *d, const struct gen *prev,
+                         const struct build_inputs *in)
 {
 	const struct mount_options *o = d->opt;
 	struct sfs_config cfg = {
@@ -92,19 +93,17 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev)
 		.exclude = (const char *const *)o->cf.exclude,
 		.nexclude = o->cf.nexclude,
 		.docs_dir = o->docs_dir,
-		/* index.json and skills_index.json are read in place from
-		 * the skills' lines, kept once for every generation */
-		.keep_lines = true,
 		/* other users may read the mount: the documents about
 		 * every skill hold only what all of them may read */
 		.shared_only = (o->set & SET_ALLOW_OTHER) ||
 		               o->cf.allow_other == 1,
-		.changed = prev ? d->changed : NULL,
-		.nchanged = d->nchanged,
+		.changed = prev ? in->changed : NULL,
+		.nchanged = in->nchanged,
+		.before_listing = in->before_listing,
+		.before_listing_arg = in->before_listing_arg,
 	};
 	sfs_catalog *cat = NULL;
 
-	refresher_prepare(d, &cfg);
 	uint64_t first_new = d->next_ino;
 	struct timespec t0, t1, t2, t3;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -113,7 +112,7 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	struct gen_params p = {
 		.number = d->generations + 1,
-		.refresh_mode = refresher_sync(d, cat),
+		.refresh_mode = in->built(in->built_arg, cat),
 		.root_sources = d->opt->roots.sources,
 		.uid = getuid(),
 		.gid = getgid(),

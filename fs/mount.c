@@ -290,7 +290,7 @@ int mount_main(int argc, char **argv)
 
 	if (daemon_init(&d, &o) < 0 || refresher_init(&d) < 0) {
 		status = fail("out of memory");
-	} else if (!(d.cur = daemon_build(&d, NULL))) {
+	} else if (!(d.cur = refresher_build(&d, NULL, NULL, 0))) {
 		status = fail("cannot build the catalog: %s",
 		              strerror(ENOMEM));
 	} else {

@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "daemon.h"
 #include "fingerprint.h"
 #include "report.h"
@@ -203,14 +204,8 @@ struct want_list {
 
 static int want_add(struct want_list *l, const char *path, const char *only)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		struct want *v = realloc(l->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (sfs_grow(&l->v, &l->cap, l->n + 1, sizeof(*l->v)) < 0)
+		return -ENOMEM;
 	l->v[l->n++] = (struct want){ path, only };
 	return 0;
 }
@@ -302,7 +297,9 @@ static void keep_paths(struct refresher *r, sfs_catalog *cat,
 	r->watched = sfs_catalog_ref(cat);
 }
 
-void refresher_prepare(struct daemon *d, struct sfs_config *cfg)
+/* In inotify mode, has the build watch each folder before listing it
+ * (sfs_config.before_listing). */
+static void prepare(struct daemon *d, struct build_inputs *in)
 {
 	struct refresher *r = d->refresher;
 
@@ -310,8 +307,8 @@ void refresher_prepare(struct daemon *d, struct sfs_config *cfg)
 	 * cannot be switched on meanwhile */
 	if (atomic_load(&d->polling) || r->w.fd < 0)
 		return;
-	cfg->before_listing = watcher_before_listing;
-	cfg->before_listing_arg = &r->w;
+	in->before_listing = watcher_before_listing;
+	in->before_listing_arg = &r->w;
 }
 
 /* Whether ctime is later than POLL_CTIME_MARGIN_MS before start.  The
@@ -353,8 +350,11 @@ static bool roots_moved(struct daemon *d)
 	return moved;
 }
 
-const char *refresher_sync(struct daemon *d, sfs_catalog *cat)
+/* Watches what the new catalog read (inotify mode).  Returns the refresh
+ * mode the catalog's generation will be served with. */
+static const char *sync_watches(void *arg, sfs_catalog *cat)
 {
+	struct daemon *d = arg;
 	struct refresher *r = d->refresher;
 
 	/* before the build's watches are compared: the roots it read */
@@ -389,6 +389,18 @@ const char *refresher_sync(struct daemon *d, sfs_catalog *cat)
 		atomic_store(&r->last_check, now_ms(CLOCK_MONOTONIC));
 	}
 	return atomic_load(&d->polling) ? "polling" : "inotify";
+}
+
+struct gen *refresher_build(struct daemon *d, const struct gen *prev,
+                            const char *const *changed, size_t nchanged)
+{
+	struct build_inputs in = {
+		.changed = changed, .nchanged = nchanged,
+		.built = sync_watches, .built_arg = d,
+	};
+
+	prepare(d, &in);
+	return daemon_build(d, prev, &in);
 }
 
 /* ---- building ------------------------------------------------------------ */
@@ -578,6 +590,7 @@ static bool rebuild(struct daemon *d, bool force)
 	long long start = now_ms(CLOCK_MONOTONIC);
 	char **changed = NULL;
 	size_t nchanged = 0;
+	bool known = false;     /* what changed */
 
 	/* The folders the watcher saw change since the last build: the
 	 * catalog then looks only at those (and at every skill folder's own
@@ -585,21 +598,21 @@ static bool rebuild(struct daemon *d, bool force)
 	 * read found a stale source, or after a failed build. */
 	if (r->w.fd >= 0 &&
 	    watcher_take_changed(&r->w, &changed, &nchanged) == 0 &&
-	    !r->blind && !r->again && !atomic_load(&d->polling)) {
-		d->changed = (const char *const *)changed;
-		d->nchanged = nchanged;
-	}
+	    !r->blind && !r->again && !atomic_load(&d->polling))
+		known = true;
+	const char *const *seen = known ? (const char *const *)changed : NULL;
+	size_t nseen = known ? nchanged : 0;
 	uint64_t fp = r->fp;   /* polling: what the current generation saw */
 
 	r->blind = false;
-	struct gen *g = daemon_build(d, d->cur);
+	struct gen *g = refresher_build(d, d->cur, seen, nseen);
 
 	/* a file that changed again before it could be copied: the
 	 * sources are still changing (dropped below), or, when the build
 	 * must be published, build again a few times */
 	for (int again = 0; force && g && g->unpinned && again < 3; again++) {
 		gen_unref(g);
-		g = daemon_build(d, d->cur);
+		g = refresher_build(d, d->cur, seen, nseen);
 	}
 	const char *why = NULL;
 	if (g && !force && changed_meanwhile(r))
@@ -625,13 +638,11 @@ static bool rebuild(struct daemon *d, bool force)
 		note_pending(d, g, why);
 		r->fp = fp;
 		/* the next build looks at these folders again */
-		for (size_t i = 0; d->changed && i < nchanged; i++)
+		for (size_t i = 0; known && i < nchanged; i++)
 			watcher_note_changed(&r->w, changed[i]);
-		r->blind |= !d->changed;
+		r->blind |= !known;
 		gen_unref(g);
 	}
-	d->changed = NULL;
-	d->nchanged = 0;
 	watcher_free_changed(changed, nchanged);
 	if (dropped && d->opt->debug)
 		fprintf(stderr, "skillsfs: build dropped: the sources have "

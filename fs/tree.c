@@ -20,6 +20,8 @@
 #include <unistd.h>
 
 #include "contract.h"
+#include "grow.h"
+#include "retain.h"
 #include "strpool.h"
 #include "tree.h"
 
@@ -42,7 +44,7 @@ struct builder {
 	const struct gen_params *p;
 	uint32_t cap;          /* nodes allocated */
 	uint32_t *prev_of;     /* per node: its counterpart in prev, or NONE */
-	uint32_t pins_cap;
+	size_t pins_cap;
 	struct proto *kids;    /* scratch for one folder's children */
 	size_t kids_cap;
 	/* skills/<id>: file indices grouped by parent folder (see
@@ -64,18 +66,21 @@ static int add_doc(struct gen *g, char *data)
 	return 0;
 }
 
-/* index.json or skills_index.json: read in place from the lines the
- * catalog keeps for every skill (and shares with the next catalog), so
- * that a generation holds no copy of them; rendered when the catalog has
- * no lines. */
-static int add_lines_doc(struct gen *g, bool skills_index)
+/* index.json or skills_index.json: read in place from the skills of the
+ * catalog, so that a generation holds no copy of them.  The previous
+ * generation's doc gives the lengths of the entries of the skills the
+ * catalog took unchanged. */
+static int add_lines_doc(struct builder *b, bool skills_index)
 {
+	struct gen *g = b->g;
 	struct doc *d = &g->docs[g->ndocs];
+	size_t which = skills_index ? DOC_SKILLS_INDEX : DOC_INDEX;
+	const sfs_lines_doc *prev = b->prev && b->prev->ndocs > which ?
+	                            b->prev->docs[which].lines : NULL;
 
-	d->lines = sfs_lines_doc_new(g->cat, skills_index);
+	d->lines = sfs_lines_doc_new(g->cat, skills_index, prev);
 	if (!d->lines)
-		return add_doc(g, skills_index ? sfs_render_skills_index(g->cat)
-		                               : sfs_render_index(g->cat));
+		return -ENOMEM;
 	d->len = sfs_lines_doc_size(d->lines);
 	g->ndocs++;
 	return 0;
@@ -150,7 +155,7 @@ static int render_docs(struct builder *b)
 		.root_sources = b->p->root_sources,
 		.pending = b->p->pending,
 	};
-	if (add_lines_doc(g, false) < 0 || add_lines_doc(g, true) < 0 ||
+	if (add_lines_doc(b, false) < 0 || add_lines_doc(b, true) < 0 ||
 	    add_doc(g, sfs_render_status(cat, &info)) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++)
@@ -161,22 +166,10 @@ static int render_docs(struct builder *b)
 
 /* ---- children of each kind of folder ----------------------------------- */
 
-/* A skill by its node.skill, or the docs tree for TREE_DOCS. */
-static const struct sfs_skill *skill_at(const sfs_catalog *cat, uint32_t i)
-{
-	return i == TREE_DOCS ? sfs_catalog_docs(cat) : sfs_catalog_skill(cat, i);
-}
-
 static struct proto *kid_slot(struct builder *b, size_t i)
 {
-	if (i >= b->kids_cap) {
-		size_t cap = b->kids_cap ? b->kids_cap * 2 : 64;
-		struct proto *k = realloc(b->kids, cap * sizeof(*k));
-		if (!k)
-			return NULL;
-		b->kids = k;
-		b->kids_cap = cap;
-	}
+	if (sfs_grow(&b->kids, &b->kids_cap, i + 1, sizeof(*b->kids)) < 0)
+		return NULL;
 	return &b->kids[i];
 }
 
@@ -213,7 +206,7 @@ static void sort_kids(struct proto *k, size_t n)
  * of the skill folder itself order[start[0] .. start[1]). */
 static int group_files(struct builder *b, uint32_t skill)
 {
-	const struct sfs_skill *s = skill_at(b->g->cat, skill);
+	const struct sfs_skill *s = gen_skill_at(b->g, skill);
 	size_t n = s->nfiles;
 
 	if (b->group_skill == skill)
@@ -246,7 +239,7 @@ static int group_files(struct builder *b, uint32_t skill)
 static int skill_dir_kids(struct builder *b, const struct node *dir,
                           size_t *n)
 {
-	const struct sfs_skill *s = skill_at(b->g->cat, dir->skill);
+	const struct sfs_skill *s = gen_skill_at(b->g, dir->skill);
 	int rc = group_files(b, dir->skill);
 
 	if (rc < 0)
@@ -426,15 +419,10 @@ static void pin_node(struct builder *b, uint32_t idx)
 	g->unpinned += fd == -ESTALE || fd == -ENOENT;
 	if (fd < 0)
 		return;
-	if (g->npins == b->pins_cap) {
-		uint32_t cap = b->pins_cap ? b->pins_cap * 2 : 16;
-		struct pin *v = realloc(g->pins, cap * sizeof(*v));
-		if (!v) {
-			close(fd);   /* served unpinned, as past max_pins */
-			return;
-		}
-		g->pins = v;
-		b->pins_cap = cap;
+	if (sfs_grow(&g->pins, &b->pins_cap, (size_t)g->npins + 1,
+	             sizeof(*g->pins)) < 0) {
+		close(fd);   /* served unpinned, as past max_pins */
+		return;
 	}
 	/* nodes are numbered in index order: the array stays sorted */
 	g->pins[g->npins++] = (struct pin){ idx, fd };
@@ -748,30 +736,6 @@ const struct node *gen_child_nocase(const struct gen *g,
 	return found;
 }
 
-const struct sfs_skill *gen_skill(const struct gen *g, const struct node *n)
-{
-	if (n->skill == TREE_NONE)
-		return NULL;
-	return skill_at(g->cat, n->skill);
-}
-
-const struct sfs_file *gen_file(const struct gen *g, const struct node *n)
-{
-	if (n->kind != NODE_SKILL_DIR && n->kind != NODE_SKILL_FILE &&
-	    n->kind != NODE_SKILL_LINK)
-		return NULL;
-	if (n->item == TREE_NONE)
-		return NULL;
-	return &skill_at(g->cat, n->skill)->files[n->item];
-}
-
-const struct doc *gen_doc(const struct gen *g, const struct node *n)
-{
-	if (n->kind != NODE_DOC)
-		return NULL;
-	return &g->docs[n->item];
-}
-
 /* A ref link's target, made in buf; *len without the NUL.  NULL when it
  * does not fit. */
 static const char *ref_target(const struct gen *g, const struct node *n,
@@ -886,30 +850,6 @@ void gen_stat(const struct gen *g, const struct node *n, struct stat *st)
 	st->st_blocks = (st->st_size + 511) / 512;
 	st->st_mtim = f ? f->mtime : timespec_of(n->mtime);
 	st->st_atim = st->st_ctim = st->st_mtim;
-}
-
-bool gen_keep(struct gen *g, const struct node *n, struct kept *k)
-{
-	struct kept *none = NULL;
-
-	return atomic_compare_exchange_strong(&g->kept[gen_index(g, n)],
-	                                      &none, k);
-}
-
-int gen_pinned(const struct gen *g, const struct node *n)
-{
-	uint32_t idx = gen_index(g, n), lo = 0, hi = g->npins;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		if (g->pins[mid].node == idx)
-			return g->pins[mid].fd;
-		if (g->pins[mid].node < idx)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
 }
 
 char *gen_record(const struct gen *g, const struct node *n)

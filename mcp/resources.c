@@ -184,10 +184,11 @@ static bool resolve_reference(struct mcp_server *s, const struct sfs_uri *u,
 	}
 	cJSON *rec = cJSON_ParseWithLength(rec_text, len);
 	free(rec_text);
-	const cJSON *refs = cJSON_GetObjectItemCaseSensitive(rec, "references");
+	const cJSON *refs =
+		cJSON_GetObjectItemCaseSensitive(rec, SFS_RECORD_REFERENCES);
 	const cJSON *ref = cJSON_GetObjectItemCaseSensitive(refs, u->path);
-	const cJSON *rpath = cJSON_GetObjectItemCaseSensitive(ref, "path");
-	const cJSON *rmime = cJSON_GetObjectItemCaseSensitive(ref, "mime_type");
+	const cJSON *rpath = cJSON_GetObjectItemCaseSensitive(ref, SFS_REF_PATH);
+	const cJSON *rmime = cJSON_GetObjectItemCaseSensitive(ref, SFS_REF_MIME_TYPE);
 	const char *why = NULL;
 	char *clean = cJSON_IsString(rpath)
 		? sfs_uri_clean_path(rpath->valuestring, strlen(rpath->valuestring), &why)
@@ -635,10 +636,11 @@ static cJSON *skill_items(struct mcp_server *s, const struct model *md,
 	char *rec_text = NULL;
 	if (rec_path && read_file(rec_path, MOUNT_MAX_FILE, &rec_text, &len) == 0) {
 		cJSON *rec = cJSON_ParseWithLength(rec_text, len);
-		const cJSON *refs = cJSON_GetObjectItemCaseSensitive(rec, "references");
+		const cJSON *refs =
+		cJSON_GetObjectItemCaseSensitive(rec, SFS_RECORD_REFERENCES);
 		const cJSON *ref;
 		cJSON_ArrayForEach(ref, refs) {
-			const char *rpath = json_string(ref, "path");
+			const char *rpath = json_string(ref, SFS_REF_PATH);
 			const char *why;
 			char *clean = rpath ? sfs_uri_clean_path(rpath, strlen(rpath), &why)
 					    : NULL;
@@ -648,10 +650,10 @@ static cJSON *skill_items(struct mcp_server *s, const struct model *md,
 			path = mount_skill_file(&s->mount, id, clean);
 			name = xasprintf("%s/references/%s", id, ref->string);
 			if (uri && path && name) {
-				const char *mime = json_string(ref, "mime_type");
+				const char *mime = json_string(ref, SFS_REF_MIME_TYPE);
 				cJSON *o = resource_object(uri, name,
 					mime ? mime : mime_by_name(clean), path, -1);
-				const char *title = json_string(ref, "title");
+				const char *title = json_string(ref, SFS_REF_TITLE);
 				cJSON_AddStringToObject(o, "title", title ? title : rpath);
 				cJSON_AddItemToArray(items, o);
 			}

@@ -71,7 +71,6 @@ struct worker {
 	struct sfs_scan scan;         /* the build's, with this thread's hint
 	                                 and hashed count */
 	struct sfs_arena scratch;     /* one skill folder's reading */
-	struct sfs_buf buf;           /* for rendering a skill's lines */
 	size_t parsed, listed;
 	int rc;
 	pthread_t thread;
@@ -180,18 +179,7 @@ static int open_skill_md(struct reading *r)
 static const struct sfs_file *tree_find(const struct sfs_tree *t,
                                         const char *path)
 {
-	size_t lo = 0, hi = t->nfiles;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(t->files[mid].path, path);
-		if (c == 0)
-			return &t->files[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return sfs_file_find(t->files, t->nfiles, path);
 }
 
 /* sfs_exists_fn for the body checks: any entry of the tree counts. */
@@ -432,8 +420,6 @@ static int make_unit(struct worker *w, struct reading *r, size_t nlisting,
 		.diags = &r->diags,
 		.nlisting = nlisting,
 		.invalid = has_error(&r->diags),
-		.keep_lines = w->b->cfg->keep_lines,
-		.buf = &w->buf,
 	};
 	fm_position(r, "name", &d.name_line, &d.name_column);
 	fm_position(r, "x-personal-mcp.depends_on", &d.deps_line,
@@ -808,25 +794,6 @@ static int check_dependencies(struct build *b)
 
 /* ---- freezing the snapshot ---------------------------------------------- */
 
-struct diag_key {
-	const struct sfs_diag *d;
-	size_t order;
-};
-
-static int cmp_diag(const void *x, const void *y)
-{
-	const struct diag_key *a = x, *b = y;
-	int c = strcmp(a->d->file, b->d->file);
-	if (c == 0)
-		c = (a->d->line > b->d->line) - (a->d->line < b->d->line);
-	if (c == 0)
-		c = (a->d->column > b->d->column) -
-		    (a->d->column < b->d->column);
-	if (c == 0)
-		c = (a->order > b->order) - (a->order < b->order);
-	return c;
-}
-
 /*
  * A folder's findings: its unit's (sorted already), and those of the
  * checks across skills merged in, sorted by file and position (stable:
@@ -843,18 +810,18 @@ static const struct sfs_diag *folder_diags(struct sfs_arena *a,
 	if (c->cross.n == 0)
 		return s->diags;
 	struct sfs_diag *v = sfs_arena_alloc(a, total * sizeof(*v));
-	struct diag_key *k = malloc(total * sizeof(*k));
+	struct sfs_diag_key *k = malloc(total * sizeof(*k));
 	if (!v || !k) {
 		free(k);
 		return NULL;
 	}
 	for (size_t i = 0; i < total; i++)
-		k[i] = (struct diag_key){
+		k[i] = (struct sfs_diag_key){
 			.d = i < s->ndiags ? &s->diags[i]
 			                   : &c->cross.v[i - s->ndiags],
 			.order = i,
 		};
-	sfs_sort(k, total, sizeof(*k), cmp_diag);
+	sfs_sort(k, total, sizeof(*k), sfs_diag_cmp);
 	for (size_t i = 0; i < total; i++)
 		v[i] = *k[i].d;
 	free(k);
@@ -1068,7 +1035,7 @@ static bool reusable(const sfs_catalog *prev, const struct sfs_config *cfg,
                      const sfs_catalog *cat)
 {
 	if (!prev || prev->nroots != cfg->nroots ||
-	    prev->strict != cfg->strict || prev->keep_lines != cfg->keep_lines ||
+	    prev->strict != cfg->strict ||
 	    prev->max_depth != cat->max_depth ||
 	    prev->max_files != cat->max_files)
 		return false;
@@ -1086,7 +1053,6 @@ static int init_build(struct build *b, const struct sfs_config *cfg,
 	b->cfg = cfg;
 	b->global.arena = &cat->arena;
 	cat->strict = cfg->strict;
-	cat->keep_lines = cfg->keep_lines;
 	cat->shared_only = cfg->shared_only;
 	cat->max_depth = cfg->max_depth ? cfg->max_depth : DEFAULT_MAX_DEPTH;
 	cat->max_files = cfg->max_files ? cfg->max_files : DEFAULT_MAX_FILES;
@@ -1100,6 +1066,7 @@ static int init_build(struct build *b, const struct sfs_config *cfg,
 		.max_files = cat->max_files,
 		.paths = &b->paths,
 		.reuse = b->reuse,
+		.unit_if_unchanged = b->reuse ? sfs_unit_if_unchanged : NULL,
 		.prev = prev,
 		.digests = &b->digests,
 		.before_listing = cfg->before_listing,
@@ -1183,7 +1150,6 @@ static void *work(void *arg)
 		c->state = c->unit->invalid ? SFS_INVALID : 0;
 	}
 	sfs_arena_free(&w->scratch);
-	sfs_buf_free(&w->buf);
 	return NULL;
 }
 
@@ -1337,6 +1303,11 @@ size_t sfs_catalog_nskills(const sfs_catalog *cat)
 const struct sfs_skill *sfs_catalog_skill(const sfs_catalog *cat, size_t i)
 {
 	return i < cat->nskills ? cat->skills[i] : NULL;
+}
+
+const struct sfs_skill *sfs_catalog_docs(const sfs_catalog *cat)
+{
+	return cat->docs;
 }
 
 static int cmp_skill_key(const void *key, const void *elem)

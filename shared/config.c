@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,31 +254,46 @@ static int each_entry(struct cfg_ctx *c, const yaml_node_t *map,
 	return 0;
 }
 
+/* The options that are a yes or no, as sfs_config_file holds them. */
+static int *bool_option(struct sfs_config_file *o, const char *name)
+{
+	static const struct {
+		const char *name;
+		size_t off;
+	} opts[] = {
+		{ "strict", offsetof(struct sfs_config_file, strict) },
+		{ "casefallback",
+		  offsetof(struct sfs_config_file, casefallback) },
+		{ "polling", offsetof(struct sfs_config_file, polling) },
+		{ "multithreaded",
+		  offsetof(struct sfs_config_file, multithreaded) },
+		{ "nonempty", offsetof(struct sfs_config_file, nonempty) },
+		{ "allow_other",
+		  offsetof(struct sfs_config_file, allow_other) },
+	};
+
+	for (size_t i = 0; i < sizeof(opts) / sizeof(*opts); i++)
+		if (!strcmp(name, opts[i].name))
+			return (int *)((char *)o + opts[i].off);
+	return NULL;
+}
+
 static int option_entry(struct cfg_ctx *c, const char *key,
                         const yaml_node_t *k, const yaml_node_t *v)
 {
 	struct sfs_config_file *o = c->out;
 	const char *name = scalar(k);
+	int *yes = bool_option(o, name);
 	int no;
 
-	if (!strcmp(name, "strict"))
-		return take_bool(c, v, key, &o->strict);
-	if (!strcmp(name, "casefallback"))
-		return take_bool(c, v, key, &o->casefallback);
+	if (yes)
+		return take_bool(c, v, key, yes);
 	if (!strcmp(name, "nocasefallback")) {
 		int rc = take_bool(c, v, key, &no);
 		if (rc == 0)
 			o->casefallback = !no;
 		return rc;
 	}
-	if (!strcmp(name, "polling"))
-		return take_bool(c, v, key, &o->polling);
-	if (!strcmp(name, "multithreaded"))
-		return take_bool(c, v, key, &o->multithreaded);
-	if (!strcmp(name, "nonempty"))
-		return take_bool(c, v, key, &o->nonempty);
-	if (!strcmp(name, "allow_other"))
-		return take_bool(c, v, key, &o->allow_other);
 	if (!strcmp(name, "debounce"))
 		return take_ms(c, v, key, &o->debounce_ms);
 	if (!strcmp(name, "poll_interval"))

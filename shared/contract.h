@@ -197,6 +197,18 @@ struct sfs_invocable {
 struct sfs_invocable sfs_frontmatter_invocable(const cJSON *fm);
 struct sfs_invocable sfs_index_entry_invocable(const char *e, size_t len);
 
+/* ---- catalog/<id>.json --------------------------------------------------- */
+
+/*
+ * A skill's record is one indented JSON object (render.c).  The MCP
+ * server reads its references: an object from each ref id to the
+ * reference's path in the skill, title and media type.
+ */
+#define SFS_RECORD_REFERENCES "references"
+#define SFS_REF_PATH "path"
+#define SFS_REF_TITLE "title"
+#define SFS_REF_MIME_TYPE "mime_type"
+
 /* ---- status.json -------------------------------------------------------- */
 
 /*

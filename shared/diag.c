@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "internal.h"
 
 static bool plain_at(const unsigned char *s, size_t n, size_t *len)
@@ -56,14 +57,8 @@ int sfs_diag_add(struct sfs_diag_list *l, enum sfs_severity sev,
                  const char *file, unsigned line, unsigned column,
                  const char *field, const char *fmt, ...)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 8;
-		struct sfs_diag *v = realloc(l->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (sfs_grow(&l->v, &l->cap, l->n + 1, sizeof(*l->v)) < 0)
+		return -ENOMEM;
 
 	char buf[1024];
 	va_list ap;
@@ -103,4 +98,18 @@ void sfs_diag_list_free(struct sfs_diag_list *l)
 	free(l->v);
 	l->v = NULL;
 	l->n = l->cap = 0;
+}
+
+int sfs_diag_cmp(const void *x, const void *y)
+{
+	const struct sfs_diag_key *a = x, *b = y;
+	int c = strcmp(a->d->file, b->d->file);
+	if (c == 0)
+		c = (a->d->line > b->d->line) - (a->d->line < b->d->line);
+	if (c == 0)
+		c = (a->d->column > b->d->column) -
+		    (a->d->column < b->d->column);
+	if (c == 0)
+		c = (a->order > b->order) - (a->order < b->order);
+	return c;
 }

@@ -174,18 +174,7 @@ void sfs_digest_cache_free(struct sfs_digest_cache *c)
 static const struct sfs_file *hint_find(const struct sfs_scan *s,
                                         const char *path)
 {
-	size_t lo = 0, hi = s->nhint;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(s->hint[mid].path, path);
-		if (c == 0)
-			return &s->hint[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return sfs_file_find(s->hint, s->nhint, path);
 }
 
 /* Every digest of the previous snapshot, by identity.  Out of memory

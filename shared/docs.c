@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "snapshot.h"
 
 struct docs_walk {
@@ -73,14 +74,9 @@ static int list_names(int dfd, char ***out, size_t *nout)
 	for (struct dirent *e; (errno = 0, e = readdir(d)) != NULL;) {
 		if (e->d_name[0] == '.')
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 32;
-			char **nv = realloc(v, cap * sizeof(*nv));
-			if (!nv) {
-				rc = -ENOMEM;
-				break;
-			}
-			v = nv;
+		if (sfs_grow(&v, &cap, n + 1, sizeof(*v)) < 0) {
+			rc = -ENOMEM;
+			break;
 		}
 		if (!(v[n] = strdup(e->d_name))) {
 			rc = -ENOMEM;
@@ -104,18 +100,7 @@ static int list_names(int dfd, char ***out, size_t *nout)
 
 static struct sfs_file *new_entry(struct docs_walk *w)
 {
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 32;
-		struct sfs_file *v = realloc(w->v, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		w->v = v;
-		w->cap = cap;
-	}
-	struct sfs_file *e = &w->v[w->n++];
-	memset(e, 0, sizeof(*e));
-	e->parent = -1;
-	return e;
+	return sfs_file_push(&w->v, &w->n, &w->cap);
 }
 
 /* st: what the entry shows (a link: its target); own: the entry itself,
@@ -355,9 +340,4 @@ int sfs_scan_docs(struct sfs_scan *s, const char *dir, unsigned root,
 	if (rc == 0)
 		*out = docs;
 	return rc;
-}
-
-const struct sfs_skill *sfs_catalog_docs(const sfs_catalog *cat)
-{
-	return cat->docs;
 }

@@ -22,6 +22,28 @@ char *sfs_arena_printf(struct sfs_arena *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sfs_arena_free(struct sfs_arena *a);
 
+/* ---- text.c: UTF-8, positions, core-schema numbers ------------------ */
+
+/*
+ * Length of the first UTF-8 sequence of s (n > 0), or 0 when it is not
+ * valid: overlong forms, surrogates and code points past U+10FFFF are
+ * refused, as are truncated sequences.
+ */
+size_t sfs_utf8_seq(const unsigned char *s, size_t n);
+
+/* SKILL.md line and column (1-based, in characters) of byte offset off of
+ * text, whose first byte stands at line first_line, column 1: lines end
+ * at "\n" only, as editors count them (libyaml's marks also count NEL,
+ * LS and PS as line breaks). */
+void sfs_text_pos(const char *text, size_t off, unsigned first_line,
+                  unsigned *line, unsigned *column);
+/* YAML 1.2 core-schema pieces that frontmatter.c types plain scalars
+ * with and sep_readable.c holds the client's reading against: whether s
+ * is non-empty and made only of bytes in set, and whether it is a core
+ * schema integer or float ([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?). */
+bool sfs_core_digits(const char *s, const char *set);
+bool sfs_core_number(const char *s);
+
 /* ---- diag.c: a growable list of findings ------------------------------
  * Strings are copied into the list's arena, so callers may pass
  * temporaries.  Every add returns 0 or -ENOMEM.
@@ -41,15 +63,16 @@ size_t sfs_diag_count(const struct sfs_diag_list *l, enum sfs_severity sev);
 /* --strict: every warning becomes an error. */
 void sfs_diag_promote_warnings(struct sfs_diag_list *l);
 void sfs_diag_list_free(struct sfs_diag_list *l);   /* frees v only */
+/* A finding with its place in the order it was made, to sort findings
+ * by file, line and column, and by that order where those tie (sfs_sort
+ * is not stable). */
+struct sfs_diag_key {
+	const struct sfs_diag *d;
+	size_t order;
+};
+int sfs_diag_cmp(const void *a, const void *b);
 
 /* ---- frontmatter.c: SKILL.md frontmatter with libyaml ------------------ */
-
-/*
- * Length of the first UTF-8 sequence of s (n > 0), or 0 when it is not
- * valid: overlong forms, surrogates and code points past U+10FFFF are
- * refused, as are truncated sequences.
- */
-size_t sfs_utf8_seq(const unsigned char *s, size_t n);
 
 /* ---- contract.c --------------------------------------------------------- */
 
@@ -99,18 +122,6 @@ int sfs_frontmatter_parse(const char *text, size_t len, const char *file,
                           struct sfs_arena *arena, struct sfs_diag_list *diags,
                           struct sfs_frontmatter *fm);
 void sfs_frontmatter_free(struct sfs_frontmatter *fm);
-/* SKILL.md line and column (1-based, in characters) of byte offset off of
- * text, whose first byte stands at line first_line, column 1: lines end
- * at "\n" only, as editors count them (libyaml's marks also count NEL,
- * LS and PS as line breaks). */
-void sfs_text_pos(const char *text, size_t off, unsigned first_line,
-                  unsigned *line, unsigned *column);
-/* YAML 1.2 core-schema pieces that frontmatter.c types plain scalars
- * with and sep_readable.c holds the client's reading against: whether s
- * is non-empty and made only of bytes in set, and whether it is a core
- * schema integer or float ([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?). */
-bool sfs_core_digits(const char *s, const char *set);
-bool sfs_core_number(const char *s);
 /* Position of a dotted key; NULL when the key is absent. */
 const struct sfs_fm_pos *sfs_frontmatter_pos(const struct sfs_frontmatter *fm,
                                              const char *key);

@@ -1,15 +1,21 @@
 /*
- * path.c - paths given by users, made absolute once.
+ * path.c - paths given by users, made absolute once; relative paths of a
+ * skill folder, folded lexically; names that can be served.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "skillsfs.h"
+#include "snapshot.h"
 
-/* Removes "." and empty components and folds ".." lexically; p[0] is '/'. */
-static void clean_absolute(char *p)
+/*
+ * Folds the components of p in place: drops empty and "." ones, and ".."
+ * with the component before it.  A rooted path (p[0] is '/') stays
+ * rooted, and ".." at its top stays there.  A relative one must not climb
+ * above its start: false when a ".." would.
+ */
+static bool fold(char *p, bool rooted)
 {
 	char *out = p;
 	const char *in = p;
@@ -22,18 +28,49 @@ static void clean_absolute(char *p)
 		if (len == 0 || (len == 1 && in[0] == '.')) {
 			/* nothing to keep */
 		} else if (len == 2 && in[0] == '.' && in[1] == '.') {
+			if (!rooted && out == p)
+				return false;
 			while (out > p && *--out != '/')
 				;
 		} else {
-			*out++ = '/';
+			if (rooted || out != p)
+				*out++ = '/';
 			memmove(out, in, len);
 			out += len;
 		}
 		in = end;
 	}
-	if (out == p)
+	if (rooted && out == p)
 		*out++ = '/';
 	*out = '\0';
+	return true;
+}
+
+/* (snapshot.h) */
+bool sfs_path_clean_rel(char *p)
+{
+	return p[0] != '/' && fold(p, false);
+}
+
+/*
+ * (snapshot.h) A name that is not UTF-8 has no skill:// URI nor a JSON
+ * spelling, and control characters (a newline, an escape sequence) are
+ * there to fool line-based tools and terminals.
+ */
+const char *sfs_bad_name(const char *name)
+{
+	const unsigned char *u = (const unsigned char *)name;
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < n;) {
+		size_t len = sfs_utf8_seq(u + i, n - i);
+		if (len == 0)
+			return "name is not valid UTF-8";
+		if (len == 1 && (u[i] < 0x20 || u[i] == 0x7F))
+			return "name contains a control character";
+		i += len;
+	}
+	return NULL;
 }
 
 char *sfs_path_absolute(const char *path)
@@ -59,6 +96,6 @@ char *sfs_path_absolute(const char *path)
 		errno = ENOMEM;
 		return NULL;
 	}
-	clean_absolute(abs);
+	fold(abs, true);
 	return abs;
 }

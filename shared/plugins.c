@@ -33,6 +33,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "snapshot.h"
 
 /* Manifests are small; a larger file is not one. */
@@ -41,14 +42,8 @@
 int sfs_plugins_rule(struct sfs_scan *s, struct sfs_plugin_rules *r,
                      const char *dir, const char *name)
 {
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 16;
-		struct sfs_plugin_rule *v = realloc(r->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		r->v = v;
-		r->cap = cap;
-	}
+	if (sfs_grow(&r->v, &r->cap, r->n + 1, sizeof(*r->v)) < 0)
+		return -ENOMEM;
 	const char *n = sfs_arena_strdup(s->arena, name);
 	if (!n)
 		return -ENOMEM;
@@ -173,17 +168,28 @@ static int skills_paths(struct sfs_scan *s, struct sfs_plugin_rules *r,
 	return rc;
 }
 
+/* The manifest .claude-plugin/<file> of the folder dfd (at `path`), as
+ * read_manifest, and its absolute path in *abs. */
+static cJSON *read_claude_manifest(struct sfs_scan *s, int dfd,
+                                   const char *path, const char *file,
+                                   const char **abs, int *rc)
+{
+	char rel[64];
+
+	snprintf(rel, sizeof(rel), ".claude-plugin/%s", file);
+	*abs = sfs_arena_printf(s->arena, "%s/%s", path, rel);
+	*rc = -ENOMEM;
+	return *abs ? read_manifest(s, dfd, rel, *abs, rc) : NULL;
+}
+
 /* <path>/.claude-plugin/plugin.json: skills/ and the "skills" paths. */
 static int read_plugin(struct sfs_scan *s, int dfd, const char *path,
                        struct sfs_plugin_rules *r)
 {
-	const char *abs = sfs_arena_printf(s->arena, "%s/.claude-plugin/"
-	                                   "plugin.json", path);
+	const char *abs;
 	int rc;
-	if (!abs)
-		return -ENOMEM;
-	cJSON *m = read_manifest(s, dfd, ".claude-plugin/plugin.json", abs,
-	                         &rc);
+	cJSON *m = read_claude_manifest(s, dfd, path, "plugin.json", &abs,
+	                                &rc);
 	if (!m)
 		return rc;
 	const char *name = string_of(m, "name");
@@ -236,13 +242,10 @@ static int marketplace_entry(struct sfs_scan *s, struct sfs_plugin_rules *r,
 static int read_marketplace(struct sfs_scan *s, int dfd, const char *path,
                             struct sfs_plugin_rules *r)
 {
-	const char *abs = sfs_arena_printf(s->arena, "%s/.claude-plugin/"
-	                                   "marketplace.json", path);
+	const char *abs;
 	int rc;
-	if (!abs)
-		return -ENOMEM;
-	cJSON *m = read_manifest(s, dfd, ".claude-plugin/marketplace.json",
-	                         abs, &rc);
+	cJSON *m = read_claude_manifest(s, dfd, path, "marketplace.json",
+	                                &abs, &rc);
 	if (!m)
 		return rc;
 	const char *plugin_root = string_of(

@@ -17,6 +17,26 @@
  * filesystem, to an entry inside the same skill folder; anything else is
  * hidden with a warning, because the mount must not lead readers outside
  * the skill.
+ *
+ * Where a source that is not a folder (a git commit, a remote server)
+ * would plug in.  The catalog is built from sfs_found skill folders and
+ * their sfs_tree listings; past that point nothing asks where bytes come
+ * from but these, each of which today opens the filesystem:
+ *  - listing: sfs_scan_root (discovery, here, with plugins.c and docs.c)
+ *    and sfs_scan_tree (a skill's entries, with their stat identities);
+ *  - reading SKILL.md: open_skill_md and read_at in catalog.c;
+ *  - hashing: sfs_sha256_at in digest.c (called from this file);
+ *  - "unchanged since the last build": sfs_unit_if_unchanged in unit.c,
+ *    by stat, and sfs_digest_reuse in digest.c, by identity;
+ *  - serving a file's bytes: backing_open and backing_pin in fs/backing.c
+ *    (by path under an O_PATH descriptor of the root), and change
+ *    detection in fs/watch.c and fs/refresh.c.
+ * A new kind of source supplies those operations (list a folder, stat an
+ * entry, open or read a file, tell what changed) for its roots: the place
+ * to cut is a struct of function pointers held by struct sfs_scan (and
+ * by the generation for backing.c), with the folder as its one
+ * implementation; an entry's (dev, ino, mtime, ctime) identity becomes
+ * whatever version stamp the source has (a blob id for git).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -28,56 +48,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "snapshot.h"
 
 /* ---- small helpers ------------------------------------------------------ */
-
-int sfs_strvec_push(struct sfs_strvec *v, const char *s)
-{
-	if (!s)
-		return -ENOMEM;
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 64;
-		const char **nv = realloc(v->v, cap * sizeof(*nv));
-		if (!nv)
-			return -ENOMEM;
-		v->v = nv;
-		v->cap = cap;
-	}
-	v->v[v->n++] = s;
-	return 0;
-}
-
-bool sfs_path_clean_rel(char *p)
-{
-	char *out = p;
-	const char *in = p;
-
-	if (p[0] == '/')
-		return false;
-	while (*in) {
-		while (*in == '/')
-			in++;
-		const char *end = strchrnul(in, '/');
-		size_t len = (size_t)(end - in);
-		if (len == 0 || (len == 1 && in[0] == '.')) {
-			/* nothing to keep */
-		} else if (len == 2 && in[0] == '.' && in[1] == '.') {
-			if (out == p)
-				return false;
-			while (out > p && *--out != '/')
-				;
-		} else {
-			if (out != p)
-				*out++ = '/';
-			memmove(out, in, len);
-			out += len;
-		}
-		in = end;
-	}
-	*out = '\0';
-	return true;
-}
 
 /* "dir/name" in the arena, without doubling the slash of "/". */
 static char *join(struct sfs_arena *a, const char *dir, const char *name)
@@ -124,27 +98,6 @@ static bool skipped_folder(const char *name)
 	return false;
 }
 
-/*
- * (snapshot.h) A name that is not UTF-8 has no skill:// URI nor a JSON
- * spelling, and control characters (a newline, an escape sequence) are
- * there to fool line-based tools and terminals.
- */
-const char *sfs_bad_name(const char *name)
-{
-	const unsigned char *u = (const unsigned char *)name;
-	size_t n = strlen(name);
-
-	for (size_t i = 0; i < n;) {
-		size_t len = sfs_utf8_seq(u + i, n - i);
-		if (len == 0)
-			return "name is not valid UTF-8";
-		if (len == 1 && (u[i] < 0x20 || u[i] == 0x7F))
-			return "name contains a control character";
-		i += len;
-	}
-	return NULL;
-}
-
 /* ---- reading one folder ------------------------------------------------- */
 
 /* Tells the caller that `path` is about to be listed (a watcher then
@@ -182,24 +135,10 @@ static int names_push(struct names *nm, const char *name, unsigned char type)
 {
 	size_t len = strlen(name) + 1;
 
-	if (nm->n == nm->cap) {
-		size_t cap = nm->cap ? nm->cap * 2 : 32;
-		struct name *v = realloc(nm->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		nm->v = v;
-		nm->cap = cap;
-	}
-	if (nm->used + len > nm->pool_cap) {
-		size_t cap = nm->pool_cap ? nm->pool_cap * 2 : 1024;
-		while (cap < nm->used + len)
-			cap *= 2;
-		char *pool = realloc(nm->pool, cap);
-		if (!pool)
-			return -ENOMEM;
-		nm->pool = pool;
-		nm->pool_cap = cap;
-	}
+	if (sfs_grow(&nm->v, &nm->cap, nm->n + 1, sizeof(*nm->v)) < 0)
+		return -ENOMEM;
+	if (sfs_grow(&nm->pool, &nm->pool_cap, nm->used + len, 1) < 0)
+		return -ENOMEM;
 	memcpy(nm->pool + nm->used, name, len);
 	nm->v[nm->n++] = (struct name){ (const char *)(uintptr_t)nm->used,
 	                                type };
@@ -292,14 +231,9 @@ static int add_found(struct sfs_scan *s, const char *dir,
                      const char *skill_md, unsigned root,
                      struct sfs_unit *same, const char *plugin)
 {
-	if (s->nfound == s->capfound) {
-		size_t cap = s->capfound ? s->capfound * 2 : 64;
-		struct sfs_found *v = realloc(s->found, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		s->found = v;
-		s->capfound = cap;
-	}
+	if (sfs_grow(&s->found, &s->capfound, s->nfound + 1,
+	             sizeof(*s->found)) < 0)
+		return -ENOMEM;
 	s->found[s->nfound++] = (struct sfs_found){
 		.dir = dir, .skill_md = skill_md, .root = root, .same = same,
 		.plugin = plugin,
@@ -322,11 +256,6 @@ static int found_at(struct walk *w, const char *dir, const char *skill_md,
 		free(real);
 	}
 	return 0;
-}
-
-static bool same_str(const char *a, const char *b)
-{
-	return a == b || (a && b && strcmp(a, b) == 0);
 }
 
 /* The spelling of SKILL.md in a folder's names, or NULL. */
@@ -354,26 +283,17 @@ static int found_unchanged(struct walk *w, int dfd, const char *child,
                            const char *name, struct stat *st,
                            const char *plugin, bool *done)
 {
-	struct sfs_unit *u = sfs_unit_find(w->s->reuse, child);
+	const struct sfs_probe p = {
+		.dfd = dfd, .name = name, .dir = child, .st = st,
+		.root = w->root, .plugin = plugin,
+	};
+	struct sfs_unit *u = NULL;
 
-	*done = false;
 	/* under a linked folder, found_at records the real path */
-	if (w->via_link || !u || !u->statable || u->root != w->root ||
-	    !same_str(u->skill.plugin, plugin))
-		return 0;
-	if (!st->st_mode && fstatat(dfd, name, st, AT_SYMLINK_NOFOLLOW) < 0)
-		return 0;
-	/* A watcher saw nothing happen in its folders: its own stat is
-	 * enough (a folder put in its place is another inode).  Else stat
-	 * tells, file by file. */
-	bool untouched = w->s->changed &&
-	                 sfs_unit_untouched(u, st, (const char *const *)
-	                                    w->s->changed, w->s->nchanged);
-	if (!untouched && !sfs_unit_unchanged(u, dfd, name, st,
-	                                      w->s->trusted))
-		return 0;
-	*done = true;
-	return add_found(w->s, child, u->skill_md, w->root, u, plugin);
+	if (!w->via_link && w->s->unit_if_unchanged)
+		u = w->s->unit_if_unchanged(w->s, &p);
+	*done = u != NULL;
+	return u ? add_found(w->s, child, u->skill_md, w->root, u, plugin) : 0;
 }
 
 /*
@@ -784,14 +704,9 @@ static int note_links(struct tree_walk *t, size_t entry, const struct stat *st,
 {
 	if (st->st_nlink <= 1)
 		return 0;
-	if (t->nmulti == t->capmulti) {
-		size_t cap = t->capmulti ? t->capmulti * 2 : 16;
-		struct multi *v = realloc(t->multi, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		t->multi = v;
-		t->capmulti = cap;
-	}
+	if (sfs_grow(&t->multi, &t->capmulti, t->nmulti + 1,
+	             sizeof(*t->multi)) < 0)
+		return -ENOMEM;
 	t->multi[t->nmulti++] = (struct multi){
 		.entry = entry, .dev = st->st_dev, .ino = st->st_ino,
 		.nlink = st->st_nlink, .is_name = is_name,
@@ -801,18 +716,7 @@ static int note_links(struct tree_walk *t, size_t entry, const struct stat *st,
 
 static struct sfs_file *new_entry(struct tree_walk *t)
 {
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 16;
-		struct sfs_file *v = realloc(t->v, cap * sizeof(*v));
-		if (!v)
-			return NULL;
-		t->v = v;
-		t->cap = cap;
-	}
-	struct sfs_file *e = &t->v[t->n++];
-	memset(e, 0, sizeof(*e));
-	e->parent = -1;
-	return e;
+	return sfs_file_push(&t->v, &t->n, &t->cap);
 }
 
 /* A hidden entry: a warning, or an error when it is SKILL.md itself, which
@@ -910,14 +814,14 @@ static bool link_lexically_inside(const char *rel, const char *target)
 
 /* Adds the kept link: a folder link with its own identity, a file link
  * with its target's size, identity and digest. */
-static int keep_link(struct tree_walk *t, const struct sfs_file *proto,
+static int keep_link(struct tree_walk *t, const struct sfs_file *model,
                      const struct stat *lst, const char *real,
                      const struct stat *st, const char *target)
 {
 	struct sfs_file *e = new_entry(t);
 	if (!e)
 		return -ENOMEM;
-	*e = *proto;
+	*e = *model;
 	e->link = sfs_arena_strdup(t->arena, target);
 	if (!e->link)
 		return -ENOMEM;
@@ -934,8 +838,8 @@ static int keep_link(struct tree_walk *t, const struct sfs_file *proto,
 	if (rc < 0) {
 		t->n--;
 		if (rc != -ENOMEM)
-			rc = hide(t, strcmp(proto->path, "SKILL.md") == 0,
-			          proto->source,
+			rc = hide(t, strcmp(model->path, "SKILL.md") == 0,
+			          model->source,
 			          "cannot read the target of the symbolic link");
 		return rc;
 	}
@@ -943,14 +847,14 @@ static int keep_link(struct tree_walk *t, const struct sfs_file *proto,
 }
 
 /*
- * Keeps the symlink `name` (at proto->source) when it resolves inside the
+ * Keeps the symlink `name` (at model->source) when it resolves inside the
  * skill to a folder or a regular file; hides it with a finding otherwise.
  */
 static int add_link(struct tree_walk *t, int dfd, const char *name,
                     const struct stat *lst, bool is_skill_md,
-                    const struct sfs_file *proto)
+                    const struct sfs_file *model)
 {
-	const char *rel = proto->source;
+	const char *rel = model->source;
 	char target[PATH_MAX];
 	ssize_t n = readlinkat(dfd, name, target, sizeof(target) - 1);
 	if (n < 0)
@@ -981,7 +885,7 @@ static int add_link(struct tree_walk *t, int dfd, const char *name,
 	else if (stat(real, &st) < 0)
 		rc = hide(t, is_skill_md, rel, "symbolic link is dangling");
 	else if (S_ISREG(st.st_mode) || (S_ISDIR(st.st_mode) && !is_skill_md))
-		rc = keep_link(t, proto, lst, real, &st, target);
+		rc = keep_link(t, model, lst, real, &st, target);
 	else if (S_ISDIR(st.st_mode))
 		rc = hide(t, true, rel, "SKILL.md is a folder");
 	else
@@ -995,22 +899,22 @@ static int list_entries(struct tree_walk *t, int dfd, const char *rel,
                         const struct names *nm);
 
 static int add_folder(struct tree_walk *t, int dfd, const char *name,
-                      const struct stat *st, struct sfs_file *proto)
+                      const struct stat *st, struct sfs_file *model)
 {
 	struct sfs_scan *s = t->s;
-	const char *abs = join(t->arena, t->f->dir, proto->path);
+	const char *abs = join(t->arena, t->f->dir, model->path);
 	if (!abs)
 		return -ENOMEM;
 
 	/* Each level holds a descriptor and a stack frame: bounded like
 	 * discovery. */
 	if (t->depth + 1 > s->max_depth)
-		return hide(t, false, proto->path, "folder nested too deep");
+		return hide(t, false, model->path, "folder nested too deep");
 	will_list(s, abs);
 	int cfd = openat(dfd, name,
 	                 O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	if (cfd < 0)
-		return hide_errno(t, false, proto->path, errno);
+		return hide_errno(t, false, model->path, errno);
 	struct names nm = { 0 };
 	bool cut;
 	int rc = read_names(cfd, s->max_files + 1, &nm, &cut);
@@ -1020,20 +924,20 @@ static int add_folder(struct tree_walk *t, int dfd, const char *name,
 	}
 	if (rc < 0) {
 		close(cfd);
-		return hide_errno(t, false, proto->path, -rc);
+		return hide_errno(t, false, model->path, -rc);
 	}
 	struct sfs_file *e = new_entry(t);
 	if (!e)
 		rc = -ENOMEM;
 	else
-		*e = *proto;
+		*e = *model;
 	if (rc == 0) {
 		set_identity(e, st);
 		rc = sfs_strvec_push(&t->dirs, abs);
 	}
 	if (rc == 0) {
 		t->depth++;
-		rc = list_entries(t, cfd, proto->path, &nm);
+		rc = list_entries(t, cfd, model->path, &nm);
 		t->depth--;
 	}
 	names_free(&nm);
@@ -1041,7 +945,7 @@ static int add_folder(struct tree_walk *t, int dfd, const char *name,
 	return rc;
 }
 
-static const char *node_kind(mode_t mode)
+static const char *kind_name(mode_t mode)
 {
 	if (S_ISFIFO(mode))
 		return "not a regular file (a FIFO)";
@@ -1060,9 +964,9 @@ static const char *node_kind(mode_t mode)
  * read): the caller then examines it the long way, which says why.
  */
 static int add_listed_file(struct tree_walk *t, int dfd, const char *name,
-                           const struct sfs_file *proto)
+                           const struct sfs_file *model)
 {
-	struct sfs_file e = *proto;
+	struct sfs_file e = *model;
 	struct stat st;
 	off_t len;
 
@@ -1090,52 +994,52 @@ static int list_one(struct tree_walk *t, int dfd, const char *rel,
 {
 	struct sfs_arena *a = t->arena;
 	bool is_skill_md = !rel && strcmp(name, t->f->skill_md) == 0;
-	struct sfs_file proto = { .parent = -1 };
+	struct sfs_file model = { .parent = -1 };
 
-	proto.source = rel ? join(a, rel, name) : sfs_arena_strdup(a, name);
-	proto.path = is_skill_md ? "SKILL.md" : proto.source;
-	if (!proto.source)
+	model.source = rel ? join(a, rel, name) : sfs_arena_strdup(a, name);
+	model.path = is_skill_md ? "SKILL.md" : model.source;
+	if (!model.source)
 		return -ENOMEM;
-	const char *slash = strrchr(proto.path, '/');
-	proto.name = slash ? slash + 1 : proto.path;
+	const char *slash = strrchr(model.path, '/');
+	model.name = slash ? slash + 1 : model.path;
 	const char *bad = sfs_bad_name(name);
 	if (bad)
-		return hide(t, false, proto.source, bad);
+		return hide(t, false, model.source, bad);
 	/* Reads and watches name the source by its path: one longer than
 	 * the system takes could be listed but never read nor watched. */
-	if (strlen(t->f->dir) + 1 + strlen(proto.source) >= PATH_MAX) {
+	if (strlen(t->f->dir) + 1 + strlen(model.source) >= PATH_MAX) {
 		char why[64];
 		snprintf(why, sizeof(why), "path longer than %d bytes",
 		         PATH_MAX - 1);
-		return hide(t, false, proto.source, why);
+		return hide(t, false, model.source, why);
 	}
 
 	if (type == DT_REG && !is_skill_md && nothing_to_reuse(t->s)) {
-		int rc = add_listed_file(t, dfd, name, &proto);
+		int rc = add_listed_file(t, dfd, name, &model);
 		if (rc <= 0)
 			return rc;
 	}
 	struct stat st;
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return hide_errno(t, is_skill_md, proto.source, errno);
-	proto.mode = st.st_mode;
+		return hide_errno(t, is_skill_md, model.source, errno);
+	model.mode = st.st_mode;
 
 	if (S_ISDIR(st.st_mode)) {
 		if (is_skill_md)
-			return hide(t, true, proto.source, "SKILL.md is a folder");
+			return hide(t, true, model.source, "SKILL.md is a folder");
 		if (hidden_in_skill(name))
 			return 0;
-		return add_folder(t, dfd, name, &st, &proto);
+		return add_folder(t, dfd, name, &st, &model);
 	}
 	if (S_ISLNK(st.st_mode))
-		return add_link(t, dfd, name, &st, is_skill_md, &proto);
+		return add_link(t, dfd, name, &st, is_skill_md, &model);
 	if (!S_ISREG(st.st_mode))
-		return hide(t, is_skill_md, proto.source, node_kind(st.st_mode));
+		return hide(t, is_skill_md, model.source, kind_name(st.st_mode));
 
 	struct sfs_file *e = new_entry(t);
 	if (!e)
 		return -ENOMEM;
-	*e = proto;
+	*e = model;
 	set_identity(e, &st);
 	/* SKILL.md, read anyway to be parsed, is hashed from what is read
 	 * there (catalog.c): it is not read twice. */
@@ -1146,7 +1050,7 @@ static int list_one(struct tree_walk *t, int dfd, const char *rel,
 		t->n--;
 		if (rc == -ENOMEM)
 			return rc;
-		return hide_errno(t, is_skill_md, proto.source, -rc);
+		return hide_errno(t, is_skill_md, model.source, -rc);
 	}
 	return note_links(t, t->n - 1, &st, true);
 }

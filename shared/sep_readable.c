@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "sep_readable.h"
 
 struct sep_line {
@@ -140,14 +141,8 @@ static bool is_bom(const char *p, size_t n)
 static int add_line(struct sfs_sep_judge *j, size_t *cap, size_t start,
                     size_t end, enum brk brk)
 {
-	if (j->nlines == *cap) {
-		size_t n = *cap ? 2 * *cap : 16;
-		struct sep_line *v = realloc(j->lines, n * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		j->lines = v;
-		*cap = n;
-	}
+	if (sfs_grow(&j->lines, cap, j->nlines + 1, sizeof(*j->lines)) < 0)
+		return -ENOMEM;
 	j->lines[j->nlines++] = (struct sep_line){
 		.off = start, .len = end - start, .sep = brk == BRK_SEP,
 		.sep_open = brk == BRK_SEP };

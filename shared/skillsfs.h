@@ -78,7 +78,6 @@ struct sfs_skill {
 	const char *description;
 	const char *dir;           /* absolute source folder */
 	unsigned root;             /* index into the catalog's roots */
-	const cJSON *frontmatter;  /* verbatim frontmatter, a JSON object */
 	size_t body_offset;        /* byte offset of the body in SKILL.md */
 	const char *version;       /* x-personal-mcp.version, NULL if none */
 	const char *const *tags;
@@ -105,13 +104,10 @@ struct sfs_skill {
 	/* The Claude Code plugin the skill was found in (its plugin.json
 	 * or marketplace name), or NULL. */
 	const char *plugin;
-	/* With sfs_config.keep_lines: the frontmatter as index.json shows
-	 * it (printed unformatted by cJSON), and the lengths of the skill's
-	 * entries of index.json and skills_index.json (no comma, no
-	 * newline); frontmatter is then NULL.  Else empty and 0. */
+	/* The frontmatter as index.json shows it: printed unformatted by
+	 * cJSON once, when the skill was read.  A reader that wants a tree
+	 * parses it (cJSON_ParseWithLength). */
 	struct sfs_span frontmatter_json;
-	size_t index_len;
-	size_t skills_index_len;
 };
 
 /* A skill folder that was found but is not served, with the reason. */
@@ -167,13 +163,6 @@ struct sfs_config {
 	 * files being looked at.  NULL: not known; every file is. */
 	const char *const *changed;
 	size_t nchanged;
-	/* Keep each skill's frontmatter as JSON text and the lengths of its
-	 * entries of index.json and skills_index.json, measured once when
-	 * the skill is read (and shared with the next catalog when it is
-	 * taken unchanged), instead of its frontmatter as a cJSON tree: what
-	 * a mount serves (sfs_lines_doc), in less memory.  Renderings are
-	 * the same either way. */
-	bool keep_lines;
 	/* When not NULL: called with the absolute path of every folder of
 	 * the roots and skills just before the build lists it, on whichever
 	 * of its threads lists it.  A watcher that starts watching the
@@ -269,14 +258,16 @@ char *sfs_render_index(const sfs_catalog *cat);
 char *sfs_render_skills_index(const sfs_catalog *cat);
 /*
  * index.json (skills_index false) or skills_index.json read in place from
- * a catalog built with keep_lines: the same bytes as sfs_render_index and
+ * a catalog: the same bytes as sfs_render_index and
  * sfs_render_skills_index, without a copy; each read makes the entries it
  * covers.  It holds one offset per skill.  Valid while the catalog lives.
- * sfs_lines_doc_new returns NULL when out of memory or when the catalog
- * keeps no lines.
+ * prev, when not NULL, is the doc of the same name of a catalog still
+ * alive that this one may have taken skills from: their entries are not
+ * measured again.  sfs_lines_doc_new returns NULL when out of memory.
  */
 typedef struct sfs_lines_doc sfs_lines_doc;
-sfs_lines_doc *sfs_lines_doc_new(const sfs_catalog *cat, bool skills_index);
+sfs_lines_doc *sfs_lines_doc_new(const sfs_catalog *cat, bool skills_index,
+                                 const sfs_lines_doc *prev);
 void sfs_lines_doc_free(sfs_lines_doc *d);
 size_t sfs_lines_doc_size(const sfs_lines_doc *d);
 /* Copies `size` bytes at `off` (off + size within the size) into out.

@@ -105,7 +105,7 @@ struct sfs_found {
 	                           one skill folder); else NULL; arena */
 	unsigned root;
 	/* The previous snapshot's unit of this folder when discovery found,
-	 * by stat alone, that nothing in it changed (sfs_unit_unchanged);
+	 * by stat alone, that nothing in it changed (sfs_unit_if_unchanged);
 	 * not owned. */
 	struct sfs_unit *same;
 };
@@ -115,6 +115,22 @@ struct sfs_strvec {
 	const char **v;   /* owned (malloc) */
 	size_t n, cap;
 };
+
+/* A skill folder discovery came upon, as it asks whether the previous
+ * snapshot's unit of it can be taken as it is (sfs_scan.unit_if_unchanged). */
+struct sfs_probe {
+	int dfd;                /* its parent folder */
+	const char *name;       /* in dfd */
+	const char *dir;        /* absolute */
+	struct stat *st;        /* its identity, or mode 0 when not known:
+	                           then filled in */
+	unsigned root;
+	const char *plugin;     /* as struct sfs_found */
+};
+
+struct sfs_scan;
+typedef struct sfs_unit *sfs_unchanged_fn(const struct sfs_scan *s,
+                                          const struct sfs_probe *p);
 
 struct sfs_scan {
 	struct sfs_arena *arena;         /* not owned; discovery's strings */
@@ -138,6 +154,10 @@ struct sfs_scan {
 	 * when not known */
 	const char **changed;
 	size_t nchanged;
+	/* Set by the catalog (sfs_unit_if_unchanged): reuse's unit of a
+	 * skill folder when, by stat alone, nothing in it changed, else
+	 * NULL.  NULL: every skill folder is listed. */
+	sfs_unchanged_fn *unit_if_unchanged;
 	/* Digests: reused from the previous snapshot (see
 	 * sfs_digest_reuse) or computed. */
 	const struct sfs_catalog *prev;  /* not owned; may be NULL */
@@ -187,8 +207,20 @@ int sfs_scan_tree(struct sfs_scan *s, struct sfs_found *f,
 
 void sfs_scan_free(struct sfs_scan *s);
 
-/* Appends s (not copied) to v.  Returns 0 or -ENOMEM. */
+/* ---- grow.c: the arrays the scan fills ---------------------------------- */
+
+/* A new entry at the end of the array (*v, *n, room for *cap), zeroed
+ * but for parent (-1, none); NULL when out of memory. */
+struct sfs_file *sfs_file_push(struct sfs_file **v, size_t *n, size_t *cap);
+/* The entry of path in v, sorted by path, or NULL. */
+const struct sfs_file *sfs_file_find(const struct sfs_file *v, size_t n,
+                                     const char *path);
+
+/* Appends s (not copied) to v.  Returns 0 or -ENOMEM (also when s is
+ * NULL, an allocation that failed). */
 int sfs_strvec_push(struct sfs_strvec *v, const char *s);
+
+/* ---- path.c: relative paths and names --------------------------------- */
 
 /*
  * Cleans a '/'-separated relative path in place: drops "." and empty
@@ -326,8 +358,6 @@ struct sfs_unit_draft {
 	const struct sfs_diag_list *diags;
 	size_t nlisting;            /* the first of diags: the listing's */
 	bool invalid;
-	bool keep_lines;            /* sfs_config.keep_lines */
-	struct sfs_buf *buf;        /* the thread's, for rendering */
 	unsigned name_line, name_column;
 	unsigned deps_line, deps_column;
 };
@@ -346,39 +376,12 @@ bool sfs_unit_same_tree(const struct sfs_unit *u, const struct sfs_found *f,
                         const struct sfs_tree *t,
                         const struct sfs_diag_list *listing);
 /*
- * Whether the folder `name` in dfd, whose identity is *st, still holds
- * exactly what the unit was made from, by stat alone: the folder and
- * every subfolder kept their identity and last changed (ctime) before
- * `trusted`, so their listings are the same; and every file kept its
- * identity.  A folder changed in the same clock tick as it was listed
- * would show the same ctime, hence the margin in `trusted`.
+ * reuse's unit of the skill folder p when it still holds exactly what the
+ * unit was made from, by stat alone, or NULL (see unit.c).  The scan's
+ * sfs_scan.unit_if_unchanged.
  */
-bool sfs_unit_unchanged(const struct sfs_unit *u, int dfd, const char *name,
-                        const struct stat *st, struct timespec trusted);
-/* Whether the folder whose identity is *st is the unit's and none of the
- * unit's folders is among the sorted `changed` ones. */
-bool sfs_unit_untouched(const struct sfs_unit *u, const struct stat *st,
-                        const char *const *changed, size_t nchanged);
-
-/* ---- render.c (beyond skillsfs.h) ------------------------------------- */
-
-/* Room that a thread reuses from one rendering to the next, so that
- * rendering leaves no freed blocks of every size between the
- * long-lived allocations made meanwhile. */
-struct sfs_buf {
-	char *p;            /* owned (malloc) */
-	size_t cap;
-	char *scratch;      /* owned (malloc): for cJSON's printer */
-	size_t scratch_cap;
-};
-
-void sfs_buf_free(struct sfs_buf *b);
-
-/* What a skill keeps with sfs_config.keep_lines: its frontmatter as
- * index.json shows it, into b->p (*fm_len bytes), and the lengths of its
- * entries of index.json and skills_index.json.  Returns 0 or -ENOMEM. */
-int sfs_render_lines(const struct sfs_skill *s, struct sfs_buf *b,
-                     size_t *fm_len, size_t *index_len, size_t *skills_len);
+struct sfs_unit *sfs_unit_if_unchanged(const struct sfs_scan *s,
+                                       const struct sfs_probe *p);
 
 /* ---- catalog.c: the snapshot itself ------------------------------------ */
 
@@ -402,7 +405,6 @@ struct sfs_catalog {
 	size_t nroots;
 	/* What the units depend on besides their folder. */
 	bool strict;
-	bool keep_lines;
 	unsigned max_depth;
 	size_t max_files;
 	struct sfs_unit **units;           /* one reference each; every skill

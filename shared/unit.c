@@ -69,38 +69,6 @@ static const char *const *strs(struct pack *p, const char *const *v,
 	return d;
 }
 
-/* A copy of a cJSON tree whose nodes and strings live in the unit.  It is
- * read, never freed on its own: the unit goes as one. */
-static cJSON *json(struct pack *p, const cJSON *src)
-{
-	cJSON *n = take(p, sizeof(*n), alignof(cJSON));
-	const char *key = str(p, src->string);
-	const char *value = str(p, src->valuestring);
-	cJSON *first = NULL, *last = NULL;
-
-	for (const cJSON *c = src->child; c; c = c->next) {
-		cJSON *k = json(p, c);
-		if (!k)
-			continue;
-		k->prev = last;
-		if (last)
-			last->next = k;
-		else
-			first = k;
-		last = k;
-	}
-	if (first)
-		first->prev = last;   /* as cJSON keeps it: the tail */
-	if (n)
-		*n = (cJSON){
-			.type = src->type, .valueint = src->valueint,
-			.valuedouble = src->valuedouble,
-			.string = (char *)key, .valuestring = (char *)value,
-			.child = first,
-		};
-	return n;
-}
-
 static const struct sfs_file *files(struct pack *p, const struct sfs_tree *t)
 {
 	struct sfs_file *v = take(p, t->nfiles * sizeof(*v),
@@ -138,28 +106,9 @@ static const struct sfs_ref *refs(struct pack *p, const struct sfs_meta *m)
 	return v;
 }
 
-struct diag_key {
-	const struct sfs_diag *d;
-	size_t order;
-};
-
-static int cmp_diag(const void *x, const void *y)
-{
-	const struct diag_key *a = x, *b = y;
-	int c = strcmp(a->d->file, b->d->file);
-	if (c == 0)
-		c = (a->d->line > b->d->line) - (a->d->line < b->d->line);
-	if (c == 0)
-		c = (a->d->column > b->d->column) -
-		    (a->d->column < b->d->column);
-	if (c == 0)
-		c = (a->order > b->order) - (a->order < b->order);
-	return c;
-}
-
 /* The findings in `order` (sorted), their file names shared with the
  * unit's own paths where they are the same. */
-static const struct sfs_diag *diags(struct pack *p, const struct diag_key *k,
+static const struct sfs_diag *diags(struct pack *p, const struct sfs_diag_key *k,
                                     size_t n, const struct sfs_unit_draft *d,
                                     const char *dir, const char *md)
 {
@@ -177,14 +126,6 @@ static const struct sfs_diag *diags(struct pack *p, const struct diag_key *k,
 	return v;
 }
 
-/* What a skill valid on its own keeps for the line documents
- * (keep_lines), made before the passes: its frontmatter as printed, in
- * the thread's buffer, and the lengths of its entries. */
-struct lines {
-	const char *fm;
-	size_t fm_len, index_len, skills_index_len;
-};
-
 static struct sfs_span span(struct pack *p, const char *s, size_t len)
 {
 	char *d = take(p, len + 1, 1);
@@ -197,7 +138,7 @@ static struct sfs_span span(struct pack *p, const char *s, size_t len)
 
 /* Everything that only a skill valid on its own needs. */
 static void meta(struct pack *p, const struct sfs_unit_draft *d,
-                 const struct lines *l, struct sfs_skill *s)
+                 const char *fm, struct sfs_skill *s)
 {
 	const struct sfs_meta *m = d->meta;
 	struct sfs_skill c = {
@@ -219,20 +160,14 @@ static void meta(struct pack *p, const struct sfs_unit_draft *d,
 	c.refs = refs(p, m);
 	c.nunlisted = m->nunlisted;
 	c.unlisted = m->nunlisted ? strs(p, m->unlisted, m->nunlisted) : NULL;
-	if (l) {
-		c.frontmatter_json = span(p, l->fm, l->fm_len);
-		c.index_len = l->index_len;
-		c.skills_index_len = l->skills_index_len;
-	} else {
-		c.frontmatter = d->frontmatter ? json(p, d->frontmatter) : NULL;
-	}
+	c.frontmatter_json = span(p, fm, strlen(fm));
 	if (s)
 		*s = c;
 }
 
 /* k: the findings sorted, then the listing's as listed. */
 static void pack(struct pack *p, const struct sfs_unit_draft *d,
-                 const struct diag_key *k, const struct lines *l)
+                 const struct sfs_diag_key *k, const char *fm)
 {
 	struct sfs_unit *u = take(p, sizeof(*u), alignof(struct sfs_unit));
 	const struct sfs_tree *t = d->tree;
@@ -255,7 +190,7 @@ static void pack(struct pack *p, const struct sfs_unit_draft *d,
 	                                  dir, md);
 	struct sfs_skill s = { 0 };
 	if (!d->invalid)
-		meta(p, d, l, u ? &s : NULL);
+		meta(p, d, fm, u ? &s : NULL);
 	if (!u)
 		return;
 
@@ -289,60 +224,38 @@ static void pack(struct pack *p, const struct sfs_unit_draft *d,
 	atomic_init(&u->refs, 1);
 }
 
-/* A skill's lines, measured from the draft as the catalog will show
- * it.  Returns 0 or -ENOMEM. */
-static int render(const struct sfs_unit_draft *d, struct lines *l)
-{
-	const struct sfs_meta *m = d->meta;
-	const struct sfs_skill view = {
-		.id = d->id,
-		.plugin = d->found->plugin,
-		.description = m->description,
-		.frontmatter = d->frontmatter,
-		.version = m->version,
-		.tags = (const char *const *)m->tags,
-		.ntags = m->ntags,
-		.capabilities = (const char *const *)m->capabilities,
-		.ncapabilities = m->ncapabilities,
-		.files = d->tree->files,
-		.nfiles = d->tree->nfiles,
-		.skill_md = d->tree->skill_md,
-	};
-	int rc = sfs_render_lines(&view, d->buf, &l->fm_len, &l->index_len,
-	                          &l->skills_index_len);
-	l->fm = d->buf->p;
-	return rc;
-}
-
 /* The findings sorted, then the listing's again as listed; malloc'd. */
-static struct diag_key *diag_keys(const struct sfs_unit_draft *d)
+static struct sfs_diag_key *diag_keys(const struct sfs_unit_draft *d)
 {
 	const struct sfs_diag_list *l = d->diags;
 	size_t n = l->n + d->nlisting;
-	struct diag_key *k = malloc((n ? n : 1) * sizeof(*k));
+	struct sfs_diag_key *k = malloc((n ? n : 1) * sizeof(*k));
 	if (!k)
 		return NULL;
 	for (size_t i = 0; i < n; i++)
-		k[i] = (struct diag_key){
+		k[i] = (struct sfs_diag_key){
 			.d = &l->v[i < l->n ? i : i - l->n], .order = i,
 		};
-	sfs_sort(k, l->n, sizeof(*k), cmp_diag);
+	sfs_sort(k, l->n, sizeof(*k), sfs_diag_cmp);
 	return k;
 }
 
 struct sfs_unit *sfs_unit_make(const struct sfs_unit_draft *d)
 {
-	struct lines lines = { 0 };
-	bool keep = d->keep_lines && !d->invalid;
-	struct diag_key *k = diag_keys(d);
+	/* The frontmatter as index.json shows it, printed once here: a
+	 * valid skill always has one. */
+	char *fm = d->invalid ? NULL :
+	           cJSON_PrintUnformatted(d->frontmatter);
+	struct sfs_diag_key *k = diag_keys(d);
 	struct pack measure = { 0 }, fill = { 0 };
 
-	if (k && (!keep || render(d, &lines) == 0)) {
-		pack(&measure, d, k, keep ? &lines : NULL);
+	if (k && (d->invalid || fm)) {
+		pack(&measure, d, k, fm);
 		fill.base = malloc(measure.off);
 		if (fill.base)
-			pack(&fill, d, k, keep ? &lines : NULL);
+			pack(&fill, d, k, fm);
 	}
+	cJSON_free(fm);
 	free(k);
 	return (struct sfs_unit *)fill.base;
 }
@@ -460,8 +373,10 @@ static int cmp_str_key(const void *key, const void *elem)
 	return strcmp(key, *(const char *const *)elem);
 }
 
-bool sfs_unit_untouched(const struct sfs_unit *u, const struct stat *st,
-                        const char *const *changed, size_t nchanged)
+/* Whether the folder whose identity is *st is the unit's and none of the
+ * unit's folders is among the sorted `changed` ones. */
+static bool untouched(const struct sfs_unit *u, const struct stat *st,
+                      const char *const *changed, size_t nchanged)
 {
 	if (!u->statable || !same_stamp(&u->self, st))
 		return false;
@@ -472,8 +387,16 @@ bool sfs_unit_untouched(const struct sfs_unit *u, const struct stat *st,
 	return true;
 }
 
-bool sfs_unit_unchanged(const struct sfs_unit *u, int dfd, const char *name,
-                        const struct stat *st, struct timespec trusted)
+/*
+ * Whether the folder `name` in dfd, whose identity is *st, still holds
+ * exactly what the unit was made from, by stat alone: the folder and
+ * every subfolder kept their identity and last changed (ctime) before
+ * `trusted`, so their listings are the same; and every file kept its
+ * identity.  A folder changed in the same clock tick as it was listed
+ * would show the same ctime, hence the margin in `trusted`.
+ */
+static bool unchanged(const struct sfs_unit *u, int dfd, const char *name,
+                      const struct stat *st, struct timespec trusted)
 {
 	const struct sfs_skill *s = &u->skill;
 	char path[PATH_MAX];
@@ -499,4 +422,24 @@ bool sfs_unit_unchanged(const struct sfs_unit *u, int dfd, const char *name,
 			return false;
 	}
 	return true;
+}
+
+struct sfs_unit *sfs_unit_if_unchanged(const struct sfs_scan *s,
+                                       const struct sfs_probe *p)
+{
+	struct sfs_unit *u = sfs_unit_find(s->reuse, p->dir);
+
+	if (!u || !u->statable || u->root != p->root ||
+	    !same_str(u->skill.plugin, p->plugin))
+		return NULL;
+	if (!p->st->st_mode &&
+	    fstatat(p->dfd, p->name, p->st, AT_SYMLINK_NOFOLLOW) < 0)
+		return NULL;
+	/* A watcher saw nothing happen in its folders: its own stat is
+	 * enough (a folder put in its place is another inode).  Else stat
+	 * tells, file by file. */
+	if (s->changed && untouched(u, p->st, (const char *const *)s->changed,
+	                            s->nchanged))
+		return u;
+	return unchanged(u, p->dfd, p->name, p->st, s->trusted) ? u : NULL;
 }

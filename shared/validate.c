@@ -423,11 +423,12 @@ static const struct known_key *find_known(const char *key)
 	return NULL;
 }
 
-static bool is_string_list(const cJSON *j)
+/* An array (list) or object (map) of strings only. */
+static bool all_strings(const cJSON *j, bool map)
 {
 	const cJSON *item;
 
-	if (!cJSON_IsArray(j))
+	if (!(map ? cJSON_IsObject(j) : cJSON_IsArray(j)))
 		return false;
 	cJSON_ArrayForEach(item, j)
 		if (!cJSON_IsString(item))
@@ -486,7 +487,7 @@ static void check_optional(struct vctx *v, const struct known_key *k,
 			       "should be a mapping, not %s", kind(j));
 		break;
 	case W_STR_OR_LIST:
-		if (!cJSON_IsString(j) && !is_string_list(j))
+		if (!cJSON_IsString(j) && !all_strings(j, false))
 			report(v, SFS_WARNING, key, true,
 			       "should be a string or a list of strings, "
 			       "not %s", kind(j));
@@ -888,18 +889,6 @@ static void unlisted(struct listing *l, const char *field,
 		l->field = field;
 }
 
-static bool is_string_map(const cJSON *j)
-{
-	const cJSON *item;
-
-	if (!cJSON_IsObject(j))
-		return false;
-	cJSON_ArrayForEach(item, j)
-		if (!cJSON_IsString(item))
-			return false;
-	return true;
-}
-
 /*
  * The official SEP-2640 client reads a listed skill's SKILL.md with its
  * own YAML reader and refuses the skill when that reader cannot read the
@@ -955,7 +944,7 @@ static void check_listable(struct vctx *v, const cJSON *fm,
 		unlisted(&l, "compatibility", "compatibility is not a string "
 		         "of 1-%d characters", COMPATIBILITY_MAX_CHARS);
 	j = cJSON_GetObjectItemCaseSensitive(fm, "metadata");
-	if (j && !is_string_map(j))
+	if (j && !all_strings(j, true))
 		unlisted(&l, "metadata", "metadata is not a mapping of "
 		         "strings to strings");
 	/* The client's own frontmatter reader refuses this key, so it

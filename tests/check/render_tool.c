@@ -66,7 +66,8 @@ static char *render_frontmatters(const sfs_catalog *cat)
 
 	for (size_t i = 0; all && i < sfs_catalog_nskills(cat); i++) {
 		const struct sfs_skill *s = sfs_catalog_skill(cat, i);
-		cJSON *fm = cJSON_Duplicate(s->frontmatter, true);
+		cJSON *fm = cJSON_ParseWithLength(s->frontmatter_json.p,
+		                                   s->frontmatter_json.len);
 		if (!fm || !cJSON_AddItemToObject(all, s->id, fm)) {
 			cJSON_Delete(fm);
 			cJSON_Delete(all);

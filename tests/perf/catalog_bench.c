@@ -4,15 +4,17 @@
  * and a rebuild with the previous catalog after one file was touched;
  * with the resident set size after each step.
  *
- * usage: catalog_bench [--records] [--touch FILE] [--create] [--keep-lines]
+ * usage: catalog_bench [--records] [--touch FILE] [--create] [--lines]
  *                      [--threads N] [--repeat N] [--render-loops N] ROOT...
  * --touch FILE: rewrites FILE's mtime (to now) before each rebuild.
  * --create: before each rebuild, adds a skill folder to the first root
  *   (and removes the one of the rebuild before).
  * --records: also renders every catalog/<id>.json.
- * --keep-lines, --threads N: as sfs_config (the mount keeps lines); with
- *   --keep-lines, index.json and skills_index.json are also read in place
- *   (sfs_lines_doc), in reads of 128 KiB as the mount gets them.
+ * --threads N: as sfs_config.
+ * --lines: index.json and skills_index.json are also read in place
+ *   (sfs_lines_doc), in reads of 128 KiB as the mount gets them; and
+ *   after each rebuild, index.json's doc is made with the previous one,
+ *   as the mount makes it.
  * --render-loops N: times each rendering as the mean of N.
  */
 #include <errno.h>
@@ -121,7 +123,7 @@ static void time_records(const sfs_catalog *cat)
 static void time_lines(const char *what, const sfs_catalog *cat,
                        bool skills_index, int loops)
 {
-	sfs_lines_doc *d = sfs_lines_doc_new(cat, skills_index);
+	sfs_lines_doc *d = sfs_lines_doc_new(cat, skills_index, NULL);
 	static char buf[128 * 1024];
 	char extra[128];
 	size_t size = d ? sfs_lines_doc_size(d) : 0;
@@ -140,6 +142,22 @@ static void time_lines(const char *what, const sfs_catalog *cat,
 	snprintf(extra, sizeof(extra), "%zu bytes", size);
 	report(what, (now_s() - t) / loops, extra);
 	sfs_lines_doc_free(d);
+}
+
+/* index.json's doc of cat made with the previous catalog's, as the mount
+ * makes it after a refresh; prev is freed. */
+static sfs_lines_doc *next_doc(const sfs_catalog *cat, sfs_lines_doc *prev)
+{
+	double t = now_s();
+	sfs_lines_doc *d = sfs_lines_doc_new(cat, false, prev);
+
+	report("lines doc with prev", now_s() - t, NULL);
+	sfs_lines_doc_free(prev);
+	if (!d) {
+		fprintf(stderr, "catalog_bench: out of memory\n");
+		exit(1);
+	}
+	return d;
 }
 
 /* Renders what a generation of the mount holds. */
@@ -201,12 +219,12 @@ int main(int argc, char **argv)
 		{ "repeat", required_argument, NULL, 'n' },
 		{ "render-loops", required_argument, NULL, 'l' },
 		{ "create", no_argument, NULL, 'c' },
-		{ "keep-lines", no_argument, NULL, 'k' },
+		{ "lines", no_argument, NULL, 'k' },
 		{ "threads", required_argument, NULL, 'j' },
 		{ 0 }
 	};
 	const char *touch = NULL;
-	bool records = false, create = false, keep_lines = false;
+	bool records = false, create = false, lines = false;
 	unsigned threads = 0;
 	int repeat = 3, loops = 1, c;
 
@@ -218,7 +236,7 @@ int main(int argc, char **argv)
 		else if (c == 'c')
 			create = true;
 		else if (c == 'k')
-			keep_lines = true;
+			lines = true;
 		else if (c == 'j')
 			threads = (unsigned)atoi(optarg);
 		else if (c == 'n')
@@ -230,19 +248,19 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc) {
 		fputs("usage: catalog_bench [--records] [--touch FILE] "
-		      "[--create] [--keep-lines] [--threads N] [--repeat N] "
+		      "[--create] [--lines] [--threads N] [--repeat N] "
 		      "[--render-loops N] ROOT...\n", stderr);
 		return 2;
 	}
 	struct sfs_config cfg = {
 		.roots = (const char *const *)argv + optind,
 		.nroots = (size_t)(argc - optind),
-		.keep_lines = keep_lines,
 		.threads = threads,
 	};
 	report("start", 0, NULL);
 	sfs_catalog *cat = build(&cfg, NULL, "cold build");
-	render(cat, records, keep_lines, loops);
+	render(cat, records, lines, loops);
+	sfs_lines_doc *doc = lines ? sfs_lines_doc_new(cat, false, NULL) : NULL;
 	for (int i = 0; i < repeat; i++) {
 		if (touch && utimensat(AT_FDCWD, touch, NULL, 0) < 0) {
 			fprintf(stderr, "catalog_bench: %s: %s\n", touch,
@@ -252,10 +270,13 @@ int main(int argc, char **argv)
 		if (create && add_skill(cfg.roots[0], i) < 0)
 			return 1;
 		sfs_catalog *next = build(&cfg, cat, "rebuild with prev");
+		if (doc)
+			doc = next_doc(next, doc);
 		sfs_catalog_unref(cat);
 		cat = next;
 	}
-	render(cat, records, keep_lines, loops);
+	render(cat, records, lines, loops);
+	sfs_lines_doc_free(doc);
 	sfs_catalog_unref(cat);
 	if (create)
 		remove_skill(cfg.roots[0], repeat - 1);

@@ -262,9 +262,9 @@ static void test_plugins(void)
 
 	/* skills_index.json read in place measures the "plugin" key */
 	struct sfs_config kept = { .roots = (const char *[]){ at("r") },
-	                           .nroots = 1, .keep_lines = true };
+	                           .nroots = 1 };
 	sfs_catalog *kc = build_cfg(&kept, NULL);
-	sfs_lines_doc *doc = sfs_lines_doc_new(kc, true);
+	sfs_lines_doc *doc = sfs_lines_doc_new(kc, true, NULL);
 	char *whole = sfs_render_skills_index(kc);
 	char *got = doc ? calloc(1, sfs_lines_doc_size(doc) + 1) : NULL;
 	ok(got && whole && sfs_lines_doc_size(doc) == strlen(whole) &&

@@ -9,67 +9,13 @@
  *
  * Prints TAP.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "contract.h"
+#include "fixture.h"
 #include "skillsfs.h"
-
-static int tests, failures;
-static char top[] = "/tmp/test_contract.XXXXXX";
-
-/* One TAP line; name may be built by the caller (see named). */
-static void ok(bool cond, const char *name)
-{
-	printf("%sok %d - %s\n", cond ? "" : "not ", ++tests, name);
-	failures += !cond;
-}
-
-/* "<id>: <what>", for ok(). */
-static const char *named(const char *id, const char *what)
-{
-	static char name[256];
-
-	snprintf(name, sizeof(name), "%s: %s", id, what);
-	return name;
-}
-
-static void die(const char *what)
-{
-	fprintf(stdout, "Bail out! %s (%s)\n", what, strerror(errno));
-	exit(1);
-}
-
-/* Writes text to top/rel, making its folders. */
-static void write_file(const char *rel, const char *text)
-{
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s/%s", top, rel);
-	for (char *p = path + strlen(top) + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		if (mkdir(path, 0755) < 0 && errno != EEXIST)
-			die(path);
-		*p = '/';
-	}
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	ssize_t len = (ssize_t)strlen(text);
-	if (fd < 0 || write(fd, text, (size_t)len) != len || close(fd) < 0)
-		die(path);
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag,
-                    struct FTW *ftw)
-{
-	(void)st; (void)flag; (void)ftw;
-	return remove(path);
-}
 
 /* What a reader of the documents should find for a skill. */
 struct want {
@@ -102,8 +48,8 @@ static void read_doc(const char *doc, bool skills_index)
 	ok(strncmp(doc, SFS_LINES_HEAD, strlen(SFS_LINES_HEAD)) == 0 &&
 	   strcmp(doc + strlen(doc) - strlen(SFS_LINES_TAIL),
 	          SFS_LINES_TAIL) == 0,
-	   named(skills_index ? "skills_index.json" : "index.json",
-	         "head and tail"));
+	   "%s: head and tail",
+	   skills_index ? "skills_index.json" : "index.json");
 	while (*p) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p), elen;
@@ -113,18 +59,18 @@ static void read_doc(const char *doc, bool skills_index)
 				? sfs_skills_index_entry_id(p, elen, id, sizeof(id))
 				: sfs_index_entry_id(p, elen, id, sizeof(id));
 			struct want *w = got ? want_of(id) : NULL;
-			ok(w != NULL, named(got ? id : "?", "read back"));
+			ok(w != NULL, "%s: %s", got ? id : "?", "read back");
 			if (w && skills_index) {
 				bool has = sfs_skills_index_entry_plugin(
 					p, elen, plugin, sizeof(plugin));
 				ok(w->plugin ? has && !strcmp(plugin, w->plugin)
-				             : !has, named(id, "plugin"));
+				             : !has, "%s: %s", id, "plugin");
 				w->found_skills = true;
 			} else if (w) {
 				struct sfs_invocable inv =
 					sfs_index_entry_invocable(p, elen);
 				ok(inv.model == w->model && inv.user == w->user,
-				   named(id, "invocation flags"));
+				   "%s: %s", id, "invocation flags");
 				w->found_index = true;
 			}
 		}
@@ -134,26 +80,25 @@ static void read_doc(const char *doc, bool skills_index)
 
 static void test_round_trip(void)
 {
-	write_file("r/escapes/SKILL.md",
+	write_file(at("r/escapes/SKILL.md"),
 	           "---\nname: escapes\n"
 	           "description: \"Quotes \\\" and backslashes \\\\, a tab\\t,"
 	           " \\u00e9t\\u00e9 and \\U0001F600; plugin: no\"\n"
 	           "x-note: '\"plugin\": \"fake\", \"user-invocable\": 1'\n"
 	           "---\n# Body\n");
-	write_file("r/escapes/na\"me.txt", "quoted\n");
-	write_file("r/escapes/\xc3\xa9t\xc3\xa9/caf\xc3\xa9 %20.md", "utf-8\n");
-	write_file("r/hidden/SKILL.md", "---\nname: hidden\ndescription: "
+	write_file(at("r/escapes/na\"me.txt"), "quoted\n");
+	write_file(at("%s", "r/escapes/\xc3\xa9t\xc3\xa9/caf\xc3\xa9 %20.md"),
+	           "utf-8\n");
+	write_file(at("r/hidden/SKILL.md"), "---\nname: hidden\ndescription: "
 	           "No model.\ndisable-model-invocation: true\n---\n");
-	write_file("r/manual/SKILL.md", "---\nname: manual\ndescription: "
+	write_file(at("r/manual/SKILL.md"), "---\nname: manual\ndescription: "
 	           "No user.\nuser-invocable: false\n---\n");
-	write_file("r/my-plugin/.claude-plugin/plugin.json",
+	write_file(at("r/my-plugin/.claude-plugin/plugin.json"),
 	           "{\"name\": \"my-plugin\"}\n");
-	write_file("r/my-plugin/skills/plugged/SKILL.md",
+	write_file(at("r/my-plugin/skills/plugged/SKILL.md"),
 	           "---\nname: plugged\ndescription: In a plugin.\n---\n");
 
-	char root[512];
-	snprintf(root, sizeof(root), "%s/r", top);
-	const char *roots[] = { root };
+	const char *roots[] = { at("r") };
 	struct sfs_config cfg = { .roots = roots, .nroots = 1 };
 	sfs_catalog *cat = NULL;
 	if (sfs_catalog_build(&cfg, NULL, &cat) < 0)
@@ -167,7 +112,7 @@ static void test_round_trip(void)
 		read_doc(skills, true);
 	for (size_t i = 0; i < sizeof(wants) / sizeof(*wants); i++)
 		ok(wants[i].found_index && wants[i].found_skills,
-		   named(wants[i].id, "in both documents"));
+		   "%s: %s", wants[i].id, "in both documents");
 	free(index);
 	free(skills);
 	sfs_catalog_unref(cat);
@@ -206,7 +151,7 @@ static void parses(char *uri, enum sfs_uri_kind kind, const char *id,
 
 	sfs_uri_parse(uri ? uri : "", &u);
 	ok(u.kind == kind && !strcmp(u.id, id) &&
-	   !strcmp(u.path ? u.path : "", path), named(uri ? uri : "?", "parsed"));
+	   !strcmp(u.path ? u.path : "", path), "%s: %s", uri ? uri : "?", "parsed");
 	sfs_uri_free(&u);
 	free(uri);
 }
@@ -244,15 +189,50 @@ static void test_uris(void)
 	free(s);
 }
 
+/* status.json as render.c writes it, read back from its head. */
+static void test_status(void)
+{
+	const char *roots[] = { at("r") };
+	const char *sources[] = { "--skills-dir" };
+	struct sfs_config cfg = { .roots = roots, .nroots = 1 };
+	struct sfs_status_info info = {
+		.generation = 12345678901ULL, .refresh_mode = "polling",
+		.root_sources = sources,
+	};
+	sfs_catalog *cat = NULL;
+
+	if (sfs_catalog_build(&cfg, NULL, &cat) < 0)
+		die("sfs_catalog_build");
+	char *status = sfs_render_status(cat, &info);
+	ok(status != NULL, "status.json rendered");
+	if (status) {
+		size_t len = strlen(status);
+		ok(sfs_status_generation(status, len) == 12345678901ULL,
+		   "status.json: the generation from its head");
+		cJSON *r = sfs_status_roots(status, len);
+		const cJSON *p = cJSON_GetObjectItemCaseSensitive(
+			cJSON_GetArrayItem(r, 0), SFS_STATUS_ROOT_PATH);
+		ok(cJSON_GetArraySize(r) == 1 && cJSON_IsString(p) &&
+		   !strcmp(p->valuestring, roots[0]),
+		   "status.json: the roots from its head");
+		cJSON_Delete(r);
+		/* a head cut inside the roots holds no roots */
+		const char *cut = strstr(status, roots[0]);
+		ok(cut && !sfs_status_roots(status, (size_t)(cut - status)),
+		   "status.json: a head cut in the roots gives none");
+		ok(sfs_status_generation("{\"skills\":[]}", 13) == 0,
+		   "status.json: no generation, 0");
+	}
+	free(status);
+	sfs_catalog_unref(cat);
+}
+
 int main(void)
 {
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (!mkdtemp(top))
-		die("mkdtemp");
+	fixture_start("test_contract");
 	test_round_trip();
 	test_key_order();
 	test_uris();
-	nftw(top, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
-	printf("1..%d\n", tests);
-	return failures ? 1 : 0;
+	test_status();
+	return tap_end();
 }

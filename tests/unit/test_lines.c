@@ -143,16 +143,15 @@ int main(int argc, char **argv)
 	free(skills);
 	sfs_catalog_unref(cat);
 
-	/* no skills: the documents as kept lines give them */
+	/* no skills: the documents read in place give them */
 	snprintf(dir, sizeof(dir), "%s/none", top);
 	if (mkdir(dir, 0755) < 0)
 		die(dir);
 	const char *empty[] = { dir };
-	struct sfs_config lines = { .roots = empty, .nroots = 1,
-	                            .keep_lines = true };
+	struct sfs_config lines = { .roots = empty, .nroots = 1 };
 	if (sfs_catalog_build(&lines, NULL, &cat) < 0)
 		die("sfs_catalog_build");
-	sfs_lines_doc *d = sfs_lines_doc_new(cat, false);
+	sfs_lines_doc *d = sfs_lines_doc_new(cat, false, NULL);
 	char buf[64] = "";
 	int rc = -1;
 	if (d && sfs_lines_doc_size(d) < sizeof(buf))

@@ -396,11 +396,12 @@ static void test_threads(void)
 	sfs_catalog_unref(c);
 }
 
-/* The line document read in pieces of every size and at every offset
- * gives the rendering. */
-static bool lines_doc_renders(const sfs_catalog *cat, bool skills_index)
+/* The line document (measured with prev's help) read in pieces of every
+ * size and at every offset gives the rendering. */
+static bool lines_doc_renders_after(const sfs_catalog *cat, bool skills_index,
+                                    const sfs_lines_doc *prev)
 {
-	sfs_lines_doc *d = sfs_lines_doc_new(cat, skills_index);
+	sfs_lines_doc *d = sfs_lines_doc_new(cat, skills_index, prev);
 	char *whole = skills_index ? sfs_render_skills_index(cat)
 	                           : sfs_render_index(cat);
 	bool same = d && whole && sfs_lines_doc_size(d) == strlen(whole);
@@ -422,6 +423,11 @@ static bool lines_doc_renders(const sfs_catalog *cat, bool skills_index)
 	return same && buf;
 }
 
+static bool lines_doc_renders(const sfs_catalog *cat, bool skills_index)
+{
+	return lines_doc_renders_after(cat, skills_index, NULL);
+}
+
 /* Skills a conforming client would refuse are left out of index.json but
  * not of skills_index.json, and the documents read in place agree. */
 static void test_unlisted_lines(void)
@@ -433,8 +439,7 @@ static void test_unlisted_lines(void)
 	skill("r/s05b", "metadata:\n  n: 1\n");
 	skill("r/zz", "compatibility: \"\"\n");
 	const char *roots[] = { at("r") };
-	struct sfs_config lines = { .roots = roots, .nroots = 1,
-	                            .keep_lines = true };
+	struct sfs_config lines = { .roots = roots, .nroots = 1 };
 	sfs_catalog *cat = NULL;
 	if (sfs_catalog_build(&lines, NULL, &cat) < 0)
 		die("sfs_catalog_build");
@@ -461,62 +466,48 @@ static void test_unlisted_lines(void)
 	sfs_catalog_unref(cat);
 }
 
-/* Lines kept instead of frontmatter trees render the same documents. */
-static void test_keep_lines(void)
+/* Each skill keeps its frontmatter as index.json shows it; a lines doc
+ * takes the entries' lengths of the skills a rebuild took unchanged from
+ * the previous doc, and reads the same. */
+static void test_lines_reuse(void)
 {
 	populate();
 	skill("r/zz/s07", NULL);
 	const char *roots[] = { at("r") };
-	struct sfs_config trees = { .roots = roots, .nroots = 1 };
-	struct sfs_config lines = { .roots = roots, .nroots = 1,
-	                            .keep_lines = true };
-	sfs_catalog *a = NULL, *b = NULL, *c = NULL;
-	if (sfs_catalog_build(&trees, NULL, &a) < 0 ||
-	    sfs_catalog_build(&lines, NULL, &b) < 0)
+	struct sfs_config lines = { .roots = roots, .nroots = 1 };
+	sfs_catalog *b = NULL, *c = NULL;
+	if (sfs_catalog_build(&lines, NULL, &b) < 0)
 		die("sfs_catalog_build");
-	char *ra = render_all(a), *rb = render_all(b);
-	ok(ra && rb && strcmp(ra, rb) == 0, "kept lines render as trees do");
 	const struct sfs_skill *s = sfs_catalog_find(b, "s03");
-	ok(s && !s->frontmatter && s->frontmatter_json.p && s->index_len &&
-	   s->skills_index_len &&
-	   !sfs_catalog_find(a, "s03")->frontmatter_json.p,
-	   "lines instead of the frontmatter tree, only when asked");
+	ok(s && s->frontmatter_json.p &&
+	   strlen(s->frontmatter_json.p) == s->frontmatter_json.len &&
+	   s->frontmatter_json.p[0] == '{', "the frontmatter as JSON text");
 	ok(lines_doc_renders(b, false) && lines_doc_renders(b, true),
 	   "index.json and skills_index.json read in place, in pieces");
-	sfs_lines_doc *none = sfs_lines_doc_new(a, false);
-	ok(!none, "no line documents without kept lines");
-	sfs_lines_doc_free(none);
-	sfs_lines_doc *x = sfs_lines_doc_new(b, false);
+	sfs_lines_doc *x = sfs_lines_doc_new(b, false, NULL);
+	sfs_lines_doc *xs = sfs_lines_doc_new(b, true, NULL);
 
-	rewrite(at("r/s04/SKILL.md"), "---\nname: s04\ndescription: New.\n"
-	        "---\n# s04\n");
+	rewrite(at("r/s04/SKILL.md"), "---\nname: s04\ndescription: New, "
+	        "and longer than it was.\n---\n# s04\n");
 	if (sfs_catalog_build(&lines, b, &c) < 0)
 		die("sfs_catalog_build");
 	ok(sfs_catalog_parsed(c) == 1 && sfs_catalog_find(c, "s03") ==
-	   sfs_catalog_find(b, "s03"), "a rebuild keeps the lines it takes");
-	same_as_fresh(c, "kept lines after an edit");
-	ok(lines_doc_renders(c, false) && lines_doc_renders(c, true),
-	   "and its documents still read in place");
-	sfs_lines_doc *y = sfs_lines_doc_new(c, false);
-	sfs_lines_doc *z = sfs_lines_doc_new(b, false);
+	   sfs_catalog_find(b, "s03"), "a rebuild keeps the skills it takes");
+	same_as_fresh(c, "lines after an edit");
+	ok(lines_doc_renders_after(c, false, x) &&
+	   lines_doc_renders_after(c, true, xs) &&
+	   lines_doc_renders_after(c, false, xs),
+	   "and its documents, measured with the previous ones, still read");
+	sfs_lines_doc *y = sfs_lines_doc_new(c, false, x);
+	sfs_lines_doc *z = sfs_lines_doc_new(b, false, x);
 	ok(x && y && z && sfs_lines_doc_same(x, z) &&
 	   !sfs_lines_doc_same(x, y), "the same lines, or not");
 	sfs_lines_doc_free(x);
+	sfs_lines_doc_free(xs);
 	sfs_lines_doc_free(y);
 	sfs_lines_doc_free(z);
-	struct sfs_config mixed = lines;
-	mixed.keep_lines = false;
-	sfs_catalog *d = NULL;
-	if (sfs_catalog_build(&mixed, c, &d) < 0)
-		die("sfs_catalog_build");
-	ok(sfs_catalog_parsed(d) == N + 1 && sfs_catalog_find(d, "s03")->frontmatter,
-	   "without keep_lines, a prev with lines is not taken");
-	free(ra);
-	free(rb);
-	sfs_catalog_unref(a);
 	sfs_catalog_unref(b);
 	sfs_catalog_unref(c);
-	sfs_catalog_unref(d);
 }
 
 /* Units are shared: the previous catalog may go first. */
@@ -542,7 +533,7 @@ int main(void)
 	test_stat_only();
 	test_threads();
 	test_told();
-	test_keep_lines();
+	test_lines_reuse();
 	test_unlisted_lines();
 	test_lifetime();
 	return tap_end();

@@ -1,0 +1,70 @@
+/*
+ * grow.c - arrays that double as they fill (grow.h), and the two the
+ * scan fills: the entries of a skill's tree (and their lookup by path)
+ * and the folders it read.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+#include "snapshot.h"
+
+int sfs_grow(void *array, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap;
+	void *v;
+
+	if (need <= n)
+		return 0;
+	while (n < need) {
+		if (n > SIZE_MAX / 2 / elem)
+			return -ENOMEM;
+		n = n ? n * 2 : 16;
+	}
+	/* Through memcpy: `array` points at a T *, not at a void *. */
+	memcpy(&v, array, sizeof(v));
+	v = realloc(v, n * elem);
+	if (!v)
+		return -ENOMEM;
+	memcpy(array, &v, sizeof(v));
+	*cap = n;
+	return 0;
+}
+
+struct sfs_file *sfs_file_push(struct sfs_file **v, size_t *n, size_t *cap)
+{
+	if (sfs_grow(v, cap, *n + 1, sizeof(**v)) < 0)
+		return NULL;
+	struct sfs_file *e = &(*v)[(*n)++];
+	memset(e, 0, sizeof(*e));
+	e->parent = -1;
+	return e;
+}
+
+const struct sfs_file *sfs_file_find(const struct sfs_file *v, size_t n,
+                                     const char *path)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(v[mid].path, path);
+		if (c == 0)
+			return &v[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+int sfs_strvec_push(struct sfs_strvec *v, const char *s)
+{
+	if (!s || sfs_grow(&v->v, &v->cap, v->n + 1, sizeof(*v->v)) < 0)
+		return -ENOMEM;
+	v->v[v->n++] = s;
+	return 0;
+}
