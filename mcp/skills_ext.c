@@ -28,14 +28,20 @@
 #define SKILLS_PAGE 100
 #define DIRECTORY_PAGE 500
 
+static const char *index_name(void)
+{
+	return sfs_mount_row(SFS_MOUNT_INDEX)->path;
+}
+
 static void index_error(struct reply *r, int err)
 {
 	if (err == EAGAIN)
-		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL, "index.json changed "
-			    "while it was read (the mount refreshed); ask again");
+		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL, "%s changed while "
+			    "it was read (the mount refreshed); ask again",
+			    index_name());
 	else
 		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL,
-			    "Cannot read index.json: %s", strerror(err));
+			    "Cannot read %s: %s", index_name(), strerror(err));
 }
 
 /* The entry of skill i as a raw JSON item, or NULL with an error reply;
@@ -57,7 +63,7 @@ static cJSON *raw_entry(const struct model *md, int fd, size_t i,
 	cJSON_Delete(check);
 	if (!ok || !is_text(line, len)) {
 		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL,
-			    "index.json has a malformed entry for %s",
+			    "%s has a malformed entry for %s", index_name(),
 			    md->skills[i].id);
 		free(line);
 		return NULL;
