@@ -19,14 +19,10 @@
 /* ---- paths -------------------------------------------------------------- */
 
 static const struct sfs_mount_fixed fixed[SFS_MOUNT_NENTRIES] = {
-	[SFS_MOUNT_CATALOG] = { "catalog", "catalog", true, true },
-	[SFS_MOUNT_DOCS] = { "docs", "docs", true, true },
-	[SFS_MOUNT_INDEX] = { "index.json", "index.json", true, false },
-	[SFS_MOUNT_REFS] = { "refs", "refs", true, true },
-	[SFS_MOUNT_SKILLS] = { "skills", "skills", true, true },
-	[SFS_MOUNT_STATUS] = { "status.json", "status.json", true, false },
-	[SFS_MOUNT_SKILLS_INDEX] = { "skills_index.json",
-	                             "catalog/skills_index.json", false, false },
+#define ROW(e, name, path, in_root, folder) \
+	[SFS_MOUNT_##e] = { name, path, in_root, folder },
+	SFS_MOUNT_TABLE(ROW)
+#undef ROW
 };
 
 const struct sfs_mount_fixed *sfs_mount_row(enum sfs_mount_entry e)

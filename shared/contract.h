@@ -38,15 +38,28 @@
 
 /* ---- paths -------------------------------------------------------------- */
 
-/* The fixed entries of a mount, in the order fs/ lists them. */
+/*
+ * The fixed entries of a mount, one row each: its enum name, its name in
+ * its folder, its path from the mount, whether it is in the mount's top
+ * folder (else in catalog/), and whether it is a folder.  The rows of one
+ * folder come sorted by name, the order fs/ lists them in.  A new file in
+ * the mount is a row here, its renderer (render.c) and the line of
+ * fs/tree.c that says which document fills it.
+ */
+#define SFS_MOUNT_TABLE(X)                                                  \
+	X(CATALOG, "catalog", "catalog", true, true)                        \
+	X(DOCS, "docs", "docs", true, true)   /* with a docs folder only */ \
+	X(INDEX, "index.json", "index.json", true, false)                   \
+	X(REFS, "refs", "refs", true, true)                                 \
+	X(SKILLS, "skills", "skills", true, true)                           \
+	X(STATUS, "status.json", "status.json", true, false)                \
+	X(SKILLS_INDEX, "skills_index.json", "catalog/skills_index.json",   \
+	  false, false)
+
 enum sfs_mount_entry {
-	SFS_MOUNT_CATALOG,        /* catalog/ */
-	SFS_MOUNT_DOCS,           /* docs/, with a docs folder only */
-	SFS_MOUNT_INDEX,          /* index.json */
-	SFS_MOUNT_REFS,           /* refs/ */
-	SFS_MOUNT_SKILLS,         /* skills/ */
-	SFS_MOUNT_STATUS,         /* status.json */
-	SFS_MOUNT_SKILLS_INDEX,   /* catalog/skills_index.json */
+#define SFS_MOUNT_ENUM(e, name, path, in_root, folder) SFS_MOUNT_##e,
+	SFS_MOUNT_TABLE(SFS_MOUNT_ENUM)
+#undef SFS_MOUNT_ENUM
 	SFS_MOUNT_NENTRIES
 };
 

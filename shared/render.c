@@ -674,6 +674,14 @@ static cJSON *record_references(struct json *j, const struct sfs_skill *s)
 	return refs;
 }
 
+/* The frontmatter as written, whole: a field the record has no member
+ * for is still there for whoever reads the record. */
+static cJSON *frontmatter(struct json *j, const struct sfs_skill *s)
+{
+	return checked(j, cJSON_ParseWithLength(s->frontmatter_json.p,
+	                                        s->frontmatter_json.len));
+}
+
 char *sfs_render_skill_record(const sfs_catalog *cat,
                               const struct sfs_skill *s)
 {
@@ -697,6 +705,7 @@ char *sfs_render_skill_record(const sfs_catalog *cat,
 		add(&j, o, "plugin", str(&j, s->plugin));
 	sfs_format_digest(s->files[s->skill_md].sha256, hex);
 	add(&j, o, "digest", str(&j, hex));
+	add(&j, o, "frontmatter", frontmatter(&j, s));
 	return print(&j, o, true, true);
 }
 

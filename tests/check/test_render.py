@@ -113,6 +113,7 @@ def record(i, root, source):
         "references": refs,
         "root": root, "source": source,
         "digest": resources(i, source)[0]["digest"],
+        "frontmatter": FRONTMATTER[i],
     }, pretty=True) + "\n"
 
 
