@@ -1,5 +1,5 @@
 /*
- * backing.h - reading a skill's files from their source folders.
+ * backing.h - reading a skill's files from their sources.
  */
 #ifndef SKILLSFS_BACKING_H
 #define SKILLSFS_BACKING_H

@@ -98,8 +98,9 @@ struct gen {
 	struct doc *docs;
 	uint32_t ndocs;
 	struct strpool *names;  /* names the catalog does not own */
-	int *root_fds;          /* per catalog root, O_PATH or -1; see
-	                         * backing.c, closed with the generation */
+	int *root_fds;          /* per catalog root, its source's open_root
+	                         * (a folder: O_PATH) or -1; see backing.c,
+	                         * closed with the generation */
 	uint32_t nroot_fds;
 };
 

@@ -6,7 +6,6 @@
  * with a reference count.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
@@ -19,6 +18,7 @@
 #include <unistd.h>
 
 #include "snapshot.h"
+#include "source.h"
 
 #define DEFAULT_MAX_DEPTH   16
 #define DEFAULT_MAX_ENTRIES 1000000
@@ -80,6 +80,7 @@ struct worker {
  * scratch arena or owned here until it becomes a unit. */
 struct reading {
 	const struct sfs_found *found;
+	const struct sfs_source *source;
 	struct sfs_arena *arena;
 	struct sfs_diag_list diags;
 	struct sfs_tree tree;
@@ -138,41 +139,6 @@ static int read_at(int fd, off_t off, size_t max, off_t expect, char **out,
 	*out = buf;
 	*len = n;
 	return 0;
-}
-
-/* Opens SKILL.md as listed in the tree: a regular file, or an in-skill
- * symlink to one.  Returns a descriptor or -errno. */
-static int open_skill_md(struct reading *r)
-{
-	const struct sfs_file *f = &r->tree.files[r->tree.skill_md];
-	char *real = NULL;
-	const char *path = r->skill_md_path;
-
-	if (S_ISLNK(f->mode)) {
-		real = realpath(path, NULL);
-		if (!real)
-			return -errno;
-		path = real;
-	}
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	int err = errno;
-	free(real);
-	if (fd < 0)
-		return -err;
-	struct stat st;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
-	/* The link's target was proven inside the skill when it was listed;
-	 * a folder on the way swapped for a link since then would lead this
-	 * open elsewhere, and that file's frontmatter into the catalog. */
-	if (S_ISLNK(f->mode) && (st.st_dev != f->dev || st.st_ino != f->ino)) {
-		close(fd);
-		return -ESTALE;
-	}
-	r->md_stat = st;
-	return fd;
 }
 
 /* Looks a skill-relative path up in the sorted tree. */
@@ -383,7 +349,9 @@ static int check_folder(struct worker *w, struct reading *r)
 		                    "", "cannot be read; the skill cannot be "
 		                    "served");
 
-	int fd = open_skill_md(r);
+	int fd = r->source->ops->open_skill_md(r->source, r->skill_md_path,
+	                                       &r->tree.files[r->tree.skill_md],
+	                                       &r->md_stat);
 	if (fd < 0)
 		return sfs_diag_add(&r->diags, SFS_ERROR, r->skill_md_path, 0, 0,
 		                    "", "cannot read: %s",
@@ -436,6 +404,7 @@ static int read_folder(struct worker *w, struct cand *c)
 {
 	struct build *b = w->b;
 	struct reading r = { .found = c->found, .arena = &w->scratch,
+	                     .source = &b->cat->sources[c->found->root],
 	                     .hashed = &w->scan.hashed };
 	struct sfs_unit *old = sfs_unit_find(b->reuse, c->found->dir);
 
@@ -449,8 +418,8 @@ static int read_folder(struct worker *w, struct cand *c)
 	r.diags.arena = &w->scratch;
 	w->scan.hint = old ? old->skill.files : NULL;
 	w->scan.nhint = old ? old->skill.nfiles : 0;
-	int rc = sfs_scan_tree(&w->scan, c->found, &w->scratch, &r.diags,
-	                       &r.tree);
+	int rc = r.source->ops->list(r.source, &w->scan, c->found,
+	                             &w->scratch, &r.diags, &r.tree);
 	/* after the listing, which spells SKILL.md */
 	r.skill_md_path = sfs_arena_printf(&w->scratch, "%s/%s",
 	                                   c->found->dir, c->found->skill_md);
@@ -1045,6 +1014,25 @@ static bool reusable(const sfs_catalog *prev, const struct sfs_config *cfg,
 	return true;
 }
 
+/* The source of a configured root: every root is a folder today. */
+static struct sfs_source source_of(const char *root)
+{
+	return (struct sfs_source){ .ops = &sfs_source_dir, .root = root };
+}
+
+/* A source per root, and the docs folder's after them. */
+static int set_sources(sfs_catalog *cat)
+{
+	cat->sources = sfs_arena_alloc(&cat->arena, (cat->nroots + 1) *
+	                                            sizeof(*cat->sources));
+	if (!cat->sources)
+		return -ENOMEM;
+	for (size_t i = 0; i < cat->nroots; i++)
+		cat->sources[i] = source_of(cat->roots[i]);
+	cat->sources[cat->nroots] = source_of(NULL);
+	return 0;
+}
+
 static int init_build(struct build *b, const struct sfs_config *cfg,
                       const sfs_catalog *prev)
 {
@@ -1104,7 +1092,7 @@ static int init_build(struct build *b, const struct sfs_config *cfg,
 		if (!cat->roots[i])
 			return -ENOMEM;
 	}
-	return 0;
+	return set_sources(cat);
 }
 
 static int scan_roots(struct build *b)
@@ -1112,8 +1100,9 @@ static int scan_roots(struct build *b)
 	sfs_catalog *cat = b->cat;
 
 	for (size_t i = 0; i < cat->nroots; i++) {
-		int rc = sfs_scan_root(&b->scan, cat->roots[i], (unsigned)i,
-		                       &cat->root_exists[i]);
+		const struct sfs_source *src = &cat->sources[i];
+		int rc = src->ops->discover(src, &b->scan, (unsigned)i,
+		                            &cat->root_exists[i]);
 		if (rc < 0)
 			return rc;
 	}
@@ -1347,6 +1336,12 @@ size_t sfs_catalog_nroots(const sfs_catalog *cat)
 const char *sfs_catalog_root(const sfs_catalog *cat, size_t i)
 {
 	return i < cat->nroots ? cat->roots[i] : NULL;
+}
+
+const struct sfs_source *sfs_catalog_source(const sfs_catalog *cat,
+                                            size_t i)
+{
+	return i <= cat->nroots ? &cat->sources[i] : NULL;
 }
 
 const char *const *sfs_catalog_dirs(const sfs_catalog *cat, size_t *n)

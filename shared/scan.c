@@ -18,25 +18,18 @@
  * hidden with a warning, because the mount must not lead readers outside
  * the skill.
  *
- * Where a source that is not a folder (a git commit, a remote server)
- * would plug in.  The catalog is built from sfs_found skill folders and
- * their sfs_tree listings; past that point nothing asks where bytes come
- * from but these, each of which today opens the filesystem:
- *  - listing: sfs_scan_root (discovery, here, with plugins.c and docs.c)
- *    and sfs_scan_tree (a skill's entries, with their stat identities);
- *  - reading SKILL.md: open_skill_md and read_at in catalog.c;
- *  - hashing: sfs_sha256_at in digest.c (called from this file);
- *  - "unchanged since the last build": sfs_unit_if_unchanged in unit.c,
- *    by stat, and sfs_digest_reuse in digest.c, by identity;
- *  - serving a file's bytes: backing_open and backing_pin in fs/backing.c
- *    (by path under an O_PATH descriptor of the root), and change
- *    detection in fs/watch.c and fs/refresh.c.
- * A new kind of source supplies those operations (list a folder, stat an
- * entry, open or read a file, tell what changed) for its roots: the place
- * to cut is a struct of function pointers held by struct sfs_scan (and
- * by the generation for backing.c), with the folder as its one
- * implementation; an entry's (dev, ino, mtime, ctime) identity becomes
- * whatever version stamp the source has (a blob id for git).
+ * These are the folder's discovery and listing (struct sfs_source_ops in
+ * source.h, whose folder implementation is source_dir.c).  The catalog
+ * asks a root's source to discover its skills, list each one with the
+ * identities and digests of its entries, and open SKILL.md; the mount
+ * asks it to open a served file.  Below that line everything here is a
+ * folder's: the stat identities that tell a folder unchanged
+ * (sfs_unit_if_unchanged in unit.c, sfs_digest_reuse in digest.c), the
+ * hashing (sfs_sha256_at in digest.c), plugins.c and docs.c.  Another
+ * kind of source fills the same sfs_found and sfs_tree in its own file,
+ * with whatever stamps a version of an entry (a blob id for git) as its
+ * identity.  Change detection (fs/watch.c, fs/refresh.c) stays a
+ * folder's too: see source.h.
  */
 #include <dirent.h>
 #include <errno.h>

@@ -32,6 +32,7 @@ static inline void sfs_sort(void *v, size_t n, size_t size,
 
 struct sfs_scan;
 struct sfs_unit;
+struct sfs_source;
 
 /* ---- arena.c (beyond internal.h) ---------------------------------------- */
 
@@ -400,6 +401,8 @@ struct sfs_catalog {
 	struct sfs_arena arena;            /* owns everything below but
 	                                      the units */
 	const char **roots;
+	struct sfs_source *sources;        /* per root, then the docs
+	                                      folder's (source.h) */
 	bool *root_exists;
 	size_t *root_served;               /* served skills per root */
 	size_t nroots;
