@@ -56,6 +56,14 @@ static cJSON *str(struct json *j, const char *s)
 	return checked(j, s ? cJSON_CreateString(s) : cJSON_CreateNull());
 }
 
+/* A string the caller keeps alive until the tree is printed (catalog
+ * strings), or null for NULL: no copy. */
+static cJSON *ref(struct json *j, const char *s)
+{
+	return checked(j, s ? cJSON_CreateStringReference(s)
+	                    : cJSON_CreateNull());
+}
+
 static cJSON *num(struct json *j, double v)
 {
 	return checked(j, cJSON_CreateNumber(v));
@@ -91,12 +99,14 @@ static char *print(struct json *j, cJSON *item, bool pretty, bool nl)
 
 /*
  * The line documents are written directly, without a cJSON tree per
- * skill: at 10,000 skills the trees cost more than everything else in a
- * refresh.  (Measured on 10,000 generated skills of 4 files with
- * tests/perf/catalog_bench --records --render-loops 5: the records, the
- * same bytes, take 60-110 ms through cJSON trees against 8-19 ms written
- * this way; index.json takes 25-70 ms written this way.)  The bytes are cJSON's own (cJSON_PrintUnformatted): strings
- * escaped as print_string_ptr does, arrays and objects without spaces,
+ * skill: a mount renders all of index.json's entries at the first read
+ * of every generation, and the trees would cost several times the text.
+ * (Measured on 10,000 generated skills of 4 files with
+ * tests/perf/catalog_bench --records --render-loops 5: catalog records,
+ * which are printed through cJSON trees, take 55-73 ms for 10,000, where
+ * the same bytes written this way took 12-14 ms.)  The bytes are
+ * cJSON's own (cJSON_PrintUnformatted): strings escaped as
+ * print_string_ptr does, arrays and objects without spaces,
  * the frontmatter printed by cJSON itself.
  */
 
@@ -631,11 +641,11 @@ bool sfs_lines_doc_same(const sfs_lines_doc *a, const sfs_lines_doc *b)
 /* ---- one skill's record ------------------------------------------------- */
 
 /* An array of strings. */
-static cJSON *strings(struct json *j, const char *const *v, size_t n)
+static cJSON *ref_strings(struct json *j, const char *const *v, size_t n)
 {
 	cJSON *arr = checked(j, cJSON_CreateArray());
 	for (size_t i = 0; i < n; i++)
-		push(j, arr, str(j, v[i]));
+		push(j, arr, ref(j, v[i]));
 	return arr;
 }
 
@@ -653,7 +663,7 @@ static cJSON *record_document(struct json *j, const struct sfs_skill *s)
 {
 	cJSON *o = checked(j, cJSON_CreateObject());
 	add(j, o, "uri", owned_str(j, sfs_uri_document(s->id)));
-	add(j, o, "path", str(j, "SKILL.md"));
+	add(j, o, "path", ref(j, "SKILL.md"));
 	add(j, o, "skill_uri", owned_str(j, sfs_uri_skill(s->id, "SKILL.md")));
 	return o;
 }
@@ -664,11 +674,11 @@ static cJSON *record_references(struct json *j, const struct sfs_skill *s)
 	for (size_t i = 0; i < s->nrefs; i++) {
 		const struct sfs_ref *r = &s->refs[i];
 		cJSON *o = checked(j, cJSON_CreateObject());
-		add(j, o, SFS_REF_PATH, str(j, r->path));
+		add(j, o, SFS_REF_PATH, ref(j, r->path));
 		add(j, o, "uri", owned_str(j, sfs_uri_reference(s->id, r->id)));
-		add(j, o, SFS_REF_TITLE, str(j, r->title));
+		add(j, o, SFS_REF_TITLE, ref(j, r->title));
 		add(j, o, SFS_REF_MIME_TYPE,
-		    str(j, r->mime_type ? r->mime_type : "text/markdown"));
+		    ref(j, r->mime_type ? r->mime_type : "text/markdown"));
 		add(j, refs, r->id, o);
 	}
 	return refs;
@@ -689,22 +699,23 @@ char *sfs_render_skill_record(const sfs_catalog *cat,
 	cJSON *o = checked(&j, cJSON_CreateObject());
 	char hex[SFS_DIGEST_LEN];
 
-	add(&j, o, "id", str(&j, s->id));
-	add(&j, o, "name", str(&j, s->id));
-	add(&j, o, "description", str(&j, s->description));
-	add(&j, o, "version", str(&j, s->version));
-	add(&j, o, "tags", strings(&j, s->tags, s->ntags));
+	add(&j, o, "id", ref(&j, s->id));
+	add(&j, o, "name", ref(&j, s->id));
+	add(&j, o, "description", ref(&j, s->description));
+	add(&j, o, "version", ref(&j, s->version));
+	add(&j, o, "tags", ref_strings(&j, s->tags, s->ntags));
 	add(&j, o, "capabilities",
-	    strings(&j, s->capabilities, s->ncapabilities));
-	add(&j, o, "depends_on", strings(&j, s->depends_on, s->ndepends_on));
+	    ref_strings(&j, s->capabilities, s->ncapabilities));
+	add(&j, o, "depends_on",
+	    ref_strings(&j, s->depends_on, s->ndepends_on));
 	add(&j, o, "document", record_document(&j, s));
 	add(&j, o, SFS_RECORD_REFERENCES, record_references(&j, s));
-	add(&j, o, "root", str(&j, sfs_catalog_root(cat, s->root)));
-	add(&j, o, "source", str(&j, s->dir));
+	add(&j, o, "root", ref(&j, sfs_catalog_root(cat, s->root)));
+	add(&j, o, "source", ref(&j, s->dir));
 	if (s->plugin)
-		add(&j, o, "plugin", str(&j, s->plugin));
+		add(&j, o, "plugin", ref(&j, s->plugin));
 	sfs_format_digest(s->files[s->skill_md].sha256, hex);
-	add(&j, o, "digest", str(&j, hex));
+	add(&j, o, "digest", ref(&j, hex));
 	add(&j, o, "frontmatter", frontmatter(&j, s));
 	return print(&j, o, true, true);
 }
