@@ -105,10 +105,9 @@ static char *print(struct json *j, cJSON *item, bool pretty, bool nl)
  * tests/perf/catalog_bench --records --render-loops 5: catalog records,
  * which are printed through cJSON trees, take 55-73 ms for 10,000;
  * written this way, without their frontmatter, they took 12-14 ms.)
- * The bytes are
- * cJSON's own (cJSON_PrintUnformatted): strings escaped as
- * print_string_ptr does, arrays and objects without spaces,
- * the frontmatter printed by cJSON itself.
+ * The bytes are cJSON's own (cJSON_PrintUnformatted): strings escaped
+ * as print_string_ptr does, arrays and objects without spaces, the
+ * frontmatter printed by cJSON itself.
  */
 
 struct text {
