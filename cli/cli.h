@@ -25,7 +25,8 @@ struct roots {
 /*
  * Adds `path` as given on the command line or in the environment, made
  * absolute against the current directory and cleaned lexically (no
- * symlinks are resolved: a root may not exist yet).  Returns 0 or -errno.
+ * symlinks are resolved: a root may not exist yet); a source's URL
+ * (git+file:///...) is kept as written.  Returns 0 or -errno.
  */
 int roots_add(struct roots *r, const char *path, const char *source);
 /* Adds each folder of a colon-separated list.  Returns the number added,

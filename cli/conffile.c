@@ -35,6 +35,11 @@ int roots_from_config(struct roots *r, const struct sfs_config_file *cf)
 		if (rc < 0)
 			return rc;
 	}
+	for (size_t i = 0; i < cf->nsources; i++) {
+		int rc = roots_add(r, cf->sources[i], "config");
+		if (rc < 0)
+			return rc;
+	}
 	return 0;
 }
 

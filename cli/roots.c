@@ -12,12 +12,16 @@
 
 #include "cli.h"
 #include "skillsfs.h"
+#include "source.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 int roots_add(struct roots *r, const char *path, const char *source)
 {
-	char *abs = sfs_path_absolute(path);
+	/* a source's URL is taken as it is: the catalog picks its source
+	 * by it (source.h) */
+	char *abs = sfs_source_is_url(path) ? strdup(path)
+	                                    : sfs_path_absolute(path);
 
 	if (!abs)
 		return -errno;

@@ -59,7 +59,16 @@ int backing_open(const struct gen *g, const struct node *n, bool *borrowed)
 /* Pinning is part of change detection, which only a folder has: the
  * bytes of a git blob or of a verified cache file cannot change again
  * before the next refresh. */
-int backing_pin(const struct sfs_skill *s, const struct sfs_file *f)
+bool backing_is_folder(const sfs_catalog *cat, size_t i)
 {
+	const struct sfs_source *src = sfs_catalog_source(cat, i);
+	return src && src->ops == &sfs_source_dir;
+}
+
+int backing_pin(const sfs_catalog *cat, const struct sfs_skill *s,
+                const struct sfs_file *f)
+{
+	if (!backing_is_folder(cat, s->root))
+		return -EOPNOTSUPP;
 	return sfs_source_dir_pin(s, f);
 }

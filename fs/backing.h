@@ -17,7 +17,13 @@ int backing_open_roots(struct gen *g);
  * regular file, or -errno; *borrowed tells that the descriptor is the
  * generation's (a pinned source), which the caller must not close. */
 int backing_open(const struct gen *g, const struct node *n, bool *borrowed);
+/* Whether root i of cat (sfs_catalog_nroots: the docs folder) is a
+ * folder.  Only a folder changes under the mount, so only folders are
+ * watched, polled and pinned; a git root changes when it is resolved
+ * again (SIGHUP). */
+bool backing_is_folder(const sfs_catalog *cat, size_t i);
 /* gen_params.pin: the source if it is still what the scan read. */
-int backing_pin(const struct sfs_skill *s, const struct sfs_file *f);
+int backing_pin(const sfs_catalog *cat, const struct sfs_skill *s,
+                const struct sfs_file *f);
 
 #endif

@@ -63,6 +63,9 @@ struct build_inputs {
 	 * tells. */
 	const char *(*built)(void *arg, sfs_catalog *cat);
 	void *built_arg;
+	/* sfs_config.resolve_sources: on SIGHUP, git roots move to what
+	 * their refs name now. */
+	bool resolve_sources;
 };
 /* Builds a generation from the sources, reusing what `prev` (the current
  * one, or NULL) has; NULL when out of memory. */

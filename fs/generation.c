@@ -101,6 +101,7 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev,
 		.nchanged = in->nchanged,
 		.before_listing = in->before_listing,
 		.before_listing_arg = in->before_listing_arg,
+		.resolve_sources = in->resolve_sources,
 	};
 	sfs_catalog *cat = NULL;
 

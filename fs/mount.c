@@ -1,7 +1,8 @@
 /*
  * mount.c - `skillsfs MOUNTPOINT ...`: checks the mountpoint, builds the
  * first generation, mounts, daemonizes, starts the refresh thread and
- * runs the FUSE loop until unmounted or signalled.
+ * runs the FUSE loop until unmounted or signalled (SIGHUP rebuilds: see
+ * refresh.c).
  *
  * Every path is resolved before daemonizing (libfuse then changes
  * directory to /).  Exit status: 0 after a clean unmount, 1 when mounting
@@ -23,6 +24,7 @@
 #include "daemon.h"
 #include "report.h"
 #include "serve_loop.h"
+#include "source.h"
 
 #define CACHE_TIMEOUT 86400.0   /* invalidation keeps caches right */
 
@@ -132,12 +134,40 @@ static void warn_missing_roots(const struct roots *roots)
 	struct stat st;
 
 	for (size_t i = 0; i < roots->n; i++) {
+		if (sfs_source_is_url(roots->paths[i]))
+			continue;   /* the build reports what it cannot read */
 		if (stat(roots->paths[i], &st) == 0 && S_ISDIR(st.st_mode))
 			continue;
 		fprintf(stderr, "skillsfs: warning: skills directory %s does "
 		        "not exist (yet); it is served once it appears\n",
 		        roots->paths[i]);
 	}
+}
+
+/* A source that could not be read at start (a git root whose ref did
+ * not resolve) is told on stderr with its findings, and the other roots
+ * are served; with -o strict it ends the mount.  Returns 0 or 1. */
+static int check_sources(const struct daemon *d)
+{
+	const sfs_catalog *cat = d->cur->cat;
+	size_t n;
+	const struct sfs_diag *diags = sfs_catalog_diags(cat, &n);
+	int status = 0;
+
+	for (size_t i = 0; i < sfs_catalog_nroots(cat); i++) {
+		const struct sfs_source *src = sfs_catalog_source(cat, i);
+		if (!src->ops->version || src->ops->version(src))
+			continue;
+		for (size_t k = 0; k < n; k++)
+			if (strcmp(diags[k].file, src->root) == 0)
+				fprintf(stderr, "skillsfs: %s: %s: %s\n",
+				        d->opt->strict ? "error" : "warning",
+				        diags[k].file, diags[k].message);
+		if (d->opt->strict)
+			status = fail("-o strict: the source %s cannot be read",
+			              src->root);
+	}
+	return status;
 }
 
 static int run_loop(struct daemon *d)
@@ -293,7 +323,7 @@ int mount_main(int argc, char **argv)
 	} else if (!(d.cur = refresher_build(&d, NULL, NULL, 0))) {
 		status = fail("cannot build the catalog: %s",
 		              strerror(ENOMEM));
-	} else {
+	} else if ((status = check_sources(&d)) == 0) {
 		report_catalog(&d, NULL, d.cur->cat);
 		daemon_trim();
 		status = serve(&d, &o, mountpoint);

@@ -1,15 +1,16 @@
 /*
  * options.c - the mount command line.
  *
- *   skillsfs MOUNTPOINT [--skills-dir DIR]... [--config FILE] [-f] [-d]
- *            [-s] [-o OPT[,OPT]]
+ *   skillsfs MOUNTPOINT [--skills-dir DIR]... [--source URL]...
+ *            [--config FILE] [-f] [-d] [-s] [-o OPT[,OPT]]
  *   skillsfs SOURCE MOUNTPOINT -o OPTS        (mount.fuse3, /etc/fstab)
  *
  * Our own -o options are taken out; every other one is passed to libfuse,
  * which rejects what it does not know.  The mount is always read-only and
  * named fsname=skillsfs, subtype=skillsfs.  A configuration file fills in
- * what the command line leaves unsaid; roots come from --skills-dir, else
- * the file, else $SKILLSFS_SKILLS_DIRS, else the standard folders.
+ * what the command line leaves unsaid; roots come from --skills-dir and
+ * --source (in the order given), else the file, else
+ * $SKILLSFS_SKILLS_DIRS, else the standard folders.
  */
 #include <errno.h>
 #include <limits.h>
@@ -18,6 +19,7 @@
 
 #include "config.h"
 #include "options.h"
+#include "source.h"
 
 /* "skillsfs: MESSAGE", a pointer to --help; returns CLI_EXIT_USAGE. */
 #define usage_error(...) cli_usage_error("skillsfs", __VA_ARGS__)
@@ -25,8 +27,8 @@
 void options_usage(FILE *out, const char *prog)
 {
 	fprintf(out,
-"usage: %s MOUNTPOINT [--skills-dir DIR]... [--config FILE] [--docs-dir DIR]\n"
-"                [-f] [-d] [-s] [-o OPT[,OPT...]]\n"
+"usage: %s MOUNTPOINT [--skills-dir DIR]... [--source URL]... [--config FILE]\n"
+"                [--docs-dir DIR] [-f] [-d] [-s] [-o OPT[,OPT...]]\n"
 "       %s check [--skills-dir DIR]... [--config FILE] [--strict] [--json]\n"
 "             [DIR]...\n"
 "       %s export --anthropic OUTDIR [--skills-dir DIR]... [--config FILE]\n"
@@ -42,6 +44,11 @@ void options_usage(FILE *out, const char *prog)
 "                           the standard skill folders of agents that\n"
 "                           exist: ~/.agents/skills, ~/.claude/skills,\n"
 "                           ./.agents/skills, ... (see skillsfs(1))\n"
+"    --source URL           skills from a git repository, read in place\n"
+"                           (repeatable; ordered with --skills-dir):\n"
+"                           git+file:///PATH[#REF][:SUBDIR], REF a branch,\n"
+"                           tag or full commit id (default HEAD); kill -HUP\n"
+"                           serves a branch's or tag's new commit\n"
 "    --config FILE          read roots and options from a YAML file\n"
 "                           (skillsfs(5)); the command line overrides it\n"
 "    --docs-dir DIR         serve the markdown files under DIR at docs/\n"
@@ -124,6 +131,21 @@ static int add_dirs(struct mount_options *o, const char *list,
 {
 	if (roots_add_list(&o->roots, list, source) < 0)
 		return usage_error("cannot use skills directories %s", list);
+	return 0;
+}
+
+/* --source URL: a root in the same order as --skills-dir's. */
+static int add_source(struct mount_options *o, const char *url)
+{
+	struct sfs_source_url u;
+	const char *why;
+	int rc = sfs_source_url_parse(url, &u, &why);
+
+	if (rc == -EINVAL)
+		return usage_error("bad --source '%s': %s", url, why);
+	sfs_source_url_free(&u);
+	if (rc < 0 || roots_add(&o->roots, url, "--source") < 0)
+		return usage_error("%s", strerror(ENOMEM));
 	return 0;
 }
 
@@ -286,7 +308,7 @@ static int build_fuse_args(struct mount_options *o, const char *prog,
 static bool takes_value(const char *a, size_t n)
 {
 	static const char *const names[] = {
-		"--config", "--docs-dir", "--skills-dir", "-o",
+		"--config", "--docs-dir", "--skills-dir", "--source", "-o",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -307,6 +329,8 @@ static int take_value(struct mount_options *o, const char *a, const char *v,
 		o->set |= SET_DOCS_DIR;
 		return set_docs_dir(o, v);
 	}
+	if (!strncmp(a, "--source", 8))
+		return add_source(o, v);
 	if (!*v || roots_add(&o->roots, v, "--skills-dir") < 0)
 		return usage_error("bad --skills-dir '%s'", v);
 	return 0;

@@ -16,6 +16,11 @@
  * filesystem, or -o polling): the fingerprint of the sources is compared
  * every `poll_interval` ms, and sooner when a request arrives after a
  * longer pause.
+ *
+ * Only folders are watched or polled.  A git root serves one commit until
+ * SIGHUP, which rebuilds at once with every git root resolved again (a
+ * followed branch's new commit); rebuilds for a folder's change keep the
+ * commits served.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -31,10 +36,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backing.h"
 #include "grow.h"
 #include "daemon.h"
 #include "fingerprint.h"
 #include "report.h"
+#include "source.h"
 #include "watch.h"
 
 #define POLL_CTIME_MARGIN_MS 2000LL
@@ -66,6 +73,8 @@ struct refresher {
 	pthread_t thread;
 	bool started;
 	int wake;                /* eventfd: stop, or check now */
+	int hup;                 /* eventfd: SIGHUP came (on_hup) */
+	bool resolve;            /* the build resolves git roots again */
 	atomic_bool stop;
 	struct watcher w;        /* fd -1 in polling mode */
 	bool again;              /* re-add every watch at the next sync */
@@ -157,8 +166,13 @@ int refresher_init(struct daemon *d)
 		return -ENOMEM;
 	r->w.fd = -1;
 	r->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (r->wake < 0) {
+	r->hup = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (r->wake < 0 || r->hup < 0) {
 		int rc = -errno;
+		if (r->wake >= 0)
+			close(r->wake);
+		if (r->hup >= 0)
+			close(r->hup);
 		free(r);
 		return rc;
 	}
@@ -166,6 +180,7 @@ int refresher_init(struct daemon *d)
 	                  sizeof(*r->roots));
 	if (!r->roots) {
 		close(r->wake);
+		close(r->hup);
 		free(r);
 		return -ENOMEM;
 	}
@@ -180,7 +195,8 @@ int refresher_init(struct daemon *d)
 		return 0;
 	}
 	for (size_t i = 0; i < d->opt->roots.n; i++) {
-		if (remote_fs(d->opt->roots.paths[i])) {
+		const char *root = d->opt->roots.paths[i];
+		if (!sfs_source_is_url(root) && remote_fs(root)) {
 			use_polling(d, NULL);
 			return 0;
 		}
@@ -265,6 +281,8 @@ static int wanted(const struct daemon *d, const sfs_catalog *cat,
 		rc = want_add(l, dirs[i], NULL);
 	for (size_t i = 0; i < d->opt->roots.n && rc == 0; i++) {
 		const char *root = d->opt->roots.paths[i];
+		if (sfs_source_is_url(root))
+			continue;   /* not a folder: resolved on SIGHUP */
 		if (stat(root, &st) == 0 && S_ISDIR(st.st_mode))
 			rc = want_add(l, root, NULL);
 		else
@@ -340,6 +358,8 @@ static bool roots_moved(struct daemon *d)
 	bool moved = false;
 
 	for (size_t i = 0; r->roots && i < d->opt->roots.n; i++) {
+		if (sfs_source_is_url(d->opt->roots.paths[i]))
+			continue;
 		struct root_id now = root_id(d->opt->roots.paths[i]);
 		moved |= now.exists != r->roots[i].exists ||
 		         now.dev != r->roots[i].dev ||
@@ -397,6 +417,7 @@ struct gen *refresher_build(struct daemon *d, const struct gen *prev,
 	struct build_inputs in = {
 		.changed = changed, .nchanged = nchanged,
 		.built = sync_watches, .built_arg = d,
+		.resolve_sources = d->refresher->resolve,
 	};
 
 	prepare(d, &in);
@@ -461,6 +482,7 @@ static bool unsettled(const struct gen *prev, const struct gen *g)
 	for (uint32_t i = 0; i < g->nnodes; i++) {
 		const struct node *n = &g->nodes[i];
 		if (n->kind == NODE_SKILL_FILE && !gen_node(prev, n->ino) &&
+		    backing_is_folder(g->cat, gen_skill(g, n)->root) &&
 		    open_for_writing(gen_skill(g, n)->dir,
 		                     gen_file(g, n)->source))
 			return true;
@@ -468,6 +490,7 @@ static bool unsettled(const struct gen *prev, const struct gen *g)
 	for (size_t i = 0; i < sfs_catalog_nskills(prev->cat); i++) {
 		const struct sfs_skill *s = sfs_catalog_skill(prev->cat, i);
 		if (!sfs_catalog_find(g->cat, s->id) &&
+		    backing_is_folder(prev->cat, s->root) &&
 		    open_for_writing(s->dir, "SKILL.md"))
 			return true;
 	}
@@ -785,6 +808,18 @@ static void fill_some(struct daemon *d)
 		        atomic_load(&d->retainer.used));
 }
 
+/* SIGHUP: a build at once, which resolves every git root again and
+ * looks at every folder; published whatever the folders are doing. */
+static void reload(struct daemon *d)
+{
+	struct refresher *r = d->refresher;
+
+	r->resolve = true;
+	r->blind = true;
+	rebuild(d, true);
+	r->resolve = false;
+}
+
 /* ---- the thread ---------------------------------------------------------- */
 
 static void *run(void *arg)
@@ -797,18 +832,27 @@ static void *run(void *arg)
 	r->rescan = false;
 	while (!atomic_load(&r->stop)) {
 		bool polling = atomic_load(&d->polling);
-		struct pollfd fds[2] = {
+		struct pollfd fds[3] = {
 			{ .fd = r->wake, .events = POLLIN },
 			{ .fd = polling ? -1 : r->w.fd, .events = POLLIN },
+			{ .fd = r->hup, .events = POLLIN },
 		};
 		int timeout = sleep_ms(d, pending, first, last);
 		if (fill_pending(d))
 			timeout = 0;
-		if (poll(fds, 2, timeout) < 0 && errno != EINTR)
+		if (poll(fds, 3, timeout) < 0 && errno != EINTR)
 			break;
 		if (atomic_load(&r->stop))
 			break;
 		uint64_t count;
+		if ((fds[2].revents & POLLIN) &&
+		    read(r->hup, &count, sizeof(count)) == sizeof(count)) {
+			reload(d);
+			pending = r->rescan;
+			r->rescan = false;
+			first = last = now_ms(CLOCK_MONOTONIC);
+			continue;
+		}
 		bool woken = fds[0].revents & POLLIN;
 		if (woken && read(r->wake, &count, sizeof(count)) < 0)
 			count = 0;
@@ -876,6 +920,24 @@ static void *run(void *arg)
 	return NULL;
 }
 
+/* The refresher's SIGHUP eventfd, for the signal handler, which can be
+ * given nothing else: set before the handler is installed, -1 after it
+ * is taken away. */
+static int hup_fd = -1;
+
+/* Async-signal-safe: one write(2) to an eventfd. */
+static void on_hup(int sig)
+{
+	uint64_t one = 1;
+	int saved = errno;
+
+	(void)sig;
+	if (write(hup_fd, &one, sizeof(one)) < 0) {
+		/* the counter is full: a reload is pending anyway */
+	}
+	errno = saved;
+}
+
 int refresher_start(struct daemon *d)
 {
 	struct refresher *r = d->refresher;
@@ -889,6 +951,12 @@ int refresher_start(struct daemon *d)
 	if (rc != 0)
 		return -rc;
 	r->started = true;
+	/* SIGHUP reloads (libfuse's handler would end the mount) */
+	struct sigaction sa = { .sa_handler = on_hup, .sa_flags = SA_RESTART };
+	sigemptyset(&sa.sa_mask);
+	hup_fd = r->hup;
+	if (sigaction(SIGHUP, &sa, NULL) < 0)
+		return -errno;
 	return 0;
 }
 
@@ -933,6 +1001,8 @@ void refresher_stop(struct daemon *d)
 	if (!r)
 		return;
 	if (r->started) {
+		signal(SIGHUP, SIG_IGN);   /* until the mount is gone */
+		hup_fd = -1;
 		atomic_store(&r->stop, true);
 		kick(r);
 		pthread_join(r->thread, NULL);
@@ -944,6 +1014,7 @@ void refresher_stop(struct daemon *d)
 	sfs_catalog_unref(r->watched);
 	free(r->roots);
 	close(r->wake);
+	close(r->hup);
 	free(r);
 	d->refresher = NULL;
 }

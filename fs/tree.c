@@ -414,7 +414,7 @@ static void pin_node(struct builder *b, uint32_t idx)
 {
 	struct gen *g = b->g;
 	const struct node *n = &g->nodes[idx];
-	int fd = b->p->pin(gen_skill(g, n), gen_file(g, n));
+	int fd = b->p->pin(g->cat, gen_skill(g, n), gen_file(g, n));
 
 	g->unpinned += fd == -ESTALE || fd == -ENOENT;
 	if (fd < 0)

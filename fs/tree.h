@@ -36,8 +36,10 @@ struct gen_params {
 	/* Opens a file that changed since the previous generation, if it is
 	 * still the very file the scan read, so that reads serve the bytes
 	 * the catalog hashed even if the source is replaced again before the
-	 * next refresh.  Returns a descriptor or -errno; NULL: never. */
-	int (*pin)(const struct sfs_skill *s, const struct sfs_file *f);
+	 * next refresh.  Returns a descriptor or -errno (-EOPNOTSUPP: its
+	 * source never changes under a reader); NULL: never. */
+	int (*pin)(const sfs_catalog *cat, const struct sfs_skill *s,
+	           const struct sfs_file *f);
 	unsigned max_pins;                  /* per generation */
 	/* for status.json: a change not published yet, or NULL */
 	const struct sfs_status_pending *pending;

@@ -62,6 +62,7 @@
 #include "files.h"
 #include "keeper.h"
 #include "mount.h"
+#include "source.h"
 
 /* status.json, in messages */
 #define STATUS (sfs_mount_row(SFS_MOUNT_STATUS)->path)
@@ -86,9 +87,12 @@ static uint64_t deadline_in(unsigned ms)
 /* ---- canonical roots and the key ---------------------------------------- */
 
 /* The real path when it exists (a symlinked root is the same root), else
- * the absolute one (skillsfs reports a missing root, it does not fail). */
+ * the absolute one (skillsfs reports a missing root, it does not fail);
+ * a source's URL as it is. */
 static char *canonical(const char *path)
 {
+	if (sfs_source_is_url(path))
+		return strdup(path);
 	char *real = realpath(path, NULL);
 
 	return real ? real : sfs_path_absolute(path);
@@ -146,6 +150,10 @@ static int canonical_view(struct automount *am,
 		rc = push(&am->expect, &am->nexpect, canonical(sp->dirs[i]));
 	for (size_t i = 0; !sp->ndirs && sp->cf && i < sp->cf->nroots && !rc; i++)
 		rc = push(&am->expect, &am->nexpect, canonical(sp->cf->roots[i]));
+	for (size_t i = 0; !sp->ndirs && sp->cf && i < sp->cf->nsources && !rc;
+	     i++)
+		rc = push(&am->expect, &am->nexpect,
+		          canonical(sp->cf->sources[i]));
 	for (size_t i = 0; i < am->nexpect; i++)
 		buf_printf(&text, "root %s\n", am->expect[i]);
 	for (size_t i = 0; i < sp->ndirs && !rc; i++) {

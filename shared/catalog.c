@@ -1014,23 +1014,48 @@ static bool reusable(const sfs_catalog *prev, const struct sfs_config *cfg,
 	return true;
 }
 
-/* The source of a configured root: every root is a folder today. */
-static struct sfs_source source_of(const char *root)
+/* The commit prev served for the git root `root` (index i), to serve
+ * again, or NULL when its ref is to be resolved (see resolve_sources). */
+static const char *kept_commit(const sfs_catalog *prev,
+                               const struct sfs_config *cfg, size_t i,
+                               const char *root)
 {
-	return (struct sfs_source){ .ops = &sfs_source_dir, .root = root };
+	if (!prev || cfg->resolve_sources || i >= prev->nroots ||
+	    strcmp(prev->roots[i], root) != 0 ||
+	    prev->sources[i].ops != &sfs_source_git)
+		return NULL;
+	return sfs_source_git.version(&prev->sources[i]);
+}
+
+/* The source of a configured root: a git repository for a git+ URL,
+ * else a folder.  Returns 0 or -ENOMEM. */
+static int source_of(const char *root, const char *commit,
+                     struct sfs_source *out)
+{
+	*out = (struct sfs_source){ .ops = &sfs_source_dir, .root = root };
+	if (!sfs_source_is_url(root))
+		return 0;
+	out->ops = &sfs_source_git;
+	out->state = sfs_source_git_new(root, commit);
+	return out->state ? 0 : -ENOMEM;
 }
 
 /* A source per root, and the docs folder's after them. */
-static int set_sources(sfs_catalog *cat)
+static int set_sources(sfs_catalog *cat, const struct sfs_config *cfg,
+                       const sfs_catalog *prev)
 {
 	cat->sources = sfs_arena_alloc(&cat->arena, (cat->nroots + 1) *
 	                                            sizeof(*cat->sources));
 	if (!cat->sources)
 		return -ENOMEM;
-	for (size_t i = 0; i < cat->nroots; i++)
-		cat->sources[i] = source_of(cat->roots[i]);
-	cat->sources[cat->nroots] = source_of(NULL);
-	return 0;
+	for (size_t i = 0; i < cat->nroots; i++) {
+		const char *root = cat->roots[i];
+		int rc = source_of(root, kept_commit(prev, cfg, i, root),
+		                   &cat->sources[i]);
+		if (rc < 0)
+			return rc;
+	}
+	return source_of(NULL, NULL, &cat->sources[cat->nroots]);
 }
 
 static int init_build(struct build *b, const struct sfs_config *cfg,
@@ -1092,7 +1117,7 @@ static int init_build(struct build *b, const struct sfs_config *cfg,
 		if (!cat->roots[i])
 			return -ENOMEM;
 	}
-	return set_sources(cat);
+	return set_sources(cat, cfg, prev);
 }
 
 static int scan_roots(struct build *b)
@@ -1233,6 +1258,11 @@ static void destroy(sfs_catalog *cat)
 {
 	for (size_t i = 0; i < cat->nunits; i++)
 		sfs_unit_unref(cat->units[i]);
+	/* what a source resolved is read through until the last reader of
+	 * the catalog is gone */
+	for (size_t i = 0; cat->sources && i <= cat->nroots; i++)
+		if (cat->sources[i].ops && cat->sources[i].ops->release)
+			cat->sources[i].ops->release(&cat->sources[i]);
 	sfs_arena_free(&cat->arena);
 	free(cat);
 }

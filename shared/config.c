@@ -5,6 +5,8 @@
  * rather than a setting silently ignored.
  *
  *   roots: [DIR, ...]        (or one DIR)
+ *   sources:                 (after the roots in precedence)
+ *     - url: git+file:///PATH[#REF][:SUBDIR]
  *   mountpoint: DIR
  *   docs_dir: DIR
  *   include: [PATTERN, ...]
@@ -25,6 +27,7 @@
 #include <yaml.h>
 
 #include "skillsfs.h"
+#include "source.h"
 
 #define MAX_FILE_BYTES (1024 * 1024)
 #define MAX_MS 3600000L
@@ -36,6 +39,7 @@ struct cfg_ctx {
 	const char *home;
 	struct sfs_config_file *out;
 	struct sfs_config_error *err;
+	const char *url;        /* the source entry being read: its url */
 };
 
 __attribute__((format(printf, 4, 5)))
@@ -306,6 +310,56 @@ static int option_entry(struct cfg_ctx *c, const char *key,
 	            "retain, polling, multithreaded, nonempty, allow_other)");
 }
 
+/* One key of a source entry; a source's own options come later. */
+static int source_entry(struct cfg_ctx *c, const char *key,
+                        const yaml_node_t *k, const yaml_node_t *v)
+{
+	struct sfs_source_url u;
+	const char *url, *why;
+
+	if (strcmp(scalar(k), "url") != 0)
+		return fail(c, k, key, "unknown key (known: url)");
+	int rc = take_string(c, v, key, "a source URL", &url);
+	if (rc < 0)
+		return rc;
+	rc = sfs_source_url_parse(url, &u, &why);
+	if (rc == -ENOMEM)
+		return no_memory(c);
+	if (rc < 0)
+		return fail(c, v, key, "%s: %s", url, why);
+	sfs_source_url_free(&u);
+	c->url = url;
+	return 0;
+}
+
+/* sources: a list of mappings, each with url:. */
+static int take_sources(struct cfg_ctx *c, const yaml_node_t *v,
+                        const char *key)
+{
+	if (v->type != YAML_SEQUENCE_NODE)
+		return fail(c, v, key, "expected a list of sources "
+		            "(- url: git+file:///PATH)");
+	for (const yaml_node_item_t *i = v->data.sequence.items.start;
+	     i < v->data.sequence.items.top; i++) {
+		const yaml_node_t *item = yaml_document_get_node(c->doc, *i);
+		if (item->type != YAML_MAPPING_NODE)
+			return fail(c, item, key, "expected a mapping with "
+			            "url: (- url: git+file:///PATH)");
+		c->url = NULL;
+		int rc = each_entry(c, item, key, source_entry);
+		if (rc == 0 && !c->url)
+			rc = fail(c, item, key, "a source needs url:");
+		char *url = rc == 0 ? strdup(c->url) : NULL;
+		if (rc == 0 && !url)
+			rc = no_memory(c);
+		if (rc == 0)
+			rc = push(c, &c->out->sources, &c->out->nsources, url);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 static int top_entry(struct cfg_ctx *c, const char *key,
                      const yaml_node_t *k, const yaml_node_t *v)
 {
@@ -313,6 +367,8 @@ static int top_entry(struct cfg_ctx *c, const char *key,
 
 	if (!strcmp(key, "roots"))
 		return take_list(c, v, key, true, &o->roots, &o->nroots);
+	if (!strcmp(key, "sources"))
+		return take_sources(c, v, key);
 	if (!strcmp(key, "include"))
 		return take_list(c, v, key, false, &o->include, &o->ninclude);
 	if (!strcmp(key, "exclude"))
@@ -330,8 +386,8 @@ static int top_entry(struct cfg_ctx *c, const char *key,
 			return fail(c, v, key, "expected a mapping of options");
 		return each_entry(c, v, key, option_entry);
 	}
-	return fail(c, k, key, "unknown key (known: roots, mountpoint, "
-	            "docs_dir, include, exclude, options)");
+	return fail(c, k, key, "unknown key (known: roots, sources, "
+	            "mountpoint, docs_dir, include, exclude, options)");
 }
 
 /* ---- reading ------------------------------------------------------------ */
@@ -450,6 +506,7 @@ static void free_list(char **v, size_t n)
 void sfs_config_file_free(struct sfs_config_file *cf)
 {
 	free_list(cf->roots, cf->nroots);
+	free_list(cf->sources, cf->nsources);
 	free_list(cf->include, cf->ninclude);
 	free_list(cf->exclude, cf->nexclude);
 	free(cf->docs_dir);

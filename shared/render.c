@@ -20,6 +20,7 @@
 
 #include "contract.h"
 #include "snapshot.h"
+#include "source.h"
 
 /* ---- building JSON ------------------------------------------------------ */
 
@@ -798,6 +799,15 @@ static cJSON *status_roots(struct json *j, const sfs_catalog *cat,
 		add(j, o, SFS_STATUS_ROOT_PATH, str(j, cat->roots[i]));
 		add(j, o, "source", str(j, info->root_sources ?
 		                              info->root_sources[i] : NULL));
+		/* a root that is not a folder: its kind, and what this
+		 * generation serves of it (a git root's commit; null when it
+		 * could not be resolved, and the findings say why) */
+		const struct sfs_source *src = &cat->sources[i];
+		if (src->ops->version) {
+			add(j, o, "kind", str(j, src->ops->kind));
+			add(j, o, src->ops->version_key,
+			    str(j, src->ops->version(src)));
+		}
 		add(j, o, "exists", boolean(j, cat->root_exists[i]));
 		add(j, o, "skills", num(j, (double)cat->root_served[i]));
 		push(j, arr, o);

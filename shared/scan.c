@@ -64,7 +64,7 @@ static char *join(struct sfs_arena *a, const char *dir, const char *name)
 
 /* Folders that are not served inside a skill: hidden ones (".git") and
  * package caches, which can hold thousands of files nobody authored. */
-static bool hidden_in_skill(const char *name)
+bool sfs_scan_hidden_in_skill(const char *name)
 {
 	return name[0] == '.' || strcmp(name, "node_modules") == 0;
 }
@@ -83,7 +83,7 @@ static const char *const not_searched[] = {
 	".Trash", ".claude-plugin",
 };
 
-static bool skipped_folder(const char *name)
+bool sfs_scan_skipped_folder(const char *name)
 {
 	for (size_t i = 0; i < sizeof(not_searched) / sizeof(*not_searched); i++)
 		if (strcmp(name, not_searched[i]) == 0)
@@ -362,7 +362,7 @@ static int walk_entry(struct walk *w, int dfd, const char *path,
 	struct stat st;
 	bool link = false;
 
-	if (skipped_folder(name))
+	if (sfs_scan_skipped_folder(name))
 		return 0;
 	memset(&st, 0, sizeof(st));
 	if (nm->type == DT_DIR)
@@ -1020,7 +1020,7 @@ static int list_one(struct tree_walk *t, int dfd, const char *rel,
 	if (S_ISDIR(st.st_mode)) {
 		if (is_skill_md)
 			return hide(t, true, model.source, "SKILL.md is a folder");
-		if (hidden_in_skill(name))
+		if (sfs_scan_hidden_in_skill(name))
 			return 0;
 		return add_folder(t, dfd, name, &st, &model);
 	}
@@ -1127,26 +1127,27 @@ static int drop_outside_links(struct tree_walk *t)
 #define HOST_MAX_FILES 512
 #define HOST_MAX_BYTES ((off_t)16 << 20)
 
-static int check_limits(struct tree_walk *t)
+int sfs_scan_check_limits(const struct sfs_file *v, size_t n,
+                          const char *dir, struct sfs_diag_list *diags)
 {
 	size_t files = 0;
 	off_t bytes = 0;
 
-	for (size_t i = 0; i < t->n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		/* files with content: hashed, or SKILL.md left to be */
-		if (!t->v[i].hashed && !S_ISREG(t->v[i].mode))
+		if (!v[i].hashed && !S_ISREG(v[i].mode))
 			continue;
 		files++;
-		bytes += t->v[i].size;
+		bytes += v[i].size;
 	}
 	int rc = 0;
 	if (files > HOST_MAX_FILES)
-		rc = sfs_diag_add(t->diags, SFS_WARNING, t->f->dir, 0, 0, "",
+		rc = sfs_diag_add(diags, SFS_WARNING, dir, 0, 0, "",
 		                  "%zu files: more than the %d that MCP hosts "
 		                  "must accept of a skill (SEP-2640)", files,
 		                  HOST_MAX_FILES);
 	if (rc == 0 && bytes > HOST_MAX_BYTES)
-		rc = sfs_diag_add(t->diags, SFS_WARNING, t->f->dir, 0, 0, "",
+		rc = sfs_diag_add(diags, SFS_WARNING, dir, 0, 0, "",
 		                  "%lld bytes of files: more than the 16 MiB "
 		                  "that MCP hosts must accept of a skill "
 		                  "(SEP-2640)", (long long)bytes);
@@ -1251,7 +1252,7 @@ int sfs_scan_tree(struct sfs_scan *s, struct sfs_found *f,
 	if (rc == 0)
 		rc = drop_outside_links(&t);
 	if (rc == 0)
-		rc = check_limits(&t);
+		rc = sfs_scan_check_limits(t.v, t.n, f->dir, diags);
 	if (rc == 0 && t.capped)
 		rc = sfs_diag_add(diags, SFS_WARNING, f->dir, 0, 0, "",
 		                  "more than %zu entries; only the first %zu "

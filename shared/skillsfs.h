@@ -177,6 +177,11 @@ struct sfs_config {
 	 * for the real paths); status.json names only its folder.  Such
 	 * skills are still in the catalog (sfs_catalog_private). */
 	bool shared_only;
+	/* With prev: resolve the refs of git sources again, so that a
+	 * followed branch or tag serves its new commit.  Otherwise each git
+	 * root that prev resolved serves the very commit prev served: a
+	 * rebuild for a folder's change does not move a git root. */
+	bool resolve_sources;
 };
 
 struct sfs_counts {
@@ -342,6 +347,9 @@ bool sfs_valid_id(const char *s);
 struct sfs_config_file {
 	char **roots;          /* in file order */
 	size_t nroots;
+	char **sources;        /* sources: their url:, in file order; after
+	                          the roots in precedence */
+	size_t nsources;
 	char **include;        /* see sfs_config */
 	size_t ninclude;
 	char **exclude;

@@ -208,6 +208,17 @@ int sfs_scan_tree(struct sfs_scan *s, struct sfs_found *f,
 
 void sfs_scan_free(struct sfs_scan *s);
 
+/* What every source shares with the folder's discovery and listing, so
+ * that a skill obeys the same rules wherever it comes from: the folders
+ * discovery does not search (version control, dependencies, caches), the
+ * folders not served inside a skill (hidden ones, node_modules), and the
+ * warnings of a skill larger than hosts must accept (SEP-2640) for the
+ * entries v of the skill folder dir.  The last returns 0 or -ENOMEM. */
+bool sfs_scan_skipped_folder(const char *name);
+bool sfs_scan_hidden_in_skill(const char *name);
+int sfs_scan_check_limits(const struct sfs_file *v, size_t n,
+                          const char *dir, struct sfs_diag_list *diags);
+
 /* ---- grow.c: the arrays the scan fills ---------------------------------- */
 
 /* A new entry at the end of the array (*v, *n, room for *cap), zeroed

@@ -32,10 +32,16 @@ struct sfs_tree;
  * and rescans what changed (fs/watch.c, fs/refresh.c), and holds changed
  * files open until the next refresh (backing_pin), which only a folder
  * needs.  A git commit or a remote server's verified bytes never change
- * under a reader; such a source is refreshed when it is fetched.
+ * under a reader; such a source is refreshed when it is fetched, or for
+ * a local repository when the daemon is told to (SIGHUP).
+ *
+ * A source other than a folder keeps what one build resolved it to (a
+ * repository opened, a commit) in sfs_source.state, made by the line of
+ * source_of() that picks it and freed by its release(): the catalog
+ * holds it as long as the mount may read through it.
  */
 struct sfs_source_ops {
-	const char *kind;     /* "folder" */
+	const char *kind;     /* "folder", "git" */
 	/* Finds the skill folders of the root (catalog index idx) and
 	 * appends them to s->found, sorted by path; *exists tells whether
 	 * the root could be read.  Returns 0 or -ENOMEM (what cannot be read
@@ -63,6 +69,13 @@ struct sfs_source_ops {
 	 * (-ESTALE: it changed since). */
 	int (*open_file)(const struct sfs_source *src, int root_fd,
 	                 const struct sfs_skill *s, const struct sfs_file *f);
+	/* What this build serves of the source, for status.json: the
+	 * commit's id of a git source; NULL when discover could not resolve
+	 * it.  NULL (the operation) for a folder, which has no version. */
+	const char *(*version)(const struct sfs_source *src);
+	const char *version_key;   /* status.json's name of it: "commit" */
+	/* Frees state; NULL when the source has none. */
+	void (*release)(struct sfs_source *src);
 };
 
 /* One root of a catalog and where its skills come from. */
@@ -72,6 +85,9 @@ struct sfs_source {
 	                         the docs folder, which lies below no root */
 	void *state;          /* the source's own; NULL for a folder */
 };
+
+/* Whether root names a source by a URL (git+...) rather than a folder. */
+bool sfs_source_is_url(const char *root);
 
 /* The source of root i of the catalog; i == sfs_catalog_nroots() is the
  * docs folder's (sfs_catalog_docs).  NULL past that. */
@@ -89,5 +105,39 @@ int sfs_source_dir_check(int fd, const struct sfs_file *f);
 /* Opens f of the skill s by its path, if it still is the file, size and
  * mtime the listing saw (backing_pin).  Returns a descriptor or -errno. */
 int sfs_source_dir_pin(const struct sfs_skill *s, const struct sfs_file *f);
+
+/* ---- source_url.c: the URLs of sources -------------------------------- */
+
+enum sfs_url_kind {
+	SFS_URL_GIT_FILE = 1,   /* git+file:///ABS/PATH: read in place */
+	SFS_URL_GIT_REMOTE,     /* git+https://, git+ssh://: needs a fetch */
+};
+
+/* git+file:///ABS/PATH[#[REF][:SUBDIR]], and the remote forms. */
+struct sfs_source_url {
+	enum sfs_url_kind kind;
+	char *location;   /* file: the absolute path; remote: the URL
+	                     without "git+" and the fragment */
+	char *ref;        /* branch, tag or full commit id; NULL: HEAD */
+	char *subdir;     /* cleaned, relative; NULL: the whole tree */
+};
+
+/* Parses s into *u (free it with sfs_source_url_free).  Returns 0,
+ * -ENOMEM, or -EINVAL with *why saying what is wrong (static text). */
+int sfs_source_url_parse(const char *s, struct sfs_source_url *u,
+                         const char **why);
+void sfs_source_url_free(struct sfs_source_url *u);
+/* Whether s is 40 hex digits, a full commit id. */
+bool sfs_source_is_commit_id(const char *s);
+
+/* ---- source_git.c: a commit of a git repository ------------------------ */
+
+extern const struct sfs_source_ops sfs_source_git;
+
+/* The state of the git source of `url` for one build (its release()
+ * frees it); NULL when out of memory.  With `commit` (a full id) the
+ * build serves that commit instead of resolving the URL's ref.  A URL
+ * that cannot be parsed or read is reported by discover. */
+void *sfs_source_git_new(const char *url, const char *commit);
 
 #endif

@@ -135,6 +135,39 @@ static void test_errors(void)
 	        "not valid YAML");
 }
 
+static void test_sources(void)
+{
+	const char *path = write_file(at("sources.yaml"),
+		"roots: [/srv/skills]\n"
+		"sources:\n"
+		"  - url: git+file:///srv/skills.git#main:skills\n"
+		"  - url: 'git+https://example.com/team/skills.git'\n");
+	struct sfs_config_file cf;
+	struct sfs_config_error err;
+
+	int rc = sfs_config_file_read(path, NULL, &cf, &err);
+	ok(rc == 0 && cf.nroots == 1 && cf.nsources == 2 &&
+	   streq(cf.sources[0], "git+file:///srv/skills.git#main:skills") &&
+	   streq(cf.sources[1], "git+https://example.com/team/skills.git"),
+	   "sources: each url, in file order (got %d: %s)", rc, err.message);
+	if (rc == 0)
+		sfs_config_file_free(&cf);
+
+	refused("sources not a list", "sources: git+file:///x\n", 1,
+	        "sources", "list of sources");
+	refused("a source without a mapping", "sources:\n  - git+file:///x\n",
+	        2, "sources", "mapping with url");
+	refused("a folder as a source", "sources:\n  - url: /srv/skills\n", 2,
+	        "sources.url", "not a source URL");
+	refused("a bad ref", "sources:\n  - url: git+file:///x#a..b\n", 2,
+	        "sources.url", "REF");
+	refused("an unknown key of a source",
+	        "sources:\n  - url: git+file:///x\n    branch: main\n", 3,
+	        "sources.branch", "unknown key (known: url)");
+	refused("a source without url", "sources:\n  - {}\n", 2, "sources",
+	        "needs url");
+}
+
 static void test_missing(void)
 {
 	struct sfs_config_file cf;
@@ -154,6 +187,7 @@ int main(void)
 	test_full();
 	test_empty();
 	test_errors();
+	test_sources();
 	test_missing();
 	return tap_end();
 }

@@ -1,0 +1,955 @@
+/*
+ * source_git.c - a commit of a git repository as a source of skills,
+ * read straight from its object database with libgit2: nothing is checked
+ * out, nothing is written into the repository.
+ *
+ * One build resolves the URL's ref (a branch, a tag, a full commit id,
+ * or HEAD) to exactly one commit, once, in discover; the listing and
+ * every read of that build's catalog then see only that commit's tree,
+ * so a generation's bytes never change, whatever happens to the branch.
+ * The next build (SIGHUP) resolves the ref again.
+ *
+ * A skill is a folder of the tree holding SKILL.md, found as the folder
+ * source finds them (the same depth limit, the same folders skipped).
+ * Its entries carry git's modes (100755 is served executable), the
+ * commit's time as their mtime, and the id of their blob as identity
+ * (sfs_file's dev, ino and ctime hold its 20 bytes): a blob the previous
+ * build listed at the same path is not hashed again, and a read opens
+ * exactly the blob that was listed.  A symbolic link is served when it
+ * resolves inside the skill, as on disk; a submodule (a commit of another
+ * repository) and a Git LFS pointer (the content lives elsewhere) are
+ * reported and not served.
+ *
+ * libgit2's objects are not shared between threads: the build reads
+ * skills on several, the mount reads files on others, so every use of
+ * one source's repository holds its lock.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <git2.h>
+
+#include "grow.h"
+#include "snapshot.h"
+#include "source.h"
+
+/* How many symbolic links one path may lead through (the kernel's
+ * limit). */
+#define MAX_LINK_HOPS 40
+/* The first line of a Git LFS pointer file; such files are smaller than
+ * 1024 bytes (the LFS specification). */
+#define LFS_MAGIC "version https://git-lfs.github.com/spec/v1"
+#define LFS_MAX_POINTER 1024
+
+struct git_source {
+	char *url;                  /* the root as configured; owned */
+	pthread_mutex_t lock;       /* guards every libgit2 object below */
+	git_repository *repo;
+	git_tree *top;              /* the commit's tree at SUBDIR */
+	char keep[GIT_OID_HEXSZ + 1];   /* the commit to serve again, or "" */
+	char commit[GIT_OID_HEXSZ + 1];
+	struct timespec time;       /* the commit's: every entry's mtime */
+	uid_t uid;                  /* the repository folder's owner */
+	gid_t gid;
+	bool ready;                 /* discover resolved the commit */
+};
+
+static const char *git_message(void)
+{
+	const git_error *e = git_error_last();
+	return e && e->message ? e->message : "unknown error";
+}
+
+/* ---- state -------------------------------------------------------------- */
+
+void *sfs_source_git_new(const char *url, const char *commit)
+{
+	struct git_source *g = calloc(1, sizeof(*g));
+
+	if (!g)
+		return NULL;
+	if (commit)
+		snprintf(g->keep, sizeof(g->keep), "%s", commit);
+	g->url = strdup(url);
+	if (!g->url || git_libgit2_init() < 0) {
+		free(g->url);
+		free(g);
+		return NULL;
+	}
+	pthread_mutex_init(&g->lock, NULL);
+	return g;
+}
+
+static void release(struct sfs_source *src)
+{
+	struct git_source *g = src->state;
+
+	if (!g)
+		return;
+	git_tree_free(g->top);
+	git_repository_free(g->repo);
+	pthread_mutex_destroy(&g->lock);
+	free(g->url);
+	free(g);
+	git_libgit2_shutdown();
+	src->state = NULL;
+}
+
+static const char *version(const struct sfs_source *src)
+{
+	const struct git_source *g = src->state;
+	return g && g->ready ? g->commit : NULL;
+}
+
+/* ---- identities --------------------------------------------------------- */
+
+/* The blob (or tree) id as the entry's identity: 8 bytes in dev, 8 in
+ * ino, the last 4 in ctime, which nothing serves. */
+static void stamp(struct sfs_file *e, const git_oid *id,
+                  const struct git_source *g)
+{
+	uint64_t dev, ino;
+	uint32_t last;
+
+	memcpy(&dev, id->id, 8);
+	memcpy(&ino, id->id + 8, 8);
+	memcpy(&last, id->id + 16, 4);
+	e->dev = (dev_t)dev;
+	e->ino = (ino_t)ino;
+	e->ctime = (struct timespec){ .tv_sec = (time_t)last };
+	e->mtime = g->time;
+	e->uid = g->uid;
+	e->gid = g->gid;
+}
+
+static void unstamp(const struct sfs_file *f, git_oid *id)
+{
+	uint64_t dev = (uint64_t)f->dev, ino = (uint64_t)f->ino;
+	uint32_t last = (uint32_t)f->ctime.tv_sec;
+
+	memcpy(id->id, &dev, 8);
+	memcpy(id->id + 8, &ino, 8);
+	memcpy(id->id + 16, &last, 4);
+}
+
+/* The path of the skill folder `dir` (as discover named it) in the
+ * served tree: "" for its top, NULL when dir is not below the root. */
+static const char *in_tree(const struct git_source *g, const char *dir)
+{
+	size_t n = strlen(g->url);
+
+	if (strncmp(dir, g->url, n) != 0)
+		return NULL;
+	if (dir[n] == '\0')
+		return dir + n;
+	return dir[n] == '/' ? dir + n + 1 : NULL;
+}
+
+/* ---- resolving the URL to a commit -------------------------------------- */
+
+__attribute__((format(printf, 3, 4)))
+static int report(struct sfs_scan *s, const char *url, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return sfs_diag_add(s->global, SFS_ERROR, url, 0, 0, "", "%s", msg);
+}
+
+/* The commit `ref` names in repo: a full commit id, a branch, a tag, or
+ * (NULL) HEAD.  Returns 0 or libgit2's error. */
+static int find_commit(git_repository *repo, const char *ref,
+                       git_commit **out)
+{
+	git_object *obj = NULL;
+	git_reference *r;
+	int rc;
+
+	if (!ref) {
+		rc = git_revparse_single(&obj, repo, "HEAD");
+	} else if (sfs_source_is_commit_id(ref)) {
+		git_oid id;
+		rc = git_oid_fromstr(&id, ref);
+		if (rc == 0)
+			rc = git_object_lookup(&obj, repo, &id,
+			                       GIT_OBJECT_COMMIT);
+	} else {
+		rc = git_reference_dwim(&r, repo, ref);
+		if (rc == 0) {
+			rc = git_reference_peel(&obj, r, GIT_OBJECT_COMMIT);
+			git_reference_free(r);
+		}
+	}
+	if (rc == 0) {
+		rc = git_object_peel((git_object **)out, obj, GIT_OBJECT_COMMIT);
+		git_object_free(obj);
+	}
+	return rc;
+}
+
+/* The tree at SUBDIR of the commit, into g->top. */
+static int take_tree(struct git_source *g, struct sfs_scan *s,
+                     git_commit *c, const char *subdir)
+{
+	git_tree *tree;
+	git_tree_entry *e;
+
+	if (git_commit_tree(&tree, c) < 0)
+		return report(s, g->url, "cannot read the tree of commit %s: "
+		              "%s", g->commit, git_message());
+	if (!subdir) {
+		g->top = tree;
+		return 0;
+	}
+	int rc = git_tree_entry_bypath(&e, tree, subdir);
+	if (rc == 0) {
+		rc = git_tree_entry_type(e) != GIT_OBJECT_TREE ? GIT_ENOTFOUND :
+		     git_tree_lookup(&g->top, g->repo, git_tree_entry_id(e));
+		git_tree_entry_free(e);
+	}
+	git_tree_free(tree);
+	if (rc == 0)
+		return 0;
+	return report(s, g->url, "%s is not a folder in commit %s; give a "
+	              "folder of the repository after ':' (#REF:SUBDIR)",
+	              subdir, g->commit);
+}
+
+/* Opens the repository and resolves the ref; what fails is a finding. */
+static int resolve(struct git_source *g, struct sfs_scan *s,
+                   const struct sfs_source_url *u)
+{
+	struct stat st;
+	git_commit *c;
+
+	if (stat(u->location, &st) < 0)
+		return report(s, g->url, "cannot read the repository %s: %s",
+		              u->location, sfs_strerror(errno));
+	if (git_repository_open_ext(&g->repo, u->location,
+	                            GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
+		return report(s, g->url, "%s is not a git repository (%s); "
+		              "give the folder of a repository, bare or not",
+		              u->location, git_message());
+	/* a rebuild that is not to move the source serves its commit */
+	const char *ref = g->keep[0] ? g->keep : u->ref;
+	int rc = find_commit(g->repo, ref, &c);
+	if (rc == GIT_ENOTFOUND || rc == GIT_EUNBORNBRANCH || rc == GIT_EPEEL)
+		return report(s, g->url, ref ?
+		              "%s is not a branch, tag or commit of %s; "
+		              "git -C %s show-ref lists its branches and tags" :
+		              "%s%s has no commit at HEAD (git -C %s log)",
+		              ref ? ref : "", u->location, u->location);
+	if (rc < 0)
+		return report(s, g->url, "cannot resolve %s in %s: %s",
+		              ref ? ref : "HEAD", u->location, git_message());
+	git_oid_tostr(g->commit, sizeof(g->commit), git_commit_id(c));
+	g->time = (struct timespec){ .tv_sec = (time_t)git_commit_time(c) };
+	g->uid = st.st_uid;
+	g->gid = st.st_gid;
+	rc = take_tree(g, s, c, u->subdir);
+	git_commit_free(c);
+	g->ready = rc == 0 && g->top;
+	return rc;
+}
+
+/* ---- discovery ---------------------------------------------------------- */
+
+struct finder {
+	struct git_source *g;
+	struct sfs_scan *s;
+	unsigned root;
+	size_t budget;          /* entries this root may still read */
+	bool out_of_budget;
+	const char *too_deep;   /* the first folder left unsearched */
+	size_t searched;
+};
+
+/* "dir/name" in the arena. */
+static char *join(struct sfs_arena *a, const char *dir, const char *name)
+{
+	return *dir ? sfs_arena_printf(a, "%s/%s", dir, name)
+	            : sfs_arena_strdup(a, name);
+}
+
+/* The spelling of SKILL.md in a tree, or NULL. */
+static const char *skill_md_of(const git_tree *t)
+{
+	static const char *const spellings[] = { "SKILL.md", "skill.md" };
+
+	for (size_t i = 0; i < 2; i++) {
+		const git_tree_entry *e = git_tree_entry_byname(t, spellings[i]);
+		if (e && git_tree_entry_filemode(e) != GIT_FILEMODE_TREE &&
+		    git_tree_entry_filemode(e) != GIT_FILEMODE_COMMIT)
+			return spellings[i];
+	}
+	return NULL;
+}
+
+static int add_found(struct finder *w, const char *path, const char *md)
+{
+	struct sfs_scan *s = w->s;
+	struct sfs_arena *a = s->paths ? s->paths : s->arena;
+	const char *dir = *path ? sfs_arena_printf(a, "%s/%s", w->g->url, path)
+	                        : sfs_arena_strdup(a, w->g->url);
+
+	if (!dir || sfs_grow(&s->found, &s->capfound, s->nfound + 1,
+	                     sizeof(*s->found)) < 0)
+		return -ENOMEM;
+	s->found[s->nfound++] = (struct sfs_found){
+		.dir = dir, .skill_md = md, .root = w->root,
+	};
+	return 0;
+}
+
+static int find_in(struct finder *w, const git_tree *t, const char *path,
+                   unsigned depth);
+
+/* One entry of a folder that is not a skill: a folder to search. */
+static int find_entry(struct finder *w, const git_tree_entry *e,
+                      const char *path, unsigned depth)
+{
+	struct sfs_scan *s = w->s;
+	const char *name = git_tree_entry_name(e);
+
+	if (git_tree_entry_filemode(e) != GIT_FILEMODE_TREE ||
+	    sfs_scan_skipped_folder(name))
+		return 0;
+	const char *child = join(s->arena, path, name);
+	if (!child)
+		return -ENOMEM;
+	const char *bad = sfs_bad_name(name);
+	if (bad)
+		return sfs_diag_add(s->global, SFS_WARNING, w->g->url, 0, 0, "",
+		                    "%s: not searched: the folder's %s", child,
+		                    bad);
+	if (depth + 1 > s->max_depth) {
+		if (!w->too_deep)
+			w->too_deep = child;
+		return 0;
+	}
+	git_tree *sub;
+	if (git_tree_lookup(&sub, w->g->repo, git_tree_entry_id(e)) < 0)
+		return sfs_diag_add(s->global, SFS_WARNING, w->g->url, 0, 0, "",
+		                    "%s: cannot read the folder: %s", child,
+		                    git_message());
+	int rc = find_in(w, sub, child, depth + 1);
+	git_tree_free(sub);
+	return rc;
+}
+
+static int find_in(struct finder *w, const git_tree *t, const char *path,
+                   unsigned depth)
+{
+	size_t n = git_tree_entrycount(t);
+
+	w->searched++;
+	if (n > w->budget) {
+		w->out_of_budget = true;
+		n = w->budget;
+	}
+	w->budget -= n;
+	/* a skill is not searched for more skills */
+	const char *md = skill_md_of(t);
+	if (md)
+		return add_found(w, path, md);
+	int rc = 0;
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = find_entry(w, git_tree_entry_byindex(t, i), path, depth);
+	return rc;
+}
+
+static int cmp_found(const void *a, const void *b)
+{
+	const struct sfs_found *x = a, *y = b;
+	return strcmp(x->dir, y->dir);
+}
+
+static int find_skills(struct git_source *g, struct sfs_scan *s,
+                       unsigned idx)
+{
+	struct finder w = { .g = g, .s = s, .root = idx,
+	                    .budget = s->max_entries };
+	size_t first = s->nfound;
+	int rc = find_in(&w, g->top, "", 0);
+
+	if (rc < 0)
+		return rc;
+	if (s->nfound > first)
+		sfs_sort(s->found + first, s->nfound - first,
+		         sizeof(*s->found), cmp_found);
+	else
+		rc = sfs_diag_add(s->global, SFS_WARNING, g->url, 0, 0, "",
+		                  "no skill found in commit %s: searched %zu "
+		                  "folders up to %u levels down for a SKILL.md",
+		                  g->commit, w.searched, s->max_depth);
+	if (rc == 0 && w.out_of_budget)
+		rc = sfs_diag_add(s->global, SFS_WARNING, g->url, 0, 0, "",
+		                  "search stopped after %zu entries; skills "
+		                  "further on were not found", s->max_entries);
+	if (rc == 0 && w.too_deep)
+		rc = sfs_diag_add(s->global, SFS_WARNING, g->url, 0, 0, "",
+		                  "%s: not searched: more than %u folder levels "
+		                  "below the source", w.too_deep, s->max_depth);
+	return rc;
+}
+
+static int discover(const struct sfs_source *src, struct sfs_scan *s,
+                    unsigned idx, bool *exists)
+{
+	struct git_source *g = src->state;
+	struct sfs_source_url u;
+	const char *why;
+
+	*exists = false;
+	int rc = sfs_source_url_parse(g->url, &u, &why);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc < 0)
+		return report(s, g->url, "%s", why);
+	pthread_mutex_lock(&g->lock);
+	if (u.kind == SFS_URL_GIT_REMOTE)
+		rc = report(s, g->url, "not yet supported: remote git sources "
+		            "need a fetch, which comes later; clone the "
+		            "repository and give git+file:///PATH of the clone");
+	else
+		rc = resolve(g, s, &u);
+	if (rc == 0 && g->ready) {
+		*exists = true;
+		rc = find_skills(g, s, idx);
+	}
+	pthread_mutex_unlock(&g->lock);
+	sfs_source_url_free(&u);
+	return rc;
+}
+
+/* ---- one skill's tree --------------------------------------------------- */
+
+struct lister {
+	struct git_source *g;
+	struct sfs_scan *s;
+	const struct sfs_found *f;
+	struct sfs_arena *arena;
+	struct sfs_diag_list *diags;
+	const git_tree *skill;      /* the skill folder's tree */
+	struct sfs_file *v;         /* owned (malloc) until copied */
+	size_t n, cap;
+	bool capped;
+};
+
+/* A hidden entry: a warning, or an error when it is SKILL.md itself. */
+static int hide(struct lister *l, bool is_skill_md, const char *rel,
+                const char *why)
+{
+	const char *abs = sfs_arena_printf(l->arena, "%s/%s", l->f->dir, rel);
+
+	if (!abs)
+		return -ENOMEM;
+	if (is_skill_md)
+		return sfs_diag_add(l->diags, SFS_ERROR, abs, 0, 0, "",
+		                    "%s; the skill cannot be served", why);
+	return sfs_diag_add(l->diags, SFS_WARNING, abs, 0, 0, "",
+	                    "%s; hidden", why);
+}
+
+static bool is_lfs_pointer(const void *p, size_t n)
+{
+	size_t m = strlen(LFS_MAGIC);
+	return n < LFS_MAX_POINTER && n >= m && memcmp(p, LFS_MAGIC, m) == 0;
+}
+
+/*
+ * Size and digest of the blob `id` for the entry e (path set): the
+ * previous build's when it listed this very blob at this path, else by
+ * reading it.  Returns 0, 1 when the blob is a Git LFS pointer, -ENOMEM,
+ * or -EIO when it cannot be read.
+ */
+static int digest_blob(struct lister *l, struct sfs_file *e, const git_oid *id)
+{
+	const struct sfs_file *h = sfs_file_find(l->s->hint, l->s->nhint,
+	                                         e->path);
+	git_oid known;
+	git_blob *b;
+
+	if (h && h->hashed) {
+		unstamp(h, &known);
+		if (git_oid_equal(&known, id)) {
+			e->size = h->size;
+			memcpy(e->sha256, h->sha256, sizeof(e->sha256));
+			e->hashed = true;
+			return 0;
+		}
+	}
+	if (git_blob_lookup(&b, l->g->repo, id) < 0)
+		return -EIO;
+	const void *p = git_blob_rawcontent(b);
+	size_t n = (size_t)git_blob_rawsize(b);
+	int rc = is_lfs_pointer(p, n);
+	if (rc == 0) {
+		sfs_sha256(p, n, e->sha256);
+		e->size = (off_t)n;
+		e->hashed = true;
+		l->s->hashed++;
+	}
+	git_blob_free(b);
+	return rc;
+}
+
+static int push(struct lister *l, const struct sfs_file *e)
+{
+	struct sfs_file *slot = sfs_file_push(&l->v, &l->n, &l->cap);
+
+	if (!slot)
+		return -ENOMEM;
+	*slot = *e;
+	return 0;
+}
+
+static int add_blob(struct lister *l, struct sfs_file *model,
+                    const git_tree_entry *te, bool is_skill_md)
+{
+	struct sfs_file e = *model;
+	bool exec = git_tree_entry_filemode(te) == GIT_FILEMODE_BLOB_EXECUTABLE;
+
+	e.mode = S_IFREG | (exec ? 0755 : 0644);
+	stamp(&e, git_tree_entry_id(te), l->g);
+	int rc = digest_blob(l, &e, git_tree_entry_id(te));
+	if (rc == 1)
+		return hide(l, is_skill_md, model->source, "a Git LFS pointer "
+		            "(its content is not in the repository)");
+	if (rc == -EIO)
+		return hide(l, is_skill_md, model->source, "cannot read the "
+		            "blob from the repository");
+	return rc < 0 ? rc : push(l, &e);
+}
+
+/* The text of the link blob `id`, NUL-terminated, in the arena; NULL
+ * when it cannot be read or holds a NUL byte (*nomem on ENOMEM). */
+static const char *link_text(struct lister *l, const git_oid *id,
+                             bool *nomem)
+{
+	git_blob *b;
+	const char *text = NULL;
+
+	*nomem = false;
+	if (git_blob_lookup(&b, l->g->repo, id) < 0)
+		return NULL;
+	size_t n = (size_t)git_blob_rawsize(b);
+	const char *p = git_blob_rawcontent(b);
+	if (n > 0 && n < PATH_MAX && !memchr(p, '\0', n)) {
+		text = sfs_arena_strndup(l->arena, p, n);
+		*nomem = !text;
+	}
+	git_blob_free(b);
+	return text;
+}
+
+/*
+ * Where the link at `rel` with `target` leads in the skill's tree,
+ * following links on the way to the last one, into *out (free it); a
+ * finding's text in *why when it leads nowhere inside the skill.
+ * Returns 0, or -ENOMEM.
+ */
+static int follow_link(struct lister *l, const char *rel, const char *target,
+                       git_tree_entry **out, const char **why)
+{
+	*out = NULL;
+	for (int hop = 0; hop < MAX_LINK_HOPS; hop++) {
+		if (target[0] == '/') {
+			*why = "symbolic link has an absolute target";
+			return 0;
+		}
+		const char *slash = strrchr(rel, '/');
+		char *p = slash ? sfs_arena_printf(l->arena, "%.*s/%s",
+		                                   (int)(slash - rel), rel,
+		                                   target)
+		                : sfs_arena_strdup(l->arena, target);
+		if (!p)
+			return -ENOMEM;
+		if (!sfs_path_clean_rel(p) || p[0] == '\0') {
+			*why = "symbolic link points outside the skill folder";
+			return 0;
+		}
+		git_tree_entry *e;
+		if (git_tree_entry_bypath(&e, l->skill, p) < 0) {
+			*why = "symbolic link is dangling";
+			return 0;
+		}
+		if (git_tree_entry_filemode(e) != GIT_FILEMODE_LINK) {
+			*out = e;
+			return 0;
+		}
+		bool nomem;
+		target = link_text(l, git_tree_entry_id(e), &nomem);
+		git_tree_entry_free(e);
+		if (nomem)
+			return -ENOMEM;
+		if (!target) {
+			*why = "cannot read symbolic link";
+			return 0;
+		}
+		rel = p;
+	}
+	*why = "symbolic link loops";
+	return 0;
+}
+
+/* Keeps the symbolic link when it resolves inside the skill to a folder
+ * or a file, as the folder source does; hides it otherwise. */
+static int add_link(struct lister *l, struct sfs_file *model,
+                    const git_tree_entry *te, bool is_skill_md)
+{
+	struct sfs_file e = *model;
+	const char *why = NULL;
+	git_tree_entry *to;
+	bool nomem;
+
+	e.link = link_text(l, git_tree_entry_id(te), &nomem);
+	if (nomem)
+		return -ENOMEM;
+	if (!e.link)
+		return hide(l, is_skill_md, model->source,
+		            "cannot read symbolic link");
+	int rc = follow_link(l, model->source, e.link, &to, &why);
+	if (rc < 0 || why)
+		return rc < 0 ? rc : hide(l, is_skill_md, model->source, why);
+	e.mode = S_IFLNK | 0777;
+	git_filemode_t mode = git_tree_entry_filemode(to);
+	if (mode == GIT_FILEMODE_TREE && !is_skill_md) {
+		/* a folder link: its own identity */
+		stamp(&e, git_tree_entry_id(te), l->g);
+		e.size = (off_t)strlen(e.link);
+		rc = push(l, &e);
+	} else if (mode == GIT_FILEMODE_BLOB ||
+	           mode == GIT_FILEMODE_BLOB_EXECUTABLE) {
+		/* a file link: its target's content, identity and digest */
+		stamp(&e, git_tree_entry_id(to), l->g);
+		rc = digest_blob(l, &e, git_tree_entry_id(to));
+		if (rc == 0)
+			rc = push(l, &e);
+		else if (rc > 0 || rc == -EIO)
+			rc = hide(l, is_skill_md, model->source, rc > 0 ?
+			          "symbolic link to a Git LFS pointer" : "cannot read the target of the "
+			          "symbolic link");
+	} else {
+		rc = hide(l, is_skill_md, model->source, mode == GIT_FILEMODE_TREE ?
+		          "SKILL.md is a folder" : "symbolic link does not "
+		          "point to a regular file or folder");
+	}
+	git_tree_entry_free(to);
+	return rc;
+}
+
+static int list_tree(struct lister *l, const git_tree *t, const char *rel,
+                     unsigned depth);
+
+static int add_folder(struct lister *l, struct sfs_file *model,
+                      const git_tree_entry *te, unsigned depth)
+{
+	struct sfs_file e = *model;
+	git_tree *sub;
+
+	if (depth + 1 > l->s->max_depth)
+		return hide(l, false, model->source, "folder nested too deep");
+	if (git_tree_lookup(&sub, l->g->repo, git_tree_entry_id(te)) < 0)
+		return hide(l, false, model->source, "cannot read the folder "
+		            "from the repository");
+	e.mode = S_IFDIR | 0755;
+	stamp(&e, git_tree_entry_id(te), l->g);
+	e.size = 4096;
+	int rc = push(l, &e);
+	if (rc == 0)
+		rc = list_tree(l, sub, model->source, depth + 1);
+	git_tree_free(sub);
+	return rc;
+}
+
+static int list_entry(struct lister *l, const git_tree_entry *te,
+                      const char *rel, unsigned depth)
+{
+	const char *name = git_tree_entry_name(te);
+	bool is_skill_md = !rel && strcmp(name, l->f->skill_md) == 0;
+	struct sfs_file model = { .parent = -1 };
+	char why[128];
+
+	model.source = rel ? join(l->arena, rel, name)
+	                   : sfs_arena_strdup(l->arena, name);
+	if (!model.source)
+		return -ENOMEM;
+	model.path = is_skill_md ? "SKILL.md" : model.source;
+	const char *slash = strrchr(model.path, '/');
+	model.name = slash ? slash + 1 : model.path;
+	const char *bad = sfs_bad_name(name);
+	if (bad)
+		return hide(l, false, model.source, bad);
+
+	switch (git_tree_entry_filemode(te)) {
+	case GIT_FILEMODE_TREE:
+		if (is_skill_md)
+			return hide(l, true, model.source,
+			            "SKILL.md is a folder");
+		if (sfs_scan_hidden_in_skill(name))
+			return 0;
+		return add_folder(l, &model, te, depth);
+	case GIT_FILEMODE_BLOB:
+	case GIT_FILEMODE_BLOB_EXECUTABLE:
+		return add_blob(l, &model, te, is_skill_md);
+	case GIT_FILEMODE_LINK:
+		return add_link(l, &model, te, is_skill_md);
+	case GIT_FILEMODE_COMMIT:
+		snprintf(why, sizeof(why), "a submodule (commit %.12s of "
+		         "another repository, not fetched)",
+		         git_oid_tostr_s(git_tree_entry_id(te)));
+		return hide(l, is_skill_md, model.source, why);
+	default:
+		return hide(l, is_skill_md, model.source, "an entry of an "
+		            "unknown kind");
+	}
+}
+
+static int list_tree(struct lister *l, const git_tree *t, const char *rel,
+                     unsigned depth)
+{
+	size_t n = git_tree_entrycount(t);
+
+	for (size_t i = 0; i < n; i++) {
+		if (l->n >= l->s->max_files) {
+			l->capped = true;
+			return 0;
+		}
+		int rc = list_entry(l, git_tree_entry_byindex(t, i), rel, depth);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+	const struct sfs_file *x = a, *y = b;
+	return strcmp(x->path, y->path);
+}
+
+/* The index of the entry whose path is the first len bytes of path, in
+ * v sorted by path, or -1. */
+static int32_t find_prefix(const struct sfs_file *v, size_t n,
+                           const char *path, size_t len)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strncmp(v[mid].path, path, len);
+		if (c == 0 && v[mid].path[len] != '\0')
+			c = 1;
+		if (c == 0)
+			return (int32_t)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/* Sorts the entries, links each to its folder and moves them into the
+ * arena. */
+static int finish(struct lister *l, struct sfs_tree *out)
+{
+	sfs_sort(l->v, l->n, sizeof(*l->v), cmp_file);
+	out->nfiles = l->n;
+	out->skill_md = l->n;
+	out->files = sfs_arena_alloc(l->arena, (l->n ? l->n : 1) *
+	                                       sizeof(*l->v));
+	if (!out->files)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->n; i++) {
+		struct sfs_file *e = &l->v[i];
+		const char *slash = strrchr(e->path, '/');
+		if (slash)
+			e->parent = find_prefix(l->v, l->n, e->path,
+			                        (size_t)(slash - e->path));
+		else if (strcmp(e->path, "SKILL.md") == 0)
+			out->skill_md = i;
+	}
+	if (l->n)
+		memcpy(out->files, l->v, l->n * sizeof(*l->v));
+	return 0;
+}
+
+/* The tree of the skill folder f, into *out (to free unless it is the
+ * source's top). */
+static int skill_tree(struct git_source *g, const struct sfs_found *f,
+                      git_tree **out, git_oid *id)
+{
+	const char *rel = in_tree(g, f->dir);
+	git_tree_entry *e;
+
+	if (!rel || !g->ready)
+		return -ENOENT;
+	if (!*rel) {
+		*out = g->top;
+		git_oid_cpy(id, git_tree_id(g->top));
+		return 0;
+	}
+	if (git_tree_entry_bypath(&e, g->top, rel) < 0)
+		return -ENOENT;
+	git_oid_cpy(id, git_tree_entry_id(e));
+	git_tree_entry_free(e);
+	return git_tree_lookup(out, g->repo, id) < 0 ? -EIO : 0;
+}
+
+static int list(const struct sfs_source *src, struct sfs_scan *s,
+                struct sfs_found *f, struct sfs_arena *arena,
+                struct sfs_diag_list *diags, struct sfs_tree *out)
+{
+	struct git_source *g = src->state;
+	struct lister l = { .g = g, .s = s, .f = f, .arena = arena,
+	                    .diags = diags };
+	git_tree *tree = NULL;
+	git_oid id;
+
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&g->lock);
+	int rc = skill_tree(g, f, &tree, &id);
+	if (rc < 0) {
+		pthread_mutex_unlock(&g->lock);
+		return sfs_diag_add(diags, SFS_ERROR, f->dir, 0, 0, "",
+		                    "cannot read the skill folder from the "
+		                    "repository");
+	}
+	stamp(&out->self, &id, g);
+	out->self.mode = S_IFDIR | 0755;
+	l.skill = tree;
+	rc = list_tree(&l, tree, NULL, 0);
+	if (tree != g->top)
+		git_tree_free(tree);
+	pthread_mutex_unlock(&g->lock);
+
+	if (rc == 0)
+		rc = sfs_scan_check_limits(l.v, l.n, f->dir, diags);
+	if (rc == 0 && l.capped)
+		rc = sfs_diag_add(diags, SFS_WARNING, f->dir, 0, 0, "",
+		                  "more than %zu entries; only the first %zu "
+		                  "are served", s->max_files, s->max_files);
+	if (rc == 0)
+		rc = finish(&l, out);
+	free(l.v);
+	return rc;
+}
+
+/* ---- reads -------------------------------------------------------------- */
+
+/* A sealed memory file holding n bytes of p: a descriptor to pread, whose
+ * bytes cannot change.  Returns it or -errno. */
+static int sealed_copy(const void *p, size_t n)
+{
+	int fd = memfd_create("skillsfs-git-blob",
+	                      MFD_CLOEXEC | MFD_ALLOW_SEALING);
+
+	if (fd < 0)
+		return -errno;
+	for (size_t done = 0; done < n;) {
+		ssize_t w = write(fd, (const char *)p + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			int err = -errno;
+			close(fd);
+			return err;
+		}
+		done += (size_t)w;
+	}
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
+	          F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
+		int err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/* The bytes of the blob f was listed with, as a sealed memory file. */
+static int open_blob(const struct sfs_source *src, const struct sfs_file *f)
+{
+	struct git_source *g = src->state;
+	git_oid id;
+	git_blob *b;
+	int fd;
+
+	if (!g || !g->ready)
+		return -ENOENT;
+	unstamp(f, &id);
+	pthread_mutex_lock(&g->lock);
+	if (git_blob_lookup(&b, g->repo, &id) < 0) {
+		fd = -EIO;
+	} else {
+		size_t n = (size_t)git_blob_rawsize(b);
+		fd = (off_t)n != f->size ? -ESTALE :
+		     sealed_copy(git_blob_rawcontent(b), n);
+		git_blob_free(b);
+	}
+	pthread_mutex_unlock(&g->lock);
+	return fd;
+}
+
+static int open_skill_md(const struct sfs_source *src, const char *path,
+                         const struct sfs_file *f, struct stat *st)
+{
+	(void)path;
+	if (!S_ISREG(f->mode) && !(S_ISLNK(f->mode) && f->hashed))
+		return -EINVAL;
+	int fd = open_blob(src, f);
+	if (fd < 0)
+		return fd;
+	/* the identity listed: what was opened is that very blob */
+	memset(st, 0, sizeof(*st));
+	st->st_mode = S_IFREG | (S_ISREG(f->mode) ? (f->mode & 07777) : 0644);
+	st->st_size = f->size;
+	st->st_dev = f->dev;
+	st->st_ino = f->ino;
+	st->st_mtim = f->mtime;
+	st->st_ctim = f->ctime;
+	st->st_uid = f->uid;
+	st->st_gid = f->gid;
+	return fd;
+}
+
+/* Nothing to hold: the object database is the repository's. */
+static int open_root(const struct sfs_source *src)
+{
+	(void)src;
+	return -1;
+}
+
+static int open_file(const struct sfs_source *src, int root_fd,
+                     const struct sfs_skill *s, const struct sfs_file *f)
+{
+	(void)root_fd;
+	(void)s;
+	if (!S_ISREG(f->mode))
+		return -EINVAL;
+	return open_blob(src, f);
+}
+
+const struct sfs_source_ops sfs_source_git = {
+	.kind = "git",
+	.discover = discover,
+	.list = list,
+	.open_skill_md = open_skill_md,
+	.open_root = open_root,
+	.open_file = open_file,
+	.version = version,
+	.version_key = "commit",
+	.release = release,
+};

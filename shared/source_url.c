@@ -1,0 +1,157 @@
+/*
+ * source_url.c - the URLs that name a source other than a folder.
+ *
+ *   git+file:///ABS/PATH[#[REF][:SUBDIR]]
+ *   git+https://HOST/PATH[#...], git+ssh://[USER@]HOST/PATH[#...]
+ *
+ * REF is a branch, a tag or a full commit id (none: the repository's
+ * HEAD); SUBDIR a folder of the commit's tree.  A git ref name cannot hold
+ * ':' (git-check-ref-format), so the first ':' of the fragment ends REF.
+ * Nothing is decoded: the path is taken as written.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "snapshot.h"
+#include "source.h"
+
+#define GIT_PREFIX "git+"
+
+bool sfs_source_is_url(const char *root)
+{
+	return root && strncmp(root, GIT_PREFIX, strlen(GIT_PREFIX)) == 0;
+}
+
+/* Whether s is a full commit id: 40 hex digits (SHA-1). */
+bool sfs_source_is_commit_id(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] && sfs_hex_value(s[n]) >= 0)
+		n++;
+	return n == 40 && s[n] == '\0';
+}
+
+/* What git-check-ref-format refuses, as far as a name given here can
+ * show it: control characters, space, ~ ^ : ? * [ \, "..", "@{", and a
+ * name that starts or ends with '/' or '.', or ends with ".lock". */
+static bool bad_ref(const char *r)
+{
+	size_t n = strlen(r);
+
+	if (n == 0 || r[0] == '/' || r[0] == '.' || r[n - 1] == '/' ||
+	    r[n - 1] == '.' || strstr(r, "..") || strstr(r, "@{") ||
+	    strstr(r, "//") ||
+	    (n >= 5 && strcmp(r + n - 5, ".lock") == 0))
+		return true;
+	for (const unsigned char *p = (const unsigned char *)r; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || strchr(" ~^:?*[\\", *p))
+			return true;
+	return false;
+}
+
+/* SUBDIR cleaned ("a//b/" is "a/b"); NULL for the whole tree.  Sets
+ * *why when it climbs out of the tree. */
+static int take_subdir(const char *s, char **out, const char **why)
+{
+	char *p = strdup(s);
+
+	*out = NULL;
+	if (!p)
+		return -ENOMEM;
+	if (s[0] == '/' || !sfs_path_clean_rel(p)) {
+		free(p);
+		*why = "SUBDIR must be a folder inside the repository's tree "
+		       "(relative, without \"..\" above it)";
+		return -EINVAL;
+	}
+	if (p[0] == '\0') {
+		free(p);
+		return 0;
+	}
+	*out = p;
+	return 0;
+}
+
+/* "REF[:SUBDIR]" after '#'. */
+static int take_fragment(const char *frag, struct sfs_source_url *u,
+                         const char **why)
+{
+	const char *colon = strchr(frag, ':');
+	size_t rlen = colon ? (size_t)(colon - frag) : strlen(frag);
+
+	if (rlen > 0) {
+		u->ref = strndup(frag, rlen);
+		if (!u->ref)
+			return -ENOMEM;
+		if (bad_ref(u->ref)) {
+			*why = "REF is not a branch, tag or commit id "
+			       "(see git-check-ref-format(1))";
+			return -EINVAL;
+		}
+	}
+	return colon ? take_subdir(colon + 1, &u->subdir, why) : 0;
+}
+
+static int take_location(const char *s, size_t len, struct sfs_source_url *u,
+                         const char **why)
+{
+	static const char *const remote[] = { "https://", "ssh://" };
+	const char *rest = s + strlen(GIT_PREFIX);
+
+	if (strncmp(rest, "file://", 7) == 0) {
+		u->kind = SFS_URL_GIT_FILE;
+		rest += 7;
+		if (rest[0] != '/' || rest == s + len) {
+			*why = "git+file:// needs an absolute path "
+			       "(git+file:///srv/skills.git)";
+			return -EINVAL;
+		}
+		u->location = strndup(rest, len - (size_t)(rest - s));
+		return u->location ? 0 : -ENOMEM;
+	}
+	for (size_t i = 0; i < sizeof(remote) / sizeof(*remote); i++) {
+		size_t n = strlen(remote[i]);
+		if (strncmp(rest, remote[i], n) != 0)
+			continue;
+		if (rest + n == s + len) {
+			*why = "the URL names no host";
+			return -EINVAL;
+		}
+		u->kind = SFS_URL_GIT_REMOTE;
+		u->location = strndup(rest, len - (size_t)(rest - s));
+		return u->location ? 0 : -ENOMEM;
+	}
+	*why = "unknown kind of source (known: git+file:///PATH, "
+	       "git+https://HOST/PATH, git+ssh://HOST/PATH)";
+	return -EINVAL;
+}
+
+int sfs_source_url_parse(const char *s, struct sfs_source_url *u,
+                         const char **why)
+{
+	const char *hash = strchr(s, '#');
+	size_t len = hash ? (size_t)(hash - s) : strlen(s);
+
+	memset(u, 0, sizeof(*u));
+	*why = "";
+	if (!sfs_source_is_url(s)) {
+		*why = "not a source URL (git+file:///PATH[#REF][:SUBDIR])";
+		return -EINVAL;
+	}
+	int rc = take_location(s, len, u, why);
+	if (rc == 0 && hash)
+		rc = take_fragment(hash + 1, u, why);
+	if (rc < 0)
+		sfs_source_url_free(u);
+	return rc;
+}
+
+void sfs_source_url_free(struct sfs_source_url *u)
+{
+	free(u->location);
+	free(u->ref);
+	free(u->subdir);
+	memset(u, 0, sizeof(*u));
+}

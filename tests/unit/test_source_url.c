@@ -1,0 +1,116 @@
+/*
+ * test_source_url.c - the URLs of sources (shared/source_url.c): every
+ * form, what each part becomes, and a clear reason for every URL that
+ * cannot be used.  Prints TAP.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fixture.h"
+#include "source.h"
+
+static bool same(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Parses url and checks every part of it. */
+static void good(const char *url, enum sfs_url_kind kind,
+                 const char *location, const char *ref, const char *subdir)
+{
+	struct sfs_source_url u;
+	const char *why;
+	int rc = sfs_source_url_parse(url, &u, &why);
+
+	ok(rc == 0 && u.kind == kind && same(u.location, location) &&
+	   same(u.ref, ref) && same(u.subdir, subdir),
+	   "%s: location %s, ref %s, subdir %s (got %d: %s | %s | %s | %s)",
+	   url, location, ref ? ref : "HEAD", subdir ? subdir : "(all)", rc,
+	   rc == 0 ? u.location : why, rc == 0 && u.ref ? u.ref : "-",
+	   rc == 0 && u.subdir ? u.subdir : "-", rc == 0 ? "" : why);
+	if (rc == 0)
+		sfs_source_url_free(&u);
+}
+
+/* url is refused, with a reason that holds `says`. */
+static void bad(const char *url, const char *says)
+{
+	struct sfs_source_url u;
+	const char *why = NULL;
+	int rc = sfs_source_url_parse(url, &u, &why);
+
+	ok(rc == -EINVAL && why && strstr(why, says),
+	   "%s is refused: \"%s\" (got %d: %s)", url, says, rc,
+	   why ? why : "(none)");
+	if (rc == 0)
+		sfs_source_url_free(&u);
+}
+
+static void test_file_urls(void)
+{
+	good("git+file:///srv/skills.git", SFS_URL_GIT_FILE,
+	     "/srv/skills.git", NULL, NULL);
+	good("git+file:///srv/skills.git#main", SFS_URL_GIT_FILE,
+	     "/srv/skills.git", "main", NULL);
+	good("git+file:///srv/skills#v1.2.0:skills", SFS_URL_GIT_FILE,
+	     "/srv/skills", "v1.2.0", "skills");
+	good("git+file:///srv/r#feature/pdf:team/skills/", SFS_URL_GIT_FILE,
+	     "/srv/r", "feature/pdf", "team/skills");
+	good("git+file:///srv/r#:skills", SFS_URL_GIT_FILE, "/srv/r", NULL,
+	     "skills");
+	good("git+file:///srv/r#", SFS_URL_GIT_FILE, "/srv/r", NULL, NULL);
+	good("git+file:///srv/r#main:", SFS_URL_GIT_FILE, "/srv/r", "main",
+	     NULL);
+	good("git+file:///srv/r#main:./a//b", SFS_URL_GIT_FILE, "/srv/r",
+	     "main", "a/b");
+	good("git+file:///srv/r#0123456789abcdef0123456789abcdef01234567",
+	     SFS_URL_GIT_FILE, "/srv/r",
+	     "0123456789abcdef0123456789abcdef01234567", NULL);
+}
+
+static void test_remote_urls(void)
+{
+	good("git+https://example.com/team/skills.git#v2:skills",
+	     SFS_URL_GIT_REMOTE, "https://example.com/team/skills.git", "v2",
+	     "skills");
+	good("git+ssh://git@example.com/team/skills.git", SFS_URL_GIT_REMOTE,
+	     "ssh://git@example.com/team/skills.git", NULL, NULL);
+}
+
+static void test_refused(void)
+{
+	bad("/srv/skills", "not a source URL");
+	bad("git+file://srv/skills", "absolute path");
+	bad("git+file://", "absolute path");
+	bad("git+ftp://example.com/r.git", "unknown kind of source");
+	bad("git+https://", "no host");
+	bad("git+file:///srv/r#../main", "REF");
+	bad("git+file:///srv/r#main..v2", "REF");
+	bad("git+file:///srv/r#ma in", "REF");
+	bad("git+file:///srv/r#main.lock", "REF");
+	bad("git+file:///srv/r#main:../up", "SUBDIR");
+	bad("git+file:///srv/r#main:/abs", "SUBDIR");
+}
+
+static void test_helpers(void)
+{
+	ok(sfs_source_is_url("git+file:///x") && !sfs_source_is_url("/x") &&
+	   !sfs_source_is_url("git") && !sfs_source_is_url(NULL),
+	   "sfs_source_is_url tells URLs from folders");
+	ok(sfs_source_is_commit_id("0123456789abcdef0123456789ABCDEF01234567"),
+	   "40 hex digits are a commit id");
+	ok(!sfs_source_is_commit_id("0123456789abcdef") &&
+	   !sfs_source_is_commit_id("0123456789abcdef0123456789abcdef0123456g") &&
+	   !sfs_source_is_commit_id("0123456789abcdef0123456789abcdef012345678"),
+	   "a short id, a non-hex digit or 41 digits are not");
+}
+
+int main(void)
+{
+	test_file_urls();
+	test_remote_urls();
+	test_refused();
+	test_helpers();
+	return tap_end();
+}
