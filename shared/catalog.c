@@ -1014,30 +1014,18 @@ static bool reusable(const sfs_catalog *prev, const struct sfs_config *cfg,
 	return true;
 }
 
-/* The commit prev served for the git root `root` (index i), to serve
- * again, or NULL when its ref is to be resolved (see resolve_sources). */
-static const char *kept_commit(const sfs_catalog *prev,
-                               const struct sfs_config *cfg, size_t i,
-                               const char *root)
+/* The version prev served for the root `root` (index i), to serve again
+ * (a git root's commit), or NULL when it is to be resolved anew (see
+ * resolve_sources) or the source has no versions (a folder). */
+static const char *kept_version(const sfs_catalog *prev,
+                                const struct sfs_config *cfg, size_t i,
+                                const char *root)
 {
 	if (!prev || cfg->resolve_sources || i >= prev->nroots ||
-	    strcmp(prev->roots[i], root) != 0 ||
-	    prev->sources[i].ops != &sfs_source_git)
+	    strcmp(prev->roots[i], root) != 0)
 		return NULL;
-	return sfs_source_git.version(&prev->sources[i]);
-}
-
-/* The source of a configured root: a git repository for a git+ URL,
- * else a folder.  Returns 0 or -ENOMEM. */
-static int source_of(const char *root, const char *commit,
-                     struct sfs_source *out)
-{
-	*out = (struct sfs_source){ .ops = &sfs_source_dir, .root = root };
-	if (!sfs_source_is_url(root))
-		return 0;
-	out->ops = &sfs_source_git;
-	out->state = sfs_source_git_new(root, commit);
-	return out->state ? 0 : -ENOMEM;
+	const struct sfs_source *src = &prev->sources[i];
+	return src->ops->version ? src->ops->version(src) : NULL;
 }
 
 /* A source per root, and the docs folder's after them. */
@@ -1050,12 +1038,12 @@ static int set_sources(sfs_catalog *cat, const struct sfs_config *cfg,
 		return -ENOMEM;
 	for (size_t i = 0; i < cat->nroots; i++) {
 		const char *root = cat->roots[i];
-		int rc = source_of(root, kept_commit(prev, cfg, i, root),
-		                   &cat->sources[i]);
+		int rc = sfs_source_open(root, kept_version(prev, cfg, i, root),
+		                         &cat->sources[i]);
 		if (rc < 0)
 			return rc;
 	}
-	return source_of(NULL, NULL, &cat->sources[cat->nroots]);
+	return sfs_source_open(NULL, NULL, &cat->sources[cat->nroots]);
 }
 
 static int init_build(struct build *b, const struct sfs_config *cfg,

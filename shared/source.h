@@ -4,7 +4,8 @@
  *
  * A new kind of source: one file in shared/ (source_<kind>.c) defining
  * its struct sfs_source_ops, its declaration at the end of this header,
- * and the line of catalog.c (source_of) that picks it for a root.
+ * and its URL form and line in source_url.c (sfs_source_open), which
+ * picks the kind of source a root names.
  */
 #ifndef SKILLSFS_SOURCE_H
 #define SKILLSFS_SOURCE_H
@@ -37,7 +38,7 @@ struct sfs_tree;
  *
  * A source other than a folder keeps what one build resolved it to (a
  * repository opened, a commit) in sfs_source.state, made by the line of
- * source_of() that picks it and freed by its release(): the catalog
+ * sfs_source_open() that picks it and freed by its release(): the catalog
  * holds it as long as the mount may read through it.
  */
 struct sfs_source_ops {
@@ -122,6 +123,12 @@ struct sfs_source_url {
 	char *subdir;     /* cleaned, relative; NULL: the whole tree */
 };
 
+/* The source of a configured root (a folder's path, or a URL), for one
+ * build, in *out; `version` (or NULL) is what the previous build of the
+ * same root served (ops->version), to serve again.  Returns 0 or
+ * -ENOMEM; a root that cannot be read is reported by discover. */
+int sfs_source_open(const char *root, const char *version,
+                    struct sfs_source *out);
 /* Parses s into *u (free it with sfs_source_url_free).  Returns 0,
  * -ENOMEM, or -EINVAL with *why saying what is wrong (static text). */
 int sfs_source_url_parse(const char *s, struct sfs_source_url *u,
