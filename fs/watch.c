@@ -264,6 +264,8 @@ static size_t normalize(struct want *want, size_t n)
 {
 	size_t out = 0;
 
+	if (n == 0)
+		return 0;   /* want may be NULL: only git roots, say */
 	qsort(want, n, sizeof(*want), cmp_want);
 	for (size_t i = 0; i < n; i++) {
 		if (out && strcmp(want[out - 1].path, want[i].path) == 0) {
