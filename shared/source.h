@@ -4,8 +4,8 @@
  *
  * A new kind of source: one file in shared/ (source_<kind>.c) defining
  * its struct sfs_source_ops, its declaration at the end of this header,
- * and its URL form and line in source_url.c (sfs_source_open), which
- * picks the kind of source a root names.
+ * and its line in source.c (sfs_source_open), which picks the kind of
+ * source a root names.
  */
 #ifndef SKILLSFS_SOURCE_H
 #define SKILLSFS_SOURCE_H
@@ -95,6 +95,15 @@ bool sfs_source_is_url(const char *root);
 const struct sfs_source *sfs_catalog_source(const sfs_catalog *cat,
                                             size_t i);
 
+/* ---- source.c: which kind of source a root names ---------------------- */
+
+/* The source of a configured root (a folder's path, or a URL), for one
+ * build, in *out; `version` (or NULL) is what the previous build of the
+ * same root served (ops->version), to serve again.  Returns 0 or
+ * -ENOMEM; a root that cannot be read is reported by discover. */
+int sfs_source_open(const char *root, const char *version,
+                    struct sfs_source *out);
+
 /* ---- source_dir.c: a folder on a local filesystem ---------------------- */
 
 extern const struct sfs_source_ops sfs_source_dir;
@@ -123,12 +132,6 @@ struct sfs_source_url {
 	char *subdir;     /* cleaned, relative; NULL: the whole tree */
 };
 
-/* The source of a configured root (a folder's path, or a URL), for one
- * build, in *out; `version` (or NULL) is what the previous build of the
- * same root served (ops->version), to serve again.  Returns 0 or
- * -ENOMEM; a root that cannot be read is reported by discover. */
-int sfs_source_open(const char *root, const char *version,
-                    struct sfs_source *out);
 /* Parses s into *u (free it with sfs_source_url_free).  Returns 0,
  * -ENOMEM, or -EINVAL with *why saying what is wrong (static text). */
 int sfs_source_url_parse(const char *s, struct sfs_source_url *u,

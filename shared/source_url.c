@@ -9,9 +9,7 @@
  * ':' (git-check-ref-format), so the first ':' of the fragment ends REF.
  * Nothing is decoded: the path is taken as written.
  *
- * A root that is not such a URL is a folder.  sfs_source_open picks the
- * kind of source a root names: a new kind of source adds its URL form
- * here and its line there.
+ * A root that is not such a URL is a folder (source.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -25,17 +23,6 @@
 bool sfs_source_is_url(const char *root)
 {
 	return root && strncmp(root, GIT_PREFIX, strlen(GIT_PREFIX)) == 0;
-}
-
-int sfs_source_open(const char *root, const char *version,
-                    struct sfs_source *out)
-{
-	*out = (struct sfs_source){ .ops = &sfs_source_dir, .root = root };
-	if (!sfs_source_is_url(root))
-		return 0;
-	out->ops = &sfs_source_git;
-	out->state = sfs_source_git_new(root, version);
-	return out->state ? 0 : -ENOMEM;
 }
 
 /* Whether s is a full commit id: 40 hex digits (SHA-1). */
