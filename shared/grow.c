@@ -61,6 +61,57 @@ const struct sfs_file *sfs_file_find(const struct sfs_file *v, size_t n,
 	return NULL;
 }
 
+static int cmp_file(const void *a, const void *b)
+{
+	const struct sfs_file *x = a, *y = b;
+	return strcmp(x->path, y->path);
+}
+
+/* The index of the entry whose path is the first len bytes of path, in
+ * v sorted by path, or -1. */
+static int32_t find_prefix(const struct sfs_file *v, size_t n,
+                           const char *path, size_t len)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strncmp(v[mid].path, path, len);
+		if (c == 0 && v[mid].path[len] != '\0')
+			c = 1;
+		if (c == 0)
+			return (int32_t)mid;
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+int sfs_tree_take_files(struct sfs_file *v, size_t n, struct sfs_arena *a,
+                        struct sfs_tree *out)
+{
+	sfs_sort(v, n, sizeof(*v), cmp_file);
+	out->nfiles = n;
+	out->skill_md = n;
+	out->files = sfs_arena_alloc(a, (n ? n : 1) * sizeof(*v));
+	if (!out->files)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		struct sfs_file *e = &v[i];
+		const char *slash = strrchr(e->path, '/');
+		if (slash)
+			e->parent = find_prefix(v, n, e->path,
+			                        (size_t)(slash - e->path));
+		else if (strcmp(e->path, "SKILL.md") == 0)
+			out->skill_md = i;
+	}
+	if (n)
+		memcpy(out->files, v, n * sizeof(*v));
+	return 0;
+}
+
 int sfs_strvec_push(struct sfs_strvec *v, const char *s)
 {
 	if (!s || sfs_grow(&v->v, &v->cap, v->n + 1, sizeof(*v->v)) < 0)

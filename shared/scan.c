@@ -1154,58 +1154,19 @@ int sfs_scan_check_limits(const struct sfs_file *v, size_t n,
 	return rc;
 }
 
-static int cmp_file(const void *a, const void *b)
-{
-	const struct sfs_file *x = a, *y = b;
-	return strcmp(x->path, y->path);
-}
-
-static int32_t find_path(const struct sfs_file *v, size_t n, const char *path,
-                         size_t len)
-{
-	size_t lo = 0, hi = n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strncmp(v[mid].path, path, len);
-		if (c == 0 && v[mid].path[len] != '\0')
-			c = 1;
-		if (c == 0)
-			return (int32_t)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
-/* Sorts the entries, links each to its folder and moves them into the
+/* The folders read and the entries found, sorted and linked, into the
  * arena. */
 static int finish_tree(struct tree_walk *t, struct sfs_tree *out)
 {
-	sfs_sort(t->v, t->n, sizeof(*t->v), cmp_file);
-	out->nfiles = t->n;
-	out->skill_md = t->n;
-	out->files = sfs_arena_alloc(t->arena, t->n * sizeof(*t->v));
 	out->dirs = sfs_arena_alloc(t->arena,
-	                            t->dirs.n * sizeof(*out->dirs));
-	if (!out->files || !out->dirs)
+	                            (t->dirs.n ? t->dirs.n : 1) *
+	                            sizeof(*out->dirs));
+	if (!out->dirs)
 		return -ENOMEM;
 	out->ndirs = t->dirs.n;
 	if (t->dirs.n)
 		memcpy(out->dirs, t->dirs.v, t->dirs.n * sizeof(*out->dirs));
-	for (size_t i = 0; i < t->n; i++) {
-		struct sfs_file *e = &t->v[i];
-		const char *slash = strrchr(e->path, '/');
-		if (slash)
-			e->parent = find_path(t->v, t->n, e->path,
-			                      (size_t)(slash - e->path));
-		if (!slash && strcmp(e->path, "SKILL.md") == 0)
-			out->skill_md = i;
-	}
-	if (t->n)
-		memcpy(out->files, t->v, t->n * sizeof(*t->v));
-	return 0;
+	return sfs_tree_take_files(t->v, t->n, t->arena, out);
 }
 
 int sfs_scan_tree(struct sfs_scan *s, struct sfs_found *f,

@@ -227,6 +227,11 @@ struct sfs_file *sfs_file_push(struct sfs_file **v, size_t *n, size_t *cap);
 /* The entry of path in v, sorted by path, or NULL. */
 const struct sfs_file *sfs_file_find(const struct sfs_file *v, size_t n,
                                      const char *path);
+/* A skill's n listed entries v, whatever their order, as out's files:
+ * sorted by path, each linked to its folder, SKILL.md found, copied into
+ * the arena (v keeps its own memory).  Returns 0 or -ENOMEM. */
+int sfs_tree_take_files(struct sfs_file *v, size_t n, struct sfs_arena *a,
+                        struct sfs_tree *out);
 
 /* Appends s (not copied) to v.  Returns 0 or -ENOMEM (also when s is
  * NULL, an allocation that failed). */

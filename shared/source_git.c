@@ -734,59 +734,6 @@ static int list_tree(struct lister *l, const git_tree *t, const char *rel,
 	return 0;
 }
 
-static int cmp_file(const void *a, const void *b)
-{
-	const struct sfs_file *x = a, *y = b;
-	return strcmp(x->path, y->path);
-}
-
-/* The index of the entry whose path is the first len bytes of path, in
- * v sorted by path, or -1. */
-static int32_t find_prefix(const struct sfs_file *v, size_t n,
-                           const char *path, size_t len)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strncmp(v[mid].path, path, len);
-		if (c == 0 && v[mid].path[len] != '\0')
-			c = 1;
-		if (c == 0)
-			return (int32_t)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
-/* Sorts the entries, links each to its folder and moves them into the
- * arena. */
-static int finish(struct lister *l, struct sfs_tree *out)
-{
-	sfs_sort(l->v, l->n, sizeof(*l->v), cmp_file);
-	out->nfiles = l->n;
-	out->skill_md = l->n;
-	out->files = sfs_arena_alloc(l->arena, (l->n ? l->n : 1) *
-	                                       sizeof(*l->v));
-	if (!out->files)
-		return -ENOMEM;
-	for (size_t i = 0; i < l->n; i++) {
-		struct sfs_file *e = &l->v[i];
-		const char *slash = strrchr(e->path, '/');
-		if (slash)
-			e->parent = find_prefix(l->v, l->n, e->path,
-			                        (size_t)(slash - e->path));
-		else if (strcmp(e->path, "SKILL.md") == 0)
-			out->skill_md = i;
-	}
-	if (l->n)
-		memcpy(out->files, l->v, l->n * sizeof(*l->v));
-	return 0;
-}
-
 /* The tree of the skill folder f, into *out (to free unless it is the
  * source's top). */
 static int skill_tree(struct git_source *g, const struct sfs_found *f,
@@ -843,7 +790,7 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 		                  "more than %zu entries; only the first %zu "
 		                  "are served", s->max_files, s->max_files);
 	if (rc == 0)
-		rc = finish(&l, out);
+		rc = sfs_tree_take_files(l.v, l.n, l.arena, out);
 	free(l.v);
 	return rc;
 }

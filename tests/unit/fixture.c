@@ -128,3 +128,16 @@ void clear_top(void)
 	remove_tree(top);
 	mkdirs(top);
 }
+
+sfs_catalog *build_catalog(const struct sfs_config *cfg,
+                           const sfs_catalog *prev)
+{
+	sfs_catalog *cat = NULL;
+	int rc = sfs_catalog_build(cfg, prev, &cat);
+
+	if (rc < 0) {
+		errno = -rc;
+		die("sfs_catalog_build");
+	}
+	return cat;
+}

@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 
+#include "skillsfs.h"
+
 /* The test's temporary folder, made by fixture_start(). */
 extern const char *top;
 
@@ -44,5 +46,9 @@ int remove_tree(const char *path);
 
 /* Empties top for the next test. */
 void clear_top(void);
+
+/* sfs_catalog_build, bailing out when the library fails. */
+sfs_catalog *build_catalog(const struct sfs_config *cfg,
+                           const sfs_catalog *prev);
 
 #endif

@@ -30,13 +30,7 @@ static void skill(const char *dir, const char *md, const char *extra)
 
 static sfs_catalog *build_cfg(struct sfs_config *cfg, const sfs_catalog *prev)
 {
-	sfs_catalog *cat = NULL;
-	int rc = sfs_catalog_build(cfg, prev, &cat);
-	if (rc < 0) {
-		errno = -rc;
-		die("sfs_catalog_build");
-	}
-	return cat;
+	return build_catalog(cfg, prev);
 }
 
 static sfs_catalog *build(const char *root1, const char *root2, bool strict)

@@ -100,9 +100,7 @@ static void test_round_trip(void)
 
 	const char *roots[] = { at("r") };
 	struct sfs_config cfg = { .roots = roots, .nroots = 1 };
-	sfs_catalog *cat = NULL;
-	if (sfs_catalog_build(&cfg, NULL, &cat) < 0)
-		die("sfs_catalog_build");
+	sfs_catalog *cat = build_catalog(&cfg, NULL);
 	char *index = sfs_render_index(cat);
 	char *skills = sfs_render_skills_index(cat);
 	ok(index && skills, "rendered");
@@ -201,8 +199,7 @@ static void test_status(void)
 	};
 	sfs_catalog *cat = NULL;
 
-	if (sfs_catalog_build(&cfg, NULL, &cat) < 0)
-		die("sfs_catalog_build");
+	cat = build_catalog(&cfg, NULL);
 	char *status = sfs_render_status(cat, &info);
 	ok(status != NULL, "status.json rendered");
 	if (status) {

@@ -60,13 +60,7 @@ static sfs_catalog *build(const char *url, const sfs_catalog *prev,
 	const char *roots[] = { url };
 	struct sfs_config cfg = { .roots = roots, .nroots = 1,
 	                          .resolve_sources = resolve };
-	sfs_catalog *cat = NULL;
-	int rc = sfs_catalog_build(&cfg, prev, &cat);
-	if (rc < 0) {
-		errno = -rc;
-		die("sfs_catalog_build");
-	}
-	return cat;
+	return build_catalog(&cfg, prev);
 }
 
 static const struct sfs_file *file_of(const struct sfs_skill *s,

@@ -79,9 +79,7 @@ static void check_root(const char *root, const char *what)
 {
 	const char *roots[] = { root };
 	struct sfs_config cfg = { .roots = roots, .nroots = 1 };
-	sfs_catalog *cat = NULL;
-	if (sfs_catalog_build(&cfg, NULL, &cat) < 0)
-		die("sfs_catalog_build");
+	sfs_catalog *cat = build_catalog(&cfg, NULL);
 	char *index = sfs_render_index(cat);
 	char *skills = sfs_render_skills_index(cat);
 	ok(index && skills, "%s: rendered", what);
@@ -125,9 +123,7 @@ int main(int argc, char **argv)
 
 	const char *roots[] = { root };
 	struct sfs_config cfg = { .roots = roots, .nroots = 1 };
-	sfs_catalog *cat = NULL;
-	if (sfs_catalog_build(&cfg, NULL, &cat) < 0)
-		die("sfs_catalog_build");
+	sfs_catalog *cat = build_catalog(&cfg, NULL);
 	ok(sfs_catalog_nskills(cat) == 2, "both skills served");
 
 	char *index = sfs_render_index(cat);
@@ -149,8 +145,7 @@ int main(int argc, char **argv)
 		die(dir);
 	const char *empty[] = { dir };
 	struct sfs_config lines = { .roots = empty, .nroots = 1 };
-	if (sfs_catalog_build(&lines, NULL, &cat) < 0)
-		die("sfs_catalog_build");
+	cat = build_catalog(&lines, NULL);
 	sfs_lines_doc *d = sfs_lines_doc_new(cat, false, NULL);
 	char buf[64] = "";
 	int rc = -1;

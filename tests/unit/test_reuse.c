@@ -44,13 +44,7 @@ static sfs_catalog *build(const sfs_catalog *prev, unsigned margin_ms)
 	const char *roots[] = { at("r") };
 	struct sfs_config cfg = { .roots = roots, .nroots = 1,
 	                          .ctime_margin_ms = margin_ms };
-	sfs_catalog *cat = NULL;
-	int rc = sfs_catalog_build(&cfg, prev, &cat);
-	if (rc < 0) {
-		errno = -rc;
-		die("sfs_catalog_build");
-	}
-	return cat;
+	return build_catalog(&cfg, prev);
 }
 
 static char *cat_str(char *a, char *b)
@@ -319,9 +313,7 @@ static sfs_catalog *build_told(const sfs_catalog *prev,
 	const char *roots[] = { at("r") };
 	struct sfs_config cfg = { .roots = roots, .nroots = 1,
 	                          .changed = changed, .nchanged = n };
-	sfs_catalog *cat = NULL;
-	if (sfs_catalog_build(&cfg, prev, &cat) < 0)
-		die("sfs_catalog_build");
+	sfs_catalog *cat = build_catalog(&cfg, prev);
 	return cat;
 }
 
@@ -440,9 +432,7 @@ static void test_unlisted_lines(void)
 	skill("r/zz", "compatibility: \"\"\n");
 	const char *roots[] = { at("r") };
 	struct sfs_config lines = { .roots = roots, .nroots = 1 };
-	sfs_catalog *cat = NULL;
-	if (sfs_catalog_build(&lines, NULL, &cat) < 0)
-		die("sfs_catalog_build");
+	sfs_catalog *cat = build_catalog(&lines, NULL);
 	char *index = sfs_render_index(cat);
 	char *skills = sfs_render_skills_index(cat);
 	const struct sfs_skill *a = sfs_catalog_find(cat, "a0");
@@ -476,8 +466,7 @@ static void test_lines_reuse(void)
 	const char *roots[] = { at("r") };
 	struct sfs_config lines = { .roots = roots, .nroots = 1 };
 	sfs_catalog *b = NULL, *c = NULL;
-	if (sfs_catalog_build(&lines, NULL, &b) < 0)
-		die("sfs_catalog_build");
+	b = build_catalog(&lines, NULL);
 	const struct sfs_skill *s = sfs_catalog_find(b, "s03");
 	ok(s && s->frontmatter_json.p &&
 	   strlen(s->frontmatter_json.p) == s->frontmatter_json.len &&
@@ -489,8 +478,7 @@ static void test_lines_reuse(void)
 
 	rewrite(at("r/s04/SKILL.md"), "---\nname: s04\ndescription: New, "
 	        "and longer than it was.\n---\n# s04\n");
-	if (sfs_catalog_build(&lines, b, &c) < 0)
-		die("sfs_catalog_build");
+	c = build_catalog(&lines, b);
 	ok(sfs_catalog_parsed(c) == 1 && sfs_catalog_find(c, "s03") ==
 	   sfs_catalog_find(b, "s03"), "a rebuild keeps the skills it takes");
 	same_as_fresh(c, "lines after an edit");
