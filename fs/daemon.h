@@ -14,6 +14,7 @@
 #include "retain.h"
 #include "tree.h"
 
+struct fetcher;
 struct refresher;
 
 struct daemon {
@@ -35,6 +36,11 @@ struct daemon {
 	                              * generation (see gen_params.pin) */
 
 	struct refresher *refresher; /* NULL until started */
+	struct fetcher *fetcher;     /* NULL without git roots */
+	pthread_mutex_t notes_lock;  /* guards root_notes */
+	char **root_notes;           /* per root, why its last update failed
+	                              * (fetcher.c), or NULL; for each build's
+	                              * sfs_config.root_notes */
 	atomic_bool polling;         /* refresh mode */
 	atomic_llong next_check_ms;  /* polling: when an access should kick
 	                              * the staleness check (CLOCK_MONOTONIC) */
@@ -99,8 +105,10 @@ int refresher_init(struct daemon *d);
  * `changed` as build_inputs.changed.  NULL when out of memory. */
 struct gen *refresher_build(struct daemon *d, const struct gen *prev,
                             const char *const *changed, size_t nchanged);
-/* Starts the refresh thread; after daemonizing. */
-int refresher_start(struct daemon *d);
+/* Starts the refresh thread; after daemonizing.  SIGHUP then writes to
+ * the eventfd hup_to (the fetcher's, which fetches and then calls
+ * refresher_reload), or with -1 reloads at once. */
+int refresher_start(struct daemon *d, int hup_to);
 void refresher_stop(struct daemon *d);
 /* From a request handler in polling mode: asks for a staleness check if
  * the last one is older than the poll interval.  Cheap. */
@@ -108,5 +116,8 @@ void refresher_touch(struct daemon *d);
 /* From a request handler: a source is newer than the current generation
  * (a read failed with ESTALE); refresh now, without the debounce. */
 void refresher_stale(struct daemon *d);
+/* From another thread (the fetcher's): build now, with every git root
+ * resolved again and every folder looked at, as on SIGHUP. */
+void refresher_reload(struct daemon *d);
 
 #endif

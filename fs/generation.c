@@ -80,6 +80,29 @@ static void retain_changed(struct daemon *d, struct gen *g, uint64_t first_new)
 	}
 }
 
+/* d->root_notes as they are now, for one build; NULL when there are
+ * none (or no memory: the build then says nothing of failed fetches). */
+static const char **copy_notes(struct daemon *d)
+{
+	size_t n = d->opt->roots.n;
+	const char **notes = NULL;
+
+	pthread_mutex_lock(&d->notes_lock);
+	if (d->root_notes)
+		notes = calloc(n, sizeof(*notes));
+	for (size_t i = 0; notes && i < n; i++)
+		notes[i] = d->root_notes[i] ? strdup(d->root_notes[i]) : NULL;
+	pthread_mutex_unlock(&d->notes_lock);
+	return notes;
+}
+
+static void free_notes(struct daemon *d, const char **notes)
+{
+	for (size_t i = 0; notes && i < d->opt->roots.n; i++)
+		free((char *)notes[i]);
+	free(notes);
+}
+
 struct gen *daemon_build(struct daemon *d, const struct gen *prev,
                          const struct build_inputs *in)
 {
@@ -102,13 +125,18 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev,
 		.before_listing = in->before_listing,
 		.before_listing_arg = in->before_listing_arg,
 		.resolve_sources = in->resolve_sources,
+		.cache_dir = o->cache_dir,
 	};
 	sfs_catalog *cat = NULL;
+	const char **notes = copy_notes(d);
+	cfg.root_notes = notes;
 
 	uint64_t first_new = d->next_ino;
 	struct timespec t0, t1, t2, t3;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (sfs_catalog_build(&cfg, prev ? prev->cat : NULL, &cat) < 0)
+	int rc = sfs_catalog_build(&cfg, prev ? prev->cat : NULL, &cat);
+	free_notes(d, notes);
+	if (rc < 0)
 		return NULL;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	struct gen_params p = {

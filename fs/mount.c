@@ -22,6 +22,7 @@
 
 #include "config.h"
 #include "daemon.h"
+#include "fetcher.h"
 #include "report.h"
 #include "serve_loop.h"
 #include "source.h"
@@ -228,6 +229,10 @@ static int daemon_init(struct daemon *d, const struct mount_options *o)
 	d->next_ino = TREE_ROOT_INO + 1;
 	if (pthread_mutex_init(&d->cur_lock, NULL) != 0)
 		return -ENOMEM;
+	if (pthread_mutex_init(&d->notes_lock, NULL) != 0) {
+		pthread_mutex_destroy(&d->cur_lock);
+		return -ENOMEM;
+	}
 	pthread_condattr_t ca;
 	int rc = pthread_condattr_init(&ca);
 	if (rc == 0)
@@ -237,6 +242,7 @@ static int daemon_init(struct daemon *d, const struct mount_options *o)
 	pthread_condattr_destroy(&ca);
 	if (rc != 0) {
 		pthread_mutex_destroy(&d->cur_lock);
+		pthread_mutex_destroy(&d->notes_lock);
 		return -rc;
 	}
 	return lookups_init(&d->lookups);
@@ -244,11 +250,13 @@ static int daemon_init(struct daemon *d, const struct mount_options *o)
 
 static void daemon_fini(struct daemon *d)
 {
+	fetcher_stop(d);
 	refresher_stop(d);
 	lookups_destroy(&d->lookups);
 	gen_unref(d->cur);
 	d->cur = NULL;
 	pthread_mutex_destroy(&d->cur_lock);
+	pthread_mutex_destroy(&d->notes_lock);
 	pthread_cond_destroy(&d->published);
 	free(d->conn_opts);
 }
@@ -273,10 +281,13 @@ static int serve(struct daemon *d, struct mount_options *o,
 		fuse_remove_signal_handlers(d->se);
 	} else {
 		fuse_daemonize(o->foreground);
-		if (refresher_start(d) < 0)
+		if (refresher_start(d, fetcher_kick_fd(d)) < 0)
 			fail("cannot start the refresh thread");
+		else if (fetcher_start(d) < 0)
+			fail("cannot start the fetch thread");
 		else if (run_loop(d) >= 0)
 			status = 0;   /* unmounted, or a signal number */
+		fetcher_stop(d);
 		refresher_stop(d);
 		fuse_remove_signal_handlers(d->se);
 		fuse_session_unmount(d->se);
@@ -284,6 +295,23 @@ static int serve(struct daemon *d, struct mount_options *o,
 	fuse_session_destroy(d->se);
 	d->se = NULL;
 	return status;
+}
+
+/* The first generation, then the mount.  Returns the exit status. */
+static int build_and_serve(struct daemon *d, struct mount_options *o,
+                           const char *mountpoint)
+{
+	/* a remote git root's first fetch: the first generation serves it */
+	fetcher_update(d);
+	d->cur = refresher_build(d, NULL, NULL, 0);
+	if (!d->cur)
+		return fail("cannot build the catalog: %s", strerror(ENOMEM));
+	int status = check_sources(d);
+	if (status != 0)
+		return status;
+	report_catalog(d, NULL, d->cur->cat);
+	daemon_trim();
+	return serve(d, o, mountpoint);
 }
 
 int mount_main(int argc, char **argv)
@@ -318,16 +346,11 @@ int mount_main(int argc, char **argv)
 	}
 	warn_missing_roots(&o.roots);
 
-	if (daemon_init(&d, &o) < 0 || refresher_init(&d) < 0) {
+	if (daemon_init(&d, &o) < 0 || refresher_init(&d) < 0 ||
+	    fetcher_init(&d) < 0)
 		status = fail("out of memory");
-	} else if (!(d.cur = refresher_build(&d, NULL, NULL, 0))) {
-		status = fail("cannot build the catalog: %s",
-		              strerror(ENOMEM));
-	} else if ((status = check_sources(&d)) == 0) {
-		report_catalog(&d, NULL, d.cur->cat);
-		daemon_trim();
-		status = serve(&d, &o, mountpoint);
-	}
+	else
+		status = build_and_serve(&d, &o, mountpoint);
 	daemon_fini(&d);
 	free(mountpoint);
 	options_free(&o);

@@ -74,6 +74,11 @@ void options_usage(FILE *out, const char *prog)
 "    -o retain=MIB          keep up to MIB mebibytes of published file\n"
 "                           versions in memory, so that an edit in the\n"
 "                           sources never breaks a read (default %d)\n"
+"    -o fetch_interval=S    look for a new commit of each followed git\n"
+"                           branch or tag every S seconds, fetching a\n"
+"                           remote one (default %d; 0: on SIGHUP only)\n"
+"    -o cache_dir=DIR       where remote git sources are cloned (default\n"
+"                           $XDG_CACHE_HOME/skillsfs, ~/.cache/skillsfs)\n"
 "    -o nonempty            allow mounting over a non-empty folder\n"
 "    -o busy_poll=US        after answering, look for the next request for\n"
 "                           US microseconds before sleeping (default %d;\n"
@@ -91,6 +96,7 @@ void options_usage(FILE *out, const char *prog)
 "FUSE options (always read-only, fsname=skillsfs, subtype=skillsfs):\n",
 		prog, prog, prog, prog, DEFAULT_DEBOUNCE_MS,
 		DEFAULT_POLL_INTERVAL_MS, DEFAULT_RETAIN_MIB,
+		DEFAULT_FETCH_INTERVAL_S,
 		DEFAULT_BUSY_POLL_US);
 }
 
@@ -158,6 +164,34 @@ static int set_docs_dir(struct mount_options *o, const char *dir)
 	return 0;
 }
 
+static int set_cache_dir(struct mount_options *o, const char *dir)
+{
+	free(o->cache_dir);
+	o->cache_dir = sfs_path_absolute(dir);
+	if (!o->cache_dir)
+		return usage_error("bad cache folder '%s'", dir);
+	return 0;
+}
+
+/* $XDG_CACHE_HOME/skillsfs, else ~/.cache/skillsfs (the XDG base
+ * directory rules: a relative XDG_CACHE_HOME is ignored); NULL when
+ * neither is known. */
+static char *default_cache_dir(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	char *dir = NULL;
+
+	if (xdg && xdg[0] == '/') {
+		if (asprintf(&dir, "%s/skillsfs", xdg) < 0)
+			dir = NULL;
+	} else if (home && home[0] == '/') {
+		if (asprintf(&dir, "%s/.cache/skillsfs", home) < 0)
+			dir = NULL;
+	}
+	return dir;
+}
+
 static int set_config(struct mount_options *o, const char *file)
 {
 	if (!*file)
@@ -203,6 +237,11 @@ static int take_opt(struct mount_options *o, const char *opt, char **fuse)
 	else if (KEY("retain") && eq)
 		return parse_number(val, opt, 0, 65536, "mebibytes",
 		                    &o->retain_mib);
+	else if (KEY("fetch_interval") && eq)
+		return parse_number(val, opt, 0, 86400 * 366, "seconds",
+		                    &o->fetch_interval_s);
+	else if (KEY("cache_dir") && eq)
+		return set_cache_dir(o, val);
 	else if (KEY("busy_poll") && eq)
 		return parse_us(val, opt, &o->busy_poll_us);
 	else if (KEY("docs_dir") && eq)
@@ -433,6 +472,7 @@ int options_parse(int argc, char **argv, struct mount_options *o)
 	o->debounce_ms = DEFAULT_DEBOUNCE_MS;
 	o->busy_poll_us = DEFAULT_BUSY_POLL_US;
 	o->retain_mib = DEFAULT_RETAIN_MIB;
+	o->fetch_interval_s = DEFAULT_FETCH_INTERVAL_S;
 
 	int rc = parse_args(argc, argv, o, &fuse_opts, &first);
 	if (rc == 0 && o->config && !o->help && !o->version)
@@ -453,6 +493,8 @@ int options_parse(int argc, char **argv, struct mount_options *o)
 	}
 	if (rc == 0 && !o->mountpoint)
 		rc = usage_error("%s", "missing MOUNTPOINT");
+	if (rc == 0 && !o->cache_dir)
+		o->cache_dir = default_cache_dir();
 	if (rc == 0 && o->roots.n == 0) {
 		int added = roots_fallback(&o->roots, &o->cf);
 		if (added < 0)
@@ -478,6 +520,7 @@ void options_free(struct mount_options *o)
 {
 	free(o->mountpoint);
 	free(o->docs_dir);
+	free(o->cache_dir);
 	free(o->config);
 	sfs_config_file_free(&o->cf);
 	roots_free(&o->roots);

@@ -32,6 +32,8 @@ enum {
 #define DEFAULT_DEBOUNCE_MS 100
 #define DEFAULT_BUSY_POLL_US 200
 #define DEFAULT_RETAIN_MIB 16
+/* How often a git root's ref is looked at again (a remote fetched). */
+#define DEFAULT_FETCH_INTERVAL_S 300
 
 struct mount_options {
 	char *mountpoint;          /* as given; mount.c resolves it */
@@ -49,6 +51,8 @@ struct mount_options {
 	unsigned debounce_ms;      /* -o debounce=MS */
 	unsigned busy_poll_us;     /* -o busy_poll=US: serve_loop.c */
 	unsigned retain_mib;       /* -o retain=MIB: retain.h's budget */
+	unsigned fetch_interval_s; /* -o fetch_interval=S; 0: SIGHUP only */
+	char *cache_dir;           /* -o cache_dir=DIR, or the default */
 	bool force_polling;        /* -o polling: never use inotify */
 	bool strict;               /* -o strict: warnings are errors */
 	char *docs_dir;            /* --docs-dir, absolute, or NULL */

@@ -938,7 +938,7 @@ static void on_hup(int sig)
 	errno = saved;
 }
 
-int refresher_start(struct daemon *d)
+int refresher_start(struct daemon *d, int hup_to)
 {
 	struct refresher *r = d->refresher;
 	sigset_t all, old;
@@ -954,7 +954,7 @@ int refresher_start(struct daemon *d)
 	/* SIGHUP reloads (libfuse's handler would end the mount) */
 	struct sigaction sa = { .sa_handler = on_hup, .sa_flags = SA_RESTART };
 	sigemptyset(&sa.sa_mask);
-	hup_fd = r->hup;
+	hup_fd = hup_to >= 0 ? hup_to : r->hup;
 	if (sigaction(SIGHUP, &sa, NULL) < 0)
 		return -errno;
 	return 0;
@@ -992,6 +992,16 @@ void refresher_stale(struct daemon *d)
 
 	if (r && r->started && !atomic_exchange(&r->urgent, true))
 		kick(r);
+}
+
+void refresher_reload(struct daemon *d)
+{
+	struct refresher *r = d->refresher;
+	uint64_t one = 1;
+
+	if (r && write(r->hup, &one, sizeof(one)) < 0) {
+		/* the counter is full: a reload is pending anyway */
+	}
 }
 
 void refresher_stop(struct daemon *d)

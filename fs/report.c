@@ -14,8 +14,7 @@
 #include "options.h"
 #include "report.h"
 
-__attribute__((format(printf, 3, 4)))
-static void say(const struct daemon *d, int priority, const char *fmt, ...)
+void report_say(const struct daemon *d, int priority, const char *fmt, ...)
 {
 	char line[1024];
 	va_list ap;
@@ -69,19 +68,19 @@ static void report_unserved(const struct daemon *d,
                             const struct sfs_unserved *u)
 {
 	if (u->reason == SFS_SHADOWED) {
-		say(d, LOG_NOTICE, "shadowed: %s: skill \"%s\" is served from "
+		report_say(d, LOG_NOTICE, "shadowed: %s: skill \"%s\" is served from "
 		    "%s", u->dir, u->id ? u->id : "", u->shadowed_by);
 		return;
 	}
 	const struct sfs_diag *e = first_error(u);
 	if (!e) {
-		say(d, LOG_WARNING, "rejected: %s", u->dir);
+		report_say(d, LOG_WARNING, "rejected: %s", u->dir);
 	} else if (e->line) {
-		say(d, LOG_WARNING, "rejected: %s: %s:%u:%u: %s%s%s", u->dir,
+		report_say(d, LOG_WARNING, "rejected: %s: %s:%u:%u: %s%s%s", u->dir,
 		    e->file, e->line, e->column, e->field,
 		    *e->field ? ": " : "", e->message);
 	} else {
-		say(d, LOG_WARNING, "rejected: %s: %s: %s%s%s", u->dir, e->file,
+		report_say(d, LOG_WARNING, "rejected: %s: %s: %s%s%s", u->dir, e->file,
 		    e->field, *e->field ? ": " : "", e->message);
 	}
 }
@@ -96,7 +95,7 @@ void report_catalog(const struct daemon *d, const sfs_catalog *prev,
 		if (!known(prev, &v[i]))
 			report_unserved(d, &v[i]);
 	struct sfs_counts c = sfs_catalog_counts(cat);
-	say(d, LOG_INFO, "%zu served, %zu rejected, %zu shadowed: see "
+	report_say(d, LOG_INFO, "%zu served, %zu rejected, %zu shadowed: see "
 	    "%s/%s", c.served, c.invalid, c.shadowed, d->opt->mountpoint,
 	    sfs_mount_row(SFS_MOUNT_STATUS)->path);
 }

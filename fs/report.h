@@ -13,4 +13,9 @@ struct daemon;
 void report_catalog(const struct daemon *d, const sfs_catalog *prev,
                     const sfs_catalog *cat);
 
+/* One line to the user: on stderr with -f, else to syslog at
+ * `priority` (LOG_WARNING, ...). */
+__attribute__((format(printf, 3, 4)))
+void report_say(const struct daemon *d, int priority, const char *fmt, ...);
+
 #endif

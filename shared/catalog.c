@@ -1038,12 +1038,13 @@ static int set_sources(sfs_catalog *cat, const struct sfs_config *cfg,
 		return -ENOMEM;
 	for (size_t i = 0; i < cat->nroots; i++) {
 		const char *root = cat->roots[i];
-		int rc = sfs_source_open(root, kept_version(prev, cfg, i, root),
+		int rc = sfs_source_open(cfg, root,
+		                         kept_version(prev, cfg, i, root),
 		                         &cat->sources[i]);
 		if (rc < 0)
 			return rc;
 	}
-	return sfs_source_open(NULL, NULL, &cat->sources[cat->nroots]);
+	return sfs_source_open(NULL, NULL, NULL, &cat->sources[cat->nroots]);
 }
 
 static int init_build(struct build *b, const struct sfs_config *cfg,

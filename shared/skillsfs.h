@@ -182,6 +182,13 @@ struct sfs_config {
 	 * root that prev resolved serves the very commit prev served: a
 	 * rebuild for a folder's change does not move a git root. */
 	bool resolve_sources;
+	/* Where remote git sources are fetched into (a bare clone each,
+	 * below git/), or NULL: see sfs_source_update. */
+	const char *cache_dir;
+	/* When not NULL: for each root (in roots' order), why its last
+	 * sfs_source_update failed, or NULL; a build serves such a root from
+	 * what the cache holds and says why in a finding. */
+	const char *const *root_notes;
 };
 
 struct sfs_counts {
@@ -204,6 +211,19 @@ typedef struct sfs_catalog sfs_catalog;
  */
 int sfs_catalog_build(const struct sfs_config *cfg, const sfs_catalog *prev,
                       sfs_catalog **out);
+
+/*
+ * Brings the source of `root` (one of cfg->roots) up to date and names
+ * what it would serve now: a remote git root is fetched into its clone
+ * under cfg->cache_dir (made on first use); a git+file:// root is read
+ * in place.  Returns 1 with `version` set (a commit id; vlen >= 41), 0
+ * for a root that has no versions (a folder), or a negative errno with
+ * `why` saying what failed.  Blocks on the network: a build never calls
+ * it; the caller does, before the build that is to serve the result with
+ * resolve_sources.
+ */
+int sfs_source_update(const struct sfs_config *cfg, const char *root,
+                      char *version, size_t vlen, char *why, size_t wlen);
 
 sfs_catalog *sfs_catalog_ref(sfs_catalog *cat);
 void sfs_catalog_unref(sfs_catalog *cat);

@@ -5,15 +5,37 @@
  */
 #include <errno.h>
 
+#include <string.h>
+
 #include "source.h"
 
-int sfs_source_open(const char *root, const char *version,
-                    struct sfs_source *out)
+/* cfg's note of the root (why its last update failed), or NULL. */
+static const char *root_note(const struct sfs_config *cfg, const char *root)
+{
+	for (size_t i = 0; cfg->root_notes && i < cfg->nroots; i++)
+		if (strcmp(cfg->roots[i], root) == 0)
+			return cfg->root_notes[i];
+	return NULL;
+}
+
+int sfs_source_open(const struct sfs_config *cfg, const char *root,
+                    const char *version, struct sfs_source *out)
 {
 	*out = (struct sfs_source){ .ops = &sfs_source_dir, .root = root };
 	if (!sfs_source_is_url(root))
 		return 0;
 	out->ops = &sfs_source_git;
-	out->state = sfs_source_git_new(root, version);
+	out->state = sfs_source_git_new(root, version, cfg->cache_dir,
+	                                root_note(cfg, root));
 	return out->state ? 0 : -ENOMEM;
+}
+
+int sfs_source_update(const struct sfs_config *cfg, const char *root,
+                      char *version, size_t vlen, char *why, size_t wlen)
+{
+	if (!sfs_source_is_url(root))
+		return 0;
+	int rc = sfs_source_git_update(root, cfg->cache_dir, version, vlen,
+	                               why, wlen);
+	return rc < 0 ? rc : 1;
 }

@@ -98,11 +98,12 @@ const struct sfs_source *sfs_catalog_source(const sfs_catalog *cat,
 /* ---- source.c: which kind of source a root names ---------------------- */
 
 /* The source of a configured root (a folder's path, or a URL), for one
- * build, in *out; `version` (or NULL) is what the previous build of the
- * same root served (ops->version), to serve again.  Returns 0 or
+ * build of cfg (NULL for the docs folder's), in *out; `version` (or
+ * NULL) is what the previous build of the same root served
+ * (ops->version), to serve again.  Returns 0 or
  * -ENOMEM; a root that cannot be read is reported by discover. */
-int sfs_source_open(const char *root, const char *version,
-                    struct sfs_source *out);
+int sfs_source_open(const struct sfs_config *cfg, const char *root,
+                    const char *version, struct sfs_source *out);
 
 /* ---- source_dir.c: a folder on a local filesystem ---------------------- */
 
@@ -120,7 +121,8 @@ int sfs_source_dir_pin(const struct sfs_skill *s, const struct sfs_file *f);
 
 enum sfs_url_kind {
 	SFS_URL_GIT_FILE = 1,   /* git+file:///ABS/PATH: read in place */
-	SFS_URL_GIT_REMOTE,     /* git+https://, git+ssh://: needs a fetch */
+	SFS_URL_GIT_REMOTE,     /* git+https://, git+http://, git+ssh://:
+	                           fetched into a clone (source_git_fetch.c) */
 };
 
 /* git+file:///ABS/PATH[#[REF][:SUBDIR]], and the remote forms. */
@@ -144,10 +146,30 @@ bool sfs_source_is_commit_id(const char *s);
 
 extern const struct sfs_source_ops sfs_source_git;
 
+struct git_repository;
+struct git_commit;
+
 /* The state of the git source of `url` for one build (its release()
  * frees it); NULL when out of memory.  With `commit` (a full id) the
- * build serves that commit instead of resolving the URL's ref.  A URL
- * that cannot be parsed or read is reported by discover. */
-void *sfs_source_git_new(const char *url, const char *commit);
+ * build serves that commit instead of resolving the URL's ref.  A remote
+ * URL is read from its clone under cache_dir; `note` (or NULL) is why
+ * its last fetch failed.  A URL that cannot be parsed or read is
+ * reported by discover. */
+void *sfs_source_git_new(const char *url, const char *commit,
+                         const char *cache_dir, const char *note);
+/* The commit `ref` names in repo: a full commit id, a branch, a tag, or
+ * (NULL) HEAD.  Returns 0 or libgit2's error. */
+int sfs_git_find_commit(struct git_repository *repo, const char *ref,
+                        struct git_commit **out);
+
+/* ---- source_git_fetch.c: a git root brought up to date ----------------- */
+
+/* The folder of the bare clone of the remote `location` (a URL without
+ * "git+") under cache_dir (malloc'd), or NULL when there is no cache_dir
+ * or no memory. */
+char *sfs_git_clone_path(const char *cache_dir, const char *location);
+/* sfs_source_update for a git root. */
+int sfs_source_git_update(const char *root, const char *cache_dir,
+                          char *commit, size_t clen, char *why, size_t wlen);
 
 #endif

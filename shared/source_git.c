@@ -51,6 +51,8 @@
 
 struct git_source {
 	char *url;                  /* the root as configured; owned */
+	char *cache_dir;            /* where remote roots are cloned; owned */
+	char *note;                 /* why the last fetch failed; owned */
 	pthread_mutex_t lock;       /* guards every libgit2 object below */
 	git_repository *repo;
 	git_tree *top;              /* the commit's tree at SUBDIR */
@@ -70,7 +72,15 @@ static const char *git_message(void)
 
 /* ---- state -------------------------------------------------------------- */
 
-void *sfs_source_git_new(const char *url, const char *commit)
+/* strdup of s, or NULL for NULL; false when out of memory. */
+static bool copy(const char *s, char **out)
+{
+	*out = s ? strdup(s) : NULL;
+	return !s || *out;
+}
+
+void *sfs_source_git_new(const char *url, const char *commit,
+                         const char *cache_dir, const char *note)
 {
 	struct git_source *g = calloc(1, sizeof(*g));
 
@@ -78,9 +88,11 @@ void *sfs_source_git_new(const char *url, const char *commit)
 		return NULL;
 	if (commit)
 		snprintf(g->keep, sizeof(g->keep), "%s", commit);
-	g->url = strdup(url);
-	if (!g->url || git_libgit2_init() < 0) {
+	if (!copy(url, &g->url) || !copy(cache_dir, &g->cache_dir) ||
+	    !copy(note, &g->note) || git_libgit2_init() < 0) {
 		free(g->url);
+		free(g->cache_dir);
+		free(g->note);
 		free(g);
 		return NULL;
 	}
@@ -98,6 +110,8 @@ static void release(struct sfs_source *src)
 	git_repository_free(g->repo);
 	pthread_mutex_destroy(&g->lock);
 	free(g->url);
+	free(g->cache_dir);
+	free(g->note);
 	free(g);
 	git_libgit2_shutdown();
 	src->state = NULL;
@@ -169,8 +183,8 @@ static int report(struct sfs_scan *s, const char *url, const char *fmt, ...)
 
 /* The commit `ref` names in repo: a full commit id, a branch, a tag, or
  * (NULL) HEAD.  Returns 0 or libgit2's error. */
-static int find_commit(git_repository *repo, const char *ref,
-                       git_commit **out)
+int sfs_git_find_commit(git_repository *repo, const char *ref,
+                        git_commit **out)
 {
 	git_object *obj = NULL;
 	git_reference *r;
@@ -243,7 +257,7 @@ static int resolve(struct git_source *g, struct sfs_scan *s,
 		              u->location, git_message());
 	/* a rebuild that is not to move the source serves its commit */
 	const char *ref = g->keep[0] ? g->keep : u->ref;
-	int rc = find_commit(g->repo, ref, &c);
+	int rc = sfs_git_find_commit(g->repo, ref, &c);
 	if (rc == GIT_ENOTFOUND || rc == GIT_EUNBORNBRANCH || rc == GIT_EPEEL)
 		return report(s, g->url, ref ?
 		              "%s is not a branch, tag or commit of %s; "
@@ -260,6 +274,40 @@ static int resolve(struct git_source *g, struct sfs_scan *s,
 	rc = take_tree(g, s, c, u->subdir);
 	git_commit_free(c);
 	g->ready = rc == 0 && g->top;
+	return rc;
+}
+
+/* A remote root: its clone under the cache folder, as sfs_source_update
+ * last fetched it.  What the last fetch said when it failed is a
+ * finding: an error when nothing was fetched, a warning when an older
+ * fetch is served. */
+static int resolve_clone(struct git_source *g, struct sfs_scan *s,
+                         struct sfs_source_url *u)
+{
+	char *clone = sfs_git_clone_path(g->cache_dir, u->location);
+	struct stat st;
+	int rc;
+
+	if (!clone)
+		return g->cache_dir ? -ENOMEM :
+		       report(s, g->url, "no cache folder to fetch %s into "
+		              "(set XDG_CACHE_HOME or HOME, or -o cache_dir)",
+		              u->location);
+	if (stat(clone, &st) < 0) {
+		rc = report(s, g->url, "not fetched yet: %s", g->note ? g->note :
+		            "the first fetch has not finished");
+		free(clone);
+		return rc;
+	}
+	free(u->location);
+	u->location = clone;
+	rc = resolve(g, s, u);
+	if (rc == 0 && g->note)
+		rc = g->ready ?
+		     sfs_diag_add(s->global, SFS_WARNING, g->url, 0, 0, "",
+		                  "serving commit %s, fetched before: %s",
+		                  g->commit, g->note) :
+		     report(s, g->url, "%s", g->note);
 	return rc;
 }
 
@@ -418,12 +466,8 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
 	if (rc < 0)
 		return report(s, g->url, "%s", why);
 	pthread_mutex_lock(&g->lock);
-	if (u.kind == SFS_URL_GIT_REMOTE)
-		rc = report(s, g->url, "not yet supported: remote git sources "
-		            "need a fetch, which comes later; clone the "
-		            "repository and give git+file:///PATH of the clone");
-	else
-		rc = resolve(g, s, &u);
+	rc = u.kind == SFS_URL_GIT_REMOTE ? resolve_clone(g, s, &u)
+	                                  : resolve(g, s, &u);
 	if (rc == 0 && g->ready) {
 		*exists = true;
 		rc = find_skills(g, s, idx);

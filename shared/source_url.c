@@ -3,6 +3,8 @@
  *
  *   git+file:///ABS/PATH[#[REF][:SUBDIR]]
  *   git+https://HOST/PATH[#...], git+ssh://[USER@]HOST/PATH[#...]
+ *   git+http://HOST/PATH[#...] (no TLS: a server on a trusted network;
+ *   what it sends is still checked against the object ids it names)
  *
  * REF is a branch, a tag or a full commit id (none: the repository's
  * HEAD); SUBDIR a folder of the commit's tree.  A git ref name cannot hold
@@ -99,7 +101,8 @@ static int take_fragment(const char *frag, struct sfs_source_url *u,
 static int take_location(const char *s, size_t len, struct sfs_source_url *u,
                          const char **why)
 {
-	static const char *const remote[] = { "https://", "ssh://" };
+	static const char *const remote[] = { "https://", "ssh://",
+	                                      "http://" };
 	const char *rest = s + strlen(GIT_PREFIX);
 
 	if (strncmp(rest, "file://", 7) == 0) {
@@ -126,7 +129,8 @@ static int take_location(const char *s, size_t len, struct sfs_source_url *u,
 		return u->location ? 0 : -ENOMEM;
 	}
 	*why = "unknown kind of source (known: git+file:///PATH, "
-	       "git+https://HOST/PATH, git+ssh://HOST/PATH)";
+	       "git+https://HOST/PATH, git+ssh://HOST/PATH, "
+	       "git+http://HOST/PATH)";
 	return -EINVAL;
 }
 

@@ -265,8 +265,9 @@ class GitSources(MountTestCase):
         bad = ["git+file://%s#no-such-branch:skills" % self.bare,
                "git+file://%s" % not_repo,
                "git+file://%s#main:no-such-folder" % self.bare,
-               "git+https://example.com/team/skills.git#main"]
-        options = []
+               # port 1 on loopback: nothing listens, the fetch is refused
+               "git+http://127.0.0.1:1/team/skills.git#main"]
+        options = ["-o", "cache_dir=" + self.make_dir()]
         for url in bad:
             options += ["--source", url]
         m = self.mount([folder], options)
@@ -278,7 +279,8 @@ class GitSources(MountTestCase):
         self.assertIn("no-such-branch is not a branch, tag or commit of %s" % self.bare, diags[bad[0]])
         self.assertIn("%s is not a git repository" % not_repo, diags[bad[1]])
         self.assertIn("no-such-folder is not a folder in commit %s" % self.second, diags[bad[2]])
-        self.assertIn("not yet supported: remote git sources need a fetch", diags[bad[3]])
+        self.assertIn("not fetched yet: cannot fetch http://127.0.0.1:1/team/skills.git",
+                      diags[bad[3]])
 
     def test_strict_ends_on_a_source_that_cannot_be_read(self):
         url = "git+file://%s#no-such-branch" % self.bare

@@ -1,0 +1,27 @@
+/*
+ * fetcher.h - the thread that keeps git roots up to date (fetcher.c).
+ */
+#ifndef SKILLSFS_FETCHER_H
+#define SKILLSFS_FETCHER_H
+
+#include <stdbool.h>
+
+struct daemon;
+
+/* Prepares d->fetcher when a root is a git source (else leaves it NULL);
+ * before the first build.  Returns 0 or -ENOMEM. */
+int fetcher_init(struct daemon *d);
+/* Brings every git root up to date now (a remote one fetched), keeping
+ * why one failed for the next build.  Returns whether a root names
+ * another commit than the current generation serves, or its failure
+ * changed.  Blocks on the network: at start, or on the fetcher's thread. */
+bool fetcher_update(struct daemon *d);
+/* Starts the thread; after daemonizing.  0 or -errno. */
+int fetcher_start(struct daemon *d);
+/* The eventfd SIGHUP writes to (the thread fetches, then reloads), or -1
+ * without a fetcher. */
+int fetcher_kick_fd(const struct daemon *d);
+/* Stops the thread and frees d->fetcher. */
+void fetcher_stop(struct daemon *d);
+
+#endif

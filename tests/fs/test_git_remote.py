@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""Remote git sources (--source git+https://..., git+http://...): fetched
+from a git server on loopback (git http-backend behind Python's HTTP
+server, tests/lib/gitserver.py) into a bare clone under -o cache_dir, and
+served from its object database: byte-identical to `git archive`, a
+followed branch that moves by itself every -o fetch_interval and at once
+on SIGHUP while readers read, a pinned commit served from the cache without
+the network, and a server that is down, fails or is not trusted reported
+while the last good commit goes on being served."""
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import unittest
+
+from mountlib import Mount, MountTestCase, wait_for, write_skill
+from test_git_sources import GitRepos, fill_work, root_status, tree_of, write
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from gitserver import GitServer  # noqa: E402
+
+
+class RemoteSources(MountTestCase):
+    tls = True
+
+    def setUp(self):
+        self.repos = GitRepos(self.make_dir())
+        self.work = self.repos.init("work")
+        fill_work(self.work)
+        self.first = self.repos.commit(self.work, "first")
+        self.repos.git(self.work, "tag", "-a", "v1", "-m", "version 1")
+        write(os.path.join(self.work, "skills", "pdf-forms", "reference.md"),
+              "# Reference\n\nversion two\n")
+        self.second = self.repos.commit(self.work, "second")
+        served = os.path.join(self.repos.top, "served")
+        os.makedirs(served)
+        self.bare = os.path.join(served, "skills.git")
+        self.repos.git(self.repos.top, "clone", "-q", "--bare", self.work, self.bare)
+        self.server = GitServer(served, tls_dir=self.make_dir() if self.tls else None)
+        self.addCleanup(self.server.stop)
+        self.cache = self.make_dir()
+
+    def env(self, trusted=True):
+        env = dict(os.environ)
+        env.pop("SSL_CERT_FILE", None)
+        if trusted and self.server.cert:
+            env["SSL_CERT_FILE"] = self.server.cert
+        return env
+
+    def url(self, fragment=""):
+        return "git+" + self.server.url("skills.git") + fragment
+
+    def mount_remote(self, fragment="#main:skills", options=(), roots=(), trusted=True):
+        return self.mount(list(roots), ["--source", self.url(fragment),
+                                        "-o", "cache_dir=" + self.cache] + list(options),
+                          env=self.env(trusted))
+
+    def push(self, text):
+        write(os.path.join(self.work, "skills", "pdf-forms", "reference.md"), text)
+        commit = self.repos.commit(self.work, "another")
+        self.repos.git(self.work, "push", "-q", self.bare, "main")
+        return commit
+
+    def clones(self):
+        return os.listdir(os.path.join(self.cache, "git"))
+
+    def test_remote_branch_is_git_archive(self):
+        m = self.mount_remote()
+        archive = os.path.join(self.repos.archive(self.work, self.second), "skills")
+        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "pdf-forms"])
+        for skill_id in ("csv-report", "pdf-forms"):
+            self.assertEqual(tree_of(m.file("skills", skill_id)),
+                             tree_of(os.path.join(archive, skill_id)))
+        root = root_status(m)
+        self.assertEqual((root["kind"], root["commit"], root["exists"], root["skills"]),
+                         ("git", self.second, True, 2))
+        # one bare clone in the cache, named after the repository; nothing
+        # written into the served repository
+        [clone] = self.clones()
+        self.assertTrue(clone.startswith("skills-") and clone.endswith(".git"), clone)
+        self.assertTrue(os.path.isfile(os.path.join(self.cache, "git", clone, "HEAD")))
+        self.assertFalse(os.path.exists(os.path.join(self.cache, "git", clone, "index")))
+        self.assertEqual(m.json("status.json")["diagnostics"], [])
+
+    def test_pinned_tag_and_default_branch(self):
+        m = self.mount_remote("#v1:skills")
+        self.assertEqual(root_status(m)["commit"], self.first)
+        self.assertEqual(m.read("skills", "pdf-forms", "reference.md"),
+                         b"# Reference\n\nversion one\n")
+        m.stop()
+        # no REF: the remote's HEAD
+        m = self.mount_remote("")
+        self.assertEqual(root_status(m)["commit"], self.second)
+
+    def test_followed_branch_moves_by_itself_while_readers_read(self):
+        m = self.mount_remote(options=["-o", "fetch_interval=1"])
+        gen = m.generation()
+        old = b"# Reference\n\nversion two\n"
+        new = b"# Reference\n\nversion three, pushed\n"
+        path = m.file("skills", "pdf-forms", "reference.md")
+        stop = threading.Event()
+        errors, seen = [], set()
+
+        def reader():
+            while not stop.is_set():
+                try:
+                    with open(path, "rb") as f:
+                        seen.add(f.read())
+                except OSError as e:
+                    errors.append(e)
+
+        threads = [threading.Thread(target=reader) for _ in range(3)]
+        for t in threads:
+            t.start()
+        try:
+            wait_for(lambda: old in seen, what="the readers' first reads")
+            third = self.push(new.decode())
+            wait_for(lambda: root_status(m)["commit"] == third,
+                     what="the pushed commit in status.json, without SIGHUP")
+            wait_for(lambda: new in seen, what="the readers to see the new bytes")
+        finally:
+            stop.set()
+            for t in threads:
+                t.join()
+        self.assertEqual(errors, [])
+        self.assertEqual(seen, {old, new})
+        # fetches that find nothing new make no new generation
+        now = m.generation()
+        self.assertGreater(now, gen)
+        asked = self.server.requests
+        wait_for(lambda: self.server.requests >= asked + 4, what="two more fetches")
+        self.assertEqual(m.generation(), now)
+
+    def test_sighup_fetches_at_once(self):
+        m = self.mount_remote(options=["-o", "fetch_interval=0"])
+        third = self.push("# Reference\n\nversion three\n")
+        asked = self.server.requests
+        self.assertEqual(root_status(m)["commit"], self.second)
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: root_status(m)["commit"] == third, what="the commit SIGHUP fetched")
+        self.assertGreater(self.server.requests, asked)
+        self.assertEqual(m.read("skills", "pdf-forms", "reference.md"),
+                         b"# Reference\n\nversion three\n")
+
+    def test_pinned_commit_in_the_cache_needs_no_network(self):
+        m = self.mount_remote("#%s:skills" % self.first)
+        self.assertEqual(root_status(m)["commit"], self.first)
+        m.stop()
+        asked = self.server.requests
+        self.server.stop()
+        m = self.mount_remote("#%s:skills" % self.first)
+        self.assertEqual(root_status(m)["commit"], self.first)
+        self.assertEqual(m.read("skills", "pdf-forms", "reference.md"),
+                         b"# Reference\n\nversion one\n")
+        self.assertEqual(self.server.requests, asked)
+        self.assertEqual(m.json("status.json")["diagnostics"], [])
+
+    def test_server_down_at_start_serves_the_cache_with_a_warning(self):
+        m = self.mount_remote()
+        m.stop()
+        self.server.stop()
+        m = self.mount_remote()
+        self.assertEqual(root_status(m)["commit"], self.second)
+        self.assertEqual(m.read("skills", "pdf-forms", "reference.md"),
+                         b"# Reference\n\nversion two\n")
+        [d] = m.json("status.json")["diagnostics"]
+        self.assertEqual((d["severity"], d["file"]), ("warning", self.url("#main:skills")))
+        self.assertIn("serving commit %s, fetched before: cannot fetch" % self.second,
+                      d["message"])
+
+    def test_unreachable_at_start_is_reported_and_the_rest_served(self):
+        folder = self.make_dir()
+        write_skill(folder, "local-skill")
+        self.server.stop()
+        m = self.mount_remote(roots=[folder])
+        self.assertEqual(os.listdir(m.file("skills")), ["local-skill"])
+        root = root_status(m, 1)
+        self.assertEqual((root["exists"], root["commit"]), (False, None))
+        [d] = m.json("status.json")["diagnostics"]
+        self.assertEqual(d["severity"], "error")
+        self.assertIn("not fetched yet: cannot fetch %s" % self.server.url("skills.git"),
+                      d["message"])
+
+    def test_unreachable_at_start_ends_a_strict_mount(self):
+        self.server.stop()
+        m = Mount([], ["--source", self.url("#main"), "-o", "cache_dir=" + self.cache,
+                       "-o", "strict"], env=self.env())
+        self.addCleanup(m.cleanup)
+        m._stderr = open(m.stderr_path, "wb")
+        m.proc = subprocess.Popen(m.argv(), stdout=subprocess.DEVNULL, stderr=m._stderr,
+                                  env=m.env)
+        self.assertEqual(m.proc.wait(timeout=60), 1)
+        self.assertIn("-o strict: the source %s cannot be read" % self.url("#main"), m.stderr())
+
+    def test_failing_server_keeps_the_last_good_commit(self):
+        m = self.mount_remote(options=["-o", "fetch_interval=1"])
+        self.push("# Reference\n\nnot seen while the server fails\n")
+        self.server.fail = True
+        wait_for(lambda: any("cannot fetch" in d["message"]
+                             for d in m.json("status.json")["diagnostics"]),
+                 what="the failed fetch in status.json")
+        self.assertEqual(root_status(m)["commit"], self.second)
+        self.assertEqual(m.read("skills", "pdf-forms", "reference.md"),
+                         b"# Reference\n\nversion two\n")
+        self.server.fail = False
+        wait_for(lambda: m.json("status.json")["diagnostics"] == [] and
+                 root_status(m)["commit"] != self.second,
+                 what="the recovered fetch")
+        self.assertEqual(m.read("skills", "pdf-forms", "reference.md"),
+                         b"# Reference\n\nnot seen while the server fails\n")
+
+    def test_unknown_ref_is_reported(self):
+        m = self.mount_remote("#no-such-branch")
+        self.assertFalse(root_status(m)["exists"])
+        messages = [d["message"] for d in m.json("status.json")["diagnostics"]]
+        self.assertTrue(any("no-such-branch is not a branch, tag or commit of %s"
+                            % self.server.url("skills.git") in t for t in messages), messages)
+
+
+class RemoteSourcesPlainHTTP(RemoteSources):
+    """The same over git+http:// (no TLS)."""
+    tls = False
+
+
+class UntrustedCertificate(RemoteSources):
+    def test_untrusted_certificate_is_reported(self):
+        m = self.mount_remote(trusted=False)
+        self.assertFalse(root_status(m)["exists"])
+        [d] = m.json("status.json")["diagnostics"]
+        self.assertIn("certificate", d["message"])
+        self.assertEqual(root_status(m)["commit"], None)
+        # a clone whose first fetch failed is not left behind
+        self.assertEqual(self.clones(), [])
+
+
+# UntrustedCertificate runs only its own test
+for _name in [n for n in dir(RemoteSources) if n.startswith("test_")]:
+    setattr(UntrustedCertificate, _name, None)
+del _name
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
