@@ -99,3 +99,22 @@ char *sfs_path_absolute(const char *path)
 	fold(abs, true);
 	return abs;
 }
+
+int sfs_mkdir_parents(const char *path)
+{
+	char *p = strdup(path);
+
+	if (!p)
+		return -ENOMEM;
+	for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdir(p, 0700) < 0 && errno != EEXIST) {
+			int e = errno;
+			free(p);
+			return -e;
+		}
+		*s = '/';
+	}
+	free(p);
+	return 0;
+}

@@ -245,6 +245,9 @@ int sfs_strvec_push(struct sfs_strvec *v, const char *s);
  * ".." climbs above its start.
  */
 bool sfs_path_clean_rel(char *p);
+/* mkdir -p of the folders above path (not path itself), private to the
+ * user (0700: a cache may hold private repositories).  0 or -errno. */
+int sfs_mkdir_parents(const char *path);
 
 /* Why a file or folder name cannot be served (not UTF-8, or a control
  * character in it), or NULL when it can. */

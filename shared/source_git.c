@@ -21,8 +21,11 @@
  * reported and not served.
  *
  * libgit2's objects are not shared between threads: the build reads
- * skills on several, the mount reads files on others, so every use of
- * one source's repository holds its lock.
+ * skills on several, the mount reads files on others.  Each thread takes
+ * a handle of its own (the repository opened once more, with its own
+ * copy of the served tree) for as long as it uses libgit2.  With one
+ * handle and a lock, the build's threads waited for each other: 939 ms
+ * for the catalog of 10,000 skills on 2 threads, 701 ms on one.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +40,7 @@
 
 #include <git2.h>
 
+#include "git_digests.h"
 #include "grow.h"
 #include "snapshot.h"
 #include "source.h"
@@ -49,13 +53,27 @@
 #define LFS_MAGIC "version https://git-lfs.github.com/spec/v1"
 #define LFS_MAX_POINTER 1024
 
+/* HANDLES at most: the build's threads (catalog.c's MAX_THREADS) and a
+ * reader or two of the mount. */
+#define HANDLES 6
+
+struct git_handle {
+	pthread_mutex_t lock;       /* held by the thread using it */
+	git_repository *repo;
+	git_tree *top;              /* the commit's tree at SUBDIR */
+};
+
 struct git_source {
 	char *url;                  /* the root as configured; owned */
 	char *cache_dir;            /* where remote roots are cloned; owned */
 	char *note;                 /* why the last fetch failed; owned */
-	pthread_mutex_t lock;       /* guards every libgit2 object below */
-	git_repository *repo;
-	git_tree *top;              /* the commit's tree at SUBDIR */
+	struct sfs_git_digests *digests;   /* blobs read before; owned */
+	pthread_mutex_t lock;       /* guards nhandles, the handles' making */
+	struct git_handle handles[HANDLES];
+	unsigned nhandles;          /* opened; [0] by discover */
+	char *path;                 /* the repository read (a clone's) */
+	git_oid top_id;             /* the served tree */
+	pthread_mutex_t digests_lock;
 	char keep[GIT_OID_HEXSZ + 1];   /* the commit to serve again, or "" */
 	char commit[GIT_OID_HEXSZ + 1];
 	struct timespec time;       /* the commit's: every entry's mtime */
@@ -97,6 +115,9 @@ void *sfs_source_git_new(const char *url, const char *commit,
 		return NULL;
 	}
 	pthread_mutex_init(&g->lock, NULL);
+	pthread_mutex_init(&g->digests_lock, NULL);
+	for (unsigned i = 0; i < HANDLES; i++)
+		pthread_mutex_init(&g->handles[i].lock, NULL);
 	return g;
 }
 
@@ -106,9 +127,15 @@ static void release(struct sfs_source *src)
 
 	if (!g)
 		return;
-	git_tree_free(g->top);
-	git_repository_free(g->repo);
+	for (unsigned i = 0; i < HANDLES; i++) {
+		git_tree_free(g->handles[i].top);
+		git_repository_free(g->handles[i].repo);
+		pthread_mutex_destroy(&g->handles[i].lock);
+	}
+	sfs_git_digests_close(g->digests);
 	pthread_mutex_destroy(&g->lock);
+	pthread_mutex_destroy(&g->digests_lock);
+	free(g->path);
 	free(g->url);
 	free(g->cache_dir);
 	free(g->note);
@@ -212,7 +239,7 @@ int sfs_git_find_commit(git_repository *repo, const char *ref,
 	return rc;
 }
 
-/* The tree at SUBDIR of the commit, into g->top. */
+/* The tree at SUBDIR of the commit, into handle 0's top. */
 static int take_tree(struct git_source *g, struct sfs_scan *s,
                      git_commit *c, const char *subdir)
 {
@@ -223,13 +250,14 @@ static int take_tree(struct git_source *g, struct sfs_scan *s,
 		return report(s, g->url, "cannot read the tree of commit %s: "
 		              "%s", g->commit, git_message());
 	if (!subdir) {
-		g->top = tree;
+		g->handles[0].top = tree;
 		return 0;
 	}
 	int rc = git_tree_entry_bypath(&e, tree, subdir);
 	if (rc == 0) {
 		rc = git_tree_entry_type(e) != GIT_OBJECT_TREE ? GIT_ENOTFOUND :
-		     git_tree_lookup(&g->top, g->repo, git_tree_entry_id(e));
+		     git_tree_lookup(&g->handles[0].top, g->handles[0].repo,
+		                     git_tree_entry_id(e));
 		git_tree_entry_free(e);
 	}
 	git_tree_free(tree);
@@ -250,14 +278,14 @@ static int resolve(struct git_source *g, struct sfs_scan *s,
 	if (stat(u->location, &st) < 0)
 		return report(s, g->url, "cannot read the repository %s: %s",
 		              u->location, sfs_strerror(errno));
-	if (git_repository_open_ext(&g->repo, u->location,
+	if (git_repository_open_ext(&g->handles[0].repo, u->location,
 	                            GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
 		return report(s, g->url, "%s is not a git repository (%s); "
 		              "give the folder of a repository, bare or not",
 		              u->location, git_message());
 	/* a rebuild that is not to move the source serves its commit */
 	const char *ref = g->keep[0] ? g->keep : u->ref;
-	int rc = sfs_git_find_commit(g->repo, ref, &c);
+	int rc = sfs_git_find_commit(g->handles[0].repo, ref, &c);
 	if (rc == GIT_ENOTFOUND || rc == GIT_EUNBORNBRANCH || rc == GIT_EPEEL)
 		return report(s, g->url, ref ?
 		              "%s is not a branch, tag or commit of %s; "
@@ -273,7 +301,14 @@ static int resolve(struct git_source *g, struct sfs_scan *s,
 	g->gid = st.st_gid;
 	rc = take_tree(g, s, c, u->subdir);
 	git_commit_free(c);
-	g->ready = rc == 0 && g->top;
+	g->ready = rc == 0 && g->handles[0].top;
+	if (g->ready) {
+		git_oid_cpy(&g->top_id, git_tree_id(g->handles[0].top));
+		g->nhandles = 1;
+		g->path = strdup(u->location);
+		if (!g->path)
+			return -ENOMEM;
+	}
 	return rc;
 }
 
@@ -387,7 +422,8 @@ static int find_entry(struct finder *w, const git_tree_entry *e,
 		return 0;
 	}
 	git_tree *sub;
-	if (git_tree_lookup(&sub, w->g->repo, git_tree_entry_id(e)) < 0)
+	if (git_tree_lookup(&sub, w->g->handles[0].repo,
+	                    git_tree_entry_id(e)) < 0)
 		return sfs_diag_add(s->global, SFS_WARNING, w->g->url, 0, 0, "",
 		                    "%s: cannot read the folder: %s", child,
 		                    git_message());
@@ -429,7 +465,7 @@ static int find_skills(struct git_source *g, struct sfs_scan *s,
 	struct finder w = { .g = g, .s = s, .root = idx,
 	                    .budget = s->max_entries };
 	size_t first = s->nfound;
-	int rc = find_in(&w, g->top, "", 0);
+	int rc = find_in(&w, g->handles[0].top, "", 0);
 
 	if (rc < 0)
 		return rc;
@@ -468,6 +504,10 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
 	pthread_mutex_lock(&g->lock);
 	rc = u.kind == SFS_URL_GIT_REMOTE ? resolve_clone(g, s, &u)
 	                                  : resolve(g, s, &u);
+	if (rc == 0 && g->ready && !g->digests) {
+		g->digests = sfs_git_digests_open(g->cache_dir);
+		rc = g->digests ? 0 : -ENOMEM;
+	}
 	if (rc == 0 && g->ready) {
 		*exists = true;
 		rc = find_skills(g, s, idx);
@@ -477,10 +517,69 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
 	return rc;
 }
 
+/* ---- handles ------------------------------------------------------------- */
+
+/* Opens handle i: the repository once more, and the served tree in it. */
+static int open_handle(struct git_source *g, struct git_handle *h)
+{
+	if (git_repository_open_ext(&h->repo, g->path,
+	                            GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
+		return -EIO;
+	if (git_tree_lookup(&h->top, h->repo, &g->top_id) < 0) {
+		git_repository_free(h->repo);
+		h->repo = NULL;
+		return -EIO;
+	}
+	return 0;
+}
+
+/* A handle for this thread's use, locked: a free one, else a new one
+ * while there may be more, else the next one to come free.  NULL when
+ * the source was not resolved. */
+static struct git_handle *take_handle(struct git_source *g)
+{
+	pthread_mutex_lock(&g->lock);
+	unsigned n = g->nhandles;
+	pthread_mutex_unlock(&g->lock);
+	if (!g->ready || n == 0)
+		return NULL;
+	for (unsigned i = 0; i < n; i++)
+		if (pthread_mutex_trylock(&g->handles[i].lock) == 0)
+			return &g->handles[i];
+	pthread_mutex_lock(&g->lock);
+	struct git_handle *h = NULL;
+	if (g->nhandles < HANDLES) {
+		h = &g->handles[g->nhandles];
+		pthread_mutex_lock(&h->lock);
+		if (open_handle(g, h) == 0) {
+			g->nhandles++;
+		} else {
+			pthread_mutex_unlock(&h->lock);
+			h = NULL;
+		}
+	}
+	n = g->nhandles;
+	pthread_mutex_unlock(&g->lock);
+	if (!h) {
+		/* all in use: wait for one (spread by the caller's stack) */
+		uintptr_t spread = (uintptr_t)&h >> 12;
+		h = &g->handles[spread % n];
+		pthread_mutex_lock(&h->lock);
+	}
+	return h;
+}
+
+static void give_handle(struct git_handle *h)
+{
+	if (h)
+		pthread_mutex_unlock(&h->lock);
+}
+
 /* ---- one skill's tree --------------------------------------------------- */
 
 struct lister {
 	struct git_source *g;
+	struct git_handle *h;       /* the thread's */
 	struct sfs_scan *s;
 	const struct sfs_found *f;
 	struct sfs_arena *arena;
@@ -534,7 +633,17 @@ static int digest_blob(struct lister *l, struct sfs_file *e, const git_oid *id)
 			return 0;
 		}
 	}
-	if (git_blob_lookup(&b, l->g->repo, id) < 0)
+	/* an earlier mount's reading (only blobs that are no LFS
+	 * pointer are kept) */
+	pthread_mutex_lock(&l->g->digests_lock);
+	bool cached = sfs_git_digests_find(l->g->digests, id->id, &e->size,
+	                                   e->sha256);
+	pthread_mutex_unlock(&l->g->digests_lock);
+	if (cached) {
+		e->hashed = true;
+		return 0;
+	}
+	if (git_blob_lookup(&b, l->h->repo, id) < 0)
 		return -EIO;
 	const void *p = git_blob_rawcontent(b);
 	size_t n = (size_t)git_blob_rawsize(b);
@@ -544,6 +653,9 @@ static int digest_blob(struct lister *l, struct sfs_file *e, const git_oid *id)
 		e->size = (off_t)n;
 		e->hashed = true;
 		l->s->hashed++;
+		pthread_mutex_lock(&l->g->digests_lock);
+		sfs_git_digests_add(l->g->digests, id->id, e->size, e->sha256);
+		pthread_mutex_unlock(&l->g->digests_lock);
 	}
 	git_blob_free(b);
 	return rc;
@@ -586,7 +698,7 @@ static const char *link_text(struct lister *l, const git_oid *id,
 	const char *text = NULL;
 
 	*nomem = false;
-	if (git_blob_lookup(&b, l->g->repo, id) < 0)
+	if (git_blob_lookup(&b, l->h->repo, id) < 0)
 		return NULL;
 	size_t n = (size_t)git_blob_rawsize(b);
 	const char *p = git_blob_rawcontent(b);
@@ -705,7 +817,7 @@ static int add_folder(struct lister *l, struct sfs_file *model,
 
 	if (depth + 1 > l->s->max_depth)
 		return hide(l, false, model->source, "folder nested too deep");
-	if (git_tree_lookup(&sub, l->g->repo, git_tree_entry_id(te)) < 0)
+	if (git_tree_lookup(&sub, l->h->repo, git_tree_entry_id(te)) < 0)
 		return hide(l, false, model->source, "cannot read the folder "
 		            "from the repository");
 	e.mode = S_IFDIR | 0755;
@@ -780,24 +892,24 @@ static int list_tree(struct lister *l, const git_tree *t, const char *rel,
 
 /* The tree of the skill folder f, into *out (to free unless it is the
  * source's top). */
-static int skill_tree(struct git_source *g, const struct sfs_found *f,
-                      git_tree **out, git_oid *id)
+static int skill_tree(struct git_source *g, struct git_handle *h,
+                      const struct sfs_found *f, git_tree **out, git_oid *id)
 {
 	const char *rel = in_tree(g, f->dir);
 	git_tree_entry *e;
 
-	if (!rel || !g->ready)
+	if (!rel)
 		return -ENOENT;
 	if (!*rel) {
-		*out = g->top;
-		git_oid_cpy(id, git_tree_id(g->top));
+		*out = h->top;
+		git_oid_cpy(id, git_tree_id(h->top));
 		return 0;
 	}
-	if (git_tree_entry_bypath(&e, g->top, rel) < 0)
+	if (git_tree_entry_bypath(&e, h->top, rel) < 0)
 		return -ENOENT;
 	git_oid_cpy(id, git_tree_entry_id(e));
 	git_tree_entry_free(e);
-	return git_tree_lookup(out, g->repo, id) < 0 ? -EIO : 0;
+	return git_tree_lookup(out, h->repo, id) < 0 ? -EIO : 0;
 }
 
 static int list(const struct sfs_source *src, struct sfs_scan *s,
@@ -811,10 +923,10 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 	git_oid id;
 
 	memset(out, 0, sizeof(*out));
-	pthread_mutex_lock(&g->lock);
-	int rc = skill_tree(g, f, &tree, &id);
+	l.h = take_handle(g);
+	int rc = l.h ? skill_tree(g, l.h, f, &tree, &id) : -ENOENT;
 	if (rc < 0) {
-		pthread_mutex_unlock(&g->lock);
+		give_handle(l.h);
 		return sfs_diag_add(diags, SFS_ERROR, f->dir, 0, 0, "",
 		                    "cannot read the skill folder from the "
 		                    "repository");
@@ -823,9 +935,12 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 	out->self.mode = S_IFDIR | 0755;
 	l.skill = tree;
 	rc = list_tree(&l, tree, NULL, 0);
-	if (tree != g->top)
+	if (tree != l.h->top)
 		git_tree_free(tree);
-	pthread_mutex_unlock(&g->lock);
+	give_handle(l.h);
+	pthread_mutex_lock(&g->digests_lock);
+	sfs_git_digests_flush(g->digests);
+	pthread_mutex_unlock(&g->digests_lock);
 
 	if (rc == 0)
 		rc = sfs_scan_check_limits(l.v, l.n, f->dir, diags);
@@ -881,8 +996,10 @@ static int open_blob(const struct sfs_source *src, const struct sfs_file *f)
 	if (!g || !g->ready)
 		return -ENOENT;
 	unstamp(f, &id);
-	pthread_mutex_lock(&g->lock);
-	if (git_blob_lookup(&b, g->repo, &id) < 0) {
+	struct git_handle *h = take_handle(g);
+	if (!h) {
+		fd = -EIO;
+	} else if (git_blob_lookup(&b, h->repo, &id) < 0) {
 		fd = -EIO;
 	} else {
 		size_t n = (size_t)git_blob_rawsize(b);
@@ -890,7 +1007,7 @@ static int open_blob(const struct sfs_source *src, const struct sfs_file *f)
 		     sealed_copy(git_blob_rawcontent(b), n);
 		git_blob_free(b);
 	}
-	pthread_mutex_unlock(&g->lock);
+	give_handle(h);
 	return fd;
 }
 

@@ -81,27 +81,6 @@ char *sfs_git_clone_path(const char *cache_dir, const char *location)
 	return path;
 }
 
-/* mkdir -p of the folders above path, private to the user (a cache may
- * hold private repositories). */
-static int make_parents(const char *path)
-{
-	char *p = strdup(path);
-
-	if (!p)
-		return -ENOMEM;
-	for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
-		*s = '\0';
-		if (mkdir(p, 0700) < 0 && errno != EEXIST) {
-			int e = errno;
-			free(p);
-			return -e;
-		}
-		*s = '/';
-	}
-	free(p);
-	return 0;
-}
-
 /* The commit `ref` (NULL: HEAD) names in repo, as hex into out. */
 static int resolve_ref(git_repository *repo, const char *ref, char *out,
                        size_t len)
@@ -203,7 +182,7 @@ static int make_clone(const struct sfs_source_url *u, const char *path,
 {
 	git_repository *repo;
 	char *tmp;
-	int rc = make_parents(path);
+	int rc = sfs_mkdir_parents(path);
 
 	if (rc < 0) {
 		snprintf(why, wlen, "cannot make the cache folder for %s: %s",
