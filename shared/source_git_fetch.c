@@ -143,8 +143,16 @@ static int fetch(git_repository *repo, const char *location, char *why,
 	git_strarray specs = { fetch_refspecs, 2 };
 	int asked = 0;
 
+	git_remote_create_options co = GIT_REMOTE_CREATE_OPTIONS_INIT;
+
 	use_cert_locations();
-	if (git_remote_create_anonymous(&remote, repo, location) < 0) {
+	/* anonymous, with the refspecs given below; no url.*.insteadOf of
+	 * the user's git config: the URL is taken as given (and libgit2 1.5
+	 * leaks a regex match for every config entry that rewriting reads) */
+	co.repository = repo;
+	co.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF |
+	           GIT_REMOTE_CREATE_SKIP_DEFAULT_FETCHSPEC;
+	if (git_remote_create_with_opts(&remote, location, &co) < 0) {
 		snprintf(why, wlen, "%s: %s", location, git_message());
 		return -EINVAL;
 	}
