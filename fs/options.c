@@ -279,6 +279,8 @@ static unsigned opt_bit(const char *opt)
 		{ "docs_dir", SET_DOCS_DIR },
 		{ "allow_other", SET_ALLOW_OTHER },
 		{ "retain", SET_RETAIN },
+		{ "fetch_interval", SET_FETCH_INTERVAL },
+		{ "cache_dir", SET_CACHE_DIR },
 	};
 	size_t klen = strcspn(opt, "=");
 
@@ -446,6 +448,12 @@ static int apply_config(struct mount_options *o, char **fuse_opts,
 	if (cf->poll_interval_ms != SFS_UNSET &&
 	    !(o->set & SET_POLL_INTERVAL))
 		o->poll_interval_ms = (unsigned)cf->poll_interval_ms;
+	if (cf->fetch_interval_s != SFS_UNSET &&
+	    !(o->set & SET_FETCH_INTERVAL))
+		o->fetch_interval_s = (unsigned)cf->fetch_interval_s;
+	if (cf->cache_dir && !(o->set & SET_CACHE_DIR) &&
+	    set_cache_dir(o, cf->cache_dir) != 0)
+		return 2;
 	if (cf->retain_mib != SFS_UNSET && !(o->set & SET_RETAIN))
 		o->retain_mib = (unsigned)cf->retain_mib;
 	if (cf->allow_other == 1 && !(o->set & SET_ALLOW_OTHER) &&

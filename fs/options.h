@@ -26,6 +26,8 @@ enum {
 	SET_DOCS_DIR = 1 << 7,
 	SET_ALLOW_OTHER = 1 << 8,
 	SET_RETAIN = 1 << 9,
+	SET_FETCH_INTERVAL = 1 << 10,
+	SET_CACHE_DIR = 1 << 11,
 };
 
 #define DEFAULT_POLL_INTERVAL_MS 1000

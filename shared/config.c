@@ -16,6 +16,8 @@
  *     nonempty, allow_other: true | false
  *     debounce, poll_interval: milliseconds
  *     retain: mebibytes
+ *     fetch_interval: seconds
+ *     cache_dir: DIR
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -32,6 +34,7 @@
 #define MAX_FILE_BYTES (1024 * 1024)
 #define MAX_MS 3600000L
 #define MAX_RETAIN_MIB 65536L   /* as -o retain=MIB */
+#define MAX_FETCH_INTERVAL_S (86400L * 366)   /* as -o fetch_interval */
 
 struct cfg_ctx {
 	yaml_document_t *doc;
@@ -302,12 +305,20 @@ static int option_entry(struct cfg_ctx *c, const char *key,
 		return take_ms(c, v, key, &o->debounce_ms);
 	if (!strcmp(name, "poll_interval"))
 		return take_ms(c, v, key, &o->poll_interval_ms);
+	if (!strcmp(name, "fetch_interval"))
+		return take_number(c, v, key, MAX_FETCH_INTERVAL_S, "seconds",
+		                   &o->fetch_interval_s);
+	if (!strcmp(name, "cache_dir")) {
+		free(o->cache_dir);
+		return take_path(c, v, key, &o->cache_dir);
+	}
 	if (!strcmp(name, "retain"))
 		return take_number(c, v, key, MAX_RETAIN_MIB, "mebibytes",
 		                   &o->retain_mib);
 	return fail(c, k, key, "unknown option (known: strict, "
 	            "nocasefallback, casefallback, debounce, poll_interval, "
-	            "retain, polling, multithreaded, nonempty, allow_other)");
+	            "retain, fetch_interval, cache_dir, polling, "
+	            "multithreaded, nonempty, allow_other)");
 }
 
 /* One key of a source entry; a source's own options come later. */
@@ -438,7 +449,7 @@ static void reset(struct sfs_config_file *out)
 	out->strict = out->casefallback = out->polling = SFS_UNSET;
 	out->multithreaded = out->nonempty = out->allow_other = SFS_UNSET;
 	out->debounce_ms = out->poll_interval_ms = SFS_UNSET;
-	out->retain_mib = SFS_UNSET;
+	out->retain_mib = out->fetch_interval_s = SFS_UNSET;
 }
 
 /* The folder part of path, "" when it has none. */
@@ -510,6 +521,7 @@ void sfs_config_file_free(struct sfs_config_file *cf)
 	free_list(cf->include, cf->ninclude);
 	free_list(cf->exclude, cf->nexclude);
 	free(cf->docs_dir);
+	free(cf->cache_dir);
 	free(cf->mountpoint);
 	reset(cf);
 }

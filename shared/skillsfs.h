@@ -386,6 +386,8 @@ struct sfs_config_file {
 	long debounce_ms;
 	long poll_interval_ms;
 	long retain_mib;       /* -o retain=MIB */
+	long fetch_interval_s; /* -o fetch_interval=S */
+	char *cache_dir;       /* -o cache_dir=DIR, absolute; or NULL */
 };
 
 struct sfs_config_error {

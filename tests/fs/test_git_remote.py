@@ -214,6 +214,18 @@ class RemoteSources(MountTestCase):
         self.assertEqual(m.read("skills", "pdf-forms", "reference.md"),
                          b"# Reference\n\nnot seen while the server fails\n")
 
+    def test_config_file_names_the_source_cache_and_interval(self):
+        conf = os.path.join(self.make_dir(), "skillsfs.yaml")
+        with open(conf, "w") as f:
+            f.write("sources:\n  - url: %s\noptions:\n  fetch_interval: 1\n"
+                    "  cache_dir: %s\n" % (self.url("#main:skills"), self.cache))
+        m = self.mount([], ["--config", conf], env=self.env())
+        self.assertEqual(root_status(m)["commit"], self.second)
+        self.assertEqual(len(self.clones()), 1)
+        third = self.push("# Reference\n\nversion three\n")
+        wait_for(lambda: root_status(m)["commit"] == third,
+                 what="the pushed commit, fetched every second as the file says")
+
     def test_unknown_ref_is_reported(self):
         m = self.mount_remote("#no-such-branch")
         self.assertFalse(root_status(m)["exists"])
