@@ -305,12 +305,6 @@ static char *finish(struct text *t)
 	return p ? p : t->p;
 }
 
-/* Files with content: regular files and in-skill links to them. */
-static bool has_content(const struct sfs_file *f)
-{
-	return S_ISREG(f->mode) || (S_ISLNK(f->mode) && f->hashed);
-}
-
 /* The path percent-encoded as every skill:// URI spells it; what
  * sfs_uri_encode writes never needs a JSON escape. */
 static void append_uri_path(struct text *t, const char *path)
@@ -352,7 +346,7 @@ static void index_entry(struct text *t, const struct sfs_skill *s)
 	APPEND(t, ",\"resources\":[");
 	append_resource(t, s, &s->files[s->skill_md]);
 	for (size_t i = 0; i < s->nfiles; i++) {
-		if (i == s->skill_md || !has_content(&s->files[i]))
+		if (i == s->skill_md || !sfs_file_has_content(&s->files[i]))
 			continue;
 		APPEND(t, ",");
 		append_resource(t, s, &s->files[i]);
