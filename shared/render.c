@@ -760,7 +760,8 @@ char *sfs_render_findings(const sfs_catalog *cat)
 	add(&j, doc, "findings", c.arr);
 	cJSON *sum = checked(&j, cJSON_CreateObject());
 	add(&j, sum, "skills",
-	    num(&j, (double)(n.served + n.invalid + n.shadowed)));
+	    num(&j, (double)(n.served + n.invalid + n.shadowed +
+	                     n.unlocked)));
 	add(&j, sum, "errors", num(&j, (double)n.errors));
 	add(&j, sum, "warnings", num(&j, (double)n.warnings));
 	add(&j, sum, "shadowed", num(&j, (double)n.shadowed));
@@ -818,6 +819,8 @@ static cJSON *status_counts(struct json *j, const sfs_catalog *cat)
 	add(j, o, "shadowed", num(j, (double)n->shadowed));
 	add(j, o, "errors", num(j, (double)n->errors));
 	add(j, o, "warnings", num(j, (double)n->warnings));
+	if (cat->locked)
+		add(j, o, "unlocked", num(j, (double)n->unlocked));
 	return o;
 }
 
@@ -827,6 +830,8 @@ static const char *state_name(int state)
 		return "invalid";
 	if (state == SFS_SHADOWED)
 		return "shadowed";
+	if (state == SFS_UNLOCKED)
+		return "unlocked";
 	return "served";
 }
 

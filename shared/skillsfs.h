@@ -110,8 +110,12 @@ struct sfs_skill {
 	struct sfs_span frontmatter_json;
 };
 
-/* A skill folder that was found but is not served, with the reason. */
-enum sfs_unserved_reason { SFS_INVALID = 1, SFS_SHADOWED = 2 };
+/* A skill folder that was found but is not served, with the reason:
+ * it has errors, another of the same id is served, or (sfs_config.lock)
+ * its folder's lock does not name it. */
+enum sfs_unserved_reason {
+	SFS_INVALID = 1, SFS_SHADOWED = 2, SFS_UNLOCKED = 3,
+};
 
 struct sfs_unserved {
 	enum sfs_unserved_reason reason;
@@ -124,6 +128,8 @@ struct sfs_unserved {
 };
 
 /* ---- building a catalog ----------------------------------------------- */
+
+struct sfs_lock;
 
 struct sfs_config {
 	const char *const *roots;  /* absolute folders, in precedence order */
@@ -182,10 +188,19 @@ struct sfs_config {
 	 * root that prev resolved serves the very commit prev served: a
 	 * rebuild for a folder's change does not move a git root. */
 	bool resolve_sources;
+	/* A lockfile (lockfile.h) whose sources are these roots, in this
+	 * order, or NULL.  A root whose source names its skills (a folder)
+	 * serves only those, each only while the digest of its content is
+	 * the one locked: a skill whose digest differs is invalid, with an
+	 * error naming both digests; a valid skill the lock does not name
+	 * is not served (SFS_UNLOCKED), with a warning.  A git root is
+	 * pinned by its URL, whose REF the lock set to its commit. */
+	const struct sfs_lock *lock;
 };
 
 struct sfs_counts {
 	size_t served, invalid, shadowed, errors, warnings;
+	size_t unlocked;           /* with sfs_config.lock */
 };
 
 typedef struct sfs_catalog sfs_catalog;

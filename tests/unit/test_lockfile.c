@@ -280,6 +280,128 @@ static void test_reading(void)
 		sfs_lock_free(&lock);
 }
 
+/* ---- a catalog built with a lock ---------------------------------------- */
+
+static const struct sfs_unserved *unserved(const sfs_catalog *cat,
+                                           const char *dir)
+{
+	size_t n;
+	const struct sfs_unserved *v = sfs_catalog_unserved(cat, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v[i].dir, dir) == 0)
+			return &v[i];
+	return NULL;
+}
+
+static bool says(const struct sfs_unserved *u, enum sfs_severity sev,
+                 const char *text)
+{
+	for (size_t i = 0; u && i < u->ndiags; i++)
+		if (u->diags[i].severity == sev &&
+		    strstr(u->diags[i].message, text))
+			return true;
+	return false;
+}
+
+/* Locks what a build of roots serves: both are folders. */
+static void lock_catalog(const sfs_catalog *cat, struct sfs_lock *lock)
+{
+	for (size_t r = 0; r < sfs_catalog_nroots(cat); r++) {
+		if (sfs_lock_add_source(lock, sfs_catalog_root(cat, r), NULL))
+			die("sfs_lock_add_source");
+		for (size_t i = 0; i < sfs_catalog_nskills(cat); i++) {
+			const struct sfs_skill *s = sfs_catalog_skill(cat, i);
+			uint8_t d[32];
+			if (s->root == r && (sfs_skill_digest(s, d) ||
+			    sfs_lock_add_skill(&lock->sources[r], s->id, d)))
+				die("sfs_lock_add_skill");
+		}
+	}
+}
+
+static void test_catalog_lock(void)
+{
+	struct sfs_lock lock = { 0 };
+	char *a = strdup(at("a")), *b = strdup(at("b"));   /* at() reuses */
+	const char *roots[] = { a, b };
+	struct sfs_config cfg = { .roots = roots, .nroots = 2 };
+	char want[SFS_DIGEST_LEN];
+
+	clear_top();
+	mkdirs(at("a/alpha"));
+	write_skill(at("a/alpha"), NULL, NULL, "Alpha.\n");
+	mkdirs(at("a/beta"));
+	write_skill(at("a/beta"), NULL, NULL, "Beta.\n");
+	mkdirs(at("b/delta"));
+	write_skill(at("b/delta"), NULL, NULL, "Delta.\n");
+	sfs_catalog *cat = build_catalog(&cfg, NULL);
+	lock_catalog(cat, &lock);
+	const struct sfs_lock_skill *beta = sfs_lock_find(&lock.sources[0],
+	                                                  "beta");
+	sfs_catalog_unref(cat);
+
+	cfg.lock = &lock;
+	cat = build_catalog(&cfg, NULL);
+	struct sfs_counts n = sfs_catalog_counts(cat);
+	ok(n.served == 3 && n.invalid == 0 && n.unlocked == 0 &&
+	   n.warnings == 0, "the locked sources as locked: all served");
+	sfs_catalog_unref(cat);
+
+	/* a new skill, one edited, and one of a later root's locked id */
+	mkdirs(at("a/gamma"));
+	write_skill(at("a/gamma"), NULL, NULL, "Gamma.\n");
+	write_file(at("a/beta/notes.md"), "A file more.\n");
+	mkdirs(at("a/delta"));
+	write_skill(at("a/delta"), NULL, NULL, "Another delta.\n");
+	cat = build_catalog(&cfg, NULL);
+	n = sfs_catalog_counts(cat);
+	const struct sfs_unserved *g = unserved(cat, at("a/gamma"));
+	ok(g && g->reason == SFS_UNLOCKED &&
+	   says(g, SFS_WARNING, "skill \"gamma\" is not in the lock of"),
+	   "a skill the lock does not name: not served, with a warning");
+	const struct sfs_unserved *e = unserved(cat, at("a/beta"));
+	sfs_format_digest(beta->digest, want);
+	char text[256];
+	snprintf(text, sizeof(text), "skill \"beta\" differs from the lock: "
+	         "locked %s, found sha256:", want);
+	ok(e && e->reason == SFS_INVALID && says(e, SFS_ERROR, text),
+	   "an edited skill: withdrawn, with an error naming both digests");
+	const struct sfs_skill *s = sfs_catalog_find(cat, "delta");
+	ok(s && strcmp(s->dir, at("b/delta")) == 0 &&
+	   unserved(cat, at("a/delta")) &&
+	   unserved(cat, at("a/delta"))->reason == SFS_UNLOCKED,
+	   "a skill not in the lock shadows no locked one of a later root");
+	ok(n.served == 2 && n.invalid == 1 && n.unlocked == 2 &&
+	   n.shadowed == 0, "counts: %zu served, %zu invalid, %zu unlocked",
+	   n.served, n.invalid, n.unlocked);
+	char *status = sfs_render_status(cat, &(struct sfs_status_info){ 0 });
+	ok(status && strstr(status, "\"unlocked\":\t2") &&
+	   strstr(status, "\"state\":\t\"unlocked\""),
+	   "status.json counts them and names their state");
+	free(status);
+	sfs_catalog_unref(cat);
+
+	cfg.strict = true;
+	cat = build_catalog(&cfg, NULL);
+	ok(says(unserved(cat, at("a/gamma")), SFS_ERROR, "not in the lock"),
+	   "with strict, a skill not in the lock is an error");
+	sfs_catalog_unref(cat);
+
+	/* the file goes again: served as locked */
+	unlink(at("a/beta/notes.md"));
+	cfg.strict = false;
+	cat = build_catalog(&cfg, NULL);
+	s = sfs_catalog_find(cat, "beta");
+	uint8_t d[32];
+	ok(s && sfs_skill_digest(s, d) == 0 && memcmp(d, beta->digest, 32) == 0,
+	   "the skill as locked again: served again");
+	sfs_catalog_unref(cat);
+	sfs_lock_free(&lock);
+	free(a);
+	free(b);
+}
+
 int main(void)
 {
 	fixture_start("test_lockfile");
@@ -288,5 +410,6 @@ int main(void)
 	test_round_trip();
 	test_malformed();
 	test_reading();
+	test_catalog_lock();
 	return tap_end();
 }
