@@ -117,5 +117,6 @@ void cli_skills_free(struct cli_skills *o);
 /* The skillsfs commands besides the mount. */
 int check_main(int argc, char **argv);
 int export_main(int argc, char **argv);
+int lock_main(int argc, char **argv);
 
 #endif

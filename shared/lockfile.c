@@ -275,24 +275,6 @@ static int only_known(struct reader *r, const cJSON *obj,
 	return 0;
 }
 
-/* "sha256:" and 64 lowercase hex digits, as index.json writes them. */
-static bool parse_digest(const char *s, uint8_t out[32])
-{
-	size_t n = sizeof(DIGEST_PREFIX) - 1;
-
-	if (strncmp(s, DIGEST_PREFIX, n) != 0 || strlen(s + n) != 64)
-		return false;
-	s += n;
-	for (size_t i = 0; i < 32; i++) {
-		int hi = sfs_hex_value(s[2 * i]), lo = sfs_hex_value(s[2 * i + 1]);
-		if (hi < 0 || lo < 0 || isupper((unsigned char)s[2 * i]) ||
-		    isupper((unsigned char)s[2 * i + 1]))
-			return false;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return true;
-}
-
 static int take_git(struct reader *r, const cJSON *o,
                     struct sfs_lock_source *src)
 {
@@ -353,7 +335,7 @@ static int take_skill(struct reader *r, const cJSON *m,
 	if (!sfs_valid_id(m->string))
 		return fail(r, KEY_SKILLS, m->string, "not a skill id (1-64 of "
 		            "a-z, 0-9 and '-')");
-	if (!cJSON_IsString(m) || !parse_digest(m->valuestring, out->digest))
+	if (!cJSON_IsString(m) || !sfs_parse_digest(m->valuestring, out->digest))
 		return fail(r, KEY_SKILLS, m->string, "expected \"sha256:\" "
 		            "and 64 lowercase hex digits");
 	out->id = strdup(m->string);

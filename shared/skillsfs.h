@@ -328,6 +328,9 @@ char *sfs_render_findings(const sfs_catalog *cat);
 /* "sha256:" and 64 lowercase hex digits, NUL-terminated. */
 #define SFS_DIGEST_LEN (7 + 64 + 1)
 void sfs_format_digest(const uint8_t sha256[32], char out[SFS_DIGEST_LEN]);
+/* The digest that text, spelled as sfs_format_digest spells it (the
+ * hex digits lowercase), names, into out.  Returns whether it is one. */
+bool sfs_parse_digest(const char *text, uint8_t out[32]);
 /* SHA-256 of len bytes. */
 void sfs_sha256(const void *data, size_t len, uint8_t out[32]);
 
