@@ -102,6 +102,7 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev,
 		.before_listing = in->before_listing,
 		.before_listing_arg = in->before_listing_arg,
 		.resolve_sources = in->resolve_sources,
+		.lock = o->lock,
 	};
 	sfs_catalog *cat = NULL;
 

@@ -374,6 +374,8 @@ struct sfs_config_file {
 	size_t nexclude;
 	char *docs_dir;        /* or NULL */
 	char *mountpoint;      /* or NULL */
+	char *lock;            /* lock: a lockfile that names every source
+	                          (never with roots or sources), or NULL */
 	/* options: 0 or 1 (numbers: the value), or SFS_UNSET */
 	int strict;
 	int casefallback;
