@@ -194,34 +194,39 @@ static const char *string_of(const cJSON *o, const char *key)
 	return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-/* status.json, which says whether this is a skillsfs mount at all. */
-static int read_status(struct reading *r)
+/* The generation of status.json, parsed at `path`; a document without
+ * one and its roots is no skillsfs mount's. */
+static int take_generation(struct reading *r, const char *path)
 {
-	char *path = sfs_mount_path(r->mount, SFS_MOUNT_STATUS);
-
-	if (!path)
-		return fail(r, "%s", strerror(ENOMEM));
-	if (access(path, R_OK) < 0) {
-		int e = errno;
-		fail(r, "%s is not a skillsfs mount: cannot read %s: %s%s",
-		     r->mount, path, strerror(e), e == ENOTCONN ?
-		     " (the daemon that served it has died)" : "");
-		free(path);
-		return -1;
-	}
-	r->status = read_json(r, path);
 	const cJSON *gen = cJSON_GetObjectItemCaseSensitive(
 		r->status, SFS_STATUS_GENERATION);
 	const cJSON *roots = cJSON_GetObjectItemCaseSensitive(
 		r->status, SFS_STATUS_ROOTS);
-	int rc = 0;
-	if (r->status && (!cJSON_IsNumber(gen) || !cJSON_IsArray(roots)))
-		rc = fail(r, "%s is not a skillsfs mount: %s names no "
-		          "generation and roots", r->mount, path);
-	else if (!r->status)
+
+	if (!cJSON_IsNumber(gen) || !cJSON_IsArray(roots))
+		return fail(r, "%s is not a skillsfs mount: %s names no "
+		            "generation and roots", r->mount, path);
+	r->generation = (unsigned long long)gen->valuedouble;
+	return 0;
+}
+
+/* status.json, which says whether this is a skillsfs mount at all. */
+static int read_status(struct reading *r)
+{
+	char *path = sfs_mount_path(r->mount, SFS_MOUNT_STATUS);
+	int rc;
+
+	if (!path)
+		return fail(r, "%s", strerror(ENOMEM));
+	int e = access(path, R_OK) < 0 ? errno : 0;
+	if (e)
+		rc = fail(r, "%s is not a skillsfs mount: cannot read %s: %s%s",
+		          r->mount, path, strerror(e), e == ENOTCONN ?
+		          " (the daemon that served it has died)" : "");
+	else if (!(r->status = read_json(r, path)))
 		rc = -1;
 	else
-		r->generation = (unsigned long long)gen->valuedouble;
+		rc = take_generation(r, path);
 	free(path);
 	return rc;
 }

@@ -220,7 +220,7 @@ static void tell_unserved(const sfs_catalog *cat, size_t root,
  * edited or gone since is an error naming the source, the skill and the
  * digests.  Returns 0 or 1.
  */
-static int check_locked(const struct daemon *d)
+static int check_lock_held(const struct daemon *d)
 {
 	const struct sfs_lock *lock = d->opt->lock;
 	const sfs_catalog *cat = d->cur->cat;
@@ -398,7 +398,7 @@ int mount_main(int argc, char **argv)
 		status = fail("cannot build the catalog: %s",
 		              strerror(ENOMEM));
 	} else if ((status = check_sources(&d)) == 0 &&
-	           (status = check_locked(&d)) == 0) {
+	           (status = check_lock_held(&d)) == 0) {
 		report_catalog(&d, NULL, d.cur->cat);
 		daemon_trim();
 		status = serve(&d, &o, mountpoint);
