@@ -169,6 +169,15 @@ class Locks(MountTestCase):
         self.assertEqual([r["source"] for r in locked.json("status.json")["roots"]],
                          ["config lock", "config lock"])
 
+        # skillsfs check --config checks what a mount of the lock would serve
+        check = [SKILLSFS, "check", "--config", config]
+        r = subprocess.run(check, capture_output=True, text=True, env=self.env, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        write(os.path.join(self.folder, "local-notes", "notes.md"), "# Notes\n\ntwo\n")
+        r = subprocess.run(check, capture_output=True, text=True, env=self.env, timeout=60)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn('error: skill "local-notes" differs from the lock', r.stdout)
+
     # ---- refusing to start --------------------------------------------------
 
     def test_a_locked_skill_edited_or_gone_refuses_the_start(self):
