@@ -114,7 +114,8 @@ static int report(const sfs_catalog *cat, bool json)
 	} else {
 		sfs_catalog_each_diag(cat, print_diag, stdout);
 		printf("%zu skills, %zu errors, %zu warnings, %zu shadowed\n",
-		       n.served + n.invalid + n.shadowed, n.errors, n.warnings,
+		       n.served + n.invalid + n.shadowed + n.unlocked,
+		       n.errors, n.warnings,
 		       n.shadowed);
 	}
 	if (fflush(stdout) != 0)

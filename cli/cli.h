@@ -61,6 +61,16 @@ int roots_from_config(struct roots *r, const struct sfs_config_file *cf);
  */
 int roots_fallback(struct roots *r, const struct sfs_config_file *cf);
 
+/* A lockfile (lockfile.h): --lock FILE, or the configuration's lock:. */
+struct sfs_lock;
+/* Reads the lockfile into *lock; on failure prints "PROG: FILE: error:
+ * FIELD: MESSAGE" to stderr and returns -1. */
+int lockfile_load(const char *prog, const char *path, struct sfs_lock *lock);
+/* Adds the lock's sources as roots, in its order, each with `source`
+ * ("--lock").  Returns 0 or -errno. */
+int roots_from_lock(struct roots *r, const struct sfs_lock *lock,
+                    const char *source);
+
 /* usage.c: how every command speaks to its user.  `cmd` is the command
  * as typed: "skillsfs check". */
 
@@ -81,6 +91,8 @@ struct cli_skills {
 	struct roots roots;        /* --skills-dir DIR, or a bare DIR */
 	const char *config;        /* --config FILE, or NULL */
 	struct sfs_config_file cf; /* what it says */
+	struct sfs_lock *lock;     /* its lock:, when it gave the roots;
+	                              owned, or NULL */
 };
 /* getopt_long's entries for them, and their short letters. */
 #define CLI_SKILLS_LONGOPTS \
@@ -104,8 +116,9 @@ int cli_skills_getopt(const char *cmd, const char *usage, int argc,
                       void *cmd_opts, struct cli_skills *o);
 /*
  * After the command line: reads --config FILE and, when no root was
- * named, takes them from roots_fallback.  Returns -1 to go on, or the
- * exit status after printing why not.
+ * named, takes them from the file's lock: (whose filter the build then
+ * applies, as a mount's) or from roots_fallback.  Returns -1 to go on,
+ * or the exit status after printing why not.
  */
 int cli_skills_finish(const char *cmd, struct cli_skills *o);
 /* Builds the catalog of them (every warning an error when `strict`).
@@ -117,5 +130,6 @@ void cli_skills_free(struct cli_skills *o);
 /* The skillsfs commands besides the mount. */
 int check_main(int argc, char **argv);
 int export_main(int argc, char **argv);
+int lock_main(int argc, char **argv);
 
 #endif

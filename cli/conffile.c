@@ -1,14 +1,15 @@
 /*
- * conffile.c - --config FILE for the skillsfs commands: the library reads
- * and checks the file, this prints what it found wrong the way compilers
- * do, so that an editor can jump to the line; and where a command's roots
- * come from when its command line names none.
+ * conffile.c - --config FILE and lockfiles for the skillsfs commands: the
+ * library reads and checks the files, this prints what it found wrong the
+ * way compilers do, so that an editor can jump to the place; and where a
+ * command's roots come from when its command line names none.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cli.h"
+#include "lockfile.h"
 #include "skillsfs.h"
 
 int conffile_load(const char *prog, const char *path,
@@ -52,4 +53,26 @@ int roots_fallback(struct roots *r, const struct sfs_config_file *cf)
 	if (rc == 0 && r->n == 0)
 		rc = roots_from_defaults(r);
 	return rc < 0 ? rc : (int)r->n;
+}
+
+int lockfile_load(const char *prog, const char *path, struct sfs_lock *lock)
+{
+	struct sfs_lock_error err;
+
+	if (sfs_lock_read(path, getenv("HOME"), lock, &err) == 0)
+		return 0;
+	fprintf(stderr, "%s: %s: error: %s%s%s\n", prog, path, err.field,
+	        err.field[0] ? ": " : "", err.message);
+	return -1;
+}
+
+int roots_from_lock(struct roots *r, const struct sfs_lock *lock,
+                    const char *source)
+{
+	for (size_t i = 0; i < lock->nsources; i++) {
+		int rc = roots_add(r, lock->sources[i].root, source);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
 }

@@ -3,11 +3,14 @@
  * --skills-dir DIR (or a bare DIR), --config FILE, --help and --version,
  * and the roots when none was named.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "lockfile.h"
 
 void cli_skills_init(struct cli_skills *o)
 {
@@ -56,12 +59,27 @@ int cli_skills_getopt(const char *cmd, const char *usage, int argc,
 	return status;
 }
 
+/* The file's lock: as the roots, and the build's lock. */
+static int roots_of_lock(const char *cmd, struct cli_skills *o)
+{
+	o->lock = calloc(1, sizeof(*o->lock));
+	if (!o->lock)
+		return cli_fail(cmd, "%s", strerror(ENOMEM));
+	if (lockfile_load(cmd, o->cf.lock, o->lock) < 0)
+		return CLI_EXIT_USAGE;
+	if (roots_from_lock(&o->roots, o->lock, "config lock") < 0)
+		return cli_fail(cmd, "%s", strerror(ENOMEM));
+	return -1;
+}
+
 int cli_skills_finish(const char *cmd, struct cli_skills *o)
 {
 	if (o->config && conffile_load(cmd, o->config, &o->cf) < 0)
 		return CLI_EXIT_USAGE;
 	if (o->roots.n > 0)
 		return -1;
+	if (o->cf.lock)
+		return roots_of_lock(cmd, o);
 	int added = roots_fallback(&o->roots, &o->cf);
 	if (added < 0)
 		return cli_usage_error(cmd, "cannot read the skills folders: %s",
@@ -85,6 +103,7 @@ int cli_skills_build(const char *cmd, const struct cli_skills *o,
 		.ninclude = o->cf.ninclude,
 		.exclude = (const char *const *)o->cf.exclude,
 		.nexclude = o->cf.nexclude,
+		.lock = o->lock,
 	};
 	int rc = sfs_catalog_build(&cfg, NULL, cat);
 
@@ -98,4 +117,8 @@ void cli_skills_free(struct cli_skills *o)
 {
 	roots_free(&o->roots);
 	sfs_config_file_free(&o->cf);
+	if (o->lock)
+		sfs_lock_free(o->lock);
+	free(o->lock);
+	o->lock = NULL;
 }

@@ -126,6 +126,7 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev,
 		.before_listing_arg = in->before_listing_arg,
 		.resolve_sources = in->resolve_sources,
 		.cache_dir = o->cache_dir,
+		.lock = o->lock,
 	};
 	sfs_catalog *cat = NULL;
 	const char **notes = copy_notes(d);

@@ -1,7 +1,7 @@
 /*
  * main.c - the skillsfs program: `skillsfs check ...` validates skill
- * folders, `skillsfs export ...` writes them for upload, anything else
- * mounts them.
+ * folders, `skillsfs export ...` writes them for upload, `skillsfs lock
+ * ...` writes the lockfile of a mount, anything else mounts them.
  */
 #include <string.h>
 
@@ -14,5 +14,7 @@ int main(int argc, char **argv)
 		return check_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "export") == 0)
 		return export_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "lock") == 0)
+		return lock_main(argc - 1, argv + 1);
 	return mount_main(argc, argv);
 }

@@ -23,6 +23,7 @@
 #include "config.h"
 #include "daemon.h"
 #include "fetcher.h"
+#include "lockfile.h"
 #include "report.h"
 #include "serve_loop.h"
 #include "source.h"
@@ -147,12 +148,14 @@ static void warn_missing_roots(const struct roots *roots)
 
 /* A source that could not be read at start (a git root whose ref did
  * not resolve) is told on stderr with its findings, and the other roots
- * are served; with -o strict it ends the mount.  Returns 0 or 1. */
+ * are served; with -o strict, or from a lockfile (its commit is gone),
+ * it ends the mount.  Returns 0 or 1. */
 static int check_sources(const struct daemon *d)
 {
 	const sfs_catalog *cat = d->cur->cat;
 	size_t n;
 	const struct sfs_diag *diags = sfs_catalog_diags(cat, &n);
+	bool fatal = d->opt->strict || d->opt->lock;
 	int status = 0;
 
 	for (size_t i = 0; i < sfs_catalog_nroots(cat); i++) {
@@ -162,13 +165,84 @@ static int check_sources(const struct daemon *d)
 		for (size_t k = 0; k < n; k++)
 			if (strcmp(diags[k].file, src->root) == 0)
 				fprintf(stderr, "skillsfs: %s: %s: %s\n",
-				        d->opt->strict ? "error" : "warning",
+				        fatal ? "error" : "warning",
 				        diags[k].file, diags[k].message);
-		if (d->opt->strict)
+		if (d->opt->lock)
+			status = fail("--lock: the locked source %s cannot be "
+			              "read", src->root);
+		else if (d->opt->strict)
 			status = fail("-o strict: the source %s cannot be read",
 			              src->root);
 	}
 	return status;
+}
+
+/* The folder of root `root` whose skill is `id` and is not served, or
+ * NULL. */
+static const struct sfs_unserved *unserved_of(const sfs_catalog *cat,
+                                              size_t root, const char *id)
+{
+	size_t n;
+	const struct sfs_unserved *v = sfs_catalog_unserved(cat, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i].root == root && v[i].id && strcmp(v[i].id, id) == 0)
+			return &v[i];
+	return NULL;
+}
+
+/* Why a locked skill of the folder `src` (root `root`) is not served. */
+static void tell_unserved(const sfs_catalog *cat, size_t root,
+                          const struct sfs_lock_source *src,
+                          const struct sfs_lock_skill *l)
+{
+	const struct sfs_unserved *u = unserved_of(cat, root, l->id);
+	char locked[SFS_DIGEST_LEN];
+	bool told = false;
+
+	for (size_t k = 0; u && k < u->ndiags; k++) {
+		if (u->diags[k].severity != SFS_ERROR)
+			continue;
+		fprintf(stderr, "skillsfs: error: %s: %s\n", src->root,
+		        u->diags[k].message);
+		told = true;
+	}
+	if (told)
+		return;
+	sfs_format_digest(l->digest, locked);
+	fprintf(stderr, "skillsfs: error: %s: skill \"%s\" is locked (%s) "
+	        "but %s\n", src->root, l->id, locked,
+	        u ? "not served" : "not found");
+}
+
+/*
+ * From a lockfile, every skill it names of a folder must be served from
+ * that folder, as locked (sfs_config.lock withdrew the others): a skill
+ * edited or gone since is an error naming the source, the skill and the
+ * digests.  Returns 0 or 1.
+ */
+static int check_lock_held(const struct daemon *d)
+{
+	const struct sfs_lock *lock = d->opt->lock;
+	const sfs_catalog *cat = d->cur->cat;
+	size_t bad = 0;
+
+	for (size_t i = 0; lock && i < lock->nsources; i++) {
+		const struct sfs_lock_source *src = &lock->sources[i];
+		for (size_t k = 0; src->names_skills && k < src->nskills; k++) {
+			const struct sfs_lock_skill *l = &src->skills[k];
+			const struct sfs_skill *s = sfs_catalog_find(cat, l->id);
+			if (s && s->root == i)
+				continue;
+			tell_unserved(cat, i, src, l);
+			bad++;
+		}
+	}
+	if (bad)
+		return fail("--lock %s: %zu locked skill%s not as locked; not "
+		            "mounting", d->opt->lock_file ? d->opt->lock_file :
+		            d->opt->cf.lock, bad, bad == 1 ? " is" : "s are");
+	return 0;
 }
 
 static int run_loop(struct daemon *d)
@@ -307,6 +381,8 @@ static int build_and_serve(struct daemon *d, struct mount_options *o,
 	if (!d->cur)
 		return fail("cannot build the catalog: %s", strerror(ENOMEM));
 	int status = check_sources(d);
+	if (status == 0)
+		status = check_lock_held(d);
 	if (status != 0)
 		return status;
 	report_catalog(d, NULL, d->cur->cat);

@@ -3,6 +3,7 @@
  *
  *   skillsfs MOUNTPOINT [--skills-dir DIR]... [--source URL]...
  *            [--config FILE] [-f] [-d] [-s] [-o OPT[,OPT]]
+ *   skillsfs MOUNTPOINT --lock FILE [--config FILE] ...
  *   skillsfs SOURCE MOUNTPOINT -o OPTS        (mount.fuse3, /etc/fstab)
  *
  * Our own -o options are taken out; every other one is passed to libfuse,
@@ -18,6 +19,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "lockfile.h"
 #include "options.h"
 #include "source.h"
 
@@ -29,9 +31,11 @@ void options_usage(FILE *out, const char *prog)
 	fprintf(out,
 "usage: %s MOUNTPOINT [--skills-dir DIR]... [--source URL]... [--config FILE]\n"
 "                [--docs-dir DIR] [-f] [-d] [-s] [-o OPT[,OPT...]]\n"
+"       %s MOUNTPOINT --lock FILE [--config FILE] [--docs-dir DIR] ...\n"
 "       %s check [--skills-dir DIR]... [--config FILE] [--strict] [--json]\n"
 "             [DIR]...\n"
 "       %s export --anthropic OUTDIR [--skills-dir DIR]... [--config FILE]\n"
+"       %s lock [-o FILE] MOUNTPOINT\n"
 "       %s SOURCE MOUNTPOINT -o OPT[,OPT...]     (mount -t fuse.skillsfs)\n"
 "\n"
 "Serves every skill of the skills directories as one read-only filesystem:\n"
@@ -49,6 +53,12 @@ void options_usage(FILE *out, const char *prog)
 "                           git+file:///PATH[#REF][:SUBDIR], REF a branch,\n"
 "                           tag or full commit id (default HEAD); kill -HUP\n"
 "                           serves a branch's or tag's new commit\n"
+"    --lock FILE            mount exactly what a lockfile names (written by\n"
+"                           skillsfs lock MOUNTPOINT): its sources in its\n"
+"                           order, each git source at its locked commit,\n"
+"                           each folder with only its locked skills, each\n"
+"                           while its content is as locked; not with\n"
+"                           --skills-dir or --source\n"
 "    --config FILE          read roots and options from a YAML file\n"
 "                           (skillsfs(5)); the command line overrides it\n"
 "    --docs-dir DIR         serve the markdown files under DIR at docs/\n"
@@ -94,7 +104,7 @@ void options_usage(FILE *out, const char *prog)
 "or 'skillsfs' to take them from -o skills_dir= or -o config=.\n"
 "\n"
 "FUSE options (always read-only, fsname=skillsfs, subtype=skillsfs):\n",
-		prog, prog, prog, prog, DEFAULT_DEBOUNCE_MS,
+		prog, prog, prog, prog, prog, prog, DEFAULT_DEBOUNCE_MS,
 		DEFAULT_POLL_INTERVAL_MS, DEFAULT_RETAIN_MIB,
 		DEFAULT_FETCH_INTERVAL_S,
 		DEFAULT_BUSY_POLL_US);
@@ -199,6 +209,17 @@ static int set_config(struct mount_options *o, const char *file)
 	free(o->config);
 	o->config = strdup(file);
 	if (!o->config)
+		return usage_error("%s", strerror(ENOMEM));
+	return 0;
+}
+
+static int set_lock_file(struct mount_options *o, const char *file)
+{
+	if (!*file)
+		return usage_error("%s", "--lock needs a file");
+	free(o->lock_file);
+	o->lock_file = strdup(file);
+	if (!o->lock_file)
 		return usage_error("%s", strerror(ENOMEM));
 	return 0;
 }
@@ -349,7 +370,8 @@ static int build_fuse_args(struct mount_options *o, const char *prog,
 static bool takes_value(const char *a, size_t n)
 {
 	static const char *const names[] = {
-		"--config", "--docs-dir", "--skills-dir", "--source", "-o",
+		"--config", "--docs-dir", "--lock", "--skills-dir", "--source",
+		"-o",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -372,6 +394,8 @@ static int take_value(struct mount_options *o, const char *a, const char *v,
 	}
 	if (!strncmp(a, "--source", 8))
 		return add_source(o, v);
+	if (!strncmp(a, "--lock", 6))
+		return set_lock_file(o, v);
 	if (!*v || roots_add(&o->roots, v, "--skills-dir") < 0)
 		return usage_error("bad --skills-dir '%s'", v);
 	return 0;
@@ -467,6 +491,34 @@ static int apply_config(struct mount_options *o, char **fuse_opts,
 	return 0;
 }
 
+/*
+ * --lock FILE, or the configuration's lock: when the command line names
+ * no root: the lock's sources are the roots, and only they.  Returns 0,
+ * or 2 after printing why not.
+ */
+static int take_lock(struct mount_options *o)
+{
+	const char *file = o->lock_file;
+
+	if (file && o->roots.n > 0)
+		return usage_error("--lock names every source: it cannot be "
+		                   "combined with --skills-dir, --source, -o "
+		                   "skills_dir or a mount source");
+	if (!file && o->roots.n == 0)
+		file = o->cf.lock;
+	if (!file)
+		return 0;
+	o->lock = calloc(1, sizeof(*o->lock));
+	if (!o->lock)
+		return usage_error("%s", strerror(ENOMEM));
+	if (lockfile_load("skillsfs", file, o->lock) < 0)
+		return 2;
+	if (roots_from_lock(&o->roots, o->lock,
+	                    o->lock_file ? "--lock" : "config lock") < 0)
+		return usage_error("%s", strerror(ENOMEM));
+	return 0;
+}
+
 int options_parse(int argc, char **argv, struct mount_options *o)
 {
 	const char *prog = argc > 0 ? argv[0] : "skillsfs";
@@ -485,6 +537,8 @@ int options_parse(int argc, char **argv, struct mount_options *o)
 	int rc = parse_args(argc, argv, o, &fuse_opts, &first);
 	if (rc == 0 && o->config && !o->help && !o->version)
 		rc = apply_config(o, &fuse_opts, &first);
+	if (rc == 0 && !o->help && !o->version)
+		rc = take_lock(o);
 	if (rc) {
 		free(fuse_opts);
 		options_free(o);
@@ -531,6 +585,10 @@ void options_free(struct mount_options *o)
 	free(o->cache_dir);
 	free(o->config);
 	sfs_config_file_free(&o->cf);
+	free(o->lock_file);
+	if (o->lock)
+		sfs_lock_free(o->lock);
+	free(o->lock);
 	roots_free(&o->roots);
 	fuse_opt_free_args(&o->fuse_args);
 	memset(o, 0, sizeof(*o));

@@ -60,6 +60,9 @@ struct mount_options {
 	char *docs_dir;            /* --docs-dir, absolute, or NULL */
 	char *config;              /* --config FILE, or NULL */
 	struct sfs_config_file cf; /* what it says; owns include/exclude */
+	char *lock_file;           /* --lock FILE, or NULL */
+	struct sfs_lock *lock;     /* the lockfile that gave the roots
+	                              (--lock, or the file's lock:), or NULL */
 	unsigned set;              /* SET_* */
 	struct fuse_args fuse_args; /* what fuse_session_new gets */
 };

@@ -72,6 +72,11 @@ static void report_unserved(const struct daemon *d,
 		    "%s", u->dir, u->id ? u->id : "", u->shadowed_by);
 		return;
 	}
+	if (u->reason == SFS_UNLOCKED) {
+		report_say(d, LOG_WARNING, "not in the lock: %s: skill \"%s\"",
+		    u->dir, u->id ? u->id : "");
+		return;
+	}
 	const struct sfs_diag *e = first_error(u);
 	if (!e) {
 		report_say(d, LOG_WARNING, "rejected: %s", u->dir);
@@ -95,7 +100,11 @@ void report_catalog(const struct daemon *d, const sfs_catalog *prev,
 		if (!known(prev, &v[i]))
 			report_unserved(d, &v[i]);
 	struct sfs_counts c = sfs_catalog_counts(cat);
-	report_say(d, LOG_INFO, "%zu served, %zu rejected, %zu shadowed: see "
-	    "%s/%s", c.served, c.invalid, c.shadowed, d->opt->mountpoint,
-	    sfs_mount_row(SFS_MOUNT_STATUS)->path);
+	char unlocked[64] = "";
+	if (c.unlocked)
+		snprintf(unlocked, sizeof(unlocked), ", %zu not in the lock",
+		         c.unlocked);
+	report_say(d, LOG_INFO, "%zu served, %zu rejected, %zu shadowed%s: see "
+	    "%s/%s", c.served, c.invalid, c.shadowed, unlocked,
+	    d->opt->mountpoint, sfs_mount_row(SFS_MOUNT_STATUS)->path);
 }

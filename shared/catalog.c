@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lockfile.h"
 #include "snapshot.h"
 #include "source.h"
 
@@ -44,7 +45,7 @@ struct cand {
 	struct sfs_unit *unit;        /* one reference, moved to the catalog */
 	struct sfs_diag_list cross;   /* findings of the checks across
 	                                 skills; in the catalog's arena */
-	int state;                    /* 0 served, SFS_INVALID, SFS_SHADOWED */
+	int state;                    /* 0 served, or sfs_unserved_reason */
 	const char *shadowed_by;
 	bool duplicate;               /* the same folder via another root */
 	const char *key;              /* its own path, while mark_duplicates
@@ -584,6 +585,60 @@ static int resolve_shadowing(struct build *b)
 	return rc;
 }
 
+/* ---- a lockfile's skills ------------------------------------------------ */
+
+/* What the folder's lock src says of the candidate c, which has an id. */
+static int judge_locked(struct build *b, struct cand *c,
+                        const struct sfs_lock_source *src)
+{
+	const struct sfs_lock_skill *l = sfs_lock_find(src, cand_id(c));
+	uint8_t found[32];
+	char want[SFS_DIGEST_LEN], got[SFS_DIGEST_LEN];
+
+	if (!l && c->state != 0)
+		return 0;   /* not served anyway */
+	if (!l) {
+		c->state = SFS_UNLOCKED;
+		return sfs_diag_add(&c->cross,
+		                    b->cfg->strict ? SFS_ERROR : SFS_WARNING,
+		                    c->unit->skill_md_path, c->unit->name_line,
+		                    c->unit->name_column, "name",
+		                    "skill \"%s\" is not in the lock of %s, so "
+		                    "it is not served", cand_id(c), src->root);
+	}
+	int rc = sfs_skill_digest(cand_skill(c), found);
+	if (rc < 0 || memcmp(found, l->digest, sizeof(found)) == 0)
+		return rc;
+	sfs_format_digest(l->digest, want);
+	sfs_format_digest(found, got);
+	c->state = SFS_INVALID;
+	return sfs_diag_add(&c->cross, SFS_ERROR, c->unit->skill_md_path, 0, 0,
+	                    "", "skill \"%s\" differs from the lock: locked "
+	                    "%s, found %s", cand_id(c), want, got);
+}
+
+/*
+ * With a lock, a folder that names its skills serves only those, each
+ * only with the content it had when it was locked (sfs_config.lock).
+ * Before shadowing: a skill withdrawn here must not shadow a locked one
+ * of a later root.
+ */
+static int check_locked(struct build *b)
+{
+	const struct sfs_lock *lock = b->cfg->lock;
+	int rc = 0;
+
+	for (size_t i = 0; lock && rc == 0 && i < b->n; i++) {
+		struct cand *c = &b->c[i];
+		unsigned root = c->found->root;
+		if (c->duplicate || !cand_id(c) || root >= lock->nsources ||
+		    !lock->sources[root].names_skills)
+			continue;
+		rc = judge_locked(b, c, &lock->sources[root]);
+	}
+	return rc;
+}
+
 /* ---- depends_on --------------------------------------------------------- */
 
 /* The served skills sorted by id, and the dependency graph over them. */
@@ -911,6 +966,8 @@ static int freeze_folders(struct build *b)
 			cat->counts.invalid++;
 		else if (c->state == SFS_SHADOWED)
 			cat->counts.shadowed++;
+		else if (c->state == SFS_UNLOCKED)
+			cat->counts.unlocked++;
 		count_diags(&cat->counts, d, nd);
 	}
 	sfs_sort(cat->unserved, cat->nunserved, sizeof(*cat->unserved),
@@ -1056,6 +1113,7 @@ static int init_build(struct build *b, const struct sfs_config *cfg,
 	b->global.arena = &cat->arena;
 	cat->strict = cfg->strict;
 	cat->shared_only = cfg->shared_only;
+	cat->locked = cfg->lock != NULL;
 	cat->max_depth = cfg->max_depth ? cfg->max_depth : DEFAULT_MAX_DEPTH;
 	cat->max_files = cfg->max_files ? cfg->max_files : DEFAULT_MAX_FILES;
 	b->reuse = reusable(prev, cfg, cat) ? prev : NULL;
@@ -1222,7 +1280,9 @@ static int check_all(struct build *b)
 		return rc;
 	if (b->cfg->strict)
 		sfs_diag_promote_warnings(&b->global);
-	rc = resolve_shadowing(b);
+	rc = check_locked(b);
+	if (rc == 0)
+		rc = resolve_shadowing(b);
 	if (rc == 0)
 		rc = check_dependencies(b);
 	return rc;

@@ -7,6 +7,7 @@
  *   roots: [DIR, ...]        (or one DIR)
  *   sources:                 (after the roots in precedence)
  *     - url: git+file:///PATH[#REF][:SUBDIR]
+ *   lock: FILE               (instead of roots and sources)
  *   mountpoint: DIR
  *   docs_dir: DIR
  *   include: [PATTERN, ...]
@@ -43,6 +44,7 @@ struct cfg_ctx {
 	struct sfs_config_file *out;
 	struct sfs_config_error *err;
 	const char *url;        /* the source entry being read: its url */
+	const yaml_node_t *lock; /* the lock: key, once read */
 };
 
 __attribute__((format(printf, 4, 5)))
@@ -144,13 +146,13 @@ static int take_string(struct cfg_ctx *c, const yaml_node_t *v,
 	return fail(c, v, key, "expected %s", what);
 }
 
-/* A folder path made usable: "~/" expanded, relative ones taken against
- * the file's folder. */
-static int take_path(struct cfg_ctx *c, const yaml_node_t *v,
-                     const char *key, char **out)
+/* A path made usable: "~/" expanded, relative ones taken against the
+ * file's folder; `what` names it in an error ("a folder path"). */
+static int take_path_of(struct cfg_ctx *c, const yaml_node_t *v,
+                        const char *key, const char *what, char **out)
 {
 	const char *s;
-	int rc = take_string(c, v, key, "a folder path", &s);
+	int rc = take_string(c, v, key, what, &s);
 	int len;
 
 	if (rc < 0)
@@ -173,6 +175,12 @@ static int take_path(struct cfg_ctx *c, const yaml_node_t *v,
 		return no_memory(c);
 	}
 	return 0;
+}
+
+static int take_path(struct cfg_ctx *c, const yaml_node_t *v,
+                     const char *key, char **out)
+{
+	return take_path_of(c, v, key, "a folder path", out);
 }
 
 static int push(struct cfg_ctx *c, char ***v, size_t *n, char *s)
@@ -392,12 +400,16 @@ static int top_entry(struct cfg_ctx *c, const char *key,
 		free(o->mountpoint);
 		return take_path(c, v, key, &o->mountpoint);
 	}
+	if (!strcmp(key, "lock")) {
+		c->lock = k;
+		return take_path_of(c, v, key, "a lockfile's path", &o->lock);
+	}
 	if (!strcmp(key, "options")) {
 		if (v->type != YAML_MAPPING_NODE)
 			return fail(c, v, key, "expected a mapping of options");
 		return each_entry(c, v, key, option_entry);
 	}
-	return fail(c, k, key, "unknown key (known: roots, sources, "
+	return fail(c, k, key, "unknown key (known: roots, sources, lock, "
 	            "mountpoint, docs_dir, include, exclude, options)");
 }
 
@@ -500,6 +512,9 @@ int sfs_config_file_read(const char *path, const char *home,
 		          "(roots, options, ...)");
 	else if (top)
 		rc = each_entry(&c, top, "", top_entry);
+	if (rc == 0 && c.lock && (out->nroots || out->nsources))
+		rc = fail(&c, c.lock, "lock", "the lockfile names every source: "
+		          "give lock, or roots and sources, not both");
 	yaml_document_delete(&doc);
 	free(dir);
 	if (rc < 0)
@@ -523,5 +538,6 @@ void sfs_config_file_free(struct sfs_config_file *cf)
 	free(cf->docs_dir);
 	free(cf->cache_dir);
 	free(cf->mountpoint);
+	free(cf->lock);
 	reset(cf);
 }

@@ -183,6 +183,13 @@ char *sfs_uri_clean_path(const char *p, size_t n, const char **why);
 #define SFS_INDEX_ENTRY_HEAD SFS_INDEX_ENTRY_OPEN SFS_URI_SKILL_SCHEME
 #define SFS_INDEX_ENTRY_URI_END "/SKILL.md"
 #define SFS_SKILLS_INDEX_ENTRY_HEAD "{\"id\":"
+/* An index.json entry's files with content: an array of resources, each
+ * its skill:// uri, the digest of its bytes ("sha256:" and 64 hex
+ * digits) and its size. */
+#define SFS_INDEX_RESOURCES "resources"
+#define SFS_RESOURCE_URI "uri"
+#define SFS_RESOURCE_DIGEST "digest"
+#define SFS_RESOURCE_SIZE "size"
 
 /* The entry on a line of such a document (len bytes, without the
  * newline), its length without a trailing ',' in *entry_len; false for
@@ -218,6 +225,8 @@ struct sfs_invocable sfs_index_entry_invocable(const char *e, size_t len);
  * reference's path in the skill, title and media type.
  */
 #define SFS_RECORD_REFERENCES "references"
+/* The root the skill is served from, as status.json names it. */
+#define SFS_RECORD_ROOT "root"
 #define SFS_REF_PATH "path"
 #define SFS_REF_TITLE "title"
 #define SFS_REF_MIME_TYPE "mime_type"
@@ -233,7 +242,15 @@ struct sfs_invocable sfs_index_entry_invocable(const char *e, size_t len);
 #define SFS_STATUS_GENERATION "generation"
 #define SFS_STATUS_ROOTS "roots"
 #define SFS_STATUS_ROOT_PATH "path"
+/* A root that is not a folder: its kind of source ("git"), and what the
+ * generation serves of it under the source's own name ("commit": see
+ * sfs_source_ops.version_key in source.h). */
+#define SFS_STATUS_ROOT_KIND "kind"
 #define SFS_STATUS_SKILLS "skills"
+/* Served skills left out of index.json, and skill folders left out of
+ * the shared documents (allow_other): arrays, the second only then. */
+#define SFS_STATUS_UNLISTED "unlisted"
+#define SFS_STATUS_PRIVATE "private"
 
 /* The generation a head of status.json names, or 0 when it names none. */
 unsigned long long sfs_status_generation(const char *head, size_t len);

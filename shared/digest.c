@@ -29,6 +29,29 @@ void sfs_format_digest(const uint8_t sha256[32], char out[SFS_DIGEST_LEN])
 	*p = '\0';
 }
 
+static int lower_hex(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+bool sfs_parse_digest(const char *text, uint8_t out[32])
+{
+	const char *p = text + 7;   /* "sha256:" */
+
+	if (strncmp(text, "sha256:", 7) != 0 ||
+	    strlen(p) != SFS_DIGEST_LEN - 1 - 7)
+		return false;
+	for (size_t i = 0; i < 32; i++) {
+		int hi = lower_hex(p[2 * i]), lo = lower_hex(p[2 * i + 1]);
+		if (hi < 0 || lo < 0)
+			return false;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return true;
+}
+
 void sfs_sha256(const void *data, size_t len, uint8_t out[32])
 {
 	struct sha256_ctx ctx;

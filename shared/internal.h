@@ -6,6 +6,7 @@
 #define SKILLSFS_INTERNAL_H
 
 #include <stdarg.h>
+#include <sys/stat.h>
 
 #include "skillsfs.h"
 
@@ -73,6 +74,16 @@ struct sfs_diag_key {
 int sfs_diag_cmp(const void *a, const void *b);
 
 /* ---- frontmatter.c: SKILL.md frontmatter with libyaml ------------------ */
+
+/* ---- what a skill's content is ------------------------------------------ */
+
+/* Files with content: regular files and in-skill links to them.  The
+ * files index.json lists for a skill, and the digest of its content
+ * (lockfile.c) covers. */
+static inline bool sfs_file_has_content(const struct sfs_file *f)
+{
+	return S_ISREG(f->mode) || (S_ISLNK(f->mode) && f->hashed);
+}
 
 /* ---- contract.c --------------------------------------------------------- */
 

@@ -305,12 +305,6 @@ static char *finish(struct text *t)
 	return p ? p : t->p;
 }
 
-/* Files with content: regular files and in-skill links to them. */
-static bool has_content(const struct sfs_file *f)
-{
-	return S_ISREG(f->mode) || (S_ISLNK(f->mode) && f->hashed);
-}
-
 /* The path percent-encoded as every skill:// URI spells it; what
  * sfs_uri_encode writes never needs a JSON escape. */
 static void append_uri_path(struct text *t, const char *path)
@@ -335,9 +329,9 @@ static void append_resource(struct text *t, const struct sfs_skill *s,
 	APPEND(t, "/");
 	append_uri_path(t, f->path);
 	sfs_format_digest(f->sha256, hex);
-	APPEND(t, "\",\"digest\":\"");
+	APPEND(t, "\",\"" SFS_RESOURCE_DIGEST "\":\"");
 	append_n(t, hex, SFS_DIGEST_LEN - 1);
-	APPEND(t, "\",\"size\":");
+	APPEND(t, "\",\"" SFS_RESOURCE_SIZE "\":");
 	append_number(t, (double)f->size);
 	APPEND(t, "}");
 }
@@ -349,10 +343,10 @@ static void index_entry(struct text *t, const struct sfs_skill *s)
 	append_escaped(t, s->id);
 	APPEND(t, SFS_INDEX_ENTRY_URI_END "\",\"frontmatter\":");
 	append_n(t, s->frontmatter_json.p, s->frontmatter_json.len);
-	APPEND(t, ",\"resources\":[");
+	APPEND(t, ",\"" SFS_INDEX_RESOURCES "\":[");
 	append_resource(t, s, &s->files[s->skill_md]);
 	for (size_t i = 0; i < s->nfiles; i++) {
-		if (i == s->skill_md || !has_content(&s->files[i]))
+		if (i == s->skill_md || !sfs_file_has_content(&s->files[i]))
 			continue;
 		APPEND(t, ",");
 		append_resource(t, s, &s->files[i]);
@@ -711,7 +705,7 @@ char *sfs_render_skill_record(const sfs_catalog *cat,
 	    ref_strings(&j, s->depends_on, s->ndepends_on));
 	add(&j, o, "document", record_document(&j, s));
 	add(&j, o, SFS_RECORD_REFERENCES, record_references(&j, s));
-	add(&j, o, "root", ref(&j, sfs_catalog_root(cat, s->root)));
+	add(&j, o, SFS_RECORD_ROOT, ref(&j, sfs_catalog_root(cat, s->root)));
 	add(&j, o, "source", ref(&j, s->dir));
 	if (s->plugin)
 		add(&j, o, "plugin", ref(&j, s->plugin));
@@ -766,7 +760,8 @@ char *sfs_render_findings(const sfs_catalog *cat)
 	add(&j, doc, "findings", c.arr);
 	cJSON *sum = checked(&j, cJSON_CreateObject());
 	add(&j, sum, "skills",
-	    num(&j, (double)(n.served + n.invalid + n.shadowed)));
+	    num(&j, (double)(n.served + n.invalid + n.shadowed +
+	                     n.unlocked)));
 	add(&j, sum, "errors", num(&j, (double)n.errors));
 	add(&j, sum, "warnings", num(&j, (double)n.warnings));
 	add(&j, sum, "shadowed", num(&j, (double)n.shadowed));
@@ -804,7 +799,7 @@ static cJSON *status_roots(struct json *j, const sfs_catalog *cat,
 		 * could not be resolved, and the findings say why) */
 		const struct sfs_source *src = &cat->sources[i];
 		if (src->ops->version) {
-			add(j, o, "kind", str(j, src->ops->kind));
+			add(j, o, SFS_STATUS_ROOT_KIND, str(j, src->ops->kind));
 			add(j, o, src->ops->version_key,
 			    str(j, src->ops->version(src)));
 		}
@@ -824,6 +819,8 @@ static cJSON *status_counts(struct json *j, const sfs_catalog *cat)
 	add(j, o, "shadowed", num(j, (double)n->shadowed));
 	add(j, o, "errors", num(j, (double)n->errors));
 	add(j, o, "warnings", num(j, (double)n->warnings));
+	if (cat->locked)
+		add(j, o, "unlocked", num(j, (double)n->unlocked));
 	return o;
 }
 
@@ -833,6 +830,8 @@ static const char *state_name(int state)
 		return "invalid";
 	if (state == SFS_SHADOWED)
 		return "shadowed";
+	if (state == SFS_UNLOCKED)
+		return "unlocked";
 	return "served";
 }
 
@@ -926,9 +925,9 @@ char *sfs_render_status(const sfs_catalog *cat,
 	add(&j, doc, SFS_STATUS_ROOTS, status_roots(&j, cat, info));
 	add(&j, doc, "counts", status_counts(&j, cat));
 	add(&j, doc, SFS_STATUS_SKILLS, status_skills(&j, cat));
-	add(&j, doc, "unlisted", status_unlisted(&j, cat));
+	add(&j, doc, SFS_STATUS_UNLISTED, status_unlisted(&j, cat));
 	if (cat->shared_only)
-		add(&j, doc, "private", status_private(&j, cat));
+		add(&j, doc, SFS_STATUS_PRIVATE, status_private(&j, cat));
 	if (info->pending)
 		add(&j, doc, "pending", status_pending(&j, cat, info->pending));
 	add(&j, doc, "diagnostics", diag_array(&j, cat->diags, cat->ndiags));

@@ -110,8 +110,12 @@ struct sfs_skill {
 	struct sfs_span frontmatter_json;
 };
 
-/* A skill folder that was found but is not served, with the reason. */
-enum sfs_unserved_reason { SFS_INVALID = 1, SFS_SHADOWED = 2 };
+/* A skill folder that was found but is not served, with the reason:
+ * it has errors, another of the same id is served, or (sfs_config.lock)
+ * its folder's lock does not name it. */
+enum sfs_unserved_reason {
+	SFS_INVALID = 1, SFS_SHADOWED = 2, SFS_UNLOCKED = 3,
+};
 
 struct sfs_unserved {
 	enum sfs_unserved_reason reason;
@@ -124,6 +128,8 @@ struct sfs_unserved {
 };
 
 /* ---- building a catalog ----------------------------------------------- */
+
+struct sfs_lock;
 
 struct sfs_config {
 	const char *const *roots;  /* absolute folders, in precedence order */
@@ -189,10 +195,19 @@ struct sfs_config {
 	 * sfs_source_update failed, or NULL; a build serves such a root from
 	 * what the cache holds and says why in a finding. */
 	const char *const *root_notes;
+	/* A lockfile (lockfile.h) whose sources are these roots, in this
+	 * order, or NULL.  A root whose source names its skills (a folder)
+	 * serves only those, each only while the digest of its content is
+	 * the one locked: a skill whose digest differs is invalid, with an
+	 * error naming both digests; a valid skill the lock does not name
+	 * is not served (SFS_UNLOCKED), with a warning.  A git root is
+	 * pinned by its URL, whose REF the lock set to its commit. */
+	const struct sfs_lock *lock;
 };
 
 struct sfs_counts {
 	size_t served, invalid, shadowed, errors, warnings;
+	size_t unlocked;           /* with sfs_config.lock */
 };
 
 typedef struct sfs_catalog sfs_catalog;
@@ -333,6 +348,9 @@ char *sfs_render_findings(const sfs_catalog *cat);
 /* "sha256:" and 64 lowercase hex digits, NUL-terminated. */
 #define SFS_DIGEST_LEN (7 + 64 + 1)
 void sfs_format_digest(const uint8_t sha256[32], char out[SFS_DIGEST_LEN]);
+/* The digest that text, spelled as sfs_format_digest spells it (the
+ * hex digits lowercase), names, into out.  Returns whether it is one. */
+bool sfs_parse_digest(const char *text, uint8_t out[32]);
 /* SHA-256 of len bytes. */
 void sfs_sha256(const void *data, size_t len, uint8_t out[32]);
 
@@ -376,6 +394,8 @@ struct sfs_config_file {
 	size_t nexclude;
 	char *docs_dir;        /* or NULL */
 	char *mountpoint;      /* or NULL */
+	char *lock;            /* lock: a lockfile that names every source
+	                          (never with roots or sources), or NULL */
 	/* options: 0 or 1 (numbers: the value), or SFS_UNSET */
 	int strict;
 	int casefallback;

@@ -452,6 +452,7 @@ struct sfs_catalog {
 	struct timespec started;           /* CLOCK_REALTIME, before the
 	                                      first folder was read */
 	bool shared_only;                  /* sfs_config.shared_only */
+	bool locked;                       /* built with sfs_config.lock */
 	const char **private_dirs;         /* units' dirs, sorted: skill
 	                                      folders not every user could
 	                                      read (private.c) */

@@ -148,7 +148,7 @@ class ConfigCheck(unittest.TestCase):
         rc, out, err = check("--config", self.cfg("roots: [skills]\n\nstrictness: 1\n"))
         self.assertEqual(rc, 2)
         self.assertEqual(err.splitlines()[0], "skillsfs check: %s:3:1: error: strictness: "
-                         "unknown key (known: roots, sources, mountpoint, docs_dir, "
+                         "unknown key (known: roots, sources, lock, mountpoint, docs_dir, "
                          "include, exclude, options)" % os.path.join(self.top, "c.yaml"))
 
 

@@ -168,6 +168,31 @@ static void test_sources(void)
 	        "needs url");
 }
 
+static void test_lock(void)
+{
+	const char *path = write_file(at("locked.yaml"),
+		"lock: skills.lock\n"
+		"options:\n"
+		"  strict: true\n");
+	struct sfs_config_file cf;
+	struct sfs_config_error err;
+	char want[4096];
+
+	int rc = sfs_config_file_read(path, NULL, &cf, &err);
+	snprintf(want, sizeof(want), "%s/skills.lock", top);
+	ok(rc == 0 && streq(cf.lock, want) && cf.nroots == 0,
+	   "lock: a lockfile, relative to the file (got %d: %s)", rc,
+	   rc == 0 ? cf.lock : err.message);
+	if (rc == 0)
+		sfs_config_file_free(&cf);
+	refused("lock with roots", "roots: [/a]\nlock: /x.lock\n", 2, "lock",
+	        "not both");
+	refused("lock with sources",
+	        "lock: /x.lock\nsources:\n  - url: git+file:///x\n", 1, "lock",
+	        "not both");
+	refused("an empty lock", "lock: ''\n", 1, "lock", "a lockfile's path");
+}
+
 static void test_missing(void)
 {
 	struct sfs_config_file cf;
@@ -188,6 +213,7 @@ int main(void)
 	test_empty();
 	test_errors();
 	test_sources();
+	test_lock();
 	test_missing();
 	return tap_end();
 }

@@ -1,0 +1,633 @@
+/*
+ * lockfile.c - the lockfile (lockfile.h): the digest of a skill's
+ * content, computed alike from index.json (skillsfs lock) and from a
+ * catalog's skill (a locked mount's build); the file read with cJSON,
+ * every member checked so that a mistake is an error naming the field;
+ * and the file written in a fixed order (sources in precedence, skills
+ * by id), so that one mount always locks to the same bytes.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+#include <nettle/sha2.h>
+
+#include "internal.h"
+#include "lockfile.h"
+#include "source.h"
+
+#define MAX_FILE_BYTES (64 * 1024 * 1024)
+
+#define KEY_VERSION "lockfileVersion"
+#define KEY_SOURCES "sources"
+#define KEY_URL "url"
+#define KEY_COMMIT "commit"
+#define KEY_PATH "path"
+#define KEY_SKILLS "skills"
+#define DIGEST_PREFIX "sha256:"
+
+/* ---- the digest of a skill's content ------------------------------------ */
+
+static int cmp_entry(const void *x, const void *y)
+{
+	const struct sfs_manifest_entry *a = x, *b = y;
+	return strcmp(a->path, b->path);
+}
+
+void sfs_manifest_digest(struct sfs_manifest_entry *v, size_t n,
+                         uint8_t out[32])
+{
+	struct sha256_ctx ctx;
+	char hex[SFS_DIGEST_LEN];
+	char size[24];
+	const size_t skip = sizeof(DIGEST_PREFIX) - 1;
+
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_entry);
+	sha256_init(&ctx);
+	for (size_t i = 0; i < n; i++) {
+		int len = snprintf(size, sizeof(size), "%" PRIu64, v[i].size);
+		sfs_format_digest(v[i].sha256, hex);
+		/* each with its NUL: the separator */
+		sha256_update(&ctx, strlen(v[i].path) + 1,
+		              (const uint8_t *)v[i].path);
+		sha256_update(&ctx, (size_t)len + 1, (const uint8_t *)size);
+		sha256_update(&ctx, SFS_DIGEST_LEN - 1 - skip,
+		              (const uint8_t *)hex + skip);
+		sha256_update(&ctx, 1, (const uint8_t *)"\n");
+	}
+	sha256_digest(&ctx, SHA256_DIGEST_SIZE, out);
+}
+
+int sfs_skill_digest(const struct sfs_skill *s, uint8_t out[32])
+{
+	struct sfs_manifest_entry *v = malloc((s->nfiles ? s->nfiles : 1) *
+	                                      sizeof(*v));
+	size_t n = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->nfiles; i++) {
+		const struct sfs_file *f = &s->files[i];
+		if (!sfs_file_has_content(f))
+			continue;
+		v[n].path = f->path;
+		v[n].size = (uint64_t)f->size;
+		memcpy(v[n].sha256, f->sha256, sizeof(v[n].sha256));
+		n++;
+	}
+	sfs_manifest_digest(v, n, out);
+	free(v);
+	return 0;
+}
+
+/* ---- sources ------------------------------------------------------------ */
+
+/* The URL with its REF set to commit: the root a locked git source is
+ * mounted by, so that its ref is never followed.  u is url parsed; the
+ * first '#' starts its fragment (source_url.c).  NULL when out of
+ * memory. */
+static char *pin_url(const char *url, const struct sfs_source_url *u,
+                     const char *commit)
+{
+	size_t base = strcspn(url, "#");
+	char *out;
+
+	if (asprintf(&out, "%.*s#%s%s%s", (int)base, url, commit,
+	             u->subdir ? ":" : "", u->subdir ? u->subdir : "") < 0)
+		return NULL;
+	return out;
+}
+
+/* A git source: url served at commit.  Returns 0, -ENOMEM, or -EINVAL
+ * with *why (static text) and *commit_wrong telling which is at fault. */
+static int set_git(struct sfs_lock_source *src, const char *url,
+                   const char *commit, const char **why, bool *commit_wrong)
+{
+	struct sfs_source_url u;
+	char id[41];
+
+	*commit_wrong = !sfs_source_is_commit_id(commit);
+	if (*commit_wrong) {
+		*why = "expected a full commit id (40 hex digits)";
+		return -EINVAL;
+	}
+	/* lowercase, as git prints it and status.json names it */
+	for (size_t i = 0; i <= 40; i++)
+		id[i] = (char)tolower((unsigned char)commit[i]);
+	int rc = sfs_source_url_parse(url, &u, why);
+	if (rc < 0)
+		return rc;
+	if (u.ref && sfs_source_is_commit_id(u.ref) &&
+	    strcasecmp(u.ref, id) != 0) {
+		*why = "the URL names another commit than commit does";
+		rc = -EINVAL;
+	} else {
+		src->root = pin_url(url, &u, id);
+		src->commit = strdup(id);
+		rc = src->root && src->commit ? 0 : -ENOMEM;
+	}
+	sfs_source_url_free(&u);
+	return rc;
+}
+
+static void source_free(struct sfs_lock_source *src)
+{
+	for (size_t i = 0; i < src->nskills; i++)
+		free(src->skills[i].id);
+	free(src->skills);
+	free(src->root);
+	free(src->commit);
+	memset(src, 0, sizeof(*src));
+}
+
+/* A new source at the end of the lock, zeroed; NULL when out of memory. */
+static struct sfs_lock_source *push_source(struct sfs_lock *lock)
+{
+	struct sfs_lock_source *v = realloc(lock->sources, (lock->nsources + 1) *
+	                                                   sizeof(*v));
+	if (!v)
+		return NULL;
+	lock->sources = v;
+	memset(&v[lock->nsources], 0, sizeof(*v));
+	return &v[lock->nsources++];
+}
+
+int sfs_lock_add_source(struct sfs_lock *lock, const char *root,
+                        const char *commit)
+{
+	const char *why;
+	bool commit_wrong;
+
+	if (!commit && (root[0] != '/' || sfs_source_is_url(root)))
+		return -EINVAL;
+	struct sfs_lock_source *src = push_source(lock);
+	if (!src)
+		return -ENOMEM;
+	int rc = 0;
+	if (commit) {
+		rc = set_git(src, root, commit, &why, &commit_wrong);
+	} else {
+		src->names_skills = true;
+		src->root = strdup(root);
+		rc = src->root ? 0 : -ENOMEM;
+	}
+	if (rc < 0) {
+		source_free(src);
+		lock->nsources--;
+	}
+	return rc;
+}
+
+int sfs_lock_add_skill(struct sfs_lock_source *src, const char *id,
+                       const uint8_t digest[32])
+{
+	if (!src->names_skills || !sfs_valid_id(id) ||
+	    (src->nskills &&
+	     strcmp(src->skills[src->nskills - 1].id, id) >= 0))
+		return -EINVAL;
+	struct sfs_lock_skill *v = realloc(src->skills, (src->nskills + 1) *
+	                                                sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	src->skills = v;
+	v[src->nskills].id = strdup(id);
+	if (!v[src->nskills].id)
+		return -ENOMEM;
+	memcpy(v[src->nskills].digest, digest, 32);
+	src->nskills++;
+	return 0;
+}
+
+static int cmp_skill_key(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct sfs_lock_skill *)elem)->id);
+}
+
+const struct sfs_lock_skill *sfs_lock_find(const struct sfs_lock_source *src,
+                                           const char *id)
+{
+	if (!src->nskills)
+		return NULL;
+	return bsearch(id, src->skills, src->nskills, sizeof(*src->skills),
+	               cmp_skill_key);
+}
+
+void sfs_lock_free(struct sfs_lock *lock)
+{
+	for (size_t i = 0; i < lock->nsources; i++)
+		source_free(&lock->sources[i]);
+	free(lock->sources);
+	memset(lock, 0, sizeof(*lock));
+}
+
+/* ---- reading ------------------------------------------------------------ */
+
+struct reader {
+	const char *home;
+	struct sfs_lock_error *err;
+	char at[64];            /* "sources[N]": the source being read */
+};
+
+__attribute__((format(printf, 4, 5)))
+static int fail(struct reader *r, const char *member, const char *name,
+                const char *fmt, ...)
+{
+	va_list ap;
+
+	/* "sources[1]" + ".skills" + ".pdf-forms" */
+	snprintf(r->err->field, sizeof(r->err->field), "%s%s%s%s%s", r->at,
+	         *r->at && member ? "." : "", member ? member : "",
+	         name ? "." : "", name ? name : "");
+	va_start(ap, fmt);
+	vsnprintf(r->err->message, sizeof(r->err->message), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+static int no_memory(struct reader *r)
+{
+	snprintf(r->err->message, sizeof(r->err->message), "%s",
+	         strerror(ENOMEM));
+	return -ENOMEM;
+}
+
+/* Refuses a member not in `known` (a NULL-terminated list), which this
+ * version of the format would otherwise silently drop. */
+static int only_known(struct reader *r, const cJSON *obj,
+                      const char *const *known, const char *list)
+{
+	const cJSON *m;
+
+	cJSON_ArrayForEach(m, obj) {
+		const char *const *k = known;
+		while (*k && strcmp(*k, m->string) != 0)
+			k++;
+		if (!*k)
+			return fail(r, m->string, NULL, "unknown member (known: "
+			            "%s)", list);
+	}
+	return 0;
+}
+
+static int take_git(struct reader *r, const cJSON *o,
+                    struct sfs_lock_source *src)
+{
+	const cJSON *url = cJSON_GetObjectItemCaseSensitive(o, KEY_URL);
+	const cJSON *commit = cJSON_GetObjectItemCaseSensitive(o, KEY_COMMIT);
+	const char *why;
+	bool commit_wrong;
+
+	if (!cJSON_IsString(url) || !*url->valuestring)
+		return fail(r, KEY_URL, NULL, "expected a source URL "
+		            "(git+file:///PATH#COMMIT[:SUBDIR])");
+	if (!commit)
+		return fail(r, KEY_COMMIT, NULL, "missing: a git source needs "
+		            "the full commit id it served");
+	if (!cJSON_IsString(commit))
+		return fail(r, KEY_COMMIT, NULL, "expected a full commit id "
+		            "(40 hex digits)");
+	if (cJSON_GetObjectItemCaseSensitive(o, KEY_SKILLS))
+		return fail(r, KEY_SKILLS, NULL, "a git source is pinned by its "
+		            "commit; skills is for a folder (path)");
+	int rc = set_git(src, url->valuestring, commit->valuestring, &why,
+	                 &commit_wrong);
+	if (rc == -ENOMEM)
+		return no_memory(r);
+	if (rc < 0 && commit_wrong)
+		return fail(r, KEY_COMMIT, NULL, "'%s': %s",
+		            commit->valuestring, why);
+	if (rc < 0)
+		return fail(r, KEY_URL, NULL, "'%s': %s", url->valuestring, why);
+	return 0;
+}
+
+/* A folder's path: "~" or "~/..." below home, else absolute; cleaned. */
+static int take_path(struct reader *r, const cJSON *path, char **out)
+{
+	const char *s = cJSON_IsString(path) ? path->valuestring : "";
+	char *full = NULL;
+
+	if (s[0] == '~' && (s[1] == '/' || s[1] == '\0')) {
+		if (!r->home || !*r->home)
+			return fail(r, KEY_PATH, NULL, "'%s' starts with ~ but "
+			            "HOME is not set", s);
+		if (asprintf(&full, "%s%s", r->home, s + 1) < 0)
+			return no_memory(r);
+	} else if (s[0] != '/') {
+		return fail(r, KEY_PATH, NULL, "expected an absolute folder "
+		            "path, or one starting with ~/");
+	}
+	*out = sfs_path_absolute(full ? full : s);
+	free(full);
+	return *out ? 0 : no_memory(r);
+}
+
+/* One member of skills: an id and its digest. */
+static int take_skill(struct reader *r, const cJSON *m,
+                      struct sfs_lock_skill *out)
+{
+	if (!sfs_valid_id(m->string))
+		return fail(r, KEY_SKILLS, m->string, "not a skill id (1-64 of "
+		            "a-z, 0-9 and '-')");
+	if (!cJSON_IsString(m) || !sfs_parse_digest(m->valuestring, out->digest))
+		return fail(r, KEY_SKILLS, m->string, "expected \"sha256:\" "
+		            "and 64 lowercase hex digits");
+	out->id = strdup(m->string);
+	return out->id ? 0 : no_memory(r);
+}
+
+static int cmp_skill(const void *x, const void *y)
+{
+	const struct sfs_lock_skill *a = x, *b = y;
+	return strcmp(a->id, b->id);
+}
+
+static int take_skills(struct reader *r, const cJSON *skills,
+                       struct sfs_lock_source *src)
+{
+	size_t n = (size_t)cJSON_GetArraySize(skills);
+	const cJSON *m;
+
+	src->names_skills = true;
+	src->skills = calloc(n ? n : 1, sizeof(*src->skills));
+	if (!src->skills)
+		return no_memory(r);
+	cJSON_ArrayForEach(m, skills) {
+		int rc = take_skill(r, m, &src->skills[src->nskills]);
+		if (rc < 0)
+			return rc;
+		src->nskills++;
+	}
+	if (n > 1)
+		qsort(src->skills, n, sizeof(*src->skills), cmp_skill);
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(src->skills[i].id, src->skills[i - 1].id) == 0)
+			return fail(r, KEY_SKILLS, src->skills[i].id,
+			            "given twice");
+	return 0;
+}
+
+static int take_folder(struct reader *r, const cJSON *o,
+                       struct sfs_lock_source *src)
+{
+	const cJSON *skills = cJSON_GetObjectItemCaseSensitive(o, KEY_SKILLS);
+
+	if (cJSON_GetObjectItemCaseSensitive(o, KEY_COMMIT))
+		return fail(r, KEY_COMMIT, NULL, "a folder (path) has no "
+		            "commit; only a git source (url) has");
+	int rc = take_path(r, cJSON_GetObjectItemCaseSensitive(o, KEY_PATH),
+	                   &src->root);
+	if (rc < 0)
+		return rc;
+	if (!skills)
+		return fail(r, KEY_SKILLS, NULL, "missing: a folder names the "
+		            "skills it served ({} for none)");
+	if (!cJSON_IsObject(skills))
+		return fail(r, KEY_SKILLS, NULL, "expected an object of skill "
+		            "ids and their digests");
+	return take_skills(r, skills, src);
+}
+
+static int take_source(struct reader *r, const cJSON *o,
+                       struct sfs_lock_source *src)
+{
+	static const char *const known[] = {
+		KEY_URL, KEY_COMMIT, KEY_PATH, KEY_SKILLS, NULL,
+	};
+
+	if (!cJSON_IsObject(o))
+		return fail(r, NULL, NULL, "expected an object: url and "
+		            "commit (a git source), or path and skills (a "
+		            "folder)");
+	int rc = only_known(r, o, known, "url, commit, path, skills");
+	if (rc < 0)
+		return rc;
+	bool url = cJSON_GetObjectItemCaseSensitive(o, KEY_URL) != NULL;
+	bool path = cJSON_GetObjectItemCaseSensitive(o, KEY_PATH) != NULL;
+	if (url && path)
+		return fail(r, NULL, NULL, "has both url and path: a source "
+		            "is a git source (url) or a folder (path)");
+	if (!url && !path)
+		return fail(r, NULL, NULL, "missing url (a git source) or path "
+		            "(a folder)");
+	return url ? take_git(r, o, src) : take_folder(r, o, src);
+}
+
+static int take_version(struct reader *r, const cJSON *doc)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, KEY_VERSION);
+
+	if (!v)
+		return fail(r, KEY_VERSION, NULL, "missing: not a skillsfs "
+		            "lockfile");
+	if (!cJSON_IsNumber(v))
+		return fail(r, KEY_VERSION, NULL, "expected a number");
+	if (v->valuedouble != SFS_LOCK_VERSION)
+		return fail(r, KEY_VERSION, NULL, "version %g is not one this "
+		            "skillsfs reads (%d)", v->valuedouble,
+		            SFS_LOCK_VERSION);
+	return 0;
+}
+
+static int take_lock(struct reader *r, const cJSON *doc, struct sfs_lock *out)
+{
+	static const char *const known[] = { KEY_VERSION, KEY_SOURCES, NULL };
+
+	if (!cJSON_IsObject(doc))
+		return fail(r, NULL, NULL, "expected a JSON object with "
+		            KEY_VERSION " and " KEY_SOURCES);
+	/* the version first: a newer file may have members this one does
+	 * not know, and should say it is newer */
+	int rc = take_version(r, doc);
+	if (rc == 0)
+		rc = only_known(r, doc, known, KEY_VERSION ", " KEY_SOURCES);
+	if (rc < 0)
+		return rc;
+	const cJSON *sources = cJSON_GetObjectItemCaseSensitive(doc,
+	                                                        KEY_SOURCES);
+	if (!sources)
+		return fail(r, KEY_SOURCES, NULL, "missing: the sources to "
+		            "mount");
+	if (!cJSON_IsArray(sources))
+		return fail(r, KEY_SOURCES, NULL, "expected an array of "
+		            "sources");
+	if (cJSON_GetArraySize(sources) == 0)
+		return fail(r, KEY_SOURCES, NULL, "names no source");
+	const cJSON *o;
+	cJSON_ArrayForEach(o, sources) {
+		struct sfs_lock_source *src = push_source(out);
+		if (!src)
+			return no_memory(r);
+		snprintf(r->at, sizeof(r->at), KEY_SOURCES "[%zu]",
+		         out->nsources - 1);
+		rc = take_source(r, o, src);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* "line L, column C" of byte offset off of text. */
+static void where(const char *text, size_t off, unsigned *line,
+                  unsigned *col)
+{
+	*line = 1;
+	*col = 1;
+	for (size_t i = 0; i < off; i++) {
+		if (text[i] == '\n') {
+			(*line)++;
+			*col = 1;
+		} else {
+			(*col)++;
+		}
+	}
+}
+
+int sfs_lock_parse(const char *text, size_t len, const char *home,
+                   struct sfs_lock *out, struct sfs_lock_error *err)
+{
+	struct reader r = { .home = home, .err = err };
+	const char *end = NULL;
+
+	memset(out, 0, sizeof(*out));
+	memset(err, 0, sizeof(*err));
+	cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, false);
+	if (!doc) {
+		unsigned line, col;
+		size_t off = end && end >= text && end <= text + len ?
+		             (size_t)(end - text) : 0;
+		where(text, off, &line, &col);
+		return fail(&r, NULL, NULL, "not JSON (at line %u, column %u)",
+		            line, col);
+	}
+	int rc = take_lock(&r, doc, out);
+	cJSON_Delete(doc);
+	if (rc < 0)
+		sfs_lock_free(out);
+	return rc;
+}
+
+int sfs_lock_read(const char *path, const char *home, struct sfs_lock *out,
+                  struct sfs_lock_error *err)
+{
+	FILE *f = fopen(path, "rbe");
+	char *buf = NULL;
+	size_t n = 0;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	memset(err, 0, sizeof(*err));
+	if (!f)
+		rc = -errno;
+	if (rc == 0 && !(buf = malloc(MAX_FILE_BYTES + 1)))
+		rc = -ENOMEM;
+	if (rc == 0) {
+		n = fread(buf, 1, MAX_FILE_BYTES + 1, f);
+		rc = ferror(f) ? -EIO : n > MAX_FILE_BYTES ? -EFBIG : 0;
+	}
+	if (f)
+		fclose(f);
+	if (rc < 0) {
+		snprintf(err->message, sizeof(err->message), "cannot read: %s",
+		         rc == -EFBIG ? "larger than 64 MiB" : strerror(-rc));
+		free(buf);
+		return rc;
+	}
+	rc = sfs_lock_parse(buf, n, home, out, err);
+	free(buf);
+	return rc;
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+/* A folder below home as "~/...", else as it is; malloc'd or NULL. */
+static char *tilde(const char *path, const char *home)
+{
+	size_t n = home ? strlen(home) : 0;
+	char *out;
+
+	while (n > 1 && home[n - 1] == '/')
+		n--;
+	if (n <= 1 || strncmp(path, home, n) != 0 ||
+	    (path[n] != '/' && path[n] != '\0'))
+		return strdup(path);
+	return asprintf(&out, "~%s", path + n) < 0 ? NULL : out;
+}
+
+/* s as a JSON string, quoted and escaped by cJSON, to f.  Returns
+ * false when out of memory. */
+static bool put_string(FILE *f, const char *s)
+{
+	cJSON *item = cJSON_CreateString(s);
+	char *text = item ? cJSON_PrintUnformatted(item) : NULL;
+
+	cJSON_Delete(item);
+	if (text)
+		fputs(text, f);
+	free(text);
+	return text != NULL;
+}
+
+/* One member per line, two spaces a level, skills one per line: a
+ * lockfile is kept in version control, and a diff then shows each skill
+ * that changed. */
+static bool put_source(FILE *f, const struct sfs_lock_source *src,
+                       const char *home)
+{
+	char digest[SFS_DIGEST_LEN];
+	bool ok;
+
+	if (src->commit) {
+		fputs("    {\n      \"" KEY_URL "\": ", f);
+		ok = put_string(f, src->root);
+		fputs(",\n      \"" KEY_COMMIT "\": ", f);
+		ok = ok && put_string(f, src->commit);
+	} else {
+		char *path = tilde(src->root, home);
+		fputs("    {\n      \"" KEY_PATH "\": ", f);
+		ok = path && put_string(f, path);
+		free(path);
+	}
+	if (src->names_skills) {
+		fputs(",\n      \"" KEY_SKILLS "\": {", f);
+		for (size_t i = 0; i < src->nskills; i++) {
+			/* ids are [a-z0-9-]: nothing to escape */
+			sfs_format_digest(src->skills[i].digest, digest);
+			fprintf(f, "%s\n        \"%s\": \"%s\"", i ? "," : "",
+			        src->skills[i].id, digest);
+		}
+		fputs(src->nskills ? "\n      }" : "}", f);
+	}
+	fputs("\n    }", f);
+	return ok;
+}
+
+char *sfs_lock_format(const struct sfs_lock *lock, const char *home)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	bool ok = f != NULL;
+
+	if (!f)
+		return NULL;
+	fprintf(f, "{\n  \"" KEY_VERSION "\": %d,\n  \"" KEY_SOURCES
+	        "\": [\n", SFS_LOCK_VERSION);
+	for (size_t i = 0; ok && i < lock->nsources; i++) {
+		ok = put_source(f, &lock->sources[i], home);
+		fputs(i + 1 < lock->nsources ? ",\n" : "\n", f);
+	}
+	fputs("  ]\n}\n", f);
+	ok = !ferror(f) && ok;
+	if (fclose(f) != 0 || !ok) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}

@@ -1,0 +1,287 @@
+#!/usr/bin/env python3
+"""Lockfiles: `skillsfs lock MOUNTPOINT` names every source of a running
+mount with what it serves, and `skillsfs MOUNTPOINT --lock FILE` mounts
+exactly that again, over a folder and a bare git repository made here with
+git itself: the locked commit after the branch moved on, byte-identical
+index.json from every mount of one lockfile, a start refused when a locked
+commit or a locked skill's content is gone, a locked skill edited while
+mounted withdrawn, and the usage errors."""
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import unittest
+
+from mountlib import SKILLSFS, Mount, MountTestCase, wait_for, write_skill
+from test_git_sources import GitRepos, skill_md, write
+
+# a skill withdrawn after an edit goes once a second look agrees
+# (refresh.c), so the waits here are a little longer than mountlib's
+CHANGE_TIMEOUT = 15.0
+
+
+def content_digest(folder):
+    """The digest of a skill's content as skillsfs(5) defines it, from the
+    files themselves: SHA-256 over "PATH NUL SIZE NUL HEX LF" per file,
+    sorted by path."""
+    files = []
+    for dirpath, dirs, names in os.walk(folder):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in names:
+            path = os.path.join(dirpath, name)
+            with open(path, "rb") as f:
+                data = f.read()
+            rel = os.path.relpath(path, folder).encode()
+            files.append((rel, len(data), hashlib.sha256(data).hexdigest()))
+    h = hashlib.sha256()
+    for rel, size, hexdigest in sorted(files):
+        h.update(rel + b"\0" + str(size).encode() + b"\0" + hexdigest.encode() + b"\n")
+    return "sha256:" + h.hexdigest()
+
+
+def tree_bytes(folder):
+    """Every file below folder: relative path -> bytes."""
+    out = {}
+    for dirpath, _, names in os.walk(folder):
+        for name in names:
+            path = os.path.join(dirpath, name)
+            with open(path, "rb") as f:
+                out[os.path.relpath(path, folder)] = f.read()
+    return out
+
+
+def folder_entries(m):
+    """status.json's skill folders: dir -> (state, [messages])."""
+    return {s["dir"]: (s["state"], [(d["severity"], d["message"]) for d in s["diagnostics"]])
+            for s in m.json("status.json")["skills"]}
+
+
+class Locks(MountTestCase):
+    def setUp(self):
+        # HOME holds the folder source, so that the lockfile names it ~/skills
+        self.home = self.make_dir()
+        self.env = dict(os.environ, HOME=self.home)
+        self.folder = os.path.join(self.home, "skills")
+        write_skill(self.folder, "local-notes", files={"notes.md": "# Notes\n\none\n"})
+        self.repos = GitRepos(self.make_dir())
+        self.work = self.repos.init("work")
+        write(os.path.join(self.work, "skills", "pdf-forms", "SKILL.md"), skill_md("pdf-forms"))
+        write(os.path.join(self.work, "skills", "pdf-forms", "reference.md"), "version one\n")
+        write(os.path.join(self.work, "skills", "csv-report", "SKILL.md"), skill_md("csv-report"))
+        self.first = self.repos.commit(self.work, "first")
+        self.bare = self.repos.bare_clone(self.work, "skills.git")
+        self.url = "git+file://%s#main:skills" % self.bare
+        self.lockfile = os.path.join(self.make_dir(), "skills.lock")
+
+    # ---- helpers ----------------------------------------------------------
+
+    def mount_sources(self):
+        return self.mount([self.folder], ["--source", self.url], env=self.env)
+
+    def mount_lock(self, lockfile=None):
+        return self.mount([], ["--lock", lockfile or self.lockfile], env=self.env)
+
+    def lock(self, m, *args):
+        """`skillsfs lock`; returns (exit status, stdout, stderr)."""
+        r = subprocess.run([SKILLSFS, "lock"] + list(args) + [m.path if m else ""],
+                           capture_output=True, text=True, env=self.env, timeout=60)
+        return r.returncode, r.stdout, r.stderr
+
+    def write_lock(self, m):
+        rc, out, err = self.lock(m, "-o", self.lockfile)
+        self.assertEqual((rc, out, err), (0, "", ""))
+        with open(self.lockfile) as f:
+            return json.load(f)
+
+    def push(self, path, text, message):
+        write(os.path.join(self.work, path), text)
+        commit = self.repos.commit(self.work, message)
+        self.repos.git(self.work, "push", "-q", self.bare, "main")
+        return commit
+
+    def refused(self, options):
+        """A mount that must not start: its exit status and stderr.  A
+        daemon that did start is unmounted (and the test fails)."""
+        m = Mount([], options, env=self.env)
+        self.addCleanup(m.cleanup)
+        m._stderr = open(m.stderr_path, "wb")
+        m.proc = subprocess.Popen(m.argv(), stdout=subprocess.DEVNULL,
+                                  stderr=m._stderr, env=self.env)
+        try:
+            rc = m.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            m.stop()
+            self.fail("the mount started:\n" + m.stderr())
+        return rc, m.stderr()
+
+    # ---- the lockfile -------------------------------------------------------
+
+    def test_lockfile_names_every_source(self):
+        m = self.mount_sources()
+        lock = self.write_lock(m)
+        notes = os.path.join(self.folder, "local-notes")
+        self.assertEqual(lock, {
+            "lockfileVersion": 1,
+            "sources": [
+                {"path": "~/skills", "skills": {"local-notes": content_digest(notes)}},
+                {"url": "git+file://%s#%s:skills" % (self.bare, self.first), "commit": self.first},
+            ]})
+        # standard output, byte for byte the file
+        rc, out, _ = self.lock(m)
+        with open(self.lockfile) as f:
+            self.assertEqual((rc, out), (0, f.read()))
+
+    def test_two_locked_mounts_serve_the_locked_commit_byte_for_byte(self):
+        m = self.mount_sources()
+        index = m.read("index.json")
+        self.write_lock(m)
+        m.cleanup()
+        second = self.push("skills/pdf-forms/reference.md", "version two\n", "second")
+
+        a = self.mount_lock()
+        b = self.mount_lock()
+        for locked in (a, b):
+            self.assertEqual(locked.json("status.json")["roots"][1]["commit"], self.first)
+            self.assertEqual(locked.read("index.json"), index)
+            self.assertEqual(locked.read("skills", "pdf-forms", "reference.md"), b"version one\n")
+        self.assertEqual(tree_bytes(a.file("skills")), tree_bytes(b.file("skills")))
+        # locking a locked mount gives the same lockfile
+        with open(self.lockfile) as f:
+            self.assertEqual(self.lock(a), (0, f.read(), ""))
+
+        # without the lock, the branch's new commit
+        moved = self.mount_sources()
+        self.assertEqual(moved.json("status.json")["roots"][1]["commit"], second)
+        self.assertEqual(moved.read("skills", "pdf-forms", "reference.md"), b"version two\n")
+        self.assertNotEqual(moved.read("index.json"), index)
+
+    def test_lock_from_the_configuration_file(self):
+        m = self.mount_sources()
+        index = m.read("index.json")
+        self.write_lock(m)
+        config = os.path.join(os.path.dirname(self.lockfile), "skillsfs.yaml")
+        with open(config, "w") as f:
+            f.write("lock: skills.lock\n")
+        locked = self.mount([], ["--config", config], env=self.env)
+        self.assertEqual(locked.read("index.json"), index)
+        self.assertEqual([r["source"] for r in locked.json("status.json")["roots"]],
+                         ["config lock", "config lock"])
+
+        # skillsfs check --config checks what a mount of the lock would serve
+        check = [SKILLSFS, "check", "--config", config]
+        r = subprocess.run(check, capture_output=True, text=True, env=self.env, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        write(os.path.join(self.folder, "local-notes", "notes.md"), "# Notes\n\ntwo\n")
+        r = subprocess.run(check, capture_output=True, text=True, env=self.env, timeout=60)
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn('error: skill "local-notes" differs from the lock', r.stdout)
+
+    # ---- refusing to start --------------------------------------------------
+
+    def test_a_locked_skill_edited_or_gone_refuses_the_start(self):
+        m = self.mount_sources()
+        locked = self.write_lock(m)["sources"][0]["skills"]["local-notes"]
+        m.cleanup()
+        notes = os.path.join(self.folder, "local-notes")
+        write(os.path.join(notes, "notes.md"), "# Notes\n\ntwo\n")
+        rc, err = self.refused(["--lock", self.lockfile])
+        self.assertEqual(rc, 1, err)
+        self.assertIn('%s: skill "local-notes" differs from the lock: locked %s, found %s'
+                      % (self.folder, locked, content_digest(notes)), err)
+        self.assertIn("1 locked skill is not as locked; not mounting", err)
+
+        shutil.rmtree(notes)
+        rc, err = self.refused(["--lock", self.lockfile])
+        self.assertEqual(rc, 1, err)
+        self.assertIn('%s: skill "local-notes" is locked (%s) but not found' % (self.folder, locked), err)
+
+    def test_a_locked_commit_the_repository_lacks_refuses_the_start(self):
+        m = self.mount_sources()
+        self.write_lock(m)
+        m.cleanup()
+        # the same path, another history: the locked commit is not in it
+        shutil.rmtree(self.bare)
+        other = self.repos.init("other")
+        write(os.path.join(other, "skills", "pdf-forms", "SKILL.md"), skill_md("pdf-forms", "Other.\n"))
+        self.repos.commit(other, "another first")
+        self.repos.bare_clone(other, "skills.git")
+        rc, err = self.refused(["--lock", self.lockfile])
+        pinned = "git+file://%s#%s:skills" % (self.bare, self.first)
+        self.assertEqual(rc, 1, err)
+        self.assertIn("%s is not a branch, tag or commit of %s" % (self.first, self.bare), err)
+        self.assertIn("--lock: the locked source %s cannot be read" % pinned, err)
+
+    # ---- while mounted ------------------------------------------------------
+
+    def test_a_locked_skill_edited_while_mounted_is_withdrawn(self):
+        m = self.mount_sources()
+        locked = self.write_lock(m)["sources"][0]["skills"]["local-notes"]
+        m.cleanup()
+        m = self.mount_lock()
+        notes = os.path.join(self.folder, "local-notes")
+        self.assertIn("local-notes", os.listdir(m.file("skills")))
+
+        write(os.path.join(notes, "notes.md"), "# Notes\n\nedited\n")
+        found = content_digest(notes)
+        wait_for(lambda: "local-notes" not in os.listdir(m.file("skills")),
+                 timeout=CHANGE_TIMEOUT, what="the edited skill to be withdrawn")
+        state, diags = folder_entries(m)[notes]
+        self.assertEqual(state, "invalid")
+        self.assertIn(("error", 'skill "local-notes" differs from the lock: locked %s, found %s'
+                       % (locked, found)), diags)
+        self.assertNotIn(b"local-notes", m.read("index.json"))
+
+        # a skill the lock does not name is not served
+        fresh = write_skill(self.folder, "fresh-skill")
+        wait_for(lambda: fresh in folder_entries(m), timeout=CHANGE_TIMEOUT,
+                 what="the new skill in status.json")
+        state, diags = folder_entries(m)[fresh]
+        self.assertEqual(state, "unlocked")
+        self.assertTrue(any(sev == "warning" and 'skill "fresh-skill" is not in the lock' in msg
+                            for sev, msg in diags), diags)
+        self.assertNotIn("fresh-skill", os.listdir(m.file("skills")))
+        self.assertEqual(m.json("status.json")["counts"]["unlocked"], 1)
+
+        # as locked again: served again
+        write(os.path.join(notes, "notes.md"), "# Notes\n\none\n")
+        wait_for(lambda: "local-notes" in os.listdir(m.file("skills")),
+                 timeout=CHANGE_TIMEOUT, what="the skill as locked to be served again")
+
+    # ---- usage --------------------------------------------------------------
+
+    def test_lock_with_skills_dir_is_a_usage_error(self):
+        m = self.mount_sources()
+        self.write_lock(m)
+        r = subprocess.run([SKILLSFS, self.make_dir(), "--lock", self.lockfile,
+                            "--skills-dir", self.folder], capture_output=True, text=True,
+                           env=self.env, timeout=30)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("--lock names every source: it cannot be combined with --skills-dir", r.stderr)
+
+    def test_lock_of_what_is_no_mount(self):
+        plain = self.make_dir()
+        r = subprocess.run([SKILLSFS, "lock", plain], capture_output=True, text=True,
+                           env=self.env, timeout=30)
+        self.assertEqual((r.returncode, r.stdout), (1, ""))
+        self.assertIn("skillsfs lock: %s is not a skillsfs mount: cannot read %s/status.json"
+                      % (plain, plain), r.stderr)
+        r = subprocess.run([SKILLSFS, "lock"], capture_output=True, text=True, timeout=30)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("missing MOUNTPOINT", r.stderr)
+        r = subprocess.run([SKILLSFS, "lock", "--help"], capture_output=True, text=True, timeout=30)
+        self.assertEqual(r.returncode, 0)
+        self.assertIn("usage: skillsfs lock [-o FILE] MOUNTPOINT", r.stdout)
+
+    def test_a_malformed_lockfile_is_named(self):
+        with open(self.lockfile, "w") as f:
+            f.write('{"lockfileVersion": 1, "sources": [{"path": "~/skills"}]}\n')
+        r = subprocess.run([SKILLSFS, self.make_dir(), "--lock", self.lockfile],
+                           capture_output=True, text=True, env=self.env, timeout=30)
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("%s: error: sources[0].skills: missing" % self.lockfile, r.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
