@@ -40,6 +40,7 @@
 
 #include <git2.h>
 
+#include "git_blobs.h"
 #include "git_digests.h"
 #include "grow.h"
 #include "snapshot.h"
@@ -992,8 +993,11 @@ static int sealed_copy(const void *p, size_t n)
 	return fd;
 }
 
-/* The bytes of the blob f was listed with, as a sealed memory file. */
-static int open_blob(const struct sfs_source *src, const struct sfs_file *f)
+/* The bytes of the blob f was listed with, as a sealed memory file, or
+ * with `keep` as a file kept in the cache folder (git_blobs.c) when it
+ * can be written there. */
+static int open_blob(const struct sfs_source *src, const struct sfs_file *f,
+                     bool keep)
 {
 	struct git_source *g = src->state;
 	git_oid id;
@@ -1010,8 +1014,11 @@ static int open_blob(const struct sfs_source *src, const struct sfs_file *f)
 		fd = -EIO;
 	} else {
 		size_t n = (size_t)git_blob_rawsize(b);
+		const void *p = git_blob_rawcontent(b);
 		fd = (off_t)n != f->size ? -ESTALE :
-		     sealed_copy(git_blob_rawcontent(b), n);
+		     keep ? sfs_git_blob_keep(g->cache_dir, id.id, p, n) : -1;
+		if (fd < 0 && fd != -ESTALE)
+			fd = sealed_copy(p, n);
 		git_blob_free(b);
 	}
 	give_handle(h);
@@ -1022,9 +1029,14 @@ static int open_skill_md(const struct sfs_source *src, const char *path,
                          const struct sfs_file *f, struct stat *st)
 {
 	(void)path;
+	const struct git_source *g = src->state;
 	if (!S_ISREG(f->mode) && !(S_ISLNK(f->mode) && f->hashed))
 		return -EINVAL;
-	int fd = open_blob(src, f);
+	git_oid id;
+	unstamp(f, &id);
+	int fd = sfs_git_blob_open(g->cache_dir, id.id, f->size);
+	if (fd == -ENOENT || fd == -EACCES)
+		fd = open_blob(src, f, g->cache_dir != NULL);
 	if (fd < 0)
 		return fd;
 	/* the identity listed: what was opened is that very blob */
@@ -1054,7 +1066,7 @@ static int open_file(const struct sfs_source *src, int root_fd,
 	(void)s;
 	if (!S_ISREG(f->mode))
 		return -EINVAL;
-	return open_blob(src, f);
+	return open_blob(src, f, false);
 }
 
 const struct sfs_source_ops sfs_source_git = {
