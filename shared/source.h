@@ -78,6 +78,10 @@ struct sfs_source_ops {
 	 * it.  NULL (the operation) for a folder, which has no version. */
 	const char *(*version)(const struct sfs_source *src);
 	const char *version_key;   /* status.json's name of it: "commit" */
+	/* open_file may go to the network for a file not read before: the
+	 * mount reads such a file only for a reader, never ahead of need
+	 * (SEP-2640: "a supporting file when it is read"). */
+	bool reads_remote;
 	/* Frees state; NULL when the source has none. */
 	void (*release)(struct sfs_source *src);
 };

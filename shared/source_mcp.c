@@ -798,5 +798,6 @@ const struct sfs_source_ops sfs_source_mcp = {
 	.open_file = open_file,
 	.version = version,
 	.version_key = "listing",
+	.reads_remote = true,
 	.release = release,
 };

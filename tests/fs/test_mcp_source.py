@@ -136,6 +136,15 @@ class McpSources(MountTestCase):
         m = self.mount_server(srv)
         listing = root_status(m)["listing"]
         self.assertEqual(m.read("skills", "csv-report", "template.md"), b"| a | b |\n")
+        # a file is fetched when it is read, never ahead of need: also not
+        # by a new generation (which copies the files that changed)
+        gen = m.generation()
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
+        self.assertEqual(sorted(os.listdir(os.path.join(self.cache, "mcp", "blobs"))),
+                         sorted(digest(os.path.join(self.served, *p)) for p in
+                                [("csv-report", "SKILL.md"), ("csv-report", "template.md"),
+                                 ("pdf-forms", "SKILL.md")]))
         srv.stop()
         m.proc.send_signal(signal.SIGHUP)
         wait_for(lambda: any("serving the listing" in d["message"] for d in diagnostics(m)),
