@@ -22,6 +22,9 @@ int backing_open(const struct gen *g, const struct node *n, bool *borrowed);
  * watched, polled and pinned; a git root changes when it is resolved
  * again (SIGHUP). */
 bool backing_is_folder(const sfs_catalog *cat, size_t i);
+/* Whether the mount may copy the file of node n before a reader asks
+ * for it (retain.c): not when reading it goes to a remote server. */
+bool backing_may_read_ahead(const struct gen *g, const struct node *n);
 /* gen_params.pin: the source if it is still what the scan read. */
 int backing_pin(const sfs_catalog *cat, const struct sfs_skill *s,
                 const struct sfs_file *f);

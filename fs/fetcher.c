@@ -28,7 +28,7 @@
 #include "report.h"
 #include "source.h"
 
-#define VERSION_MAX 64
+#define VERSION_MAX 72   /* a commit id, or a listing digest (64 hex) */
 
 struct fetcher {
 	pthread_t thread;

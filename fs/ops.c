@@ -15,11 +15,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "backing.h"
 #include "daemon.h"
+#include "report.h"
 
 /* An inode resolved for one request. */
 struct resolved {
@@ -288,6 +290,22 @@ static void sfs_opendir(fuse_req_t req, fuse_ino_t ino,
 	}
 }
 
+/* A remote source could not give the bytes its listing names (they did
+ * not match, or the server could not be reached): told at once, since
+ * status.json tells why only after the next build. */
+static void say_unverified(struct daemon *d, const struct gen *g,
+                           const struct node *n)
+{
+	const struct sfs_skill *s = gen_skill(g, n);
+	const struct sfs_file *f = gen_file(g, n);
+
+	if (s && f && !backing_is_folder(g->cat, s->root))
+		report_say(d, LOG_WARNING, "skills/%s/%s: not served: the "
+		           "source did not give the bytes its listing names "
+		           "(status.json says why after the next refresh)",
+		           s->id, f->path);
+}
+
 static void read_source(fuse_req_t req, struct gen *g,
                         const struct node *n, size_t size, off_t off)
 {
@@ -311,6 +329,8 @@ static void read_source(fuse_req_t req, struct gen *g,
 		/* the source changed or went since the scan: refresh now */
 		if (fd == -ESTALE || fd == -ENOENT || fd == -ENOTDIR)
 			refresher_stale(d);
+		else if (fd == -EIO)
+			say_unverified(d, g, n);
 		fuse_reply_err(req, -fd);
 		return;
 	}

@@ -1,6 +1,7 @@
 /*
  * source.c - which kind of source a configured root names: a folder's
- * path, or a URL of another kind (source_url.c).  A new kind of source
+ * path, or a URL of another kind (source_url.c): git+... a commit of a
+ * git repository, mcp+... an MCP server's skills.  A new kind of source
  * adds its line here.
  */
 #include <errno.h>
@@ -8,6 +9,12 @@
 #include <string.h>
 
 #include "source.h"
+
+/* Whether root names an MCP server (mcp+https://...). */
+static bool is_mcp(const char *root)
+{
+	return strncmp(root, "mcp+", 4) == 0;
+}
 
 /* cfg's note of the root (why its last update failed), or NULL. */
 static const char *root_note(const struct sfs_config *cfg, const char *root)
@@ -24,9 +31,15 @@ int sfs_source_open(const struct sfs_config *cfg, const char *root,
 	*out = (struct sfs_source){ .ops = &sfs_source_dir, .root = root };
 	if (!sfs_source_is_url(root))
 		return 0;
-	out->ops = &sfs_source_git;
-	out->state = sfs_source_git_new(root, version, cfg->cache_dir,
-	                                root_note(cfg, root));
+	if (is_mcp(root)) {
+		out->ops = &sfs_source_mcp;
+		out->state = sfs_source_mcp_new(root, version, cfg->cache_dir,
+		                                root_note(cfg, root));
+	} else {
+		out->ops = &sfs_source_git;
+		out->state = sfs_source_git_new(root, version, cfg->cache_dir,
+		                                root_note(cfg, root));
+	}
 	return out->state ? 0 : -ENOMEM;
 }
 
@@ -35,7 +48,10 @@ int sfs_source_update(const struct sfs_config *cfg, const char *root,
 {
 	if (!sfs_source_is_url(root))
 		return 0;
-	int rc = sfs_source_git_update(root, cfg->cache_dir, version, vlen,
+	int rc = is_mcp(root) ?
+	         sfs_source_mcp_update(root, cfg->cache_dir, version, vlen,
+	                               why, wlen) :
+	         sfs_source_git_update(root, cfg->cache_dir, version, vlen,
 	                               why, wlen);
 	return rc < 0 ? rc : 1;
 }

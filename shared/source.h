@@ -11,7 +11,10 @@
 #define SKILLSFS_SOURCE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/stat.h>
+
+#include <cjson/cJSON.h>
 
 #include "skillsfs.h"
 
@@ -75,6 +78,10 @@ struct sfs_source_ops {
 	 * it.  NULL (the operation) for a folder, which has no version. */
 	const char *(*version)(const struct sfs_source *src);
 	const char *version_key;   /* status.json's name of it: "commit" */
+	/* open_file may go to the network for a file not read before: the
+	 * mount reads such a file only for a reader, never ahead of need
+	 * (SEP-2640: "a supporting file when it is read"). */
+	bool reads_remote;
 	/* Frees state; NULL when the source has none. */
 	void (*release)(struct sfs_source *src);
 };
@@ -87,7 +94,8 @@ struct sfs_source {
 	void *state;          /* the source's own; NULL for a folder */
 };
 
-/* Whether root names a source by a URL (git+...) rather than a folder. */
+/* Whether root names a source by a URL (git+..., mcp+...) rather than a
+ * folder. */
 bool sfs_source_is_url(const char *root);
 
 /* The source of root i of the catalog; i == sfs_catalog_nroots() is the
@@ -123,13 +131,15 @@ enum sfs_url_kind {
 	SFS_URL_GIT_FILE = 1,   /* git+file:///ABS/PATH: read in place */
 	SFS_URL_GIT_REMOTE,     /* git+https://, git+http://, git+ssh://:
 	                           fetched into a clone (source_git_fetch.c) */
+	SFS_URL_MCP,            /* mcp+https://, mcp+http://: an MCP server
+	                           with the Skills extension (source_mcp.c) */
 };
 
 /* git+file:///ABS/PATH[#[REF][:SUBDIR]], and the remote forms. */
 struct sfs_source_url {
 	enum sfs_url_kind kind;
 	char *location;   /* file: the absolute path; remote: the URL
-	                     without "git+" and the fragment */
+	                     without "git+" ("mcp+") and the fragment */
 	char *ref;        /* branch, tag or full commit id; NULL: HEAD */
 	char *subdir;     /* cleaned, relative; NULL: the whole tree */
 };
@@ -171,5 +181,48 @@ char *sfs_git_clone_path(const char *cache_dir, const char *location);
 /* sfs_source_update for a git root. */
 int sfs_source_git_update(const char *root, const char *cache_dir,
                           char *commit, size_t clen, char *why, size_t wlen);
+
+/* ---- source_mcp.c: the skills of an MCP server (SEP-2640) ------------- */
+
+extern const struct sfs_source_ops sfs_source_mcp;
+
+/* The state of the MCP source of `url` for one build (its release()
+ * frees it), as sfs_source_git_new: `listing` (or NULL) is the digest of
+ * the listing to serve again, `note` why the last update failed.  NULL
+ * when out of memory. */
+void *sfs_source_mcp_new(const char *url, const char *listing,
+                         const char *cache_dir, const char *note);
+
+/* One file of a skills/list entry's resources, as the listing gives it. */
+struct sfs_mcp_file {
+	const char *uri;      /* the entry's own string */
+	off_t size;
+	uint8_t sha256[32];
+};
+
+/* The resource of `entry` (a skills/list entry) that is its SKILL.md.
+ * Returns 0, or -EINVAL when the entry lists no such file or gives it no
+ * valid size and "sha256:<hex>" digest. */
+int sfs_mcp_skill_md_of(const cJSON *entry, struct sfs_mcp_file *out);
+/* One resource {uri, size, digest}; 0 or -EINVAL. */
+int sfs_mcp_file_parse(const cJSON *resource, struct sfs_mcp_file *out);
+
+/* ---- source_mcp_fetch.c: an MCP root brought up to date ---------------- */
+
+/* The folder of the server at `location` (a URL without "mcp+") under
+ * cache_dir, or the file of verified bytes with that digest (malloc'd);
+ * NULL when there is no cache_dir or no memory. */
+char *sfs_mcp_state_path(const char *cache_dir, const char *location);
+char *sfs_mcp_blob_path(const char *cache_dir, const uint8_t sha256[32]);
+/* Fetches `want` from the server into the blob cache, only if its bytes
+ * have the listed size and digest: 0, -EBADMSG when they do not (recorded
+ * for status.json), or another -errno; *why says what failed. */
+int sfs_mcp_fetch_file(const char *location, const char *cache_dir,
+                       const struct sfs_mcp_file *want, char *why,
+                       size_t wlen);
+/* sfs_source_update for an MCP root: `version` is the listing's digest
+ * (64 hex digits; vlen >= 65). */
+int sfs_source_mcp_update(const char *root, const char *cache_dir,
+                          char *version, size_t vlen, char *why, size_t wlen);
 
 #endif

@@ -6,6 +6,9 @@
  *   git+http://HOST/PATH[#...] (no TLS: a server on a trusted network;
  *   what it sends is still checked against the object ids it names)
  *
+ *   mcp+https://HOST[:PORT]/PATH, mcp+http://HOST[:PORT]/PATH
+ *   (an MCP server's Streamable HTTP endpoint; no fragment)
+ *
  * REF is a branch, a tag or a full commit id (none: the repository's
  * HEAD); SUBDIR a folder of the commit's tree.  A git ref name cannot hold
  * ':' (git-check-ref-format), so the first ':' of the fragment ends REF.
@@ -21,10 +24,43 @@
 #include "source.h"
 
 #define GIT_PREFIX "git+"
+#define MCP_PREFIX "mcp+"
+
+static bool has_prefix(const char *s, const char *prefix)
+{
+	return s && strncmp(s, prefix, strlen(prefix)) == 0;
+}
 
 bool sfs_source_is_url(const char *root)
 {
-	return root && strncmp(root, GIT_PREFIX, strlen(GIT_PREFIX)) == 0;
+	return has_prefix(root, GIT_PREFIX) || has_prefix(root, MCP_PREFIX);
+}
+
+/* mcp+https://HOST/PATH or mcp+http://HOST/PATH: the URL after "mcp+",
+ * as written (it is the endpoint the client posts to). */
+static int take_mcp(const char *s, struct sfs_source_url *u,
+                    const char **why)
+{
+	const char *rest = s + strlen(MCP_PREFIX);
+	size_t n = has_prefix(rest, "https://") ? 8 :
+	           has_prefix(rest, "http://") ? 7 : 0;
+
+	if (n == 0) {
+		*why = "an MCP server is named by mcp+https://HOST/PATH or "
+		       "mcp+http://HOST/PATH";
+		return -EINVAL;
+	}
+	if (rest[n] == '\0' || rest[n] == '/') {
+		*why = "the URL names no host";
+		return -EINVAL;
+	}
+	if (strpbrk(rest, "# \t\r\n")) {
+		*why = "an MCP server's URL has no fragment (#) and no spaces";
+		return -EINVAL;
+	}
+	u->kind = SFS_URL_MCP;
+	u->location = strdup(rest);
+	return u->location ? 0 : -ENOMEM;
 }
 
 /* Whether s is a full commit id: 40 hex digits (SHA-1). */
@@ -143,8 +179,15 @@ int sfs_source_url_parse(const char *s, struct sfs_source_url *u,
 	memset(u, 0, sizeof(*u));
 	*why = "";
 	if (!sfs_source_is_url(s)) {
-		*why = "not a source URL (git+file:///PATH[#REF][:SUBDIR])";
+		*why = "not a source URL (git+file:///PATH[#REF][:SUBDIR], "
+		       "mcp+https://HOST/PATH)";
 		return -EINVAL;
+	}
+	if (has_prefix(s, MCP_PREFIX)) {
+		int rc = take_mcp(s, u, why);
+		if (rc < 0)
+			sfs_source_url_free(u);
+		return rc;
 	}
 	int rc = take_location(s, len, u, why);
 	if (rc == 0 && hash)

@@ -1,0 +1,803 @@
+/*
+ * source_mcp.c - the skills of an MCP server that speaks the Skills
+ * extension (SEP-2640) as a source: mcp+https://HOST/PATH.
+ *
+ * A build never waits for the network: discover reads the listing that
+ * the last update stored in the cache folder (source_mcp_fetch.c), and a
+ * skill's files are those its entry lists, each with the size and sha256
+ * digest the server published.  SKILL.md was fetched and verified by the
+ * update; a supporting file is fetched on its first read, verified, and
+ * kept.  Only verified bytes are served, from the cache's files, which are
+ * named by their digest and so never change: a file whose bytes do not
+ * match the listing is an error for its reader (EIO) and a finding of the
+ * next build, never a file with other bytes.
+ *
+ * A skill is at the URI's path (skill://acme/refunds/SKILL.md is the
+ * folder acme/refunds below the root), so the same rules as a folder's
+ * apply to it from here on: names, limits, shadowing, --strict.  A file's
+ * identity is its digest (dev, ino and ctime hold its first 20 bytes, as
+ * git's blob ids do); a folder's is the digest of its skill's entry and
+ * its path, so a changed entry is a new folder.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "grow.h"
+#include "snapshot.h"
+#include "source.h"
+
+#define HEX_LEN 64
+
+struct mcp_skill {
+	char *dir;              /* the root's URL and the skill's path */
+	char *prefix;           /* of its files' URIs: "skill://PATH/" */
+	const cJSON *entry;     /* in the listing */
+	uint8_t id[32];         /* digest of the entry */
+};
+
+struct mcp_source {
+	char *url;              /* the root as configured */
+	char *location;         /* the endpoint: url without "mcp+" */
+	char *cache_dir;
+	char *note;             /* why the last update failed */
+	char keep[HEX_LEN + 1]; /* the listing to serve again, or "" */
+	char listing[HEX_LEN + 1];
+	cJSON *doc;             /* the listing served */
+	struct mcp_skill *skills;   /* sorted by dir */
+	size_t n, cap;
+	struct timespec time;   /* the listing's: every entry's mtime */
+	uid_t uid;
+	gid_t gid;
+	bool ready;
+	pthread_mutex_t lock;   /* guards bad */
+	uint8_t (*bad)[32];     /* digests a read found not served as listed */
+	size_t nbad, capbad;
+};
+
+/* strdup of s, or NULL for NULL; false when out of memory. */
+static bool copy(const char *s, char **out)
+{
+	*out = s ? strdup(s) : NULL;
+	return !s || *out;
+}
+
+void *sfs_source_mcp_new(const char *url, const char *listing,
+                         const char *cache_dir, const char *note)
+{
+	struct mcp_source *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	if (listing)
+		snprintf(m->keep, sizeof(m->keep), "%s", listing);
+	if (!copy(url, &m->url) || !copy(cache_dir, &m->cache_dir) ||
+	    !copy(note, &m->note)) {
+		free(m->url);
+		free(m->cache_dir);
+		free(m->note);
+		free(m);
+		return NULL;
+	}
+	pthread_mutex_init(&m->lock, NULL);
+	return m;
+}
+
+static void release(struct sfs_source *src)
+{
+	struct mcp_source *m = src->state;
+
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->n; i++) {
+		free(m->skills[i].dir);
+		free(m->skills[i].prefix);
+	}
+	free(m->skills);
+	free(m->bad);
+	cJSON_Delete(m->doc);
+	pthread_mutex_destroy(&m->lock);
+	free(m->url);
+	free(m->location);
+	free(m->cache_dir);
+	free(m->note);
+	free(m);
+	src->state = NULL;
+}
+
+static const char *version(const struct sfs_source *src)
+{
+	const struct mcp_source *m = src->state;
+	return m && m->ready ? m->listing : NULL;
+}
+
+/* ---- the listing's entries ---------------------------------------------- */
+
+int sfs_mcp_file_parse(const cJSON *r, struct sfs_mcp_file *out)
+{
+	const cJSON *uri = cJSON_GetObjectItemCaseSensitive(r, "uri");
+	const cJSON *size = cJSON_GetObjectItemCaseSensitive(r, "size");
+	const cJSON *digest = cJSON_GetObjectItemCaseSensitive(r, "digest");
+
+	if (!cJSON_IsString(uri) || !cJSON_IsNumber(size) ||
+	    size->valuedouble < 0 || size->valuedouble > (double)(1LL << 50) ||
+	    size->valuedouble != (double)(long long)size->valuedouble ||
+	    !cJSON_IsString(digest) ||
+	    strncmp(digest->valuestring, "sha256:", 7) != 0 ||
+	    strlen(digest->valuestring) != 7 + HEX_LEN)
+		return -EINVAL;
+	const char *h = digest->valuestring + 7;
+	for (int i = 0; i < 32; i++) {
+		int hi = sfs_hex_value(h[2 * i]), lo = sfs_hex_value(h[2 * i + 1]);
+		if (hi < 0 || lo < 0)
+			return -EINVAL;
+		out->sha256[i] = (uint8_t)(hi << 4 | lo);
+	}
+	out->uri = uri->valuestring;
+	out->size = (off_t)size->valuedouble;
+	return 0;
+}
+
+int sfs_mcp_skill_md_of(const cJSON *entry, struct sfs_mcp_file *out)
+{
+	const cJSON *uri = cJSON_GetObjectItemCaseSensitive(entry, "uri");
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(entry, "resources");
+	const cJSON *r;
+
+	if (!cJSON_IsString(uri) || !cJSON_IsArray(list))
+		return -EINVAL;
+	cJSON_ArrayForEach(r, list)
+		if (sfs_mcp_file_parse(r, out) == 0 &&
+		    strcmp(out->uri, uri->valuestring) == 0)
+			return 0;
+	return -EINVAL;
+}
+
+__attribute__((format(printf, 4, 5)))
+static int report(struct sfs_scan *s, enum sfs_severity sev,
+                  const char *url, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return sfs_diag_add(s->global, sev, url, 0, 0, "", "%s", msg);
+}
+
+/* The skill's path in a SKILL.md URI (SCHEME://PATH/SKILL.md), malloc'd,
+ * or NULL (*why says why). */
+static char *skill_path(const char *uri, const char **why)
+{
+	const char *p = strstr(uri, "://");
+	size_t n = p ? strlen(p + 3) : 0;
+	static const char md[] = "/SKILL.md";
+
+	*why = "its uri is not SCHEME://PATH/SKILL.md";
+	if (!p || n <= sizeof(md) - 1 ||
+	    strcmp(p + 3 + n - (sizeof(md) - 1), md) != 0)
+		return NULL;
+	char *path = strndup(p + 3, n - (sizeof(md) - 1));
+	char *clean = path ? strdup(path) : NULL;
+	bool ok = clean && sfs_path_clean_rel(clean) && *clean &&
+	          strcmp(clean, path) == 0 && !strchr(path, '\\');
+	free(clean);
+	if (!ok && path)
+		*why = "its uri's path is not a plain relative path";
+	if (!ok) {
+		free(path);
+		return NULL;
+	}
+	for (char *c = path, *end; c; c = end ? end + 1 : NULL) {
+		end = strchr(c, '/');
+		if (end)
+			*end = '\0';
+		const char *bad = sfs_bad_name(c);
+		if (end)
+			*end = '/';
+		if (bad) {
+			*why = bad;
+			free(path);
+			return NULL;
+		}
+	}
+	return path;
+}
+
+/* Takes one entry of the listing as a skill, or says why not. */
+static int take_entry(struct mcp_source *m, struct sfs_scan *s,
+                      const cJSON *entry)
+{
+	const cJSON *uri = cJSON_GetObjectItemCaseSensitive(entry, "uri");
+	const cJSON *res = cJSON_GetObjectItemCaseSensitive(entry, "resources");
+	const char *u = cJSON_IsString(uri) ? uri->valuestring : "(no uri)";
+	const char *why;
+	struct sfs_mcp_file md;
+
+	if (cJSON_IsString(res) && strcmp(res->valuestring, "dynamic") == 0)
+		return report(s, SFS_WARNING, m->url, "%s: not served: its "
+		              "resources are \"dynamic\" (no digests to verify "
+		              "its files against)", u);
+	if (sfs_mcp_skill_md_of(entry, &md) < 0)
+		return report(s, SFS_WARNING, m->url, "%s: not served: its "
+		              "resources list no SKILL.md with a size and a "
+		              "sha256 digest", u);
+	char *path = skill_path(u, &why);
+	if (!path)
+		return report(s, SFS_WARNING, m->url, "%s: not served: %s", u,
+		              why);
+	struct mcp_skill k = { .entry = entry };
+	char *text = cJSON_PrintUnformatted(entry);
+	if (text) {
+		sfs_sha256(text, strlen(text), k.id);
+		free(text);
+	}
+	if (!text || asprintf(&k.dir, "%s/%s", m->url, path) < 0)
+		k.dir = NULL;
+	if (!k.dir || !(k.prefix = strndup(u, strlen(u) - strlen("SKILL.md"))) ||
+	    sfs_grow(&m->skills, &m->cap, m->n + 1, sizeof(*m->skills)) < 0) {
+		free(k.dir);
+		free(k.prefix);
+		free(path);
+		return -ENOMEM;
+	}
+	free(path);
+	m->skills[m->n++] = k;
+	return 0;
+}
+
+static int cmp_skill(const void *a, const void *b)
+{
+	const struct mcp_skill *x = a, *y = b;
+	return strcmp(x->dir, y->dir);
+}
+
+static const struct mcp_skill *find_skill(const struct mcp_source *m,
+                                          const char *dir)
+{
+	struct mcp_skill key = { .dir = (char *)dir };
+	return bsearch(&key, m->skills, m->n, sizeof(*m->skills), cmp_skill);
+}
+
+/* ---- reading the stored listing ------------------------------------------ */
+
+/* The whole file at path, NUL-terminated, malloc'd; NULL with errno. */
+static char *read_text(const char *path, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	char *text = NULL;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, st) == 0 && S_ISREG(st->st_mode) &&
+	    (text = malloc((size_t)st->st_size + 1))) {
+		ssize_t n = pread(fd, text, (size_t)st->st_size, 0);
+		if (n != st->st_size) {
+			free(text);
+			text = NULL;
+			errno = EIO;
+		} else {
+			text[n] = '\0';
+		}
+	}
+	close(fd);
+	return text;
+}
+
+/* The listing to serve: the kept one while it is stored, else the
+ * current one.  Sets m->listing and m->doc; -ENOENT when none. */
+static int load_listing(struct mcp_source *m, const char *state)
+{
+	char *path = NULL, *text = NULL;
+	struct stat st;
+
+	if (m->keep[0] && asprintf(&path, "%s/listing-%s.json", state,
+	                           m->keep) >= 0 && access(path, F_OK) == 0) {
+		snprintf(m->listing, sizeof(m->listing), "%s", m->keep);
+	} else {
+		free(path);
+		path = NULL;
+		if (asprintf(&path, "%s/current", state) < 0)
+			return -ENOMEM;
+		text = read_text(path, &st);
+		free(path);
+		path = NULL;
+		if (!text || strlen(text) != HEX_LEN) {
+			free(text);
+			return -ENOENT;
+		}
+		snprintf(m->listing, sizeof(m->listing), "%s", text);
+		free(text);
+		if (asprintf(&path, "%s/listing-%s.json", state,
+		             m->listing) < 0)
+			return -ENOMEM;
+	}
+	text = path ? read_text(path, &st) : NULL;
+	free(path);
+	m->doc = text ? cJSON_Parse(text) : NULL;
+	free(text);
+	if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(m->doc, "skills")))
+		return -ENOENT;
+	m->time = st.st_mtim;
+	m->uid = st.st_uid;
+	m->gid = st.st_gid;
+	return 0;
+}
+
+/* Whether the listing lists `uri` with the digest hex `listed`. */
+static bool listed(const struct mcp_source *m, const char *uri,
+                   const char *hexdigest)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		const cJSON *r;
+		cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(
+		                          m->skills[i].entry, "resources")) {
+			const cJSON *u = cJSON_GetObjectItemCaseSensitive(r, "uri");
+			const cJSON *d = cJSON_GetObjectItemCaseSensitive(r,
+			                                                  "digest");
+			if (cJSON_IsString(u) && cJSON_IsString(d) &&
+			    strcmp(u->valuestring, uri) == 0 &&
+			    strncmp(d->valuestring, "sha256:", 7) == 0 &&
+			    strcmp(d->valuestring + 7, hexdigest) == 0)
+				return true;
+		}
+	}
+	return false;
+}
+
+/* One record of a file the server did not serve as listed, as a finding
+ * while the listing still lists that file with that digest. */
+static int report_mismatch(struct mcp_source *m, struct sfs_scan *s,
+                           const char *path)
+{
+	struct stat st;
+	char *text = read_text(path, &st);
+	cJSON *o = text ? cJSON_Parse(text) : NULL;
+	const cJSON *uri = cJSON_GetObjectItemCaseSensitive(o, "uri");
+	const cJSON *want = cJSON_GetObjectItemCaseSensitive(o, "listed");
+	const cJSON *got = cJSON_GetObjectItemCaseSensitive(o, "served");
+	const cJSON *wn = cJSON_GetObjectItemCaseSensitive(o, "listed_size");
+	const cJSON *gn = cJSON_GetObjectItemCaseSensitive(o, "served_size");
+	int rc = 0;
+
+	free(text);
+	if (cJSON_IsString(uri) && cJSON_IsString(want) &&
+	    cJSON_IsString(got) && cJSON_IsNumber(wn) && cJSON_IsNumber(gn) &&
+	    listed(m, uri->valuestring, want->valuestring))
+		rc = report(s, SFS_ERROR, m->url, "%s: %s sent %.0f bytes with "
+		            "sha256:%s, not the %.0f bytes with sha256:%s its "
+		            "listing gives; the file is not served",
+		            uri->valuestring, m->location, gn->valuedouble,
+		            got->valuestring, wn->valuedouble,
+		            want->valuestring);
+	cJSON_Delete(o);
+	return rc;
+}
+
+static int report_mismatches(struct mcp_source *m, struct sfs_scan *s,
+                             const char *state)
+{
+	DIR *dir = opendir(state);
+	struct dirent *de;
+	int rc = 0;
+
+	if (!dir)
+		return 0;
+	while (rc == 0 && (de = readdir(dir))) {
+		size_t n = strlen(de->d_name);
+		if (strncmp(de->d_name, "mismatch-", 9) != 0 || n < 5 ||
+		    strcmp(de->d_name + n - 5, ".json") != 0)
+			continue;
+		char *path;
+		if (asprintf(&path, "%s/%s", state, de->d_name) < 0) {
+			rc = -ENOMEM;
+			break;
+		}
+		rc = report_mismatch(m, s, path);
+		free(path);
+	}
+	closedir(dir);
+	return rc;
+}
+
+/* ---- discovery ------------------------------------------------------------ */
+
+static int take_skills(struct mcp_source *m, struct sfs_scan *s)
+{
+	const cJSON *entry;
+	int rc = 0;
+
+	cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(m->doc,
+	                                                           "skills"))
+		if (rc == 0)
+			rc = take_entry(m, s, entry);
+	if (rc < 0 || m->n == 0)
+		return rc;
+	sfs_sort(m->skills, m->n, sizeof(*m->skills), cmp_skill);
+	/* two entries at one path: the first is served */
+	size_t kept = 1;
+	for (size_t i = 1; rc == 0 && i < m->n; i++) {
+		if (strcmp(m->skills[i].dir, m->skills[kept - 1].dir) != 0) {
+			m->skills[kept++] = m->skills[i];
+			continue;
+		}
+		rc = report(s, SFS_WARNING, m->url, "%sSKILL.md: listed twice; "
+		            "only the first entry is served",
+		            m->skills[i].prefix);
+		free(m->skills[i].dir);
+		free(m->skills[i].prefix);
+	}
+	m->n = kept;
+	return rc;
+}
+
+static int add_found(struct mcp_source *m, struct sfs_scan *s, unsigned idx)
+{
+	struct sfs_arena *a = s->paths ? s->paths : s->arena;
+
+	for (size_t i = 0; i < m->n; i++) {
+		const char *dir = sfs_arena_strdup(a, m->skills[i].dir);
+		if (!dir || sfs_grow(&s->found, &s->capfound, s->nfound + 1,
+		                     sizeof(*s->found)) < 0)
+			return -ENOMEM;
+		s->found[s->nfound++] = (struct sfs_found){
+			.dir = dir, .skill_md = "SKILL.md", .root = idx,
+		};
+	}
+	if (m->n == 0)
+		return report(s, SFS_WARNING, m->url, "no skill found: %s "
+		              "lists none", m->location);
+	return 0;
+}
+
+static int discover(const struct sfs_source *src, struct sfs_scan *s,
+                    unsigned idx, bool *exists)
+{
+	struct mcp_source *m = src->state;
+	struct sfs_source_url u;
+	const char *why;
+
+	*exists = false;
+	int rc = sfs_source_url_parse(m->url, &u, &why);
+	if (rc < 0)
+		return rc == -ENOMEM ? rc : report(s, SFS_ERROR, m->url, "%s",
+		                                   why);
+	m->location = u.location;
+	u.location = NULL;
+	sfs_source_url_free(&u);
+	char *state = sfs_mcp_state_path(m->cache_dir, m->location);
+	if (!state)
+		return m->cache_dir ? -ENOMEM :
+		       report(s, SFS_ERROR, m->url, "no cache folder to fetch "
+		              "%s into (set XDG_CACHE_HOME or HOME, or -o "
+		              "cache_dir)", m->location);
+	rc = load_listing(m, state);
+	if (rc == -ENOENT)
+		rc = report(s, SFS_ERROR, m->url, "not fetched yet: %s",
+		            m->note ? m->note :
+		            "the first fetch has not finished");
+	else if (rc == 0)
+		m->ready = true;
+	if (rc == 0 && m->ready && m->note)
+		rc = report(s, SFS_WARNING, m->url, "serving the listing "
+		            "%.12s, fetched before: %s", m->listing, m->note);
+	if (rc == 0 && m->ready)
+		rc = take_skills(m, s);
+	if (rc == 0 && m->ready)
+		rc = add_found(m, s, idx);
+	if (rc == 0 && m->ready)
+		rc = report_mismatches(m, s, state);
+	*exists = m->ready;
+	free(state);
+	return rc;
+}
+
+/* ---- one skill's files ------------------------------------------------------ */
+
+struct lister {
+	struct mcp_source *m;
+	const struct mcp_skill *k;
+	struct sfs_scan *s;
+	const struct sfs_found *f;
+	struct sfs_arena *arena;
+	struct sfs_diag_list *diags;
+	struct sfs_file *v;         /* owned (malloc) until copied */
+	size_t n, cap;
+	bool capped;
+};
+
+/* An identity from a digest: 8 bytes in dev, 8 in ino, 4 in ctime. */
+static void stamp(struct sfs_file *e, const uint8_t sum[32],
+                  const struct mcp_source *m)
+{
+	uint64_t dev, ino;
+	uint32_t last;
+
+	memcpy(&dev, sum, 8);
+	memcpy(&ino, sum + 8, 8);
+	memcpy(&last, sum + 16, 4);
+	e->dev = (dev_t)dev;
+	e->ino = (ino_t)ino;
+	e->ctime = (struct timespec){ .tv_sec = (time_t)last };
+	e->mtime = m->time;
+	e->uid = m->uid;
+	e->gid = m->gid;
+}
+
+/* A listed file not served: a warning, or an error for SKILL.md. */
+static int hide(struct lister *l, const char *uri, const char *why)
+{
+	if (strcmp(uri, cJSON_GetObjectItemCaseSensitive(l->k->entry,
+	                                                 "uri")->valuestring) == 0)
+		return sfs_diag_add(l->diags, SFS_ERROR, l->f->dir, 0, 0, "",
+		                    "%s: %s; the skill cannot be served", uri,
+		                    why);
+	return sfs_diag_add(l->diags, SFS_WARNING, l->f->dir, 0, 0, "",
+	                    "%s: %s; hidden", uri, why);
+}
+
+static int push(struct lister *l, const struct sfs_file *e)
+{
+	struct sfs_file *slot = sfs_file_push(&l->v, &l->n, &l->cap);
+
+	if (!slot)
+		return -ENOMEM;
+	*slot = *e;
+	return 0;
+}
+
+/* The folder at rel[0..len) in the list, added when it is not yet. */
+static int add_folder(struct lister *l, const char *rel, size_t len)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (S_ISDIR(l->v[i].mode) && strlen(l->v[i].path) == len &&
+		    strncmp(l->v[i].path, rel, len) == 0)
+			return 0;
+	struct sfs_file e = { .parent = -1, .mode = S_IFDIR | 0755,
+	                      .size = 4096 };
+	char *path = sfs_arena_strndup(l->arena, rel, len);
+	if (!path)
+		return -ENOMEM;
+	e.path = e.source = path;
+	const char *slash = strrchr(path, '/');
+	e.name = slash ? slash + 1 : path;
+	/* the entry's digest and the folder's path */
+	uint8_t sum[32];
+	char *key;
+	if (asprintf(&key, "%.*s/%s", 32, (const char *)l->k->id, path) < 0)
+		return -ENOMEM;
+	sfs_sha256(key, strlen(key), sum);
+	free(key);
+	stamp(&e, sum, l->m);
+	return push(l, &e);
+}
+
+/* Why rel cannot be a file's path in the skill, or NULL; *skip when it
+ * lies in a folder a skill does not serve (hidden ones, node_modules). */
+static const char *bad_path(struct lister *l, char *rel, bool *skip)
+{
+	unsigned depth = 0;
+	char *clean = strdup(rel);
+	bool plain = clean && sfs_path_clean_rel(clean) && *clean &&
+	             strcmp(clean, rel) == 0;
+
+	free(clean);
+	*skip = false;
+	if (!plain)
+		return "not a plain path inside the skill's folder";
+	for (char *c = rel, *end; c; c = end ? end + 1 : NULL, depth++) {
+		end = strchr(c, '/');
+		if (end)
+			*end = '\0';
+		const char *bad = sfs_bad_name(c);
+		*skip = end && sfs_scan_hidden_in_skill(c);
+		if (end)
+			*end = '/';
+		if (bad || *skip)
+			return bad;
+	}
+	return depth > l->s->max_depth + 1 ? "folder nested too deep" : NULL;
+}
+
+static int add_file(struct lister *l, const cJSON *r)
+{
+	struct sfs_mcp_file want;
+	const cJSON *u = cJSON_GetObjectItemCaseSensitive(r, "uri");
+	const char *uri = cJSON_IsString(u) ? u->valuestring : "(no uri)";
+	bool skip;
+
+	if (sfs_mcp_file_parse(r, &want) < 0)
+		return hide(l, uri, "listed without a size and a sha256 digest");
+	size_t plen = strlen(l->k->prefix);
+	if (strncmp(uri, l->k->prefix, plen) != 0)
+		return hide(l, uri, "not inside the skill's folder");
+	char *rel = sfs_arena_strdup(l->arena, uri + plen);
+	if (!rel)
+		return -ENOMEM;
+	const char *why = bad_path(l, rel, &skip);
+	if (skip)
+		return 0;
+	if (why)
+		return hide(l, uri, why);
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].path, rel) == 0)
+			return hide(l, uri, "listed twice, or also a folder");
+	int rc = 0;
+	for (char *p = strchr(rel, '/'); rc == 0 && p; p = strchr(p + 1, '/'))
+		rc = add_folder(l, rel, (size_t)(p - rel));
+	struct sfs_file e = { .parent = -1, .mode = S_IFREG | 0644,
+	                      .size = want.size, .hashed = true,
+	                      .path = rel, .source = rel };
+	const char *slash = strrchr(rel, '/');
+	e.name = slash ? slash + 1 : rel;
+	memcpy(e.sha256, want.sha256, 32);
+	stamp(&e, want.sha256, l->m);
+	return rc < 0 ? rc : push(l, &e);
+}
+
+static int list(const struct sfs_source *src, struct sfs_scan *s,
+                struct sfs_found *f, struct sfs_arena *arena,
+                struct sfs_diag_list *diags, struct sfs_tree *out)
+{
+	struct mcp_source *m = src->state;
+	struct lister l = { .m = m, .s = s, .f = f, .arena = arena,
+	                    .diags = diags };
+	const cJSON *r;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	l.k = find_skill(m, f->dir);
+	if (!l.k)
+		return sfs_diag_add(diags, SFS_ERROR, f->dir, 0, 0, "",
+		                    "not in the listing of %s", m->location);
+	stamp(&out->self, l.k->id, m);
+	out->self.mode = S_IFDIR | 0755;
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(l.k->entry,
+	                                                       "resources")) {
+		if (rc < 0)
+			break;
+		if (l.n >= s->max_files) {
+			l.capped = true;
+			break;
+		}
+		rc = add_file(&l, r);
+	}
+	if (rc == 0)
+		rc = sfs_scan_check_limits(l.v, l.n, f->dir, diags);
+	if (rc == 0 && l.capped)
+		rc = sfs_diag_add(diags, SFS_WARNING, f->dir, 0, 0, "",
+		                  "more than %zu entries; only the first %zu "
+		                  "are served", s->max_files, s->max_files);
+	if (rc == 0)
+		rc = sfs_tree_take_files(l.v, l.n, arena, out);
+	free(l.v);
+	return rc;
+}
+
+/* ---- reads ------------------------------------------------------------------ */
+
+/* The verified bytes of f in the cache: a descriptor, or -ENOENT when the
+ * cache does not hold them. */
+static int open_blob(const struct mcp_source *m, const struct sfs_file *f)
+{
+	char *path = sfs_mcp_blob_path(m->cache_dir, f->sha256);
+	struct stat st;
+
+	if (!path)
+		return -ENOMEM;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int err = errno;
+	free(path);
+	if (fd < 0)
+		return err == ENOENT ? -ENOENT : -EIO;
+	/* named by its digest, written whole and renamed: only a file
+	 * that is not what it was written as has another size */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size != f->size) {
+		close(fd);
+		return -EIO;
+	}
+	return fd;
+}
+
+static bool known_bad(struct mcp_source *m, const uint8_t sum[32])
+{
+	bool bad = false;
+
+	pthread_mutex_lock(&m->lock);
+	for (size_t i = 0; !bad && i < m->nbad; i++)
+		bad = memcmp(m->bad[i], sum, 32) == 0;
+	pthread_mutex_unlock(&m->lock);
+	return bad;
+}
+
+static void remember_bad(struct mcp_source *m, const uint8_t sum[32])
+{
+	pthread_mutex_lock(&m->lock);
+	if (sfs_grow(&m->bad, &m->capbad, m->nbad + 1, sizeof(*m->bad)) == 0)
+		memcpy(m->bad[m->nbad++], sum, 32);
+	pthread_mutex_unlock(&m->lock);
+}
+
+static int open_skill_md(const struct sfs_source *src, const char *path,
+                         const struct sfs_file *f, struct stat *st)
+{
+	const struct mcp_source *m = src->state;
+
+	(void)path;
+	if (!m || !m->ready || !S_ISREG(f->mode) || !f->hashed)
+		return -EINVAL;
+	/* fetched by the update; absent when it did not match the listing */
+	int fd = open_blob(m, f);
+	if (fd < 0)
+		return fd == -ENOENT ? -EIO : fd;
+	memset(st, 0, sizeof(*st));
+	st->st_mode = S_IFREG | 0644;
+	st->st_size = f->size;
+	st->st_dev = f->dev;
+	st->st_ino = f->ino;
+	st->st_mtim = f->mtime;
+	st->st_ctim = f->ctime;
+	st->st_uid = f->uid;
+	st->st_gid = f->gid;
+	return fd;
+}
+
+/* Nothing to hold: verified files are named by their digest. */
+static int open_root(const struct sfs_source *src)
+{
+	(void)src;
+	return -1;
+}
+
+/* A file not in the cache yet is fetched at its first read: served only
+ * when its bytes are those listed, an error (EIO) for the reader else. */
+static int open_file(const struct sfs_source *src, int root_fd,
+                     const struct sfs_skill *s, const struct sfs_file *f)
+{
+	struct mcp_source *m = src->state;
+	char why[1024] = "", *uri;
+
+	(void)root_fd;
+	if (!m || !m->ready || !S_ISREG(f->mode) || !f->hashed)
+		return -EINVAL;
+	int fd = open_blob(m, f);
+	if (fd != -ENOENT)
+		return fd;
+	const struct mcp_skill *k = find_skill(m, s->dir);
+	if (!k || known_bad(m, f->sha256))
+		return -EIO;
+	if (asprintf(&uri, "%s%s", k->prefix, f->source) < 0)
+		return -ENOMEM;
+	struct sfs_mcp_file want = { .uri = uri, .size = f->size };
+	memcpy(want.sha256, f->sha256, 32);
+	int rc = sfs_mcp_fetch_file(m->location, m->cache_dir, &want, why,
+	                            sizeof(why));
+	free(uri);
+	if (rc == -EBADMSG)
+		remember_bad(m, f->sha256);
+	if (rc < 0)
+		return rc == -ENOMEM ? rc : -EIO;
+	return open_blob(m, f);
+}
+
+const struct sfs_source_ops sfs_source_mcp = {
+	.kind = "mcp",
+	.discover = discover,
+	.list = list,
+	.open_skill_md = open_skill_md,
+	.open_root = open_root,
+	.open_file = open_file,
+	.version = version,
+	.version_key = "listing",
+	.reads_remote = true,
+	.release = release,
+};

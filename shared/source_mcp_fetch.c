@@ -1,0 +1,399 @@
+/*
+ * source_mcp_fetch.c - bringing an MCP root up to date, and fetching one
+ * of its files: the network side of source_mcp.c.
+ *
+ * An update lists the server's skills (skills/list, every page), reads
+ * each skill's SKILL.md (resources/read) and keeps it when its bytes have
+ * the size and sha256 the listing gives, then stores the listing.  A
+ * supporting file is fetched on its first read (SEP-2640: "a supporting
+ * file when it is read"), verified the same way.
+ *
+ * The cache folder holds, below mcp/:
+ *
+ *   blobs/<sha256 hex>             verified bytes, by digest, shared by
+ *                                  every server (the same bytes are the
+ *                                  same file wherever they come from)
+ *   <name>-<hash of URL>/listing-<hex>.json
+ *                                  a listing as fetched, named by the
+ *                                  digest of its skills: the root's version
+ *   <name>-<hash of URL>/current   the hex of the listing to serve
+ *   <name>-<hash of URL>/mismatch-<listed hex>.json
+ *                                  a file whose bytes did not match the
+ *                                  listing: status.json reports it
+ *
+ * Everything is written under a temporary name and renamed into place, so
+ * a reader (the mount, another mount of the same server) never sees half
+ * a file.  This runs on the mount's fetcher thread (an update) or on the
+ * thread of a read (one file), never in a build.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nettle/base64.h>
+
+#include "mcp_http.h"
+#include "snapshot.h"
+#include "source.h"
+
+/* Pages of skills/list at most: a server whose cursors never end. */
+#define MAX_PAGES 10000
+
+static void hex(const uint8_t sum[32], char out[65])
+{
+	for (int i = 0; i < 32; i++)
+		snprintf(out + 2 * i, 3, "%02x", sum[i]);
+}
+
+/* ---- the cache's names -------------------------------------------------- */
+
+char *sfs_mcp_state_path(const char *cache_dir, const char *location)
+{
+	uint8_t sum[32];
+	char name[48], *path;
+	size_t n = 0;
+	const char *p = strstr(location, "://");
+
+	if (!cache_dir || !*cache_dir)
+		return NULL;
+	sfs_sha256(location, strlen(location), sum);
+	/* the host, readable: which server it is */
+	for (p = p ? p + 3 : location; *p && *p != '/' && n + 1 < sizeof(name);
+	     p++)
+		name[n++] = (char)((*p >= 'a' && *p <= 'z') ||
+		                   (*p >= '0' && *p <= '9') || *p == '.' ||
+		                   *p == '-' ? *p : '_');
+	name[n] = '\0';
+	if (asprintf(&path, "%s/mcp/%s-%02x%02x%02x%02x%02x%02x%02x%02x",
+	             cache_dir, n ? name : "server", sum[0], sum[1], sum[2],
+	             sum[3], sum[4], sum[5], sum[6], sum[7]) < 0)
+		return NULL;
+	return path;
+}
+
+char *sfs_mcp_blob_path(const char *cache_dir, const uint8_t sha256[32])
+{
+	char h[65], *path;
+
+	hex(sha256, h);
+	return asprintf(&path, "%s/mcp/blobs/%s", cache_dir, h) < 0 ? NULL
+	                                                             : path;
+}
+
+/* Writes n bytes of p to `path` through a temporary file beside it. */
+static int write_file(const char *path, const void *p, size_t n)
+{
+	char *tmp;
+	int rc = sfs_mkdir_parents(path);
+
+	if (rc < 0)
+		return rc;
+	if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
+		return -ENOMEM;
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		rc = -errno;
+		free(tmp);
+		return rc;
+	}
+	for (size_t done = 0; rc == 0 && done < n;) {
+		ssize_t w = write(fd, (const char *)p + done, n - done);
+		if (w < 0 && errno != EINTR)
+			rc = -errno;
+		else if (w > 0)
+			done += (size_t)w;
+	}
+	if (close(fd) < 0 && rc == 0)
+		rc = -errno;
+	if (rc == 0 && rename(tmp, path) < 0)
+		rc = -errno;
+	if (rc < 0)
+		unlink(tmp);
+	free(tmp);
+	return rc;
+}
+
+/* ---- one file ------------------------------------------------------------ */
+
+/* The bytes of the content of `uri` in a resources/read result, malloc'd
+ * into *out (text as UTF-8, a blob decoded). */
+static int content_bytes(const cJSON *result, const char *uri, char **out,
+                         size_t *len)
+{
+	const cJSON *contents = cJSON_GetObjectItemCaseSensitive(result,
+	                                                         "contents");
+	const cJSON *c, *pick = NULL;
+
+	cJSON_ArrayForEach(c, contents) {
+		const cJSON *u = cJSON_GetObjectItemCaseSensitive(c, "uri");
+		if (!pick || (cJSON_IsString(u) &&
+		              strcmp(u->valuestring, uri) == 0))
+			pick = c;
+	}
+	const cJSON *text = cJSON_GetObjectItemCaseSensitive(pick, "text");
+	const cJSON *blob = cJSON_GetObjectItemCaseSensitive(pick, "blob");
+	if (cJSON_IsString(text)) {
+		*len = strlen(text->valuestring);
+		*out = malloc(*len + 1);
+		if (!*out)
+			return -ENOMEM;
+		memcpy(*out, text->valuestring, *len + 1);
+		return 0;
+	}
+	if (!cJSON_IsString(blob))
+		return -EPROTO;
+	struct base64_decode_ctx ctx;
+	size_t in = strlen(blob->valuestring);
+	*out = malloc(BASE64_DECODE_LENGTH(in) + 1);
+	if (!*out)
+		return -ENOMEM;
+	base64_decode_init(&ctx);
+	*len = BASE64_DECODE_LENGTH(in);
+	if (!base64_decode_update(&ctx, len, (uint8_t *)*out, in,
+	                          blob->valuestring) ||
+	    !base64_decode_final(&ctx)) {
+		free(*out);
+		*out = NULL;
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/* Records (or, when it matches now, forgets) that `uri`'s bytes did not
+ * match the listing, for status.json. */
+static void note_mismatch(const char *state, const char *uri,
+                          const struct sfs_mcp_file *want, off_t got_size,
+                          const uint8_t got[32], bool bad)
+{
+	char lh[65], gh[65], *path, *text;
+
+	hex(want->sha256, lh);
+	hex(got, gh);
+	if (!state || asprintf(&path, "%s/mismatch-%s.json", state, lh) < 0)
+		return;
+	if (!bad) {
+		unlink(path);
+		free(path);
+		return;
+	}
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "uri", uri);
+	cJSON_AddNumberToObject(o, "listed_size", (double)want->size);
+	cJSON_AddStringToObject(o, "listed", lh);
+	cJSON_AddNumberToObject(o, "served_size", (double)got_size);
+	cJSON_AddStringToObject(o, "served", gh);
+	text = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (text)
+		write_file(path, text, strlen(text));
+	free(text);
+	free(path);
+}
+
+/* resources/read of want->uri through c, kept in the blob cache when its
+ * size and digest are the listing's. */
+static int fetch_with(struct sfs_mcp_http *c, const char *cache_dir,
+                      const char *state, const struct sfs_mcp_file *want,
+                      char *why, size_t wlen)
+{
+	cJSON *params = cJSON_CreateObject(), *result;
+	char *bytes = NULL, *blob;
+	size_t len = 0;
+	uint8_t got[32];
+
+	cJSON_AddStringToObject(params, "uri", want->uri);
+	int rc = sfs_mcp_http_call(c, "resources/read", params, &result, why,
+	                           wlen);
+	if (rc < 0)
+		return rc;
+	rc = content_bytes(result, want->uri, &bytes, &len);
+	cJSON_Delete(result);
+	if (rc < 0) {
+		snprintf(why, wlen, "%s: no content in the answer to "
+		         "resources/read", want->uri);
+		return rc;
+	}
+	sfs_sha256(bytes, len, got);
+	if ((off_t)len != want->size || memcmp(got, want->sha256, 32) != 0) {
+		char lh[65], gh[65];
+		hex(want->sha256, lh);
+		hex(got, gh);
+		snprintf(why, wlen, "%s: the server sent %zu bytes with sha256:%s"
+		         ", not the %lld bytes with sha256:%s it listed; not "
+		         "served", want->uri, len, gh, (long long)want->size, lh);
+		note_mismatch(state, want->uri, want, (off_t)len, got, true);
+		free(bytes);
+		return -EBADMSG;
+	}
+	note_mismatch(state, want->uri, want, (off_t)len, got, false);
+	blob = sfs_mcp_blob_path(cache_dir, got);
+	rc = blob ? write_file(blob, bytes, len) : -ENOMEM;
+	if (rc < 0)
+		snprintf(why, wlen, "cannot store %s in %s: %s", want->uri,
+		         blob ? blob : cache_dir, sfs_strerror(-rc));
+	free(blob);
+	free(bytes);
+	return rc;
+}
+
+int sfs_mcp_fetch_file(const char *location, const char *cache_dir,
+                       const struct sfs_mcp_file *want, char *why,
+                       size_t wlen)
+{
+	struct sfs_mcp_http *c = sfs_mcp_http_open(location, NULL, why, wlen);
+	char *state = sfs_mcp_state_path(cache_dir, location);
+
+	int rc = !c ? -EIO : !state ? -ENOMEM :
+	         fetch_with(c, cache_dir, state, want, why, wlen);
+	sfs_mcp_http_close(c);
+	free(state);
+	return rc;
+}
+
+/* ---- the listing ---------------------------------------------------------- */
+
+/* Every skills/list page, its entries appended to `skills`. */
+static int list_all(struct sfs_mcp_http *c, cJSON *skills, char *why,
+                    size_t wlen)
+{
+	char *cursor = NULL;
+	int rc = 0;
+
+	for (int page = 0; rc == 0; page++) {
+		cJSON *params = cJSON_CreateObject(), *result, *e;
+		if (cursor)
+			cJSON_AddStringToObject(params, "cursor", cursor);
+		free(cursor);
+		cursor = NULL;
+		rc = sfs_mcp_http_call(c, "skills/list", params, &result, why,
+		                       wlen);
+		if (rc < 0)
+			break;
+		cJSON *list = cJSON_GetObjectItemCaseSensitive(result, "skills");
+		const cJSON *next = cJSON_GetObjectItemCaseSensitive(result,
+		                                                     "nextCursor");
+		if (!cJSON_IsArray(list)) {
+			snprintf(why, wlen, "%s: skills/list answered without "
+			         "a list of skills", sfs_mcp_http_url(c));
+			rc = -EPROTO;
+		}
+		while (rc == 0 && (e = cJSON_DetachItemFromArray(list, 0)))
+			cJSON_AddItemToArray(skills, e);
+		if (rc == 0 && cJSON_IsString(next) && *next->valuestring) {
+			cursor = strdup(next->valuestring);
+			rc = !cursor ? -ENOMEM : page + 1 < MAX_PAGES ? 0 :
+			     (snprintf(why, wlen, "%s: skills/list has more "
+			               "than %d pages", sfs_mcp_http_url(c),
+			               MAX_PAGES), -EPROTO);
+		}
+		cJSON_Delete(result);
+		if (!cursor)
+			break;
+	}
+	free(cursor);
+	return rc;
+}
+
+/* Reads and keeps each skill's SKILL.md that the blob cache does not hold
+ * yet.  A file that does not match the listing is recorded and left out
+ * (discover reports it); only what stops the update fails it. */
+static int fetch_skill_mds(struct sfs_mcp_http *c, const char *cache_dir,
+                           const char *state, const cJSON *skills,
+                           char *why, size_t wlen)
+{
+	const cJSON *entry;
+
+	cJSON_ArrayForEach(entry, skills) {
+		struct sfs_mcp_file want;
+		if (sfs_mcp_skill_md_of(entry, &want) < 0)
+			continue;   /* discover says what is wrong with it */
+		char *blob = sfs_mcp_blob_path(cache_dir, want.sha256);
+		if (!blob)
+			return -ENOMEM;
+		int rc = access(blob, F_OK) == 0 ? 0 :
+		         fetch_with(c, cache_dir, state, &want, why, wlen);
+		free(blob);
+		if (rc < 0 && rc != -EBADMSG && rc != -EPROTO)
+			return rc;
+		why[0] = '\0';
+	}
+	return 0;
+}
+
+/* Stores the listing of `location` under state; its digest in version. */
+static int store_listing(const char *state, const char *location,
+                         cJSON *skills, char *version, size_t vlen,
+                         char *why, size_t wlen)
+{
+	char *text = cJSON_PrintUnformatted(skills), *path = NULL, h[65];
+	uint8_t sum[32];
+	int rc = -ENOMEM;
+
+	if (!text)
+		return -ENOMEM;
+	sfs_sha256(text, strlen(text), sum);
+	hex(sum, h);
+	free(text);
+	cJSON *doc = cJSON_CreateObject();
+	cJSON_AddStringToObject(doc, "url", location);
+	cJSON_AddItemReferenceToObject(doc, "skills", skills);
+	text = cJSON_PrintUnformatted(doc);
+	cJSON_Delete(doc);
+	if (text && asprintf(&path, "%s/listing-%s.json", state, h) >= 0) {
+		rc = access(path, F_OK) == 0 ? 0 :
+		     write_file(path, text, strlen(text));
+		free(path);
+		path = NULL;
+		if (rc == 0 && asprintf(&path, "%s/current", state) < 0)
+			rc = -ENOMEM;
+		if (rc == 0)
+			rc = write_file(path, h, strlen(h));
+		if (rc < 0 && rc != -ENOMEM)
+			snprintf(why, wlen, "cannot store the listing of %s "
+			         "in %s: %s", location, state, sfs_strerror(-rc));
+	}
+	free(path);
+	free(text);
+	snprintf(version, vlen, "%s", h);
+	return rc;
+}
+
+int sfs_source_mcp_update(const char *root, const char *cache_dir,
+                          char *version, size_t vlen, char *why, size_t wlen)
+{
+	struct sfs_source_url u;
+	const char *bad;
+	int rc = sfs_source_url_parse(root, &u, &bad);
+
+	if (rc < 0) {
+		snprintf(why, wlen, "%s", bad);
+		return rc;
+	}
+	char *state = sfs_mcp_state_path(cache_dir, u.location);
+	if (!state) {
+		snprintf(why, wlen, "no cache folder to fetch into "
+		         "(set XDG_CACHE_HOME or HOME, or -o cache_dir)");
+		sfs_source_url_free(&u);
+		return -EINVAL;
+	}
+	struct sfs_mcp_http *c = sfs_mcp_http_open(u.location, NULL, why,
+	                                           wlen);
+	cJSON *skills = cJSON_CreateArray();
+	rc = !c ? -EIO : !skills ? -ENOMEM : list_all(c, skills, why, wlen);
+	if (rc == 0)
+		rc = fetch_skill_mds(c, cache_dir, state, skills, why, wlen);
+	if (rc == 0)
+		rc = store_listing(state, u.location, skills, version, vlen,
+		                   why, wlen);
+	if (rc == -ENOMEM && !why[0])
+		snprintf(why, wlen, "out of memory");
+	cJSON_Delete(skills);
+	sfs_mcp_http_close(c);
+	free(state);
+	sfs_source_url_free(&u);
+	return rc;
+}

@@ -1,0 +1,212 @@
+#!/usr/bin/env python3
+"""MCP servers as sources (--source mcp+http://...): a remote server with
+the Skills extension, the official TypeScript SDK's (loadSkills and
+createMcpHandler, tests/lib/mcpskillserver.py) on loopback, served as a
+root: the files byte-identical to the server's folder; a file the server
+sends with other bytes than its listing's digest never served and reported;
+a server that dies, changes, or cannot be reached at start."""
+
+import errno
+import hashlib
+import os
+import signal
+import subprocess
+import sys
+import unittest
+
+from mountlib import Mount, MountTestCase, wait_for, write_skill
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from mcpskillserver import SkillServer  # noqa: E402
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def fill(folder):
+    write_skill(folder, "pdf-forms", description="Fill in PDF forms.")
+    write(os.path.join(folder, "pdf-forms", "references", "fields.md"),
+          "# Fields\n\nname, date, signature\n")
+    write(os.path.join(folder, "pdf-forms", "scripts", "fill.py"), "print('filled')\n")
+    write_skill(folder, "csv-report", description="Summarize a CSV file.")
+    write(os.path.join(folder, "csv-report", "template.md"), "| a | b |\n")
+
+
+def files_of(folder):
+    """relative path -> bytes for files, None for folders."""
+    out = {}
+    for dirpath, dirs, files in os.walk(folder):
+        for name in dirs:
+            out[os.path.relpath(os.path.join(dirpath, name), folder)] = None
+        for name in files:
+            p = os.path.join(dirpath, name)
+            with open(p, "rb") as f:
+                out[os.path.relpath(p, folder)] = f.read()
+    return out
+
+
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def root_status(m, i=0):
+    return m.json("status.json")["roots"][i]
+
+
+def diagnostics(m):
+    return m.json("status.json")["diagnostics"]
+
+
+@unittest.skipUnless(SkillServer.available(),
+                     "needs node and the MCP SDK (npm ci in tests/mcp)")
+class McpSources(MountTestCase):
+    def setUp(self):
+        self.served = os.path.join(self.make_dir(), "skills")
+        fill(self.served)
+        self.cache = self.make_dir()
+
+    def serve(self, lie=()):
+        srv = SkillServer(self.served, lie=lie)
+        self.addCleanup(srv.stop)
+        return srv
+
+    def mount_server(self, srv, roots=(), options=()):
+        return self.mount(list(roots), ["--source", "mcp+" + srv.url,
+                                        "-o", "cache_dir=" + self.cache,
+                                        "-o", "fetch_interval=0"] + list(options))
+
+    def test_files_are_the_servers(self):
+        srv = self.serve()
+        m = self.mount_server(srv)
+        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "pdf-forms"])
+        for skill in ("csv-report", "pdf-forms"):
+            self.assertEqual(files_of(m.file("skills", skill)),
+                             files_of(os.path.join(self.served, skill)))
+        root = root_status(m)
+        self.assertEqual((root["kind"], root["exists"], root["skills"]), ("mcp", True, 2))
+        self.assertRegex(root["listing"], "^[0-9a-f]{64}$")
+        self.assertEqual(diagnostics(m), [])
+        # the same listing fetched again is the same version
+        gen = m.generation()
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
+        self.assertEqual(root_status(m)["listing"], root["listing"])
+        # verified bytes kept by digest: a read again needs no server
+        blobs = os.listdir(os.path.join(self.cache, "mcp", "blobs"))
+        self.assertIn(digest(os.path.join(self.served, "pdf-forms", "scripts", "fill.py")),
+                      blobs)
+
+    def test_bytes_that_do_not_match_the_listing_are_never_served(self):
+        lied = "skill://pdf-forms/references/fields.md"
+        srv = self.serve(lie=[lied, "skill://csv-report/SKILL.md"])
+        m = self.mount_server(srv)
+        # a SKILL.md that does not match: the skill is not served
+        self.assertEqual(os.listdir(m.file("skills")), ["pdf-forms"])
+        with self.assertRaises(OSError) as e:
+            m.read("skills", "pdf-forms", "references", "fields.md")
+        self.assertEqual(e.exception.errno, errno.EIO)
+        with self.assertRaises(OSError) as e:   # again: still never served
+            m.read("skills", "pdf-forms", "references", "fields.md")
+        self.assertEqual(e.exception.errno, errno.EIO)
+        self.assertEqual(m.read("skills", "pdf-forms", "scripts", "fill.py"),
+                         b"print('filled')\n")
+        # reported at the next build, with the server and both digests
+        gen = m.generation()
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
+        want = digest(os.path.join(self.served, "pdf-forms", "references", "fields.md"))
+        with open(os.path.join(self.served, "pdf-forms", "references", "fields.md"), "rb") as f:
+            sent = hashlib.sha256(f.read() + b"tampered\n").hexdigest()
+        found = [d for d in diagnostics(m) if lied in d["message"]]
+        self.assertEqual(len(found), 1, diagnostics(m))
+        [d] = found
+        self.assertEqual((d["severity"], d["file"]), ("error", "mcp+" + srv.url))
+        for part in (srv.url, "sha256:" + want, "sha256:" + sent):
+            self.assertIn(part, d["message"])
+        self.assertTrue(any("skill://csv-report/SKILL.md" in d["message"]
+                            for d in diagnostics(m)), diagnostics(m))
+        self.assertNotIn(sent, os.listdir(os.path.join(self.cache, "mcp", "blobs")))
+
+    def test_server_that_dies_keeps_the_last_listing_served(self):
+        srv = self.serve()
+        m = self.mount_server(srv)
+        listing = root_status(m)["listing"]
+        self.assertEqual(m.read("skills", "csv-report", "template.md"), b"| a | b |\n")
+        # a file is fetched when it is read, never ahead of need: also not
+        # by a new generation (which copies the files that changed)
+        gen = m.generation()
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
+        self.assertEqual(sorted(os.listdir(os.path.join(self.cache, "mcp", "blobs"))),
+                         sorted(digest(os.path.join(self.served, *p)) for p in
+                                [("csv-report", "SKILL.md"), ("csv-report", "template.md"),
+                                 ("pdf-forms", "SKILL.md")]))
+        srv.stop()
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: any("serving the listing" in d["message"] for d in diagnostics(m)),
+                 what="the failed update in status.json")
+        [d] = diagnostics(m)
+        self.assertEqual(d["severity"], "warning")
+        self.assertIn("serving the listing %s, fetched before: cannot reach %s"
+                      % (listing[:12], srv.url), d["message"])
+        self.assertEqual(root_status(m)["listing"], listing)
+        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "pdf-forms"])
+        # what was verified before is served; what never was cannot be
+        self.assertEqual(m.read("skills", "csv-report", "template.md"), b"| a | b |\n")
+        with open(os.path.join(self.served, "pdf-forms", "SKILL.md"), "rb") as f:
+            self.assertEqual(m.read("skills", "pdf-forms", "SKILL.md"), f.read())
+        with self.assertRaises(OSError) as e:
+            m.read("skills", "pdf-forms", "references", "fields.md")
+        self.assertEqual(e.exception.errno, errno.EIO)
+        self.assertIn("skills/pdf-forms/references/fields.md: not served", m.stderr())
+
+    def test_skill_added_on_the_server_is_seen_after_sighup(self):
+        srv = self.serve()
+        m = self.mount_server(srv)
+        listing = root_status(m)["listing"]
+        write_skill(self.served, "writing", description="Write clearly.")
+        srv.reload()
+        # without SIGHUP nothing changes (fetch_interval=0)
+        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "pdf-forms"])
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: "writing" in os.listdir(m.file("skills")),
+                 what="the added skill after SIGHUP")
+        self.assertNotEqual(root_status(m)["listing"], listing)
+        self.assertEqual(files_of(m.file("skills", "writing")),
+                         files_of(os.path.join(self.served, "writing")))
+        self.assertEqual(diagnostics(m), [])
+
+    def unreachable_url(self):
+        srv = SkillServer(self.served)
+        srv.stop()
+        return srv.url
+
+    def test_unreachable_at_start_is_reported_and_the_rest_served(self):
+        url = self.unreachable_url()
+        folder = self.make_dir()
+        write_skill(folder, "local-skill")
+        m = self.mount([folder], ["--source", "mcp+" + url, "-o", "cache_dir=" + self.cache])
+        self.assertEqual(os.listdir(m.file("skills")), ["local-skill"])
+        root = root_status(m, 1)
+        self.assertEqual((root["kind"], root["exists"], root["listing"]), ("mcp", False, None))
+        [d] = diagnostics(m)
+        self.assertEqual((d["severity"], d["file"]), ("error", "mcp+" + url))
+        self.assertIn("not fetched yet: cannot reach %s" % url, d["message"])
+
+    def test_unreachable_at_start_ends_a_strict_mount(self):
+        url = self.unreachable_url()
+        m = Mount([], ["--source", "mcp+" + url, "-o", "cache_dir=" + self.cache,
+                       "-o", "strict"])
+        self.addCleanup(m.cleanup)
+        m._stderr = open(m.stderr_path, "wb")
+        m.proc = subprocess.Popen(m.argv(), stdout=subprocess.DEVNULL, stderr=m._stderr)
+        self.assertEqual(m.proc.wait(timeout=60), 1)
+        self.assertIn("-o strict: the source mcp+%s cannot be read" % url, m.stderr())
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

@@ -1,0 +1,79 @@
+"""mcpskillserver.py - a remote MCP server with the Skills extension on
+loopback for the tests: the official TypeScript SDK's loadSkills and
+createMcpHandler serving a folder (tests/mcp/lib/skills-server.mjs), on a
+port the kernel chooses and the server prints, never guessed.
+
+    srv = SkillServer(folder, lie=["skill://a/ref.md"])
+    srv.url                 # http://127.0.0.1:PORT/mcp
+    srv.reload()            # reads the folder again; returns once it did
+    srv.stop()              # ends the server; also when a test failed
+
+SkillServer.available() says whether node and the SDK are installed
+(`npm ci` in tests/mcp).
+"""
+import os
+import queue
+import shutil
+import subprocess
+import threading
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MCP_TESTS = os.path.join(HERE, "..", "mcp")
+SCRIPT = os.path.join(MCP_TESTS, "lib", "skills-server.mjs")
+SDK = os.path.join(MCP_TESTS, "node_modules", "@modelcontextprotocol", "server",
+                   "dist", "ext", "skills", "node.mjs")
+DEADLINE = 30.0
+
+
+class SkillServer:
+    def __init__(self, folder, lie=()):
+        argv = [shutil.which("node") or "node", SCRIPT, folder]
+        for uri in lie:
+            argv += ["--lie", uri]
+        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True)
+        self.lines = queue.Queue()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        try:
+            self.url = self._line()
+        except Exception:
+            self.stop()
+            raise
+
+    @staticmethod
+    def available():
+        return shutil.which("node") is not None and os.path.isfile(SDK)
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def _line(self):
+        try:
+            line = self.lines.get(timeout=DEADLINE)
+        except queue.Empty:
+            raise AssertionError("the MCP test server said nothing for %.0fs" % DEADLINE)
+        if line is None:
+            raise AssertionError("the MCP test server ended: %s" % self.proc.stderr.read())
+        return line
+
+    def reload(self):
+        """Has the server read its folder again, and waits until it did."""
+        self.proc.send_signal(1)   # SIGHUP
+        line = self._line()
+        if line != "reloaded":
+            raise AssertionError("the MCP test server said %r, not 'reloaded'" % line)
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        self.reader.join(timeout=10)
+        self.proc.stdout.close()
+        self.proc.stderr.close()
