@@ -387,7 +387,33 @@ static const char *skill_md_of(const git_tree *t)
 	return NULL;
 }
 
-static int add_found(struct finder *w, const char *path, const char *md)
+/*
+ * The previous build's unit of the skill folder dir when it was listed
+ * from this very tree, or NULL.  A tree id names every byte below it
+ * (entries, modes, links), so such a skill is taken whole, neither
+ * listed again nor its SKILL.md read: a switch to a commit that changed
+ * one skill of 10,000 re-read all 10,000 (1,053 ms from SIGHUP to the
+ * change being served) while file identities carried the commit's time.
+ */
+static struct sfs_unit *same_tree(const struct finder *w, const char *dir,
+                                  const git_oid *id)
+{
+	const struct sfs_scan *s = w->s;
+	struct sfs_unit *u = s->reuse ? sfs_unit_find(s->reuse, dir) : NULL;
+	struct sfs_file listed = { .parent = -1 };
+	git_oid was;
+
+	if (!u || u->root != w->root || u->skill.plugin)
+		return NULL;
+	listed.dev = u->self.dev;
+	listed.ino = u->self.ino;
+	listed.ctime = u->self.ctime;
+	unstamp(&listed, &was);
+	return git_oid_equal(&was, id) ? u : NULL;
+}
+
+static int add_found(struct finder *w, const char *path, const char *md,
+                     const git_tree *t)
 {
 	struct sfs_scan *s = w->s;
 	struct sfs_arena *a = s->paths ? s->paths : s->arena;
@@ -399,6 +425,7 @@ static int add_found(struct finder *w, const char *path, const char *md)
 		return -ENOMEM;
 	s->found[s->nfound++] = (struct sfs_found){
 		.dir = dir, .skill_md = md, .root = w->root,
+		.same = same_tree(w, dir, git_tree_id(t)),
 	};
 	return 0;
 }
@@ -454,7 +481,7 @@ static int find_in(struct finder *w, const git_tree *t, const char *path,
 	/* a skill is not searched for more skills */
 	const char *md = skill_md_of(t);
 	if (md)
-		return add_found(w, path, md);
+		return add_found(w, path, md, t);
 	int rc = 0;
 	for (size_t i = 0; rc == 0 && i < n; i++)
 		rc = find_entry(w, git_tree_entry_byindex(t, i), path, depth);

@@ -186,6 +186,7 @@ class GitSources(MountTestCase):
         new = b"# Reference\n\nversion three, a little longer\n"
         path = m.file("skills", "pdf-forms", "reference.md")
         self.assertEqual(m.read("skills", "pdf-forms", "reference.md"), old)
+        csv_before = os.stat(m.file("skills", "csv-report", "SKILL.md"))
 
         write(os.path.join(self.work, "skills", "pdf-forms", "reference.md"), new.decode())
         third = self.repos.commit(self.work, "third")
@@ -221,6 +222,9 @@ class GitSources(MountTestCase):
         self.assertEqual(seen, {old, new})
         self.assertEqual(m.read("skills", "pdf-forms", "reference.md"), new)
         self.assertIsNone(m.proc.poll(), "the daemon is still serving after SIGHUP")
+        # csv-report's tree is the same in both commits: the skill was
+        # taken whole, its files under the same inodes and times
+        self.assertEqual(os.stat(m.file("skills", "csv-report", "SKILL.md")), csv_before)
 
     def test_pinned_commit_stays_on_sighup(self):
         m = self.mount_source("git+file://%s#%s:skills" % (self.bare, self.first))

@@ -2,9 +2,12 @@
 """Concurrency stress of the skillsfs daemon, meant for a ThreadSanitizer
 build (-Db_sanitize=thread): parallel reader processes run find, cat and
 stat in loops over the mount while a writer adds, edits, removes and renames
-skills in the source.  It runs three phases, one mount each: the default
-loop with inotify, the multi-threaded loop with inotify, and the
-multi-threaded loop with polling.
+skills in the source.  It runs four phases, one mount each: the default
+loop with inotify, the multi-threaded loop with inotify, the
+multi-threaded loop with polling, and a git root whose branch the writer
+commits to after every change (served by the fetcher thread every second
+and on the SIGHUPs the writer sends, with a repository handle per build
+thread).
 
 Fails on any sanitizer report (TSAN_OPTIONS halt_on_error=1 exitcode=66:
 the daemon stops at the first one; its stderr is checked as well), on a
@@ -46,7 +49,39 @@ PHASES = [
     ("single-threaded, inotify", []),
     ("multi-threaded, inotify", ["-o", "multithreaded,max_threads=6"]),
     ("multi-threaded, polling", ["-o", "multithreaded,polling,poll_interval=50"]),
+    ("git root followed, multi-threaded", ["git", "-o", "multithreaded,max_threads=6"]),
 ]
+GIT_ENV = dict(os.environ, GIT_CONFIG_NOSYSTEM="1", GIT_AUTHOR_NAME="stress",
+               GIT_AUTHOR_EMAIL="stress@example.com", GIT_COMMITTER_NAME="stress",
+               GIT_COMMITTER_EMAIL="stress@example.com")
+
+
+def git(repo, *args):
+    subprocess.run(["git", "-C", repo] + list(args), env=GIT_ENV, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+class GitWriter:
+    """A Writer whose every change is committed to the branch the mount
+    follows, with a SIGHUP now and then besides the fetcher's interval."""
+
+    def __init__(self, writer, mount, rng):
+        self.w, self.m, self.rng = writer, mount, rng
+        self.root, self.ops = writer.root, writer.ops
+
+    def step(self):
+        self.w.step()
+        git(self.root, "add", "-A")
+        git(self.root, "commit", "-q", "--allow-empty", "-m", "step")
+        if self.rng.random() < 0.2 and self.m.proc.poll() is None:
+            self.m.proc.send_signal(signal.SIGHUP)
+            self.ops["SIGHUP"] = self.ops.get("SIGHUP", 0) + 1
+
+    def served(self):
+        return self.w.served()
+
+    def folders(self):
+        return self.w.folders()
 
 # Walks, reads and stats everything, the skills that come and go
 # included.  Errors go to stderr, one line each, for the driver to judge.
@@ -263,11 +298,22 @@ def run_phase(name, options, seconds, rng, work):
     env = dict(os.environ)
     env["TSAN_OPTIONS"] = ("halt_on_error=1 exitcode=%d second_deadlock_stack=1 %s"
                            % (TSAN_EXITCODE, os.environ.get("TSAN_OPTIONS", ""))).strip()
-    m = StressMount([src], options, env=env, workdir=os.path.join(work, "m"))
+    is_git = options[:1] == ["git"]
+    if is_git:
+        # the source is a branch of a repository, not the folder itself
+        git(src, "init", "-q", "-b", "main")
+        git(src, "add", "-A")
+        git(src, "commit", "-q", "-m", "examples")
+        options = ["--source", "git+file://%s#main" % src, "-o",
+                   "fetch_interval=1,cache_dir=%s" % os.path.join(work, "cache")] + options[1:]
+    m = StressMount([] if is_git else [src], options, env=env,
+                    workdir=os.path.join(work, "m"))
     failures = []
     readers = []
     stop = os.path.join(work, "stop")
     writer = Writer(src, rng)
+    if is_git:
+        writer = GitWriter(writer, m, rng)
     print("# phase: %s (%s), %.0fs" % (name, " ".join(options) or "defaults", seconds))
     try:
         m.start()
