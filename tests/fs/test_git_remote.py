@@ -15,7 +15,7 @@ import sys
 import threading
 import unittest
 
-from mountlib import Mount, MountTestCase, wait_for, write_skill
+from mountlib import SKILLSFS, Mount, MountTestCase, wait_for, write_skill
 from test_git_sources import GitRepos, fill_work, root_status, tree_of, write
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
@@ -225,6 +225,23 @@ class RemoteSources(MountTestCase):
         third = self.push("# Reference\n\nversion three\n")
         wait_for(lambda: root_status(m)["commit"] == third,
                  what="the pushed commit, fetched every second as the file says")
+
+    def test_lockfile_pins_the_remote_commit(self):
+        m = self.mount_remote()
+        lockfile = os.path.join(self.make_dir(), "skills.lock")
+        r = subprocess.run([SKILLSFS, "lock", "-o", lockfile, m.path],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        index = m.read("index.json")
+        m.stop()
+        self.push("# Reference\n\nafter the lock\n")
+        # a mount of the lock, with another cache: fetched, then pinned
+        locked = self.mount([], ["--lock", lockfile, "-o", "cache_dir=" + self.make_dir()],
+                            env=self.env())
+        self.assertEqual(root_status(locked)["commit"], self.second)
+        self.assertEqual(locked.read("index.json"), index)
+        followed = self.mount_remote()
+        self.assertNotEqual(root_status(followed)["commit"], self.second)
 
     def test_unknown_ref_is_reported(self):
         m = self.mount_remote("#no-such-branch")
