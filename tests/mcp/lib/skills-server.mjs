@@ -25,7 +25,8 @@
 // --sessions N gives each initialize a Mcp-Session-Id and answers 404 to
 // the Nth request that carries one, then to every later use of that id, as
 // a server whose sessions expire does (the SDK's stateless legacy serving
-// has no sessions, so they are kept here, in front of it).
+// has no sessions, so they are kept here, in front of it), and prints
+// "expired" when it does.
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -95,7 +96,8 @@ function admitted(req, res, asked) {
 	const id = req.headers['mcp-session-id'];
 	if (expireAt && id && asked?.method !== 'initialize') {
 		if (!sessions.has(id) || ++sessionUses === expireAt) {
-			sessions.delete(id);
+			if (sessions.delete(id))
+				console.log('expired');
 			res.writeHead(404);
 			res.end();
 			return false;
