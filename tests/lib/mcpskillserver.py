@@ -9,7 +9,8 @@ port the kernel chooses and the server prints, never guessed.
 
 The options of skills-server.mjs: era="modern" (only the stateless
 2026-07-28 era), page_size=N, token_file=PATH (a bearer token required),
-tls=(CERT, KEY) (https), sessions=N (sessions that expire at the Nth use).
+tls=(CERT, KEY) (https), sessions=N (sessions that expire at the Nth use),
+count_pages=True ("page N" printed for each skills/list answered).
     srv.reload()            # reads the folder again; returns once it did
     srv.stop()              # ends the server; also when a test failed
 
@@ -32,7 +33,7 @@ DEADLINE = 30.0
 
 class SkillServer:
     def __init__(self, folder, lie=(), era=None, page_size=None, token_file=None,
-                 tls=None, sessions=None):
+                 tls=None, sessions=None, count_pages=False):
         argv = [shutil.which("node") or "node", SCRIPT, folder]
         for uri in lie:
             argv += ["--lie", uri]
@@ -42,6 +43,8 @@ class SkillServer:
                 argv += [name, str(value)]
         if tls:
             argv += ["--tls", tls[0], tls[1]]
+        if count_pages:
+            argv.append("--count-pages")
         self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True)
         self.lines = queue.Queue()

@@ -26,7 +26,8 @@
 // the Nth request that carries one, then to every later use of that id, as
 // a server whose sessions expire does (the SDK's stateless legacy serving
 // has no sessions, so they are kept here, in front of it), and prints
-// "expired" when it does.
+// "expired" when it does.  --count-pages prints "page N" for the Nth
+// skills/list it answers, so a test sees that cursors were followed.
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -47,6 +48,8 @@ const tokenFile = option('--token-file');
 const tls = option('--tls') && { cert: fs.readFileSync(option('--tls')),
 	key: fs.readFileSync(args[args.indexOf('--tls') + 2]) };
 const expireAt = Number(option('--sessions') ?? 0);
+const countPages = args.includes('--count-pages');
+let pages = 0;
 const sessions = new Set();   // the live ones
 let sessionUses = 0;
 if (!folder) {
@@ -129,6 +132,8 @@ async function serve(req, res) {
 	});
 	const response = await handler.fetch(request);
 	let text = await response.text();
+	if (countPages && asked?.method === 'skills/list' && response.ok)
+		console.log(`page ${++pages}`);
 	if (asked?.method === 'resources/read' && lies.has(asked.params?.uri))
 		text = altered(text, response.headers.get('content-type') ?? '');
 	const out = {};
