@@ -105,6 +105,7 @@ bool fetcher_update(struct daemon *d)
 		.roots = (const char *const *)roots->paths,
 		.nroots = roots->n,
 		.cache_dir = d->opt->cache_dir,
+		.root_options = d->opt->root_options,
 	};
 	bool moved = false;
 

@@ -524,6 +524,23 @@ static int take_lock(struct mount_options *o)
 	return 0;
 }
 
+/* Each root's options: those of the config file's source of its URL
+ * (a --source of the same URL gets them too: the token is the server's). */
+static int take_source_options(struct mount_options *o)
+{
+	o->root_options = calloc(o->roots.n ? o->roots.n : 1,
+	                         sizeof(*o->root_options));
+	if (!o->root_options)
+		return usage_error("%s", strerror(ENOMEM));
+	for (size_t i = 0; i < o->roots.n; i++)
+		for (size_t j = 0; j < o->cf.nsources; j++)
+			if (strcmp(o->roots.paths[i], o->cf.sources[j]) == 0 &&
+			    o->cf.source_token_files[j])
+				o->root_options[i].token_file =
+					o->cf.source_token_files[j];
+	return 0;
+}
+
 int options_parse(int argc, char **argv, struct mount_options *o)
 {
 	const char *prog = argc > 0 ? argv[0] : "skillsfs";
@@ -575,6 +592,8 @@ int options_parse(int argc, char **argv, struct mount_options *o)
 			       ROOTS_DEFAULT_LIST);
 	}
 	if (rc == 0)
+		rc = take_source_options(o);
+	if (rc == 0)
 		rc = build_fuse_args(o, prog, fuse_opts);
 	else
 		free(fuse_opts);
@@ -589,6 +608,7 @@ void options_free(struct mount_options *o)
 	free(o->docs_dir);
 	free(o->cache_dir);
 	free(o->config);
+	free(o->root_options);
 	sfs_config_file_free(&o->cf);
 	free(o->lock_file);
 	if (o->lock)

@@ -60,6 +60,9 @@ struct mount_options {
 	char *docs_dir;            /* --docs-dir, absolute, or NULL */
 	char *config;              /* --config FILE, or NULL */
 	struct sfs_config_file cf; /* what it says; owns include/exclude */
+	/* For each root: its source's options from cf (pointing into it),
+	 * as sfs_config.root_options */
+	struct sfs_source_options *root_options;
 	char *lock_file;           /* --lock FILE, or NULL */
 	struct sfs_lock *lock;     /* the lockfile that gave the roots
 	                              (--lock, or the file's lock:), or NULL */

@@ -7,6 +7,7 @@
  *   roots: [DIR, ...]        (or one DIR)
  *   sources:                 (after the roots in precedence)
  *     - url: git+file:///PATH[#REF][:SUBDIR]
+ *       token_file: FILE     (an mcp+https:// source's bearer token)
  *   lock: FILE               (instead of roots and sources)
  *   mountpoint: DIR
  *   docs_dir: DIR
@@ -44,6 +45,7 @@ struct cfg_ctx {
 	struct sfs_config_file *out;
 	struct sfs_config_error *err;
 	const char *url;        /* the source entry being read: its url */
+	char *token_file;       /* and its token_file, or NULL */
 	const yaml_node_t *lock; /* the lock: key, once read */
 };
 
@@ -329,15 +331,19 @@ static int option_entry(struct cfg_ctx *c, const char *key,
 	            "multithreaded, nonempty, allow_other)");
 }
 
-/* One key of a source entry; a source's own options come later. */
+/* One key of a source entry. */
 static int source_entry(struct cfg_ctx *c, const char *key,
                         const yaml_node_t *k, const yaml_node_t *v)
 {
 	struct sfs_source_url u;
 	const char *url, *why;
 
+	/* a file, never the token itself: the config file is often shared,
+	 * and a command line is seen by every user of the machine */
+	if (strcmp(scalar(k), "token_file") == 0)
+		return take_path_of(c, v, key, "a file path", &c->token_file);
 	if (strcmp(scalar(k), "url") != 0)
-		return fail(c, k, key, "unknown key (known: url)");
+		return fail(c, k, key, "unknown key (known: url, token_file)");
 	int rc = take_string(c, v, key, "a source URL", &url);
 	if (rc < 0)
 		return rc;
@@ -351,7 +357,29 @@ static int source_entry(struct cfg_ctx *c, const char *key,
 	return 0;
 }
 
-/* sources: a list of mappings, each with url:. */
+/* Appends the source entry just read (c->url, c->token_file). */
+static int add_source(struct cfg_ctx *c)
+{
+	struct sfs_config_file *o = c->out;
+	char *url = strdup(c->url);
+	char **tokens = realloc(o->source_token_files,
+	                        (o->nsources + 1) * sizeof(*tokens));
+
+	if (tokens)
+		o->source_token_files = tokens;
+	if (!url || !tokens) {
+		free(url);
+		return no_memory(c);
+	}
+	/* the slot first: push() counts the source */
+	tokens[o->nsources] = c->token_file;
+	int rc = push(c, &o->sources, &o->nsources, url);
+	if (rc == 0)
+		c->token_file = NULL;
+	return rc;
+}
+
+/* sources: a list of mappings, each with url: (and token_file:). */
 static int take_sources(struct cfg_ctx *c, const yaml_node_t *v,
                         const char *key)
 {
@@ -365,14 +393,17 @@ static int take_sources(struct cfg_ctx *c, const yaml_node_t *v,
 			return fail(c, item, key, "expected a mapping with "
 			            "url: (- url: git+file:///PATH)");
 		c->url = NULL;
+		c->token_file = NULL;
 		int rc = each_entry(c, item, key, source_entry);
 		if (rc == 0 && !c->url)
 			rc = fail(c, item, key, "a source needs url:");
-		char *url = rc == 0 ? strdup(c->url) : NULL;
-		if (rc == 0 && !url)
-			rc = no_memory(c);
+		if (rc == 0 && c->token_file && strncmp(c->url, "mcp+", 4) != 0)
+			rc = fail(c, item, key, "token_file is for mcp+https:// "
+			          "sources only");
 		if (rc == 0)
-			rc = push(c, &c->out->sources, &c->out->nsources, url);
+			rc = add_source(c);
+		free(c->token_file);
+		c->token_file = NULL;
 		if (rc < 0)
 			return rc;
 	}
@@ -532,6 +563,7 @@ static void free_list(char **v, size_t n)
 void sfs_config_file_free(struct sfs_config_file *cf)
 {
 	free_list(cf->roots, cf->nroots);
+	free_list(cf->source_token_files, cf->nsources);
 	free_list(cf->sources, cf->nsources);
 	free_list(cf->include, cf->ninclude);
 	free_list(cf->exclude, cf->nexclude);

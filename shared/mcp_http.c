@@ -9,11 +9,17 @@
  * come before it are skipped: a source asks for nothing that needs them).
  * A notification is answered 202 without a body.
  *
- * The era is the handshake one (initialize, notifications/initialized),
- * which every server of 2025 speaks and which a server of 2026-07-28
- * still accepts ("an initialize request selects legacy semantics"): the
- * version the server chose goes out as MCP-Protocol-Version on every
- * later request, and the Mcp-Session-Id it gave, if any, with it.
+ * Two eras.  The handshake one (initialize, notifications/initialized)
+ * is tried first: every server of 2025 speaks it, and a server of
+ * 2026-07-28 that still serves it takes it ("an initialize request selects
+ * legacy semantics").  The version the server chose then goes out as
+ * MCP-Protocol-Version on every later request, with the Mcp-Session-Id it
+ * gave, if any; a 404 for that session (it expired) makes one new
+ * handshake and the request again.  A server that refuses initialize with
+ * an error but answers server/discover naming 2026-07-28 speaks only the
+ * stateless era: each request then carries the version, our capabilities
+ * and our name in its params' _meta, and the headers that mirror its body
+ * (MCP-Protocol-Version, Mcp-Method, Mcp-Name), with no session.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -23,11 +29,14 @@
 #include <strings.h>
 
 #include <curl/curl.h>
+#include <nettle/base64.h>
 
 #include "config.h"
 #include "mcp_http.h"
 
 #define PROTOCOL_VERSION "2025-11-25"
+#define MODERN_VERSION "2026-07-28"
+#define META_PREFIX "io.modelcontextprotocol/"
 #define SKILLS_EXTENSION "io.modelcontextprotocol/skills"
 /* An answer larger than this is refused: a skill's files are at most
  * 16 MiB (SEP-2640's limit), base64 makes a third more of them. */
@@ -41,6 +50,7 @@ struct sfs_mcp_http {
 	char *auth;            /* "Authorization: Bearer ..." or NULL */
 	char *session;         /* the server's Mcp-Session-Id, or NULL */
 	char version[32];      /* negotiated; "" before initialize */
+	bool modern;           /* the stateless era: version in each _meta */
 	long next_id;
 };
 
@@ -92,8 +102,31 @@ static size_t take_header(char *p, size_t size, size_t n, void *arg)
 	return len;
 }
 
-/* The headers of a POST; NULL when out of memory. */
-static struct curl_slist *headers(const struct sfs_mcp_http *c)
+/* The value of an Mcp-Name header: `v` itself when it is printable
+ * ASCII without surrounding blanks, else "=?base64?...?=" (malloc'd). */
+static char *name_value(const char *v)
+{
+	size_t n = strlen(v);
+	bool plain = n && v[0] != ' ' && v[n - 1] != ' ' &&
+	             strncmp(v, "=?base64?", 9) != 0;
+
+	for (size_t i = 0; plain && i < n; i++)
+		plain = v[i] == '\t' || (v[i] >= 32 && v[i] <= 126);
+	if (plain)
+		return strdup(v);
+	char *out = malloc(9 + BASE64_ENCODE_RAW_LENGTH(n) + 3);
+	if (!out)
+		return NULL;
+	memcpy(out, "=?base64?", 9);
+	base64_encode_raw(out + 9, n, (const uint8_t *)v);
+	strcpy(out + 9 + BASE64_ENCODE_RAW_LENGTH(n), "?=");
+	return out;
+}
+
+/* The headers of a POST of `method` (`name`: its Mcp-Name, or NULL);
+ * NULL when out of memory. */
+static struct curl_slist *headers(const struct sfs_mcp_http *c,
+                                  const char *method, const char *name)
 {
 	struct curl_slist *h = NULL, *t;
 	char line[512];
@@ -111,6 +144,23 @@ static struct curl_slist *headers(const struct sfs_mcp_http *c)
 		snprintf(line, sizeof(line), "Mcp-Session-Id: %s", c->session);
 		ADD(line);
 	}
+	if (c->modern && strlen(method) < 400) {
+		snprintf(line, sizeof(line), "Mcp-Method: %s", method);
+		ADD(line);
+	}
+	if (c->modern && name) {
+		char *v = name_value(name), *l = NULL;
+		if (v && asprintf(&l, "Mcp-Name: %s", v) < 0)
+			l = NULL;
+		free(v);
+		t = l ? curl_slist_append(h, l) : NULL;
+		free(l);
+		if (!t) {
+			curl_slist_free_all(h);
+			return NULL;
+		}
+		h = t;
+	}
 	if (c->auth)
 		ADD(c->auth);
 #undef ADD
@@ -118,10 +168,11 @@ static struct curl_slist *headers(const struct sfs_mcp_http *c)
 }
 
 /* POSTs `message`; 0 with the HTTP status in *status, or -errno. */
-static int post(struct sfs_mcp_http *c, const char *message,
-                struct answer *a, long *status, char *why, size_t wlen)
+static int post(struct sfs_mcp_http *c, const char *method,
+                const char *name, const char *message, struct answer *a,
+                long *status, char *why, size_t wlen)
 {
-	struct curl_slist *h = headers(c);
+	struct curl_slist *h = headers(c, method, name);
 
 	if (!h)
 		return -ENOMEM;
@@ -216,22 +267,40 @@ static int json_rpc_error(const cJSON *m, const char *method,
 	return -EPROTO;
 }
 
-/* Sends one message; with id > 0, waits for and returns its answer's
- * result in *result. */
-static int exchange(struct sfs_mcp_http *c, const char *method,
-                    cJSON *params, long id, cJSON **result, char *why,
-                    size_t wlen)
+/* The stateless era's _meta of every request, added to params. */
+static void add_meta(cJSON *params)
+{
+	cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+
+	if (!meta)
+		meta = cJSON_AddObjectToObject(params, "_meta");
+	cJSON *caps = cJSON_AddObjectToObject(meta, META_PREFIX
+	                                      "clientCapabilities");
+	cJSON *ext = cJSON_AddObjectToObject(caps, "extensions");
+	cJSON *info = cJSON_AddObjectToObject(meta, META_PREFIX "clientInfo");
+
+	cJSON_AddStringToObject(meta, META_PREFIX "protocolVersion",
+	                        MODERN_VERSION);
+	cJSON_AddObjectToObject(ext, SKILLS_EXTENSION);
+	cJSON_AddStringToObject(info, "name", "skillsfs");
+	cJSON_AddStringToObject(info, "version", SKILLSFS_VERSION);
+}
+
+/* The JSON-RPC message of a request (params consumed), as text. */
+static char *message_text(const struct sfs_mcp_http *c, const char *method,
+                          cJSON *params, long id)
 {
 	cJSON *m = cJSON_CreateObject();
-	struct answer a = { 0 };
-	long status = 0;
-	char *text = NULL;
-	int rc = -ENOMEM;
+	char *text;
 
+	if (c->modern && id > 0 && !params)
+		params = cJSON_CreateObject();
 	if (!m) {
 		cJSON_Delete(params);
-		return -ENOMEM;
+		return NULL;
 	}
+	if (c->modern && id > 0 && params)
+		add_meta(params);
 	cJSON_AddStringToObject(m, "jsonrpc", "2.0");
 	if (id > 0)
 		cJSON_AddNumberToObject(m, "id", (double)id);
@@ -240,46 +309,119 @@ static int exchange(struct sfs_mcp_http *c, const char *method,
 		cJSON_AddItemToObject(m, "params", params);
 	text = cJSON_PrintUnformatted(m);
 	cJSON_Delete(m);
-	if (text)
-		rc = post(c, text, &a, &status, why, wlen);
+	return text;
+}
+
+/* The JSON-RPC answer to `id` in a's body, or NULL. */
+static cJSON *reply_of(struct sfs_mcp_http *c, struct answer *a, long id)
+{
+	char *ct = NULL;
+
+	if (!a->body)
+		return NULL;
+	curl_easy_getinfo(c->curl, CURLINFO_CONTENT_TYPE, &ct);
+	bool sse = ct && strncasecmp(ct, "text/event-stream", 17) == 0;
+	cJSON *reply = sse ? from_events(a->body, id) : cJSON_Parse(a->body);
+	if (answers(reply, id))
+		return reply;
+	cJSON_Delete(reply);
+	return NULL;
+}
+
+/* What a status that is not 2xx means; -EACCES for 401 alone, which the
+ * caller turns into a finding about the token. */
+static int http_error(const struct sfs_mcp_http *c, const char *method,
+                      long status, char *why, size_t wlen)
+{
+	snprintf(why, wlen, "%s answered %s with HTTP status %ld", c->url,
+	         method, status);
+	return status == 401 ? -EACCES : status == 403 ? -EPERM :
+	       status == 404 ? -ENOENT : -EIO;
+}
+
+/* Sends one message; with id > 0, waits for its answer: 0 with *reply
+ * (the whole message, a JSON-RPC error too, which a server may send with
+ * an HTTP error status), or -errno. */
+static int exchange(struct sfs_mcp_http *c, const char *method,
+                    cJSON *params, long id, cJSON **reply, char *why,
+                    size_t wlen)
+{
+	const cJSON *uri = cJSON_GetObjectItemCaseSensitive(params, "uri");
+	char *name = cJSON_IsString(uri) ? strdup(uri->valuestring) : NULL;
+	char *text = message_text(c, method, params, id);
+	struct answer a = { 0 };
+	long status = 0;
+	int rc = text ? post(c, method, name, text, &a, &status, why, wlen)
+	              : -ENOMEM;
+
 	free(text);
-	if (rc == 0 && a.session && !c->session) {
+	free(name);
+	if (rc == 0 && a.session && !c->session && !c->modern) {
 		c->session = a.session;
 		a.session = NULL;
 	}
-	if (rc == 0 && (status < 200 || status > 299)) {
-		snprintf(why, wlen, "%s answered %s with HTTP status %ld",
-		         c->url, method, status);
-		rc = status == 401 || status == 403 ? -EACCES : -EIO;
+	if (rc == 0 && id > 0)
+		*reply = reply_of(c, &a, id);
+	if (rc == 0 && (status < 200 || status > 299) &&
+	    !(id > 0 && *reply && cJSON_HasObjectItem(*reply, "error"))) {
+		rc = http_error(c, method, status, why, wlen);
+	} else if (rc == 0 && id > 0 && !*reply) {
+		snprintf(why, wlen, "%s sent no answer to %s", c->url, method);
+		rc = -EPROTO;
 	}
-	if (rc == 0 && id > 0) {
-		char *ct = NULL;
-		curl_easy_getinfo(c->curl, CURLINFO_CONTENT_TYPE, &ct);
-		bool sse = ct && strncasecmp(ct, "text/event-stream", 17) == 0;
-		cJSON *reply = !a.body ? NULL : sse ? from_events(a.body, id)
-		                                    : cJSON_Parse(a.body);
-		if (!answers(reply, id)) {
-			snprintf(why, wlen, "%s sent no answer to %s", c->url,
-			         method);
-			rc = -EPROTO;
-		} else if (cJSON_HasObjectItem(reply, "error")) {
-			rc = json_rpc_error(reply, method, c->url, why, wlen);
-		} else {
-			*result = cJSON_DetachItemFromObjectCaseSensitive(reply,
-			                                                  "result");
-		}
-		cJSON_Delete(reply);
+	if (rc < 0 && id > 0) {
+		cJSON_Delete(*reply);
+		*reply = NULL;
 	}
 	free(a.body);
 	free(a.session);
 	return rc;
 }
 
+/* A request and its result: 0 with *result, or -errno (-EPROTO for a
+ * JSON-RPC error, whose message is then in *error when asked for). */
+static int request(struct sfs_mcp_http *c, const char *method,
+                   cJSON *params, cJSON **result, cJSON **error, char *why,
+                   size_t wlen)
+{
+	cJSON *reply = NULL;
+	int rc = exchange(c, method, params, c->next_id++, &reply, why, wlen);
+
+	*result = NULL;
+	if (rc == 0 && cJSON_HasObjectItem(reply, "error")) {
+		rc = json_rpc_error(reply, method, c->url, why, wlen);
+		if (error) {
+			*error = reply;
+			reply = NULL;
+		}
+	} else if (rc == 0) {
+		*result = cJSON_DetachItemFromObjectCaseSensitive(reply, "result");
+	}
+	cJSON_Delete(reply);
+	return rc;
+}
+
+static int handshake(struct sfs_mcp_http *c, char *why, size_t wlen);
+
 int sfs_mcp_http_call(struct sfs_mcp_http *c, const char *method,
                       cJSON *params, cJSON **result, char *why, size_t wlen)
 {
-	*result = NULL;
-	return exchange(c, method, params, c->next_id++, result, why, wlen);
+	bool session = c->session != NULL;
+	cJSON *again = session ? cJSON_Duplicate(params, true) : NULL;
+	int rc = request(c, method, params, result, NULL, why, wlen);
+
+	/* a 404 for the session we sent: it expired; one new handshake */
+	if (rc == -ENOENT && session) {
+		free(c->session);
+		c->session = NULL;
+		c->version[0] = '\0';
+		rc = handshake(c, why, wlen);
+		if (rc == 0)
+			rc = request(c, method, again, result, NULL, why, wlen);
+		again = NULL;
+	}
+	cJSON_Delete(again);
+	return rc;
 }
 
 static cJSON *initialize_params(void)
@@ -296,12 +438,52 @@ static cJSON *initialize_params(void)
 	return p;
 }
 
+/* Whether a list of versions (strings) names the stateless era. */
+static bool names_modern(const cJSON *versions)
+{
+	const cJSON *v;
+
+	cJSON_ArrayForEach(v, versions)
+		if (cJSON_IsString(v) && strcmp(v->valuestring,
+		                                MODERN_VERSION) == 0)
+			return true;
+	return false;
+}
+
+/* After initialize was refused: whether the server speaks the stateless
+ * era, which server/discover answers (SEP-2575) with the versions it
+ * supports.  The refusal's own text stays in *why when it does not. */
+static bool stateless_era(struct sfs_mcp_http *c, const cJSON *refusal)
+{
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(refusal, "error");
+	const cJSON *data = cJSON_GetObjectItemCaseSensitive(e, "data");
+	bool said = names_modern(cJSON_GetObjectItemCaseSensitive(data,
+	                                                          "supported"));
+	char ignored[256];
+	cJSON *result;
+
+	c->modern = true;
+	int rc = request(c, "server/discover", NULL, &result, NULL, ignored,
+	                 sizeof(ignored));
+	bool offers = rc == 0 && names_modern(
+		cJSON_GetObjectItemCaseSensitive(result, "supportedVersions"));
+	cJSON_Delete(result);
+	c->modern = said || offers;
+	return c->modern;
+}
+
 static int handshake(struct sfs_mcp_http *c, char *why, size_t wlen)
 {
-	cJSON *result;
-	int rc = sfs_mcp_http_call(c, "initialize", initialize_params(),
-	                           &result, why, wlen);
+	cJSON *result, *refusal = NULL;
+	int rc = request(c, "initialize", initialize_params(), &result,
+	                 &refusal, why, wlen);
 
+	if (rc == -EPROTO && refusal && stateless_era(c, refusal)) {
+		cJSON_Delete(refusal);
+		snprintf(c->version, sizeof(c->version), "%s", MODERN_VERSION);
+		return 0;
+	}
+	cJSON_Delete(refusal);
 	if (rc < 0)
 		return rc;
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(result,
@@ -313,11 +495,26 @@ static int handshake(struct sfs_mcp_http *c, char *why, size_t wlen)
 	                wlen);
 }
 
-struct sfs_mcp_http *sfs_mcp_http_open(const char *url, const char *token,
-                                       char *why, size_t wlen)
+/* Certificates: what OpenSSL's variables name, when set (a private
+ * certificate authority), else libcurl's own default, as git sources do. */
+static void use_cert_locations(CURL *curl)
+{
+	const char *file = getenv("SSL_CERT_FILE");
+	const char *dir = getenv("SSL_CERT_DIR");
+
+	if (file && *file)
+		curl_easy_setopt(curl, CURLOPT_CAINFO, file);
+	if (dir && *dir)
+		curl_easy_setopt(curl, CURLOPT_CAPATH, dir);
+}
+
+int sfs_mcp_http_open(const char *url, const char *token,
+                      struct sfs_mcp_http **out, char *why, size_t wlen)
 {
 	struct sfs_mcp_http *c = calloc(1, sizeof(*c));
+	int rc;
 
+	*out = NULL;
 	if (!c || !(c->url = strdup(url)) || !(c->curl = curl_easy_init()) ||
 	    (token && asprintf(&c->auth, "Authorization: Bearer %s",
 	                       token) < 0)) {
@@ -325,7 +522,7 @@ struct sfs_mcp_http *sfs_mcp_http_open(const char *url, const char *token,
 			c->auth = NULL;
 		snprintf(why, wlen, "out of memory");
 		sfs_mcp_http_close(c);
-		return NULL;
+		return -ENOMEM;
 	}
 	c->next_id = 1;
 	curl_easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
@@ -334,16 +531,24 @@ struct sfs_mcp_http *sfs_mcp_http_open(const char *url, const char *token,
 	curl_easy_setopt(c->curl, CURLOPT_PROTOCOLS_STR, "http,https");
 	/* a redirect would send the token elsewhere: none is followed */
 	curl_easy_setopt(c->curl, CURLOPT_FOLLOWLOCATION, 0L);
-	if (handshake(c, why, wlen) < 0) {
+	use_cert_locations(c->curl);
+	rc = handshake(c, why, wlen);
+	if (rc < 0) {
 		sfs_mcp_http_close(c);
-		return NULL;
+		return rc;
 	}
-	return c;
+	*out = c;
+	return 0;
 }
 
 const char *sfs_mcp_http_url(const struct sfs_mcp_http *c)
 {
 	return c->url;
+}
+
+const char *sfs_mcp_http_version(const struct sfs_mcp_http *c)
+{
+	return c->version;
 }
 
 void sfs_mcp_http_close(struct sfs_mcp_http *c)
@@ -352,8 +557,12 @@ void sfs_mcp_http_close(struct sfs_mcp_http *c)
 		return;
 	if (c->curl)
 		curl_easy_cleanup(c->curl);
+	if (c->auth) {
+		/* the token leaves no copy behind in freed memory */
+		explicit_bzero(c->auth, strlen(c->auth));
+		free(c->auth);
+	}
 	free(c->url);
-	free(c->auth);
 	free(c->session);
 	free(c);
 }

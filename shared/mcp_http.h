@@ -1,8 +1,10 @@
 /*
  * mcp_http.h - a client of an MCP server over Streamable HTTP (libcurl):
  * just what a source of skills needs, JSON-RPC requests with their
- * answers, in the handshake era (initialize, then requests that carry the
- * negotiated MCP-Protocol-Version and the server's Mcp-Session-Id).
+ * answers, in either era: the handshake one (initialize, then requests
+ * that carry the negotiated MCP-Protocol-Version and the server's
+ * Mcp-Session-Id) or the stateless 2026-07-28 one (the version in each
+ * request's _meta), whichever the server speaks.
  *
  * One client is used by one thread at a time.
  */
@@ -15,11 +17,13 @@
 
 struct sfs_mcp_http;
 
-/* Connects to the MCP endpoint `url` (http:// or https://) and makes the
- * initialize handshake; `token` (or NULL) is sent as a bearer token.
- * Returns the client, or NULL with *why saying what failed. */
-struct sfs_mcp_http *sfs_mcp_http_open(const char *url, const char *token,
-                                       char *why, size_t wlen);
+/* Connects to the MCP endpoint `url` (http:// or https://; certificates
+ * from SSL_CERT_FILE and SSL_CERT_DIR when set) and finds the era it
+ * speaks; `token` (or NULL) is sent as a bearer token and never appears
+ * in *why.  Returns 0 with *out, or -errno with *why saying what failed:
+ * -EACCES when the server answered 401 (no token, or one it refused). */
+int sfs_mcp_http_open(const char *url, const char *token,
+                      struct sfs_mcp_http **out, char *why, size_t wlen);
 /* Sends the request `method` with params (consumed; NULL for none) and
  * waits for its answer: 0 with *result (free it with cJSON_Delete), or
  * -errno with *why saying what failed (a JSON-RPC error included). */
@@ -27,6 +31,8 @@ int sfs_mcp_http_call(struct sfs_mcp_http *c, const char *method,
                       cJSON *params, cJSON **result, char *why, size_t wlen);
 /* The endpoint's URL, as given to open. */
 const char *sfs_mcp_http_url(const struct sfs_mcp_http *c);
+/* The protocol version spoken: "2026-07-28" for the stateless era. */
+const char *sfs_mcp_http_version(const struct sfs_mcp_http *c);
 void sfs_mcp_http_close(struct sfs_mcp_http *c);
 
 #endif

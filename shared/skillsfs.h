@@ -131,6 +131,13 @@ struct sfs_unserved {
 
 struct sfs_lock;
 
+/* What a configuration file says of one source beside its url:. */
+struct sfs_source_options {
+	/* An MCP source: the file holding its bearer token (absolute), read
+	 * whenever the server is asked anything; NULL: no token. */
+	const char *token_file;
+};
+
 struct sfs_config {
 	const char *const *roots;  /* absolute folders, in precedence order */
 	size_t nroots;
@@ -195,6 +202,9 @@ struct sfs_config {
 	 * sfs_source_update failed, or NULL; a build serves such a root from
 	 * what the cache holds and says why in a finding. */
 	const char *const *root_notes;
+	/* When not NULL: for each root (in roots' order), its source's
+	 * options. */
+	const struct sfs_source_options *root_options;
 	/* A lockfile (lockfile.h) whose sources are these roots, in this
 	 * order, or NULL.  A root whose source names its skills (a folder)
 	 * serves only those, each only while the digest of its content is
@@ -387,6 +397,8 @@ struct sfs_config_file {
 	size_t nroots;
 	char **sources;        /* sources: their url:, in file order; after
 	                          the roots in precedence */
+	char **source_token_files;   /* for each of sources: its token_file:
+	                                (absolute), or NULL */
 	size_t nsources;
 	char **include;        /* see sfs_config */
 	size_t ninclude;

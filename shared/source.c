@@ -25,6 +25,16 @@ static const char *root_note(const struct sfs_config *cfg, const char *root)
 	return NULL;
 }
 
+/* cfg's options of the root, or NULL. */
+static const struct sfs_source_options *root_options(
+	const struct sfs_config *cfg, const char *root)
+{
+	for (size_t i = 0; cfg->root_options && i < cfg->nroots; i++)
+		if (strcmp(cfg->roots[i], root) == 0)
+			return &cfg->root_options[i];
+	return NULL;
+}
+
 int sfs_source_open(const struct sfs_config *cfg, const char *root,
                     const char *version, struct sfs_source *out)
 {
@@ -34,7 +44,8 @@ int sfs_source_open(const struct sfs_config *cfg, const char *root,
 	if (is_mcp(root)) {
 		out->ops = &sfs_source_mcp;
 		out->state = sfs_source_mcp_new(root, version, cfg->cache_dir,
-		                                root_note(cfg, root));
+		                                root_note(cfg, root),
+		                                root_options(cfg, root));
 	} else {
 		out->ops = &sfs_source_git;
 		out->state = sfs_source_git_new(root, version, cfg->cache_dir,
@@ -48,9 +59,11 @@ int sfs_source_update(const struct sfs_config *cfg, const char *root,
 {
 	if (!sfs_source_is_url(root))
 		return 0;
+	const struct sfs_source_options *o = root_options(cfg, root);
 	int rc = is_mcp(root) ?
-	         sfs_source_mcp_update(root, cfg->cache_dir, version, vlen,
-	                               why, wlen) :
+	         sfs_source_mcp_update(root, o ? o->token_file : NULL,
+	                               cfg->cache_dir, version, vlen, why,
+	                               wlen) :
 	         sfs_source_git_update(root, cfg->cache_dir, version, vlen,
 	                               why, wlen);
 	return rc < 0 ? rc : 1;

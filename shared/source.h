@@ -191,7 +191,8 @@ extern const struct sfs_source_ops sfs_source_mcp;
  * the listing to serve again, `note` why the last update failed.  NULL
  * when out of memory. */
 void *sfs_source_mcp_new(const char *url, const char *listing,
-                         const char *cache_dir, const char *note);
+                         const char *cache_dir, const char *note,
+                         const struct sfs_source_options *opts);
 
 /* One file of a skills/list entry's resources, as the listing gives it. */
 struct sfs_mcp_file {
@@ -217,12 +218,14 @@ char *sfs_mcp_blob_path(const char *cache_dir, const uint8_t sha256[32]);
 /* Fetches `want` from the server into the blob cache, only if its bytes
  * have the listed size and digest: 0, -EBADMSG when they do not (recorded
  * for status.json), or another -errno; *why says what failed. */
-int sfs_mcp_fetch_file(const char *location, const char *cache_dir,
-                       const struct sfs_mcp_file *want, char *why,
-                       size_t wlen);
+int sfs_mcp_fetch_file(const char *location, const char *token_file,
+                       const char *cache_dir, const struct sfs_mcp_file *want,
+                       char *why, size_t wlen);
 /* sfs_source_update for an MCP root: `version` is the listing's digest
- * (64 hex digits; vlen >= 65). */
-int sfs_source_mcp_update(const char *root, const char *cache_dir,
-                          char *version, size_t vlen, char *why, size_t wlen);
+ * (64 hex digits; vlen >= 65).  token_file (or NULL) holds the bearer
+ * token, read now; -EACCES when the server answered 401. */
+int sfs_source_mcp_update(const char *root, const char *token_file,
+                          const char *cache_dir, char *version, size_t vlen,
+                          char *why, size_t wlen);
 
 #endif

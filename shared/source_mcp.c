@@ -47,6 +47,7 @@ struct mcp_source {
 	char *url;              /* the root as configured */
 	char *location;         /* the endpoint: url without "mcp+" */
 	char *cache_dir;
+	char *token_file;       /* or NULL: source_mcp_fetch.c reads it */
 	char *note;             /* why the last update failed */
 	char keep[HEX_LEN + 1]; /* the listing to serve again, or "" */
 	char listing[HEX_LEN + 1];
@@ -70,7 +71,8 @@ static bool copy(const char *s, char **out)
 }
 
 void *sfs_source_mcp_new(const char *url, const char *listing,
-                         const char *cache_dir, const char *note)
+                         const char *cache_dir, const char *note,
+                         const struct sfs_source_options *opts)
 {
 	struct mcp_source *m = calloc(1, sizeof(*m));
 
@@ -79,9 +81,11 @@ void *sfs_source_mcp_new(const char *url, const char *listing,
 	if (listing)
 		snprintf(m->keep, sizeof(m->keep), "%s", listing);
 	if (!copy(url, &m->url) || !copy(cache_dir, &m->cache_dir) ||
-	    !copy(note, &m->note)) {
+	    !copy(note, &m->note) ||
+	    !copy(opts ? opts->token_file : NULL, &m->token_file)) {
 		free(m->url);
 		free(m->cache_dir);
+		free(m->token_file);
 		free(m->note);
 		free(m);
 		return NULL;
@@ -107,6 +111,7 @@ static void release(struct sfs_source *src)
 	free(m->url);
 	free(m->location);
 	free(m->cache_dir);
+	free(m->token_file);
 	free(m->note);
 	free(m);
 	src->state = NULL;
@@ -779,8 +784,8 @@ static int open_file(const struct sfs_source *src, int root_fd,
 		return -ENOMEM;
 	struct sfs_mcp_file want = { .uri = uri, .size = f->size };
 	memcpy(want.sha256, f->sha256, 32);
-	int rc = sfs_mcp_fetch_file(m->location, m->cache_dir, &want, why,
-	                            sizeof(why));
+	int rc = sfs_mcp_fetch_file(m->location, m->token_file, m->cache_dir,
+	                            &want, why, sizeof(why));
 	free(uri);
 	if (rc == -EBADMSG)
 		remember_bad(m, f->sha256);

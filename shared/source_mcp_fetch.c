@@ -21,6 +21,11 @@
  *                                  a file whose bytes did not match the
  *                                  listing: status.json reports it
  *
+ * A root configured with token_file sends the file's text as a bearer
+ * token.  The file is read when a fetch or a read starts, so a token that
+ * was rotated in it is the one sent next; the token itself is never put
+ * in a message, only the file's name.
+ *
  * Everything is written under a temporary name and renamed into place, so
  * a reader (the mount, another mount of the same server) never sees half
  * a file.  This runs on the mount's fetcher thread (an update) or on the
@@ -42,6 +47,8 @@
 
 /* Pages of skills/list at most: a server whose cursors never end. */
 #define MAX_PAGES 10000
+/* A bearer token file larger than this is not a token. */
+#define MAX_TOKEN 8192
 
 static void hex(const uint8_t sum[32], char out[65])
 {
@@ -114,6 +121,71 @@ static int write_file(const char *path, const void *p, size_t n)
 	if (rc < 0)
 		unlink(tmp);
 	free(tmp);
+	return rc;
+}
+
+/* ---- the connection -------------------------------------------------- */
+
+/* The token in `file`: its text without the line end around it, in *out
+ * (malloc'd).  A token is one line of printable ASCII: anything else
+ * could not go into a header unchanged. */
+static int read_token(const char *file, char **out, char *why, size_t wlen)
+{
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	char buf[MAX_TOKEN + 1];
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf));
+	int err = errno;
+
+	*out = NULL;
+	if (fd >= 0)
+		close(fd);
+	if (n < 0) {
+		snprintf(why, wlen, "cannot read the token file %s: %s", file,
+		         sfs_strerror(err));
+		return -EACCES;
+	}
+	size_t len = (size_t)n, start = 0;
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r' ||
+	               buf[len - 1] == ' ' || buf[len - 1] == '\t'))
+		len--;
+	while (start < len && (buf[start] == ' ' || buf[start] == '\t'))
+		start++;
+	bool ok = len > start && (size_t)n <= MAX_TOKEN;
+	for (size_t i = start; ok && i < len; i++)
+		ok = buf[i] > 32 && buf[i] < 127;
+	if (ok)
+		*out = strndup(buf + start, len - start);
+	explicit_bzero(buf, sizeof(buf));
+	if (!ok) {
+		snprintf(why, wlen, "the token file %s does not hold one line "
+		         "of printable text", file);
+		return -EINVAL;
+	}
+	return *out ? 0 : -ENOMEM;
+}
+
+/* A client of the server at `location`, with the token of token_file
+ * (or none); a 401 is said in terms of the token. */
+static int connect_to(const char *location, const char *token_file,
+                      struct sfs_mcp_http **c, char *why, size_t wlen)
+{
+	char *token = NULL;
+	int rc = token_file ? read_token(token_file, &token, why, wlen) : 0;
+
+	*c = NULL;
+	if (rc < 0)
+		return rc;
+	rc = sfs_mcp_http_open(location, token, c, why, wlen);
+	if (token) {
+		explicit_bzero(token, strlen(token));
+		free(token);
+	}
+	if (rc == -EACCES && token_file)
+		snprintf(why, wlen, "%s: the server refused the token in %s "
+		         "(401)", location, token_file);
+	else if (rc == -EACCES)
+		snprintf(why, wlen, "%s needs a token (401): give token_file "
+		         "in the source's entry of the config file", location);
 	return rc;
 }
 
@@ -240,15 +312,17 @@ static int fetch_with(struct sfs_mcp_http *c, const char *cache_dir,
 	return rc;
 }
 
-int sfs_mcp_fetch_file(const char *location, const char *cache_dir,
-                       const struct sfs_mcp_file *want, char *why,
-                       size_t wlen)
+int sfs_mcp_fetch_file(const char *location, const char *token_file,
+                       const char *cache_dir, const struct sfs_mcp_file *want,
+                       char *why, size_t wlen)
 {
-	struct sfs_mcp_http *c = sfs_mcp_http_open(location, NULL, why, wlen);
+	struct sfs_mcp_http *c;
+	int rc = connect_to(location, token_file, &c, why, wlen);
 	char *state = sfs_mcp_state_path(cache_dir, location);
 
-	int rc = !c ? -EIO : !state ? -ENOMEM :
-	         fetch_with(c, cache_dir, state, want, why, wlen);
+	if (rc == 0)
+		rc = !state ? -ENOMEM :
+		     fetch_with(c, cache_dir, state, want, why, wlen);
 	sfs_mcp_http_close(c);
 	free(state);
 	return rc;
@@ -362,8 +436,9 @@ static int store_listing(const char *state, const char *location,
 	return rc;
 }
 
-int sfs_source_mcp_update(const char *root, const char *cache_dir,
-                          char *version, size_t vlen, char *why, size_t wlen)
+int sfs_source_mcp_update(const char *root, const char *token_file,
+                          const char *cache_dir, char *version, size_t vlen,
+                          char *why, size_t wlen)
 {
 	struct sfs_source_url u;
 	const char *bad;
@@ -380,10 +455,11 @@ int sfs_source_mcp_update(const char *root, const char *cache_dir,
 		sfs_source_url_free(&u);
 		return -EINVAL;
 	}
-	struct sfs_mcp_http *c = sfs_mcp_http_open(u.location, NULL, why,
-	                                           wlen);
+	struct sfs_mcp_http *c;
 	cJSON *skills = cJSON_CreateArray();
-	rc = !c ? -EIO : !skills ? -ENOMEM : list_all(c, skills, why, wlen);
+	rc = connect_to(u.location, token_file, &c, why, wlen);
+	if (rc == 0)
+		rc = !skills ? -ENOMEM : list_all(c, skills, why, wlen);
 	if (rc == 0)
 		rc = fetch_skill_mds(c, cache_dir, state, skills, why, wlen);
 	if (rc == 0)

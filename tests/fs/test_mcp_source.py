@@ -4,7 +4,9 @@ the Skills extension, the official TypeScript SDK's (loadSkills and
 createMcpHandler, tests/lib/mcpskillserver.py) on loopback, served as a
 root: the files byte-identical to the server's folder; a file the server
 sends with other bytes than its listing's digest never served and reported;
-a server that dies, changes, or cannot be reached at start."""
+a server that dies, changes, or cannot be reached at start; a bearer token
+from a file (token_file), the stateless 2026-07-28 era, a session that
+expires, and https with a certificate that is trusted or not."""
 
 import errno
 import hashlib
@@ -74,10 +76,10 @@ class McpSources(MountTestCase):
         self.addCleanup(srv.stop)
         return srv
 
-    def mount_server(self, srv, roots=(), options=()):
+    def mount_server(self, srv, roots=(), options=(), env=None):
         return self.mount(list(roots), ["--source", "mcp+" + srv.url,
                                         "-o", "cache_dir=" + self.cache,
-                                        "-o", "fetch_interval=0"] + list(options))
+                                        "-o", "fetch_interval=0"] + list(options), env=env)
 
     def test_files_are_the_servers(self):
         srv = self.serve()
@@ -179,6 +181,119 @@ class McpSources(MountTestCase):
         self.assertEqual(files_of(m.file("skills", "writing")),
                          files_of(os.path.join(self.served, "writing")))
         self.assertEqual(diagnostics(m), [])
+
+    def mount_config(self, srv, token_file=None, env=None):
+        """A mount whose config file names the server, with token_file."""
+        path = os.path.join(self.make_dir(), "skillsfs.yaml")
+        entry = "  - url: mcp+%s\n" % srv.url
+        if token_file:
+            entry += "    token_file: %s\n" % token_file
+        write(path, "sources:\n" + entry + "options:\n  cache_dir: %s\n"
+              "  fetch_interval: 0\n" % self.cache)
+        return self.mount([], ["--config", path], env=env)
+
+    def sighup(self, m):
+        gen = m.generation()
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
+
+    def test_bearer_token_from_a_file(self):
+        keys = self.make_dir()
+        server_token = os.path.join(keys, "server.token")
+        ours = os.path.join(keys, "ours.token")
+        write(server_token, "alpha-1\n")
+        write(ours, "alpha-1\n")
+        srv = SkillServer(self.served, token_file=server_token)
+        self.addCleanup(srv.stop)
+        m = self.mount_config(srv, token_file=ours)
+        self.assertEqual(files_of(m.file("skills", "csv-report")),
+                         files_of(os.path.join(self.served, "csv-report")))
+        # a rotated token is read again: for the listing and for a read
+        write(server_token, "beta-2\n")
+        write(ours, "beta-2\n")
+        self.sighup(m)
+        self.assertEqual(diagnostics(m), [])
+        self.assertEqual(m.read("skills", "pdf-forms", "scripts", "fill.py"),
+                         b"print('filled')\n")
+        # a token the server refuses: said with the file, never the token
+        write(ours, "gamma-3\n")
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: any("refused the token" in d["message"] for d in diagnostics(m)),
+                 what="the refused token in status.json")
+        [d] = diagnostics(m)
+        self.assertIn("the server refused the token in %s (401)" % ours, d["message"])
+        with open(m.file("status.json")) as f:
+            status = f.read()
+        for token in ("alpha-1", "beta-2", "gamma-3"):
+            self.assertNotIn(token, status)
+            self.assertNotIn(token, m.stderr())
+        # what was verified before is still served
+        self.assertEqual(m.read("skills", "csv-report", "template.md"), b"| a | b |\n")
+
+    def test_a_server_that_needs_a_token_says_so(self):
+        keys = self.make_dir()
+        server_token = os.path.join(keys, "server.token")
+        write(server_token, "alpha-1\n")
+        srv = SkillServer(self.served, token_file=server_token)
+        self.addCleanup(srv.stop)
+        m = self.mount_server(srv)
+        self.assertEqual(os.listdir(m.file("skills")), [])
+        [d] = diagnostics(m)
+        self.assertEqual(d["severity"], "error")
+        self.assertIn("needs a token (401): give token_file", d["message"])
+
+    def test_stateless_era(self):
+        # the SDK's createMcpHandler with legacy: 'reject' refuses
+        # initialize: only 2026-07-28 requests, each with its _meta
+        srv = SkillServer(self.served, era="modern")
+        self.addCleanup(srv.stop)
+        m = self.mount_server(srv)
+        for skill in ("csv-report", "pdf-forms"):
+            self.assertEqual(files_of(m.file("skills", skill)),
+                             files_of(os.path.join(self.served, skill)))
+        self.assertEqual(diagnostics(m), [])
+        self.assertEqual(root_status(m)["skills"], 2)
+
+    def test_an_expired_session_is_begun_again(self):
+        # the 3rd request of the session is answered 404: the session
+        # expired; the client makes a new handshake and asks again
+        srv = SkillServer(self.served, sessions=3)
+        self.addCleanup(srv.stop)
+        m = self.mount_server(srv)
+        srv.expect("expired")
+        self.assertEqual(diagnostics(m), [])
+        for skill in ("csv-report", "pdf-forms"):
+            self.assertEqual(files_of(m.file("skills", skill)),
+                             files_of(os.path.join(self.served, skill)))
+
+    def certificate(self, folder, name):
+        """A self-signed certificate for 127.0.0.1: (cert, key)."""
+        cert, key = (os.path.join(folder, name + ext) for ext in (".pem", ".key"))
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes",
+                        "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=127.0.0.1",
+                        "-addext", "subjectAltName=IP:127.0.0.1"],
+                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return cert, key
+
+    def test_https(self):
+        keys = self.make_dir()
+        cert, key = self.certificate(keys, "server")
+        other, _ = self.certificate(keys, "other")
+        srv = SkillServer(self.served, tls=(cert, key))
+        self.addCleanup(srv.stop)
+        self.assertTrue(srv.url.startswith("https://127.0.0.1:"))
+        m = self.mount_server(srv, env=dict(os.environ, SSL_CERT_FILE=cert))
+        self.assertEqual(files_of(m.file("skills", "pdf-forms")),
+                         files_of(os.path.join(self.served, "pdf-forms")))
+        self.assertEqual(diagnostics(m), [])
+        m.cleanup()
+        # a certificate no trusted authority signed: not fetched, and said
+        self.cache = self.make_dir()
+        untrusted = self.mount_server(srv, env=dict(os.environ, SSL_CERT_FILE=other))
+        self.assertEqual(os.listdir(untrusted.file("skills")), [])
+        [d] = diagnostics(untrusted)
+        self.assertIn("not fetched yet: cannot reach %s" % srv.url, d["message"])
+        self.assertIn("certificate", d["message"])
 
     def unreachable_url(self):
         srv = SkillServer(self.served)

@@ -5,6 +5,12 @@ port the kernel chooses and the server prints, never guessed.
 
     srv = SkillServer(folder, lie=["skill://a/ref.md"])
     srv.url                 # http://127.0.0.1:PORT/mcp
+    srv.expect("expired")   # waits for the server to print that line
+
+The options of skills-server.mjs: era="modern" (only the stateless
+2026-07-28 era), page_size=N, token_file=PATH (a bearer token required),
+tls=(CERT, KEY) (https), sessions=N (sessions that expire at the Nth use),
+count_pages=True ("page N" printed for each skills/list answered).
     srv.reload()            # reads the folder again; returns once it did
     srv.stop()              # ends the server; also when a test failed
 
@@ -26,10 +32,19 @@ DEADLINE = 30.0
 
 
 class SkillServer:
-    def __init__(self, folder, lie=()):
+    def __init__(self, folder, lie=(), era=None, page_size=None, token_file=None,
+                 tls=None, sessions=None, count_pages=False):
         argv = [shutil.which("node") or "node", SCRIPT, folder]
         for uri in lie:
             argv += ["--lie", uri]
+        for name, value in (("--era", era), ("--page-size", page_size),
+                            ("--token-file", token_file), ("--sessions", sessions)):
+            if value is not None:
+                argv += [name, str(value)]
+        if tls:
+            argv += ["--tls", tls[0], tls[1]]
+        if count_pages:
+            argv.append("--count-pages")
         self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      text=True)
         self.lines = queue.Queue()
@@ -58,6 +73,12 @@ class SkillServer:
         if line is None:
             raise AssertionError("the MCP test server ended: %s" % self.proc.stderr.read())
         return line
+
+    def expect(self, want):
+        """Waits for the server to print the line `want`."""
+        line = self._line()
+        if line != want:
+            raise AssertionError("the MCP test server said %r, not %r" % (line, want))
 
     def reload(self):
         """Has the server read its folder again, and waits until it did."""

@@ -163,9 +163,41 @@ static void test_sources(void)
 	        "sources.url", "REF");
 	refused("an unknown key of a source",
 	        "sources:\n  - url: git+file:///x\n    branch: main\n", 3,
-	        "sources.branch", "unknown key (known: url)");
+	        "sources.branch", "unknown key (known: url, token_file)");
 	refused("a source without url", "sources:\n  - {}\n", 2, "sources",
 	        "needs url");
+	refused("a token for a git source",
+	        "sources:\n  - url: git+file:///x\n    token_file: t\n", 2,
+	        "sources", "mcp+https:// sources only");
+	refused("an empty token_file",
+	        "sources:\n  - url: mcp+https://h/mcp\n    token_file: ''\n",
+	        3, "sources.token_file", "a file path");
+}
+
+static void test_token_file(void)
+{
+	const char *path = write_file(at("tokens.yaml"),
+		"sources:\n"
+		"  - url: mcp+https://a.example/mcp\n"
+		"    token_file: secrets/a.token\n"
+		"  - url: git+file:///srv/skills.git\n"
+		"  - token_file: ~/b.token\n"
+		"    url: mcp+http://127.0.0.1:8080/mcp\n");
+	struct sfs_config_file cf;
+	struct sfs_config_error err;
+	char want[4096];
+
+	int rc = sfs_config_file_read(path, "/home/u", &cf, &err);
+	snprintf(want, sizeof(want), "%s/secrets/a.token", top);
+	ok(rc == 0 && cf.nsources == 3 &&
+	   streq(cf.source_token_files[0], want) &&
+	   cf.source_token_files[1] == NULL &&
+	   streq(cf.source_token_files[2], "/home/u/b.token") &&
+	   streq(cf.sources[2], "mcp+http://127.0.0.1:8080/mcp"),
+	   "token_file: beside its url, relative to the file, ~/ expanded "
+	   "(got %d: %s)", rc, err.message);
+	if (rc == 0)
+		sfs_config_file_free(&cf);
 }
 
 static void test_lock(void)
@@ -213,6 +245,7 @@ int main(void)
 	test_empty();
 	test_errors();
 	test_sources();
+	test_token_file();
 	test_lock();
 	test_missing();
 	return tap_end();

@@ -5,7 +5,9 @@
 // Streamable HTTP on a node http server at 127.0.0.1, on a port the kernel
 // chooses.
 //
-//   node skills-server.mjs FOLDER [--lie URI]...
+//   node skills-server.mjs FOLDER [--lie URI]... [--era both|modern]
+//        [--page-size N] [--token-file FILE] [--tls CERT KEY]
+//        [--sessions N]
 //
 // Prints its endpoint's URL as its first line on stdout, then "reloaded"
 // each time SIGHUP has made it read the folder again (so a test waits for
@@ -13,24 +15,55 @@
 // URI with bytes that differ from the ones its listing's digest covers,
 // as a broken or tampered server would: the SDK itself never serves such
 // bytes, so the answer is altered on its way out.
+//
+// --era modern serves only the stateless 2026-07-28 era (the SDK's
+// createMcpHandler with legacy: 'reject'); the default serves both, the
+// 2025 era statelessly (the SDK's own default).  --page-size N pages
+// skills/list by N (the SDK's default is 100).  --token-file FILE answers
+// 401 to a request without "Authorization: Bearer <the file's text>" (read
+// at each request, so a test can rotate it).  --tls CERT KEY serves https.
+// --sessions N gives each initialize a Mcp-Session-Id and answers 404 to
+// the Nth request that carries one, then to every later use of that id, as
+// a server whose sessions expire does (the SDK's stateless legacy serving
+// has no sessions, so they are kept here, in front of it), and prints
+// "expired" when it does.  --count-pages prints "page N" for the Nth
+// skills/list it answers, so a test sees that cursors were followed.
+import fs from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
+import { randomUUID } from 'node:crypto';
 import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import { loadSkills } from '@modelcontextprotocol/server/ext/skills/node';
 
 const args = process.argv.slice(2);
 const folder = args[0];
 const lies = new Set(args.flatMap((a, i) => a === '--lie' ? [args[i + 1]] : []));
+const option = (name) => {
+	const i = args.indexOf(name);
+	return i < 0 ? undefined : args[i + 1];
+};
+const era = option('--era') ?? 'both';
+const pageSize = option('--page-size');
+const tokenFile = option('--token-file');
+const tls = option('--tls') && { cert: fs.readFileSync(option('--tls')),
+	key: fs.readFileSync(args[args.indexOf('--tls') + 2]) };
+const expireAt = Number(option('--sessions') ?? 0);
+const countPages = args.includes('--count-pages');
+let pages = 0;
+const sessions = new Set();   // the live ones
+let sessionUses = 0;
 if (!folder) {
 	console.error('usage: skills-server.mjs FOLDER [--lie URI]...');
 	process.exit(2);
 }
 
-const skills = await loadSkills(folder, { onWarning: () => {} });
+const skills = await loadSkills(folder, { onWarning: () => {},
+	...(pageSize ? { pageSize: Number(pageSize) } : {}) });
 const handler = createMcpHandler(() => {
 	const mcp = new McpServer({ name: 'skills-test-server', version: '1.0.0' });
 	skills.attach(mcp);
 	return mcp;
-});
+}, { legacy: era === 'modern' ? 'reject' : 'stateless' });
 
 // The JSON-RPC message `m` with its resources/read contents altered.
 function tamper(m) {
@@ -52,11 +85,43 @@ function altered(text, contentType) {
 		line).join('\n');
 }
 
+// Whether the request may go on: a bearer token when one is required, a
+// live session when sessions are kept.  Answers the request when not.
+function admitted(req, res, asked) {
+	if (tokenFile) {
+		const want = 'Bearer ' + fs.readFileSync(tokenFile, 'utf8').trim();
+		if (req.headers.authorization !== want) {
+			res.writeHead(401, { 'www-authenticate': 'Bearer' });
+			res.end();
+			return false;
+		}
+	}
+	const id = req.headers['mcp-session-id'];
+	if (expireAt && id && asked?.method !== 'initialize') {
+		if (!sessions.has(id) || ++sessionUses === expireAt) {
+			if (sessions.delete(id))
+				console.log('expired');
+			res.writeHead(404);
+			res.end();
+			return false;
+		}
+	}
+	return true;
+}
+
 async function serve(req, res) {
 	const chunks = [];
 	for await (const c of req)
 		chunks.push(c);
 	const body = Buffer.concat(chunks);
+	let asked = null;
+	try {
+		asked = JSON.parse(body.toString());
+	} catch {
+		// not JSON: nothing to alter
+	}
+	if (!admitted(req, res, asked))
+		return;
 	const headers = new Headers();
 	for (const [k, v] of Object.entries(req.headers))
 		if (k !== 'connection' && k !== 'content-length')
@@ -67,12 +132,8 @@ async function serve(req, res) {
 	});
 	const response = await handler.fetch(request);
 	let text = await response.text();
-	let asked = null;
-	try {
-		asked = JSON.parse(body.toString());
-	} catch {
-		// not JSON: nothing to alter
-	}
+	if (countPages && asked?.method === 'skills/list' && response.ok)
+		console.log(`page ${++pages}`);
 	if (asked?.method === 'resources/read' && lies.has(asked.params?.uri))
 		text = altered(text, response.headers.get('content-type') ?? '');
 	const out = {};
@@ -80,22 +141,28 @@ async function serve(req, res) {
 		if (k !== 'content-length')
 			out[k] = v;
 	});
+	if (expireAt && asked?.method === 'initialize' && response.ok) {
+		out['mcp-session-id'] = randomUUID();
+		sessions.add(out['mcp-session-id']);
+	}
 	res.writeHead(response.status, out);
 	res.end(text);
 }
 
-const server = http.createServer((req, res) => {
+const listener = (req, res) => {
 	serve(req, res).catch((e) => {
 		console.error(e);
 		res.writeHead(500);
 		res.end();
 	});
-});
+};
+const server = tls ? https.createServer(tls, listener)
+	: http.createServer(listener);
 process.on('SIGHUP', () => {
 	skills.reload().then(() => console.log('reloaded'),
 		(e) => console.error('reload failed:', e));
 });
 process.on('SIGTERM', () => process.exit(0));
 server.listen(0, '127.0.0.1', () => {
-	console.log(`http://127.0.0.1:${server.address().port}/mcp`);
+	console.log(`${tls ? 'https' : 'http'}://127.0.0.1:${server.address().port}/mcp`);
 });
