@@ -43,6 +43,8 @@ void sfs_text_pos(const char *text, size_t off, unsigned first_line,
  * is non-empty and made only of bytes in set, and whether it is a core
  * schema integer or float ([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?). */
 bool sfs_core_digits(const char *s, const char *set);
+/* *out = strdup(s), or NULL for NULL; false when out of memory. */
+bool sfs_strdup_or_null(const char *s, char **out);
 bool sfs_core_number(const char *s);
 
 /* ---- diag.c: a growable list of findings ------------------------------

@@ -105,6 +105,10 @@ const struct sfs_source *sfs_catalog_source(const sfs_catalog *cat,
 
 /* ---- source.c: which kind of source a root names ---------------------- */
 
+/* *st as the listing saw f, for a source whose identities stamp content
+ * (a blob id, a digest): what was opened is that very content. */
+void sfs_source_listed_stat(const struct sfs_file *f, struct stat *st);
+
 /* The source of a configured root (a folder's path, or a URL), for one
  * build of cfg (NULL for the docs folder's), in *out; `version` (or
  * NULL) is what the previous build of the same root served

@@ -91,13 +91,6 @@ static const char *git_message(void)
 
 /* ---- state -------------------------------------------------------------- */
 
-/* strdup of s, or NULL for NULL; false when out of memory. */
-static bool copy(const char *s, char **out)
-{
-	*out = s ? strdup(s) : NULL;
-	return !s || *out;
-}
-
 void *sfs_source_git_new(const char *url, const char *commit,
                          const char *cache_dir, const char *note)
 {
@@ -107,8 +100,9 @@ void *sfs_source_git_new(const char *url, const char *commit,
 		return NULL;
 	if (commit)
 		snprintf(g->keep, sizeof(g->keep), "%s", commit);
-	if (!copy(url, &g->url) || !copy(cache_dir, &g->cache_dir) ||
-	    !copy(note, &g->note) || git_libgit2_init() < 0) {
+	if (!sfs_strdup_or_null(url, &g->url) ||
+	    !sfs_strdup_or_null(cache_dir, &g->cache_dir) ||
+	    !sfs_strdup_or_null(note, &g->note) || git_libgit2_init() < 0) {
 		free(g->url);
 		free(g->cache_dir);
 		free(g->note);
@@ -1067,15 +1061,7 @@ static int open_skill_md(const struct sfs_source *src, const char *path,
 	if (fd < 0)
 		return fd;
 	/* the identity listed: what was opened is that very blob */
-	memset(st, 0, sizeof(*st));
-	st->st_mode = S_IFREG | (S_ISREG(f->mode) ? (f->mode & 07777) : 0644);
-	st->st_size = f->size;
-	st->st_dev = f->dev;
-	st->st_ino = f->ino;
-	st->st_mtim = f->mtime;
-	st->st_ctim = f->ctime;
-	st->st_uid = f->uid;
-	st->st_gid = f->gid;
+	sfs_source_listed_stat(f, st);
 	return fd;
 }
 

@@ -63,13 +63,6 @@ struct mcp_source {
 	size_t nbad, capbad;
 };
 
-/* strdup of s, or NULL for NULL; false when out of memory. */
-static bool copy(const char *s, char **out)
-{
-	*out = s ? strdup(s) : NULL;
-	return !s || *out;
-}
-
 void *sfs_source_mcp_new(const char *url, const char *listing,
                          const char *cache_dir, const char *note,
                          const struct sfs_source_options *opts)
@@ -80,9 +73,10 @@ void *sfs_source_mcp_new(const char *url, const char *listing,
 		return NULL;
 	if (listing)
 		snprintf(m->keep, sizeof(m->keep), "%s", listing);
-	if (!copy(url, &m->url) || !copy(cache_dir, &m->cache_dir) ||
-	    !copy(note, &m->note) ||
-	    !copy(opts ? opts->token_file : NULL, &m->token_file)) {
+	if (!sfs_strdup_or_null(url, &m->url) ||
+	    !sfs_strdup_or_null(cache_dir, &m->cache_dir) ||
+	    !sfs_strdup_or_null(note, &m->note) ||
+	    !sfs_strdup_or_null(opts ? opts->token_file : NULL, &m->token_file)) {
 		free(m->url);
 		free(m->cache_dir);
 		free(m->token_file);
@@ -744,15 +738,7 @@ static int open_skill_md(const struct sfs_source *src, const char *path,
 	int fd = open_blob(m, f);
 	if (fd < 0)
 		return fd == -ENOENT ? -EIO : fd;
-	memset(st, 0, sizeof(*st));
-	st->st_mode = S_IFREG | 0644;
-	st->st_size = f->size;
-	st->st_dev = f->dev;
-	st->st_ino = f->ino;
-	st->st_mtim = f->mtime;
-	st->st_ctim = f->ctime;
-	st->st_uid = f->uid;
-	st->st_gid = f->gid;
+	sfs_source_listed_stat(f, st);
 	return fd;
 }
 

@@ -102,3 +102,9 @@ bool sfs_core_number(const char *s)
 	}
 	return *s == '\0';
 }
+
+bool sfs_strdup_or_null(const char *s, char **out)
+{
+	*out = s ? strdup(s) : NULL;
+	return !s || *out;
+}
