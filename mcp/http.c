@@ -637,7 +637,8 @@ static void finish(struct http *h, int epoll_fd)
 	 * before it may stop. */
 	do {
 		now = now_ns();
-		step(h, epoll_fd, now < deadline ? (deadline - now) / 1000000 : 0);
+		step(h, epoll_fd, h->streams.head && now < deadline
+			? (deadline - now) / 1000000 : 0);
 	} while (h->streams.head && now_ns() < deadline);
 	MHD_stop_daemon(h->daemon);
 	sessions_close_all(&h->sessions);
