@@ -485,6 +485,21 @@ static enum MHD_Result end_session(struct http *h, struct MHD_Connection *c)
 
 /* ---- the request handler ---------------------------------------------- */
 
+/* The address a request came to: the one listened on, unless that is
+ * every address of the machine (0.0.0.0, ::). */
+static struct sockaddr_storage local_address(const struct http_listen *l,
+                                             struct MHD_Connection *c)
+{
+	const union MHD_ConnectionInfo *info =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+	struct sockaddr_storage local = l->addr;
+	socklen_t len = sizeof(local);
+
+	if (info && getsockname(info->connect_fd, (struct sockaddr *)&local, &len) < 0)
+		local = l->addr;
+	return local;
+}
+
 /* The checks made before the body is read; true when they refused it. */
 static bool refused(struct http *h, struct MHD_Connection *c, const char *url,
                     const char *method, enum MHD_Result *rc)
@@ -495,8 +510,9 @@ static bool refused(struct http *h, struct MHD_Connection *c, const char *url,
 	const char *type = header(c, MHD_HTTP_HEADER_CONTENT_TYPE);
 	size_t type_len = type ? strcspn(type, "; \t") : 0;
 	bool is_post = strcmp(method, MHD_HTTP_METHOD_POST) == 0;
+	struct sockaddr_storage local = local_address(l, c);
 
-	if (!http_host_ok(l, host) || !http_origin_ok(l, origin, host))
+	if (!http_host_ok(l, host) || !http_origin_ok(l, origin, &local))
 		*rc = refuse(c, MHD_HTTP_FORBIDDEN, REFUSED, NULL,
 			     "Forbidden: Host %s, Origin %s: not this server's "
 			     "(DNS rebinding protection); call http://%s:%u"

@@ -200,16 +200,19 @@ static bool loopback_host(const char *host, size_t n)
 	return host_address(host, n, AF_INET6, &a6) && IN6_IS_ADDR_LOOPBACK(&a6);
 }
 
-static bool served_host(const struct http_listen *l, const char *host, size_t n)
+/* host is the address `local`, written as a URL writes it. */
+static bool same_address(const struct sockaddr_storage *local, const char *host,
+                         size_t n)
 {
 	struct in_addr a4;
 	struct in6_addr a6;
 
-	if (l->addr.ss_family == AF_INET)
+	if (local->ss_family == AF_INET)
 		return host_address(host, n, AF_INET, &a4) &&
-		       a4.s_addr == ((const struct sockaddr_in *)&l->addr)->sin_addr.s_addr;
-	return host_address(host, n, AF_INET6, &a6) &&
-	       memcmp(&a6, &((const struct sockaddr_in6 *)&l->addr)->sin6_addr,
+		       a4.s_addr == ((const struct sockaddr_in *)local)->sin_addr.s_addr;
+	return local->ss_family == AF_INET6 &&
+	       host_address(host, n, AF_INET6, &a6) &&
+	       memcmp(&a6, &((const struct sockaddr_in6 *)local)->sin6_addr,
 		      sizeof(a6)) == 0;
 }
 
@@ -224,10 +227,10 @@ bool http_host_ok(const struct http_listen *l, const char *host)
 }
 
 bool http_origin_ok(const struct http_listen *l, const char *origin,
-                    const char *host)
+                    const struct sockaddr_storage *local)
 {
-	const char *sep, *oh, *hh;
-	size_t on, hn;
+	const char *sep, *oh;
+	size_t on;
 
 	if (!origin)
 		return true;
@@ -242,12 +245,7 @@ bool http_origin_ok(const struct http_listen *l, const char *origin,
 	if (strpbrk(auth, "/?#@ ") ||
 	    !authority_host(auth, strlen(auth), &oh, &on))
 		return false;
-	if (l->loopback)
-		return loopback_host(oh, on);
-	if (served_host(l, oh, on))
-		return true;
-	return host && authority_host(host, strlen(host), &hh, &hn) &&
-	       hn == on && strncasecmp(hh, oh, on) == 0;
+	return l->loopback ? loopback_host(oh, on) : same_address(local, oh, on);
 }
 
 /* ---- the bearer token ------------------------------------------------- */

@@ -35,11 +35,11 @@ int http_listen_open(struct http_listen *l);
  * (a rebound DNS name is refused); elsewhere any (a token guards it). */
 bool http_host_ok(const struct http_listen *l, const char *host);
 /* The Origin header (NULL: none, not a browser) names a page that may
- * call: on loopback one on a loopback host; elsewhere one on the address
- * served or the same host as the request's Host header.  "null" and
- * anything that is not scheme://host[:port] may not. */
+ * call: on loopback one on a loopback host; elsewhere one on `local`, the
+ * address the request came to.  "null", a name, and anything that is not
+ * http[s]://host[:port] may not. */
 bool http_origin_ok(const struct http_listen *l, const char *origin,
-                    const char *host);
+                    const struct sockaddr_storage *local);
 
 /* The longest token accepted, and the shortest worth the name. */
 #define HTTP_TOKEN_MAX 4096

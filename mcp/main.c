@@ -343,7 +343,7 @@ static int read_token(const struct options *o, char **token)
 	return 0;
 }
 
-static int serve_http(struct options *o, int listen_fd, const char *token,
+static int serve_http(const struct options *o, int listen_fd, const char *token,
                       const struct mcp_config *cfg)
 {
 	struct http_config hc = {

@@ -445,15 +445,22 @@ describe('--token-file', () => {
 		}
 	});
 
-	it('serves an address beyond loopback with a token; Host is not checked there', async () => {
+	it('serves an address beyond loopback with a token; an Origin must be the address reached', async () => {
 		const wide = await startHttp(['--mount', fx.mnt, '--token-file', tokenFile('wide', token)],
 			{ listen: '0.0.0.0:0' });
 		try {
 			const url = wide.url.replace('0.0.0.0', '127.0.0.1');
+			const headers = { authorization: `Bearer ${token}`, ...modernHeaders('tools/list') };
 			assert.equal((await post(url, initializeBody())).status, 401);
-			const res = await post(url, modernBody('tools/list'),
-				{ authorization: `Bearer ${token}`, ...modernHeaders('tools/list') });
+			const res = await post(url, modernBody('tools/list'), headers);
 			assert.equal(res.status, 200, res.text);
+			const same = await post(url, modernBody('tools/list'),
+				{ ...headers, origin: `http://127.0.0.1:${new URL(url).port}` });
+			assert.equal(same.status, 200, same.text);
+			for (const origin of ['http://evil.example.com', 'http://localhost:8080']) {
+				const other = await post(url, modernBody('tools/list'), { ...headers, origin });
+				assert.equal(other.status, 403, origin);
+			}
 		} finally {
 			assert.deepEqual(await wide.stop(), { code: 0, signal: null });
 		}
