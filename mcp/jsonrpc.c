@@ -232,8 +232,32 @@ static void invalid(struct message *m, int code, const char *msg)
 static bool blank(const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
-		if (!strchr(" \t\r", s[i]))
+		if (!strchr(" \t\r\n", s[i]))
 			return false;
+	return true;
+}
+
+/*
+ * RFC 8259: JSON text exchanged between systems is UTF-8, and its only
+ * control characters are the whitespace tab, LF and CR (inside strings
+ * they must be escaped); cJSON is laxer.  A line on stdio holds no LF; a
+ * body over HTTP may, between tokens but not inside a string.  (Tab and
+ * CR inside a string have always been let through to cJSON.)
+ */
+static bool controls_ok(const char *s, size_t len)
+{
+	bool in_string = false;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (in_string && c == '\\')
+			i++;
+		else if (c == '"')
+			in_string = !in_string;
+		else if (c < 0x20 && c != '\t' && c != '\r' &&
+			 (c != '\n' || in_string))
+			return false;
+	}
 	return true;
 }
 
@@ -305,20 +329,14 @@ void message_parse(const char *line, size_t len, struct message *m)
 		m->kind = MSG_EMPTY;
 		return;
 	}
-	/* RFC 8259: JSON text exchanged between systems is UTF-8, and its
-	 * only control characters are the whitespace tab, CR and LF (inside
-	 * strings they must be escaped).  cJSON is laxer about both. */
 	if (!sfs_utf8_valid(line, len)) {
 		invalid(m, JSONRPC_PARSE_ERROR, "Parse error: not UTF-8");
 		return;
 	}
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = (unsigned char)line[i];
-		if (c < 0x20 && c != '\t' && c != '\r') {
-			invalid(m, JSONRPC_PARSE_ERROR,
-				"Parse error: control character outside a string escape");
-			return;
-		}
+	if (!controls_ok(line, len)) {
+		invalid(m, JSONRPC_PARSE_ERROR,
+			"Parse error: control character outside a string escape");
+		return;
 	}
 	const char *end = NULL;
 	m->root = cJSON_ParseWithLengthOpts(line, len, &end, false);

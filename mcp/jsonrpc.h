@@ -1,6 +1,7 @@
 /*
  * jsonrpc.h - JSON-RPC 2.0 over newline-delimited stdio: line framing with
- * a size bound, classification of one message, and the response texts.
+ * a size bound, classification of one message (a line, or the body of an
+ * HTTP request), and the response texts.
  *
  * Rules followed (jsonrpc.org/specification and the MCP base protocol):
  * a message that is not JSON gets -32700 with id null; a message that is
@@ -73,7 +74,8 @@ struct message {
 	const char *error_message; /* MSG_INVALID, static */
 };
 
-/* Classifies one line.  Always fills *m; free with message_free(). */
+/* Classifies one line, or one HTTP body (which may hold line feeds
+ * between tokens).  Always fills *m; free with message_free(). */
 void message_parse(const char *line, size_t len, struct message *m);
 void message_free(struct message *m);
 

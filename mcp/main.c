@@ -3,9 +3,11 @@
  *
  *   skillsfs-mcp [--mount MOUNT] [--skills-dir DIR]... [--config FILE]
  *                [--docs-dir DIR] [--linger SECONDS] [--audit-log FILE]
+ *                [--http ADDR:PORT [--token-file FILE]]
  *   skillsfs-mcp instructions [--no-xml]
  *
- * Which mount is served, and who keeps it, is automount.c's business.
+ * Which mount is served, and who keeps it, is automount.c's business;
+ * --http serves over HTTP instead of stdio (http.c).
  *
  * Stdout carries protocol messages only, one per line, flushed each;
  * everything else goes to stderr.  EOF on stdin ends the server at once
@@ -23,6 +25,7 @@
 #include "audit.h"
 #include "automount.h"
 #include "cli.h"
+#include "http.h"
 #include "instructions.h"
 #include "jsonrpc.h"
 #include "mount.h"
@@ -50,16 +53,19 @@ static void usage(FILE *f)
 {
 	fputs("Usage: skillsfs-mcp --skills-dir DIR... [--config FILE] [--docs-dir DIR]\n"
 	      "                    [--linger SECONDS] [--audit-log FILE]\n"
+	      "                    [--http ADDR:PORT [--token-file FILE]]\n"
 	      "       skillsfs-mcp --mount MOUNT [--skills-dir DIR]... [--config FILE]\n"
 	      "                    [--docs-dir DIR] [--audit-log FILE]\n"
+	      "                    [--http ADDR:PORT [--token-file FILE]]\n"
 	      "       skillsfs-mcp instructions [--no-xml]\n"
 	      "       skillsfs-mcp --help | --version\n"
 	      "\n"
-	      "An MCP server on stdin/stdout for the skills of a skillsfs mount; it\n"
-	      "hands out absolute paths inside the mount.  Given folders and no\n"
-	      "--mount, it uses a private mount of exactly those folders under\n"
-	      "$XDG_RUNTIME_DIR/skillsfs (else /tmp/skillsfs-UID), shared by the\n"
-	      "sessions with the same folders and gone after the last one ends.\n"
+	      "An MCP server on stdin/stdout (or over HTTP) for the skills of a\n"
+	      "skillsfs mount; it hands out absolute paths inside the mount.  Given\n"
+	      "folders and no --mount, it uses a private mount of exactly those\n"
+	      "folders under $XDG_RUNTIME_DIR/skillsfs (else /tmp/skillsfs-UID),\n"
+	      "shared by the sessions with the same folders and gone after the\n"
+	      "last one ends.\n"
 	      "\n"
 	      "  -s, --skills-dir DIR    a skills folder to serve; repeat for more\n"
 	      "  -c, --config FILE       a skillsfs configuration file (skillsfs(5)):\n"
@@ -73,6 +79,15 @@ static void usage(FILE *f)
 	      "  -l, --linger SECONDS    how long a mount outlives its last session\n"
 	      "                          (default 5)\n"
 	      "  -a, --audit-log FILE    append one JSON line per request to FILE\n"
+	      "  -H, --http ADDR:PORT    serve MCP over Streamable HTTP at\n"
+	      "                          http://ADDR:PORT/mcp instead of stdio; PORT\n"
+	      "                          alone is 127.0.0.1:PORT, [::1]:PORT is IPv6,\n"
+	      "                          port 0 any free one (the URL served is\n"
+	      "                          printed on stderr); an address other than\n"
+	      "                          loopback needs --token-file\n"
+	      "  -t, --token-file FILE   with --http: every request must carry\n"
+	      "                          Authorization: Bearer TOKEN, TOKEN the first\n"
+	      "                          line of FILE (mode 0600)\n"
 	      "  -h, --help              show this help\n"
 	      "  -V, --version           show the version\n"
 	      "\n"
@@ -119,12 +134,35 @@ struct options {
 	const char *docs_dir;
 	struct sfs_config_file cf;
 	unsigned linger_ms;
+	const char *http;
+	const char *token_file;
+	struct http_listen listen;
 };
 
 static void options_free(struct options *o)
 {
 	free(o->dirs);
 	sfs_config_file_free(&o->cf);
+}
+
+/* --http and --token-file; returns -1 to go on, or an exit status. */
+static int check_http(struct options *o)
+{
+	const char *why;
+
+	if (!o->http) {
+		if (o->token_file)
+			return usage_error("--token-file goes with --http ADDR:PORT");
+		return -1;
+	}
+	if ((why = http_listen_parse(o->http, &o->listen)))
+		return usage_error("--http %s: %s", o->http, why);
+	if (!o->listen.loopback && !o->token_file)
+		return usage_error("--http %s serves beyond this machine: give "
+				   "--token-file FILE, whose first line is the "
+				   "bearer token every request must carry, or "
+				   "listen on 127.0.0.1 or [::1]", o->http);
+	return -1;
 }
 
 /* Returns -1 to go on, or an exit status. */
@@ -137,6 +175,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "config", required_argument, NULL, 'c' },
 		{ "docs-dir", required_argument, NULL, 'D' },
 		{ "linger", required_argument, NULL, 'l' },
+		{ "http", required_argument, NULL, 'H' },
+		{ "token-file", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -144,7 +184,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:s:a:c:D:l:hV", longopts,
+	while ((c = getopt_long(argc, argv, ":m:s:a:c:D:l:H:t:hV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'm':
@@ -181,6 +221,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 				return usage_error("--docs-dir needs a folder");
 			o->docs_dir = optarg;
 			break;
+		case 'H':
+			o->http = optarg;
+			break;
+		case 't':
+			o->token_file = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -202,7 +248,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	for (size_t i = 0; i < o->ndirs; i++)
 		if (!*o->dirs[i])
 			return usage_error("--skills-dir needs a folder");
-	return -1;
+	return check_http(o);
 }
 
 /* ---- the stdio loop --------------------------------------------------- */
@@ -272,11 +318,50 @@ static int remount(void *arg)
 	return automount_recover(arg, MOUNT_TIMEOUT_MS, &stop_signal);
 }
 
+static int serve_stdio(const struct mcp_config *cfg)
+{
+	struct mcp_server *s = mcp_server_new(cfg);
+
+	if (!s) {
+		fprintf(stderr, "skillsfs-mcp: out of memory\n");
+		return 1;
+	}
+	serve(s);
+	if (stop_signal)
+		mcp_server_shutdown(s);
+	mcp_server_free(s);
+	return 0;
+}
+
+/* The token, read before anything else is done: a mistake in the
+ * command line is found before a mount is made. */
+static int read_token(const struct options *o, char **token)
+{
+	*token = NULL;
+	if (o->token_file && http_token_read(PROG, o->token_file, token) < 0)
+		return CLI_EXIT_USAGE;
+	return 0;
+}
+
+static int serve_http(const struct options *o, int listen_fd, const char *token,
+                      const struct mcp_config *cfg)
+{
+	struct http_config hc = {
+		.listen = &o->listen,
+		.listen_fd = listen_fd,
+		.token = token,
+		.server = *cfg,
+	};
+
+	return http_serve(&hc, &stop_signal);
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { .linger_ms = LINGER_MS };
 	struct automount am = { .hold_fd = -1 };
-	int audit_fd = -1, status = 0;
+	int audit_fd = -1, listen_fd = -1, status = 0;
+	char *token = NULL;
 
 	if (argc > 1 && strcmp(argv[1], "instructions") == 0)
 		return instructions_main(argc - 1, argv + 1);
@@ -286,6 +371,16 @@ int main(int argc, char **argv)
 	if (rc >= 0) {
 		options_free(&o);
 		return rc;
+	}
+
+	if (o.http && (status = read_token(&o, &token)) != 0)
+		goto out;
+	if (o.http && (listen_fd = http_listen_open(&o.listen)) < 0) {
+		fprintf(stderr, "skillsfs-mcp: cannot listen on %s: %s%s\n", o.http,
+			strerror(-listen_fd), listen_fd == -EADDRINUSE
+			? ": pick another port, or 0 for any free one" : "");
+		status = 1;
+		goto out;
 	}
 
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -324,20 +419,19 @@ int main(int argc, char **argv)
 		.remount = remount,
 		.remount_arg = &am,
 	};
-	struct mcp_server *s = mcp_server_new(&cfg);
-	if (!s) {
-		fprintf(stderr, "skillsfs-mcp: out of memory\n");
-		status = 1;
-		goto out;
+	if (o.http) {
+		status = serve_http(&o, listen_fd, token, &cfg);
+		listen_fd = -1;   /* http_serve closed it */
+	} else {
+		status = serve_stdio(&cfg);
 	}
-	serve(s);
-	if (stop_signal)
-		mcp_server_shutdown(s);
-	mcp_server_free(s);
 out:
 	automount_close(&am);
+	if (listen_fd >= 0)
+		close(listen_fd);
 	if (audit_fd >= 0)
 		close(audit_fd);
+	free(token);
 	options_free(&o);
 	return status;
 }

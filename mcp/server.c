@@ -16,7 +16,6 @@
 #include "jsonrpc.h"
 #include "server.h"
 
-#define META_VERSION "io.modelcontextprotocol/protocolVersion"
 #define META_CAPS "io.modelcontextprotocol/clientCapabilities"
 #define META_SERVER_INFO "io.modelcontextprotocol/serverInfo"
 
@@ -424,7 +423,9 @@ static void handle_request(struct mcp_server *s, const struct message *m,
 	struct reply r = { 0 };
 
 	check_generation(s);
-	if (select_era(m, &req, &r)) {
+	if (!select_era(m, &req, &r)) {
+		s->outcome.envelope = true;
+	} else {
 		const struct method *meth = find_method(m->method);
 		int era = req.era == ERA_MODERN ? FOR_MODERN : FOR_LEGACY;
 		if (!meth || !(meth->eras & era))
@@ -436,6 +437,9 @@ static void handle_request(struct mcp_server *s, const struct message *m,
 		else
 			meth->fn(s, &req, &r);
 	}
+	s->outcome.code = r.code ? r.code : r.result || r.deferred
+		? 0 : JSONRPC_INTERNAL_ERROR;   /* out of memory: see send_reply */
+	s->outcome.deferred = r.deferred;
 	if (!r.deferred)
 		send_reply(s, m, &req, &r);
 	audit(s, m->method, m->id_raw, &r, t0);
@@ -455,30 +459,38 @@ static void handle_notification(struct mcp_server *s, const struct message *m)
 	/* Anything else is ignored: notifications are never answered. */
 }
 
+void mcp_server_handle_message(struct mcp_server *s, const struct message *m,
+                               uint64_t t0)
+{
+	memset(&s->outcome, 0, sizeof(s->outcome));
+	switch (m->kind) {
+	case MSG_EMPTY:
+	case MSG_RESPONSE:
+		break;
+	case MSG_NOTIFICATION:
+		handle_notification(s, m);
+		break;
+	case MSG_INVALID: {
+		struct reply r = { .code = m->error_code };
+		emit_text(s, jsonrpc_error(m->id_raw, m->error_code,
+					   m->error_message, NULL));
+		s->outcome.code = m->error_code;
+		audit(s, m->method, m->id_raw, &r, t0);
+		break;
+	}
+	case MSG_REQUEST:
+		handle_request(s, m, t0);
+		break;
+	}
+}
+
 void mcp_server_handle_line(struct mcp_server *s, const char *line, size_t len)
 {
 	uint64_t t0 = now_ns();
 	struct message m;
 
 	message_parse(line, len, &m);
-	switch (m.kind) {
-	case MSG_EMPTY:
-	case MSG_RESPONSE:
-		break;
-	case MSG_NOTIFICATION:
-		handle_notification(s, &m);
-		break;
-	case MSG_INVALID: {
-		struct reply r = { .code = m.error_code };
-		emit_text(s, jsonrpc_error(m.id_raw, m.error_code,
-					   m.error_message, NULL));
-		audit(s, m.method, m.id_raw, &r, t0);
-		break;
-	}
-	case MSG_REQUEST:
-		handle_request(s, &m, t0);
-		break;
-	}
+	mcp_server_handle_message(s, &m, t0);
 	message_free(&m);
 }
 
@@ -491,6 +503,8 @@ void mcp_server_oversized(struct mcp_server *s)
 	snprintf(msg, sizeof(msg), "Invalid Request: message longer than %zu bytes",
 		 MCP_MAX_LINE);
 	emit_text(s, jsonrpc_error(NULL, JSONRPC_INVALID_REQUEST, msg, NULL));
+	memset(&s->outcome, 0, sizeof(s->outcome));
+	s->outcome.code = JSONRPC_INVALID_REQUEST;
 	audit(s, NULL, NULL, &r, t0);
 }
 

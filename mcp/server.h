@@ -1,13 +1,15 @@
 /*
  * server.h - the MCP server: its state, the request and reply types the
- * method handlers share, and the entry points that main() and a fuzzer
- * drive (one input line in, zero or more output lines out).
+ * method handlers share, and the entry points that the stdio loop, the
+ * HTTP front end and a fuzzer drive (one message in, zero or more
+ * messages out).
  */
 #ifndef MCP_SERVER_H
 #define MCP_SERVER_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <cjson/cJSON.h>
 
@@ -16,6 +18,10 @@
 #define SERVER_NAME "skillsfs-mcp"
 /* _meta key carrying the absolute path inside the mount of a resource. */
 #define META_PATH "io.skillsfs/path"
+/* 2026-07-28 per-request _meta: the protocol version a request is for. */
+#define META_VERSION "io.modelcontextprotocol/protocolVersion"
+
+struct message;
 
 /* Protocol eras (MCP 2026-07-28 basic/versioning): legacy revisions open
  * with an initialize handshake, modern ones declare their version in each
@@ -58,6 +64,15 @@ struct subscription {
 
 #define MAX_SUBSCRIPTIONS 16
 
+/* How the last message was answered, for a transport that maps the
+ * outcome to status codes of its own (http.c); reset by each message. */
+struct mcp_outcome {
+	int code;                  /* the error code of the reply; 0: none */
+	bool envelope;             /* the error is about the request's _meta
+	                              or protocol version, not its method */
+	bool deferred;             /* a request left open (subscriptions/listen) */
+};
+
 struct mcp_server {
 	struct mount mount;
 	emit_fn emit;
@@ -71,6 +86,7 @@ struct mcp_server {
 	void *remount_arg;
 	struct subscription subs[MAX_SUBSCRIPTIONS];
 	size_t nsubs;
+	struct mcp_outcome outcome;
 };
 
 struct mcp_config {
@@ -87,6 +103,10 @@ struct mcp_server *mcp_server_new(const struct mcp_config *cfg);
 /* Handles one line of input (without its newline). */
 void mcp_server_handle_line(struct mcp_server *s, const char *line,
                             size_t len);
+/* Handles one message already parsed (jsonrpc.h) that arrived at t0
+ * (now_ns()), the start of the duration the audit log records. */
+void mcp_server_handle_message(struct mcp_server *s, const struct message *m,
+                               uint64_t t0);
 /* Answers a line that exceeded the size bound. */
 void mcp_server_oversized(struct mcp_server *s);
 /* While idle: looks for a new mount generation and notifies clients. */

@@ -3,13 +3,12 @@
 # (@modelcontextprotocol/conformance, pinned in package-lock.json) against
 # skillsfs-mcp.
 #
-# The suite speaks Streamable HTTP and needs node >= 22, skillsfs-mcp speaks
-# stdio: so this script mounts the example skills with skillsfs, bridges
-# `skillsfs-mcp --mount MNT` to http://localhost:PORT/mcp with supergateway
-# (pinned, from npm; one child per session in the handshake era, one child per
-# request in the stateless era), and runs the suite under node 22 from the
-# `node` package on npm (pinned).  Needs `npm ci` in tests/mcp (done here when
-# node_modules is missing).  Results: tests/mcp/.conformance/.
+# The suite speaks Streamable HTTP and needs node >= 22: so this script
+# mounts the example skills with skillsfs, serves them with
+# `skillsfs-mcp --http 127.0.0.1:0 --mount MNT` (the URL it prints), and runs
+# the suite under node 22 from the `node` package on npm (pinned).  Needs
+# `npm ci` in tests/mcp (done here when node_modules is missing).  Results:
+# tests/mcp/.conformance/.
 #
 #   tests/mcp/conformance.sh            every scenario group below
 #   tests/mcp/conformance.sh -v         with the suite's verbose output
@@ -18,11 +17,12 @@
 #   handshake   generic server scenarios at 2025-11-25 (initialize handshake)
 #   stateless   generic server scenarios at 2026-07-28 (server/discover, _meta)
 #   sep-2640    the Skills extension scenarios, in both eras
+#   http        the transport itself: dns-rebinding-protection and
+#               server-sse-multiple-streams in both eras,
+#               server-session-lifecycle in the handshake era (the only one
+#               with sessions)
 # conformance-baseline.yml excuses the five checks of server-stateless that
 # drive diagnostic tools only the suite's reference fixture has.
-# Reported but not counted, because the gateway, not skillsfs-mcp, is the HTTP
-# server they test: dns-rebinding-protection, server-session-lifecycle,
-# server-sse-multiple-streams.
 # Not run: the scenarios that need the suite's reference fixture server
 # (tools test_simple_text, test_image_content, ...; resources test://static-text,
 # test://static-binary, test://template/{id}/data; prompts test_simple_prompt,
@@ -49,14 +49,12 @@ for f in "$SKILLSFS" "$SKILLSFS_MCP"; do
 done
 
 if [ ! -x "$here/node_modules/.bin/conformance" ] ||
-   [ ! -x "$here/node_modules/.bin/supergateway" ] ||
    [ ! -x "$here/node_modules/node/bin/node" ]; then
 	log "installing the pinned packages (npm ci)"
 	(cd "$here" && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci failed"
 fi
 node22=$here/node_modules/node/bin/node
 conformance=$here/node_modules/@modelcontextprotocol/conformance/dist/index.js
-gateway=$here/node_modules/supergateway/dist/index.js
 case $("$node22" --version) in
 v22.*) ;;
 *) die "$node22 is not node 22: $("$node22" --version)" ;;
@@ -88,12 +86,12 @@ printf '# Purchase order\n' >"$src/api-templates/templates/purchase-order.md"
 printf '# EU invoice\n' >"$src/api-templates/templates/regional/eu-invoice.md"
 
 daemon=
-gw=
+server=
 cleanup() {
-	if [ -n "$gw" ] && kill -0 "$gw" 2>/dev/null; then
-		kill -TERM "$gw" 2>/dev/null
-		for _ in $(seq 50); do kill -0 "$gw" 2>/dev/null || break; sleep 0.1; done
-		kill -KILL "$gw" 2>/dev/null
+	if [ -n "$server" ] && kill -0 "$server" 2>/dev/null; then
+		kill -TERM "$server" 2>/dev/null
+		for _ in $(seq 50); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$server" 2>/dev/null
 	fi
 	if is_mounted "$mnt"; then
 		fusermount3 -u "$mnt" 2>/dev/null || fusermount3 -uz "$mnt" 2>/dev/null
@@ -139,21 +137,17 @@ log "mounting $src on $mnt"
 daemon=$!
 wait_for "the skillsfs mount" 20 mount_ready || die "$(cat "$tmp/skillsfs.log")"
 
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-url=http://localhost:$port/mcp
-log "bridging skillsfs-mcp to $url"
-"$node22" "$gateway" \
-	--stdio "$(printf '%q --mount %q' "$SKILLSFS_MCP" "$mnt")" \
-	--outputTransport streamableHttp --stateful \
-	--port "$port" --streamableHttpPath /mcp --logLevel info \
-	>"$out/gateway.log" 2>&1 &
-gw=$!
-
-gateway_ready() {
-	kill -0 "$gw" 2>/dev/null || die "the gateway exited: $(cat "$out/gateway.log")"
-	(exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null
+# Port 0: the server picks a free one and says which.
+"$SKILLSFS_MCP" --http 127.0.0.1:0 --mount "$mnt" 2>"$out/server.log" &
+server=$!
+url=
+server_ready() {
+	kill -0 "$server" 2>/dev/null || die "skillsfs-mcp exited: $(cat "$out/server.log")"
+	url=$(sed -n 's/^skillsfs-mcp: serving \(http:.*\)$/\1/p' "$out/server.log")
+	[ -n "$url" ]
 }
-wait_for "the gateway on port $port" 30 gateway_ready || die "$(cat "$out/gateway.log")"
+wait_for "skillsfs-mcp --http" 30 server_ready || die "$(cat "$out/server.log")"
+log "skillsfs-mcp serves $url"
 
 passed=0
 failed=0
@@ -184,18 +178,6 @@ run() {
 		sed 's/^/      /' "$out/$group-$scenario.log" | grep -E 'FAIL|✗|Error|error' | head -40
 	fi
 }
-# report GROUP SCENARIO [options...]: run for the record, never counted.
-report() {
-	local group=$1 scenario=$2
-	shift 2
-	if "$node22" "$conformance" server --url "$url" --scenario "$scenario" \
-		-o "$out/results/$group-$scenario" "$@" >"$out/$group-$scenario.log" 2>&1; then
-		printf 'pass  %s:%s (gateway; not counted)\n' "$group" "$scenario"
-	else
-		printf 'fail  %s:%s (gateway; not counted; see %s)\n' "$group" "$scenario" \
-			"$out/$group-$scenario.log"
-	fi
-}
 
 for s in server-initialize ping tools-list resources-list prompts-list; do
 	run handshake "$s" --spec-version 2025-11-25
@@ -209,9 +191,11 @@ for s in sep-2640-skills-enumeration sep-2640-skills-directory sep-2640-skills-m
 	run sep-2640-stateless "$s" --spec-version 2026-07-28 --force
 	run sep-2640-handshake "$s" --spec-version 2025-11-25 --force
 done
-for s in dns-rebinding-protection server-session-lifecycle server-sse-multiple-streams; do
-	report gateway "$s" --spec-version 2025-11-25 --force
+for s in dns-rebinding-protection server-sse-multiple-streams; do
+	run http-handshake "$s" --spec-version 2025-11-25 --force
+	run http-stateless "$s" --spec-version 2026-07-28 --force
 done
+run http-handshake server-session-lifecycle --spec-version 2025-11-25 --force
 
 log "logs and checks.json files: $out"
 [ $failed -eq 0 ] || log "failed: ${failures[*]}"
