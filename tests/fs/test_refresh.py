@@ -309,11 +309,12 @@ class InotifyFailures(MountTestCase):
     def check_polling(self, root, m):
         self.assertEqual(m.json("status.json")["refresh_mode"], "polling")
         write_skill(root, "polled")
-        wait_for(lambda: "polled" in index_ids(m), what="a refresh by polling")
+        # (deadlines, not measurements: a loaded machine may take long)
+        wait_for(lambda: "polled" in index_ids(m), timeout=20, what="a refresh by polling")
         with open(os.path.join(root, "pdf-forms", "SKILL.md"), "a") as f:
             f.write("\nEdited in place.\n")
         wait_for(lambda: m.read("skills/pdf-forms/SKILL.md").endswith(b"Edited in place.\n"),
-                 what="an edit found by polling")
+                 timeout=20, what="an edit found by polling")
 
     def test_out_of_watches(self):
         root, m = self.mount_failing("no-watches")
