@@ -127,7 +127,9 @@ class TeamPatterns(MountTestCase):
             return m.group(1) if m else None
         wait_for(lambda: served_url() or proc.poll() is not None, timeout=60,
                  what="skillsfs-mcp --http to say where it serves")
-        self.assertIsNone(proc.poll(), open(err.name).read())
+        if proc.poll() is not None:
+            err.seek(0)
+            self.fail("skillsfs-mcp --http ended: " + err.read())
         port = re.search(r":(\d+)/mcp$", served_url()).group(1)
         config = os.path.join(self.home, ".config", "skillsfs")
         os.makedirs(config)
