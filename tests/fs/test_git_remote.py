@@ -8,6 +8,7 @@ on SIGHUP while readers read, a pinned commit served from the cache without
 the network, and a server that is down, fails or is not trusted reported
 while the last good commit goes on being served."""
 
+import getpass
 import os
 import signal
 import subprocess
@@ -265,6 +266,102 @@ class UntrustedCertificate(RemoteSources):
         self.assertEqual(root_status(m)["commit"], None)
         # a clone whose first fetch failed is not left behind
         self.assertEqual(self.clones(), [])
+
+
+SSHD = "/usr/sbin/sshd"
+
+
+@unittest.skipUnless(os.path.exists(SSHD) and os.geteuid() == 0,
+                     "needs openssh-server and root: sshd runs git-upload-pack as a user "
+                     "with a login shell (the unprivileged test user has none)")
+class SshRemote(MountTestCase):
+    """git+ssh:// against OpenSSH's sshd on loopback, authenticated by the
+    user's ssh agent and checked against ~/.ssh/known_hosts."""
+
+    def setUp(self):
+        self.repos = GitRepos(self.make_dir())
+        self.work = self.repos.init("work")
+        fill_work(self.work)
+        self.commit = self.repos.commit(self.work, "first")
+        self.bare = self.repos.bare_clone(self.work, "skills.git")
+        self.dir = self.make_dir()
+        for key in ("hostkey", "userkey"):
+            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f",
+                            os.path.join(self.dir, key)], check=True)
+        os.makedirs("/run/sshd", exist_ok=True)   # sshd's privilege separation
+        self.port = self.start_sshd()
+        self.home = os.path.join(self.dir, "home")
+        os.makedirs(os.path.join(self.home, ".ssh"))
+        self.agent_sock = os.path.join(self.dir, "agent.sock")
+        agent = subprocess.Popen(["ssh-agent", "-D", "-a", self.agent_sock],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(self.end, agent)
+        wait_for(lambda: os.path.exists(self.agent_sock), what="the ssh agent's socket")
+        subprocess.run(["ssh-add", "-q", os.path.join(self.dir, "userkey")], check=True,
+                       env=dict(os.environ, SSH_AUTH_SOCK=self.agent_sock))
+
+    @staticmethod
+    def end(proc):
+        proc.terminate()
+        proc.wait(timeout=10)
+
+    def start_sshd(self):
+        """sshd on a free loopback port (taken from the kernel, then given
+        to sshd: another process may take it between, so try again)."""
+        import socket
+        with open(os.path.join(self.dir, "authorized_keys"), "w") as out, \
+                open(os.path.join(self.dir, "userkey.pub")) as key:
+            out.write(key.read())
+        for _ in range(5):
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+            config = os.path.join(self.dir, "sshd_config")
+            with open(config, "w") as f:
+                f.write("Port %d\nListenAddress 127.0.0.1\nHostKey %s/hostkey\n"
+                        "AuthorizedKeysFile %s/authorized_keys\nPubkeyAuthentication yes\n"
+                        "PasswordAuthentication no\nKbdInteractiveAuthentication no\n"
+                        "UsePAM no\nStrictModes no\nPermitRootLogin prohibit-password\n"
+                        "PidFile none\nLogLevel ERROR\n" % (port, self.dir, self.dir))
+            sshd = subprocess.Popen([SSHD, "-D", "-e", "-f", config], stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.PIPE)
+
+            def listening():
+                if sshd.poll() is not None:
+                    return True
+                with socket.socket() as c:
+                    return c.connect_ex(("127.0.0.1", port)) == 0
+            wait_for(listening, what="sshd to listen")
+            if sshd.poll() is None:
+                self.addCleanup(self.end, sshd)
+                return port
+        raise AssertionError("sshd would not start: %s" % sshd.stderr.read())
+
+    def mount_ssh(self, known=True):
+        with open(os.path.join(self.home, ".ssh", "known_hosts"), "w") as f:
+            if known:
+                with open(os.path.join(self.dir, "hostkey.pub")) as key:
+                    f.write("[127.0.0.1]:%d %s\n" % (self.port, " ".join(key.read().split()[:2])))
+        self.url = "git+ssh://%s@127.0.0.1:%d%s#main:skills" % (
+            getpass.getuser(), self.port, self.bare)
+        env = dict(os.environ, HOME=self.home, SSH_AUTH_SOCK=self.agent_sock)
+        return self.mount([], ["--source", self.url, "-o", "cache_dir=" + self.make_dir()],
+                          env=env)
+
+    def test_ssh_remote_with_the_agent_is_git_archive(self):
+        m = self.mount_ssh()
+        self.assertEqual(root_status(m)["commit"], self.commit)
+        archive = os.path.join(self.repos.archive(self.work, self.commit), "skills")
+        for skill_id in ("csv-report", "pdf-forms"):
+            self.assertEqual(tree_of(m.file("skills", skill_id)),
+                             tree_of(os.path.join(archive, skill_id)))
+        self.assertEqual(m.json("status.json")["diagnostics"], [])
+
+    def test_unknown_host_key_is_refused(self):
+        m = self.mount_ssh(known=False)
+        self.assertFalse(root_status(m)["exists"])
+        [d] = m.json("status.json")["diagnostics"]
+        self.assertIn("hostkey", d["message"])
 
 
 # UntrustedCertificate runs only its own test
