@@ -119,3 +119,16 @@ int sfs_strvec_push(struct sfs_strvec *v, const char *s)
 	v->v[v->n++] = s;
 	return 0;
 }
+
+void sfs_source_listed_stat(const struct sfs_file *f, struct stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->st_mode = S_IFREG | (S_ISREG(f->mode) ? (f->mode & 07777) : 0644);
+	st->st_size = f->size;
+	st->st_dev = f->dev;
+	st->st_ino = f->ino;
+	st->st_mtim = f->mtime;
+	st->st_ctim = f->ctime;
+	st->st_uid = f->uid;
+	st->st_gid = f->gid;
+}

@@ -227,6 +227,9 @@ struct sfs_file *sfs_file_push(struct sfs_file **v, size_t *n, size_t *cap);
 /* The entry of path in v, sorted by path, or NULL. */
 const struct sfs_file *sfs_file_find(const struct sfs_file *v, size_t n,
                                      const char *path);
+/* *st as the listing saw f, for a source whose identities stamp content
+ * (a blob id, a digest): what was opened is that very content. */
+void sfs_source_listed_stat(const struct sfs_file *f, struct stat *st);
 /* A skill's n listed entries v, whatever their order, as out's files:
  * sorted by path, each linked to its folder, SKILL.md found, copied into
  * the arena (v keeps its own memory).  Returns 0 or -ENOMEM. */

@@ -54,19 +54,6 @@ int sfs_source_open(const struct sfs_config *cfg, const char *root,
 	return out->state ? 0 : -ENOMEM;
 }
 
-void sfs_source_listed_stat(const struct sfs_file *f, struct stat *st)
-{
-	memset(st, 0, sizeof(*st));
-	st->st_mode = S_IFREG | (S_ISREG(f->mode) ? (f->mode & 07777) : 0644);
-	st->st_size = f->size;
-	st->st_dev = f->dev;
-	st->st_ino = f->ino;
-	st->st_mtim = f->mtime;
-	st->st_ctim = f->ctime;
-	st->st_uid = f->uid;
-	st->st_gid = f->gid;
-}
-
 int sfs_source_update(const struct sfs_config *cfg, const char *root,
                       char *version, size_t vlen, char *why, size_t wlen)
 {

@@ -105,9 +105,6 @@ const struct sfs_source *sfs_catalog_source(const sfs_catalog *cat,
 
 /* ---- source.c: which kind of source a root names ---------------------- */
 
-/* *st as the listing saw f, for a source whose identities stamp content
- * (a blob id, a digest): what was opened is that very content. */
-void sfs_source_listed_stat(const struct sfs_file *f, struct stat *st);
 
 /* The source of a configured root (a folder's path, or a URL), for one
  * build of cfg (NULL for the docs folder's), in *out; `version` (or
@@ -171,17 +168,20 @@ struct git_commit;
  * reported by discover. */
 void *sfs_source_git_new(const char *url, const char *commit,
                          const char *cache_dir, const char *note);
+
+/* ---- git_repo.c: what the git source and its fetch share --------------- */
+
 /* The commit `ref` names in repo: a full commit id, a branch, a tag, or
  * (NULL) HEAD.  Returns 0 or libgit2's error. */
 int sfs_git_find_commit(struct git_repository *repo, const char *ref,
                         struct git_commit **out);
-
-/* ---- source_git_fetch.c: a git root brought up to date ----------------- */
-
 /* The folder of the bare clone of the remote `location` (a URL without
  * "git+") under cache_dir (malloc'd), or NULL when there is no cache_dir
  * or no memory. */
 char *sfs_git_clone_path(const char *cache_dir, const char *location);
+
+/* ---- source_git_fetch.c: a git root brought up to date ----------------- */
+
 /* sfs_source_update for a git root. */
 int sfs_source_git_update(const char *root, const char *cache_dir,
                           char *commit, size_t clen, char *why, size_t wlen);
@@ -198,6 +198,8 @@ void *sfs_source_mcp_new(const char *url, const char *listing,
                          const char *cache_dir, const char *note,
                          const struct sfs_source_options *opts);
 
+/* ---- mcp_listing.c: what the MCP source and its fetch share ----------- */
+
 /* One file of a skills/list entry's resources, as the listing gives it. */
 struct sfs_mcp_file {
 	const char *uri;      /* the entry's own string */
@@ -212,13 +214,14 @@ int sfs_mcp_skill_md_of(const cJSON *entry, struct sfs_mcp_file *out);
 /* One resource {uri, size, digest}; 0 or -EINVAL. */
 int sfs_mcp_file_parse(const cJSON *resource, struct sfs_mcp_file *out);
 
-/* ---- source_mcp_fetch.c: an MCP root brought up to date ---------------- */
-
 /* The folder of the server at `location` (a URL without "mcp+") under
  * cache_dir, or the file of verified bytes with that digest (malloc'd);
  * NULL when there is no cache_dir or no memory. */
 char *sfs_mcp_state_path(const char *cache_dir, const char *location);
 char *sfs_mcp_blob_path(const char *cache_dir, const uint8_t sha256[32]);
+
+/* ---- source_mcp_fetch.c: an MCP root brought up to date ---------------- */
+
 /* Fetches `want` from the server into the blob cache, only if its bytes
  * have the listed size and digest: 0, -EBADMSG when they do not (recorded
  * for status.json), or another -errno; *why says what failed. */

@@ -210,37 +210,6 @@ static int report(struct sfs_scan *s, const char *url, const char *fmt, ...)
 	return sfs_diag_add(s->global, SFS_ERROR, url, 0, 0, "", "%s", msg);
 }
 
-/* The commit `ref` names in repo: a full commit id, a branch, a tag, or
- * (NULL) HEAD.  Returns 0 or libgit2's error. */
-int sfs_git_find_commit(git_repository *repo, const char *ref,
-                        git_commit **out)
-{
-	git_object *obj = NULL;
-	git_reference *r;
-	int rc;
-
-	if (!ref) {
-		rc = git_revparse_single(&obj, repo, "HEAD");
-	} else if (sfs_source_is_commit_id(ref)) {
-		git_oid id;
-		rc = git_oid_fromstr(&id, ref);
-		if (rc == 0)
-			rc = git_object_lookup(&obj, repo, &id,
-			                       GIT_OBJECT_COMMIT);
-	} else {
-		rc = git_reference_dwim(&r, repo, ref);
-		if (rc == 0) {
-			rc = git_reference_peel(&obj, r, GIT_OBJECT_COMMIT);
-			git_reference_free(r);
-		}
-	}
-	if (rc == 0) {
-		rc = git_object_peel((git_object **)out, obj, GIT_OBJECT_COMMIT);
-		git_object_free(obj);
-	}
-	return rc;
-}
-
 /* The tree at SUBDIR of the commit, into handle 0's top. */
 static int take_tree(struct git_source *g, struct sfs_scan *s,
                      git_commit *c, const char *subdir)

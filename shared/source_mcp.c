@@ -117,48 +117,6 @@ static const char *version(const struct sfs_source *src)
 	return m && m->ready ? m->listing : NULL;
 }
 
-/* ---- the listing's entries ---------------------------------------------- */
-
-int sfs_mcp_file_parse(const cJSON *r, struct sfs_mcp_file *out)
-{
-	const cJSON *uri = cJSON_GetObjectItemCaseSensitive(r, "uri");
-	const cJSON *size = cJSON_GetObjectItemCaseSensitive(r, "size");
-	const cJSON *digest = cJSON_GetObjectItemCaseSensitive(r, "digest");
-
-	if (!cJSON_IsString(uri) || !cJSON_IsNumber(size) ||
-	    size->valuedouble < 0 || size->valuedouble > (double)(1LL << 50) ||
-	    size->valuedouble != (double)(long long)size->valuedouble ||
-	    !cJSON_IsString(digest) ||
-	    strncmp(digest->valuestring, "sha256:", 7) != 0 ||
-	    strlen(digest->valuestring) != 7 + HEX_LEN)
-		return -EINVAL;
-	const char *h = digest->valuestring + 7;
-	for (int i = 0; i < 32; i++) {
-		int hi = sfs_hex_value(h[2 * i]), lo = sfs_hex_value(h[2 * i + 1]);
-		if (hi < 0 || lo < 0)
-			return -EINVAL;
-		out->sha256[i] = (uint8_t)(hi << 4 | lo);
-	}
-	out->uri = uri->valuestring;
-	out->size = (off_t)size->valuedouble;
-	return 0;
-}
-
-int sfs_mcp_skill_md_of(const cJSON *entry, struct sfs_mcp_file *out)
-{
-	const cJSON *uri = cJSON_GetObjectItemCaseSensitive(entry, "uri");
-	const cJSON *list = cJSON_GetObjectItemCaseSensitive(entry, "resources");
-	const cJSON *r;
-
-	if (!cJSON_IsString(uri) || !cJSON_IsArray(list))
-		return -EINVAL;
-	cJSON_ArrayForEach(r, list)
-		if (sfs_mcp_file_parse(r, out) == 0 &&
-		    strcmp(out->uri, uri->valuestring) == 0)
-			return 0;
-	return -EINVAL;
-}
-
 __attribute__((format(printf, 4, 5)))
 static int report(struct sfs_scan *s, enum sfs_severity sev,
                   const char *url, const char *fmt, ...)

@@ -56,41 +56,6 @@ static void hex(const uint8_t sum[32], char out[65])
 		snprintf(out + 2 * i, 3, "%02x", sum[i]);
 }
 
-/* ---- the cache's names -------------------------------------------------- */
-
-char *sfs_mcp_state_path(const char *cache_dir, const char *location)
-{
-	uint8_t sum[32];
-	char name[48], *path;
-	size_t n = 0;
-	const char *p = strstr(location, "://");
-
-	if (!cache_dir || !*cache_dir)
-		return NULL;
-	sfs_sha256(location, strlen(location), sum);
-	/* the host, readable: which server it is */
-	for (p = p ? p + 3 : location; *p && *p != '/' && n + 1 < sizeof(name);
-	     p++)
-		name[n++] = (char)((*p >= 'a' && *p <= 'z') ||
-		                   (*p >= '0' && *p <= '9') || *p == '.' ||
-		                   *p == '-' ? *p : '_');
-	name[n] = '\0';
-	if (asprintf(&path, "%s/mcp/%s-%02x%02x%02x%02x%02x%02x%02x%02x",
-	             cache_dir, n ? name : "server", sum[0], sum[1], sum[2],
-	             sum[3], sum[4], sum[5], sum[6], sum[7]) < 0)
-		return NULL;
-	return path;
-}
-
-char *sfs_mcp_blob_path(const char *cache_dir, const uint8_t sha256[32])
-{
-	char h[65], *path;
-
-	hex(sha256, h);
-	return asprintf(&path, "%s/mcp/blobs/%s", cache_dir, h) < 0 ? NULL
-	                                                             : path;
-}
-
 /* Writes n bytes of p to `path` through a temporary file beside it. */
 static int write_file(const char *path, const void *p, size_t n)
 {
