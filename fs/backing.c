@@ -28,7 +28,8 @@ int backing_open_roots(struct gen *g)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		const struct sfs_source *src = sfs_catalog_source(g->cat, i);
-		g->root_fds[i] = src->ops->open_root(src);
+		g->root_fds[i] = src->ops->open_root ? src->ops->open_root(src)
+		                                     : -1;
 	}
 	g->nroot_fds = (uint32_t)n;
 	return 0;

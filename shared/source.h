@@ -65,7 +65,8 @@ struct sfs_source_ops {
 	                     const struct sfs_file *f, struct stat *st);
 	/* What the mount holds for the root while a generation serves it
 	 * (a folder: an O_PATH descriptor), a descriptor or -1; the
-	 * generation closes it. */
+	 * generation closes it.  NULL: nothing to hold (a commit's objects,
+	 * a digest's verified file). */
 	int (*open_root)(const struct sfs_source *src);
 	/* Opens the file f of the skill s for reading, through root_fd
 	 * (open_root's, or -1), and only if it still holds the bytes the

@@ -1034,13 +1034,6 @@ static int open_skill_md(const struct sfs_source *src, const char *path,
 	return fd;
 }
 
-/* Nothing to hold: the object database is the repository's. */
-static int open_root(const struct sfs_source *src)
-{
-	(void)src;
-	return -1;
-}
-
 static int open_file(const struct sfs_source *src, int root_fd,
                      const struct sfs_skill *s, const struct sfs_file *f)
 {
@@ -1056,7 +1049,6 @@ const struct sfs_source_ops sfs_source_git = {
 	.discover = discover,
 	.list = list,
 	.open_skill_md = open_skill_md,
-	.open_root = open_root,
 	.open_file = open_file,
 	.version = version,
 	.version_key = "commit",

@@ -700,13 +700,6 @@ static int open_skill_md(const struct sfs_source *src, const char *path,
 	return fd;
 }
 
-/* Nothing to hold: verified files are named by their digest. */
-static int open_root(const struct sfs_source *src)
-{
-	(void)src;
-	return -1;
-}
-
 /* A file not in the cache yet is fetched at its first read: served only
  * when its bytes are those listed, an error (EIO) for the reader else. */
 static int open_file(const struct sfs_source *src, int root_fd,
@@ -743,7 +736,6 @@ const struct sfs_source_ops sfs_source_mcp = {
 	.discover = discover,
 	.list = list,
 	.open_skill_md = open_skill_md,
-	.open_root = open_root,
 	.open_file = open_file,
 	.version = version,
 	.version_key = "listing",
