@@ -15,8 +15,8 @@
 #define CMD "skillsfs check"
 
 static const char usage_text[] =
-	"usage: skillsfs check [--skills-dir DIR]... [--strict] [--json]\n"
-	"                      [--config FILE] [DIR]...\n"
+	"usage: skillsfs check [--skills-dir DIR]... [--source URL]... [--strict]\n"
+	"                      [--json] [--config FILE] [DIR]...\n"
 	"\n"
 	"Validate skills folders and print every finding as\n"
 	"FILE:LINE:COL: error|warning: FIELD: MESSAGE, then a summary line.\n"
@@ -29,6 +29,9 @@ static const char usage_text[] =
 	"                    ~/.claude/skills, ./.agents/skills, ... (see\n"
 	"                    skillsfs(1))\n"
 	"  DIR               the same as --skills-dir DIR\n"
+	"  --source URL      a git repository or an MCP server, as for the\n"
+	"                    mount (git+https://HOST/PATH#REF:SUBDIR,\n"
+	"                    mcp+https://HOST/PATH, ...), fetched first\n"
 	"  --config FILE     roots, strict and include/exclude patterns from a\n"
 	"                    YAML file (skillsfs(5)); the command line wins\n"
 	"  --strict          treat every warning as an error\n"

@@ -97,10 +97,26 @@ struct cli_skills {
 /* getopt_long's entries for them, and their short letters. */
 #define CLI_SKILLS_LONGOPTS \
 	{ "skills-dir", required_argument, NULL, 'd' }, \
+	{ "source", required_argument, NULL, 'S' }, \
 	{ "config", required_argument, NULL, 'c' }, \
 	{ "help", no_argument, NULL, 'h' }, \
 	{ "version", no_argument, NULL, 'V' }
 void cli_skills_init(struct cli_skills *o);
+
+/* ---- sources.c: roots that are not folders ----------------------------- */
+
+/* $XDG_CACHE_HOME/skillsfs, else ~/.cache/skillsfs (malloc'd); NULL when
+ * neither is known. */
+char *cli_default_cache_dir(void);
+/* Per root (roots->n entries, calloc'd), the options the configuration
+ * file gives the source of its URL; NULL when out of memory. */
+struct sfs_source_options *cli_source_options(const struct roots *roots,
+                                              const struct sfs_config_file *cf);
+/* Brings every git and MCP root of cfg up to date now (a remote one
+ * fetched into cfg->cache_dir): per root, why it failed (malloc'd) or
+ * NULL, for sfs_config.root_notes; NULL when out of memory. */
+char **cli_update_sources(const struct sfs_config *cfg);
+void cli_free_notes(char **notes, size_t n);
 /* A command's own option: true when it took getopt_long's `c`. */
 typedef bool cli_take_fn(void *cmd_opts, int c);
 struct option;

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "source.h"
 #include "skillsfs.h"
 
 #define CMD "skillsfs export"
@@ -751,6 +752,20 @@ static int export_catalog(const sfs_catalog *cat, const char *outdir)
 	return status ? status : checked;
 }
 
+/* Export copies files from their folders: a git or MCP root has none.
+ * Returns -1 to go on, or the exit status. */
+static int folders_only(const struct cli_skills *o)
+{
+	for (size_t i = 0; i < o->roots.n; i++)
+		if (sfs_source_is_url(o->roots.paths[i]))
+			return cli_usage_error(CMD, "%s: export reads skills "
+			                       "folders only; mount the source "
+			                       "(skillsfs MNT --source URL) and "
+			                       "export MNT/skills",
+			                       o->roots.paths[i]);
+	return -1;
+}
+
 int export_main(int argc, char **argv)
 {
 	struct export_opts o = { 0 };
@@ -758,6 +773,8 @@ int export_main(int argc, char **argv)
 
 	cli_skills_init(&o.skills);
 	int status = parse_args(argc, argv, &o);
+	if (status < 0)
+		status = folders_only(&o.skills);
 	if (status < 0)
 		status = cli_skills_build(CMD, &o.skills, false, &cat);
 	if (status < 0) {

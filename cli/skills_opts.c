@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "lockfile.h"
+#include "source.h"
 
 void cli_skills_init(struct cli_skills *o)
 {
@@ -29,6 +30,14 @@ static int common_option(const char *cmd, const char *usage, int c,
 		if (roots_add(&o->roots, optarg, "--skills-dir") < 0)
 			return cli_usage_error(cmd, "cannot use skills folder "
 			                       "'%s'", optarg);
+		return -1;
+	case 'S':   /* a git or MCP source, in its place among the roots */
+		if (!sfs_source_is_url(optarg))
+			return cli_usage_error(cmd, "bad --source '%s': not "
+			                       "git+... or mcp+... (skillsfs(1))",
+			                       optarg);
+		if (roots_add(&o->roots, optarg, "--source") < 0)
+			return cli_usage_error(cmd, "%s", strerror(ENOMEM));
 		return -1;
 	case 'c':
 		o->config = optarg;
@@ -95,6 +104,9 @@ int cli_skills_finish(const char *cmd, struct cli_skills *o)
 int cli_skills_build(const char *cmd, const struct cli_skills *o,
                      bool strict, sfs_catalog **cat)
 {
+	char *cache = o->cf.cache_dir ? strdup(o->cf.cache_dir)
+	                              : cli_default_cache_dir();
+	struct sfs_source_options *opts = cli_source_options(&o->roots, &o->cf);
 	struct sfs_config cfg = {
 		.roots = (const char *const *)o->roots.paths,
 		.nroots = o->roots.n,
@@ -104,9 +116,18 @@ int cli_skills_build(const char *cmd, const struct cli_skills *o,
 		.exclude = (const char *const *)o->cf.exclude,
 		.nexclude = o->cf.nexclude,
 		.lock = o->lock,
+		.cache_dir = cache,
+		.root_options = opts,
 	};
-	int rc = sfs_catalog_build(&cfg, NULL, cat);
+	/* a one-shot build reads git and MCP roots as they are now: fetched
+	 * first, and a fetch that fails is a finding of the build */
+	char **notes = opts ? cli_update_sources(&cfg) : NULL;
+	cfg.root_notes = (const char *const *)notes;
+	int rc = notes ? sfs_catalog_build(&cfg, NULL, cat) : -ENOMEM;
 
+	cli_free_notes(notes, o->roots.n);
+	free(opts);
+	free(cache);
 	if (rc < 0)
 		return cli_fail(cmd, "cannot build the catalog: %s",
 		                strerror(-rc));

@@ -188,25 +188,6 @@ static int set_cache_dir(struct mount_options *o, const char *dir)
 	return 0;
 }
 
-/* $XDG_CACHE_HOME/skillsfs, else ~/.cache/skillsfs (the XDG base
- * directory rules: a relative XDG_CACHE_HOME is ignored); NULL when
- * neither is known. */
-static char *default_cache_dir(void)
-{
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	char *dir = NULL;
-
-	if (xdg && xdg[0] == '/') {
-		if (asprintf(&dir, "%s/skillsfs", xdg) < 0)
-			dir = NULL;
-	} else if (home && home[0] == '/') {
-		if (asprintf(&dir, "%s/.cache/skillsfs", home) < 0)
-			dir = NULL;
-	}
-	return dir;
-}
-
 static int set_config(struct mount_options *o, const char *file)
 {
 	if (!*file)
@@ -524,21 +505,11 @@ static int take_lock(struct mount_options *o)
 	return 0;
 }
 
-/* Each root's options: those of the config file's source of its URL
- * (a --source of the same URL gets them too: the token is the server's). */
+/* Each root's options: those of the config file's source of its URL. */
 static int take_source_options(struct mount_options *o)
 {
-	o->root_options = calloc(o->roots.n ? o->roots.n : 1,
-	                         sizeof(*o->root_options));
-	if (!o->root_options)
-		return usage_error("%s", strerror(ENOMEM));
-	for (size_t i = 0; i < o->roots.n; i++)
-		for (size_t j = 0; j < o->cf.nsources; j++)
-			if (strcmp(o->roots.paths[i], o->cf.sources[j]) == 0 &&
-			    o->cf.source_token_files[j])
-				o->root_options[i].token_file =
-					o->cf.source_token_files[j];
-	return 0;
+	o->root_options = cli_source_options(&o->roots, &o->cf);
+	return o->root_options ? 0 : usage_error("%s", strerror(ENOMEM));
 }
 
 int options_parse(int argc, char **argv, struct mount_options *o)
@@ -578,7 +549,7 @@ int options_parse(int argc, char **argv, struct mount_options *o)
 	if (rc == 0 && !o->mountpoint)
 		rc = usage_error("%s", "missing MOUNTPOINT");
 	if (rc == 0 && !o->cache_dir)
-		o->cache_dir = default_cache_dir();
+		o->cache_dir = cli_default_cache_dir();
 	if (rc == 0 && o->roots.n == 0) {
 		int added = roots_fallback(&o->roots, &o->cf);
 		if (added < 0)

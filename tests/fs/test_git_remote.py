@@ -244,6 +244,22 @@ class RemoteSources(MountTestCase):
         followed = self.mount_remote()
         self.assertNotEqual(root_status(followed)["commit"], self.second)
 
+    def test_check_fetches_and_validates_the_remote(self):
+        env = dict(self.env(), XDG_CACHE_HOME=self.cache)
+        r = subprocess.run([SKILLSFS, "check", "--source", self.url("#main:skills")],
+                           capture_output=True, text=True, timeout=60, env=env)
+        self.assertEqual((r.returncode, r.stdout.splitlines()[-1]),
+                         (0, "2 skills, 0 errors, 0 warnings, 0 shadowed"), r.stderr)
+        # $XDG_CACHE_HOME/skillsfs is the default cache folder
+        self.assertEqual(len(os.listdir(os.path.join(self.cache, "skillsfs", "git"))), 1)
+        self.server.stop()
+        r = subprocess.run([SKILLSFS, "check", "--source", self.url("#main:skills")],
+                           capture_output=True, text=True, timeout=60,
+                           env=dict(env, XDG_CACHE_HOME=self.make_dir()))
+        self.assertEqual(r.returncode, 1)
+        self.assertIn("%s: error: not fetched yet: cannot fetch" % self.url("#main:skills"),
+                      r.stdout)
+
     def test_unknown_ref_is_reported(self):
         m = self.mount_remote("#no-such-branch")
         self.assertFalse(root_status(m)["exists"])
