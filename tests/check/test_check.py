@@ -182,9 +182,9 @@ with TempTree() as tree:
 # ---- usage ------------------------------------------------------------------
 
 rc, out, err = check("--help")
-t.ok(rc == 0 and out.startswith("usage: skillsfs check [--skills-dir DIR]... [--strict] [--json]\n")
+t.ok(rc == 0 and out.startswith("usage: skillsfs check [--skills-dir DIR]... [--source URL]... ")
      and err == "", "--help: usage on stdout, exit 0", out + err)
-for opt in ("--skills-dir", "--strict", "--json", "--help"):
+for opt in ("--skills-dir", "--source", "--strict", "--json", "--help"):
     t.ok(opt in out, f"--help documents {opt}")
 
 rc, out, err = check("--bogus", "--skills-dir", SKILLS)
