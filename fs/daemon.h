@@ -116,6 +116,12 @@ void refresher_touch(struct daemon *d);
 /* From a request handler: a source is newer than the current generation
  * (a read failed with ESTALE); refresh now, without the debounce. */
 void refresher_stale(struct daemon *d);
+/* Before the mount answers, while no other thread runs: copies what the
+ * first generation's background fill would (retain.h), for at most ms
+ * milliseconds.  A small mount then holds every published byte before
+ * anyone can read it or edit its sources; a large one goes on in the
+ * background. */
+void refresher_fill_first(struct daemon *d, unsigned ms);
 /* From another thread (the fetcher's): build now, with every git root
  * resolved again and every folder looked at, as on SIGHUP. */
 void refresher_reload(struct daemon *d);

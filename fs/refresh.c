@@ -809,6 +809,14 @@ static void fill_some(struct daemon *d)
 		        atomic_load(&d->retainer.used));
 }
 
+void refresher_fill_first(struct daemon *d, unsigned ms)
+{
+	long long end = now_ms(CLOCK_MONOTONIC) + ms;
+
+	while (fill_pending(d) && now_ms(CLOCK_MONOTONIC) < end)
+		fill_some(d);
+}
+
 /* SIGHUP: a build at once, which resolves every git root again and
  * looks at every folder; published whatever the folders are doing. */
 static void reload(struct daemon *d)
