@@ -118,6 +118,9 @@ int cli_skills_build(const char *cmd, const struct cli_skills *o,
 		.lock = o->lock,
 		.cache_dir = cache,
 		.root_options = opts,
+		/* validating is what a one-shot build is for: every SKILL.md
+		 * itself, not only the frontmatter an MCP listing gives */
+		.fetch_skill_mds = true,
 	};
 	/* a one-shot build reads git and MCP roots as they are now: fetched
 	 * first, and a fetch that fails is a finding of the build */

@@ -331,6 +331,29 @@ static int check_skill_md(struct reading *r, int fd)
 	return rc < 0 ? rc : check_references(r);
 }
 
+/*
+ * A skill whose source lists its frontmatter and has not fetched SKILL.md
+ * yet (an MCP server: SEP-2640 has a host fetch it when the skill is
+ * loaded, not when it is listed): validated from the listed frontmatter.
+ * There is no body to check, and no positions; the source marks SKILL.md's
+ * identity so that a build after the fetch reads the file itself.
+ */
+static int check_listed(struct reading *r)
+{
+	memset(&r->fm, 0, sizeof(r->fm));
+	r->fm.json = r->source->ops->listed_frontmatter(r->source,
+	                                                r->found->dir);
+	if (!r->fm.json)
+		return -ENOMEM;
+	r->parsed = true;
+	if (!cJSON_IsObject(r->fm.json))
+		return sfs_diag_add(&r->diags, SFS_ERROR, r->skill_md_path, 0, 0,
+		                    "", "the listing gives no frontmatter "
+		                    "mapping; the skill cannot be served");
+	int rc = check_frontmatter(r);
+	return rc < 0 ? rc : check_references(r);
+}
+
 /* Reads and validates SKILL.md, once the tree is listed. */
 static int check_folder(struct worker *w, struct reading *r)
 {
@@ -353,6 +376,8 @@ static int check_folder(struct worker *w, struct reading *r)
 	int fd = r->source->ops->open_skill_md(r->source, r->skill_md_path,
 	                                       &r->tree.files[r->tree.skill_md],
 	                                       &r->md_stat);
+	if (fd == -EAGAIN && r->source->ops->listed_frontmatter)
+		return check_listed(r);
 	if (fd < 0)
 		return sfs_diag_add(&r->diags, SFS_ERROR, r->skill_md_path, 0, 0,
 		                    "", "cannot read: %s",

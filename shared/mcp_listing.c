@@ -41,6 +41,7 @@ int sfs_mcp_file_parse(const cJSON *r, struct sfs_mcp_file *out)
 	}
 	out->uri = uri->valuestring;
 	out->size = (off_t)size->valuedouble;
+	out->frontmatter = NULL;
 	return 0;
 }
 
@@ -54,8 +55,11 @@ int sfs_mcp_skill_md_of(const cJSON *entry, struct sfs_mcp_file *out)
 		return -EINVAL;
 	cJSON_ArrayForEach(r, list)
 		if (sfs_mcp_file_parse(r, out) == 0 &&
-		    strcmp(out->uri, uri->valuestring) == 0)
+		    strcmp(out->uri, uri->valuestring) == 0) {
+			out->frontmatter = cJSON_GetObjectItemCaseSensitive(
+				entry, "frontmatter");
 			return 0;
+		}
 	return -EINVAL;
 }
 

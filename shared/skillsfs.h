@@ -198,6 +198,12 @@ struct sfs_config {
 	/* Where remote git sources are fetched into (a bare clone each,
 	 * below git/), or NULL: see sfs_source_update. */
 	const char *cache_dir;
+	/* sfs_source_update of an MCP root also fetches every SKILL.md not
+	 * in the cache, so that a build validates each file itself, not
+	 * only the frontmatter the listing gives (skillsfs check).  A mount
+	 * leaves it false: SEP-2640 has a host fetch a SKILL.md when the
+	 * skill is loaded, never on listing. */
+	bool fetch_skill_mds;
 	/* When not NULL: for each root (in roots' order), why its last
 	 * sfs_source_update failed, or NULL; a build serves such a root from
 	 * what the cache holds and says why in a finding. */
@@ -241,7 +247,9 @@ int sfs_catalog_build(const struct sfs_config *cfg, const sfs_catalog *prev,
  * Brings the source of `root` (one of cfg->roots) up to date and names
  * what it would serve now: a remote git root is fetched into its clone
  * under cfg->cache_dir (made on first use); a git+file:// root is read
- * in place.  Returns 1 with `version` set (a commit id; vlen >= 41), 0
+ * in place; an MCP root's skills are listed (skills/list, every page)
+ * and the listing kept there.  Returns 1 with `version` set (a commit id,
+ * or the listing's digest; vlen >= 65), 0
  * for a root that has no versions (a folder), or a negative errno with
  * `why` saying what failed.  Blocks on the network: a build never calls
  * it; the caller does, before the build that is to serve the result with

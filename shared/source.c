@@ -62,8 +62,8 @@ int sfs_source_update(const struct sfs_config *cfg, const char *root,
 	const struct sfs_source_options *o = root_options(cfg, root);
 	int rc = is_mcp(root) ?
 	         sfs_source_mcp_update(root, o ? o->token_file : NULL,
-	                               cfg->cache_dir, version, vlen, why,
-	                               wlen) :
+	                               cfg->cache_dir, cfg->fetch_skill_mds,
+	                               version, vlen, why, wlen) :
 	         sfs_source_git_update(root, cfg->cache_dir, version, vlen,
 	                               why, wlen);
 	return rc < 0 ? rc : 1;

@@ -60,9 +60,17 @@ struct sfs_source_ops {
 	/* Opens SKILL.md (`f` as listed, `path` its absolute name) for
 	 * reading with pread, and sets *st to the identity of what was
 	 * opened.  Returns a descriptor or -errno: -EINVAL when it is not a
-	 * regular file, -ESTALE when it is no longer the file listed. */
+	 * regular file, -ESTALE when it is no longer the file listed,
+	 * -EAGAIN when it is not at hand yet and listed_frontmatter gives
+	 * what the build validates instead. */
 	int (*open_skill_md)(const struct sfs_source *src, const char *path,
 	                     const struct sfs_file *f, struct stat *st);
+	/* The frontmatter the source's listing gives for the skill found at
+	 * dir: a copy (cJSON null when it gives none), or NULL when out of
+	 * memory.  NULL (the operation) for a source whose SKILL.md is
+	 * always at hand. */
+	cJSON *(*listed_frontmatter)(const struct sfs_source *src,
+	                             const char *dir);
 	/* What the mount holds for the root while a generation serves it
 	 * (a folder: an O_PATH descriptor), a descriptor or -1; the
 	 * generation closes it.  NULL: nothing to hold (a commit's objects,
@@ -206,6 +214,9 @@ struct sfs_mcp_file {
 	const char *uri;      /* the entry's own string */
 	off_t size;
 	uint8_t sha256[32];
+	/* SKILL.md: the entry's frontmatter, which the file's must equal
+	 * field by field (SEP-2640); NULL for another file */
+	const cJSON *frontmatter;
 };
 
 /* The resource of `entry` (a skills/list entry) that is its SKILL.md.
@@ -231,9 +242,12 @@ int sfs_mcp_fetch_file(const char *location, const char *token_file,
                        char *why, size_t wlen);
 /* sfs_source_update for an MCP root: `version` is the listing's digest
  * (64 hex digits; vlen >= 65).  token_file (or NULL) holds the bearer
- * token, read now; -EACCES when the server answered 401. */
+ * token, read now; -EACCES when the server answered 401.  The listing
+ * is fetched, and the SKILL.md the cache does not hold of each entry
+ * that gives no frontmatter to build from, or with skill_mds of every
+ * entry (skillsfs check validates them all). */
 int sfs_source_mcp_update(const char *root, const char *token_file,
-                          const char *cache_dir, char *version, size_t vlen,
-                          char *why, size_t wlen);
+                          const char *cache_dir, bool skill_mds,
+                          char *version, size_t vlen, char *why, size_t wlen);
 
 #endif

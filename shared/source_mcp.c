@@ -5,12 +5,16 @@
  * A build never waits for the network: discover reads the listing that
  * the last update stored in the cache folder (source_mcp_fetch.c), and a
  * skill's files are those its entry lists, each with the size and sha256
- * digest the server published.  SKILL.md was fetched and verified by the
- * update; a supporting file is fetched on its first read, verified, and
- * kept.  Only verified bytes are served, from the cache's files, which are
- * named by their digest and so never change: a file whose bytes do not
- * match the listing is an error for its reader (EIO) and a finding of the
- * next build, never a file with other bytes.
+ * digest the server published.  A skill is validated from the frontmatter
+ * its entry gives until its SKILL.md is in the cache (SEP-2640: a host
+ * fetches "a SKILL.md when the skill is loaded", not on listing); the
+ * SKILL.md's identity then says so, and the first build after it was
+ * fetched validates the file itself.  Every file is fetched on its first
+ * read, verified, and kept.  Only verified bytes are served, from the
+ * cache's files, which are named by their digest and so never change: a
+ * file whose bytes do not match the listing (a SKILL.md whose frontmatter
+ * is not the listed one) is an error for its reader (EIO) and a finding of
+ * the next build, never a file with other bytes.
  *
  * A skill is at the URI's path (skill://acme/refunds/SKILL.md is the
  * folder acme/refunds below the root), so the same rules as a folder's
@@ -47,6 +51,7 @@ struct mcp_source {
 	char *url;              /* the root as configured */
 	char *location;         /* the endpoint: url without "mcp+" */
 	char *cache_dir;
+	char *state;            /* the server's folder in it */
 	char *token_file;       /* or NULL: source_mcp_fetch.c reads it */
 	char *note;             /* why the last update failed */
 	char keep[HEX_LEN + 1]; /* the listing to serve again, or "" */
@@ -105,6 +110,7 @@ static void release(struct sfs_source *src)
 	free(m->url);
 	free(m->location);
 	free(m->cache_dir);
+	free(m->state);
 	free(m->token_file);
 	free(m->note);
 	free(m);
@@ -323,12 +329,22 @@ static int report_mismatch(struct mcp_source *m, struct sfs_scan *s,
 	const cJSON *got = cJSON_GetObjectItemCaseSensitive(o, "served");
 	const cJSON *wn = cJSON_GetObjectItemCaseSensitive(o, "listed_size");
 	const cJSON *gn = cJSON_GetObjectItemCaseSensitive(o, "served_size");
+	const cJSON *field = cJSON_GetObjectItemCaseSensitive(o,
+	                                                     "frontmatter");
 	int rc = 0;
 
 	free(text);
-	if (cJSON_IsString(uri) && cJSON_IsString(want) &&
-	    cJSON_IsString(got) && cJSON_IsNumber(wn) && cJSON_IsNumber(gn) &&
-	    listed(m, uri->valuestring, want->valuestring))
+	if (!cJSON_IsString(uri) || !cJSON_IsString(want) ||
+	    !cJSON_IsString(got) || !cJSON_IsNumber(wn) || !cJSON_IsNumber(gn) ||
+	    !listed(m, uri->valuestring, want->valuestring))
+		rc = 0;
+	else if (cJSON_IsString(field))
+		rc = report(s, SFS_ERROR, m->url, "%s: the frontmatter %s "
+		            "sent (sha256:%s) differs from the one its listing "
+		            "gives, in %s; the skill is not served",
+		            uri->valuestring, m->location, got->valuestring,
+		            field->valuestring);
+	else
 		rc = report(s, SFS_ERROR, m->url, "%s: %s sent %.0f bytes with "
 		            "sha256:%s, not the %.0f bytes with sha256:%s its "
 		            "listing gives; the file is not served",
@@ -436,6 +452,8 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
 		       report(s, SFS_ERROR, m->url, "no cache folder to fetch "
 		              "%s into (set XDG_CACHE_HOME or HOME, or -o "
 		              "cache_dir)", m->location);
+	free(m->state);
+	m->state = state;
 	rc = load_listing(m, state);
 	if (rc == -ENOENT)
 		rc = report(s, SFS_ERROR, m->url, "not fetched yet: %s",
@@ -453,7 +471,6 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
 	if (rc == 0 && m->ready)
 		rc = report_mismatches(m, s, state);
 	*exists = m->ready;
-	free(state);
 	return rc;
 }
 
@@ -564,6 +581,52 @@ static const char *bad_path(struct lister *l, char *rel, bool *skip)
 	return depth > l->s->max_depth + 1 ? "folder nested too deep" : NULL;
 }
 
+/* Whether the server was found to send other bytes for this digest
+ * than the listing promised (source_mcp_fetch.c records it). */
+static int mismatched(const struct mcp_source *m, const uint8_t sha256[32])
+{
+	char hexd[HEX_LEN + 1], *path;
+
+	for (int i = 0; i < 32; i++)
+		snprintf(hexd + 2 * i, 3, "%02x", sha256[i]);
+	if (!m->state)
+		return 0;
+	if (asprintf(&path, "%s/mismatch-%s.json", m->state, hexd) < 0)
+		return -ENOMEM;
+	int rc = access(path, F_OK) == 0;
+	free(path);
+	return rc;
+}
+
+/* Whether the cache holds the verified bytes with this digest. */
+static int in_cache(const struct mcp_source *m, const uint8_t sha256[32])
+{
+	char *path = sfs_mcp_blob_path(m->cache_dir, sha256);
+
+	if (!path)
+		return -ENOMEM;
+	int rc = access(path, F_OK) == 0;
+	free(path);
+	return rc;
+}
+
+/* A SKILL.md not fetched yet has another identity than the same file
+ * fetched, or found not to match the listing: the build after the fetch
+ * validates the file (or withdraws the skill), where the one before could
+ * only validate the listed frontmatter. */
+static int mark_unfetched(const struct mcp_source *m, struct sfs_file *e)
+{
+	int cached = in_cache(m, e->sha256);
+
+	if (cached != 0)
+		return cached < 0 ? cached : 0;
+	int bad = mismatched(m, e->sha256);
+	if (bad < 0)
+		return bad;
+	e->ctime.tv_nsec = 1 + bad;
+	return 0;
+}
+
 static int add_file(struct lister *l, const cJSON *r)
 {
 	struct sfs_mcp_file want;
@@ -597,6 +660,8 @@ static int add_file(struct lister *l, const cJSON *r)
 	e.name = slash ? slash + 1 : rel;
 	memcpy(e.sha256, want.sha256, 32);
 	stamp(&e, want.sha256, l->m);
+	if (rc == 0 && strcmp(rel, "SKILL.md") == 0)
+		rc = mark_unfetched(l->m, &e);
 	return rc < 0 ? rc : push(l, &e);
 }
 
@@ -684,6 +749,20 @@ static void remember_bad(struct mcp_source *m, const uint8_t sum[32])
 	pthread_mutex_unlock(&m->lock);
 }
 
+/* The listed frontmatter of the skill whose SKILL.md the build names
+ * `path` ("DIR/SKILL.md"), or NULL. */
+static const cJSON *frontmatter_at(const struct mcp_source *m,
+                                   const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, (size_t)(slash - path)) : NULL;
+	const struct mcp_skill *k = dir ? find_skill(m, dir) : NULL;
+
+	free(dir);
+	return k ? cJSON_GetObjectItemCaseSensitive(k->entry, "frontmatter")
+	         : NULL;
+}
+
 static int open_skill_md(const struct sfs_source *src, const char *path,
                          const struct sfs_file *f, struct stat *st)
 {
@@ -692,12 +771,30 @@ static int open_skill_md(const struct sfs_source *src, const char *path,
 	(void)path;
 	if (!m || !m->ready || !S_ISREG(f->mode) || !f->hashed)
 		return -EINVAL;
-	/* fetched by the update; absent when it did not match the listing */
 	int fd = open_blob(m, f);
+	if (fd == -ENOENT) {
+		/* not read yet, or it did not match the listing */
+		const cJSON *fm = frontmatter_at(m, path);
+		int bad = mismatched(m, f->sha256);
+		return bad < 0 ? bad : !bad && cJSON_IsObject(fm) ? -EAGAIN :
+		       -EIO;
+	}
 	if (fd < 0)
-		return fd == -ENOENT ? -EIO : fd;
+		return fd;
 	sfs_source_listed_stat(f, st);
 	return fd;
+}
+
+static cJSON *listed_frontmatter(const struct sfs_source *src,
+                                 const char *dir)
+{
+	const struct mcp_source *m = src->state;
+	const struct mcp_skill *k = m ? find_skill(m, dir) : NULL;
+	const cJSON *fm = k ? cJSON_GetObjectItemCaseSensitive(k->entry,
+	                                                       "frontmatter")
+	                    : NULL;
+
+	return fm ? cJSON_Duplicate(fm, true) : cJSON_CreateNull();
 }
 
 /* A file not in the cache yet is fetched at its first read: served only
@@ -721,6 +818,10 @@ static int open_file(const struct sfs_source *src, int root_fd,
 		return -ENOMEM;
 	struct sfs_mcp_file want = { .uri = uri, .size = f->size };
 	memcpy(want.sha256, f->sha256, 32);
+	const cJSON *md = cJSON_GetObjectItemCaseSensitive(k->entry, "uri");
+	if (cJSON_IsString(md) && strcmp(md->valuestring, uri) == 0)
+		want.frontmatter = cJSON_GetObjectItemCaseSensitive(
+			k->entry, "frontmatter");
 	int rc = sfs_mcp_fetch_file(m->location, m->token_file, m->cache_dir,
 	                            &want, why, sizeof(why));
 	free(uri);
@@ -736,6 +837,7 @@ const struct sfs_source_ops sfs_source_mcp = {
 	.discover = discover,
 	.list = list,
 	.open_skill_md = open_skill_md,
+	.listed_frontmatter = listed_frontmatter,
 	.open_file = open_file,
 	.version = version,
 	.version_key = "listing",

@@ -2,11 +2,15 @@
  * source_mcp_fetch.c - bringing an MCP root up to date, and fetching one
  * of its files: the network side of source_mcp.c.
  *
- * An update lists the server's skills (skills/list, every page), reads
- * each skill's SKILL.md (resources/read) and keeps it when its bytes have
- * the size and sha256 the listing gives, then stores the listing.  A
- * supporting file is fetched on its first read (SEP-2640: "a supporting
- * file when it is read"), verified the same way.
+ * An update lists the server's skills (skills/list, every page) and
+ * stores the listing: SEP-2640 has a host fetch "a SKILL.md when the skill
+ * is loaded, and a supporting file when it is read", never on listing, and
+ * the mount's first generation is built from the frontmatter the listing
+ * gives (source_mcp.c).  Every file, SKILL.md included, is fetched on its
+ * first read (resources/read) and kept only when its bytes have the size
+ * and sha256 the listing gives, and for a SKILL.md a frontmatter equal to
+ * the listed one field by field.  (skillsfs check asks for every SKILL.md
+ * with the listing, to validate each file itself.)
  *
  * The cache folder holds, below mcp/:
  *
@@ -19,7 +23,9 @@
  *   <name>-<hash of URL>/current   the hex of the listing to serve
  *   <name>-<hash of URL>/mismatch-<listed hex>.json
  *                                  a file whose bytes did not match the
- *                                  listing: status.json reports it
+ *                                  listing (or a SKILL.md whose
+ *                                  frontmatter did not): status.json
+ *                                  reports it
  *
  * A root configured with token_file sends the file's text as a bearer
  * token.  The file is read when a fetch or a read starts, so a token that
@@ -201,10 +207,11 @@ static int content_bytes(const cJSON *result, const char *uri, char **out,
 }
 
 /* Records (or, when it matches now, forgets) that `uri`'s bytes did not
- * match the listing, for status.json. */
+ * match the listing, for status.json: their size and digest, or (field
+ * set) the first frontmatter field in which a SKILL.md differs. */
 static void note_mismatch(const char *state, const char *uri,
                           const struct sfs_mcp_file *want, off_t got_size,
-                          const uint8_t got[32], bool bad)
+                          const uint8_t got[32], const char *field, bool bad)
 {
 	char lh[65], gh[65], *path, *text;
 
@@ -223,6 +230,8 @@ static void note_mismatch(const char *state, const char *uri,
 	cJSON_AddStringToObject(o, "listed", lh);
 	cJSON_AddNumberToObject(o, "served_size", (double)got_size);
 	cJSON_AddStringToObject(o, "served", gh);
+	if (field)
+		cJSON_AddStringToObject(o, "frontmatter", field);
 	text = cJSON_PrintUnformatted(o);
 	cJSON_Delete(o);
 	if (text)
@@ -231,8 +240,81 @@ static void note_mismatch(const char *state, const char *uri,
 	free(path);
 }
 
+/* Appends the name of the field at `key` to the path in p (a dotted
+ * field, or an index in brackets). */
+static void field_path(char *p, size_t plen, const char *key, int index)
+{
+	size_t n = strlen(p);
+
+	if (key)
+		snprintf(p + n, plen - n, "%s%s", n ? "." : "", key);
+	else
+		snprintf(p + n, plen - n, "[%d]", index);
+}
+
+/* Whether the listed frontmatter and the parsed one differ (SEP-2640:
+ * every key both ways, objects in any order, arrays in order, numbers by
+ * value, no coercion); p gets the first differing field's path, empty for
+ * the whole. */
+static bool differs(const cJSON *listed, const cJSON *parsed, char *p,
+                    size_t plen)
+{
+	size_t n = strlen(p);
+	const cJSON *c;
+	int i = 0;
+
+	if (cJSON_IsArray(listed) && cJSON_IsArray(parsed)) {
+		if (cJSON_GetArraySize(listed) != cJSON_GetArraySize(parsed))
+			return true;
+		for (c = listed->child; c; c = c->next, i++) {
+			field_path(p, plen, NULL, i);
+			if (differs(c, cJSON_GetArrayItem(parsed, i), p, plen))
+				return true;
+			p[n] = '\0';
+		}
+		return false;
+	}
+	if (cJSON_IsObject(listed) && cJSON_IsObject(parsed)) {
+		for (int pass = 0; pass < 2; pass++) {
+			const cJSON *from = pass ? parsed : listed;
+			const cJSON *to = pass ? listed : parsed;
+			for (c = from->child; c; c = c->next) {
+				const cJSON *o =
+					cJSON_GetObjectItemCaseSensitive(to, c->string);
+				field_path(p, plen, c->string, 0);
+				if (!o || differs(pass ? o : c, pass ? c : o, p, plen))
+					return true;
+				p[n] = '\0';
+			}
+		}
+		return false;
+	}
+	return !cJSON_Compare(listed, parsed, true);
+}
+
+/* Why the SKILL.md bytes do not give the listed frontmatter, or NULL:
+ * "the frontmatter" when it cannot be parsed, else the first field that
+ * differs (in field, flen bytes). */
+static const char *frontmatter_differs(const char *bytes, size_t len,
+                                       const cJSON *listed, char *field,
+                                       size_t flen)
+{
+	cJSON *parsed = sfs_skillmd_frontmatter(bytes, len, NULL);
+	bool bad;
+
+	field[0] = '\0';
+	bad = !parsed || differs(listed, parsed, field, flen);
+	cJSON_Delete(parsed);
+	if (!bad)
+		return NULL;
+	if (!field[0])
+		snprintf(field, flen, "the frontmatter");
+	return field;
+}
+
 /* resources/read of want->uri through c, kept in the blob cache when its
- * size and digest are the listing's. */
+ * size and digest are the listing's (and for a SKILL.md, its
+ * frontmatter). */
 static int fetch_with(struct sfs_mcp_http *c, const char *cache_dir,
                       const char *state, const struct sfs_mcp_file *want,
                       char *why, size_t wlen)
@@ -262,11 +344,24 @@ static int fetch_with(struct sfs_mcp_http *c, const char *cache_dir,
 		snprintf(why, wlen, "%s: the server sent %zu bytes with sha256:%s"
 		         ", not the %lld bytes with sha256:%s it listed; not "
 		         "served", want->uri, len, gh, (long long)want->size, lh);
-		note_mismatch(state, want->uri, want, (off_t)len, got, true);
+		note_mismatch(state, want->uri, want, (off_t)len, got, NULL,
+		              true);
 		free(bytes);
 		return -EBADMSG;
 	}
-	note_mismatch(state, want->uri, want, (off_t)len, got, false);
+	char fbuf[256];
+	const char *field = want->frontmatter ?
+		frontmatter_differs(bytes, len, want->frontmatter, fbuf,
+		                    sizeof(fbuf)) : NULL;
+	if (field) {
+		snprintf(why, wlen, "%s: its frontmatter differs from the "
+		         "listing's in %s; not served", want->uri, field);
+		note_mismatch(state, want->uri, want, (off_t)len, got, field,
+		              true);
+		free(bytes);
+		return -EBADMSG;
+	}
+	note_mismatch(state, want->uri, want, (off_t)len, got, NULL, false);
 	blob = sfs_mcp_blob_path(cache_dir, got);
 	rc = blob ? write_file(blob, bytes, len) : -ENOMEM;
 	if (rc < 0)
@@ -337,11 +432,12 @@ static int list_all(struct sfs_mcp_http *c, cJSON *skills, char *why,
 	return rc;
 }
 
-/* Reads and keeps each skill's SKILL.md that the blob cache does not hold
- * yet.  A file that does not match the listing is recorded and left out
+/* Reads and keeps the SKILL.md that the blob cache does not hold yet of
+ * each skill (all), or of each whose entry gives no frontmatter to build
+ * from.  A file that does not match the listing is recorded and left out
  * (discover reports it); only what stops the update fails it. */
 static int fetch_skill_mds(struct sfs_mcp_http *c, const char *cache_dir,
-                           const char *state, const cJSON *skills,
+                           const char *state, const cJSON *skills, bool all,
                            char *why, size_t wlen)
 {
 	const cJSON *entry;
@@ -350,6 +446,8 @@ static int fetch_skill_mds(struct sfs_mcp_http *c, const char *cache_dir,
 		struct sfs_mcp_file want;
 		if (sfs_mcp_skill_md_of(entry, &want) < 0)
 			continue;   /* discover says what is wrong with it */
+		if (!all && cJSON_IsObject(want.frontmatter))
+			continue;   /* fetched when it is read */
 		char *blob = sfs_mcp_blob_path(cache_dir, want.sha256);
 		if (!blob)
 			return -ENOMEM;
@@ -402,8 +500,8 @@ static int store_listing(const char *state, const char *location,
 }
 
 int sfs_source_mcp_update(const char *root, const char *token_file,
-                          const char *cache_dir, char *version, size_t vlen,
-                          char *why, size_t wlen)
+                          const char *cache_dir, bool skill_mds,
+                          char *version, size_t vlen, char *why, size_t wlen)
 {
 	struct sfs_source_url u;
 	const char *bad;
@@ -426,7 +524,8 @@ int sfs_source_mcp_update(const char *root, const char *token_file,
 	if (rc == 0)
 		rc = !skills ? -ENOMEM : list_all(c, skills, why, wlen);
 	if (rc == 0)
-		rc = fetch_skill_mds(c, cache_dir, state, skills, why, wlen);
+		rc = fetch_skill_mds(c, cache_dir, state, skills, skill_mds,
+		                     why, wlen);
 	if (rc == 0)
 		rc = store_listing(state, u.location, skills, version, vlen,
 		                   why, wlen);

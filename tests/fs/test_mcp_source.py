@@ -50,6 +50,11 @@ def files_of(folder):
     return out
 
 
+def slurp(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
 def digest(path):
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
@@ -106,8 +111,13 @@ class McpSources(MountTestCase):
         lied = "skill://pdf-forms/references/fields.md"
         srv = self.serve(lie=[lied, "skill://csv-report/SKILL.md"])
         m = self.mount_server(srv)
-        # a SKILL.md that does not match: the skill is not served
-        self.assertEqual(os.listdir(m.file("skills")), ["pdf-forms"])
+        # listed, and built from the listing: nothing was fetched yet
+        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "pdf-forms"])
+        # a SKILL.md that does not match is never served
+        for _ in range(2):
+            with self.assertRaises(OSError) as e:
+                m.read("skills", "csv-report", "SKILL.md")
+            self.assertEqual(e.exception.errno, errno.EIO)
         with self.assertRaises(OSError) as e:
             m.read("skills", "pdf-forms", "references", "fields.md")
         self.assertEqual(e.exception.errno, errno.EIO)
@@ -132,6 +142,59 @@ class McpSources(MountTestCase):
         self.assertTrue(any("skill://csv-report/SKILL.md" in d["message"]
                             for d in diagnostics(m)), diagnostics(m))
         self.assertNotIn(sent, os.listdir(os.path.join(self.cache, "mcp", "blobs")))
+        # and from that build on, the skill whose SKILL.md did not match
+        # is not served at all
+        self.assertEqual(os.listdir(m.file("skills")), ["pdf-forms"])
+
+    def test_nothing_is_fetched_ahead_of_need(self):
+        # SEP-2640: a SKILL.md is fetched when the skill is loaded, a
+        # supporting file when it is read; the mount is built from the
+        # listing's frontmatter.  The build after a SKILL.md was fetched
+        # validates the file itself (here: a link to a missing file).
+        write(os.path.join(self.served, "pdf-forms", "SKILL.md"),
+              "---\nname: pdf-forms\ndescription: Fill in PDF forms.\n---\n"
+              "# PDF forms\n\nSee [the fields](references/missing.md).\n")
+        srv = self.serve()
+        m = self.mount_server(srv)
+        self.assertFalse(os.path.exists(os.path.join(self.cache, "mcp", "blobs")))
+        for skill, text in (("pdf-forms", "Fill in PDF forms."),
+                            ("csv-report", "Summarize a CSV file.")):
+            self.assertEqual(m.json("catalog", skill + ".json")["description"], text)
+        self.assertEqual(diagnostics(m), [])
+        self.assertEqual(m.read("skills", "pdf-forms", "SKILL.md"),
+                         slurp(os.path.join(self.served, "pdf-forms", "SKILL.md")))
+        self.assertEqual(os.listdir(os.path.join(self.cache, "mcp", "blobs")),
+                         [digest(os.path.join(self.served, "pdf-forms", "SKILL.md"))])
+        def findings():
+            return [d for s in m.json("status.json")["skills"] if s["id"] == "pdf-forms"
+                    for d in s["diagnostics"]]
+        self.assertEqual(findings(), [])
+        self.sighup(m)
+        [d] = findings()
+        self.assertEqual(d["severity"], "warning")
+        self.assertIn("references/missing.md", d["message"])
+
+    def test_frontmatter_that_differs_from_the_listing_is_never_served(self):
+        # the bytes have the listed digest, but not the listed frontmatter
+        lied = "skill://pdf-forms/SKILL.md"
+        srv = SkillServer(self.served, lie_frontmatter=[lied])
+        self.addCleanup(srv.stop)
+        m = self.mount_server(srv)
+        self.assertEqual(m.json("catalog", "pdf-forms.json")["description"],
+                         "Fill in PDF forms. (altered)")
+        for _ in range(2):
+            with self.assertRaises(OSError) as e:
+                m.read("skills", "pdf-forms", "SKILL.md")
+            self.assertEqual(e.exception.errno, errno.EIO)
+        self.assertIn("skills/pdf-forms/SKILL.md: not served", m.stderr())
+        self.sighup(m)
+        found = [d for d in diagnostics(m) if lied in d["message"]]
+        self.assertEqual(len(found), 1, diagnostics(m))
+        self.assertEqual(found[0]["severity"], "error")
+        self.assertIn("differs from the one its listing gives, in description",
+                      found[0]["message"])
+        self.assertEqual(os.listdir(m.file("skills")), ["csv-report"])
+        self.assertFalse(os.path.exists(os.path.join(self.cache, "mcp", "blobs")))
 
     def test_server_that_dies_keeps_the_last_listing_served(self):
         srv = self.serve()
@@ -143,10 +206,10 @@ class McpSources(MountTestCase):
         gen = m.generation()
         m.proc.send_signal(signal.SIGHUP)
         wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
-        self.assertEqual(sorted(os.listdir(os.path.join(self.cache, "mcp", "blobs"))),
-                         sorted(digest(os.path.join(self.served, *p)) for p in
-                                [("csv-report", "SKILL.md"), ("csv-report", "template.md"),
-                                 ("pdf-forms", "SKILL.md")]))
+        self.assertEqual(os.listdir(os.path.join(self.cache, "mcp", "blobs")),
+                         [digest(os.path.join(self.served, "csv-report", "template.md"))])
+        self.assertEqual(m.read("skills", "csv-report", "SKILL.md"),
+                         slurp(os.path.join(self.served, "csv-report", "SKILL.md")))
         srv.stop()
         m.proc.send_signal(signal.SIGHUP)
         wait_for(lambda: any("serving the listing" in d["message"] for d in diagnostics(m)),
@@ -159,12 +222,13 @@ class McpSources(MountTestCase):
         self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "pdf-forms"])
         # what was verified before is served; what never was cannot be
         self.assertEqual(m.read("skills", "csv-report", "template.md"), b"| a | b |\n")
-        with open(os.path.join(self.served, "pdf-forms", "SKILL.md"), "rb") as f:
-            self.assertEqual(m.read("skills", "pdf-forms", "SKILL.md"), f.read())
-        with self.assertRaises(OSError) as e:
-            m.read("skills", "pdf-forms", "references", "fields.md")
-        self.assertEqual(e.exception.errno, errno.EIO)
-        self.assertIn("skills/pdf-forms/references/fields.md: not served", m.stderr())
+        with open(os.path.join(self.served, "csv-report", "SKILL.md"), "rb") as f:
+            self.assertEqual(m.read("skills", "csv-report", "SKILL.md"), f.read())
+        for path in (("pdf-forms", "SKILL.md"), ("pdf-forms", "references", "fields.md")):
+            with self.assertRaises(OSError) as e:
+                m.read("skills", *path)
+            self.assertEqual(e.exception.errno, errno.EIO)
+            self.assertIn("skills/%s: not served" % "/".join(path), m.stderr())
 
     def test_skill_added_on_the_server_is_seen_after_sighup(self):
         srv = self.serve()
@@ -255,9 +319,10 @@ class McpSources(MountTestCase):
         self.assertEqual(root_status(m)["skills"], 2)
 
     def test_an_expired_session_is_begun_again(self):
-        # the 3rd request of the session is answered 404: the session
-        # expired; the client makes a new handshake and asks again
-        srv = SkillServer(self.served, sessions=3)
+        # the 2nd request of the session (skills/list, after the
+        # initialized notification) is answered 404: the session expired;
+        # the client makes a new handshake and asks again
+        srv = SkillServer(self.served, sessions=2)
         self.addCleanup(srv.stop)
         m = self.mount_server(srv)
         srv.expect("expired")

@@ -14,7 +14,10 @@
 // a line, never for a while).  --lie URI makes it answer resources/read of
 // URI with bytes that differ from the ones its listing's digest covers,
 // as a broken or tampered server would: the SDK itself never serves such
-// bytes, so the answer is altered on its way out.
+// bytes, so the answer is altered on its way out.  --lie-frontmatter URI
+// alters instead the description that skills/list gives for the skill
+// whose SKILL.md is URI, so that the file (its digest still the listed
+// one) no longer has the listed frontmatter.
 //
 // --era modern serves only the stateless 2026-07-28 era (the SDK's
 // createMcpHandler with legacy: 'reject'); the default serves both, the
@@ -38,6 +41,8 @@ import { loadSkills } from '@modelcontextprotocol/server/ext/skills/node';
 const args = process.argv.slice(2);
 const folder = args[0];
 const lies = new Set(args.flatMap((a, i) => a === '--lie' ? [args[i + 1]] : []));
+const fmLies = new Set(args.flatMap((a, i) =>
+	a === '--lie-frontmatter' ? [args[i + 1]] : []));
 const option = (name) => {
 	const i = args.indexOf(name);
 	return i < 0 ? undefined : args[i + 1];
@@ -76,12 +81,21 @@ function tamper(m) {
 	return m;
 }
 
-// The body of an answer to a read of a URI to lie about, altered.
-function altered(text, contentType) {
+// The JSON-RPC message `m` with the listed frontmatter of the skills to
+// lie about altered.
+function tamperListing(m) {
+	for (const skill of m?.result?.skills ?? [])
+		if (fmLies.has(skill.uri))
+			skill.frontmatter.description += ' (altered)';
+	return m;
+}
+
+// The body of an answer, each JSON-RPC message in it passed through fix.
+function altered(text, contentType, fix = tamper) {
 	if (!contentType.startsWith('text/event-stream'))
-		return JSON.stringify(tamper(JSON.parse(text)));
+		return JSON.stringify(fix(JSON.parse(text)));
 	return text.split('\n').map((line) => line.startsWith('data:') ?
-		'data: ' + JSON.stringify(tamper(JSON.parse(line.slice(5)))) :
+		'data: ' + JSON.stringify(fix(JSON.parse(line.slice(5)))) :
 		line).join('\n');
 }
 
@@ -136,6 +150,9 @@ async function serve(req, res) {
 		console.log(`page ${++pages}`);
 	if (asked?.method === 'resources/read' && lies.has(asked.params?.uri))
 		text = altered(text, response.headers.get('content-type') ?? '');
+	if (asked?.method === 'skills/list' && fmLies.size && response.ok)
+		text = altered(text, response.headers.get('content-type') ?? '',
+			tamperListing);
 	const out = {};
 	response.headers.forEach((v, k) => {
 		if (k !== 'content-length')
