@@ -53,7 +53,7 @@ char **cli_update_sources(const struct sfs_config *cfg)
 	for (size_t i = 0; notes && i < cfg->nroots; i++) {
 		char version[80], why[1024] = "";
 		if (sfs_source_update(cfg, cfg->roots[i], version,
-		                      sizeof(version), why, sizeof(why)) < 0)
+		                      sizeof(version), NULL, why, sizeof(why)) < 0)
 			notes[i] = strdup(why);   /* NULL: no note, at worst */
 	}
 	return notes;

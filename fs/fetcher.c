@@ -13,6 +13,12 @@
  * Why a root's last update failed is kept in d->root_notes, which each
  * build hands to the library (sfs_config.root_notes): it serves what the
  * clone holds and says why in status.json.
+ *
+ * An MCP root is looked at again sooner when its server says so: when
+ * its listing gives a ttlMs shorter than fetch_interval (how long the
+ * server holds the listing fresh), after that; and at once when the
+ * server notifies that its listing changed (listener.c, on the eventfd
+ * `news`).  Unlike SIGHUP, news rebuilds only when a listing moved.
  */
 #include <errno.h>
 #include <poll.h>
@@ -25,6 +31,7 @@
 
 #include "daemon.h"
 #include "fetcher.h"
+#include "listener.h"
 #include "report.h"
 #include "source.h"
 
@@ -34,7 +41,11 @@ struct fetcher {
 	pthread_t thread;
 	bool started;
 	int kick;                    /* eventfd: SIGHUP, or stop */
+	int news;                    /* eventfd: a server's listing changed */
 	atomic_bool stop;
+	unsigned ttl_ms;             /* the shortest ttlMs of the last
+	                                update, 0: none given */
+	struct listeners *listeners;
 };
 
 static bool has_versions(const struct roots *roots)
@@ -56,9 +67,12 @@ int fetcher_init(struct daemon *d)
 		return -ENOMEM;
 	d->root_notes = calloc(n, sizeof(*d->root_notes));
 	f->kick = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (!d->root_notes || f->kick < 0) {
+	f->news = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (!d->root_notes || f->kick < 0 || f->news < 0) {
 		if (f->kick >= 0)
 			close(f->kick);
+		if (f->news >= 0)
+			close(f->news);
 		free(d->root_notes);
 		d->root_notes = NULL;
 		free(f);
@@ -108,11 +122,16 @@ bool fetcher_update(struct daemon *d)
 		.root_options = d->opt->root_options,
 	};
 	bool moved = false;
+	unsigned shortest = 0;
 
 	for (size_t i = 0; f && i < roots->n; i++) {
 		char version[VERSION_MAX] = "", why[1024] = "", now[VERSION_MAX];
+		unsigned ttl = 0;
 		int rc = sfs_source_update(&cfg, roots->paths[i], version,
-		                           sizeof(version), why, sizeof(why));
+		                           sizeof(version), &ttl, why,
+		                           sizeof(why));
+		if (ttl && (!shortest || ttl < shortest))
+			shortest = ttl;
 		if (rc == 0)
 			continue;
 		/* a new failure, or a recovery: told, and status.json
@@ -131,7 +150,22 @@ bool fetcher_update(struct daemon *d)
 			moved |= strcmp(now, version) != 0;
 		}
 	}
+	if (f)
+		f->ttl_ms = shortest;
 	return moved;
+}
+
+/* How long the thread sleeps: fetch_interval, or a server's shorter ttlMs
+ * (at least a second); -1: until SIGHUP or news. */
+static int sleep_ms(const struct fetcher *f, unsigned interval_s)
+{
+	long long ms = interval_s ? (long long)(interval_s > 86400 * 24 ?
+	                                        86400 * 24 : interval_s) * 1000
+	                          : -1;
+
+	if (ms > 0 && f->ttl_ms && f->ttl_ms < ms)
+		ms = f->ttl_ms < 1000 ? 1000 : f->ttl_ms;
+	return (int)ms;
 }
 
 static void *run(void *arg)
@@ -141,17 +175,20 @@ static void *run(void *arg)
 	unsigned interval = d->opt->fetch_interval_s;
 
 	while (!atomic_load(&f->stop)) {
-		struct pollfd p = { .fd = f->kick, .events = POLLIN };
-		int timeout = interval ? (int)(interval > 86400 * 24 ?
-		                               86400 * 24 : interval) * 1000
-		                       : -1;
-		int n = poll(&p, 1, timeout);
+		struct pollfd p[2] = {
+			{ .fd = f->kick, .events = POLLIN },
+			{ .fd = f->news, .events = POLLIN },
+		};
+		int n = poll(p, 2, sleep_ms(f, interval));
 		if (n < 0 && errno != EINTR)
 			break;
 		if (atomic_load(&f->stop))
 			break;
 		uint64_t count;
 		bool hup = n > 0 && read(f->kick, &count, sizeof(count)) > 0;
+		if (n > 0 && read(f->news, &count, sizeof(count)) < 0) {
+			/* nothing new was said: a timeout or SIGHUP */
+		}
 		bool moved = fetcher_update(d);
 		/* SIGHUP also looks at every folder: it always rebuilds */
 		if (hup || moved)
@@ -170,7 +207,8 @@ int fetcher_start(struct daemon *d)
 	if (rc != 0)
 		return -rc;
 	f->started = true;
-	return 0;
+	f->listeners = listeners_start(d, f->news);
+	return f->listeners ? 0 : -ENOMEM;
 }
 
 int fetcher_kick_fd(const struct daemon *d)
@@ -185,6 +223,7 @@ void fetcher_stop(struct daemon *d)
 
 	if (!f)
 		return;
+	listeners_stop(f->listeners);
 	if (f->started) {
 		atomic_store(&f->stop, true);
 		if (write(f->kick, &one, sizeof(one)) < 0) {
@@ -199,6 +238,7 @@ void fetcher_stop(struct daemon *d)
 	d->root_notes = NULL;
 	pthread_mutex_unlock(&d->notes_lock);
 	close(f->kick);
+	close(f->news);
 	free(f);
 	d->fetcher = NULL;
 }

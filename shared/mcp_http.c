@@ -495,6 +495,203 @@ static int handshake(struct sfs_mcp_http *c, char *why, size_t wlen)
 	                wlen);
 }
 
+/* ---- listening ------------------------------------------------------------ */
+
+/* A stream of events being read: the events are taken as they come. */
+struct listening {
+	struct sfs_mcp_http *c;
+	const char *wanted;    /* the notification's method */
+	long id;               /* of subscriptions/listen; 0 for a GET */
+	char *buf;             /* what came and is not a whole event yet */
+	size_t len;
+	bool heard;            /* the wanted notification came */
+	cJSON *error;          /* a JSON-RPC error that came instead */
+	bool (*stop)(void *);
+	void *arg;
+};
+
+/* One whole event (its lines in e, NUL-terminated): the data of its
+ * `data:` lines, joined by newlines, as a JSON-RPC message. */
+static void take_event(struct listening *l, char *e)
+{
+	char *data = malloc(strlen(e) + 1);
+	size_t n = 0;
+
+	if (!data)
+		return;
+	for (char *line = e, *next; line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		size_t len = strlen(line);
+		if (len && line[len - 1] == '\r')
+			line[--len] = '\0';
+		if (strncmp(line, "data:", 5) != 0)
+			continue;
+		const char *v = line + 5 + (line[5] == ' ');
+		if (n)
+			data[n++] = '\n';
+		memcpy(data + n, v, strlen(v));
+		n += strlen(v);
+	}
+	data[n] = '\0';
+	cJSON *m = n ? cJSON_Parse(data) : NULL;
+	const cJSON *method = cJSON_GetObjectItemCaseSensitive(m, "method");
+	free(data);
+	if (cJSON_IsString(method) && strcmp(method->valuestring,
+	                                     l->wanted) == 0)
+		l->heard = true;
+	else if (l->id && answers(m, l->id) && !l->error)
+		l->error = cJSON_Duplicate(m, true);
+	cJSON_Delete(m);
+}
+
+/* libcurl's write callback for a stream: each whole event is taken; the
+ * transfer ends (0) once the notification came. */
+static size_t take_stream(char *p, size_t size, size_t n, void *arg)
+{
+	struct listening *l = arg;
+	size_t add = size * n;
+	char *grown;
+
+	if (l->len + add > MAX_ANSWER ||
+	    !(grown = realloc(l->buf, l->len + add + 1)))
+		return 0;
+	memcpy(grown + l->len, p, add);
+	l->buf = grown;
+	l->len += add;
+	l->buf[l->len] = '\0';
+	for (;;) {
+		char *end = strstr(l->buf, "\n\n");
+		char *crlf = strstr(l->buf, "\r\n\r\n");
+		size_t skip = 2;
+		if (crlf && (!end || crlf < end)) {
+			end = crlf;
+			skip = 4;
+		}
+		if (!end)
+			break;
+		*end = '\0';
+		take_event(l, l->buf);
+		size_t rest = l->len - (size_t)(end + skip - l->buf);
+		memmove(l->buf, end + skip, rest + 1);
+		l->len = rest;
+	}
+	return l->heard ? 0 : add;
+}
+
+/* The headers of a stream: none is needed (without a header callback,
+ * libcurl would hand them to the write callback). */
+static size_t skip_header(char *p, size_t size, size_t n, void *arg)
+{
+	(void)p, (void)arg;
+	return size * n;
+}
+
+/* libcurl's progress callback, at least once a second: a nonzero answer
+ * ends the transfer. */
+static int keep_listening(void *arg, curl_off_t dt, curl_off_t dn,
+                          curl_off_t ut, curl_off_t un)
+{
+	struct listening *l = arg;
+
+	(void)dt, (void)dn, (void)ut, (void)un;
+	return l->stop(l->arg) ? 1 : 0;
+}
+
+/* The request that opens the stream: subscriptions/listen in the
+ * stateless era, a GET on the session in the handshake one. */
+static int open_stream(struct listening *l, struct curl_slist **h,
+                       char **body)
+{
+	struct sfs_mcp_http *c = l->c;
+
+	*body = NULL;
+	if (!c->modern && !c->session)
+		return -EOPNOTSUPP;   /* no session: nowhere to listen */
+	const char *method = c->modern ? "subscriptions/listen" : "";
+	*h = headers(c, method, NULL);
+	if (!*h)
+		return -ENOMEM;
+	if (!c->modern) {
+		curl_easy_setopt(c->curl, CURLOPT_HTTPGET, 1L);
+		return 0;
+	}
+	cJSON *params = cJSON_CreateObject();
+	cJSON *filter = cJSON_AddObjectToObject(params, "notifications");
+	cJSON_AddBoolToObject(filter, "resourcesListChanged", 1);
+	l->id = c->next_id++;
+	*body = message_text(c, method, params, l->id);
+	if (!*body)
+		return -ENOMEM;
+	curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS, *body);
+	return 0;
+}
+
+int sfs_mcp_http_listen(struct sfs_mcp_http *c, const char *method,
+                        bool (*stop)(void *), void *arg, char *why,
+                        size_t wlen)
+{
+	struct listening l = { .c = c, .wanted = method, .stop = stop,
+	                       .arg = arg };
+	struct curl_slist *h = NULL;
+	char *body;
+	long status = 0;
+	int rc = open_stream(&l, &h, &body);
+
+	if (rc == -EOPNOTSUPP)
+		snprintf(why, wlen, "%s keeps no session to send "
+		         "notifications on", c->url);
+	if (rc < 0) {
+		curl_slist_free_all(h);
+		return rc;
+	}
+	curl_easy_setopt(c->curl, CURLOPT_URL, c->url);
+	curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, h);
+	curl_easy_setopt(c->curl, CURLOPT_WRITEFUNCTION, take_stream);
+	curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, &l);
+	curl_easy_setopt(c->curl, CURLOPT_HEADERFUNCTION, skip_header);
+	curl_easy_setopt(c->curl, CURLOPT_HEADERDATA, NULL);
+	curl_easy_setopt(c->curl, CURLOPT_TIMEOUT, 0L);
+	curl_easy_setopt(c->curl, CURLOPT_TCP_KEEPALIVE, 1L);
+	curl_easy_setopt(c->curl, CURLOPT_NOPROGRESS, 0L);
+	curl_easy_setopt(c->curl, CURLOPT_XFERINFOFUNCTION, keep_listening);
+	curl_easy_setopt(c->curl, CURLOPT_XFERINFODATA, &l);
+	CURLcode cc = curl_easy_perform(c->curl);
+	curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &status);
+	curl_easy_setopt(c->curl, CURLOPT_NOPROGRESS, 1L);
+	curl_easy_setopt(c->curl, CURLOPT_TIMEOUT, TIMEOUT_S);
+	curl_slist_free_all(h);
+	free(body);
+	free(l.buf);
+	if (l.heard)
+		rc = 1;
+	else if (cc == CURLE_ABORTED_BY_CALLBACK ||
+	         (cc == CURLE_OK && status >= 200 && status < 300 && !l.error))
+		rc = 0;
+	else if (l.error || status == 405 || status == 400)
+		rc = -EOPNOTSUPP;
+	else if (status == 401)
+		rc = -EACCES;
+	else if (status == 404 && c->session)
+		rc = -ENOENT;
+	else
+		rc = -EIO;
+	if (l.error)
+		json_rpc_error(l.error, method, c->url, why, wlen);
+	else if (rc == -EOPNOTSUPP)
+		snprintf(why, wlen, "%s sends no notifications (HTTP status "
+		         "%ld)", c->url, status);
+	else if (rc < 0 && cc != CURLE_OK)
+		snprintf(why, wlen, "cannot reach %s: %s", c->url,
+		         curl_easy_strerror(cc));
+	else if (rc < 0)
+		snprintf(why, wlen, "%s ended its stream of notifications "
+		         "(HTTP status %ld)", c->url, status);
+	cJSON_Delete(l.error);
+	return rc;
+}
+
 /* Certificates: what OpenSSL's variables name, when set (a private
  * certificate authority), else libcurl's own default, as git sources do. */
 static void use_cert_locations(CURL *curl)

@@ -248,15 +248,34 @@ int sfs_catalog_build(const struct sfs_config *cfg, const sfs_catalog *prev,
  * what it would serve now: a remote git root is fetched into its clone
  * under cfg->cache_dir (made on first use); a git+file:// root is read
  * in place; an MCP root's skills are listed (skills/list, every page)
- * and the listing kept there.  Returns 1 with `version` set (a commit id,
- * or the listing's digest; vlen >= 65), 0
+ * and the listing kept there, *ttl_ms (when not NULL) set to how long the
+ * server said the listing stays fresh (its ttlMs; 0: it did not say).
+ * Returns 1 with `version` set (a commit id, or the listing's digest;
+ * vlen >= 65), 0
  * for a root that has no versions (a folder), or a negative errno with
  * `why` saying what failed.  Blocks on the network: a build never calls
  * it; the caller does, before the build that is to serve the result with
  * resolve_sources.
  */
 int sfs_source_update(const struct sfs_config *cfg, const char *root,
-                      char *version, size_t vlen, char *why, size_t wlen);
+                      char *version, size_t vlen, unsigned *ttl_ms,
+                      char *why, size_t wlen);
+/*
+ * Waits until the source of `root` says that what it serves changed: an
+ * MCP server's notifications/resources/list_changed (on subscriptions/
+ * listen, or the session's stream).  Returns 1 when it did (bring the
+ * root up to date then), 0 when stop(arg) said to stop (it is asked about
+ * once a second) or the server ended its stream, -EOPNOTSUPP for a root
+ * that sends no such news (a folder, git, a server without notifications),
+ * or another negative errno with `why` saying what failed (wait a while,
+ * then listen again).  Blocks on the network, on a thread of its own.
+ */
+int sfs_source_listen(const struct sfs_config *cfg, const char *root,
+                      bool (*stop)(void *), void *arg, char *why,
+                      size_t wlen);
+/* Whether sfs_source_listen may hear of changes of root (an MCP server;
+ * whether it sends notifications is known only by asking). */
+bool sfs_source_listens(const char *root);
 
 sfs_catalog *sfs_catalog_ref(sfs_catalog *cat);
 void sfs_catalog_unref(sfs_catalog *cat);

@@ -5,7 +5,7 @@
  * adds its line here.
  */
 #include <errno.h>
-
+#include <stdio.h>
 #include <string.h>
 
 #include "source.h"
@@ -55,16 +55,41 @@ int sfs_source_open(const struct sfs_config *cfg, const char *root,
 }
 
 int sfs_source_update(const struct sfs_config *cfg, const char *root,
-                      char *version, size_t vlen, char *why, size_t wlen)
+                      char *version, size_t vlen, unsigned *ttl_ms,
+                      char *why, size_t wlen)
 {
+	unsigned ignored;
+
+	if (!ttl_ms)
+		ttl_ms = &ignored;
+	*ttl_ms = 0;
 	if (!sfs_source_is_url(root))
 		return 0;
 	const struct sfs_source_options *o = root_options(cfg, root);
 	int rc = is_mcp(root) ?
 	         sfs_source_mcp_update(root, o ? o->token_file : NULL,
 	                               cfg->cache_dir, cfg->fetch_skill_mds,
-	                               version, vlen, why, wlen) :
+	                               version, vlen, ttl_ms, why, wlen) :
 	         sfs_source_git_update(root, cfg->cache_dir, version, vlen,
 	                               why, wlen);
 	return rc < 0 ? rc : 1;
+}
+
+int sfs_source_listen(const struct sfs_config *cfg, const char *root,
+                      bool (*stop)(void *), void *arg, char *why,
+                      size_t wlen)
+{
+	if (!sfs_source_listens(root)) {
+		snprintf(why, wlen, "%s: no notifications from this kind of "
+		         "source", root);
+		return -EOPNOTSUPP;
+	}
+	const struct sfs_source_options *o = root_options(cfg, root);
+	return sfs_source_mcp_listen(root, o ? o->token_file : NULL, stop, arg,
+	                             why, wlen);
+}
+
+bool sfs_source_listens(const char *root)
+{
+	return is_mcp(root);
 }

@@ -245,9 +245,15 @@ int sfs_mcp_fetch_file(const char *location, const char *token_file,
  * token, read now; -EACCES when the server answered 401.  The listing
  * is fetched, and the SKILL.md the cache does not hold of each entry
  * that gives no frontmatter to build from, or with skill_mds of every
- * entry (skillsfs check validates them all). */
+ * entry (skillsfs check validates them all).  *ttl_ms is the listing's
+ * ttlMs (the smallest of its pages'), 0 when it gives none. */
 int sfs_source_mcp_update(const char *root, const char *token_file,
                           const char *cache_dir, bool skill_mds,
-                          char *version, size_t vlen, char *why, size_t wlen);
+                          char *version, size_t vlen, unsigned *ttl_ms,
+                          char *why, size_t wlen);
+/* sfs_source_listen for an MCP root. */
+int sfs_source_mcp_listen(const char *root, const char *token_file,
+                          bool (*stop)(void *), void *arg, char *why,
+                          size_t wlen);
 
 #endif

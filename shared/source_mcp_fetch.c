@@ -390,9 +390,22 @@ int sfs_mcp_fetch_file(const char *location, const char *token_file,
 
 /* ---- the listing ---------------------------------------------------------- */
 
+/* The smallest of *ttl_ms and a result's ttlMs (SEP-2549: how long the
+ * listing stays fresh), which 0 or none leaves as it is. */
+static void take_ttl(const cJSON *result, unsigned *ttl_ms)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(result, "ttlMs");
+
+	if (!cJSON_IsNumber(t) || t->valuedouble < 1 ||
+	    t->valuedouble > 86400e3 * 24)
+		return;
+	if (!*ttl_ms || (unsigned)t->valuedouble < *ttl_ms)
+		*ttl_ms = (unsigned)t->valuedouble;
+}
+
 /* Every skills/list page, its entries appended to `skills`. */
-static int list_all(struct sfs_mcp_http *c, cJSON *skills, char *why,
-                    size_t wlen)
+static int list_all(struct sfs_mcp_http *c, cJSON *skills, unsigned *ttl_ms,
+                    char *why, size_t wlen)
 {
 	char *cursor = NULL;
 	int rc = 0;
@@ -407,6 +420,7 @@ static int list_all(struct sfs_mcp_http *c, cJSON *skills, char *why,
 		                       wlen);
 		if (rc < 0)
 			break;
+		take_ttl(result, ttl_ms);
 		cJSON *list = cJSON_GetObjectItemCaseSensitive(result, "skills");
 		const cJSON *next = cJSON_GetObjectItemCaseSensitive(result,
 		                                                     "nextCursor");
@@ -501,7 +515,8 @@ static int store_listing(const char *state, const char *location,
 
 int sfs_source_mcp_update(const char *root, const char *token_file,
                           const char *cache_dir, bool skill_mds,
-                          char *version, size_t vlen, char *why, size_t wlen)
+                          char *version, size_t vlen, unsigned *ttl_ms,
+                          char *why, size_t wlen)
 {
 	struct sfs_source_url u;
 	const char *bad;
@@ -522,7 +537,7 @@ int sfs_source_mcp_update(const char *root, const char *token_file,
 	cJSON *skills = cJSON_CreateArray();
 	rc = connect_to(u.location, token_file, &c, why, wlen);
 	if (rc == 0)
-		rc = !skills ? -ENOMEM : list_all(c, skills, why, wlen);
+		rc = !skills ? -ENOMEM : list_all(c, skills, ttl_ms, why, wlen);
 	if (rc == 0)
 		rc = fetch_skill_mds(c, cache_dir, state, skills, skill_mds,
 		                     why, wlen);
@@ -534,6 +549,28 @@ int sfs_source_mcp_update(const char *root, const char *token_file,
 	cJSON_Delete(skills);
 	sfs_mcp_http_close(c);
 	free(state);
+	sfs_source_url_free(&u);
+	return rc;
+}
+
+int sfs_source_mcp_listen(const char *root, const char *token_file,
+                          bool (*stop)(void *), void *arg, char *why,
+                          size_t wlen)
+{
+	struct sfs_source_url u;
+	const char *bad;
+	int rc = sfs_source_url_parse(root, &u, &bad);
+
+	if (rc < 0) {
+		snprintf(why, wlen, "%s", bad);
+		return rc;
+	}
+	struct sfs_mcp_http *c;
+	rc = connect_to(u.location, token_file, &c, why, wlen);
+	if (rc == 0)
+		rc = sfs_mcp_http_listen(c, "notifications/resources/"
+		                         "list_changed", stop, arg, why, wlen);
+	sfs_mcp_http_close(c);
 	sfs_source_url_free(&u);
 	return rc;
 }

@@ -11,6 +11,7 @@ expires, and https with a certificate that is trusted or not."""
 import errno
 import hashlib
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -245,6 +246,49 @@ class McpSources(MountTestCase):
         self.assertEqual(files_of(m.file("skills", "writing")),
                          files_of(os.path.join(self.served, "writing")))
         self.assertEqual(diagnostics(m), [])
+
+    def test_a_change_the_server_notifies_is_followed_at_once(self):
+        # the stateless era's subscriptions/listen: the server says its
+        # listing changed, and the mount lists it again without SIGHUP and
+        # with no timer (fetch_interval=0)
+        srv = SkillServer(self.served, era="modern")
+        self.addCleanup(srv.stop)
+        m = self.mount_server(srv)
+        srv.expect("listening")
+        listing = root_status(m)["listing"]
+        write_skill(self.served, "writing", description="Write clearly.")
+        srv.reload()
+        srv.expect("notified")
+        wait_for(lambda: "writing" in os.listdir(m.file("skills")),
+                 what="the skill the server said it added")
+        self.assertNotEqual(root_status(m)["listing"], listing)
+        self.assertEqual(files_of(m.file("skills", "writing")),
+                         files_of(os.path.join(self.served, "writing")))
+        # the listener listens again after each notification
+        srv.expect("listening")
+        shutil.rmtree(os.path.join(self.served, "writing"))
+        srv.reload()
+        srv.expect("notified")
+        wait_for(lambda: "writing" not in os.listdir(m.file("skills")),
+                 what="the skill the server said it removed")
+        self.assertEqual(diagnostics(m), [])
+
+    def test_the_listings_ttl_is_followed(self):
+        # an hour's fetch_interval, but a listing the server holds fresh
+        # for a second (ttlMs, in the 2026-07-28 era), and a change it
+        # does not notify (a file's bytes: no skill added, removed or
+        # renamed, so no list_changed)
+        srv = SkillServer(self.served, era="modern", ttl_ms=1000)
+        self.addCleanup(srv.stop)
+        m = self.mount(["--source", "mcp+" + srv.url, "-o", "cache_dir=" + self.cache,
+                        "-o", "fetch_interval=3600"])
+        srv.expect("listening")
+        self.assertEqual(m.read("skills", "pdf-forms", "scripts", "fill.py"),
+                         b"print('filled')\n")
+        write(os.path.join(self.served, "pdf-forms", "scripts", "fill.py"), "print('done')\n")
+        srv.reload()
+        wait_for(lambda: m.read("skills", "pdf-forms", "scripts", "fill.py") ==
+                 b"print('done')\n", what="the new bytes once the listing's ttlMs ran out")
 
     def mount_config(self, srv, token_file=None, env=None):
         """A mount whose config file names the server, with token_file."""

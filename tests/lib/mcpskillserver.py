@@ -11,7 +11,8 @@ The options of skills-server.mjs: era="modern" (only the stateless
 2026-07-28 era), page_size=N, token_file=PATH (a bearer token required),
 tls=(CERT, KEY) (https), sessions=N (sessions that expire at the Nth use),
 count_pages=True ("page N" printed for each skills/list answered),
-lie_frontmatter=[URI] (the listing's description of that SKILL.md altered).
+lie_frontmatter=[URI] (the listing's description of that SKILL.md altered),
+ttl_ms=N (the listing's ttlMs).
     srv.reload()            # reads the folder again; returns once it did
     srv.stop()              # ends the server; also when a test failed
 
@@ -34,14 +35,16 @@ DEADLINE = 30.0
 
 class SkillServer:
     def __init__(self, folder, lie=(), era=None, page_size=None, token_file=None,
-                 tls=None, sessions=None, count_pages=False, lie_frontmatter=()):
+                 tls=None, sessions=None, count_pages=False, lie_frontmatter=(),
+                 ttl_ms=None):
         argv = [shutil.which("node") or "node", SCRIPT, folder]
         for uri in lie:
             argv += ["--lie", uri]
         for uri in lie_frontmatter:
             argv += ["--lie-frontmatter", uri]
         for name, value in (("--era", era), ("--page-size", page_size),
-                            ("--token-file", token_file), ("--sessions", sessions)):
+                            ("--token-file", token_file), ("--sessions", sessions),
+                            ("--ttl-ms", ttl_ms)):
             if value is not None:
                 argv += [name, str(value)]
         if tls:

@@ -31,6 +31,13 @@
 // has no sessions, so they are kept here, in front of it), and prints
 // "expired" when it does.  --count-pages prints "page N" for the Nth
 // skills/list it answers, so a test sees that cursors were followed.
+// --ttl-ms N gives the listing that ttlMs (the SDK's cacheHint).  After a
+// SIGHUP that changed the listing, the server notifies its listeners
+// (notifications/resources/list_changed on subscriptions/listen) as the
+// SDK says a handler should, and prints "notified".  It prints
+// "listening" once a subscriptions/listen stream is open (its answer's
+// headers sent), so a test changes the listing only once a listener can
+// hear of it.
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -54,6 +61,7 @@ const tls = option('--tls') && { cert: fs.readFileSync(option('--tls')),
 	key: fs.readFileSync(args[args.indexOf('--tls') + 2]) };
 const expireAt = Number(option('--sessions') ?? 0);
 const countPages = args.includes('--count-pages');
+const ttlMs = option('--ttl-ms');
 let pages = 0;
 const sessions = new Set();   // the live ones
 let sessionUses = 0;
@@ -63,7 +71,8 @@ if (!folder) {
 }
 
 const skills = await loadSkills(folder, { onWarning: () => {},
-	...(pageSize ? { pageSize: Number(pageSize) } : {}) });
+	...(pageSize ? { pageSize: Number(pageSize) } : {}),
+	...(ttlMs ? { cacheHint: { ttlMs: Number(ttlMs) } } : {}) });
 const handler = createMcpHandler(() => {
 	const mcp = new McpServer({ name: 'skills-test-server', version: '1.0.0' });
 	skills.attach(mcp);
@@ -123,6 +132,27 @@ function admitted(req, res, asked) {
 	return true;
 }
 
+// A stream of events, passed on as it comes, until either side ends it.
+async function stream(response, res) {
+	const out = {};
+	response.headers.forEach((v, k) => {
+		if (k !== 'content-length')
+			out[k] = v;
+	});
+	res.writeHead(response.status, out);
+	res.flushHeaders();
+	console.log('listening');
+	const reader = response.body.getReader();
+	res.on('close', () => reader.cancel().catch(() => {}));
+	for (;;) {
+		const { done, value } = await reader.read();
+		if (done)
+			break;
+		res.write(value);
+	}
+	res.end();
+}
+
 async function serve(req, res) {
 	const chunks = [];
 	for await (const c of req)
@@ -145,6 +175,12 @@ async function serve(req, res) {
 		body: body.length ? body : undefined,
 	});
 	const response = await handler.fetch(request);
+	if (asked?.method === 'subscriptions/listen' && response.body &&
+	    (response.headers.get('content-type') ?? '')
+		    .startsWith('text/event-stream')) {
+		await stream(response, res);
+		return;
+	}
 	let text = await response.text();
 	if (countPages && asked?.method === 'skills/list' && response.ok)
 		console.log(`page ${++pages}`);
@@ -176,8 +212,13 @@ const listener = (req, res) => {
 const server = tls ? https.createServer(tls, listener)
 	: http.createServer(listener);
 process.on('SIGHUP', () => {
-	skills.reload().then(() => console.log('reloaded'),
-		(e) => console.error('reload failed:', e));
+	skills.reload().then((changes) => {
+		console.log('reloaded');
+		if (changes.listChanged) {
+			handler.notify.resourcesChanged();
+			console.log('notified');
+		}
+	}, (e) => console.error('reload failed:', e));
 });
 process.on('SIGTERM', () => process.exit(0));
 server.listen(0, '127.0.0.1', () => {

@@ -1,0 +1,168 @@
+/*
+ * listener.c - one thread per MCP root that waits for the server to say
+ * its listing changed (notifications/resources/list_changed), so that the
+ * mount follows a change within moments instead of at the next
+ * -o fetch_interval.  A thread only listens: the news goes to the fetcher
+ * (an eventfd), which lists the skills again and has a generation built
+ * when the listing moved.  A server that sends no notifications is left
+ * to the fetcher's timer; a stream that breaks is listened to again after
+ * a pause that grows to a minute, and a fetch then catches up with what
+ * the break may have hidden.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <sys/eventfd.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon.h"
+#include "listener.h"
+#include "report.h"
+#include "source.h"
+
+#define PAUSE_MAX_S 60
+
+struct listener {
+	struct listeners *all;
+	size_t root;
+	pthread_t thread;
+	bool started;
+};
+
+struct listeners {
+	struct daemon *d;
+	int news;                /* the fetcher's eventfd */
+	int wake;                /* eventfd: stop */
+	atomic_bool stop;
+	struct listener *v;
+	size_t n;
+};
+
+static bool stopping(void *arg)
+{
+	const struct listeners *all = arg;
+	return atomic_load(&all->stop);
+}
+
+static void tell_fetcher(const struct listeners *all)
+{
+	uint64_t one = 1;
+
+	if (write(all->news, &one, sizeof(one)) < 0) {
+		/* the counter is full: the fetcher wakes anyway */
+	}
+}
+
+/* Waits `s` seconds, or less when told to stop. */
+static void pause_for(const struct listeners *all, unsigned s)
+{
+	struct pollfd p = { .fd = all->wake, .events = POLLIN };
+
+	if (!stopping((void *)all))
+		poll(&p, 1, (int)s * 1000);
+}
+
+static long long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static void *listen_root(void *arg)
+{
+	struct listener *l = arg;
+	struct listeners *all = l->all;
+	const struct mount_options *o = all->d->opt;
+	const char *root = o->roots.paths[l->root];
+	struct sfs_config cfg = {
+		.roots = (const char *const *)o->roots.paths,
+		.nroots = o->roots.n,
+		.cache_dir = o->cache_dir,
+		.root_options = o->root_options,
+	};
+	unsigned pause = 1;
+	bool broken = false;
+
+	while (!stopping(all)) {
+		char why[1024] = "";
+		long long t0 = now_ms();
+		int rc = sfs_source_listen(&cfg, root, stopping, all, why,
+		                           sizeof(why));
+		if (rc == 1) {
+			tell_fetcher(all);
+			pause = 1;
+			broken = false;
+			continue;
+		}
+		if (rc == -EOPNOTSUPP) {
+			report_say(all->d, LOG_INFO, "%s: no notifications of "
+			           "changes (%s): the listing is fetched every "
+			           "fetch_interval and on SIGHUP", root, why);
+			break;
+		}
+		/* a stream that ended at once is as good as a broken one */
+		if (stopping(all) || (rc == 0 && now_ms() - t0 > 1000)) {
+			pause = 1;
+			continue;
+		}
+		if (rc < 0 && !broken)
+			report_say(all->d, LOG_NOTICE, "%s: listening for "
+			           "changes: %s; trying again", root, why);
+		broken = true;
+		pause_for(all, pause);
+		pause = pause * 2 > PAUSE_MAX_S ? PAUSE_MAX_S : pause * 2;
+		tell_fetcher(all);   /* what the break may have hidden */
+	}
+	return NULL;
+}
+
+struct listeners *listeners_start(struct daemon *d, int news)
+{
+	const struct roots *roots = &d->opt->roots;
+	struct listeners *all = calloc(1, sizeof(*all));
+
+	if (!all)
+		return NULL;
+	all->d = d;
+	all->news = news;
+	all->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	all->v = calloc(roots->n ? roots->n : 1, sizeof(*all->v));
+	if (all->wake < 0 || !all->v) {
+		listeners_stop(all);
+		return NULL;
+	}
+	for (size_t i = 0; i < roots->n; i++) {
+		if (!sfs_source_listens(roots->paths[i]))
+			continue;
+		struct listener *l = &all->v[all->n++];
+		l->all = all;
+		l->root = i;
+		l->started = pthread_create(&l->thread, NULL, listen_root,
+		                            l) == 0;
+	}
+	return all;
+}
+
+void listeners_stop(struct listeners *all)
+{
+	uint64_t one = 1;
+
+	if (!all)
+		return;
+	atomic_store(&all->stop, true);
+	if (all->wake >= 0 && write(all->wake, &one, sizeof(one)) < 0) {
+		/* the counter is full: the threads wake anyway */
+	}
+	for (size_t i = 0; i < all->n; i++)
+		if (all->v[i].started)
+			pthread_join(all->v[i].thread, NULL);
+	if (all->wake >= 0)
+		close(all->wake);
+	free(all->v);
+	free(all);
+}
