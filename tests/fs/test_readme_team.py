@@ -150,6 +150,12 @@ class TeamPatterns(MountTestCase):
                             open(os.path.join(d, name), "rb") as b:
                         self.assertEqual(a.read(), b.read(), "%s/%s" % (sid, rel))
         self.assertEqual(self.status()["roots"][0]["kind"], "mcp")
+        # a skill added on the host reaches the team's mounts by itself:
+        # skillsfs-mcp notifies resources/list_changed on the session's
+        # stream, and the mount lists again (its fetch_interval is 300 s)
+        write_skill(srv_skills, "added-on-the-host")
+        wait_for(lambda: "added-on-the-host" in os.listdir(os.path.join(self.mnt, "skills")),
+                 timeout=30, what="the skill added on the host, notified")
 
     def test_network_share_watched_by_polling(self):
         share = os.path.join(self.top, "net", "team", "skills")
