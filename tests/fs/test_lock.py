@@ -303,10 +303,13 @@ class Locks(LockTestCase):
 class McpLock(LockTestCase):
     """An MCP server (the SDK's, tests/lib/mcpskillserver.py) in a lockfile:
     its URL and the digest of each skill it served, which a mount of the
-    lock holds the server's listing to."""
+    lock holds the server's listing to.  A folder comes first, so that the
+    server is the second root and source."""
 
     def setUp(self):
         self.env = dict(os.environ)
+        self.folder = os.path.join(self.make_dir(), "local")
+        write_skill(self.folder, "local-notes")
         self.served = os.path.join(self.make_dir(), "skills")
         fill(self.served)
         self.srv = SkillServer(self.served)
@@ -320,7 +323,7 @@ class McpLock(LockTestCase):
         return ["-o", "cache_dir=" + self.make_dir(), "-o", "fetch_interval=0"]
 
     def mount_server(self):
-        return self.mount([], ["--source", self.url] + self.cache(), env=self.env)
+        return self.mount([self.folder], ["--source", self.url] + self.cache(), env=self.env)
 
     def mount_lock(self, *options):
         return self.mount([], ["--lock", self.lockfile] + self.cache() + list(options),
@@ -350,15 +353,19 @@ class McpLock(LockTestCase):
         index = m.read("index.json")
         self.assertEqual(self.write_lock(m), {
             "lockfileVersion": 1,
-            "sources": [{"url": self.url, "skills": {
-                "csv-report": self.digest("csv-report"),
-                "pdf-forms": self.digest("pdf-forms")}}]})
+            "sources": [
+                {"path": self.folder, "skills": {
+                    "local-notes": content_digest(os.path.join(self.folder, "local-notes"))}},
+                {"url": self.url, "skills": {
+                    "csv-report": self.digest("csv-report"),
+                    "pdf-forms": self.digest("pdf-forms")}}]})
         m.cleanup()
 
         # a fresh cache: the same listing fetched again, served as locked
         locked = self.mount_lock()
         self.assertEqual(locked.read("index.json"), index)
-        self.assertEqual(locked.json("status.json")["roots"][0]["source"], "--lock")
+        self.assertEqual([r["source"] for r in locked.json("status.json")["roots"]],
+                         ["--lock", "--lock"])
         for skill in ("csv-report", "pdf-forms"):
             self.assertEqual(files_of(locked.file("skills", skill)),
                              files_of(os.path.join(self.served, skill)))
@@ -367,7 +374,7 @@ class McpLock(LockTestCase):
             self.assertEqual(self.lock(locked), (0, f.read(), ""))
 
     def test_a_skill_changed_on_the_server_refuses_the_start(self):
-        locked = self.write_lock(self.mount_server())["sources"][0]["skills"]
+        locked = self.write_lock(self.mount_server())["sources"][1]["skills"]
         write_skill(self.served, "writing", description="Write clearly.")
         self.edit_on_the_server()
         rc, err = self.refused(["--lock", self.lockfile] + self.cache())
@@ -382,7 +389,8 @@ class McpLock(LockTestCase):
               "# Fields\n\nname, date, signature\n")
         self.srv.reload()
         m = self.mount_lock()
-        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "pdf-forms"])
+        self.assertEqual(sorted(os.listdir(m.file("skills"))),
+                         ["csv-report", "local-notes", "pdf-forms"])
         state, diags = self.skill_entries(m)["writing"]
         self.assertEqual(state, "unlocked")
         self.assertTrue(any(sev == "warning" and 'skill "writing" is not in the lock of %s'
@@ -390,14 +398,14 @@ class McpLock(LockTestCase):
         self.assertNotIn(b"writing", m.read("index.json"))
 
     def test_a_skill_changed_while_mounted_is_withdrawn_at_sighup(self):
-        locked = self.write_lock(self.mount_server())["sources"][0]["skills"]
+        locked = self.write_lock(self.mount_server())["sources"][1]["skills"]
         m = self.mount_lock()
         self.assertEqual(m.read("skills", "pdf-forms", "references", "fields.md"),
                          b"# Fields\n\nname, date, signature\n")
         self.edit_on_the_server()
         # fetch_interval=0: the server's change is seen at SIGHUP
         self.sighup(m)
-        self.assertEqual(os.listdir(m.file("skills")), ["csv-report"])
+        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "local-notes"])
         state, diags = self.skill_entries(m)["pdf-forms"]
         self.assertEqual(state, "invalid")
         self.assertIn(("error", 'skill "pdf-forms" differs from the lock: locked %s, found %s'
