@@ -3,7 +3,8 @@
  * every source of a running mount with what it serves, read from the
  * mount's own documents, never from the sources: status.json for the
  * sources (a git source's commit), index.json for each skill's files and
- * their digests, and catalog/<id>.json for the source a skill comes from.
+ * their digests (a folder's and an MCP server's skills), and
+ * catalog/<id>.json for the source a skill comes from.
  *
  * The documents are read one after another; a refresh between two reads
  * would mix two generations, so the generation status.json names is
@@ -36,9 +37,10 @@ static const char usage_text[] =
 	"usage: skillsfs lock [-o FILE] MOUNTPOINT\n"
 	"\n"
 	"Print a lockfile naming every source of the skillsfs mount at\n"
-	"MOUNTPOINT with what it serves: each git source's commit, and each\n"
-	"folder's skills with the digest of their content.  `skillsfs\n"
-	"MOUNTPOINT --lock FILE` mounts exactly that again (see skillsfs(5)).\n"
+	"MOUNTPOINT with what it serves: each git source's commit, and the\n"
+	"skills of each folder and each MCP server with the digest of their\n"
+	"content.  `skillsfs MOUNTPOINT --lock FILE` mounts exactly that\n"
+	"again (see skillsfs(5)).\n"
 	"\n"
 	"  -o, --output FILE  write the lockfile to FILE (replaced whole)\n"
 	"                     rather than to standard output\n"
@@ -59,7 +61,7 @@ struct reading {
 	struct sfs_lock lock;
 	unsigned long long generation;
 	cJSON *status;
-	bool has_folder;
+	bool names_skills;    /* a source is locked by its skills' digests */
 	char why[1024];
 };
 
@@ -231,6 +233,56 @@ static int read_status(struct reading *r)
 	return rc;
 }
 
+/* The kind of source status.json names, in *ops (NULL: a folder).
+ * Returns 0, or -1 after fail() for a kind a lockfile cannot pin. */
+static int kind_of(struct reading *r, const char *path, const char *kind,
+                   const struct sfs_source_ops **ops)
+{
+	static const struct sfs_source_ops *const pinned[] = {
+		&sfs_source_git, &sfs_source_mcp,
+	};
+
+	*ops = NULL;
+	if (!kind)
+		return 0;
+	for (size_t i = 0; i < sizeof(pinned) / sizeof(*pinned); i++)
+		if (strcmp(kind, pinned[i]->kind) == 0) {
+			*ops = pinned[i];
+			return 0;
+		}
+	return fail(r, "the source %s is of kind %s, which a lockfile cannot "
+	            "pin", path, kind);
+}
+
+/* One root of status.json as a source of the lock: a git source by its
+ * commit; a folder or an MCP server by its skills (add_skills). */
+static int add_source(struct reading *r, const cJSON *root)
+{
+	const char *path = string_of(root, SFS_STATUS_ROOT_PATH);
+	const struct sfs_source_ops *ops;
+
+	if (!path)
+		return fail(r, "status.json: a root without a path");
+	if (kind_of(r, path, string_of(root, SFS_STATUS_ROOT_KIND), &ops) < 0)
+		return -1;
+	/* a source the mount never read serves nothing, which is no state
+	 * to pin: its commit or listing is null */
+	const char *version = ops ? string_of(root, ops->version_key) : NULL;
+	if (ops && !version)
+		return fail(r, "the mount could not read the source %s "
+		            "(status.json names no %s of it; its diagnostics "
+		            "say why)", path, ops->version_key);
+	int rc = sfs_lock_add_source(&r->lock, path, ops == &sfs_source_git ?
+	                                             version : NULL);
+	if (rc < 0)
+		return fail(r, "cannot lock the source %s: %s", path,
+		            rc == -ENOMEM ? strerror(ENOMEM) :
+		            "not an absolute folder, a git URL with a full "
+		            "commit id, nor an MCP server's URL");
+	r->names_skills |= r->lock.sources[r->lock.nsources - 1].names_skills;
+	return 0;
+}
+
 /* Each root of status.json as a source of the lock, in its order. */
 static int add_sources(struct reading *r)
 {
@@ -239,29 +291,9 @@ static int add_sources(struct reading *r)
 	const cJSON *root;
 
 	cJSON_ArrayForEach(root, roots) {
-		const char *path = string_of(root, SFS_STATUS_ROOT_PATH);
-		const char *kind = string_of(root, SFS_STATUS_ROOT_KIND);
-		const char *commit = NULL;
-		if (!path)
-			return fail(r, "status.json: a root without a path");
-		if (kind && strcmp(kind, sfs_source_git.kind) != 0)
-			return fail(r, "the source %s is of kind %s, which a "
-			            "lockfile cannot pin", path, kind);
-		if (kind) {
-			commit = string_of(root, sfs_source_git.version_key);
-			if (!commit)
-				return fail(r, "the mount could not read the "
-				            "source %s (status.json names no "
-				            "commit of it; its diagnostics say "
-				            "why)", path);
-		}
-		r->has_folder |= !kind;
-		int rc = sfs_lock_add_source(&r->lock, path, commit);
+		int rc = add_source(r, root);
 		if (rc < 0)
-			return fail(r, "cannot lock the source %s: %s", path,
-			            rc == -ENOMEM ? strerror(ENOMEM) :
-			            "not an absolute folder, nor a git URL with "
-			            "a full commit id");
+			return rc;
 	}
 	return 0;
 }
@@ -376,7 +408,8 @@ static int entry_digest(struct reading *r, const cJSON *entry,
 	return rc;
 }
 
-/* One line of index.json: a folder's skill with its digest. */
+/* One line of index.json: the skill of a folder or an MCP server with
+ * its digest. */
 static int add_entry(struct reading *r, const char *line, size_t len)
 {
 	char id[80];
@@ -400,7 +433,8 @@ static int add_entry(struct reading *r, const char *line, size_t len)
 	return rc;
 }
 
-/* Every folder's skills, from index.json, one line per skill. */
+/* The skills of every folder and MCP server, from index.json, one line
+ * per skill. */
 static int add_skills(struct reading *r)
 {
 	char *path = sfs_mount_path(r->mount, SFS_MOUNT_INDEX);
@@ -431,7 +465,7 @@ static void reading_reset(struct reading *r)
 	sfs_lock_free(&r->lock);
 	cJSON_Delete(r->status);
 	r->status = NULL;
-	r->has_folder = false;
+	r->names_skills = false;
 }
 
 /* Reads the mount into r->lock, from one generation.  Returns 0, or -1
@@ -443,9 +477,9 @@ static int read_mount(struct reading *r)
 		int rc = read_status(r);
 		if (rc == 0)
 			rc = add_sources(r);
-		if (rc == 0 && r->has_folder)
+		if (rc == 0 && r->names_skills)
 			rc = check_listed(r);
-		if (rc == 0 && r->has_folder)
+		if (rc == 0 && r->names_skills)
 			rc = add_skills(r);
 		if (generation_now(r->mount) == r->generation)
 			return rc;

@@ -147,9 +147,10 @@ static void warn_missing_roots(const struct roots *roots)
 }
 
 /* A source that could not be read at start (a git root whose ref did
- * not resolve) is told on stderr with its findings, and the other roots
- * are served; with -o strict, or from a lockfile (its commit is gone),
- * it ends the mount.  Returns 0 or 1. */
+ * not resolve, an MCP server never reached) is told on stderr with its
+ * findings, and the other roots are served; with -o strict, or from a
+ * lockfile (its commit is gone, its skills cannot be checked), it ends
+ * the mount.  Returns 0 or 1. */
 static int check_sources(const struct daemon *d)
 {
 	const sfs_catalog *cat = d->cur->cat;
@@ -191,7 +192,8 @@ static const struct sfs_unserved *unserved_of(const sfs_catalog *cat,
 	return NULL;
 }
 
-/* Why a locked skill of the folder `src` (root `root`) is not served. */
+/* Why a locked skill of `src` (root `root`: a folder or an MCP server)
+ * is not served. */
 static void tell_unserved(const sfs_catalog *cat, size_t root,
                           const struct sfs_lock_source *src,
                           const struct sfs_lock_skill *l)
@@ -216,10 +218,10 @@ static void tell_unserved(const sfs_catalog *cat, size_t root,
 }
 
 /*
- * From a lockfile, every skill it names of a folder must be served from
- * that folder, as locked (sfs_config.lock withdrew the others): a skill
- * edited or gone since is an error naming the source, the skill and the
- * digests.  Returns 0 or 1.
+ * From a lockfile, every skill it names of a folder or an MCP server must
+ * be served from that source, as locked (sfs_config.lock withdrew the
+ * others): a skill edited, changed on the server or gone since is an
+ * error naming the source, the skill and the digests.  Returns 0 or 1.
  */
 static int check_lock_held(const struct daemon *d)
 {

@@ -612,7 +612,10 @@ static int resolve_shadowing(struct build *b)
 
 /* ---- a lockfile's skills ------------------------------------------------ */
 
-/* What the folder's lock src says of the candidate c, which has an id. */
+/* What the lock src of the candidate's source (a folder or an MCP
+ * server) says of the candidate c, which has an id.  An MCP skill's
+ * digest is of the sizes and digests its listing gives, which every read
+ * is verified against: the digest of what it serves. */
 static int judge_locked(struct build *b, struct cand *c,
                         const struct sfs_lock_source *src)
 {
@@ -643,8 +646,9 @@ static int judge_locked(struct build *b, struct cand *c,
 }
 
 /*
- * With a lock, a folder that names its skills serves only those, each
- * only with the content it had when it was locked (sfs_config.lock).
+ * With a lock, a source that names its skills (a folder, an MCP server)
+ * serves only those, each only with the content it had when it was
+ * locked (sfs_config.lock).  The lock's sources are the roots, in order.
  * Before shadowing: a skill withdrawn here must not shadow a locked one
  * of a later root.
  */

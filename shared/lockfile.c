@@ -123,8 +123,13 @@ static int set_git(struct sfs_lock_source *src, const char *url,
 	int rc = sfs_source_url_parse(url, &u, why);
 	if (rc < 0)
 		return rc;
-	if (u.ref && sfs_source_is_commit_id(u.ref) &&
-	    strcasecmp(u.ref, id) != 0) {
+	if (u.kind == SFS_URL_MCP) {
+		*why = "an MCP server has no commit: it is pinned by the "
+		       "digests of its skills";
+		*commit_wrong = true;
+		rc = -EINVAL;
+	} else if (u.ref && sfs_source_is_commit_id(u.ref) &&
+	           strcasecmp(u.ref, id) != 0) {
 		*why = "the URL names another commit than commit does";
 		rc = -EINVAL;
 	} else {
@@ -158,14 +163,35 @@ static struct sfs_lock_source *push_source(struct sfs_lock *lock)
 	return &v[lock->nsources++];
 }
 
+/* Whether root can be a source that names its skills: a folder's
+ * absolute path, or an MCP server's URL (a source named by its URL like
+ * a git source, but with no commit to pin).  Returns 0, -ENOMEM or
+ * -EINVAL. */
+static int named_root(const char *root)
+{
+	struct sfs_source_url u;
+	const char *why;
+
+	if (!sfs_source_is_url(root))
+		return root[0] == '/' ? 0 : -EINVAL;
+	int rc = sfs_source_url_parse(root, &u, &why);
+	if (rc == 0 && u.kind != SFS_URL_MCP)
+		rc = -EINVAL;
+	sfs_source_url_free(&u);
+	return rc;
+}
+
 int sfs_lock_add_source(struct sfs_lock *lock, const char *root,
                         const char *commit)
 {
 	const char *why;
 	bool commit_wrong;
 
-	if (!commit && (root[0] != '/' || sfs_source_is_url(root)))
-		return -EINVAL;
+	if (!commit) {
+		int rc = named_root(root);
+		if (rc < 0)
+			return rc;
+	}
 	struct sfs_lock_source *src = push_source(lock);
 	if (!src)
 		return -ENOMEM;
@@ -275,35 +301,33 @@ static int only_known(struct reader *r, const cJSON *obj,
 	return 0;
 }
 
-static int take_git(struct reader *r, const cJSON *o,
+static int take_git(struct reader *r, const cJSON *o, const char *url,
                     struct sfs_lock_source *src)
 {
-	const cJSON *url = cJSON_GetObjectItemCaseSensitive(o, KEY_URL);
 	const cJSON *commit = cJSON_GetObjectItemCaseSensitive(o, KEY_COMMIT);
 	const char *why;
 	bool commit_wrong;
 
-	if (!cJSON_IsString(url) || !*url->valuestring)
-		return fail(r, KEY_URL, NULL, "expected a source URL "
-		            "(git+file:///PATH#COMMIT[:SUBDIR])");
+	/* before the commit: skills given to a git source is the likelier
+	 * mistake, and its missing commit would hide it */
+	if (cJSON_GetObjectItemCaseSensitive(o, KEY_SKILLS))
+		return fail(r, KEY_SKILLS, NULL, "a git source is pinned by its "
+		            "commit; skills is for a folder (path) or an MCP "
+		            "server (mcp+ url)");
 	if (!commit)
 		return fail(r, KEY_COMMIT, NULL, "missing: a git source needs "
 		            "the full commit id it served");
 	if (!cJSON_IsString(commit))
 		return fail(r, KEY_COMMIT, NULL, "expected a full commit id "
 		            "(40 hex digits)");
-	if (cJSON_GetObjectItemCaseSensitive(o, KEY_SKILLS))
-		return fail(r, KEY_SKILLS, NULL, "a git source is pinned by its "
-		            "commit; skills is for a folder (path)");
-	int rc = set_git(src, url->valuestring, commit->valuestring, &why,
-	                 &commit_wrong);
+	int rc = set_git(src, url, commit->valuestring, &why, &commit_wrong);
 	if (rc == -ENOMEM)
 		return no_memory(r);
 	if (rc < 0 && commit_wrong)
 		return fail(r, KEY_COMMIT, NULL, "'%s': %s",
 		            commit->valuestring, why);
 	if (rc < 0)
-		return fail(r, KEY_URL, NULL, "'%s': %s", url->valuestring, why);
+		return fail(r, KEY_URL, NULL, "'%s': %s", url, why);
 	return 0;
 }
 
@@ -373,11 +397,25 @@ static int take_skills(struct reader *r, const cJSON *skills,
 	return 0;
 }
 
-static int take_folder(struct reader *r, const cJSON *o,
-                       struct sfs_lock_source *src)
+/* The skills of a source that names them (a folder, an MCP server):
+ * `what` says which in the error when they are missing. */
+static int take_named(struct reader *r, const cJSON *o, const char *what,
+                      struct sfs_lock_source *src)
 {
 	const cJSON *skills = cJSON_GetObjectItemCaseSensitive(o, KEY_SKILLS);
 
+	if (!skills)
+		return fail(r, KEY_SKILLS, NULL, "missing: %s names the skills "
+		            "it served ({} for none)", what);
+	if (!cJSON_IsObject(skills))
+		return fail(r, KEY_SKILLS, NULL, "expected an object of skill "
+		            "ids and their digests");
+	return take_skills(r, skills, src);
+}
+
+static int take_folder(struct reader *r, const cJSON *o,
+                       struct sfs_lock_source *src)
+{
 	if (cJSON_GetObjectItemCaseSensitive(o, KEY_COMMIT))
 		return fail(r, KEY_COMMIT, NULL, "a folder (path) has no "
 		            "commit; only a git source (url) has");
@@ -385,13 +423,49 @@ static int take_folder(struct reader *r, const cJSON *o,
 	                   &src->root);
 	if (rc < 0)
 		return rc;
-	if (!skills)
-		return fail(r, KEY_SKILLS, NULL, "missing: a folder names the "
-		            "skills it served ({} for none)");
-	if (!cJSON_IsObject(skills))
-		return fail(r, KEY_SKILLS, NULL, "expected an object of skill "
-		            "ids and their digests");
-	return take_skills(r, skills, src);
+	return take_named(r, o, "a folder", src);
+}
+
+/* An MCP server: its URL as written (the root a mount names it by), and
+ * the skills it served, as a folder's: a server has no version to pin
+ * (its listing is whatever it answers now), only the digests of what it
+ * served, which every file it sends is verified against. */
+static int take_mcp(struct reader *r, const cJSON *o, const char *url,
+                    struct sfs_lock_source *src)
+{
+	if (cJSON_GetObjectItemCaseSensitive(o, KEY_COMMIT))
+		return fail(r, KEY_COMMIT, NULL, "an MCP server (mcp+ url) has "
+		            "no commit: it is pinned by the digests of the "
+		            "skills it served (skills)");
+	src->root = strdup(url);
+	if (!src->root)
+		return no_memory(r);
+	return take_named(r, o, "an MCP server", src);
+}
+
+/* A source named by its url: a git source or an MCP server, which the
+ * URL tells apart. */
+static int take_url(struct reader *r, const cJSON *o,
+                    struct sfs_lock_source *src)
+{
+	const cJSON *url = cJSON_GetObjectItemCaseSensitive(o, KEY_URL);
+	struct sfs_source_url u;
+	const char *why;
+
+	if (!cJSON_IsString(url) || !*url->valuestring)
+		return fail(r, KEY_URL, NULL, "expected a source URL "
+		            "(git+file:///PATH#COMMIT[:SUBDIR], "
+		            "mcp+https://HOST/PATH)");
+	int rc = sfs_source_url_parse(url->valuestring, &u, &why);
+	enum sfs_url_kind kind = u.kind;
+	sfs_source_url_free(&u);
+	if (rc == -ENOMEM)
+		return no_memory(r);
+	if (rc < 0)
+		return fail(r, KEY_URL, NULL, "'%s': %s", url->valuestring, why);
+	if (kind == SFS_URL_MCP)
+		return take_mcp(r, o, url->valuestring, src);
+	return take_git(r, o, url->valuestring, src);
 }
 
 static int take_source(struct reader *r, const cJSON *o,
@@ -403,8 +477,8 @@ static int take_source(struct reader *r, const cJSON *o,
 
 	if (!cJSON_IsObject(o))
 		return fail(r, NULL, NULL, "expected an object: url and "
-		            "commit (a git source), or path and skills (a "
-		            "folder)");
+		            "commit (a git source), url and skills (an MCP "
+		            "server), or path and skills (a folder)");
 	int rc = only_known(r, o, known, "url, commit, path, skills");
 	if (rc < 0)
 		return rc;
@@ -412,11 +486,12 @@ static int take_source(struct reader *r, const cJSON *o,
 	bool path = cJSON_GetObjectItemCaseSensitive(o, KEY_PATH) != NULL;
 	if (url && path)
 		return fail(r, NULL, NULL, "has both url and path: a source "
-		            "is a git source (url) or a folder (path)");
+		            "is named by url (a git source or an MCP server) "
+		            "or by path (a folder)");
 	if (!url && !path)
-		return fail(r, NULL, NULL, "missing url (a git source) or path "
-		            "(a folder)");
-	return url ? take_git(r, o, src) : take_folder(r, o, src);
+		return fail(r, NULL, NULL, "missing url (a git source or an "
+		            "MCP server) or path (a folder)");
+	return url ? take_url(r, o, src) : take_folder(r, o, src);
 }
 
 static int take_version(struct reader *r, const cJSON *doc)
@@ -581,18 +656,16 @@ static bool put_source(FILE *f, const struct sfs_lock_source *src,
                        const char *home)
 {
 	char digest[SFS_DIGEST_LEN];
-	bool ok;
+	/* a URL as it is (a git source, an MCP server), never shortened */
+	bool url = src->commit || sfs_source_is_url(src->root);
+	char *path = url ? NULL : tilde(src->root, home);
 
+	fprintf(f, "    {\n      \"%s\": ", url ? KEY_URL : KEY_PATH);
+	bool ok = (url || path) && put_string(f, url ? src->root : path);
+	free(path);
 	if (src->commit) {
-		fputs("    {\n      \"" KEY_URL "\": ", f);
-		ok = put_string(f, src->root);
 		fputs(",\n      \"" KEY_COMMIT "\": ", f);
 		ok = ok && put_string(f, src->commit);
-	} else {
-		char *path = tilde(src->root, home);
-		fputs("    {\n      \"" KEY_PATH "\": ", f);
-		ok = path && put_string(f, path);
-		free(path);
 	}
 	if (src->names_skills) {
 		fputs(",\n      \"" KEY_SKILLS "\": {", f);

@@ -9,6 +9,8 @@
  *     {"url": "git+file:///srv/skills.git#<commit>:skills",
  *      "commit": "<commit>"},
  *     {"path": "~/.agents/skills",
+ *      "skills": {"<id>": "sha256:<hex>", ...}},
+ *     {"url": "mcp+https://skills.example.com/mcp",
  *      "skills": {"<id>": "sha256:<hex>", ...}}]}
  *
  * The library, the daemon and the lock command include it.
@@ -58,11 +60,13 @@ struct sfs_lock_skill {
 
 /* One source, in the form a mount names its root. */
 struct sfs_lock_source {
-	char *root;            /* a folder's absolute path, or a git URL
-	                          whose REF is the commit */
+	char *root;            /* a folder's absolute path, a git URL whose
+	                          REF is the commit, or an MCP server's URL */
 	char *commit;          /* a git source's full commit id; else NULL */
-	/* A folder names the skills it served: only those are served, and
-	 * each only with its digest.  A git source's commit says it all. */
+	/* A folder or an MCP server names the skills it served: only those
+	 * are served, and each only with its digest (for an MCP server, of
+	 * the files its listing publishes, which every read is verified
+	 * against).  A git source's commit says it all. */
 	bool names_skills;
 	struct sfs_lock_skill *skills;   /* sorted by id, each once */
 	size_t nskills;
@@ -90,17 +94,18 @@ int sfs_lock_read(const char *path, const char *home, struct sfs_lock *out,
 int sfs_lock_parse(const char *text, size_t len, const char *home,
                    struct sfs_lock *out, struct sfs_lock_error *err);
 /* The lockfile's text (malloc'd, ending in a newline), a folder's path
- * below `home` (when not NULL) written as "~/..."; NULL when out of
- * memory. */
+ * below `home` (when not NULL) written as "~/...", a URL as it is; NULL
+ * when out of memory. */
 char *sfs_lock_format(const struct sfs_lock *lock, const char *home);
 void sfs_lock_free(struct sfs_lock *lock);
 
 /*
  * Building one, source by source in precedence order.  A git source
  * (commit a full commit id) is named by its URL with REF set to commit;
- * a folder (commit NULL) by its absolute path, then its skills in id
- * order.  Each returns 0, -ENOMEM, or -EINVAL for a root, commit or id
- * that cannot be locked (or a skill out of order).
+ * a folder (commit NULL) by its absolute path, an MCP server (commit
+ * NULL) by its mcp+ URL, each then with its skills in id order.  Each
+ * returns 0, -ENOMEM, or -EINVAL for a root, commit or id that cannot be
+ * locked (or a skill out of order).
  */
 int sfs_lock_add_source(struct sfs_lock *lock, const char *root,
                         const char *commit);

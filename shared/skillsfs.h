@@ -212,12 +212,12 @@ struct sfs_config {
 	 * options. */
 	const struct sfs_source_options *root_options;
 	/* A lockfile (lockfile.h) whose sources are these roots, in this
-	 * order, or NULL.  A root whose source names its skills (a folder)
-	 * serves only those, each only while the digest of its content is
-	 * the one locked: a skill whose digest differs is invalid, with an
-	 * error naming both digests; a valid skill the lock does not name
-	 * is not served (SFS_UNLOCKED), with a warning.  A git root is
-	 * pinned by its URL, whose REF the lock set to its commit. */
+	 * order, or NULL.  A root whose source names its skills (a folder,
+	 * an MCP server) serves only those, each only while the digest of
+	 * its content is the one locked: a skill whose digest differs is
+	 * invalid, with an error naming both digests; a valid skill the lock
+	 * does not name is not served (SFS_UNLOCKED), with a warning.  A git
+	 * root is pinned by its URL, whose REF the lock set to its commit. */
 	const struct sfs_lock *lock;
 };
 

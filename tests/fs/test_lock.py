@@ -5,17 +5,26 @@ exactly that again, over a folder and a bare git repository made here with
 git itself: the locked commit after the branch moved on, byte-identical
 index.json from every mount of one lockfile, a start refused when a locked
 commit or a locked skill's content is gone, a locked skill edited while
-mounted withdrawn, and the usage errors."""
+mounted withdrawn, and the usage errors.  And over an MCP server (the
+SDK's, on loopback): each skill's digest locked, a skill changed on the
+server refusing the start or withdrawn at the next SIGHUP, the server's
+token from the configuration file."""
 
 import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
+import sys
 import unittest
 
 from mountlib import SKILLSFS, Mount, MountTestCase, wait_for, write_skill
 from test_git_sources import GitRepos, skill_md, write
+from test_mcp_source import files_of, fill
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from mcpskillserver import SkillServer  # noqa: E402
 
 # a skill withdrawn after an edit goes once a second look agrees
 # (refresh.c), so the waits here are a little longer than mountlib's
@@ -58,7 +67,40 @@ def folder_entries(m):
             for s in m.json("status.json")["skills"]}
 
 
-class Locks(MountTestCase):
+class LockTestCase(MountTestCase):
+    """What the tests of lockfiles share: `skillsfs lock` of a mount, and a
+    mount that must not start.  self.env and self.lockfile are set up by
+    each class."""
+
+    def lock(self, m, *args):
+        """`skillsfs lock`; returns (exit status, stdout, stderr)."""
+        r = subprocess.run([SKILLSFS, "lock"] + list(args) + [m.path if m else ""],
+                           capture_output=True, text=True, env=self.env, timeout=60)
+        return r.returncode, r.stdout, r.stderr
+
+    def write_lock(self, m):
+        rc, out, err = self.lock(m, "-o", self.lockfile)
+        self.assertEqual((rc, out, err), (0, "", ""))
+        with open(self.lockfile) as f:
+            return json.load(f)
+
+    def refused(self, options):
+        """A mount that must not start: its exit status and stderr.  A
+        daemon that did start is unmounted (and the test fails)."""
+        m = Mount([], options, env=self.env)
+        self.addCleanup(m.cleanup)
+        m._stderr = open(m.stderr_path, "wb")
+        m.proc = subprocess.Popen(m.argv(), stdout=subprocess.DEVNULL,
+                                  stderr=m._stderr, env=self.env)
+        try:
+            rc = m.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            m.stop()
+            self.fail("the mount started:\n" + m.stderr())
+        return rc, m.stderr()
+
+
+class Locks(LockTestCase):
     def setUp(self):
         # HOME holds the folder source, so that the lockfile names it ~/skills
         self.home = self.make_dir()
@@ -83,38 +125,11 @@ class Locks(MountTestCase):
     def mount_lock(self, lockfile=None):
         return self.mount([], ["--lock", lockfile or self.lockfile], env=self.env)
 
-    def lock(self, m, *args):
-        """`skillsfs lock`; returns (exit status, stdout, stderr)."""
-        r = subprocess.run([SKILLSFS, "lock"] + list(args) + [m.path if m else ""],
-                           capture_output=True, text=True, env=self.env, timeout=60)
-        return r.returncode, r.stdout, r.stderr
-
-    def write_lock(self, m):
-        rc, out, err = self.lock(m, "-o", self.lockfile)
-        self.assertEqual((rc, out, err), (0, "", ""))
-        with open(self.lockfile) as f:
-            return json.load(f)
-
     def push(self, path, text, message):
         write(os.path.join(self.work, path), text)
         commit = self.repos.commit(self.work, message)
         self.repos.git(self.work, "push", "-q", self.bare, "main")
         return commit
-
-    def refused(self, options):
-        """A mount that must not start: its exit status and stderr.  A
-        daemon that did start is unmounted (and the test fails)."""
-        m = Mount([], options, env=self.env)
-        self.addCleanup(m.cleanup)
-        m._stderr = open(m.stderr_path, "wb")
-        m.proc = subprocess.Popen(m.argv(), stdout=subprocess.DEVNULL,
-                                  stderr=m._stderr, env=self.env)
-        try:
-            rc = m.proc.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            m.stop()
-            self.fail("the mount started:\n" + m.stderr())
-        return rc, m.stderr()
 
     # ---- the lockfile -------------------------------------------------------
 
@@ -281,6 +296,159 @@ class Locks(MountTestCase):
                            capture_output=True, text=True, env=self.env, timeout=30)
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("%s: error: sources[0].skills: missing" % self.lockfile, r.stderr)
+
+
+@unittest.skipUnless(SkillServer.available(),
+                     "needs node and the MCP SDK (npm ci in tests/mcp)")
+class McpLock(LockTestCase):
+    """An MCP server (the SDK's, tests/lib/mcpskillserver.py) in a lockfile:
+    its URL and the digest of each skill it served, which a mount of the
+    lock holds the server's listing to.  A folder comes first, so that the
+    server is the second root and source."""
+
+    def setUp(self):
+        self.env = dict(os.environ)
+        self.folder = os.path.join(self.make_dir(), "local")
+        write_skill(self.folder, "local-notes")
+        self.served = os.path.join(self.make_dir(), "skills")
+        fill(self.served)
+        self.srv = SkillServer(self.served)
+        self.addCleanup(self.srv.stop)
+        self.url = "mcp+" + self.srv.url
+        self.lockfile = os.path.join(self.make_dir(), "skills.lock")
+
+    def cache(self):
+        """Options of a mount with a cache folder of its own: nothing
+        fetched before, and no fetch but at the start and on SIGHUP."""
+        return ["-o", "cache_dir=" + self.make_dir(), "-o", "fetch_interval=0"]
+
+    def mount_server(self):
+        return self.mount([self.folder], ["--source", self.url] + self.cache(), env=self.env)
+
+    def mount_lock(self, *options):
+        return self.mount([], ["--lock", self.lockfile] + self.cache() + list(options),
+                          env=self.env)
+
+    def digest(self, skill):
+        return content_digest(os.path.join(self.served, skill))
+
+    def edit_on_the_server(self):
+        """Another fields.md for pdf-forms, which the server then lists."""
+        write(os.path.join(self.served, "pdf-forms", "references", "fields.md"),
+              "# Fields\n\nname, date\n")
+        self.srv.reload()
+
+    def skill_entries(self, m):
+        """status.json's skill folders: id -> (state, [messages])."""
+        return {s["id"]: (s["state"], [(d["severity"], d["message"]) for d in s["diagnostics"]])
+                for s in m.json("status.json")["skills"]}
+
+    def sighup(self, m):
+        gen = m.generation()
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
+
+    def test_lock_names_each_skill_with_its_digest(self):
+        m = self.mount_server()
+        index = m.read("index.json")
+        self.assertEqual(self.write_lock(m), {
+            "lockfileVersion": 1,
+            "sources": [
+                {"path": self.folder, "skills": {
+                    "local-notes": content_digest(os.path.join(self.folder, "local-notes"))}},
+                {"url": self.url, "skills": {
+                    "csv-report": self.digest("csv-report"),
+                    "pdf-forms": self.digest("pdf-forms")}}]})
+        m.cleanup()
+
+        # a fresh cache: the same listing fetched again, served as locked
+        locked = self.mount_lock()
+        self.assertEqual(locked.read("index.json"), index)
+        self.assertEqual([r["source"] for r in locked.json("status.json")["roots"]],
+                         ["--lock", "--lock"])
+        for skill in ("csv-report", "pdf-forms"):
+            self.assertEqual(files_of(locked.file("skills", skill)),
+                             files_of(os.path.join(self.served, skill)))
+        # locking a locked mount gives the same lockfile
+        with open(self.lockfile) as f:
+            self.assertEqual(self.lock(locked), (0, f.read(), ""))
+
+    def test_a_skill_changed_on_the_server_refuses_the_start(self):
+        locked = self.write_lock(self.mount_server())["sources"][1]["skills"]
+        write_skill(self.served, "writing", description="Write clearly.")
+        self.edit_on_the_server()
+        rc, err = self.refused(["--lock", self.lockfile] + self.cache())
+        self.assertEqual(rc, 1, err)
+        self.assertIn('%s: skill "pdf-forms" differs from the lock: locked %s, found %s'
+                      % (self.url, locked["pdf-forms"], self.digest("pdf-forms")), err)
+        self.assertIn("1 locked skill is not as locked; not mounting", err)
+
+        # as locked again: it starts, and the skill the lock does not
+        # name is not served
+        write(os.path.join(self.served, "pdf-forms", "references", "fields.md"),
+              "# Fields\n\nname, date, signature\n")
+        self.srv.reload()
+        m = self.mount_lock()
+        self.assertEqual(sorted(os.listdir(m.file("skills"))),
+                         ["csv-report", "local-notes", "pdf-forms"])
+        state, diags = self.skill_entries(m)["writing"]
+        self.assertEqual(state, "unlocked")
+        self.assertTrue(any(sev == "warning" and 'skill "writing" is not in the lock of %s'
+                            % self.url in msg for sev, msg in diags), diags)
+        self.assertNotIn(b"writing", m.read("index.json"))
+
+    def test_a_skill_changed_while_mounted_is_withdrawn_at_sighup(self):
+        locked = self.write_lock(self.mount_server())["sources"][1]["skills"]
+        m = self.mount_lock()
+        self.assertEqual(m.read("skills", "pdf-forms", "references", "fields.md"),
+                         b"# Fields\n\nname, date, signature\n")
+        self.edit_on_the_server()
+        # fetch_interval=0: the server's change is seen at SIGHUP
+        self.sighup(m)
+        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "local-notes"])
+        state, diags = self.skill_entries(m)["pdf-forms"]
+        self.assertEqual(state, "invalid")
+        self.assertIn(("error", 'skill "pdf-forms" differs from the lock: locked %s, found %s'
+                       % (locked["pdf-forms"], self.digest("pdf-forms"))), diags)
+        self.assertNotIn(b"pdf-forms", m.read("index.json"))
+        # the unchanged skill is still served, byte for byte
+        self.assertEqual(files_of(m.file("skills", "csv-report")),
+                         files_of(os.path.join(self.served, "csv-report")))
+
+    def test_a_server_never_read_cannot_be_locked(self):
+        # a mount that never had the server's listing serves nothing of
+        # it, which is nothing to pin
+        self.srv.stop()
+        m = self.mount_server()
+        rc, out, err = self.lock(m)
+        self.assertEqual((rc, out), (1, ""), err)
+        self.assertIn("the mount could not read the source %s (status.json names no "
+                      "listing of it" % self.url, err)
+
+    def test_token_file_from_the_configuration(self):
+        keys = self.make_dir()
+        token = os.path.join(keys, "server.token")
+        write(token, "alpha-1\n")
+        self.srv.stop()
+        self.srv = SkillServer(self.served, token_file=token)
+        self.addCleanup(self.srv.stop)
+        self.url = "mcp+" + self.srv.url
+        config = os.path.join(keys, "skillsfs.yaml")
+        write(config, "sources:\n  - url: %s\n    token_file: %s\n" % (self.url, token))
+        m = self.mount([], ["--config", config] + self.cache(), env=self.env)
+        index = m.read("index.json")
+        self.write_lock(m)
+        m.cleanup()
+
+        # the lock names the server; the configuration gives its token
+        locked = self.mount_lock("--config", config)
+        self.assertEqual(locked.read("index.json"), index)
+        self.assertEqual(locked.read("skills", "csv-report", "template.md"), b"| a | b |\n")
+        # without it, the server refuses the mount's requests: no start
+        rc, err = self.refused(["--lock", self.lockfile] + self.cache())
+        self.assertEqual(rc, 1, err)
+        self.assertIn("needs a token (401): give token_file", err)
+        self.assertIn("--lock: the locked source %s cannot be read" % self.url, err)
 
 
 if __name__ == "__main__":

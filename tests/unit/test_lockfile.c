@@ -1,8 +1,9 @@
 /*
  * test_lockfile.c - the lockfile (shared/lockfile.c): the digest of a
  * skill's content against a value computed by hand, the same digest from
- * a catalog's skill, a lock written and read back unchanged, and every
- * kind of malformed lockfile refused with an error naming its field.
+ * a catalog's skill, a lock written and read back unchanged (an MCP
+ * server's too), and every kind of malformed lockfile refused with an
+ * error naming its field.
  * Prints TAP.
  */
 #include <errno.h>
@@ -179,10 +180,64 @@ static void test_round_trip(void)
 	sfs_lock_free(&lock);
 }
 
+/* An MCP server is named by its URL, like a git source, and names its
+ * skills, like a folder. */
+static void test_mcp_source(void)
+{
+	static const char url[] = "mcp+https://skills.example.com/mcp";
+	struct sfs_lock lock = { 0 }, back;
+	struct sfs_lock_error err;
+	uint8_t d1[32], d2[32];
+
+	sfs_sha256("one", 3, d1);
+	sfs_sha256("two", 3, d2);
+	ok(sfs_lock_add_source(&lock, url, NULL) == 0 &&
+	   strcmp(lock.sources[0].root, url) == 0 && !lock.sources[0].commit &&
+	   lock.sources[0].names_skills &&
+	   sfs_lock_add_skill(&lock.sources[0], "csv-report", d1) == 0 &&
+	   sfs_lock_add_skill(&lock.sources[0], "pdf-forms", d2) == 0,
+	   "an MCP server: its URL as it is, and its skills");
+	ok(sfs_lock_add_source(&lock, url, COMMIT) == -EINVAL &&
+	   sfs_lock_add_source(&lock, "git+file:///r", NULL) == -EINVAL &&
+	   sfs_lock_add_source(&lock, "mcp+ftp://skills.example.com/mcp",
+	                       NULL) == -EINVAL &&
+	   sfs_lock_add_source(&lock, "mcp+https://h/mcp#x", NULL) == -EINVAL &&
+	   lock.nsources == 1,
+	   "refused: an MCP server with a commit, a git source without one, "
+	   "URLs that name no MCP server");
+
+	/* a HOME that is a prefix of the URL: a URL is never written ~/ */
+	char *text = sfs_lock_format(&lock, "mcp+https://skills.example.com");
+	ok(text && strstr(text, "\"url\": \"mcp+https://skills.example.com/"
+	                  "mcp\",\n      \"skills\": {\n        "
+	                  "\"csv-report\": \"sha256:") &&
+	   !strstr(text, "\"commit\"") && !strstr(text, "\"path\"") &&
+	   !strstr(text, "~"),
+	   "written: url and skills, the URL as it is");
+	int rc = text ? sfs_lock_parse(text, strlen(text), "/h", &back, &err)
+	              : -ENOMEM;
+	ok(rc == 0 && same_lock(&lock, &back) &&
+	   !back.sources[0].commit && back.sources[0].names_skills &&
+	   sfs_lock_find(&back.sources[0], "pdf-forms") &&
+	   memcmp(sfs_lock_find(&back.sources[0], "pdf-forms")->digest, d2,
+	          32) == 0,
+	   "read back: the same URL and skills (%d: %s: %s)", rc, err.field,
+	   err.message);
+	char *again = rc == 0 ? sfs_lock_format(&back, NULL) : NULL;
+	ok(again && text && strcmp(text, again) == 0,
+	   "written again: the same bytes");
+	if (rc == 0)
+		sfs_lock_free(&back);
+	free(again);
+	free(text);
+	sfs_lock_free(&lock);
+}
+
 /* ---- what is refused ----------------------------------------------------- */
 
 #define V1 "{\"lockfileVersion\":1,\"sources\":["
 #define FOLDER "{\"path\":\"/x\",\"skills\":{}}"
+#define MCP "mcp+https://skills.example.com/mcp"
 
 /* text is refused with an error on `field` whose message holds `says`. */
 static void bad(const char *text, const char *home, const char *field,
@@ -243,6 +298,22 @@ static void test_malformed(void)
 	bad(V1 "{\"url\":\"git+file:///r\",\"commit\":\"" COMMIT
 	    "\",\"skills\":{}}]}", "/h", "sources[0].skills",
 	    "pinned by its commit");
+	bad(V1 "{\"url\":\"git+file:///r\",\"skills\":{}}]}", "/h",
+	    "sources[0].skills", "a git source is pinned by its commit; "
+	    "skills is for a folder (path) or an MCP server");
+	bad(V1 "{\"url\":\"" MCP "\",\"commit\":\"" COMMIT
+	    "\",\"skills\":{}}]}", "/h", "sources[0].commit",
+	    "an MCP server (mcp+ url) has no commit");
+	bad(V1 "{\"url\":\"" MCP "\"}]}", "/h", "sources[0].skills",
+	    "missing: an MCP server names the skills it served");
+	bad(V1 "{\"url\":\"" MCP "\",\"skills\":[]}]}", "/h",
+	    "sources[0].skills", "expected an object");
+	bad(V1 "{\"url\":\"" MCP "\",\"skills\":{\"a\":\"md5:00\"}}]}",
+	    "/h", "sources[0].skills.a", "\"sha256:\" and 64 lowercase hex");
+	bad(V1 "{\"url\":\"mcp+ftp://h/mcp\",\"skills\":{}}]}", "/h",
+	    "sources[0].url", "an MCP server is named by mcp+https://");
+	bad(V1 "{\"url\":\"" MCP "#x\",\"skills\":{}}]}", "/h",
+	    "sources[0].url", "no fragment");
 	bad(V1 "{\"path\":\"/x\"}]}", "/h", "sources[0].skills", "missing");
 	bad(V1 "{\"path\":\"/x\",\"skills\":[]}]}", "/h", "sources[0].skills",
 	    "expected an object");
@@ -408,6 +479,7 @@ int main(void)
 	test_digest_by_hand();
 	test_digest_of_skill();
 	test_round_trip();
+	test_mcp_source();
 	test_malformed();
 	test_reading();
 	test_catalog_lock();
