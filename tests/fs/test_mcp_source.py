@@ -257,8 +257,7 @@ class McpSources(MountTestCase):
         srv.expect("listening")
         listing = root_status(m)["listing"]
         write_skill(self.served, "writing", description="Write clearly.")
-        srv.reload()
-        srv.expect("notified")
+        self.assertTrue(srv.reload())
         wait_for(lambda: "writing" in os.listdir(m.file("skills")),
                  what="the skill the server said it added")
         self.assertNotEqual(root_status(m)["listing"], listing)
@@ -267,8 +266,7 @@ class McpSources(MountTestCase):
         # the listener listens again after each notification
         srv.expect("listening")
         shutil.rmtree(os.path.join(self.served, "writing"))
-        srv.reload()
-        srv.expect("notified")
+        self.assertTrue(srv.reload())
         wait_for(lambda: "writing" not in os.listdir(m.file("skills")),
                  what="the skill the server said it removed")
         self.assertEqual(diagnostics(m), [])

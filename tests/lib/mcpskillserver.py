@@ -87,11 +87,14 @@ class SkillServer:
             raise AssertionError("the MCP test server said %r, not %r" % (line, want))
 
     def reload(self):
-        """Has the server read its folder again, and waits until it did."""
+        """Has the server read its folder again, and waits until it did;
+        returns whether the listing changed (the server then notified its
+        listeners of it)."""
         self.proc.send_signal(1)   # SIGHUP
         line = self._line()
-        if line != "reloaded":
+        if line not in ("reloaded", "reloaded, notified"):
             raise AssertionError("the MCP test server said %r, not 'reloaded'" % line)
+        return line == "reloaded, notified"
 
     def stop(self):
         if self.proc.poll() is None:

@@ -34,7 +34,8 @@
 // --ttl-ms N gives the listing that ttlMs (the SDK's cacheHint).  After a
 // SIGHUP that changed the listing, the server notifies its listeners
 // (notifications/resources/list_changed on subscriptions/listen) as the
-// SDK says a handler should, and prints "notified".  It prints
+// SDK says a handler should, and prints "reloaded, notified" instead of
+// "reloaded".  It prints
 // "listening" once a subscriptions/listen stream is open (its answer's
 // headers sent), so a test changes the listing only once a listener can
 // hear of it.
@@ -213,11 +214,9 @@ const server = tls ? https.createServer(tls, listener)
 	: http.createServer(listener);
 process.on('SIGHUP', () => {
 	skills.reload().then((changes) => {
-		console.log('reloaded');
-		if (changes.listChanged) {
+		if (changes.listChanged)
 			handler.notify.resourcesChanged();
-			console.log('notified');
-		}
+		console.log(changes.listChanged ? 'reloaded, notified' : 'reloaded');
 	}, (e) => console.error('reload failed:', e));
 });
 process.on('SIGTERM', () => process.exit(0));
