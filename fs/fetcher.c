@@ -1,5 +1,5 @@
 /*
- * fetcher.c - the thread that keeps git roots up to date.
+ * fetcher.c - the thread that keeps git and MCP roots up to date.
  *
  * A git root follows a branch or a tag: every -o fetch_interval seconds,
  * and at once on SIGHUP, this thread asks the library what each git root

@@ -1,5 +1,6 @@
 /*
- * fetcher.h - the thread that keeps git roots up to date (fetcher.c).
+ * fetcher.h - the thread that keeps git and MCP roots up to date
+ * (fetcher.c), and the listeners it starts (listener.c).
  */
 #ifndef SKILLSFS_FETCHER_H
 #define SKILLSFS_FETCHER_H
