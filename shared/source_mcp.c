@@ -706,26 +706,50 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 
 /* ---- reads ------------------------------------------------------------------ */
 
-/* The verified bytes of f in the cache: a descriptor, or -ENOENT when the
- * cache does not hold them. */
+/* Removes f's file from the cache: its bytes are not the ones named. */
+static void unlink_blob(const struct mcp_source *m, const struct sfs_file *f)
+{
+	char *path = sfs_mcp_blob_path(m->cache_dir, f->sha256);
+
+	if (path)
+		unlink(path);
+	free(path);
+}
+
+/*
+ * The verified bytes of f in the cache: a descriptor, or -ENOENT when the
+ * cache does not hold them.  The cache folder is the user's, writable by
+ * whatever runs as the user (an agent's scripts too), so the bytes are
+ * hashed again at each open, as SEP-2640 asks of a cache that others can
+ * write to: a file whose digest is not its name is removed, to be fetched
+ * again.  The mount opens a file here once per generation for the copy it
+ * serves from (retain.c), or per read for a file too large to copy.
+ */
 static int open_blob(const struct mcp_source *m, const struct sfs_file *f)
 {
 	char *path = sfs_mcp_blob_path(m->cache_dir, f->sha256);
 	struct stat st;
+	uint8_t sum[32];
+	off_t len;
 
 	if (!path)
 		return -ENOMEM;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	int err = errno;
-	free(path);
-	if (fd < 0)
+	if (fd < 0) {
+		free(path);
 		return err == ENOENT ? -ENOENT : -EIO;
-	/* named by its digest, written whole and renamed: only a file
-	 * that is not what it was written as has another size */
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	    st.st_size != f->size) {
+	}
+	bool good = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	            st.st_size == f->size &&
+	            sfs_sha256_fd(fd, sum, &len) == 0 && len == f->size &&
+	            memcmp(sum, f->sha256, 32) == 0;
+	free(path);
+	if (!good || lseek(fd, 0, SEEK_SET) != 0) {
 		close(fd);
-		return -EIO;
+		if (!good)
+			unlink_blob(m, f);
+		return good ? -EIO : -ENOENT;
 	}
 	return fd;
 }

@@ -147,6 +147,22 @@ class McpSources(MountTestCase):
         # is not served at all
         self.assertEqual(os.listdir(m.file("skills")), ["pdf-forms"])
 
+    def test_a_cached_file_altered_since_is_fetched_again(self):
+        # the cache folder is the user's: anything the user runs may write
+        # there, so a kept file is hashed again each time it is opened
+        srv = self.serve()
+        m = self.mount_server(srv)
+        path = ("skills", "pdf-forms", "references", "fields.md")
+        want = slurp(os.path.join(self.served, "pdf-forms", "references", "fields.md"))
+        self.assertEqual(m.read(*path), want)
+        blob = os.path.join(self.cache, "mcp", "blobs", hashlib.sha256(want).hexdigest())
+        with open(blob, "r+b") as f:   # the same size, other bytes
+            f.write(b"X" * len(want))
+        m.cleanup()
+        m = self.mount_server(srv)   # the next mount opens the file again
+        self.assertEqual(m.read(*path), want)
+        self.assertEqual(slurp(blob), want)
+
     def test_nothing_is_fetched_ahead_of_need(self):
         # SEP-2640: a SKILL.md is fetched when the skill is loaded, a
         # supporting file when it is read; the mount is built from the
