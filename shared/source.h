@@ -234,12 +234,18 @@ char *sfs_mcp_blob_path(const char *cache_dir, const uint8_t sha256[32]);
 
 /* ---- source_mcp_fetch.c: an MCP root brought up to date ---------------- */
 
+struct sfs_mcp_http;
+
 /* Fetches `want` from the server into the blob cache, only if its bytes
  * have the listed size and digest: 0, -EBADMSG when they do not (recorded
- * for status.json), or another -errno; *why says what failed. */
-int sfs_mcp_fetch_file(const char *location, const char *token_file,
-                       const char *cache_dir, const struct sfs_mcp_file *want,
-                       char *why, size_t wlen);
+ * for status.json), or another -errno; *why says what failed.  *client
+ * is a connection to the server kept from an earlier fetch, or NULL; the
+ * one used is left there for the next (close it with
+ * sfs_mcp_http_close), NULL when it failed. */
+int sfs_mcp_fetch_file(struct sfs_mcp_http **client, const char *location,
+                       const char *token_file, const char *cache_dir,
+                       const struct sfs_mcp_file *want, char *why,
+                       size_t wlen);
 /* sfs_source_update for an MCP root: `version` is the listing's digest
  * (64 hex digits; vlen >= 65).  token_file (or NULL) holds the bearer
  * token, read now; -EACCES when the server answered 401.  The listing

@@ -372,18 +372,28 @@ static int fetch_with(struct sfs_mcp_http *c, const char *cache_dir,
 	return rc;
 }
 
-int sfs_mcp_fetch_file(const char *location, const char *token_file,
-                       const char *cache_dir, const struct sfs_mcp_file *want,
-                       char *why, size_t wlen)
+int sfs_mcp_fetch_file(struct sfs_mcp_http **client, const char *location,
+                       const char *token_file, const char *cache_dir,
+                       const struct sfs_mcp_file *want, char *why,
+                       size_t wlen)
 {
-	struct sfs_mcp_http *c;
-	int rc = connect_to(location, token_file, &c, why, wlen);
 	char *state = sfs_mcp_state_path(cache_dir, location);
+	int rc = state ? 0 : -ENOMEM;
 
-	if (rc == 0)
-		rc = !state ? -ENOMEM :
-		     fetch_with(c, cache_dir, state, want, why, wlen);
-	sfs_mcp_http_close(c);
+	/* a client kept from before may have lost its connection or its
+	 * token (rotated in the file): once more with a new one */
+	for (int fresh = !*client; rc == 0 && fresh < 2; fresh++) {
+		if (!*client)
+			rc = connect_to(location, token_file, client, why, wlen);
+		if (rc == 0)
+			rc = fetch_with(*client, cache_dir, state, want, why, wlen);
+		if (rc == 0 || rc == -EBADMSG || rc == -ENOMEM)
+			break;
+		sfs_mcp_http_close(*client);
+		*client = NULL;
+		if (!fresh)
+			rc = 0;
+	}
 	free(state);
 	return rc;
 }
