@@ -596,13 +596,13 @@ static const char *bad_path(struct lister *l, char *rel, bool *skip)
  * than the listing promised (source_mcp_fetch.c records it). */
 static int mismatched(const struct mcp_source *m, const uint8_t sha256[32])
 {
-	char hexd[HEX_LEN + 1], *path;
+	char digest[SFS_DIGEST_LEN], *path;
 
-	for (int i = 0; i < 32; i++)
-		snprintf(hexd + 2 * i, 3, "%02x", sha256[i]);
 	if (!m->state)
 		return 0;
-	if (asprintf(&path, "%s/mismatch-%s.json", m->state, hexd) < 0)
+	sfs_format_digest(sha256, digest);   /* "sha256:<hex>" */
+	if (asprintf(&path, "%s/mismatch-%s.json", m->state,
+	             digest + strlen("sha256:")) < 0)
 		return -ENOMEM;
 	int rc = access(path, F_OK) == 0;
 	free(path);
@@ -745,7 +745,8 @@ static int open_blob(const struct mcp_source *m, const struct sfs_file *f)
 
 	if (!path)
 		return -ENOMEM;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	/* O_NONBLOCK: a FIFO put in its place must not hang the read */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	int err = errno;
 	if (fd < 0) {
 		free(path);
