@@ -49,7 +49,8 @@ struct daemon {
 /* generation.c */
 
 /* The current generation, for one request: referenced and marked active
- * (see daemon_publish's grace period).  Release with daemon_put_current. */
+ * (see daemon_publish's grace period); NULL before the first one.
+ * Release with daemon_put_current. */
 struct gen *daemon_get_current(struct daemon *d);
 void daemon_put_current(struct gen *g);
 /* Waits until a generation newer than number `seen` is current, at most

@@ -145,10 +145,10 @@ bool fetcher_update(struct daemon *d)
 		moved |= news;
 		if (rc < 0)
 			continue;
-		if (d->cur) {
-			served(d, i, now, sizeof(now));
-			moved |= strcmp(now, version) != 0;
-		}
+		/* (before the first generation, "": the start ignores
+		 * what this returns) */
+		served(d, i, now, sizeof(now));
+		moved |= strcmp(now, version) != 0;
 	}
 	if (f)
 		f->ttl_ms = shortest;

@@ -25,8 +25,9 @@
 struct gen *daemon_get_current(struct daemon *d)
 {
 	pthread_mutex_lock(&d->cur_lock);
-	struct gen *g = gen_ref(d->cur);
-	atomic_fetch_add(&g->active, 1);
+	struct gen *g = d->cur ? gen_ref(d->cur) : NULL;
+	if (g)
+		atomic_fetch_add(&g->active, 1);
 	pthread_mutex_unlock(&d->cur_lock);
 	return g;
 }

@@ -92,6 +92,8 @@ class SkillServer:
         listeners of it)."""
         self.proc.send_signal(1)   # SIGHUP
         line = self._line()
+        while line == "listening":   # a listener that came (back) meanwhile
+            line = self._line()
         if line not in ("reloaded", "reloaded, notified"):
             raise AssertionError("the MCP test server said %r, not 'reloaded'" % line)
         return line == "reloaded, notified"

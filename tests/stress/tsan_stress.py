@@ -2,12 +2,15 @@
 """Concurrency stress of the skillsfs daemon, meant for a ThreadSanitizer
 build (-Db_sanitize=thread): parallel reader processes run find, cat and
 stat in loops over the mount while a writer adds, edits, removes and renames
-skills in the source.  It runs four phases, one mount each: the default
+skills in the source.  It runs five phases, one mount each: the default
 loop with inotify, the multi-threaded loop with inotify, the
-multi-threaded loop with polling, and a git root whose branch the writer
+multi-threaded loop with polling, a git root whose branch the writer
 commits to after every change (served by the fetcher thread every second
 and on the SIGHUPs the writer sends, with a repository handle per build
-thread).
+thread), and an MCP root: the official SDK's server of the source folder,
+reloaded after every change, whose notifications the listener thread
+hears while reads fetch files through the kept connection or their own
+(skipped without node and the SDK).
 
 Fails on any sanitizer report (TSAN_OPTIONS halt_on_error=1 exitcode=66:
 the daemon stops at the first one; its stderr is checked as well), on a
@@ -37,6 +40,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fs"))
 from mountlib import EXAMPLE_SKILLS, Mount, unmount, wait_for, write_skill  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "lib"))
+from mcpskillserver import SkillServer  # noqa: E402
 
 SECONDS = float(os.environ.get("STRESS_SECONDS", "24"))
 SEED = int(os.environ.get("STRESS_SEED", str(int(time.time()) % 100000)))
@@ -50,6 +55,7 @@ PHASES = [
     ("multi-threaded, inotify", ["-o", "multithreaded,max_threads=6"]),
     ("multi-threaded, polling", ["-o", "multithreaded,polling,poll_interval=50"]),
     ("git root followed, multi-threaded", ["git", "-o", "multithreaded,max_threads=6"]),
+    ("MCP root listened to, multi-threaded", ["mcp", "-o", "multithreaded,max_threads=6"]),
 ]
 GIT_ENV = dict(os.environ, GIT_CONFIG_NOSYSTEM="1", GIT_AUTHOR_NAME="stress",
                GIT_AUTHOR_EMAIL="stress@example.com", GIT_COMMITTER_NAME="stress",
@@ -82,6 +88,27 @@ class GitWriter:
 
     def folders(self):
         return self.w.folders()
+
+class McpWriter:
+    """A Writer whose every change the MCP server reads again at once (and
+    then notifies, when its listing changed), with a SIGHUP to the mount
+    now and then besides."""
+
+    def __init__(self, writer, server, mount, rng):
+        self.w, self.srv, self.m, self.rng = writer, server, mount, rng
+        self.root, self.ops = writer.root, writer.ops
+
+    def step(self):
+        self.w.step()
+        if self.srv.reload():
+            self.ops["notified"] = self.ops.get("notified", 0) + 1
+        if self.rng.random() < 0.1 and self.m.proc.poll() is None:
+            self.m.proc.send_signal(signal.SIGHUP)
+            self.ops["SIGHUP"] = self.ops.get("SIGHUP", 0) + 1
+
+    def folders(self):
+        return self.w.folders()
+
 
 # Walks, reads and stats everything, the skills that come and go
 # included.  Errors go to stderr, one line each, for the driver to judge.
@@ -233,8 +260,11 @@ class Writer:
         self.ops[op.__name__] = self.ops.get(op.__name__, 0) + 1
 
 
-def judge_reader_errors(text, mount):
-    """Lines of reader stderr that are not an expected race."""
+def judge_reader_errors(text, mount, remote=False):
+    """Lines of reader stderr that are not an expected race.  With remote
+    (an MCP root), EIO of a skill file is one too: a file first read after
+    the server changed it, before the mount listed it again, comes with
+    other bytes than the listing it was read under names, and is refused."""
     bad = []
     # Skill files, also reached through the refs/ symlinks into them.
     skill_files = (os.path.join(mount, "skills") + "/", os.path.join(mount, "refs") + "/")
@@ -244,6 +274,8 @@ def judge_reader_errors(text, mount):
         if "No such file or directory" in line:
             continue
         if "Stale file handle" in line and any(p in line for p in skill_files):
+            continue
+        if remote and "Input/output error" in line and any(p in line for p in skill_files):
             continue
         bad.append(line)
     return bad
@@ -299,6 +331,16 @@ def run_phase(name, options, seconds, rng, work):
     env["TSAN_OPTIONS"] = ("halt_on_error=1 exitcode=%d second_deadlock_stack=1 %s"
                            % (TSAN_EXITCODE, os.environ.get("TSAN_OPTIONS", ""))).strip()
     is_git = options[:1] == ["git"]
+    is_mcp = options[:1] == ["mcp"]
+    srv = None
+    if is_mcp:
+        if not SkillServer.available():
+            print("# phase: %s skipped: needs node and the MCP SDK (npm ci in tests/mcp)"
+                  % name)
+            return [], ""
+        srv = SkillServer(src, era="modern")
+        options = ["--source", "mcp+" + srv.url, "-o",
+                   "fetch_interval=1,cache_dir=%s" % os.path.join(work, "cache")] + options[1:]
     if is_git:
         # the source is a branch of a repository, not the folder itself
         git(src, "init", "-q", "-b", "main")
@@ -306,7 +348,7 @@ def run_phase(name, options, seconds, rng, work):
         git(src, "commit", "-q", "-m", "examples")
         options = ["--source", "git+file://%s#main" % src, "-o",
                    "fetch_interval=1,cache_dir=%s" % os.path.join(work, "cache")] + options[1:]
-    m = StressMount([] if is_git else [src], options, env=env,
+    m = StressMount([] if is_git or is_mcp else [src], options, env=env,
                     workdir=os.path.join(work, "m"))
     failures = []
     readers = []
@@ -314,6 +356,8 @@ def run_phase(name, options, seconds, rng, work):
     writer = Writer(src, rng)
     if is_git:
         writer = GitWriter(writer, m, rng)
+    if is_mcp:
+        writer = McpWriter(writer, srv, m, rng)
     print("# phase: %s (%s), %.0fs" % (name, " ".join(options) or "defaults", seconds))
     try:
         m.start()
@@ -330,8 +374,9 @@ def run_phase(name, options, seconds, rng, work):
             if m.proc.poll() is not None:
                 failures.append("the daemon exited with %d during the run" % m.proc.returncode)
                 break
-        # The mount still answers and catches up with the final source.
-        if m.proc.poll() is None:
+        # The mount still answers and catches up with the final source
+        # (an MCP server's own rules decide what it lists: not judged).
+        if m.proc.poll() is None and not is_mcp:
             try:
                 check_settled(m, writer)
             except (OSError, AssertionError) as e:
@@ -348,7 +393,7 @@ def run_phase(name, options, seconds, rng, work):
             errf.seek(0)
             err = errf.read().decode(errors="replace")
             errf.close()
-            bad = judge_reader_errors(err, m.path)
+            bad = judge_reader_errors(err, m.path, remote=is_mcp)
             if r.returncode != 0 and not bad:
                 bad = ["exit status %d" % r.returncode]
             if bad:
@@ -378,6 +423,8 @@ def run_phase(name, options, seconds, rng, work):
             if getattr(m, "_stderr", None):
                 m._stderr.close()
                 m._stderr = None
+            if srv is not None:
+                srv.stop()
     err = m.stderr()
     if sanitizer_report(err):
         failures.append("sanitizer report in the daemon's stderr")
