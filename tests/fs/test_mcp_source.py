@@ -17,7 +17,7 @@ import subprocess
 import sys
 import unittest
 
-from mountlib import Mount, MountTestCase, wait_for, write_skill
+from mountlib import SKILLSFS, Mount, MountTestCase, wait_for, write_skill
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from mcpskillserver import SkillServer  # noqa: E402
@@ -190,6 +190,27 @@ class McpSources(MountTestCase):
         [d] = findings()
         self.assertEqual(d["severity"], "warning")
         self.assertIn("references/missing.md", d["message"])
+
+    def test_check_of_a_server_validates_every_skill_md(self):
+        # skillsfs check --source fetches every SKILL.md with the listing:
+        # validating is what it is for (a mount fetches none ahead of need)
+        env = dict(os.environ, XDG_CACHE_HOME=self.make_dir())
+        srv = self.serve()
+        r = subprocess.run([SKILLSFS, "check", "--source", "mcp+" + srv.url], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertIn("2 skills, 0 errors", r.stdout)
+        blobs = os.listdir(os.path.join(env["XDG_CACHE_HOME"], "skillsfs", "mcp", "blobs"))
+        self.assertEqual(sorted(blobs), sorted(
+            digest(os.path.join(self.served, s, "SKILL.md")) for s in ("csv-report", "pdf-forms")))
+        srv.stop()
+        liar = self.serve(lie=["skill://pdf-forms/SKILL.md"])
+        env["XDG_CACHE_HOME"] = self.make_dir()
+        r = subprocess.run([SKILLSFS, "check", "--source", "mcp+" + liar.url], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.assertEqual(r.returncode, 1, r.stdout)
+        self.assertIn("skill://pdf-forms/SKILL.md: %s sent" % liar.url, r.stdout)
+        self.assertIn("2 skills, 2 errors", r.stdout)
 
     def test_frontmatter_that_differs_from_the_listing_is_never_served(self):
         # the bytes have the listed digest, but not the listed frontmatter
