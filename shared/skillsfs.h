@@ -136,6 +136,14 @@ struct sfs_source_options {
 	/* An MCP source: the file holding its bearer token (absolute), read
 	 * whenever the server is asked anything; NULL: no token. */
 	const char *token_file;
+	/* An MCP server run as a command (mcp+stdio:NAME), spoken to on its
+	 * standard input and output: the program (an absolute path) and its
+	 * arguments, NULL-terminated; NULL for a source with a URL. */
+	const char *const *argv;
+	/* NAME=VALUE strings the command gets beside the daemon's own
+	 * environment (they win over it), NULL-terminated; NULL: none.  The
+	 * values are never put in a message. */
+	const char *const *env;
 };
 
 struct sfs_config {
@@ -419,13 +427,25 @@ bool sfs_valid_id(const char *s);
 
 #define SFS_UNSET (-1)
 
+/* A source entry with command: instead of url: (an MCP server over
+ * stdio), as struct sfs_source_options gives it to the library. */
+struct sfs_source_command {
+	char **argv;           /* command: (absolute) then args:,
+	                          NULL-terminated; NULL for a url: entry */
+	char **env;            /* env: as NAME=VALUE, NULL-terminated, or
+	                          NULL */
+};
+
 struct sfs_config_file {
 	char **roots;          /* in file order */
 	size_t nroots;
-	char **sources;        /* sources: their url:, in file order; after
+	char **sources;        /* sources: their url: (mcp+stdio:NAME for a
+	                          command:), in file order; after
 	                          the roots in precedence */
 	char **source_token_files;   /* for each of sources: its token_file:
 	                                (absolute), or NULL */
+	struct sfs_source_command *source_commands;   /* for each of sources:
+	                                its command (argv NULL for a url:) */
 	size_t nsources;
 	char **include;        /* see sfs_config */
 	size_t ninclude;

@@ -143,6 +143,8 @@ enum sfs_url_kind {
 	                           fetched into a clone (source_git_fetch.c) */
 	SFS_URL_MCP,            /* mcp+https://, mcp+http://: an MCP server
 	                           with the Skills extension (source_mcp.c) */
+	SFS_URL_MCP_STDIO,      /* mcp+stdio:NAME: the same, a command the
+	                           config file runs (location "stdio:NAME") */
 };
 
 /* git+file:///ABS/PATH[#[REF][:SUBDIR]], and the remote forms. */
@@ -159,6 +161,9 @@ struct sfs_source_url {
 int sfs_source_url_parse(const char *s, struct sfs_source_url *u,
                          const char **why);
 void sfs_source_url_free(struct sfs_source_url *u);
+/* Whether name may name a stdio source (mcp+stdio:NAME): 1-64 of
+ * [a-z0-9._-]. */
+bool sfs_source_stdio_name_valid(const char *name);
 /* Whether s is 40 hex digits, a full commit id. */
 bool sfs_source_is_commit_id(const char *s);
 
