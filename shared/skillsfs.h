@@ -255,7 +255,8 @@ int sfs_catalog_build(const struct sfs_config *cfg, const sfs_catalog *prev,
  * Brings the source of `root` (one of cfg->roots) up to date and names
  * what it would serve now: a remote git root is fetched into its clone
  * under cfg->cache_dir (made on first use); a git+file:// root is read
- * in place; an MCP root's skills are listed (skills/list, every page)
+ * in place; an MCP root's skills are listed (skills/list, every page;
+ * a stdio root's command is run for it, and ended after)
  * and the listing kept there, *ttl_ms (when not NULL) set to how long the
  * server said the listing stays fresh (its ttlMs; 0: it did not say).
  * Returns 1 with `version` set (a commit id, or the listing's digest;
@@ -274,15 +275,16 @@ int sfs_source_update(const struct sfs_config *cfg, const char *root,
  * listen, or the session's stream).  Returns 1 when it did (bring the
  * root up to date then), 0 when stop(arg) said to stop (it is asked about
  * once a second) or the server ended its stream, -EOPNOTSUPP for a root
- * that sends no such news (a folder, git, a server without notifications),
+ * that sends no such news (a folder, git, a server without notifications,
+ * a stdio server: refreshed by fetch_interval and SIGHUP),
  * or another negative errno with `why` saying what failed (wait a while,
  * then listen again).  Blocks on the network, on a thread of its own.
  */
 int sfs_source_listen(const struct sfs_config *cfg, const char *root,
                       bool (*stop)(void *), void *arg, char *why,
                       size_t wlen);
-/* Whether sfs_source_listen may hear of changes of root (an MCP server;
- * whether it sends notifications is known only by asking). */
+/* Whether sfs_source_listen may hear of changes of root (an MCP server
+ * over HTTP; whether it sends notifications is known only by asking). */
 bool sfs_source_listens(const char *root);
 
 sfs_catalog *sfs_catalog_ref(sfs_catalog *cat);
