@@ -58,6 +58,8 @@ void options_usage(FILE *out, const char *prog)
 "                           fetch_interval and on kill -HUP; or\n"
 "                           mcp+https://HOST/PATH: an MCP server's skills\n"
 "                           (SEP-2640), each file verified by its sha256\n"
+"                           (one run over stdio is a --config sources:\n"
+"                           entry with command:, skillsfs(5))\n"
 "    --lock FILE            mount exactly what a lockfile names (written by\n"
 "                           skillsfs lock MOUNTPOINT): its sources in its\n"
 "                           order, each git source at its locked commit,\n"

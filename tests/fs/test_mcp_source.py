@@ -650,6 +650,16 @@ class McpStdioSources(MountTestCase):
                       % sh, found["mcp+stdio:garbage"])
         self.assertEqual(children(m.proc.pid), [])
 
+    def test_the_command_line_cannot_name_one(self):
+        # --source mcp+stdio:NAME has no command to run
+        mnt = self.make_dir()
+        for argv in ([SKILLSFS, mnt, "--source", "mcp+stdio:team"],
+                     [SKILLSFS, "check", "--source", "mcp+stdio:team"]):
+            r = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("bad --source 'mcp+stdio:team'", r.stderr)
+            self.assertIn("config file's sources: with command:", r.stderr)
+
     def test_check_validates_every_skill_md(self):
         r = subprocess.run([SKILLSFS, "check", "--config", self.config()],
                            capture_output=True, text=True, timeout=120)
