@@ -108,6 +108,12 @@ void cli_skills_init(struct cli_skills *o);
 /* $XDG_CACHE_HOME/skillsfs, else ~/.cache/skillsfs (malloc'd); NULL when
  * neither is known. */
 char *cli_default_cache_dir(void);
+/* Why a command line's --source cannot name a stdio MCP server
+ * (mcp+stdio:NAME): it has no command to run. */
+#define CLI_STDIO_SOURCE_REFUSED "an MCP server over stdio has a " \
+	"command to run: give it in the config file's sources: with " \
+	"command: (skillsfs(5))"
+
 /* Per root (roots->n entries, calloc'd), the options the configuration
  * file gives the source of its URL; NULL when out of memory. */
 struct sfs_source_options *cli_source_options(const struct roots *roots,

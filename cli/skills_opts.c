@@ -36,6 +36,9 @@ static int common_option(const char *cmd, const char *usage, int c,
 			return cli_usage_error(cmd, "bad --source '%s': not "
 			                       "git+... or mcp+... (skillsfs(1))",
 			                       optarg);
+		if (strncmp(optarg, "mcp+stdio:", 10) == 0)
+			return cli_usage_error(cmd, "bad --source '%s': %s",
+			                       optarg, CLI_STDIO_SOURCE_REFUSED);
 		if (roots_add(&o->roots, optarg, "--source") < 0)
 			return cli_usage_error(cmd, "%s", strerror(ENOMEM));
 		return -1;

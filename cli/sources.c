@@ -2,8 +2,9 @@
  * sources.c - what the commands share about roots that are not folders
  * (git and MCP sources): the cache folder they are fetched into, each
  * root's options from the configuration file (an MCP server's
- * token_file), and bringing them up to date before a one-shot build
- * (skillsfs check and export; the mount has its fetcher thread).
+ * token_file, a stdio server's command), and bringing them up to date
+ * before a one-shot build (skillsfs check and export; the mount has its
+ * fetcher thread).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -37,12 +38,18 @@ struct sfs_source_options *cli_source_options(const struct roots *roots,
 	                                      sizeof(*v));
 
 	/* a --source of the URL a source entry names gets its options too:
-	 * the token is the server's */
+	 * the token is the server's; a command: entry's root
+	 * (mcp+stdio:NAME) gets its command, which only the file gives */
 	for (size_t i = 0; v && i < roots->n; i++)
-		for (size_t j = 0; j < cf->nsources; j++)
-			if (strcmp(roots->paths[i], cf->sources[j]) == 0 &&
-			    cf->source_token_files[j])
-				v[i].token_file = cf->source_token_files[j];
+		for (size_t j = 0; j < cf->nsources; j++) {
+			if (strcmp(roots->paths[i], cf->sources[j]) != 0)
+				continue;
+			v[i].token_file = cf->source_token_files[j];
+			v[i].argv = (const char *const *)
+			            cf->source_commands[j].argv;
+			v[i].env = (const char *const *)
+			           cf->source_commands[j].env;
+		}
 	return v;
 }
 

@@ -58,6 +58,8 @@ void options_usage(FILE *out, const char *prog)
 "                           fetch_interval and on kill -HUP; or\n"
 "                           mcp+https://HOST/PATH: an MCP server's skills\n"
 "                           (SEP-2640), each file verified by its sha256\n"
+"                           (one run over stdio is a --config sources:\n"
+"                           entry with command:, skillsfs(5))\n"
 "    --lock FILE            mount exactly what a lockfile names (written by\n"
 "                           skillsfs lock MOUNTPOINT): its sources in its\n"
 "                           order, each git source at its locked commit,\n"
@@ -164,7 +166,11 @@ static int add_source(struct mount_options *o, const char *url)
 
 	if (rc == -EINVAL)
 		return usage_error("bad --source '%s': %s", url, why);
+	bool stdio = rc == 0 && u.kind == SFS_URL_MCP_STDIO;
 	sfs_source_url_free(&u);
+	if (stdio)
+		return usage_error("bad --source '%s': %s", url,
+		                   CLI_STDIO_SOURCE_REFUSED);
 	if (rc < 0 || roots_add(&o->roots, url, "--source") < 0)
 		return usage_error("%s", strerror(ENOMEM));
 	return 0;

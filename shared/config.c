@@ -8,6 +8,10 @@
  *   sources:                 (after the roots in precedence)
  *     - url: git+file:///PATH[#REF][:SUBDIR]
  *       token_file: FILE     (an mcp+https:// source's bearer token)
+ *     - command: PROG        (an MCP server over stdio: mcp+stdio:NAME)
+ *       args: [ARG, ...]
+ *       env: {NAME: VALUE, ...}
+ *       name: NAME           (default: PROG's base name)
  *   lock: FILE               (instead of roots and sources)
  *   mountpoint: DIR
  *   docs_dir: DIR
@@ -27,6 +31,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <yaml.h>
 
@@ -38,14 +44,28 @@
 #define MAX_RETAIN_MIB 65536L   /* as -o retain=MIB */
 #define MAX_FETCH_INTERVAL_S (86400L * 366)   /* as -o fetch_interval */
 
+/* A source entry as it is read; what it owns goes to sfs_config_file
+ * once it is whole (add_source), or is freed (entry_free). */
+struct entry {
+	const char *url;        /* url:, or NULL */
+	char *token_file;       /* token_file:, or NULL */
+	const char *command;    /* command: as written, or NULL */
+	const yaml_node_t *command_at;
+	char *program;          /* and the file it runs (absolute) */
+	const char *name;       /* name:, or NULL */
+	char **args;            /* args:, NULL-terminated once given */
+	size_t nargs;
+	char **env;             /* env: as NAME=VALUE, likewise */
+	size_t nenv;
+};
+
 struct cfg_ctx {
 	yaml_document_t *doc;
 	const char *dir;        /* folder of the file, "" for the cwd */
 	const char *home;
 	struct sfs_config_file *out;
 	struct sfs_config_error *err;
-	const char *url;        /* the source entry being read: its url */
-	char *token_file;       /* and its token_file, or NULL */
+	struct entry e;         /* the source entry being read */
 	const yaml_node_t *lock; /* the lock: key, once read */
 };
 
@@ -331,19 +351,174 @@ static int option_entry(struct cfg_ctx *c, const char *key,
 	            "multithreaded, nonempty, allow_other)");
 }
 
+/* ---- sources --------------------------------------------------------------- */
+
+static void free_strv(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void entry_free(struct entry *e)
+{
+	free(e->token_file);
+	free(e->program);
+	free_strv(e->args);
+	free_strv(e->env);
+	memset(e, 0, sizeof(*e));
+}
+
+/* Appends s (owned) to the NULL-terminated list *v of *n strings. */
+static int push_strv(struct cfg_ctx *c, char ***v, size_t *n, char *s)
+{
+	char **nv = s ? realloc(*v, (*n + 2) * sizeof(*nv)) : NULL;
+
+	if (!nv) {
+		free(s);
+		return no_memory(c);
+	}
+	*v = nv;
+	nv[(*n)++] = s;
+	nv[*n] = NULL;
+	return 0;
+}
+
+/* A scalar as it is written, "" too (an argument may be empty), but not
+ * YAML's null. */
+static int take_text(struct cfg_ctx *c, const yaml_node_t *v,
+                     const char *key, const char *what, const char **out)
+{
+	if (v->type == YAML_SCALAR_NODE && *scalar(v))
+		return take_string(c, v, key, what, out);
+	if (v->type == YAML_SCALAR_NODE && !is_plain(v)) {
+		*out = "";
+		return 0;
+	}
+	return fail(c, v, key, "expected %s", what);
+}
+
+/* The executable file `name` in a folder of $PATH (absolute folders
+ * only: an empty or relative one would depend on the current folder),
+ * malloc'd; NULL with errno. */
+static char *find_on_path(const char *name)
+{
+	const char *path = getenv("PATH");
+	char *copy = strdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin");
+	char *save = NULL, *found = NULL;
+	struct stat st;
+
+	if (!copy)
+		return NULL;
+	int err = ENOENT;
+	for (char *dir = strtok_r(copy, ":", &save); dir && !found;
+	     dir = strtok_r(NULL, ":", &save)) {
+		if (dir[0] != '/')
+			continue;
+		if (asprintf(&found, "%s/%s", dir, name) < 0) {
+			found = NULL;
+			err = ENOMEM;
+			break;
+		}
+		if (stat(found, &st) != 0 || !S_ISREG(st.st_mode) ||
+		    access(found, X_OK) != 0) {
+			free(found);
+			found = NULL;
+		}
+	}
+	free(copy);
+	errno = err;
+	return found;
+}
+
+/* command: a path (as the file's other paths, checked when it is run),
+ * or a name looked up on $PATH now. */
+static int take_command(struct cfg_ctx *c, const yaml_node_t *v,
+                        const char *key)
+{
+	int rc = take_string(c, v, key, "a command", &c->e.command);
+
+	if (rc < 0)
+		return rc;
+	c->e.command_at = v;
+	if (strchr(c->e.command, '/'))
+		return take_path_of(c, v, key, "a command", &c->e.program);
+	c->e.program = find_on_path(c->e.command);
+	if (!c->e.program)
+		return errno == ENOMEM ? no_memory(c) :
+		       fail(c, v, key, "'%s' is not found on PATH (give its "
+		            "path)", c->e.command);
+	return 0;
+}
+
+/* args: a list of strings. */
+static int take_args(struct cfg_ctx *c, const yaml_node_t *v,
+                     const char *key)
+{
+	if (v->type != YAML_SEQUENCE_NODE)
+		return fail(c, v, key, "expected a list of strings");
+	for (const yaml_node_item_t *i = v->data.sequence.items.start;
+	     i < v->data.sequence.items.top; i++) {
+		const yaml_node_t *item = yaml_document_get_node(c->doc, *i);
+		const char *arg;
+		int rc = take_text(c, item, key, "a string (an argument)", &arg);
+		if (rc == 0)
+			rc = push_strv(c, &c->e.args, &c->e.nargs, strdup(arg));
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
+/* One NAME: VALUE of env:; the value is never put in a message. */
+static int env_entry(struct cfg_ctx *c, const char *key,
+                     const yaml_node_t *k, const yaml_node_t *v)
+{
+	const char *name = scalar(k), *value;
+	size_t n = strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopq"
+	                        "rstuvwxyz0123456789_");
+	char *pair;
+
+	if (!*name || name[n] || (*name >= '0' && *name <= '9'))
+		return fail(c, k, key, "not a variable's name ([A-Za-z_] "
+		            "then [A-Za-z0-9_])");
+	int rc = take_text(c, v, key, "a string (quote an empty one)",
+	                   &value);
+	if (rc < 0)
+		return rc;
+	if (asprintf(&pair, "%s=%s", name, value) < 0)
+		pair = NULL;
+	return push_strv(c, &c->e.env, &c->e.nenv, pair);
+}
+
 /* One key of a source entry. */
 static int source_entry(struct cfg_ctx *c, const char *key,
                         const yaml_node_t *k, const yaml_node_t *v)
 {
 	struct sfs_source_url u;
-	const char *url, *why;
+	const char *url, *why, *what = scalar(k);
 
 	/* a file, never the token itself: the config file is often shared,
 	 * and a command line is seen by every user of the machine */
-	if (strcmp(scalar(k), "token_file") == 0)
-		return take_path_of(c, v, key, "a file path", &c->token_file);
-	if (strcmp(scalar(k), "url") != 0)
-		return fail(c, k, key, "unknown key (known: url, token_file)");
+	if (strcmp(what, "token_file") == 0)
+		return take_path_of(c, v, key, "a file path", &c->e.token_file);
+	if (strcmp(what, "command") == 0)
+		return take_command(c, v, key);
+	if (strcmp(what, "args") == 0)
+		return take_args(c, v, key);
+	if (strcmp(what, "env") == 0)
+		return v->type != YAML_MAPPING_NODE ?
+		       fail(c, v, key, "expected a mapping of NAME: VALUE") :
+		       each_entry(c, v, key, env_entry);
+	if (strcmp(what, "name") == 0) {
+		int rc = take_string(c, v, key, "a name", &c->e.name);
+		return rc < 0 || sfs_source_stdio_name_valid(c->e.name) ? rc :
+		       fail(c, v, key, "expected a plain name (1-64 of "
+		            "[a-z0-9._-])");
+	}
+	if (strcmp(what, "url") != 0)
+		return fail(c, k, key, "unknown key (known: url, token_file, "
+		            "command, args, env, name)");
 	int rc = take_string(c, v, key, "a source URL", &url);
 	if (rc < 0)
 		return rc;
@@ -352,34 +527,141 @@ static int source_entry(struct cfg_ctx *c, const char *key,
 		return no_memory(c);
 	if (rc < 0)
 		return fail(c, v, key, "%s: %s", url, why);
+	bool stdio = u.kind == SFS_URL_MCP_STDIO;
 	sfs_source_url_free(&u);
-	c->url = url;
+	if (stdio)
+		return fail(c, v, key, "%s: a stdio source is given by "
+		            "command: (and name:), not url:", url);
+	c->e.url = url;
 	return 0;
 }
 
-/* Appends the source entry just read (c->url, c->token_file). */
-static int add_source(struct cfg_ctx *c)
+/* The root a command: entry names, in *root: mcp+stdio:NAME, NAME its
+ * name: or the command's base name, which must then be a plain name. */
+static int stdio_root(struct cfg_ctx *c, const char *key, char **root)
+{
+	const char *name = c->e.name;
+	char ckey[160];
+
+	*root = NULL;
+	if (!name) {
+		const char *slash = strrchr(c->e.command, '/');
+		name = slash ? slash + 1 : c->e.command;
+		snprintf(ckey, sizeof(ckey), "%s.command", key);
+		if (!sfs_source_stdio_name_valid(name))
+			return fail(c, c->e.command_at, ckey, "'%s' cannot "
+			            "name the source (mcp+stdio:NAME, 1-64 of "
+			            "[a-z0-9._-]): give name:", name);
+	}
+	if (asprintf(root, "mcp+stdio:%s", name) < 0) {
+		*root = NULL;
+		return no_memory(c);
+	}
+	return 0;
+}
+
+/* Why the entry just read cannot be a source, or 0. */
+static int check_entry(struct cfg_ctx *c, const yaml_node_t *item,
+                       const char *key)
+{
+	const struct entry *e = &c->e;
+
+	if (e->url && e->command)
+		return fail(c, item, key, "give url: or command:, not both");
+	if (!e->url && !e->command)
+		return fail(c, item, key, "a source needs url: (or command: "
+		            "for an MCP server over stdio)");
+	if (e->url && (e->args || e->env || e->name))
+		return fail(c, item, key, "args, env and name are for "
+		            "command: sources only");
+	if (e->token_file && (!e->url || strncmp(e->url, "mcp+", 4) != 0))
+		return fail(c, item, key, "token_file is for mcp+https:// "
+		            "sources only");
+	return 0;
+}
+
+/* The line of the source entry that named root before (item i of seq),
+ * or 0. */
+static size_t named_before(struct cfg_ctx *c, const yaml_node_t *seq,
+                           const char *root)
+{
+	for (size_t j = 0; j < c->out->nsources; j++)
+		if (strcmp(c->out->sources[j], root) == 0)
+			return yaml_document_get_node(c->doc,
+				seq->data.sequence.items.start[j])
+				->start_mark.line + 1;
+	return 0;
+}
+
+/* Appends the source entry just read (c->e), as `root`. */
+static int add_source(struct cfg_ctx *c, char *root)
 {
 	struct sfs_config_file *o = c->out;
-	char *url = strdup(c->url);
 	char **tokens = realloc(o->source_token_files,
 	                        (o->nsources + 1) * sizeof(*tokens));
 
 	if (tokens)
 		o->source_token_files = tokens;
-	if (!url || !tokens) {
-		free(url);
+	struct sfs_source_command *cmds = realloc(o->source_commands,
+		(o->nsources + 1) * sizeof(*cmds));
+	if (cmds)
+		o->source_commands = cmds;
+	if (!root || !tokens || !cmds) {
+		free(root);
 		return no_memory(c);
 	}
-	/* the slot first: push() counts the source */
-	tokens[o->nsources] = c->token_file;
-	int rc = push(c, &o->sources, &o->nsources, url);
-	if (rc == 0)
-		c->token_file = NULL;
-	return rc;
+	struct sfs_source_command cmd = { .env = c->e.env };
+	if (c->e.program) {
+		cmd.argv = calloc(c->e.nargs + 2, sizeof(*cmd.argv));
+		if (!cmd.argv) {
+			free(root);
+			return no_memory(c);
+		}
+		cmd.argv[0] = c->e.program;
+		for (size_t i = 0; i < c->e.nargs; i++)
+			cmd.argv[i + 1] = c->e.args[i];
+	}
+	/* the slots first: push() counts the source */
+	tokens[o->nsources] = c->e.token_file;
+	cmds[o->nsources] = cmd;
+	int rc = push(c, &o->sources, &o->nsources, root);
+	if (rc < 0) {
+		free(cmd.argv);
+		return rc;
+	}
+	/* owned by o now (the args' strings: by cmd.argv) */
+	free(c->e.args);
+	memset(&c->e, 0, sizeof(c->e));
+	return 0;
 }
 
-/* sources: a list of mappings, each with url: (and token_file:). */
+/* One entry of sources:, item i of seq. */
+static int take_source(struct cfg_ctx *c, const yaml_node_t *seq,
+                       const yaml_node_t *item, const char *key)
+{
+	if (item->type != YAML_MAPPING_NODE)
+		return fail(c, item, key, "expected a mapping with url: "
+		            "(- url: git+file:///PATH) or command:");
+	int rc = each_entry(c, item, key, source_entry);
+	if (rc == 0)
+		rc = check_entry(c, item, key);
+	if (rc < 0 || !c->e.command)
+		return rc < 0 ? rc : add_source(c, strdup(c->e.url));
+	char *root;
+	rc = stdio_root(c, key, &root);
+	size_t line = rc == 0 ? named_before(c, seq, root) : 0;
+	if (line) {
+		rc = fail(c, item, key, "the sources on lines %zu and %zu are "
+		          "both %s: give each its own name:", line,
+		          item->start_mark.line + 1, root);
+		free(root);
+		return rc;
+	}
+	return rc < 0 ? rc : add_source(c, root);
+}
+
+/* sources: a list of mappings, each with url: (and token_file:) or
+ * command: (args:, env:, name:). */
 static int take_sources(struct cfg_ctx *c, const yaml_node_t *v,
                         const char *key)
 {
@@ -388,22 +670,9 @@ static int take_sources(struct cfg_ctx *c, const yaml_node_t *v,
 		            "(- url: git+file:///PATH)");
 	for (const yaml_node_item_t *i = v->data.sequence.items.start;
 	     i < v->data.sequence.items.top; i++) {
-		const yaml_node_t *item = yaml_document_get_node(c->doc, *i);
-		if (item->type != YAML_MAPPING_NODE)
-			return fail(c, item, key, "expected a mapping with "
-			            "url: (- url: git+file:///PATH)");
-		c->url = NULL;
-		c->token_file = NULL;
-		int rc = each_entry(c, item, key, source_entry);
-		if (rc == 0 && !c->url)
-			rc = fail(c, item, key, "a source needs url:");
-		if (rc == 0 && c->token_file && strncmp(c->url, "mcp+", 4) != 0)
-			rc = fail(c, item, key, "token_file is for mcp+https:// "
-			          "sources only");
-		if (rc == 0)
-			rc = add_source(c);
-		free(c->token_file);
-		c->token_file = NULL;
+		int rc = take_source(c, v, yaml_document_get_node(c->doc, *i),
+		                     key);
+		entry_free(&c->e);
 		if (rc < 0)
 			return rc;
 	}
@@ -564,6 +833,11 @@ void sfs_config_file_free(struct sfs_config_file *cf)
 {
 	free_list(cf->roots, cf->nroots);
 	free_list(cf->source_token_files, cf->nsources);
+	for (size_t i = 0; cf->source_commands && i < cf->nsources; i++) {
+		free_strv(cf->source_commands[i].argv);
+		free_strv(cf->source_commands[i].env);
+	}
+	free(cf->source_commands);
 	free_list(cf->sources, cf->nsources);
 	free_list(cf->include, cf->ninclude);
 	free_list(cf->exclude, cf->nexclude);

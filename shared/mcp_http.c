@@ -32,17 +32,16 @@
 #include <nettle/base64.h>
 
 #include "config.h"
+#include "mcp_client.h"
 #include "mcp_http.h"
 
-#define PROTOCOL_VERSION "2025-11-25"
+#define PROTOCOL_VERSION SFS_MCP_PROTOCOL_VERSION
 #define MODERN_VERSION "2026-07-28"
 #define META_PREFIX "io.modelcontextprotocol/"
 #define SKILLS_EXTENSION "io.modelcontextprotocol/skills"
-/* An answer larger than this is refused: a skill's files are at most
- * 16 MiB (SEP-2640's limit), base64 makes a third more of them. */
-#define MAX_ANSWER (32u << 20)
-#define CONNECT_TIMEOUT_S 10L
-#define TIMEOUT_S 120L
+#define MAX_ANSWER SFS_MCP_MAX_ANSWER
+#define CONNECT_TIMEOUT_S SFS_MCP_CONNECT_TIMEOUT_S
+#define TIMEOUT_S SFS_MCP_TIMEOUT_S
 
 struct sfs_mcp_http {
 	CURL *curl;
@@ -424,20 +423,6 @@ int sfs_mcp_http_call(struct sfs_mcp_http *c, const char *method,
 	return rc;
 }
 
-static cJSON *initialize_params(void)
-{
-	cJSON *p = cJSON_CreateObject();
-	cJSON *caps = cJSON_AddObjectToObject(p, "capabilities");
-	cJSON *ext = cJSON_AddObjectToObject(caps, "extensions");
-	cJSON *info = cJSON_AddObjectToObject(p, "clientInfo");
-
-	cJSON_AddStringToObject(p, "protocolVersion", PROTOCOL_VERSION);
-	cJSON_AddObjectToObject(ext, SKILLS_EXTENSION);
-	cJSON_AddStringToObject(info, "name", "skillsfs");
-	cJSON_AddStringToObject(info, "version", SKILLSFS_VERSION);
-	return p;
-}
-
 /* Whether a list of versions (strings) names the stateless era. */
 static bool names_modern(const cJSON *versions)
 {
@@ -475,7 +460,7 @@ static bool stateless_era(struct sfs_mcp_http *c, const cJSON *refusal)
 static int handshake(struct sfs_mcp_http *c, char *why, size_t wlen)
 {
 	cJSON *result, *refusal = NULL;
-	int rc = request(c, "initialize", initialize_params(), &result,
+	int rc = request(c, "initialize", sfs_mcp_initialize_params(), &result,
 	                 &refusal, why, wlen);
 
 	if (rc == -EPROTO && refusal && stateless_era(c, refusal)) {

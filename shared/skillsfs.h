@@ -136,6 +136,14 @@ struct sfs_source_options {
 	/* An MCP source: the file holding its bearer token (absolute), read
 	 * whenever the server is asked anything; NULL: no token. */
 	const char *token_file;
+	/* An MCP server run as a command (mcp+stdio:NAME), spoken to on its
+	 * standard input and output: the program (an absolute path) and its
+	 * arguments, NULL-terminated; NULL for a source with a URL. */
+	const char *const *argv;
+	/* NAME=VALUE strings the command gets beside the daemon's own
+	 * environment (they win over it), NULL-terminated; NULL: none.  The
+	 * values are never put in a message. */
+	const char *const *env;
 };
 
 struct sfs_config {
@@ -247,7 +255,8 @@ int sfs_catalog_build(const struct sfs_config *cfg, const sfs_catalog *prev,
  * Brings the source of `root` (one of cfg->roots) up to date and names
  * what it would serve now: a remote git root is fetched into its clone
  * under cfg->cache_dir (made on first use); a git+file:// root is read
- * in place; an MCP root's skills are listed (skills/list, every page)
+ * in place; an MCP root's skills are listed (skills/list, every page;
+ * a stdio root's command is run for it, and ended after)
  * and the listing kept there, *ttl_ms (when not NULL) set to how long the
  * server said the listing stays fresh (its ttlMs; 0: it did not say).
  * Returns 1 with `version` set (a commit id, or the listing's digest;
@@ -266,15 +275,16 @@ int sfs_source_update(const struct sfs_config *cfg, const char *root,
  * listen, or the session's stream).  Returns 1 when it did (bring the
  * root up to date then), 0 when stop(arg) said to stop (it is asked about
  * once a second) or the server ended its stream, -EOPNOTSUPP for a root
- * that sends no such news (a folder, git, a server without notifications),
+ * that sends no such news (a folder, git, a server without notifications,
+ * a stdio server: refreshed by fetch_interval and SIGHUP),
  * or another negative errno with `why` saying what failed (wait a while,
  * then listen again).  Blocks on the network, on a thread of its own.
  */
 int sfs_source_listen(const struct sfs_config *cfg, const char *root,
                       bool (*stop)(void *), void *arg, char *why,
                       size_t wlen);
-/* Whether sfs_source_listen may hear of changes of root (an MCP server;
- * whether it sends notifications is known only by asking). */
+/* Whether sfs_source_listen may hear of changes of root (an MCP server
+ * over HTTP; whether it sends notifications is known only by asking). */
 bool sfs_source_listens(const char *root);
 
 sfs_catalog *sfs_catalog_ref(sfs_catalog *cat);
@@ -419,13 +429,25 @@ bool sfs_valid_id(const char *s);
 
 #define SFS_UNSET (-1)
 
+/* A source entry with command: instead of url: (an MCP server over
+ * stdio), as struct sfs_source_options gives it to the library. */
+struct sfs_source_command {
+	char **argv;           /* command: (absolute) then args:,
+	                          NULL-terminated; NULL for a url: entry */
+	char **env;            /* env: as NAME=VALUE, NULL-terminated, or
+	                          NULL */
+};
+
 struct sfs_config_file {
 	char **roots;          /* in file order */
 	size_t nroots;
-	char **sources;        /* sources: their url:, in file order; after
+	char **sources;        /* sources: their url: (mcp+stdio:NAME for a
+	                          command:), in file order; after
 	                          the roots in precedence */
 	char **source_token_files;   /* for each of sources: its token_file:
 	                                (absolute), or NULL */
+	struct sfs_source_command *source_commands;   /* for each of sources:
+	                                its command (argv NULL for a url:) */
 	size_t nsources;
 	char **include;        /* see sfs_config */
 	size_t ninclude;

@@ -10,10 +10,16 @@
 
 #include "source.h"
 
-/* Whether root names an MCP server (mcp+https://...). */
+/* Whether root names an MCP server (mcp+https://..., mcp+stdio:NAME). */
 static bool is_mcp(const char *root)
 {
 	return strncmp(root, "mcp+", 4) == 0;
+}
+
+/* Whether root names one run as a command. */
+static bool is_stdio(const char *root)
+{
+	return strncmp(root, "mcp+stdio:", 10) == 0;
 }
 
 /* cfg's note of the root (why its last update failed), or NULL. */
@@ -67,9 +73,9 @@ int sfs_source_update(const struct sfs_config *cfg, const char *root,
 		return 0;
 	const struct sfs_source_options *o = root_options(cfg, root);
 	int rc = is_mcp(root) ?
-	         sfs_source_mcp_update(root, o ? o->token_file : NULL,
-	                               cfg->cache_dir, cfg->fetch_skill_mds,
-	                               version, vlen, ttl_ms, why, wlen) :
+	         sfs_source_mcp_update(root, o, cfg->cache_dir,
+	                               cfg->fetch_skill_mds, version, vlen,
+	                               ttl_ms, why, wlen) :
 	         sfs_source_git_update(root, cfg->cache_dir, version, vlen,
 	                               why, wlen);
 	return rc < 0 ? rc : 1;
@@ -85,11 +91,12 @@ int sfs_source_listen(const struct sfs_config *cfg, const char *root,
 		return -EOPNOTSUPP;
 	}
 	const struct sfs_source_options *o = root_options(cfg, root);
-	return sfs_source_mcp_listen(root, o ? o->token_file : NULL, stop, arg,
-	                             why, wlen);
+	return sfs_source_mcp_listen(root, o, stop, arg, why, wlen);
 }
 
 bool sfs_source_listens(const char *root)
 {
-	return is_mcp(root);
+	/* a stdio server runs only for a fetch: it is refreshed by
+	 * fetch_interval and SIGHUP */
+	return is_mcp(root) && !is_stdio(root);
 }

@@ -143,6 +143,8 @@ enum sfs_url_kind {
 	                           fetched into a clone (source_git_fetch.c) */
 	SFS_URL_MCP,            /* mcp+https://, mcp+http://: an MCP server
 	                           with the Skills extension (source_mcp.c) */
+	SFS_URL_MCP_STDIO,      /* mcp+stdio:NAME: the same, a command the
+	                           config file runs (location "stdio:NAME") */
 };
 
 /* git+file:///ABS/PATH[#[REF][:SUBDIR]], and the remote forms. */
@@ -159,6 +161,9 @@ struct sfs_source_url {
 int sfs_source_url_parse(const char *s, struct sfs_source_url *u,
                          const char **why);
 void sfs_source_url_free(struct sfs_source_url *u);
+/* Whether name may name a stdio source (mcp+stdio:NAME): 1-64 of
+ * [a-z0-9._-]. */
+bool sfs_source_stdio_name_valid(const char *name);
 /* Whether s is 40 hex digits, a full commit id. */
 bool sfs_source_is_commit_id(const char *s);
 
@@ -226,7 +231,8 @@ int sfs_mcp_skill_md_of(const cJSON *entry, struct sfs_mcp_file *out);
 /* One resource {uri, size, digest}; 0 or -EINVAL. */
 int sfs_mcp_file_parse(const cJSON *resource, struct sfs_mcp_file *out);
 
-/* The folder of the server at `location` (a URL without "mcp+") under
+/* The folder of the server at `location` (a URL without "mcp+", or
+ * stdio:NAME) under
  * cache_dir, or the file of verified bytes with that digest (malloc'd);
  * NULL when there is no cache_dir or no memory. */
 char *sfs_mcp_state_path(const char *cache_dir, const char *location);
@@ -234,31 +240,36 @@ char *sfs_mcp_blob_path(const char *cache_dir, const uint8_t sha256[32]);
 
 /* ---- source_mcp_fetch.c: an MCP root brought up to date ---------------- */
 
-struct sfs_mcp_http;
+struct sfs_mcp_client;
 
-/* Fetches `want` from the server into the blob cache, only if its bytes
- * have the listed size and digest: 0, -EBADMSG when they do not (recorded
- * for status.json), or another -errno; *why says what failed.  *client
- * is a connection to the server kept from an earlier fetch, or NULL; the
- * one used is left there for the next (close it with
- * sfs_mcp_http_close), NULL when it failed. */
-int sfs_mcp_fetch_file(struct sfs_mcp_http **client, const char *location,
-                       const char *token_file, const char *cache_dir,
-                       const struct sfs_mcp_file *want, char *why,
-                       size_t wlen);
+/* Fetches `want` from the server at `location` (the root's URL without
+ * "mcp+"; opts: the root's options) into the blob cache, only if its
+ * bytes have the listed size and digest: 0, -EBADMSG when they do not
+ * (recorded for status.json), or another -errno; *why says what failed.
+ * *client is a client of the server kept from an earlier fetch, or NULL;
+ * the one used is left there for the next (close it with
+ * sfs_mcp_client_close), NULL when it failed. */
+int sfs_mcp_fetch_file(struct sfs_mcp_client **client, const char *location,
+                       const struct sfs_source_options *opts,
+                       const char *cache_dir, const struct sfs_mcp_file *want,
+                       char *why, size_t wlen);
 /* sfs_source_update for an MCP root: `version` is the listing's digest
- * (64 hex digits; vlen >= 65).  token_file (or NULL) holds the bearer
- * token, read now; -EACCES when the server answered 401.  The listing
- * is fetched, and the SKILL.md the cache does not hold of each entry
- * that gives no frontmatter to build from, or with skill_mds of every
- * entry (skillsfs check validates them all).  *ttl_ms is the listing's
- * ttlMs (the smallest of its pages'), 0 when it gives none. */
-int sfs_source_mcp_update(const char *root, const char *token_file,
+ * (64 hex digits; vlen >= 65).  opts (or NULL) are the root's options:
+ * token_file holds the bearer token, read now (-EACCES when the server
+ * answered 401); argv and env the command of a stdio root, run for this
+ * update and ended after it.  The listing is fetched, and the SKILL.md
+ * the cache does not hold of each entry that gives no frontmatter to
+ * build from, or with skill_mds of every entry (skillsfs check validates
+ * them all).  *ttl_ms is the listing's ttlMs (the smallest of its
+ * pages'), 0 when it gives none. */
+int sfs_source_mcp_update(const char *root,
+                          const struct sfs_source_options *opts,
                           const char *cache_dir, bool skill_mds,
                           char *version, size_t vlen, unsigned *ttl_ms,
                           char *why, size_t wlen);
-/* sfs_source_listen for an MCP root. */
-int sfs_source_mcp_listen(const char *root, const char *token_file,
+/* sfs_source_listen for an MCP root; -EOPNOTSUPP for a stdio one. */
+int sfs_source_mcp_listen(const char *root,
+                          const struct sfs_source_options *opts,
                           bool (*stop)(void *), void *arg, char *why,
                           size_t wlen);
 

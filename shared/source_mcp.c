@@ -1,6 +1,7 @@
 /*
  * source_mcp.c - the skills of an MCP server that speaks the Skills
- * extension (SEP-2640) as a source: mcp+https://HOST/PATH.
+ * extension (SEP-2640) as a source: mcp+https://HOST/PATH, or
+ * mcp+stdio:NAME, a command the config file runs (mcp_client.h).
  *
  * A build never waits for the network: discover reads the listing that
  * the last update stored in the cache folder (source_mcp_fetch.c), and a
@@ -35,7 +36,7 @@
 #include <unistd.h>
 
 #include "grow.h"
-#include "mcp_http.h"
+#include "mcp_client.h"
 #include "snapshot.h"
 #include "source.h"
 
@@ -53,7 +54,11 @@ struct mcp_source {
 	char *location;         /* the endpoint: url without "mcp+" */
 	char *cache_dir;
 	char *state;            /* the server's folder in it */
-	char *token_file;       /* or NULL: source_mcp_fetch.c reads it */
+	char *token_file;       /* or NULL: mcp_client.c reads it */
+	char **argv, **env;     /* a stdio root's command, or NULL */
+	struct sfs_source_options opts;   /* the three, for the fetches */
+	const char *server;     /* who serves it, for messages: location,
+	                           or the command */
 	char *note;             /* why the last update failed */
 	char keep[HEX_LEN + 1]; /* the listing to serve again, or "" */
 	char listing[HEX_LEN + 1];
@@ -71,10 +76,39 @@ struct mcp_source {
 	 * cost more than the read (scripts/bench-mcp-source, every SKILL.md
 	 * of 1,000 read through a fresh mount: 3,566 ms with a connection
 	 * per read, 1,449 ms with this one).  A read that finds it taken by
-	 * another makes its own. */
+	 * another makes its own, but for a stdio server, which costs a
+	 * process and its start: it waits.  The state's release ends it. */
 	pthread_mutex_t client_lock;
-	struct sfs_mcp_http *client;
+	struct sfs_mcp_client *client;
 };
+
+static void free_strv(char **v)
+{
+	for (size_t i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* A copy of the NULL-terminated list v (NULL: none) in *out; false when
+ * out of memory. */
+static bool dup_strv(const char *const *v, char ***out)
+{
+	size_t n = 0;
+
+	*out = NULL;
+	if (!v)
+		return true;
+	while (v[n])
+		n++;
+	char **c = calloc(n + 1, sizeof(*c));
+	for (size_t i = 0; c && i < n; i++)
+		if (!(c[i] = strdup(v[i]))) {
+			free_strv(c);
+			return false;
+		}
+	*out = c;
+	return c != NULL;
+}
 
 void *sfs_source_mcp_new(const char *url, const char *listing,
                          const char *cache_dir, const char *note,
@@ -89,14 +123,22 @@ void *sfs_source_mcp_new(const char *url, const char *listing,
 	if (!sfs_strdup_or_null(url, &m->url) ||
 	    !sfs_strdup_or_null(cache_dir, &m->cache_dir) ||
 	    !sfs_strdup_or_null(note, &m->note) ||
-	    !sfs_strdup_or_null(opts ? opts->token_file : NULL, &m->token_file)) {
+	    !sfs_strdup_or_null(opts ? opts->token_file : NULL, &m->token_file) ||
+	    !dup_strv(opts ? opts->argv : NULL, &m->argv) ||
+	    !dup_strv(opts ? opts->env : NULL, &m->env)) {
 		free(m->url);
 		free(m->cache_dir);
 		free(m->token_file);
+		free_strv(m->argv);
 		free(m->note);
 		free(m);
 		return NULL;
 	}
+	m->opts = (struct sfs_source_options){
+		.token_file = m->token_file,
+		.argv = (const char *const *)m->argv,
+		.env = (const char *const *)m->env,
+	};
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_mutex_init(&m->client_lock, NULL);
 	return m;
@@ -115,7 +157,7 @@ static void release(struct sfs_source *src)
 	free(m->skills);
 	free(m->bad);
 	cJSON_Delete(m->doc);
-	sfs_mcp_http_close(m->client);
+	sfs_mcp_client_close(m->client);
 	pthread_mutex_destroy(&m->client_lock);
 	pthread_mutex_destroy(&m->lock);
 	free(m->url);
@@ -123,6 +165,8 @@ static void release(struct sfs_source *src)
 	free(m->cache_dir);
 	free(m->state);
 	free(m->token_file);
+	free_strv(m->argv);
+	free_strv(m->env);
 	free(m->note);
 	free(m);
 	src->state = NULL;
@@ -353,13 +397,13 @@ static int report_mismatch(struct mcp_source *m, struct sfs_scan *s,
 		rc = report(s, SFS_ERROR, m->url, "%s: the frontmatter %s "
 		            "sent (sha256:%s) differs from the one its listing "
 		            "gives, in %s; the skill is not served",
-		            uri->valuestring, m->location, got->valuestring,
+		            uri->valuestring, m->server, got->valuestring,
 		            field->valuestring);
 	else
 		rc = report(s, SFS_ERROR, m->url, "%s: %s sent %.0f bytes with "
 		            "sha256:%s, not the %.0f bytes with sha256:%s its "
 		            "listing gives; the file is not served",
-		            uri->valuestring, m->location, gn->valuedouble,
+		            uri->valuestring, m->server, gn->valuedouble,
 		            got->valuestring, wn->valuedouble,
 		            want->valuestring);
 	cJSON_Delete(o);
@@ -438,7 +482,7 @@ static int add_found(struct mcp_source *m, struct sfs_scan *s, unsigned idx)
 	}
 	if (m->n == 0)
 		return report(s, SFS_WARNING, m->url, "no skill found: %s "
-		              "lists none", m->location);
+		              "lists none", m->server);
 	return 0;
 }
 
@@ -457,6 +501,7 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
 	m->location = u.location;
 	u.location = NULL;
 	sfs_source_url_free(&u);
+	m->server = m->argv ? m->argv[0] : m->location;
 	char *state = sfs_mcp_state_path(m->cache_dir, m->location);
 	if (!state)
 		return m->cache_dir ? -ENOMEM :
@@ -690,7 +735,7 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 	l.k = find_skill(m, f->dir);
 	if (!l.k)
 		return sfs_diag_add(diags, SFS_ERROR, f->dir, 0, 0, "",
-		                    "not in the listing of %s", m->location);
+		                    "not in the listing of %s", m->server);
 	stamp(&out->self, l.k->id, m);
 	out->self.mode = S_IFDIR | 0755;
 	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(l.k->entry,
@@ -833,23 +878,25 @@ static cJSON *listed_frontmatter(const struct sfs_source *src,
 	return fm ? cJSON_Duplicate(fm, true) : cJSON_CreateNull();
 }
 
-/* want fetched into the cache, through the kept connection when no other
- * read is using it, else through one of this read's own. */
+/* want fetched into the cache, through the kept client when no other
+ * read is using it, else through one of this read's own; a stdio
+ * server's reads wait for the kept one. */
 static int fetch(struct mcp_source *m, const struct sfs_mcp_file *want,
                  char *why, size_t wlen)
 {
-	struct sfs_mcp_http *own = NULL;
+	struct sfs_mcp_client *own = NULL;
 	int rc;
 
-	if (pthread_mutex_trylock(&m->client_lock) == 0) {
-		rc = sfs_mcp_fetch_file(&m->client, m->location, m->token_file,
+	if (m->argv ? pthread_mutex_lock(&m->client_lock) == 0 :
+	              pthread_mutex_trylock(&m->client_lock) == 0) {
+		rc = sfs_mcp_fetch_file(&m->client, m->location, &m->opts,
 		                        m->cache_dir, want, why, wlen);
 		pthread_mutex_unlock(&m->client_lock);
 		return rc;
 	}
-	rc = sfs_mcp_fetch_file(&own, m->location, m->token_file, m->cache_dir,
+	rc = sfs_mcp_fetch_file(&own, m->location, &m->opts, m->cache_dir,
 	                        want, why, wlen);
-	sfs_mcp_http_close(own);
+	sfs_mcp_client_close(own);
 	return rc;
 }
 

@@ -27,10 +27,10 @@
  *                                  frontmatter did not): status.json
  *                                  reports it
  *
- * A root configured with token_file sends the file's text as a bearer
- * token.  The file is read when a fetch or a read starts, so a token that
- * was rotated in it is the one sent next; the token itself is never put
- * in a message, only the file's name.
+ * The server is reached through mcp_client.h, over HTTP (with the bearer
+ * token of the root's token_file, read when a fetch or a read starts) or
+ * over the stdio of a command run for the update, and for the reads by
+ * the source's state (source_mcp.c), which keeps it.
  *
  * Everything is written under a temporary name and renamed into place, so
  * a reader (the mount, another mount of the same server) never sees half
@@ -47,14 +47,12 @@
 
 #include <nettle/base64.h>
 
-#include "mcp_http.h"
+#include "mcp_client.h"
 #include "snapshot.h"
 #include "source.h"
 
 /* Pages of skills/list at most: a server whose cursors never end. */
 #define MAX_PAGES 10000
-/* A bearer token file larger than this is not a token. */
-#define MAX_TOKEN 8192
 
 static void hex(const uint8_t sum[32], char out[65])
 {
@@ -92,71 +90,6 @@ static int write_file(const char *path, const void *p, size_t n)
 	if (rc < 0)
 		unlink(tmp);
 	free(tmp);
-	return rc;
-}
-
-/* ---- the connection -------------------------------------------------- */
-
-/* The token in `file`: its text without the line end around it, in *out
- * (malloc'd).  A token is one line of printable ASCII: anything else
- * could not go into a header unchanged. */
-static int read_token(const char *file, char **out, char *why, size_t wlen)
-{
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
-	char buf[MAX_TOKEN + 1];
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf));
-	int err = errno;
-
-	*out = NULL;
-	if (fd >= 0)
-		close(fd);
-	if (n < 0) {
-		snprintf(why, wlen, "cannot read the token file %s: %s", file,
-		         sfs_strerror(err));
-		return -EACCES;
-	}
-	size_t len = (size_t)n, start = 0;
-	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r' ||
-	               buf[len - 1] == ' ' || buf[len - 1] == '\t'))
-		len--;
-	while (start < len && (buf[start] == ' ' || buf[start] == '\t'))
-		start++;
-	bool ok = len > start && (size_t)n <= MAX_TOKEN;
-	for (size_t i = start; ok && i < len; i++)
-		ok = buf[i] > 32 && buf[i] < 127;
-	if (ok)
-		*out = strndup(buf + start, len - start);
-	explicit_bzero(buf, sizeof(buf));
-	if (!ok) {
-		snprintf(why, wlen, "the token file %s does not hold one line "
-		         "of printable text", file);
-		return -EINVAL;
-	}
-	return *out ? 0 : -ENOMEM;
-}
-
-/* A client of the server at `location`, with the token of token_file
- * (or none); a 401 is said in terms of the token. */
-static int connect_to(const char *location, const char *token_file,
-                      struct sfs_mcp_http **c, char *why, size_t wlen)
-{
-	char *token = NULL;
-	int rc = token_file ? read_token(token_file, &token, why, wlen) : 0;
-
-	*c = NULL;
-	if (rc < 0)
-		return rc;
-	rc = sfs_mcp_http_open(location, token, c, why, wlen);
-	if (token) {
-		explicit_bzero(token, strlen(token));
-		free(token);
-	}
-	if (rc == -EACCES && token_file)
-		snprintf(why, wlen, "%s: the server refused the token in %s "
-		         "(401)", location, token_file);
-	else if (rc == -EACCES)
-		snprintf(why, wlen, "%s needs a token (401): give token_file "
-		         "in the source's entry of the config file", location);
 	return rc;
 }
 
@@ -315,7 +248,7 @@ static const char *frontmatter_differs(const char *bytes, size_t len,
 /* resources/read of want->uri through c, kept in the blob cache when its
  * size and digest are the listing's (and for a SKILL.md, its
  * frontmatter). */
-static int fetch_with(struct sfs_mcp_http *c, const char *cache_dir,
+static int fetch_with(struct sfs_mcp_client *c, const char *cache_dir,
                       const char *state, const struct sfs_mcp_file *want,
                       char *why, size_t wlen)
 {
@@ -325,7 +258,7 @@ static int fetch_with(struct sfs_mcp_http *c, const char *cache_dir,
 	uint8_t got[32];
 
 	cJSON_AddStringToObject(params, "uri", want->uri);
-	int rc = sfs_mcp_http_call(c, "resources/read", params, &result, why,
+	int rc = sfs_mcp_client_call(c, "resources/read", params, &result, why,
 	                           wlen);
 	if (rc < 0)
 		return rc;
@@ -372,24 +305,26 @@ static int fetch_with(struct sfs_mcp_http *c, const char *cache_dir,
 	return rc;
 }
 
-int sfs_mcp_fetch_file(struct sfs_mcp_http **client, const char *location,
-                       const char *token_file, const char *cache_dir,
-                       const struct sfs_mcp_file *want, char *why,
-                       size_t wlen)
+int sfs_mcp_fetch_file(struct sfs_mcp_client **client, const char *location,
+                       const struct sfs_source_options *opts,
+                       const char *cache_dir, const struct sfs_mcp_file *want,
+                       char *why, size_t wlen)
 {
 	char *state = sfs_mcp_state_path(cache_dir, location);
 	int rc = state ? 0 : -ENOMEM;
 
-	/* a client kept from before may have lost its connection or its
-	 * token (rotated in the file): once more with a new one */
+	/* a client kept from before may have lost its connection, its token
+	 * (rotated in the file) or its server (a command that ended): once
+	 * more with a new one */
 	for (int fresh = !*client; rc == 0 && fresh < 2; fresh++) {
 		if (!*client)
-			rc = connect_to(location, token_file, client, why, wlen);
+			rc = sfs_mcp_client_open(location, opts, client, why,
+			                         wlen);
 		if (rc == 0)
 			rc = fetch_with(*client, cache_dir, state, want, why, wlen);
 		if (rc == 0 || rc == -EBADMSG || rc == -ENOMEM)
 			break;
-		sfs_mcp_http_close(*client);
+		sfs_mcp_client_close(*client);
 		*client = NULL;
 		if (!fresh)
 			rc = 0;
@@ -414,7 +349,7 @@ static void take_ttl(const cJSON *result, unsigned *ttl_ms)
 }
 
 /* Every skills/list page, its entries appended to `skills`. */
-static int list_all(struct sfs_mcp_http *c, cJSON *skills, unsigned *ttl_ms,
+static int list_all(struct sfs_mcp_client *c, cJSON *skills, unsigned *ttl_ms,
                     char *why, size_t wlen)
 {
 	char *cursor = NULL;
@@ -426,7 +361,7 @@ static int list_all(struct sfs_mcp_http *c, cJSON *skills, unsigned *ttl_ms,
 			cJSON_AddStringToObject(params, "cursor", cursor);
 		free(cursor);
 		cursor = NULL;
-		rc = sfs_mcp_http_call(c, "skills/list", params, &result, why,
+		rc = sfs_mcp_client_call(c, "skills/list", params, &result, why,
 		                       wlen);
 		if (rc < 0)
 			break;
@@ -436,7 +371,7 @@ static int list_all(struct sfs_mcp_http *c, cJSON *skills, unsigned *ttl_ms,
 		                                                     "nextCursor");
 		if (!cJSON_IsArray(list)) {
 			snprintf(why, wlen, "%s: skills/list answered without "
-			         "a list of skills", sfs_mcp_http_url(c));
+			         "a list of skills", sfs_mcp_client_name(c));
 			rc = -EPROTO;
 		}
 		while (rc == 0 && (e = cJSON_DetachItemFromArray(list, 0)))
@@ -445,7 +380,7 @@ static int list_all(struct sfs_mcp_http *c, cJSON *skills, unsigned *ttl_ms,
 			cursor = strdup(next->valuestring);
 			rc = !cursor ? -ENOMEM : page + 1 < MAX_PAGES ? 0 :
 			     (snprintf(why, wlen, "%s: skills/list has more "
-			               "than %d pages", sfs_mcp_http_url(c),
+			               "than %d pages", sfs_mcp_client_name(c),
 			               MAX_PAGES), -EPROTO);
 		}
 		cJSON_Delete(result);
@@ -460,7 +395,7 @@ static int list_all(struct sfs_mcp_http *c, cJSON *skills, unsigned *ttl_ms,
  * each skill (all), or of each whose entry gives no frontmatter to build
  * from.  A file that does not match the listing is recorded and left out
  * (discover reports it); only what stops the update fails it. */
-static int fetch_skill_mds(struct sfs_mcp_http *c, const char *cache_dir,
+static int fetch_skill_mds(struct sfs_mcp_client *c, const char *cache_dir,
                            const char *state, const cJSON *skills, bool all,
                            char *why, size_t wlen)
 {
@@ -523,7 +458,8 @@ static int store_listing(const char *state, const char *location,
 	return rc;
 }
 
-int sfs_source_mcp_update(const char *root, const char *token_file,
+int sfs_source_mcp_update(const char *root,
+                          const struct sfs_source_options *opts,
                           const char *cache_dir, bool skill_mds,
                           char *version, size_t vlen, unsigned *ttl_ms,
                           char *why, size_t wlen)
@@ -543,9 +479,9 @@ int sfs_source_mcp_update(const char *root, const char *token_file,
 		sfs_source_url_free(&u);
 		return -EINVAL;
 	}
-	struct sfs_mcp_http *c;
+	struct sfs_mcp_client *c;
 	cJSON *skills = cJSON_CreateArray();
-	rc = connect_to(u.location, token_file, &c, why, wlen);
+	rc = sfs_mcp_client_open(u.location, opts, &c, why, wlen);
 	if (rc == 0)
 		rc = !skills ? -ENOMEM : list_all(c, skills, ttl_ms, why, wlen);
 	if (rc == 0)
@@ -557,13 +493,14 @@ int sfs_source_mcp_update(const char *root, const char *token_file,
 	if (rc == -ENOMEM && !why[0])
 		snprintf(why, wlen, "out of memory");
 	cJSON_Delete(skills);
-	sfs_mcp_http_close(c);
+	sfs_mcp_client_close(c);
 	free(state);
 	sfs_source_url_free(&u);
 	return rc;
 }
 
-int sfs_source_mcp_listen(const char *root, const char *token_file,
+int sfs_source_mcp_listen(const char *root,
+                          const struct sfs_source_options *opts,
                           bool (*stop)(void *), void *arg, char *why,
                           size_t wlen)
 {
@@ -575,12 +512,20 @@ int sfs_source_mcp_listen(const char *root, const char *token_file,
 		snprintf(why, wlen, "%s", bad);
 		return rc;
 	}
-	struct sfs_mcp_http *c;
-	rc = connect_to(u.location, token_file, &c, why, wlen);
+	struct sfs_mcp_client *c = NULL;
+	if (u.kind == SFS_URL_MCP_STDIO) {
+		/* a server run for each fetch: none runs between them to
+		 * listen to */
+		snprintf(why, wlen, "%s is run for each fetch, and listened "
+		         "to by none", root);
+		rc = -EOPNOTSUPP;
+	} else {
+		rc = sfs_mcp_client_open(u.location, opts, &c, why, wlen);
+	}
 	if (rc == 0)
-		rc = sfs_mcp_http_listen(c, "notifications/resources/"
-		                         "list_changed", stop, arg, why, wlen);
-	sfs_mcp_http_close(c);
+		rc = sfs_mcp_client_listen(c, "notifications/resources/"
+		                           "list_changed", stop, arg, why, wlen);
+	sfs_mcp_client_close(c);
 	sfs_source_url_free(&u);
 	return rc;
 }

@@ -8,6 +8,8 @@
  *
  *   mcp+https://HOST[:PORT]/PATH, mcp+http://HOST[:PORT]/PATH
  *   (an MCP server's Streamable HTTP endpoint; no fragment)
+ *   mcp+stdio:NAME (an MCP server the config file runs as a command: the
+ *   URL only names it; its command comes with the root's options)
  *
  * REF is a branch, a tag or a full commit id (none: the repository's
  * HEAD); SUBDIR a folder of the commit's tree.  A git ref name cannot hold
@@ -25,6 +27,7 @@
 
 #define GIT_PREFIX "git+"
 #define MCP_PREFIX "mcp+"
+#define STDIO_PREFIX "stdio:"
 
 static bool has_prefix(const char *s, const char *prefix)
 {
@@ -36,8 +39,29 @@ bool sfs_source_is_url(const char *root)
 	return has_prefix(root, GIT_PREFIX) || has_prefix(root, MCP_PREFIX);
 }
 
+bool sfs_source_stdio_name_valid(const char *name)
+{
+	size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789._-");
+
+	return n > 0 && n <= 64 && name[n] == '\0';
+}
+
+/* mcp+stdio:NAME: "stdio:NAME", which names the server's folder in the
+ * cache as a URL does. */
+static int take_stdio(const char *rest, struct sfs_source_url *u,
+                      const char **why)
+{
+	if (!sfs_source_stdio_name_valid(rest + strlen(STDIO_PREFIX))) {
+		*why = "mcp+stdio:NAME needs a NAME of 1-64 of [a-z0-9._-]";
+		return -EINVAL;
+	}
+	u->kind = SFS_URL_MCP_STDIO;
+	u->location = strdup(rest);
+	return u->location ? 0 : -ENOMEM;
+}
+
 /* mcp+https://HOST/PATH or mcp+http://HOST/PATH: the URL after "mcp+",
- * as written (it is the endpoint the client posts to). */
+ * as written (it is the endpoint the client posts to); or mcp+stdio:. */
 static int take_mcp(const char *s, struct sfs_source_url *u,
                     const char **why)
 {
@@ -45,9 +69,12 @@ static int take_mcp(const char *s, struct sfs_source_url *u,
 	size_t n = has_prefix(rest, "https://") ? 8 :
 	           has_prefix(rest, "http://") ? 7 : 0;
 
+	if (has_prefix(rest, STDIO_PREFIX))
+		return take_stdio(rest, u, why);
 	if (n == 0) {
-		*why = "an MCP server is named by mcp+https://HOST/PATH or "
-		       "mcp+http://HOST/PATH";
+		*why = "an MCP server is named by mcp+https://HOST/PATH, "
+		       "mcp+http://HOST/PATH or (run by the config file's "
+		       "command:) mcp+stdio:NAME";
 		return -EINVAL;
 	}
 	if (rest[n] == '\0' || rest[n] == '/') {

@@ -6,10 +6,13 @@ root: the files byte-identical to the server's folder; a file the server
 sends with other bytes than its listing's digest never served and reported;
 a server that dies, changes, or cannot be reached at start; a bearer token
 from a file (token_file), the stateless 2026-07-28 era, a session that
-expires, and https with a certificate that is trusted or not."""
+expires, and https with a certificate that is trusted or not.  And the
+same server over stdio, run by the mount from a config file's command:
+(tests/mcp/lib/skills-stdio-server.mjs)."""
 
 import errno
 import hashlib
+import json
 import os
 import shutil
 import signal
@@ -20,7 +23,7 @@ import unittest
 from mountlib import SKILLSFS, Mount, MountTestCase, wait_for, write_skill
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from mcpskillserver import SkillServer  # noqa: E402
+from mcpskillserver import STDIO_SCRIPT, SkillServer  # noqa: E402
 
 
 def write(path, text):
@@ -465,6 +468,226 @@ class McpSources(MountTestCase):
         m.proc = subprocess.Popen(m.argv(), stdout=subprocess.DEVNULL, stderr=m._stderr)
         self.assertEqual(m.proc.wait(timeout=60), 1)
         self.assertIn("-o strict: the source mcp+%s cannot be read" % url, m.stderr())
+
+
+def children(pid):
+    """(pid, state) of each process whose parent is pid, from /proc."""
+    out = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % name) as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[1]) == pid:
+            out.append((int(name), fields[0]))
+    return out
+
+
+def alive(pid):
+    """Whether pid is a process that has not ended (a zombie has)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            stat = f.read()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2] != "Z"
+
+
+@unittest.skipUnless(SkillServer.available(),
+                     "needs node and the MCP SDK (npm ci in tests/mcp)")
+class McpStdioSources(MountTestCase):
+    """An MCP server that the mount runs from a config file's command:
+    (mcp+stdio:NAME), spoken to on its stdin and stdout."""
+
+    SECRET = "s3cret-env-v4lue"
+
+    def setUp(self):
+        self.served = os.path.join(self.make_dir(), "skills")
+        fill(self.served)
+        self.cache = self.make_dir()
+
+    def config(self, roots=(), lie=(), unless=None, name="team", command="node"):
+        """A config file with the stdio server's entry (JSON is YAML)."""
+        args = [STDIO_SCRIPT, self.served]
+        for uri in lie:
+            args += ["--lie", uri]
+        if unless:
+            args += ["--unless", unless]
+        text = "roots: %s\n" % json.dumps(list(roots)) if roots else ""
+        text += "sources:\n  - command: %s\n    args: %s\n" % (json.dumps(command),
+                                                              json.dumps(args))
+        text += "    env: {SKILLSFS_TEST_SECRET: %s}\n" % json.dumps(self.SECRET)
+        if name:
+            text += "    name: %s\n" % name
+        text += "options:\n  cache_dir: %s\n  fetch_interval: 0\n" % json.dumps(self.cache)
+        path = os.path.join(self.make_dir(), "skillsfs.yaml")
+        write(path, text)
+        return path
+
+    def mount_config(self, path, options=()):
+        return self.mount([], ["--config", path] + list(options))
+
+    def sighup(self, m):
+        gen = m.generation()
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
+
+    def servers(self, m):
+        """The daemon's children that still run."""
+        return [pid for pid, state in children(m.proc.pid) if state != "Z"]
+
+    def test_files_are_the_servers(self):
+        m = self.mount_config(self.config())
+        root = root_status(m)
+        self.assertEqual((root["kind"], root["path"], root["exists"], root["skills"]),
+                         ("mcp", "mcp+stdio:team", True, 2))
+        self.assertRegex(root["listing"], "^[0-9a-f]{64}$")
+        self.assertEqual(diagnostics(m), [])
+        # listed, nothing fetched: each file is fetched at its first read
+        blobs = os.path.join(self.cache, "mcp", "blobs")
+        self.assertFalse(os.path.exists(blobs))
+        self.assertEqual(m.read("skills", "csv-report", "template.md"), b"| a | b |\n")
+        self.assertEqual(os.listdir(blobs),
+                         [digest(os.path.join(self.served, "csv-report", "template.md"))])
+        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "pdf-forms"])
+        for skill in ("csv-report", "pdf-forms"):
+            self.assertEqual(files_of(m.file("skills", skill)),
+                             files_of(os.path.join(self.served, skill)))
+        # the reads' server is kept, with env: over the daemon's environment
+        [server] = self.servers(m)
+        with open("/proc/%d/environ" % server, "rb") as f:
+            environ = f.read().split(b"\0")
+        self.assertIn(b"SKILLSFS_TEST_SECRET=" + self.SECRET.encode(), environ)
+        self.assertIn(b"PATH=" + os.environ["PATH"].encode(), environ)
+        # the same listing fetched again (a server run for it) is the same
+        self.sighup(m)
+        self.assertEqual(root_status(m)["listing"], root["listing"])
+        self.assertEqual(diagnostics(m), [])
+        self.assertNotIn(self.SECRET, m.read("status.json").decode())
+        pids = [pid for pid, _ in children(m.proc.pid)]
+        m.cleanup()
+        self.assertNotIn(self.SECRET, m.stderr())
+        # no server is left once the mount ended
+        for pid in pids:
+            self.assertFalse(alive(pid), "the server %d outlived the mount" % pid)
+
+    def test_bytes_that_do_not_match_the_listing_are_never_served(self):
+        lied = "skill://pdf-forms/references/fields.md"
+        m = self.mount_config(self.config(lie=[lied], name=None))
+        self.assertEqual(root_status(m)["path"], "mcp+stdio:node")
+        for _ in range(2):
+            with self.assertRaises(OSError) as e:
+                m.read("skills", "pdf-forms", "references", "fields.md")
+            self.assertEqual(e.exception.errno, errno.EIO)
+        self.assertIn("skills/pdf-forms/references/fields.md: not served", m.stderr())
+        self.assertEqual(m.read("skills", "pdf-forms", "scripts", "fill.py"),
+                         b"print('filled')\n")
+        self.sighup(m)
+        want = digest(os.path.join(self.served, "pdf-forms", "references", "fields.md"))
+        with open(os.path.join(self.served, "pdf-forms", "references", "fields.md"), "rb") as f:
+            sent = hashlib.sha256(f.read() + b"tampered\n").hexdigest()
+        [d] = [d for d in diagnostics(m) if lied in d["message"]]
+        self.assertEqual((d["severity"], d["file"]), ("error", "mcp+stdio:node"))
+        for part in (shutil.which("node"), "sha256:" + want, "sha256:" + sent):
+            self.assertIn(part, d["message"])
+        self.assertNotIn(sent, os.listdir(os.path.join(self.cache, "mcp", "blobs")))
+
+    def test_a_command_that_does_not_exist(self):
+        folder = self.make_dir()
+        write_skill(folder, "local-skill")
+        missing = os.path.join(self.make_dir(), "no-such-server")
+        path = self.config(roots=[folder], command=missing, name="gone")
+        m = self.mount_config(path)
+        self.assertEqual(os.listdir(m.file("skills")), ["local-skill"])
+        root = root_status(m, 1)
+        self.assertEqual((root["kind"], root["path"], root["exists"]),
+                         ("mcp", "mcp+stdio:gone", False))
+        [d] = diagnostics(m)
+        self.assertEqual((d["severity"], d["file"]), ("error", "mcp+stdio:gone"))
+        self.assertIn("not fetched yet: cannot run the MCP server %s" % missing,
+                      d["message"])
+        m.cleanup()
+        # with -o strict the mount ends
+        strict = Mount([], ["--config", path, "-o", "strict"])
+        self.addCleanup(strict.cleanup)
+        strict._stderr = open(strict.stderr_path, "wb")
+        strict.proc = subprocess.Popen(strict.argv(), stdout=subprocess.DEVNULL,
+                                       stderr=strict._stderr)
+        self.assertEqual(strict.proc.wait(timeout=60), 1)
+        self.assertIn("-o strict: the source mcp+stdio:gone cannot be read", strict.stderr())
+
+    def test_a_server_that_dies_mid_session(self):
+        flag = os.path.join(self.make_dir(), "down")
+        m = self.mount_config(self.config(unless=flag))
+        listing = root_status(m)["listing"]
+        self.assertEqual(m.read("skills", "csv-report", "template.md"), b"| a | b |\n")
+        [server] = self.servers(m)
+        # from now on the command exits at once (status 3); the running
+        # server dies
+        write(flag, "")
+        os.kill(server, signal.SIGKILL)
+        # what was fetched before is served; a new read fails, and is said
+        self.assertEqual(m.read("skills", "csv-report", "template.md"), b"| a | b |\n")
+        with self.assertRaises(OSError) as e:
+            m.read("skills", "pdf-forms", "SKILL.md")
+        self.assertEqual(e.exception.errno, errno.EIO)
+        self.assertIn("skills/pdf-forms/SKILL.md: not served", m.stderr())
+        # the dead server and the one that exited at once were reaped
+        self.assertEqual(children(m.proc.pid), [])
+        # the next SIGHUP reports it, and the last listing is served
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: any("serving the listing" in d["message"] for d in diagnostics(m)),
+                 what="the failed update in status.json")
+        [d] = diagnostics(m)
+        self.assertEqual((d["severity"], d["file"]), ("warning", "mcp+stdio:team"))
+        self.assertIn("serving the listing %s, fetched before: the MCP server %s exited "
+                      "with status 3 before answering initialize"
+                      % (listing[:12], shutil.which("node")), d["message"])
+        self.assertEqual(root_status(m)["listing"], listing)
+        self.assertEqual(m.read("skills", "csv-report", "template.md"), b"| a | b |\n")
+        self.assertEqual(children(m.proc.pid), [])
+
+    def test_commands_that_exit_or_write_garbage(self):
+        folder = self.make_dir()
+        write_skill(folder, "local-skill")
+        sh = shutil.which("sh")
+        path = os.path.join(self.make_dir(), "skillsfs.yaml")
+        write(path, "roots: [%s]\nsources:\n"
+              "  - {command: sh, args: [-c, 'exit 7'], name: quits}\n"
+              "  - {command: sh, args: [-c, 'echo not json; read line'], name: garbage}\n"
+              "options:\n  cache_dir: %s\n  fetch_interval: 0\n"
+              % (json.dumps(folder), json.dumps(self.cache)))
+        m = self.mount_config(path)
+        self.assertEqual(os.listdir(m.file("skills")), ["local-skill"])
+        found = {d["file"]: d["message"] for d in diagnostics(m)}
+        self.assertEqual(sorted(found), ["mcp+stdio:garbage", "mcp+stdio:quits"])
+        self.assertIn("the MCP server %s exited with status 7 before answering "
+                      "initialize" % sh, found["mcp+stdio:quits"])
+        self.assertIn("the MCP server %s wrote a line that is not a JSON-RPC message"
+                      % sh, found["mcp+stdio:garbage"])
+        self.assertEqual(children(m.proc.pid), [])
+
+    def test_the_command_line_cannot_name_one(self):
+        # --source mcp+stdio:NAME has no command to run
+        mnt = self.make_dir()
+        for argv in ([SKILLSFS, mnt, "--source", "mcp+stdio:team"],
+                     [SKILLSFS, "check", "--source", "mcp+stdio:team"]):
+            r = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("bad --source 'mcp+stdio:team'", r.stderr)
+            self.assertIn("config file's sources: with command:", r.stderr)
+
+    def test_check_validates_every_skill_md(self):
+        r = subprocess.run([SKILLSFS, "check", "--config", self.config()],
+                           capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        blobs = os.listdir(os.path.join(self.cache, "mcp", "blobs"))
+        for skill in ("csv-report", "pdf-forms"):
+            self.assertIn(digest(os.path.join(self.served, skill, "SKILL.md")), blobs)
 
 
 if __name__ == "__main__":

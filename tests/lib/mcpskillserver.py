@@ -28,6 +28,8 @@ import threading
 HERE = os.path.dirname(os.path.abspath(__file__))
 MCP_TESTS = os.path.join(HERE, "..", "mcp")
 SCRIPT = os.path.join(MCP_TESTS, "lib", "skills-server.mjs")
+# the same over stdio, run by skillsfs itself (a config file's command:)
+STDIO_SCRIPT = os.path.join(MCP_TESTS, "lib", "skills-stdio-server.mjs")
 SDK = os.path.join(MCP_TESTS, "node_modules", "@modelcontextprotocol", "server",
                    "dist", "ext", "skills", "node.mjs")
 DEADLINE = 30.0

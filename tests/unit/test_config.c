@@ -163,7 +163,8 @@ static void test_sources(void)
 	        "sources.url", "REF");
 	refused("an unknown key of a source",
 	        "sources:\n  - url: git+file:///x\n    branch: main\n", 3,
-	        "sources.branch", "unknown key (known: url, token_file)");
+	        "sources.branch", "unknown key (known: url, token_file, "
+	        "command, args, env, name)");
 	refused("a source without url", "sources:\n  - {}\n", 2, "sources",
 	        "needs url");
 	refused("a token for a git source",
@@ -198,6 +199,95 @@ static void test_token_file(void)
 	   "(got %d: %s)", rc, err.message);
 	if (rc == 0)
 		sfs_config_file_free(&cf);
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = s ? strlen(s) : 0, t = strlen(tail);
+	return n >= t && strcmp(s + n - t, tail) == 0;
+}
+
+static void test_stdio_sources(void)
+{
+	const char *path = write_file(at("stdio.yaml"),
+		"sources:\n"
+		"  - command: sh\n"
+		"    args: [-c, 'exec skills-server', '', 2]\n"
+		"    env:\n"
+		"      SKILLS_DIR: /srv/skills\n"
+		"      EMPTY: ''\n"
+		"  - url: mcp+https://a.example/mcp\n"
+		"  - command: bin/serve\n"
+		"    name: team.skills\n");
+	struct sfs_config_file cf;
+	struct sfs_config_error err;
+	char want[4096];
+
+	setenv("PATH", "/usr/local/bin:relative:/usr/bin:/bin", 1);
+	int rc = sfs_config_file_read(path, NULL, &cf, &err);
+	snprintf(want, sizeof(want), "%s/bin/serve", top);
+	ok(rc == 0 && cf.nsources == 3 && streq(cf.sources[0], "mcp+stdio:sh") &&
+	   cf.source_commands[0].argv[0][0] == '/' &&
+	   ends_with(cf.source_commands[0].argv[0], "/sh") &&
+	   streq(cf.source_commands[0].argv[1], "-c") &&
+	   streq(cf.source_commands[0].argv[2], "exec skills-server") &&
+	   streq(cf.source_commands[0].argv[3], "") &&
+	   streq(cf.source_commands[0].argv[4], "2") &&
+	   !cf.source_commands[0].argv[5] &&
+	   streq(cf.source_commands[0].env[0], "SKILLS_DIR=/srv/skills") &&
+	   streq(cf.source_commands[0].env[1], "EMPTY=") &&
+	   !cf.source_commands[0].env[2] &&
+	   streq(cf.sources[1], "mcp+https://a.example/mcp") &&
+	   !cf.source_commands[1].argv && !cf.source_commands[1].env &&
+	   streq(cf.sources[2], "mcp+stdio:team.skills") &&
+	   streq(cf.source_commands[2].argv[0], want) &&
+	   !cf.source_commands[2].argv[1] && !cf.source_commands[2].env,
+	   "command: found on PATH, a path relative to the file, args and "
+	   "env in order, named mcp+stdio:NAME (got %d: %s)", rc, err.message);
+	if (rc == 0)
+		sfs_config_file_free(&cf);
+
+	refused("url and command", "sources:\n  - url: mcp+https://h/m\n"
+	        "    command: sh\n", 2, "sources", "not both");
+	refused("a command not on PATH",
+	        "sources:\n  - command: no-such-command-of-skillsfs\n", 2,
+	        "sources.command", "not found on PATH");
+	refused("args that are not strings",
+	        "sources:\n  - command: sh\n    args: [-c, [a, b]]\n", 3,
+	        "sources.args", "a string");
+	refused("args not a list",
+	        "sources:\n  - command: sh\n    args: -c\n", 3,
+	        "sources.args", "a list of strings");
+	refused("a null argument",
+	        "sources:\n  - command: sh\n    args: [~]\n", 3,
+	        "sources.args", "a string");
+	refused("env not a mapping",
+	        "sources:\n  - command: sh\n    env: [A=b]\n", 3,
+	        "sources.env", "NAME: VALUE");
+	refused("an env value that is a list",
+	        "sources:\n  - command: sh\n    env:\n      A: [b]\n", 4,
+	        "sources.env.A", "a string");
+	refused("an env name that is not one",
+	        "sources:\n  - command: sh\n    env:\n      1A: b\n", 4,
+	        "sources.env.1A", "variable's name");
+	refused("a name that is not plain",
+	        "sources:\n  - command: sh\n    name: Team Skills\n", 3,
+	        "sources.name", "plain name");
+	refused("a base name that is not plain",
+	        "sources:\n  - command: /opt/Serve\n", 2,
+	        "sources.command", "give name:");
+	refused("args for a url", "sources:\n  - url: mcp+https://h/m\n"
+	        "    args: [x]\n", 2, "sources", "command: sources only");
+	refused("a token for a command",
+	        "sources:\n  - command: sh\n    token_file: t\n", 2,
+	        "sources", "mcp+https:// sources only");
+	refused("mcp+stdio: as a url",
+	        "sources:\n  - url: mcp+stdio:sh\n", 2, "sources.url",
+	        "given by command:");
+	refused("two stdio sources of one name",
+	        "sources:\n  - command: sh\n  - command: /bin/sh\n"
+	        "    args: [-e]\n", 3, "sources",
+	        "lines 2 and 3 are both mcp+stdio:sh");
 }
 
 static void test_lock(void)
@@ -246,6 +336,7 @@ int main(void)
 	test_errors();
 	test_sources();
 	test_token_file();
+	test_stdio_sources();
 	test_lock();
 	test_missing();
 	return tap_end();

@@ -93,6 +93,19 @@ static void test_refused(void)
 	bad("git+file:///srv/r#main:/abs", "SUBDIR");
 }
 
+static void test_mcp_urls(void)
+{
+	good("mcp+https://skills.example.com/mcp", SFS_URL_MCP,
+	     "https://skills.example.com/mcp", NULL, NULL);
+	good("mcp+stdio:team.skills-2", SFS_URL_MCP_STDIO,
+	     "stdio:team.skills-2", NULL, NULL);
+	bad("mcp+stdio:", "mcp+stdio:NAME");
+	bad("mcp+stdio:Team", "mcp+stdio:NAME");
+	bad("mcp+stdio:a/b", "mcp+stdio:NAME");
+	bad("mcp+ftp://h/x", "mcp+stdio:NAME");
+	ok(sfs_source_is_url("mcp+stdio:x"), "mcp+stdio:NAME is a URL");
+}
+
 static void test_helpers(void)
 {
 	ok(sfs_source_is_url("git+file:///x") && !sfs_source_is_url("/x") &&
@@ -111,6 +124,7 @@ int main(void)
 	test_file_urls();
 	test_remote_urls();
 	test_refused();
+	test_mcp_urls();
 	test_helpers();
 	return tap_end();
 }

@@ -1,0 +1,180 @@
+/*
+ * mcp_client.c - a client of an MCP server over the transport its root
+ * names (mcp_client.h): an HTTP endpoint with the bearer token of the
+ * root's token_file, or a command run with its args and env.
+ *
+ * A root configured with token_file sends the file's text as a bearer
+ * token.  The file is read each time a client is opened, so a token that
+ * was rotated in it is the one sent next; the token itself is never put
+ * in a message, only the file's name.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "mcp_client.h"
+#include "mcp_http.h"
+#include "mcp_stdio.h"
+#include "snapshot.h"
+
+#define SKILLS_EXTENSION "io.modelcontextprotocol/skills"
+#define STDIO_PREFIX "stdio:"
+/* A bearer token file larger than this is not a token. */
+#define MAX_TOKEN 8192
+
+/* One of the two is set. */
+struct sfs_mcp_client {
+	struct sfs_mcp_http *http;
+	struct sfs_mcp_stdio *stdio;
+};
+
+cJSON *sfs_mcp_initialize_params(void)
+{
+	cJSON *p = cJSON_CreateObject();
+	cJSON *caps = cJSON_AddObjectToObject(p, "capabilities");
+	cJSON *ext = cJSON_AddObjectToObject(caps, "extensions");
+	cJSON *info = cJSON_AddObjectToObject(p, "clientInfo");
+
+	cJSON_AddStringToObject(p, "protocolVersion", SFS_MCP_PROTOCOL_VERSION);
+	cJSON_AddObjectToObject(ext, SKILLS_EXTENSION);
+	cJSON_AddStringToObject(info, "name", "skillsfs");
+	cJSON_AddStringToObject(info, "version", SKILLSFS_VERSION);
+	if (!info || !ext) {
+		cJSON_Delete(p);
+		return NULL;
+	}
+	return p;
+}
+
+/* The token in `file`: its text without the line end around it, in *out
+ * (malloc'd).  A token is one line of printable ASCII: anything else
+ * could not go into a header unchanged. */
+static int read_token(const char *file, char **out, char *why, size_t wlen)
+{
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	char buf[MAX_TOKEN + 1];
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf));
+	int err = errno;
+
+	*out = NULL;
+	if (fd >= 0)
+		close(fd);
+	if (n < 0) {
+		snprintf(why, wlen, "cannot read the token file %s: %s", file,
+		         sfs_strerror(err));
+		return -EACCES;
+	}
+	size_t len = (size_t)n, start = 0;
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == '\r' ||
+	               buf[len - 1] == ' ' || buf[len - 1] == '\t'))
+		len--;
+	while (start < len && (buf[start] == ' ' || buf[start] == '\t'))
+		start++;
+	bool ok = len > start && (size_t)n <= MAX_TOKEN;
+	for (size_t i = start; ok && i < len; i++)
+		ok = buf[i] > 32 && buf[i] < 127;
+	if (ok)
+		*out = strndup(buf + start, len - start);
+	explicit_bzero(buf, sizeof(buf));
+	if (!ok) {
+		snprintf(why, wlen, "the token file %s does not hold one line "
+		         "of printable text", file);
+		return -EINVAL;
+	}
+	return *out ? 0 : -ENOMEM;
+}
+
+/* An HTTP client of `location` with the token of token_file (or none);
+ * a 401 is said in terms of the token. */
+static int open_http(const char *location, const char *token_file,
+                     struct sfs_mcp_http **c, char *why, size_t wlen)
+{
+	char *token = NULL;
+	int rc = token_file ? read_token(token_file, &token, why, wlen) : 0;
+
+	*c = NULL;
+	if (rc < 0)
+		return rc;
+	rc = sfs_mcp_http_open(location, token, c, why, wlen);
+	if (token) {
+		explicit_bzero(token, strlen(token));
+		free(token);
+	}
+	if (rc == -EACCES && token_file)
+		snprintf(why, wlen, "%s: the server refused the token in %s "
+		         "(401)", location, token_file);
+	else if (rc == -EACCES)
+		snprintf(why, wlen, "%s needs a token (401): give token_file "
+		         "in the source's entry of the config file", location);
+	return rc;
+}
+
+int sfs_mcp_client_open(const char *location,
+                        const struct sfs_source_options *opts,
+                        struct sfs_mcp_client **out, char *why, size_t wlen)
+{
+	struct sfs_mcp_client *c = calloc(1, sizeof(*c));
+	int rc;
+
+	*out = NULL;
+	if (!c) {
+		snprintf(why, wlen, "out of memory");
+		return -ENOMEM;
+	}
+	if (strncmp(location, STDIO_PREFIX, strlen(STDIO_PREFIX)) != 0)
+		rc = open_http(location, opts ? opts->token_file : NULL,
+		               &c->http, why, wlen);
+	else if (!opts || !opts->argv || !opts->argv[0])
+		rc = (snprintf(why, wlen, "mcp+%s has no command to run: a "
+		               "stdio source is given by the config file's "
+		               "sources: with command:", location), -EINVAL);
+	else
+		rc = sfs_mcp_stdio_open(opts->argv, opts->env, &c->stdio, why,
+		                        wlen);
+	if (rc < 0) {
+		free(c);
+		return rc;
+	}
+	*out = c;
+	return 0;
+}
+
+int sfs_mcp_client_call(struct sfs_mcp_client *c, const char *method,
+                        cJSON *params, cJSON **result, char *why,
+                        size_t wlen)
+{
+	return c->http ?
+	       sfs_mcp_http_call(c->http, method, params, result, why, wlen) :
+	       sfs_mcp_stdio_call(c->stdio, method, params, result, why, wlen);
+}
+
+int sfs_mcp_client_listen(struct sfs_mcp_client *c, const char *method,
+                          bool (*stop)(void *), void *arg, char *why,
+                          size_t wlen)
+{
+	if (c->http)
+		return sfs_mcp_http_listen(c->http, method, stop, arg, why,
+		                           wlen);
+	snprintf(why, wlen, "the MCP server %s is run for each fetch, and "
+	         "listened to by none", sfs_mcp_stdio_command(c->stdio));
+	return -EOPNOTSUPP;
+}
+
+const char *sfs_mcp_client_name(const struct sfs_mcp_client *c)
+{
+	return c->http ? sfs_mcp_http_url(c->http)
+	               : sfs_mcp_stdio_command(c->stdio);
+}
+
+void sfs_mcp_client_close(struct sfs_mcp_client *c)
+{
+	if (!c)
+		return;
+	sfs_mcp_http_close(c->http);
+	sfs_mcp_stdio_close(c->stdio);
+	free(c);
+}

@@ -1,0 +1,580 @@
+/*
+ * mcp_stdio.c - a client of an MCP server that the client runs as its
+ * child (MCP's stdio transport): JSON-RPC messages on the child's
+ * standard input and output, one a line, in the handshake era
+ * (initialize, notifications/initialized, then requests).  The answer to
+ * a request is the message with its id; the server's notifications are
+ * skipped, and its requests answered (ping with {}, any other with
+ * "method not found": a source offers the server nothing), so that a
+ * server waiting on one is not left hanging.  A line that is not a
+ * JSON-RPC message breaks the transport's rule ("MUST NOT write anything
+ * to its stdout that is not a valid MCP message") and is an error.
+ *
+ * The child:
+ *  - has the process's environment with the source's env: over it;
+ *  - writes its standard error where the daemon's own goes (the terminal
+ *    with -f, the journal under systemd, /dev/null once daemonized): MCP
+ *    has a server log there, and a pipe would need a reader or fill up
+ *    and stall the server;
+ *  - keeps no other descriptor of ours (the FUSE device above all: a
+ *    child holding it would keep the mount alive after an unmount);
+ *  - starts with every signal at its default and none blocked (the
+ *    daemon's threads block some, libfuse ignores SIGPIPE);
+ *  - leads a process group of its own: a ^C on the daemon's terminal
+ *    reaches the daemon, which ends the server, and the end reaches what
+ *    a wrapper (npx, a shell script) started in turn.
+ *
+ * A write to a server that died raises SIGPIPE: it is blocked on the
+ * writing thread meanwhile and a pending one taken, so that it never
+ * ends the process whatever its disposition.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mcp_client.h"
+#include "mcp_stdio.h"
+
+/* How long an ending server has to exit before the next, harder, ask. */
+#define CLOSE_WAIT_MS 1000
+#define CHUNK 65536
+
+extern char **environ;
+
+struct sfs_mcp_stdio {
+	pid_t pid;             /* 0 once reaped */
+	int status;            /* its wait status then; -1: not known */
+	int in, out;           /* our ends of its stdin and stdout */
+	char *command;
+	char *buf;             /* what it wrote and was not taken yet: */
+	size_t start, len, cap;   /* buf[start..len) */
+	long next_id;
+	bool broken;           /* out of step with the server */
+};
+
+static long long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* ---- the child's life ------------------------------------------------ */
+
+/* Whether the child was reaped within ms (< 0: however long it takes);
+ * its status is kept then. */
+static bool reaped_within(struct sfs_mcp_stdio *c, int ms)
+{
+	long long deadline = now_ms() + ms;
+	int pfd = -1;
+
+#ifdef SYS_pidfd_open
+	if (c->pid > 0 && ms > 0)
+		pfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
+#endif
+	while (c->pid > 0) {
+		int st;
+		pid_t r = waitpid(c->pid, &st, ms < 0 ? 0 : WNOHANG);
+		if (r == c->pid || (r < 0 && errno == ECHILD)) {
+			/* ECHILD: SIGCHLD ignored, the kernel reaped it */
+			c->status = r == c->pid ? st : -1;
+			c->pid = 0;
+			break;
+		}
+		long long left = deadline - now_ms();
+		if (ms >= 0 && left <= 0)
+			break;
+		if (ms < 0 || (r < 0 && errno == EINTR))
+			continue;
+		/* woken by its exit; without pidfds, looked at every 10 ms */
+		struct pollfd p = { .fd = pfd, .events = POLLIN };
+		struct timespec tick = { .tv_nsec = 10 * 1000 * 1000 };
+		if (pfd >= 0)
+			poll(&p, 1, (int)left);
+		else
+			nanosleep(&tick, NULL);
+	}
+	if (pfd >= 0)
+		close(pfd);
+	return c->pid == 0;
+}
+
+/* Why the server is gone, in why: how it ended, when it did. */
+static int ended(struct sfs_mcp_stdio *c, const char *method, char *why,
+                 size_t wlen)
+{
+	char how[64] = "closed its standard output";
+
+	if (reaped_within(c, CLOSE_WAIT_MS) && c->status >= 0) {
+		if (WIFEXITED(c->status))
+			snprintf(how, sizeof(how), "exited with status %d",
+			         WEXITSTATUS(c->status));
+		else if (WIFSIGNALED(c->status))
+			snprintf(how, sizeof(how), "was killed by signal %d",
+			         WTERMSIG(c->status));
+	}
+	snprintf(why, wlen, "the MCP server %s %s before answering %s",
+	         c->command, how, method);
+	return -EIO;
+}
+
+/* The process's environment with add's NAME=VALUE over it (an array of
+ * borrowed strings), or NULL. */
+static char **child_env(const char *const *add)
+{
+	size_t n = 0, k = 0, m = 0;
+
+	while (environ && environ[n])
+		n++;
+	while (add && add[k])
+		k++;
+	char **v = calloc(n + k + 1, sizeof(*v));
+	for (size_t i = 0; v && i < n; i++) {
+		size_t len = strcspn(environ[i], "=");
+		bool over = false;
+		for (size_t j = 0; !over && j < k; j++)
+			over = strncmp(add[j], environ[i], len + 1) == 0;
+		if (!over)
+			v[m++] = environ[i];
+	}
+	for (size_t j = 0; v && j < k; j++)
+		v[m++] = (char *)add[j];
+	return v;
+}
+
+/* fd moved above 2, so that the child's dup2 onto 0 or 1 cannot close
+ * the other pipe's end there. */
+static int above_stdio(int *fd)
+{
+	if (*fd > 2)
+		return 0;
+	int high = fcntl(*fd, F_DUPFD_CLOEXEC, 3);
+	if (high < 0)
+		return -errno;
+	close(*fd);
+	*fd = high;
+	return 0;
+}
+
+static int pipes(int in[2], int out[2])
+{
+	in[0] = in[1] = out[0] = out[1] = -1;
+	if (pipe2(in, O_CLOEXEC) < 0 || pipe2(out, O_CLOEXEC) < 0)
+		return -errno;
+	int rc = above_stdio(&in[0]);
+	if (rc == 0)
+		rc = above_stdio(&out[1]);
+	/* our ends never block: every wait has a deadline (poll) */
+	if (rc == 0 && (fcntl(in[1], F_SETFL, O_NONBLOCK) < 0 ||
+	                fcntl(out[0], F_SETFL, O_NONBLOCK) < 0))
+		rc = -errno;
+	return rc;
+}
+
+static void close_pair(int p[2])
+{
+	for (int i = 0; i < 2; i++)
+		if (p[i] >= 0)
+			close(p[i]);
+}
+
+/* posix_spawn of argv with in[0] as its stdin, out[1] as its stdout. */
+static int spawn(struct sfs_mcp_stdio *c, const char *const *argv,
+                 char **envp, int in[2], int out[2])
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t at;
+	sigset_t none, all;
+
+	sigemptyset(&none);
+	sigfillset(&all);
+	sigdelset(&all, SIGKILL);
+	sigdelset(&all, SIGSTOP);
+	if (posix_spawn_file_actions_init(&fa) != 0)
+		return -ENOMEM;
+	if (posix_spawnattr_init(&at) != 0) {
+		posix_spawn_file_actions_destroy(&fa);
+		return -ENOMEM;
+	}
+	int rc = posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+	if (rc == 0)
+		rc = posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+	if (rc == 0)
+		rc = posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+	if (rc == 0)
+		rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK |
+		                              POSIX_SPAWN_SETSIGDEF |
+		                              POSIX_SPAWN_SETPGROUP);
+	if (rc == 0)
+		rc = posix_spawnattr_setsigmask(&at, &none);
+	if (rc == 0)
+		rc = posix_spawnattr_setsigdefault(&at, &all);
+	if (rc == 0)
+		rc = posix_spawnattr_setpgroup(&at, 0);
+	if (rc == 0)
+		rc = posix_spawn(&c->pid, argv[0], &fa, &at,
+		                 (char *const *)argv, envp);
+	posix_spawnattr_destroy(&at);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc != 0)
+		c->pid = 0;
+	return -rc;
+}
+
+/* The server started, its pipes ours. */
+static int start(struct sfs_mcp_stdio *c, const char *const *argv,
+                 const char *const *env, char *why, size_t wlen)
+{
+	int in[2], out[2];
+	char **envp = child_env(env);
+	int rc = envp ? pipes(in, out) : -ENOMEM;
+
+	if (rc == 0)
+		rc = spawn(c, argv, envp, in, out);
+	free(envp);
+	if (rc < 0) {
+		snprintf(why, wlen, "cannot run the MCP server %s: %s",
+		         argv[0], strerror(-rc));
+		if (envp) {
+			close_pair(in);
+			close_pair(out);
+		}
+		return rc;
+	}
+	close(in[0]);
+	close(out[1]);
+	c->in = in[1];
+	c->out = out[0];
+	return 0;
+}
+
+/* ---- messages ---------------------------------------------------------- */
+
+/* Writes n bytes of p to the server's stdin, SIGPIPE held off. */
+static int write_all(struct sfs_mcp_stdio *c, const char *method,
+                     const char *p, size_t n, char *why, size_t wlen)
+{
+	long long deadline = now_ms() + SFS_MCP_TIMEOUT_S * 1000;
+	sigset_t pipe_set, old, pending;
+	int rc = 0;
+
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe_set, &old);
+	sigpending(&pending);
+	bool was_pending = sigismember(&pending, SIGPIPE);
+	while (rc == 0 && n > 0) {
+		ssize_t w = write(c->in, p, n);
+		struct pollfd pf = { .fd = c->in, .events = POLLOUT };
+		long long left = deadline - now_ms();
+		if (w > 0) {
+			p += w;
+			n -= (size_t)w;
+		} else if (w < 0 && errno == EAGAIN && left > 0) {
+			poll(&pf, 1, (int)left);
+		} else if (w < 0 && errno == EAGAIN) {
+			rc = -ETIMEDOUT;
+		} else if (!(w < 0 && errno == EINTR)) {
+			rc = w < 0 ? -errno : -EIO;
+		}
+	}
+	if (rc == -EPIPE && !was_pending) {
+		struct timespec zero = { 0 };
+		sigtimedwait(&pipe_set, NULL, &zero);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc == -EPIPE)
+		return ended(c, method, why, wlen);
+	if (rc == -ETIMEDOUT)
+		snprintf(why, wlen, "the MCP server %s did not read %s within "
+		         "%ld s", c->command, method, SFS_MCP_TIMEOUT_S);
+	else if (rc < 0)
+		snprintf(why, wlen, "cannot write to the MCP server %s: %s",
+		         c->command, strerror(-rc));
+	return rc;
+}
+
+/* Sends one JSON-RPC message (params consumed; id 0: a notification). */
+static int send_message(struct sfs_mcp_stdio *c, const char *method,
+                        cJSON *params, long id, char *why, size_t wlen)
+{
+	cJSON *m = cJSON_CreateObject();
+	char *text = NULL;
+
+	if (m) {
+		cJSON_AddStringToObject(m, "jsonrpc", "2.0");
+		if (id > 0)
+			cJSON_AddNumberToObject(m, "id", (double)id);
+		cJSON_AddStringToObject(m, "method", method);
+		if (params)
+			cJSON_AddItemToObject(m, "params", params);
+		params = NULL;
+		text = cJSON_PrintUnformatted(m);
+		cJSON_Delete(m);
+	}
+	cJSON_Delete(params);
+	if (!text) {
+		snprintf(why, wlen, "out of memory");
+		return -ENOMEM;
+	}
+	/* cJSON escapes every newline inside strings: one line */
+	size_t n = strlen(text);
+	text[n] = '\n';
+	int rc = write_all(c, method, text, n + 1, why, wlen);
+	free(text);
+	return rc;
+}
+
+/* The next line the server wrote (its end '\n' cut), in *line: valid
+ * until the next call. */
+static int read_line(struct sfs_mcp_stdio *c, const char *method,
+                     long long deadline, char **line, char *why,
+                     size_t wlen)
+{
+	for (;;) {
+		char *p = c->buf + c->start;
+		char *nl = memchr(p, '\n', c->len - c->start);
+		if (nl) {
+			*nl = '\0';
+			*line = p;
+			c->start = (size_t)(nl + 1 - c->buf);
+			return 0;
+		}
+		if (c->len - c->start > SFS_MCP_MAX_ANSWER) {
+			snprintf(why, wlen, "the MCP server %s wrote a line "
+			         "larger than %u MiB", c->command,
+			         SFS_MCP_MAX_ANSWER >> 20);
+			return -EFBIG;
+		}
+		if (c->start) {
+			memmove(c->buf, p, c->len - c->start);
+			c->len -= c->start;
+			c->start = 0;
+		}
+		if (c->cap < c->len + CHUNK + 1) {
+			char *grown = realloc(c->buf, c->len + CHUNK + 1);
+			if (!grown) {
+				snprintf(why, wlen, "out of memory");
+				return -ENOMEM;
+			}
+			c->buf = grown;
+			c->cap = c->len + CHUNK + 1;
+		}
+		long long left = deadline - now_ms();
+		struct pollfd pf = { .fd = c->out, .events = POLLIN };
+		if (left <= 0 || poll(&pf, 1, (int)left) == 0) {
+			snprintf(why, wlen, "the MCP server %s did not answer %s "
+			         "within %ld s", c->command, method,
+			         SFS_MCP_TIMEOUT_S);
+			return -ETIMEDOUT;
+		}
+		ssize_t n = read(c->out, c->buf + c->len, CHUNK);
+		if (n == 0)
+			return ended(c, method, why, wlen);
+		if (n > 0)
+			c->len += (size_t)n;
+		else if (errno != EAGAIN && errno != EINTR)
+			return ended(c, method, why, wlen);
+	}
+}
+
+/* Whether m is the answer to request `id`. */
+static bool answers(const cJSON *m, long id)
+{
+	const cJSON *i = cJSON_GetObjectItemCaseSensitive(m, "id");
+	return cJSON_IsNumber(i) && i->valuedouble == id &&
+	       !cJSON_HasObjectItem(m, "method") &&
+	       (cJSON_HasObjectItem(m, "result") ||
+	        cJSON_HasObjectItem(m, "error"));
+}
+
+/* Answers a request of the server's: ping with {}, anything else with
+ * "method not found". */
+static int answer_server(struct sfs_mcp_stdio *c, const cJSON *request,
+                         char *why, size_t wlen)
+{
+	const cJSON *method = cJSON_GetObjectItemCaseSensitive(request,
+	                                                       "method");
+	cJSON *m = cJSON_CreateObject();
+	char *text = NULL;
+
+	if (m) {
+		cJSON_AddStringToObject(m, "jsonrpc", "2.0");
+		cJSON_AddItemToObject(m, "id", cJSON_Duplicate(
+			cJSON_GetObjectItemCaseSensitive(request, "id"), true));
+		if (cJSON_IsString(method) &&
+		    strcmp(method->valuestring, "ping") == 0) {
+			cJSON_AddObjectToObject(m, "result");
+		} else {
+			cJSON *e = cJSON_AddObjectToObject(m, "error");
+			cJSON_AddNumberToObject(e, "code", -32601);
+			cJSON_AddStringToObject(e, "message", "Method not found");
+		}
+		text = cJSON_PrintUnformatted(m);
+		cJSON_Delete(m);
+	}
+	if (!text)
+		return -ENOMEM;
+	size_t n = strlen(text);
+	text[n] = '\n';
+	int rc = write_all(c, "its own request", text, n + 1, why, wlen);
+	free(text);
+	return rc;
+}
+
+/* Waits for the answer to `id`: 0 with *reply (an error's too). */
+static int await_answer(struct sfs_mcp_stdio *c, const char *method,
+                        long id, cJSON **reply, char *why, size_t wlen)
+{
+	long long deadline = now_ms() + SFS_MCP_TIMEOUT_S * 1000;
+
+	for (;;) {
+		char *line = NULL;
+		int rc = read_line(c, method, deadline, &line, why, wlen);
+		if (rc < 0)
+			return rc;
+		if (line[strspn(line, " \t\r")] == '\0')
+			continue;   /* an empty line carries nothing */
+		cJSON *m = cJSON_Parse(line);
+		if (!cJSON_IsObject(m)) {
+			cJSON_Delete(m);
+			snprintf(why, wlen, "the MCP server %s wrote a line that "
+			         "is not a JSON-RPC message before answering %s "
+			         "(its log belongs on standard error)",
+			         c->command, method);
+			return -EPROTO;
+		}
+		if (answers(m, id)) {
+			*reply = m;
+			return 0;
+		}
+		if (cJSON_HasObjectItem(m, "method") &&
+		    cJSON_HasObjectItem(m, "id"))
+			rc = answer_server(c, m, why, wlen);
+		cJSON_Delete(m);
+		if (rc < 0)
+			return rc;
+	}
+}
+
+int sfs_mcp_stdio_call(struct sfs_mcp_stdio *c, const char *method,
+                       cJSON *params, cJSON **result, char *why,
+                       size_t wlen)
+{
+	cJSON *reply = NULL;
+	long id = c->next_id++;
+
+	*result = NULL;
+	if (c->broken) {
+		cJSON_Delete(params);
+		snprintf(why, wlen, "the MCP server %s: its session broke "
+		         "earlier", c->command);
+		return -EIO;
+	}
+	int rc = send_message(c, method, params, id, why, wlen);
+	if (rc == 0)
+		rc = await_answer(c, method, id, &reply, why, wlen);
+	if (rc < 0) {
+		c->broken = true;   /* a half-read answer may follow */
+		return rc;
+	}
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(reply, "error");
+	if (e) {
+		const cJSON *code = cJSON_GetObjectItemCaseSensitive(e, "code");
+		const cJSON *msg = cJSON_GetObjectItemCaseSensitive(e,
+		                                                   "message");
+		snprintf(why, wlen, "the MCP server %s answered %s with error "
+		         "%d: %s", c->command, method,
+		         cJSON_IsNumber(code) ? code->valueint : 0,
+		         cJSON_IsString(msg) ? msg->valuestring : "(no message)");
+		rc = -EPROTO;
+	} else {
+		*result = cJSON_DetachItemFromObjectCaseSensitive(reply, "result");
+	}
+	cJSON_Delete(reply);
+	return rc;
+}
+
+/* initialize, then notifications/initialized. */
+static int handshake(struct sfs_mcp_stdio *c, char *why, size_t wlen)
+{
+	cJSON *params = sfs_mcp_initialize_params(), *result;
+
+	if (!params) {
+		snprintf(why, wlen, "out of memory");
+		return -ENOMEM;
+	}
+	int rc = sfs_mcp_stdio_call(c, "initialize", params, &result, why,
+	                            wlen);
+	cJSON_Delete(result);
+	return rc < 0 ? rc : send_message(c, "notifications/initialized",
+	                                  NULL, 0, why, wlen);
+}
+
+int sfs_mcp_stdio_open(const char *const *argv, const char *const *env,
+                       struct sfs_mcp_stdio **out, char *why, size_t wlen)
+{
+	struct sfs_mcp_stdio *c = calloc(1, sizeof(*c));
+
+	*out = NULL;
+	if (!c || !(c->command = strdup(argv[0])) ||
+	    !(c->buf = malloc(CHUNK + 1))) {
+		if (c)
+			free(c->command);
+		free(c);
+		snprintf(why, wlen, "out of memory");
+		return -ENOMEM;
+	}
+	c->cap = CHUNK + 1;
+	c->in = c->out = -1;
+	c->status = -1;
+	c->next_id = 1;
+	int rc = start(c, argv, env, why, wlen);
+	if (rc == 0)
+		rc = handshake(c, why, wlen);
+	if (rc < 0) {
+		sfs_mcp_stdio_close(c);
+		return rc;
+	}
+	*out = c;
+	return 0;
+}
+
+const char *sfs_mcp_stdio_command(const struct sfs_mcp_stdio *c)
+{
+	return c->command;
+}
+
+void sfs_mcp_stdio_close(struct sfs_mcp_stdio *c)
+{
+	if (!c)
+		return;
+	/* end of input: the transport's way to ask a server to exit; and a
+	 * server stuck writing to us gets EPIPE */
+	if (c->in >= 0)
+		close(c->in);
+	if (c->out >= 0)
+		close(c->out);
+	if (c->pid > 0 && !reaped_within(c, CLOSE_WAIT_MS)) {
+		kill(-c->pid, SIGTERM);
+		if (!reaped_within(c, CLOSE_WAIT_MS)) {
+			kill(-c->pid, SIGKILL);
+			reaped_within(c, -1);
+		}
+	}
+	free(c->buf);
+	free(c->command);
+	free(c);
+}
