@@ -160,6 +160,10 @@ struct sfs_source_url {
  * -ENOMEM, or -EINVAL with *why saying what is wrong (static text). */
 int sfs_source_url_parse(const char *s, struct sfs_source_url *u,
                          const char **why);
+/* The same, with what is wrong written to why (wlen bytes): for an update
+ * that reports in a `why` of its own. */
+int sfs_source_url_parse_why(const char *s, struct sfs_source_url *u,
+                             char *why, size_t wlen);
 void sfs_source_url_free(struct sfs_source_url *u);
 /* Whether name may name a stdio source (mcp+stdio:NAME): 1-64 of
  * [a-z0-9._-]. */

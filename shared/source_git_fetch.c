@@ -235,13 +235,10 @@ int sfs_source_git_update(const char *root, const char *cache_dir,
                           char *commit, size_t clen, char *why, size_t wlen)
 {
 	struct sfs_source_url u;
-	const char *bad;
-	int rc = sfs_source_url_parse(root, &u, &bad);
+	int rc = sfs_source_url_parse_why(root, &u, why, wlen);
 
-	if (rc < 0) {
-		snprintf(why, wlen, "%s", bad);
+	if (rc < 0)
 		return rc;
-	}
 	if (git_libgit2_init() < 0) {
 		sfs_source_url_free(&u);
 		snprintf(why, wlen, "cannot start libgit2");

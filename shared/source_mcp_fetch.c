@@ -465,13 +465,10 @@ int sfs_source_mcp_update(const char *root,
                           char *why, size_t wlen)
 {
 	struct sfs_source_url u;
-	const char *bad;
-	int rc = sfs_source_url_parse(root, &u, &bad);
+	int rc = sfs_source_url_parse_why(root, &u, why, wlen);
 
-	if (rc < 0) {
-		snprintf(why, wlen, "%s", bad);
+	if (rc < 0)
 		return rc;
-	}
 	char *state = sfs_mcp_state_path(cache_dir, u.location);
 	if (!state) {
 		snprintf(why, wlen, "no cache folder to fetch into "
@@ -505,13 +502,10 @@ int sfs_source_mcp_listen(const char *root,
                           size_t wlen)
 {
 	struct sfs_source_url u;
-	const char *bad;
-	int rc = sfs_source_url_parse(root, &u, &bad);
+	int rc = sfs_source_url_parse_why(root, &u, why, wlen);
 
-	if (rc < 0) {
-		snprintf(why, wlen, "%s", bad);
+	if (rc < 0)
 		return rc;
-	}
 	struct sfs_mcp_client *c = NULL;
 	if (u.kind == SFS_URL_MCP_STDIO) {
 		/* a server run for each fetch: none runs between them to

@@ -19,6 +19,7 @@
  * A root that is not such a URL is a folder (source.c).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -221,6 +222,17 @@ int sfs_source_url_parse(const char *s, struct sfs_source_url *u,
 		rc = take_fragment(hash + 1, u, why);
 	if (rc < 0)
 		sfs_source_url_free(u);
+	return rc;
+}
+
+int sfs_source_url_parse_why(const char *s, struct sfs_source_url *u,
+                             char *why, size_t wlen)
+{
+	const char *bad;
+	int rc = sfs_source_url_parse(s, u, &bad);
+
+	if (rc < 0)
+		snprintf(why, wlen, "%s", bad);
 	return rc;
 }
 
