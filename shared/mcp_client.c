@@ -21,7 +21,6 @@
 #include "mcp_stdio.h"
 #include "snapshot.h"
 
-#define SKILLS_EXTENSION "io.modelcontextprotocol/skills"
 #define STDIO_PREFIX "stdio:"
 /* A bearer token file larger than this is not a token. */
 #define MAX_TOKEN 8192
@@ -40,7 +39,7 @@ cJSON *sfs_mcp_initialize_params(void)
 	cJSON *info = cJSON_AddObjectToObject(p, "clientInfo");
 
 	cJSON_AddStringToObject(p, "protocolVersion", SFS_MCP_PROTOCOL_VERSION);
-	cJSON_AddObjectToObject(ext, SKILLS_EXTENSION);
+	cJSON_AddObjectToObject(ext, SFS_MCP_SKILLS_EXTENSION);
 	cJSON_AddStringToObject(info, "name", "skillsfs");
 	cJSON_AddStringToObject(info, "version", SKILLSFS_VERSION);
 	if (!info || !ext) {

@@ -29,6 +29,8 @@
 #define SFS_MCP_MAX_ANSWER (32u << 20)
 /* The handshake era's version we ask for. */
 #define SFS_MCP_PROTOCOL_VERSION "2025-11-25"
+/* The extension a client says it speaks, in either era's capabilities. */
+#define SFS_MCP_SKILLS_EXTENSION "io.modelcontextprotocol/skills"
 
 struct sfs_mcp_client;
 

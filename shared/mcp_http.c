@@ -38,7 +38,6 @@
 #define PROTOCOL_VERSION SFS_MCP_PROTOCOL_VERSION
 #define MODERN_VERSION "2026-07-28"
 #define META_PREFIX "io.modelcontextprotocol/"
-#define SKILLS_EXTENSION "io.modelcontextprotocol/skills"
 #define MAX_ANSWER SFS_MCP_MAX_ANSWER
 #define CONNECT_TIMEOUT_S SFS_MCP_CONNECT_TIMEOUT_S
 #define TIMEOUT_S SFS_MCP_TIMEOUT_S
@@ -280,7 +279,7 @@ static void add_meta(cJSON *params)
 
 	cJSON_AddStringToObject(meta, META_PREFIX "protocolVersion",
 	                        MODERN_VERSION);
-	cJSON_AddObjectToObject(ext, SKILLS_EXTENSION);
+	cJSON_AddObjectToObject(ext, SFS_MCP_SKILLS_EXTENSION);
 	cJSON_AddStringToObject(info, "name", "skillsfs");
 	cJSON_AddStringToObject(info, "version", SKILLSFS_VERSION);
 }
