@@ -123,7 +123,7 @@ static int set_git(struct sfs_lock_source *src, const char *url,
 	int rc = sfs_source_url_parse(url, &u, why);
 	if (rc < 0)
 		return rc;
-	if (u.kind == SFS_URL_MCP) {
+	if (u.kind == SFS_URL_MCP || u.kind == SFS_URL_MCP_STDIO) {
 		*why = "an MCP server has no commit: it is pinned by the "
 		       "digests of its skills";
 		*commit_wrong = true;
@@ -165,8 +165,9 @@ static struct sfs_lock_source *push_source(struct sfs_lock *lock)
 
 /* Whether root can be a source that names its skills: a folder's
  * absolute path, or an MCP server's URL (a source named by its URL like
- * a git source, but with no commit to pin).  Returns 0, -ENOMEM or
- * -EINVAL. */
+ * a git source, but with no commit to pin; mcp+stdio:NAME too, whose
+ * command a mount of the lock takes from --config).  Returns 0, -ENOMEM
+ * or -EINVAL. */
 static int named_root(const char *root)
 {
 	struct sfs_source_url u;
@@ -175,7 +176,7 @@ static int named_root(const char *root)
 	if (!sfs_source_is_url(root))
 		return root[0] == '/' ? 0 : -EINVAL;
 	int rc = sfs_source_url_parse(root, &u, &why);
-	if (rc == 0 && u.kind != SFS_URL_MCP)
+	if (rc == 0 && u.kind != SFS_URL_MCP && u.kind != SFS_URL_MCP_STDIO)
 		rc = -EINVAL;
 	sfs_source_url_free(&u);
 	return rc;
@@ -463,7 +464,7 @@ static int take_url(struct reader *r, const cJSON *o,
 		return no_memory(r);
 	if (rc < 0)
 		return fail(r, KEY_URL, NULL, "'%s': %s", url->valuestring, why);
-	if (kind == SFS_URL_MCP)
+	if (kind == SFS_URL_MCP || kind == SFS_URL_MCP_STDIO)
 		return take_mcp(r, o, url->valuestring, src);
 	return take_git(r, o, url->valuestring, src);
 }

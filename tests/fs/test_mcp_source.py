@@ -689,6 +689,32 @@ class McpStdioSources(MountTestCase):
         for skill in ("csv-report", "pdf-forms"):
             self.assertIn(digest(os.path.join(self.served, skill, "SKILL.md")), blobs)
 
+    def test_a_lock_of_a_stdio_server(self):
+        # locked by its name and its skills' digests; a mount of the lock
+        # takes the command from --config, and cannot run one without it
+        conf = self.config()
+        m = self.mount_config(conf)
+        index = m.read("index.json")
+        lock = os.path.join(self.make_dir(), "skills.lock")
+        r = subprocess.run([SKILLSFS, "lock", "-o", lock, m.path], capture_output=True,
+                           text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        m.cleanup()
+        with open(lock) as f:
+            [source] = json.load(f)["sources"]
+        self.assertEqual(source["url"], "mcp+stdio:team")
+        self.assertEqual(sorted(source["skills"]), ["csv-report", "pdf-forms"])
+        shutil.rmtree(self.cache)
+        m = self.mount([], ["--lock", lock, "--config", conf])
+        self.assertEqual(m.read("index.json"), index)
+        m.cleanup()
+        mnt = self.make_dir()
+        r = subprocess.run([SKILLSFS, mnt, "--lock", lock, "-f", "-o",
+                            "cache_dir=" + self.make_dir()],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("mcp+stdio:team has no command to run", r.stderr)
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)

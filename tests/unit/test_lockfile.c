@@ -233,6 +233,35 @@ static void test_mcp_source(void)
 	sfs_lock_free(&lock);
 }
 
+/* A server run from the config file (mcp+stdio:NAME) is locked the same
+ * way: by its name and its skills; a mount takes its command from
+ * --config. */
+static void test_stdio_source(void)
+{
+	static const char root[] = "mcp+stdio:team";
+	struct sfs_lock lock = { 0 }, back;
+	struct sfs_lock_error err;
+	uint8_t d[32];
+
+	sfs_sha256("one", 3, d);
+	ok(sfs_lock_add_source(&lock, root, NULL) == 0 &&
+	   lock.sources[0].names_skills &&
+	   sfs_lock_add_skill(&lock.sources[0], "pdf-forms", d) == 0 &&
+	   sfs_lock_add_source(&lock, root, COMMIT) == -EINVAL &&
+	   lock.nsources == 1,
+	   "a stdio server: its name and its skills, and no commit");
+	char *text = sfs_lock_format(&lock, NULL);
+	int rc = text ? sfs_lock_parse(text, strlen(text), "/h", &back, &err)
+	              : -ENOMEM;
+	ok(rc == 0 && same_lock(&lock, &back) && back.sources[0].names_skills &&
+	   strstr(text, "\"url\": \"mcp+stdio:team\""),
+	   "written and read back (%d: %s: %s)", rc, err.field, err.message);
+	if (rc == 0)
+		sfs_lock_free(&back);
+	free(text);
+	sfs_lock_free(&lock);
+}
+
 /* ---- what is refused ----------------------------------------------------- */
 
 #define V1 "{\"lockfileVersion\":1,\"sources\":["
@@ -480,6 +509,7 @@ int main(void)
 	test_digest_of_skill();
 	test_round_trip();
 	test_mcp_source();
+	test_stdio_source();
 	test_malformed();
 	test_reading();
 	test_catalog_lock();
