@@ -97,3 +97,25 @@ char *sfs_mcp_blob_path(const char *cache_dir, const uint8_t sha256[32])
 	return asprintf(&path, "%s/mcp/blobs/%s", cache_dir,
 	                digest + strlen("sha256:")) < 0 ? NULL : path;
 }
+
+char *sfs_mcp_listing_path(const char *state, const char *hex)
+{
+	char *path;
+	return asprintf(&path, "%s/listing-%s.json", state, hex) < 0 ? NULL
+	                                                              : path;
+}
+
+char *sfs_mcp_current_path(const char *state)
+{
+	char *path;
+	return asprintf(&path, "%s/current", state) < 0 ? NULL : path;
+}
+
+char *sfs_mcp_mismatch_path(const char *state, const uint8_t sha256[32])
+{
+	char digest[SFS_DIGEST_LEN], *path;
+
+	sfs_format_digest(sha256, digest);   /* "sha256:<hex>" */
+	return asprintf(&path, "%s/" SFS_MCP_MISMATCH_PREFIX "%s.json", state,
+	                digest + strlen("sha256:")) < 0 ? NULL : path;
+}

@@ -241,6 +241,15 @@ int sfs_mcp_file_parse(const cJSON *resource, struct sfs_mcp_file *out);
  * NULL when there is no cache_dir or no memory. */
 char *sfs_mcp_state_path(const char *cache_dir, const char *location);
 char *sfs_mcp_blob_path(const char *cache_dir, const uint8_t sha256[32]);
+/* The files of a server's folder `state` (malloc'd; NULL when out of
+ * memory): a stored listing, by the hex of its digest; the file that
+ * names the listing to serve; the record of a file whose bytes did not
+ * match the listing, by its listed digest (whose names start with
+ * SFS_MCP_MISMATCH_PREFIX). */
+char *sfs_mcp_listing_path(const char *state, const char *hex);
+char *sfs_mcp_current_path(const char *state);
+char *sfs_mcp_mismatch_path(const char *state, const uint8_t sha256[32]);
+#define SFS_MCP_MISMATCH_PREFIX "mismatch-"
 
 /* ---- source_mcp_fetch.c: an MCP root brought up to date ---------------- */
 

@@ -49,6 +49,14 @@ struct mcp_skill {
 	uint8_t id[32];         /* digest of the entry */
 };
 
+/* A file of the cache that open_blob hashed, as fstat saw it then. */
+struct verified {
+	uint8_t sha256[32];
+	dev_t dev;
+	ino_t ino;
+	struct timespec ctime;
+};
+
 struct mcp_source {
 	char *url;              /* the root as configured */
 	char *location;         /* the endpoint: url without "mcp+" */
@@ -69,9 +77,11 @@ struct mcp_source {
 	uid_t uid;
 	gid_t gid;
 	bool ready;
-	pthread_mutex_t lock;   /* guards bad */
+	pthread_mutex_t lock;   /* guards bad and verified */
 	uint8_t (*bad)[32];     /* digests a read found not served as listed */
 	size_t nbad, capbad;
+	struct verified *verified;  /* cache files hashed since the build */
+	size_t nverified, capverified;
 	/* A connection kept for the reads' fetches: a handshake per read
 	 * cost more than the read (scripts/bench-mcp-source, every SKILL.md
 	 * of 1,000 read through a fresh mount: 3,566 ms with a connection
@@ -156,6 +166,7 @@ static void release(struct sfs_source *src)
 	}
 	free(m->skills);
 	free(m->bad);
+	free(m->verified);
 	cJSON_Delete(m->doc);
 	sfs_mcp_client_close(m->client);
 	pthread_mutex_destroy(&m->client_lock);
@@ -317,13 +328,12 @@ static int load_listing(struct mcp_source *m, const char *state)
 	char *path = NULL, *text = NULL;
 	struct stat st;
 
-	if (m->keep[0] && asprintf(&path, "%s/listing-%s.json", state,
-	                           m->keep) >= 0 && access(path, F_OK) == 0) {
+	if (m->keep[0] && (path = sfs_mcp_listing_path(state, m->keep)) &&
+	    access(path, F_OK) == 0) {
 		snprintf(m->listing, sizeof(m->listing), "%s", m->keep);
 	} else {
 		free(path);
-		path = NULL;
-		if (asprintf(&path, "%s/current", state) < 0)
+		if (!(path = sfs_mcp_current_path(state)))
 			return -ENOMEM;
 		text = read_text(path, &st);
 		free(path);
@@ -334,8 +344,7 @@ static int load_listing(struct mcp_source *m, const char *state)
 		}
 		snprintf(m->listing, sizeof(m->listing), "%s", text);
 		free(text);
-		if (asprintf(&path, "%s/listing-%s.json", state,
-		             m->listing) < 0)
+		if (!(path = sfs_mcp_listing_path(state, m->listing)))
 			return -ENOMEM;
 	}
 	text = path ? read_text(path, &st) : NULL;
@@ -421,7 +430,8 @@ static int report_mismatches(struct mcp_source *m, struct sfs_scan *s,
 		return 0;
 	while (rc == 0 && (de = readdir(dir))) {
 		size_t n = strlen(de->d_name);
-		if (strncmp(de->d_name, "mismatch-", 9) != 0 || n < 5 ||
+		if (strncmp(de->d_name, SFS_MCP_MISMATCH_PREFIX,
+		            strlen(SFS_MCP_MISMATCH_PREFIX)) != 0 || n < 5 ||
 		    strcmp(de->d_name + n - 5, ".json") != 0)
 			continue;
 		char *path;
@@ -641,13 +651,10 @@ static const char *bad_path(struct lister *l, char *rel, bool *skip)
  * than the listing promised (source_mcp_fetch.c records it). */
 static int mismatched(const struct mcp_source *m, const uint8_t sha256[32])
 {
-	char digest[SFS_DIGEST_LEN], *path;
-
 	if (!m->state)
 		return 0;
-	sfs_format_digest(sha256, digest);   /* "sha256:<hex>" */
-	if (asprintf(&path, "%s/mismatch-%s.json", m->state,
-	             digest + strlen("sha256:")) < 0)
+	char *path = sfs_mcp_mismatch_path(m->state, sha256);
+	if (!path)
 		return -ENOMEM;
 	int rc = access(path, F_OK) == 0;
 	free(path);
@@ -773,20 +780,81 @@ static void unlink_blob(const struct mcp_source *m, const struct sfs_file *f)
 }
 
 /*
+ * Whether the file st describes was hashed to `sha256` since the build,
+ * unchanged since: the same inode with the same ctime.  The kernel sets a
+ * file's ctime at each write, truncation or chmod, and no call of a
+ * writer's sets it back (utimensat sets mtime, never ctime); so this
+ * spares the hash of every read of a file too large to copy (retain.c)
+ * without trusting a label anyone could forge.  Measured: an 8 MiB file
+ * read from the cache through a fresh mount with -o retain=0 (32 reads)
+ * took 391 ms hashing it whole at each read, 13-14 ms with this.
+ */
+static bool hashed_unchanged(struct mcp_source *m, const uint8_t sha256[32],
+                             const struct stat *st)
+{
+	bool same = false;
+
+	pthread_mutex_lock(&m->lock);
+	for (size_t i = 0; !same && i < m->nverified; i++) {
+		const struct verified *v = &m->verified[i];
+		same = memcmp(v->sha256, sha256, 32) == 0 &&
+		       v->dev == st->st_dev && v->ino == st->st_ino &&
+		       v->ctime.tv_sec == st->st_ctim.tv_sec &&
+		       v->ctime.tv_nsec == st->st_ctim.tv_nsec;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return same;
+}
+
+static void remember_hashed(struct mcp_source *m, const uint8_t sha256[32],
+                            const struct stat *st)
+{
+	pthread_mutex_lock(&m->lock);
+	if (sfs_grow(&m->verified, &m->capverified, m->nverified + 1,
+	             sizeof(*m->verified)) == 0) {
+		struct verified *v = &m->verified[m->nverified++];
+		memcpy(v->sha256, sha256, 32);
+		v->dev = st->st_dev;
+		v->ino = st->st_ino;
+		v->ctime = st->st_ctim;
+	}
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* Whether the open file is f's bytes: hashed now, or before and
+ * unchanged since. */
+static bool holds_bytes_of(struct mcp_source *m, int fd,
+                           const struct sfs_file *f)
+{
+	struct stat st, after;
+	uint8_t sum[32];
+	off_t len;
+
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size != f->size)
+		return false;
+	if (hashed_unchanged(m, f->sha256, &st))
+		return true;
+	bool good = sfs_sha256_fd(fd, sum, &len) == 0 && len == f->size &&
+	            memcmp(sum, f->sha256, 32) == 0;
+	/* remembered only when nothing wrote to it while it was hashed */
+	if (good && fstat(fd, &after) == 0 &&
+	    after.st_ctim.tv_sec == st.st_ctim.tv_sec &&
+	    after.st_ctim.tv_nsec == st.st_ctim.tv_nsec)
+		remember_hashed(m, f->sha256, &st);
+	return good;
+}
+
+/*
  * The verified bytes of f in the cache: a descriptor, or -ENOENT when the
  * cache does not hold them.  The cache folder is the user's, writable by
  * whatever runs as the user (an agent's scripts too), so the bytes are
- * hashed again at each open, as SEP-2640 asks of a cache that others can
- * write to: a file whose digest is not its name is removed, to be fetched
- * again.  The mount opens a file here once per generation for the copy it
- * serves from (retain.c), or per read for a file too large to copy.
+ * verified at each open, as SEP-2640 asks of a cache that others can
+ * write to (holds_bytes_of): a file whose digest is not its name is
+ * removed, to be fetched again.
  */
-static int open_blob(const struct mcp_source *m, const struct sfs_file *f)
+static int open_blob(struct mcp_source *m, const struct sfs_file *f)
 {
 	char *path = sfs_mcp_blob_path(m->cache_dir, f->sha256);
-	struct stat st;
-	uint8_t sum[32];
-	off_t len;
 
 	if (!path)
 		return -ENOMEM;
@@ -797,10 +865,7 @@ static int open_blob(const struct mcp_source *m, const struct sfs_file *f)
 		free(path);
 		return err == ENOENT ? -ENOENT : -EIO;
 	}
-	bool good = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	            st.st_size == f->size &&
-	            sfs_sha256_fd(fd, sum, &len) == 0 && len == f->size &&
-	            memcmp(sum, f->sha256, 32) == 0;
+	bool good = holds_bytes_of(m, fd, f);
 	free(path);
 	if (!good || lseek(fd, 0, SEEK_SET) != 0) {
 		close(fd);
@@ -847,7 +912,7 @@ static const cJSON *frontmatter_at(const struct mcp_source *m,
 static int open_skill_md(const struct sfs_source *src, const char *path,
                          const struct sfs_file *f, struct stat *st)
 {
-	const struct mcp_source *m = src->state;
+	struct mcp_source *m = src->state;
 
 	(void)path;
 	if (!m || !m->ready || !S_ISREG(f->mode) || !f->hashed)

@@ -54,10 +54,13 @@
 /* Pages of skills/list at most: a server whose cursors never end. */
 #define MAX_PAGES 10000
 
+/* The digest as sfs_format_digest spells it, without "sha256:". */
 static void hex(const uint8_t sum[32], char out[65])
 {
-	for (int i = 0; i < 32; i++)
-		snprintf(out + 2 * i, 3, "%02x", sum[i]);
+	char digest[SFS_DIGEST_LEN];
+
+	sfs_format_digest(sum, digest);
+	memcpy(out, digest + strlen("sha256:"), 65);
 }
 
 /* Writes n bytes of p to `path` through a temporary file beside it. */
@@ -150,7 +153,7 @@ static void note_mismatch(const char *state, const char *uri,
 
 	hex(want->sha256, lh);
 	hex(got, gh);
-	if (!state || asprintf(&path, "%s/mismatch-%s.json", state, lh) < 0)
+	if (!state || !(path = sfs_mcp_mismatch_path(state, want->sha256)))
 		return;
 	if (!bad) {
 		unlink(path);
@@ -439,12 +442,12 @@ static int store_listing(const char *state, const char *location,
 	cJSON_AddItemReferenceToObject(doc, "skills", skills);
 	text = cJSON_PrintUnformatted(doc);
 	cJSON_Delete(doc);
-	if (text && asprintf(&path, "%s/listing-%s.json", state, h) >= 0) {
+	if (text && (path = sfs_mcp_listing_path(state, h))) {
 		rc = access(path, F_OK) == 0 ? 0 :
 		     write_file(path, text, strlen(text));
 		free(path);
 		path = NULL;
-		if (rc == 0 && asprintf(&path, "%s/current", state) < 0)
+		if (rc == 0 && !(path = sfs_mcp_current_path(state)))
 			rc = -ENOMEM;
 		if (rc == 0)
 			rc = write_file(path, h, strlen(h));
