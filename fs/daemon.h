@@ -62,6 +62,10 @@ struct build_inputs {
 	 * (sfs_config.changed), or NULL when that is not known. */
 	const char *const *changed;
 	size_t nchanged;
+	/* sfs_config.held: skill folders whose last version is served on
+	 * while their author is at work (refresh.c). */
+	const char *const *held;
+	size_t nheld;
 	/* sfs_config.before_listing, or NULL. */
 	void (*before_listing)(const char *path, void *arg);
 	void *before_listing_arg;

@@ -41,6 +41,7 @@
 #include "daemon.h"
 #include "fingerprint.h"
 #include "report.h"
+#include "settle.h"
 #include "source.h"
 #include "watch.h"
 
@@ -54,6 +55,9 @@
  * so a file held open for writing for good (a log) still shows. */
 #define SETTLE_LOOK_MS 100LL
 #define SETTLE_MAX_MS 10000LL
+/* How often a skill held as it was (settle.h) is looked at again while
+ * nothing tells of a change. */
+#define HELD_LOOK_MS 250LL
 /* How often the roots themselves are looked at: a root replaced by
  * another filesystem (a tmpfs unmounted lazily and mounted again, an NFS
  * remount) sends no event to the watches on the old one. */
@@ -104,6 +108,10 @@ struct refresher {
 	const char *pending_why;           /* static */
 	const struct sfs_skill **stale;    /* malloc'd */
 	size_t nstale;
+	/* The folders of the skills the current generation serves as they
+	 * were while their authors are at work (settle.h), each malloc'd */
+	char **held;
+	size_t nheld;
 	/* What the watches' paths point into (watcher_sync borrows them):
 	 * the folders of this catalog, and these strings. */
 	sfs_catalog *watched;    /* one reference, or NULL */
@@ -469,63 +477,244 @@ static bool open_for_writing(const char *dir, const char *name)
 	return busy;
 }
 
-/*
- * Whether what g changed may be a state between two of a writer's steps:
- * a changed file, or the SKILL.md of a skill prev serves and g lost, that
- * a process still holds open for writing.  Events alone cannot tell: the
- * kernel queues one when the writer's call returns, and a truncation
- * that waits for the journal, or a write throttled after it copied its
- * bytes, shows its new size well before (100 ms and more, measured).
- */
-static bool unsettled(const struct gen *prev, const struct gen *g)
+/* ---- settling, skill by skill (settle.h) -------------------------------- */
+
+/* Whether path (not followed) changed less than SETTLE_QUIET_MS ago, or
+ * later than now (a clock set back); false when it is not there. */
+static bool recent(const char *path)
 {
-	for (uint32_t i = 0; i < g->nnodes; i++) {
-		const struct node *n = &g->nodes[i];
-		if (n->kind == NODE_SKILL_FILE && !gen_node(prev, n->ino) &&
-		    backing_is_folder(g->cat, gen_skill(g, n)->root) &&
-		    open_for_writing(gen_skill(g, n)->dir,
-		                     gen_file(g, n)->source))
-			return true;
-	}
-	for (size_t i = 0; i < sfs_catalog_nskills(prev->cat); i++) {
-		const struct sfs_skill *s = sfs_catalog_skill(prev->cat, i);
-		if (!sfs_catalog_find(g->cat, s->id) &&
-		    backing_is_folder(prev->cat, s->root) &&
-		    open_for_writing(s->dir, "SKILL.md"))
-			return true;
-	}
-	return false;
+	struct stat st;
+	struct timespec now;
+
+	if (lstat(path, &st) < 0)
+		return false;
+	clock_gettime(CLOCK_REALTIME, &now);
+	long long ms = ((long long)now.tv_sec - st.st_ctim.tv_sec) * 1000 +
+	               (now.tv_nsec - st.st_ctim.tv_nsec) / 1000000;
+	return ms < SETTLE_QUIET_MS;
 }
 
-/* Whether b lacks a path that a has (both sorted by path). */
-static bool lacks_a_file(const struct sfs_skill *a, const struct sfs_skill *b)
+/* Whether the folder `dir`, or, when it is gone, the nearest folder above
+ * it that is there, changed less than SETTLE_QUIET_MS ago: something
+ * went from it a moment ago. */
+static bool recent_near(const char *dir)
 {
-	size_t j = 0;
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
+		return true;   /* cannot tell: in doubt */
+	for (;;) {
+		if (lstat(path, &st) == 0)
+			return recent(path);
+		char *slash = strrchr(path, '/');
+		if (!slash || slash == path)
+			return false;
+		*slash = '\0';
+	}
+}
+
+static bool recent_at(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+		return true;
+	return recent(path);
+}
+
+/* The file of s at `path` (files are sorted by path), or NULL. */
+static const struct sfs_file *file_at(const struct sfs_skill *s,
+                                      const char *path)
+{
+	size_t lo = 0, hi = s->nfiles;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(s->files[mid].path, path);
+		if (c == 0)
+			return &s->files[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* Whether a file that g found changed is no longer what the build read
+ * (it changed again since, or went): what was read may be half a write. */
+static bool changed_since_read(const struct gen *g, const struct node *n)
+{
+	int fd = backing_pin(g->cat, gen_skill(g, n), gen_file(g, n));
+
+	if (fd >= 0)
+		close(fd);
+	return fd < 0 && fd != -EOPNOTSUPP;
+}
+
+/* What the files g found changed show, per skill of g (settle.h): a
+ * malloc'd array indexed like the catalog's skills, or NULL. */
+static unsigned *file_signs(const struct gen *prev, const struct gen *g)
+{
+	size_t n = sfs_catalog_nskills(g->cat);
+	unsigned *v = calloc(n ? n : 1, sizeof(*v));
+
+	for (uint32_t i = 0; v && i < g->nnodes; i++) {
+		const struct node *nd = &g->nodes[i];
+		if (nd->kind != NODE_SKILL_FILE || nd->skill == TREE_DOCS ||
+		    gen_node(prev, nd->ino))
+			continue;
+		const struct sfs_skill *t = gen_skill(g, nd);
+		const struct sfs_file *f = gen_file(g, nd);
+		if (!backing_is_folder(g->cat, t->root) || !S_ISREG(f->mode))
+			continue;
+		unsigned *sg = &v[nd->skill];
+		if (open_for_writing(t->dir, f->source))
+			*sg |= SETTLE_WRITING;
+		if (changed_since_read(g, nd))
+			*sg |= SETTLE_CHANGING;
+		const struct sfs_skill *s = sfs_catalog_find(prev->cat, t->id);
+		const struct sfs_file *was = s ? file_at(s, f->path) : NULL;
+		if (f->size == 0 && was && was->size > 0) {
+			*sg |= SETTLE_SHRUNK;
+			if (recent_at(t->dir, f->source))
+				*sg |= SETTLE_RECENT;
+		}
+	}
+	return v;
+}
+
+/* The signs of a skill g lost: its SKILL.md gone, emptied, half written
+ * or made invalid, or its folder gone. */
+static unsigned gone_signs(const struct sfs_skill *s)
+{
+	const char *md = s->skill_md < s->nfiles ? s->files[s->skill_md].source
+	                                         : "SKILL.md";
+	unsigned sg = SETTLE_SHRUNK;
+
+	if (open_for_writing(s->dir, md))
+		sg |= SETTLE_WRITING;
+	if (recent_at(s->dir, md) || recent_near(s->dir))
+		sg |= SETTLE_RECENT;
+	return sg;
+}
+
+/* The signs of the files of a that b lacks (both sorted by path). */
+static unsigned lost_signs(const struct sfs_skill *a, const struct sfs_skill *b)
+{
+	unsigned sg = 0;
+	char dir[PATH_MAX];
 
 	for (size_t i = 0; i < a->nfiles; i++) {
-		int c = 1;
-		while (j < b->nfiles &&
-		       (c = strcmp(b->files[j].path, a->files[i].path)) < 0)
-			j++;
-		if (c != 0)
-			return true;
+		if (file_at(b, a->files[i].path))
+			continue;
+		sg |= SETTLE_SHRUNK;
+		const char *src = a->files[i].source;
+		const char *slash = strrchr(src, '/');
+		int len = snprintf(dir, sizeof(dir), "%s/%.*s", a->dir,
+		                   slash ? (int)(slash - src) : 0, src);
+		if (len < 0 || len >= (int)sizeof(dir) || recent_near(dir))
+			return sg | SETTLE_RECENT;
 	}
+	return sg;
+}
+
+/* What the settle policy makes of a build (judge()). */
+struct judgement {
+	bool wait;                 /* the build waits */
+	bool shrunk_only;          /* ... only for a second look */
+	const char *why;           /* static: why it waits, or holds */
+	const char **held;         /* malloc'd: skill folders to serve as
+	                            * they were, borrowed from the current
+	                            * catalog */
+	size_t nheld, cap;
+};
+
+static bool is_held(const struct refresher *r, const char *dir)
+{
+	for (size_t i = 0; i < r->nheld; i++)
+		if (strcmp(r->held[i], dir) == 0)
+			return true;
 	return false;
 }
 
-/* Whether g no longer serves a skill that prev serves, or a file of one:
- * a checkout or a cp -r over a skill unlinks a file before it creates it
- * again, and a build in between sees it gone. */
-static bool loses_skill(const struct gen *prev, const struct gen *g)
+static const char *why_of(unsigned signs)
 {
-	for (size_t i = 0; i < sfs_catalog_nskills(prev->cat); i++) {
-		const struct sfs_skill *s = sfs_catalog_skill(prev->cat, i);
-		const struct sfs_skill *t = sfs_catalog_find(g->cat, s->id);
-		/* a skill taken unchanged is the very same struct */
-		if (!t || (t != s && lacks_a_file(s, t)))
-			return true;
+	if (signs & SETTLE_WRITING)
+		return "a file is still open for writing";
+	if (signs & SETTLE_CHANGING)
+		return "a file changed again before it could be held";
+	return "a skill or a file is gone: a second look after a quiet "
+	       "spell must agree";
+}
+
+/* Adds the verdict on one skill s of the current generation to j. */
+static int judge_one(struct refresher *r, const struct sfs_skill *s,
+                     unsigned signs, bool forced, struct judgement *j)
+{
+	struct settle_case c = {
+		.forced = forced, .held = is_held(r, s->dir),
+		.confirmed = r->confirming,
+	};
+	enum settle_verdict v = settle_judge(signs, c);
+
+	if (v == SETTLE_WAIT) {
+		if (!j->wait || (signs & ~(SETTLE_SHRUNK | SETTLE_RECENT)))
+			j->why = why_of(signs);
+		j->shrunk_only = (!j->wait || j->shrunk_only) &&
+		                 !(signs & (SETTLE_WRITING | SETTLE_CHANGING));
+		j->wait = true;
+	} else if (v == SETTLE_HOLD) {
+		if (sfs_grow(&j->held, &j->cap, j->nheld + 1,
+		             sizeof(*j->held)) < 0)
+			return -ENOMEM;
+		j->held[j->nheld++] = s->dir;
+		if (!j->why)
+			j->why = why_of(signs);
 	}
-	return false;
+	return 0;
+}
+
+/*
+ * Judges what g would change of the current generation, skill by skill
+ * (settle.h): whether the build waits, and which skills in doubt it
+ * would serve as they were.  Only folders settle: a git commit or an MCP
+ * listing cannot be caught halfway.  Returns 0 or -ENOMEM.
+ */
+static int judge(struct daemon *d, const struct gen *g, bool forced,
+                 struct judgement *j)
+{
+	struct refresher *r = d->refresher;
+	const struct gen *cur = d->cur;
+	unsigned *signs = file_signs(cur, g);
+	int rc = signs ? 0 : -ENOMEM;
+
+	for (size_t i = 0; rc == 0 && i < sfs_catalog_nskills(g->cat); i++) {
+		const struct sfs_skill *t = sfs_catalog_skill(g->cat, i);
+		const struct sfs_skill *s = sfs_catalog_find(cur->cat, t->id);
+		if (s == t || (s && !backing_is_folder(cur->cat, s->root)))
+			continue;   /* a skill taken unchanged is the same */
+		if (!s) {
+			/* a new skill has no last version to serve */
+			if (!forced && (signs[i] & (SETTLE_WRITING |
+			                            SETTLE_CHANGING))) {
+				j->why = why_of(signs[i]);
+				j->wait = true;
+				j->shrunk_only = false;
+			}
+			continue;
+		}
+		rc = judge_one(r, s, signs[i] | lost_signs(s, t), forced, j);
+	}
+	for (size_t i = 0; rc == 0 && i < sfs_catalog_nskills(cur->cat); i++) {
+		const struct sfs_skill *s = sfs_catalog_skill(cur->cat, i);
+		if (!sfs_catalog_find(g->cat, s->id) &&
+		    backing_is_folder(cur->cat, s->root))
+			rc = judge_one(r, s, gone_signs(s), forced, j);
+	}
+	free(signs);
+	return rc;
 }
 
 /* Whether two readings of a skill serve the same files. */
@@ -605,6 +794,89 @@ static void clear_pending(struct refresher *r)
 	r->pending = false;
 }
 
+/* Builds again with j's skills served as they were, adding those the
+ * new build finds in doubt too, a few times at most: a build published
+ * at last must not wait for a writer that never stops. */
+static struct gen *build_holding(struct daemon *d, const char *const *seen,
+                                 size_t nseen, struct judgement *j)
+{
+	struct gen *g = NULL;
+
+	for (int tries = 0; tries < 3; tries++) {
+		struct build_inputs in = {
+			.changed = seen, .nchanged = nseen,
+			.held = j->held, .nheld = j->nheld,
+			.built = sync_watches, .built_arg = d,
+			.resolve_sources = d->refresher->resolve,
+		};
+		prepare(d, &in);
+		if (g)
+			gen_unref(g);
+		g = daemon_build(d, d->cur, &in);
+		struct judgement more = { 0 };
+		if (!g || judge(d, g, true, &more) < 0 || !more.nheld) {
+			free(more.held);
+			return g;
+		}
+		for (size_t i = 0; i < more.nheld; i++)
+			if (sfs_grow(&j->held, &j->cap, j->nheld + 1,
+			             sizeof(*j->held)) == 0)
+				j->held[j->nheld++] = more.held[i];
+		free(more.held);
+	}
+	return g;
+}
+
+static void free_held(struct refresher *r)
+{
+	free_owned(r->held, r->nheld);
+	r->held = NULL;
+	r->nheld = 0;
+}
+
+/* Remembers the folders of the skills a published build holds as they
+ * were.  The next build looks at them again (inotify mode: as folders
+ * that changed), until one finds them settled. */
+static int keep_held(struct refresher *r, const struct judgement *j)
+{
+	free_held(r);
+	if (!j->nheld)
+		return 0;
+	r->held = calloc(j->nheld, sizeof(*r->held));
+	for (size_t i = 0; r->held && i < j->nheld; i++) {
+		if (!(r->held[i] = strdup(j->held[i]))) {
+			free_held(r);
+			break;
+		}
+		r->nheld = i + 1;
+		if (r->w.fd >= 0)
+			watcher_note_changed(&r->w, r->held[i]);
+	}
+	return r->held ? 0 : -ENOMEM;
+}
+
+/* Whether b serves what a serves: the same skills (taken unchanged, the
+ * very same), findings and documents.  A build that held every skill it
+ * changed need not be published. */
+static bool same_catalog(const sfs_catalog *a, const sfs_catalog *b)
+{
+	struct sfs_counts x = sfs_catalog_counts(a), y = sfs_catalog_counts(b);
+	size_t na, nb, ua, ub;
+
+	sfs_catalog_diags(a, &na);
+	sfs_catalog_diags(b, &nb);
+	sfs_catalog_unserved(a, &ua);
+	sfs_catalog_unserved(b, &ub);
+	if (sfs_catalog_nskills(a) != sfs_catalog_nskills(b) || na != nb ||
+	    ua != ub || memcmp(&x, &y, sizeof(x)) != 0 ||
+	    sfs_catalog_docs(a) != sfs_catalog_docs(b))
+		return false;
+	for (size_t i = 0; i < sfs_catalog_nskills(a); i++)
+		if (sfs_catalog_skill(a, i) != sfs_catalog_skill(b, i))
+			return false;
+	return true;
+}
+
 /* Returns false when the build was dropped because the sources changed
  * while it read them (force: publish it anyway). */
 static bool rebuild(struct daemon *d, bool force)
@@ -638,23 +910,23 @@ static bool rebuild(struct daemon *d, bool force)
 		g = refresher_build(d, d->cur, seen, nseen);
 	}
 	const char *why = NULL;
+	struct judgement j = { 0 };
 	if (g && !force && changed_meanwhile(r))
 		why = "the sources changed while they were read";
 	else if (g && !force && g->unpinned)
 		why = "a file changed again before it could be held";
-	if (g && !force && !why && unsettled(d->cur, g)) {
-		why = "a file is still open for writing";
-		r->deferred = true;
-		r->confirming = false;
+	if (g && !why && judge(d, g, force, &j) < 0) {
+		gen_unref(g);
+		g = NULL;
 	}
 	/* A skill or a file that goes (deleted, made invalid, or caught
 	 * between a checkout's unlink and create) goes once a second build,
-	 * after a quiet spell with no event, sees it gone too. */
-	if (g && !force && !why && loses_skill(d->cur, g)) {
-		if (!r->confirming)
-			why = "a skill or a file is gone: a second look "
-			      "after a quiet spell must agree";
-		r->confirming = r->deferred = why != NULL;
+	 * after a quiet spell with no event, sees it gone too; a writer at
+	 * work is waited for. */
+	if (g && !why && j.wait) {
+		why = j.why;
+		r->deferred = true;
+		r->confirming = j.shrunk_only;
 	}
 	bool dropped = why != NULL;
 	if (dropped) {
@@ -665,30 +937,56 @@ static bool rebuild(struct daemon *d, bool force)
 			watcher_note_changed(&r->w, changed[i]);
 		r->blind |= !known;
 		gen_unref(g);
+		g = NULL;
+	}
+	/* the skills in doubt are served as they were; g, what the sources
+	 * hold now, tells status.json what waits */
+	struct gen *now = NULL;
+	if (g && j.nheld) {
+		now = g;
+		g = build_holding(d, seen, nseen, &j);
 	}
 	watcher_free_changed(changed, nchanged);
 	if (dropped && d->opt->debug)
 		fprintf(stderr, "skillsfs: build dropped: the sources have "
 		        "not settled\n");
-	if (dropped)
+	if (dropped) {
+		free(j.held);
 		return false;
+	}
 	if (!g) {
 		fprintf(stderr, "skillsfs: refresh failed: %s\n",
 		        strerror(ENOMEM));
 		d->refresher->rescan = true;
+		free(j.held);
+		if (now)
+			gen_unref(now);
 		return true;
 	}
 	if (d->opt->debug)
-		fprintf(stderr, "skillsfs: generation %llu: %zu skills, "
-		        "%zu files hashed, %lld ms\n",
+		fprintf(stderr, "skillsfs: generation %llu: %zu skills (%zu "
+		        "held as they were), %zu files hashed, %lld ms\n",
 		        (unsigned long long)g->number,
-		        sfs_catalog_nskills(g->cat), sfs_catalog_hashed(g->cat),
+		        sfs_catalog_nskills(g->cat), j.nheld,
+		        sfs_catalog_hashed(g->cat),
 		        now_ms(CLOCK_MONOTONIC) - start);
 	report_catalog(d, d->cur->cat, g->cat);
 	r->deferred = false;
 	r->confirming = false;
-	clear_pending(r);
-	daemon_publish(d, g);
+	/* before the current catalog, which the folders point into, goes */
+	int rc = keep_held(r, &j);
+	free(j.held);
+	if (rc < 0 || !same_catalog(d->cur->cat, g->cat)) {
+		clear_pending(r);
+		daemon_publish(d, g);
+	} else {
+		gen_unref(g);   /* nothing but the held skills changed */
+	}
+	if (now) {
+		note_pending(d, now, "a skill is being edited: its last "
+		             "settled version is served");
+		gen_unref(now);
+	}
 	return true;
 }
 
@@ -699,7 +997,8 @@ static void poll_check(struct daemon *d)
 	long long now = now_ms(CLOCK_MONOTONIC);
 
 	atomic_store(&r->last_check, now);
-	if (fp == r->fp && !r->rescan) {
+	/* while skills are held as they were, look until they settle */
+	if (fp == r->fp && !r->rescan && !r->nheld) {
 		r->settle_fp = 0;
 		r->confirming = false;
 		return;
@@ -751,6 +1050,10 @@ static int sleep_ms(struct daemon *d, bool pending, long long first,
 		due = last + quiet;
 		if (due > first + SETTLE_MAX_MS)
 			due = first + SETTLE_MAX_MS;
+	} else if (pending && r->nheld) {
+		/* skills held as they were: look again until they settle */
+		due = last + (d->opt->debounce_ms > HELD_LOOK_MS ?
+		              d->opt->debounce_ms : HELD_LOOK_MS);
 	} else if (pending) {
 		due = last + d->opt->debounce_ms;
 		if (due > first + 4LL * d->opt->debounce_ms)
@@ -921,7 +1224,7 @@ static void *run(void *arg)
 			last = now_ms(CLOCK_MONOTONIC);   /* a writer is back */
 			continue;
 		}
-		pending = r->rescan;
+		pending = r->rescan || r->nheld;
 		r->blind |= r->rescan;
 		r->rescan = false;
 		first = last = now_ms(CLOCK_MONOTONIC);
@@ -1029,6 +1332,7 @@ void refresher_stop(struct daemon *d)
 	if (r->w.fd >= 0)
 		watcher_close(&r->w);
 	free_owned(r->owned, r->nowned);
+	free_owned(r->held, r->nheld);
 	free(r->stale);
 	sfs_catalog_unref(r->watched);
 	free(r->roots);

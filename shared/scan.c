@@ -267,10 +267,26 @@ static const char *skill_md_name(const struct names *nm)
 
 static int walk_dir(struct walk *w, int dfd, const char *path, unsigned depth);
 
+/* The unit of the previous snapshot for a folder whose author is still
+ * at work (sfs_config.held), or NULL. */
+static struct sfs_unit *held_unit(const struct walk *w, const char *dir)
+{
+	const struct sfs_scan *s = w->s;
+
+	for (size_t i = 0; i < s->nheld; i++) {
+		if (strcmp(s->held[i], dir) != 0)
+			continue;
+		struct sfs_unit *u = sfs_unit_find(s->reuse, dir);
+		return u && u->root == w->root ? u : NULL;
+	}
+	return NULL;
+}
+
 /*
- * A skill folder of the previous snapshot that stat shows unchanged is
- * found without being opened or listed, nor are its subfolders; returns
- * whether it was.  *st is its identity if known (mode 0 when not).
+ * A skill folder of the previous snapshot that stat shows unchanged, or
+ * that is held, is found without being opened or listed, nor are its
+ * subfolders; returns whether it was.  *st is its identity if known
+ * (mode 0 when not).
  */
 static int found_unchanged(struct walk *w, int dfd, const char *child,
                            const char *name, struct stat *st,
@@ -283,7 +299,9 @@ static int found_unchanged(struct walk *w, int dfd, const char *child,
 	struct sfs_unit *u = NULL;
 
 	/* under a linked folder, found_at records the real path */
-	if (!w->via_link && w->s->unit_if_unchanged)
+	if (!w->via_link)
+		u = held_unit(w, child);
+	if (!u && !w->via_link && w->s->unit_if_unchanged)
 		u = w->s->unit_if_unchanged(w->s, &p);
 	*done = u != NULL;
 	return u ? add_found(w->s, child, u->skill_md, w->root, u, plugin) : 0;

@@ -184,6 +184,13 @@ struct sfs_config {
 	 * files being looked at.  NULL: not known; every file is. */
 	const char *const *changed;
 	size_t nchanged;
+	/* With prev: skill folders (each as prev's sfs_skill.dir spells it)
+	 * whose author is still at work.  Each one that is still a folder of
+	 * the same root is taken from prev as it was, without being looked
+	 * at, even while its SKILL.md is missing or being written: the mount
+	 * keeps serving its last settled version. */
+	const char *const *held;
+	size_t nheld;
 	/* When not NULL: called with the absolute path of every folder of
 	 * the roots and skills just before the build lists it, on whichever
 	 * of its threads lists it.  A watcher that starts watching the

@@ -159,6 +159,10 @@ struct sfs_scan {
 	 * skill folder when, by stat alone, nothing in it changed, else
 	 * NULL.  NULL: every skill folder is listed. */
 	sfs_unchanged_fn *unit_if_unchanged;
+	/* sfs_config.held (with reuse only): folders whose unit in reuse
+	 * is taken as it is */
+	const char *const *held;
+	size_t nheld;
 	/* Digests: reused from the previous snapshot (see
 	 * sfs_digest_reuse) or computed. */
 	const struct sfs_catalog *prev;  /* not owned; may be NULL */
