@@ -88,6 +88,9 @@ void options_usage(FILE *out, const char *prog)
 "    -o poll_interval=MS    without inotify: check the sources for changes\n"
 "                           every MS milliseconds (default %d)\n"
 "    -o polling             use polling even where inotify works\n"
+"    -o settle_max=MS       publish a change whose writers are still at\n"
+"                           work after MS milliseconds, each skill still\n"
+"                           being edited served as it was (default %d)\n"
 "    -o retain=MIB          keep up to MIB mebibytes of published file\n"
 "                           versions in memory, so that an edit in the\n"
 "                           sources never breaks a read (default %d)\n"
@@ -112,7 +115,8 @@ void options_usage(FILE *out, const char *prog)
 "\n"
 "FUSE options (always read-only, fsname=skillsfs, subtype=skillsfs):\n",
 		prog, prog, prog, prog, prog, prog, DEFAULT_DEBOUNCE_MS,
-		DEFAULT_POLL_INTERVAL_MS, DEFAULT_RETAIN_MIB,
+		DEFAULT_POLL_INTERVAL_MS, DEFAULT_SETTLE_MAX_MS,
+		DEFAULT_RETAIN_MIB,
 		DEFAULT_FETCH_INTERVAL_S,
 		DEFAULT_BUSY_POLL_US);
 }
@@ -247,6 +251,8 @@ static int take_opt(struct mount_options *o, const char *opt, char **fuse)
 		return parse_ms(val, opt, &o->poll_interval_ms);
 	else if (KEY("debounce") && eq)
 		return parse_ms(val, opt, &o->debounce_ms);
+	else if (KEY("settle_max") && eq)
+		return parse_ms(val, opt, &o->settle_max_ms);
 	else if (KEY("retain") && eq)
 		return parse_number(val, opt, 0, 65536, "mebibytes",
 		                    &o->retain_mib);
@@ -529,6 +535,7 @@ int options_parse(int argc, char **argv, struct mount_options *o)
 	o->casefallback = true;
 	o->poll_interval_ms = DEFAULT_POLL_INTERVAL_MS;
 	o->debounce_ms = DEFAULT_DEBOUNCE_MS;
+	o->settle_max_ms = DEFAULT_SETTLE_MAX_MS;
 	o->busy_poll_us = DEFAULT_BUSY_POLL_US;
 	o->retain_mib = DEFAULT_RETAIN_MIB;
 	o->fetch_interval_s = DEFAULT_FETCH_INTERVAL_S;

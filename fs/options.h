@@ -32,6 +32,8 @@ enum {
 
 #define DEFAULT_POLL_INTERVAL_MS 1000
 #define DEFAULT_DEBOUNCE_MS 100
+/* The longest a change waits for its writers (see refresh.c). */
+#define DEFAULT_SETTLE_MAX_MS 10000
 #define DEFAULT_BUSY_POLL_US 200
 #define DEFAULT_RETAIN_MIB 16
 /* How often a git root's ref is looked at again (a remote fetched). */
@@ -51,6 +53,7 @@ struct mount_options {
 	unsigned max_threads;      /* -o max_threads=N; 0: libfuse's */
 	unsigned poll_interval_ms; /* -o poll_interval=MS */
 	unsigned debounce_ms;      /* -o debounce=MS */
+	unsigned settle_max_ms;    /* -o settle_max=MS: refresh.c */
 	unsigned busy_poll_us;     /* -o busy_poll=US: serve_loop.c */
 	unsigned retain_mib;       /* -o retain=MIB: retain.h's budget */
 	unsigned fetch_interval_s; /* -o fetch_interval=S; 0: SIGHUP only */

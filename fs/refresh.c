@@ -49,12 +49,13 @@
 /* Settling.  A change is published once its writers are done: in inotify
  * mode when no file written to is still open for writing and nothing
  * changed while the build read the sources, in polling mode when two
- * looks SETTLE_LOOK_MS apart see the same fingerprint, and in both when no
- * file the build found changed is still open for writing (unsettled()).
- * Past SETTLE_MAX_MS of writing the sources are published as they are,
- * so a file held open for writing for good (a log) still shows. */
+ * looks SETTLE_LOOK_MS apart see the same fingerprint, and in both when
+ * the settle policy finds no skill in doubt (judge(), settle.h).  Past
+ * settle_max() of writing the build is published anyway, each skill
+ * still in doubt served as it was (held): an author who never stops
+ * editing keeps the last settled version of that skill in the mount,
+ * and holds back no other skill's change longer than that. */
 #define SETTLE_LOOK_MS 100LL
-#define SETTLE_MAX_MS 10000LL
 /* How often a skill held as it was (settle.h) is looked at again while
  * nothing tells of a change. */
 #define HELD_LOOK_MS 250LL
@@ -125,6 +126,12 @@ static long long now_ms(clockid_t clock)
 
 	clock_gettime(clock, &ts);
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* -o settle_max=MS: the longest a change waits for its writers. */
+static long long settle_max(const struct daemon *d)
+{
+	return d->opt->settle_max_ms;
 }
 
 /* Network and FUSE filesystems: inotify does not see remote changes. */
@@ -1006,7 +1013,7 @@ static void poll_check(struct daemon *d)
 	/* changed: build once a second look sees the same */
 	if (!r->settle_fp)
 		r->settle_since = now;
-	bool force = now - r->settle_since >= SETTLE_MAX_MS;
+	bool force = now - r->settle_since >= settle_max(d);
 	if (fp != r->settle_fp && !force) {
 		r->settle_fp = fp;
 		r->confirming = false;
@@ -1036,7 +1043,7 @@ static int sleep_ms(struct daemon *d, bool pending, long long first,
 	} else if (pending && watcher_writing(&r->w)) {
 		/* writers at work: wait until they close their files, after
 		 * one build (dropped) that tells status.json what waits */
-		due = first + SETTLE_MAX_MS;
+		due = first + settle_max(d);
 		if (!r->pending && last + d->opt->debounce_ms < due)
 			due = last + d->opt->debounce_ms;
 	} else if (pending && r->deferred) {
@@ -1048,8 +1055,8 @@ static int sleep_ms(struct daemon *d, bool pending, long long first,
 		if (r->confirming && quiet > SETTLE_LOOK_MS)
 			quiet = SETTLE_LOOK_MS;
 		due = last + quiet;
-		if (due > first + SETTLE_MAX_MS)
-			due = first + SETTLE_MAX_MS;
+		if (due > first + settle_max(d))
+			due = first + settle_max(d);
 	} else if (pending && r->nheld) {
 		/* skills held as they were: look again until they settle */
 		due = last + (d->opt->debounce_ms > HELD_LOOK_MS ?
@@ -1220,7 +1227,7 @@ static void *run(void *arg)
 			fill_some(d);
 			continue;
 		}
-		if (!rebuild(d, now >= first + SETTLE_MAX_MS)) {
+		if (!rebuild(d, now >= first + settle_max(d))) {
 			last = now_ms(CLOCK_MONOTONIC);   /* a writer is back */
 			continue;
 		}

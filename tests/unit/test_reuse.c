@@ -514,6 +514,48 @@ static void test_lifetime(void)
 	sfs_catalog_unref(b);
 }
 
+/* sfs_config.held: a skill folder whose author is at work is taken from
+ * the previous catalog as it was, its SKILL.md emptied or gone, its files
+ * changed; once it is no longer held, a rebuild reads it as it is. */
+static void test_held(void)
+{
+	populate();
+	const char *roots[] = { at("r") };
+	const char *held[] = { at("r/s02") };
+	struct sfs_config plain = { .roots = roots, .nroots = 1 };
+	struct sfs_config holding = plain;
+	holding.held = held;
+	holding.nheld = 1;
+	sfs_catalog *a = build_catalog(&plain, NULL);
+	const struct sfs_skill *s = sfs_catalog_find(a, "s02");
+
+	rewrite(at("r/s02/SKILL.md"), "");
+	rewrite(at("r/s02/references/guide.md"), "# Guide, half");
+	rewrite(at("r/s03/references/guide.md"), "# Guide, new\n");
+	sfs_catalog *b = build_catalog(&holding, a);
+	ok(s && sfs_catalog_find(b, "s02") == s,
+	   "a held skill with an empty SKILL.md is served as it was");
+	const struct sfs_skill *t = sfs_catalog_find(b, "s03");
+	ok(t && t != sfs_catalog_find(a, "s03") && t->nfiles &&
+	   sfs_catalog_nskills(b) == sfs_catalog_nskills(a),
+	   "and the others' changes are read");
+	if (unlink(at("r/s02/SKILL.md")) < 0)
+		die("unlink");
+	sfs_catalog *c = build_catalog(&holding, b);
+	ok(sfs_catalog_find(c, "s02") == s,
+	   "a held skill without its SKILL.md is served as it was");
+	sfs_catalog *d = build_catalog(&plain, c);
+	ok(!sfs_catalog_find(d, "s02"), "no longer held, it is gone");
+	remove_tree(at("r/s02"));
+	sfs_catalog *e = build_catalog(&holding, c);
+	ok(!sfs_catalog_find(e, "s02"), "a held folder that is gone is gone");
+	sfs_catalog_unref(a);
+	sfs_catalog_unref(b);
+	sfs_catalog_unref(c);
+	sfs_catalog_unref(d);
+	sfs_catalog_unref(e);
+}
+
 int main(void)
 {
 	fixture_start("test_reuse");
@@ -524,5 +566,6 @@ int main(void)
 	test_lines_reuse();
 	test_unlisted_lines();
 	test_lifetime();
+	test_held();
 	return tap_end();
 }
