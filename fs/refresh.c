@@ -56,9 +56,11 @@
  * editing keeps the last settled version of that skill in the mount,
  * and holds back no other skill's change longer than that. */
 #define SETTLE_LOOK_MS 100LL
-/* How often a skill held as it was (settle.h) is looked at again while
- * nothing tells of a change. */
-#define HELD_LOOK_MS 250LL
+/* A skill held as it was (settle.h) is looked at again at every change,
+ * and, while nothing tells of one, this long after the last look: by
+ * then what was gone a moment ago has been left alone long enough, and
+ * a file held open for writing for good costs a build every 2 s. */
+#define HELD_LOOK_MS SETTLE_QUIET_MS
 /* How often the roots themselves are looked at: a root replaced by
  * another filesystem (a tmpfs unmounted lazily and mounted again, an NFS
  * remount) sends no event to the watches on the old one. */
@@ -113,6 +115,8 @@ struct refresher {
 	 * were while their authors are at work (settle.h), each malloc'd */
 	char **held;
 	size_t nheld;
+	long long held_at;       /* CLOCK_MONOTONIC ms of the last build
+	                          * that held them */
 	/* What the watches' paths point into (watcher_sync borrows them):
 	 * the folders of this catalog, and these strings. */
 	sfs_catalog *watched;    /* one reference, or NULL */
@@ -849,6 +853,7 @@ static int keep_held(struct refresher *r, const struct judgement *j)
 	free_held(r);
 	if (!j->nheld)
 		return 0;
+	r->held_at = now_ms(CLOCK_MONOTONIC);
 	r->held = calloc(j->nheld, sizeof(*r->held));
 	for (size_t i = 0; r->held && i < j->nheld; i++) {
 		if (!(r->held[i] = strdup(j->held[i]))) {
@@ -1004,8 +1009,9 @@ static void poll_check(struct daemon *d)
 	long long now = now_ms(CLOCK_MONOTONIC);
 
 	atomic_store(&r->last_check, now);
-	/* while skills are held as they were, look until they settle */
-	if (fp == r->fp && !r->rescan && !r->nheld) {
+	/* skills held as they were are looked at again until they settle */
+	bool relook = r->nheld && now - r->held_at >= HELD_LOOK_MS;
+	if (fp == r->fp && !r->rescan && !relook) {
 		r->settle_fp = 0;
 		r->confirming = false;
 		return;
@@ -1057,16 +1063,14 @@ static int sleep_ms(struct daemon *d, bool pending, long long first,
 		due = last + quiet;
 		if (due > first + settle_max(d))
 			due = first + settle_max(d);
-	} else if (pending && r->nheld) {
-		/* skills held as they were: look again until they settle */
-		due = last + (d->opt->debounce_ms > HELD_LOOK_MS ?
-		              d->opt->debounce_ms : HELD_LOOK_MS);
 	} else if (pending) {
 		due = last + d->opt->debounce_ms;
 		if (due > first + 4LL * d->opt->debounce_ms)
 			due = first + 4LL * d->opt->debounce_ms;
 	} else {
 		due = r->roots_checked + ROOT_CHECK_MS;
+		if (r->nheld && r->held_at + HELD_LOOK_MS < due)
+			due = r->held_at + HELD_LOOK_MS;
 	}
 	return due <= now ? 0 : (int)(due - now);
 }
@@ -1223,6 +1227,11 @@ static void *run(void *arg)
 				last = now;
 			}
 		}
+		if (!pending && r->nheld && now >= r->held_at + HELD_LOOK_MS) {
+			/* skills held as they were: due now */
+			pending = true;
+			first = last = now - 4LL * d->opt->debounce_ms;
+		}
 		if (!pending || sleep_ms(d, pending, first, last) != 0) {
 			fill_some(d);
 			continue;
@@ -1231,7 +1240,7 @@ static void *run(void *arg)
 			last = now_ms(CLOCK_MONOTONIC);   /* a writer is back */
 			continue;
 		}
-		pending = r->rescan || r->nheld;
+		pending = r->rescan;
 		r->blind |= r->rescan;
 		r->rescan = false;
 		first = last = now_ms(CLOCK_MONOTONIC);

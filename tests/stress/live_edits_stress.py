@@ -22,7 +22,10 @@ Environment: SKILLSFS (the daemon), LIVE_STRESS_SECONDS (per case, default
 60), LIVE_STRESS_CASES and LIVE_STRESS_MODES (comma-separated subsets),
 LIVE_STRESS_OPTIONS (more daemon options, e.g. "-o settle_max=500" for a
 short run that still reaches the longest deferral).  Prints one line per
-case: mode, case, reads, wrong, errors, missing.
+case: mode, case, edits, reads, wrong, errors, missing (listings of skills/
+without the skill, of all listings), and versions (the complete file
+versions the readers got: more than the first shows that the edits were
+published while they went on).
 """
 
 import errno
@@ -102,6 +105,14 @@ class Tally:
         self.counts = dict.fromkeys(self.KINDS, 0)
         self.errors = {}
         self.examples = []
+        self.versions = set()    # the complete versions readers got
+
+    def add_read(self, rel, data):
+        kind = classify(rel, data)
+        if kind == "complete":
+            with self.lock:
+                self.versions.add(data[-CHECK_LEN:])
+        self.add(kind, (rel, len(data)))
 
     def add(self, kind, detail=None):
         with self.lock:
@@ -143,7 +154,7 @@ class Readers:
                 except OSError as e:
                     self.tally.add("error", errno.errorcode.get(e.errno, e.errno))
                     continue
-                self.tally.add(classify(rel, data), (rel, len(data)))
+                self.tally.add_read(rel, data)
 
     def cat_loop(self):
         while not self.stop.is_set():
@@ -152,7 +163,7 @@ class Readers:
                 if r.returncode != 0:
                     self.tally.add("error", "cat: " + r.stderr.decode()[-60:].strip())
                 else:
-                    self.tally.add(classify(rel, r.stdout), (rel, len(r.stdout)))
+                    self.tally.add_read(rel, r.stdout)
 
     def grep_loop(self):
         """grep -r over the skill: each file must read whole (counted as
@@ -261,8 +272,9 @@ def run_case(mode, case):
 
 def main():
     failed = 0
-    print("%-8s %-9s %6s %9s %7s %7s %8s %8s" % (
-        "mode", "case", "edits", "reads", "wrong", "errors", "missing", "listings"))
+    print("%-8s %-9s %6s %9s %7s %7s %8s %8s %8s" % (
+        "mode", "case", "edits", "reads", "wrong", "errors", "missing", "listings",
+        "versions"))
     for mode in MODES:
         for case in CASES:
             tally, edits, why = run_case(mode, case)
@@ -271,9 +283,9 @@ def main():
                 failed += 1
                 continue
             c = tally.counts
-            print("%-8s %-9s %6d %9d %7d %7d %8d %8d" % (
+            print("%-8s %-9s %6d %9d %7d %7d %8d %8d %8d" % (
                 mode, case, edits, tally.reads(), tally.wrong(), c["error"],
-                c["missing"], c["listings"]), flush=True)
+                c["missing"], c["listings"], len(tally.versions)), flush=True)
             bad = (tally.wrong() > 0 or c["error"] > ERROR_SHARE * tally.reads()
                    or c["missing"] > 0 or tally.reads() == 0)
             if bad:
