@@ -42,6 +42,7 @@
 #include "fingerprint.h"
 #include "report.h"
 #include "settle.h"
+#include "settle_signs.h"
 #include "source.h"
 #include "watch.h"
 
@@ -204,7 +205,7 @@ int refresher_init(struct daemon *d)
 		return -ENOMEM;
 	}
 	d->refresher = r;
-	/* open_for_writing() holds a read lease for an instant; a writer
+	/* settle_signs.c holds a read lease for an instant; a writer
 	 * that opens the file then makes the kernel send the daemon SIGIO,
 	 * whose default action would end it */
 	signal(SIGIO, SIG_IGN);
@@ -462,180 +463,13 @@ static bool changed_meanwhile(struct refresher *r)
 	return r->deferred;
 }
 
-/*
- * Whether a process holds dir/name open for writing.  A read lease is
- * refused (EAGAIN) exactly then; it is let go at once.  Where leases are
- * not allowed (a file of another user without CAP_LEASE, a network
- * filesystem) nothing can be told, and the file counts as closed.
- */
-static bool open_for_writing(const char *dir, const char *name)
-{
-	char path[PATH_MAX];
-
-	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
-	    (int)sizeof(path))
-		return false;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC |
-	              O_NOCTTY);
-	if (fd < 0)
-		return false;
-	bool busy = false;
-	if (fcntl(fd, F_SETLEASE, F_RDLCK) == 0)
-		fcntl(fd, F_SETLEASE, F_UNLCK);
-	else
-		busy = errno == EAGAIN;
-	close(fd);
-	return busy;
-}
-
 /* ---- settling, skill by skill (settle.h) -------------------------------- */
-
-/* Whether path (not followed) changed less than SETTLE_QUIET_MS ago, or
- * later than now (a clock set back); false when it is not there. */
-static bool recent(const char *path)
-{
-	struct stat st;
-	struct timespec now;
-
-	if (lstat(path, &st) < 0)
-		return false;
-	clock_gettime(CLOCK_REALTIME, &now);
-	long long ms = ((long long)now.tv_sec - st.st_ctim.tv_sec) * 1000 +
-	               (now.tv_nsec - st.st_ctim.tv_nsec) / 1000000;
-	return ms < SETTLE_QUIET_MS;
-}
-
-/* Whether the folder `dir`, or, when it is gone, the nearest folder above
- * it that is there, changed less than SETTLE_QUIET_MS ago: something
- * went from it a moment ago. */
-static bool recent_near(const char *dir)
-{
-	char path[PATH_MAX];
-	struct stat st;
-
-	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
-		return true;   /* cannot tell: in doubt */
-	for (;;) {
-		if (lstat(path, &st) == 0)
-			return recent(path);
-		char *slash = strrchr(path, '/');
-		if (!slash || slash == path)
-			return false;
-		*slash = '\0';
-	}
-}
-
-static bool recent_at(const char *dir, const char *name)
-{
-	char path[PATH_MAX];
-
-	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
-		return true;
-	return recent(path);
-}
-
-/* The file of s at `path` (files are sorted by path), or NULL. */
-static const struct sfs_file *file_at(const struct sfs_skill *s,
-                                      const char *path)
-{
-	size_t lo = 0, hi = s->nfiles;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(s->files[mid].path, path);
-		if (c == 0)
-			return &s->files[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
-/* Whether a file that g found changed is no longer what the build read
- * (it changed again since, or went): what was read may be half a write. */
-static bool changed_since_read(const struct gen *g, const struct node *n)
-{
-	int fd = backing_pin(g->cat, gen_skill(g, n), gen_file(g, n));
-
-	if (fd >= 0)
-		close(fd);
-	return fd < 0 && fd != -EOPNOTSUPP;
-}
-
-/* What the files g found changed show, per skill of g (settle.h): a
- * malloc'd array indexed like the catalog's skills, or NULL. */
-static unsigned *file_signs(const struct gen *prev, const struct gen *g)
-{
-	size_t n = sfs_catalog_nskills(g->cat);
-	unsigned *v = calloc(n ? n : 1, sizeof(*v));
-
-	for (uint32_t i = 0; v && i < g->nnodes; i++) {
-		const struct node *nd = &g->nodes[i];
-		if (nd->kind != NODE_SKILL_FILE || nd->skill == TREE_DOCS ||
-		    gen_node(prev, nd->ino))
-			continue;
-		const struct sfs_skill *t = gen_skill(g, nd);
-		const struct sfs_file *f = gen_file(g, nd);
-		if (!backing_is_folder(g->cat, t->root) || !S_ISREG(f->mode))
-			continue;
-		unsigned *sg = &v[nd->skill];
-		if (open_for_writing(t->dir, f->source))
-			*sg |= SETTLE_WRITING;
-		if (changed_since_read(g, nd))
-			*sg |= SETTLE_CHANGING;
-		const struct sfs_skill *s = sfs_catalog_find(prev->cat, t->id);
-		const struct sfs_file *was = s ? file_at(s, f->path) : NULL;
-		if (f->size == 0 && was && was->size > 0) {
-			*sg |= SETTLE_SHRUNK;
-			if (recent_at(t->dir, f->source))
-				*sg |= SETTLE_RECENT;
-		}
-	}
-	return v;
-}
-
-/* The signs of a skill g lost: its SKILL.md gone, emptied, half written
- * or made invalid, or its folder gone. */
-static unsigned gone_signs(const struct sfs_skill *s)
-{
-	const char *md = s->skill_md < s->nfiles ? s->files[s->skill_md].source
-	                                         : "SKILL.md";
-	unsigned sg = SETTLE_SHRUNK;
-
-	if (open_for_writing(s->dir, md))
-		sg |= SETTLE_WRITING;
-	if (recent_at(s->dir, md) || recent_near(s->dir))
-		sg |= SETTLE_RECENT;
-	return sg;
-}
-
-/* The signs of the files of a that b lacks (both sorted by path). */
-static unsigned lost_signs(const struct sfs_skill *a, const struct sfs_skill *b)
-{
-	unsigned sg = 0;
-	char dir[PATH_MAX];
-
-	for (size_t i = 0; i < a->nfiles; i++) {
-		if (file_at(b, a->files[i].path))
-			continue;
-		sg |= SETTLE_SHRUNK;
-		const char *src = a->files[i].source;
-		const char *slash = strrchr(src, '/');
-		int len = snprintf(dir, sizeof(dir), "%s/%.*s", a->dir,
-		                   slash ? (int)(slash - src) : 0, src);
-		if (len < 0 || len >= (int)sizeof(dir) || recent_near(dir))
-			return sg | SETTLE_RECENT;
-	}
-	return sg;
-}
 
 /* What the settle policy makes of a build (judge()). */
 struct judgement {
 	bool wait;                 /* the build waits */
 	bool shrunk_only;          /* ... only for a second look */
-	const char *why;           /* static: why it waits, or holds */
+	const char *why;           /* static: why it waits */
 	const char **held;         /* malloc'd: skill folders to serve as
 	                            * they were, borrowed from the current
 	                            * catalog */
@@ -681,8 +515,6 @@ static int judge_one(struct refresher *r, const struct sfs_skill *s,
 		             sizeof(*j->held)) < 0)
 			return -ENOMEM;
 		j->held[j->nheld++] = s->dir;
-		if (!j->why)
-			j->why = why_of(signs);
 	}
 	return 0;
 }
@@ -698,7 +530,7 @@ static int judge(struct daemon *d, const struct gen *g, bool forced,
 {
 	struct refresher *r = d->refresher;
 	const struct gen *cur = d->cur;
-	unsigned *signs = file_signs(cur, g);
+	unsigned *signs = settle_file_signs(cur, g);
 	int rc = signs ? 0 : -ENOMEM;
 
 	for (size_t i = 0; rc == 0 && i < sfs_catalog_nskills(g->cat); i++) {
@@ -716,13 +548,14 @@ static int judge(struct daemon *d, const struct gen *g, bool forced,
 			}
 			continue;
 		}
-		rc = judge_one(r, s, signs[i] | lost_signs(s, t), forced, j);
+		rc = judge_one(r, s, signs[i] | settle_lost_signs(s, t),
+		               forced, j);
 	}
 	for (size_t i = 0; rc == 0 && i < sfs_catalog_nskills(cur->cat); i++) {
 		const struct sfs_skill *s = sfs_catalog_skill(cur->cat, i);
 		if (!sfs_catalog_find(g->cat, s->id) &&
 		    backing_is_folder(cur->cat, s->root))
-			rc = judge_one(r, s, gone_signs(s), forced, j);
+			rc = judge_one(r, s, settle_gone_signs(s), forced, j);
 	}
 	free(signs);
 	return rc;
