@@ -821,7 +821,7 @@ static bool rebuild(struct daemon *d, bool force)
 	/* before the current catalog, which the folders point into, goes */
 	int rc = keep_held(r, &j);
 	free(j.held);
-	if (rc < 0 || !same_catalog(d->cur->cat, g->cat)) {
+	if (rc < 0 || !j.nheld || !same_catalog(d->cur->cat, g->cat)) {
 		clear_pending(r);
 		daemon_publish(d, g);
 	} else {
