@@ -16,7 +16,10 @@ read each file, a `cat` loop and a `grep -r` loop (whose exit status and
 stderr count), and a lister that looks for the skill in skills/ (missing).
 
 Passes when every case has 0 wrong reads, errors under 0.5% of its reads
-and the skill never missing; then the mount shows what the source holds.
+and the skill never missing; when another skill, edited once a third into
+the run, is served changed by the end of the edits (no skill's change is
+held back by one that never settles); and when the mount then shows what
+the source holds.
 
 Environment: SKILLSFS (the daemon), LIVE_STRESS_SECONDS (per case, default
 60), LIVE_STRESS_CASES and LIVE_STRESS_MODES (comma-separated subsets),
@@ -253,11 +256,23 @@ def run_case(mode, case):
             if classify(rel, m.read("skills", SKILL, rel)) != "complete":
                 raise AssertionError("the first version does not read whole")
         edits = 0
+        other = os.path.join(root, "other0", "notes.md")
         with Readers(m) as readers:
-            end = time.monotonic() + SECONDS
+            start = time.monotonic()
+            other_at, end = start + SECONDS / 3, start + SECONDS
             while time.monotonic() < end:
                 edit(edits)
                 edits += 1
+                if other_at and time.monotonic() >= other_at:
+                    # another skill's edit, amid this skill's
+                    with open(other, "w") as f:
+                        f.write("edited while the live skill was\n")
+                    other_at = None
+            # still amid the edits: two thirds of the run later, the
+            # other skill's change must be served
+            if m.read("skills", "other0", "notes.md") != b"edited while the live skill was\n":
+                raise AssertionError("another skill's edit was held back "
+                                     "while the live skill was edited")
         shows_source(m, root)
         if sorted(os.listdir(m.file("skills"))) != ["live", "other0", "other1", "other2"]:
             raise AssertionError("skills/ lists %s" % os.listdir(m.file("skills")))
