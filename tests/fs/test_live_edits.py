@@ -14,7 +14,10 @@ in its source and read at once through a mount that had not read it.
 
 Paced: no error and no wrong read.  Back to back: no wrong read and
 errors under 0.5% of the reads.  After the writer stops, the mount shows
-what the source holds."""
+what the source holds.  A writer at work past the longest wait for writers
+keeps its skill's last settled version and holds back no other skill
+(HeldWhileEdited; minutes of back-to-back edits: test_live_edits_sustained.py
+and tests/stress/live_edits_stress.py)."""
 
 import errno
 import os
@@ -381,6 +384,44 @@ class PendingStatus(MountTestCase):
 
 
 class PendingStatusPolling(PendingStatus):
+    options = ("-o", "polling")
+
+
+class HeldWhileEdited(MountTestCase):
+    """A writer at work past the longest wait for writers (here -o
+    settle_max=300) holds back no other skill: their changes are published,
+    while its skill keeps its last settled version, which status.json names
+    as served as it was; once the writer is done, its version shows."""
+
+    options = ()
+
+    def test_other_skills_go_on(self):
+        root = self.make_dir()
+        calm = write_skill(root, "calm", files={"notes.md": "calm v1\n"})
+        busy = write_skill(root, "busy", files={"notes.md": "old notes\n"})
+        m = self.mount([root], ("-o", "settle_max=300") + self.options)
+        self.assertEqual(m.read("skills", "busy", "notes.md"), b"old notes\n")
+        with open(os.path.join(busy, "notes.md"), "r+b") as f:
+            f.truncate(0)
+            f.write(b"new notes, half")
+            f.flush()
+            write_file(os.path.join(calm, "notes.md"), b"calm v2\n")
+            wait_for(lambda: m.read("skills", "calm", "notes.md") == b"calm v2\n",
+                     what="another skill's change, published amid the writer's")
+            self.assertEqual(m.read("skills", "busy", "notes.md"), b"old notes\n")
+            st = wait_for(lambda: "being edited" in
+                          m.json("status.json").get("pending", {}).get("why", "") and
+                          m.json("status.json")["pending"],
+                          what="status.json to name the skill held as it was")
+            self.assertEqual([e["id"] for e in st["stale"]], ["busy"])
+            self.assertEqual(m.read("skills", "busy", "notes.md"), b"old notes\n")
+            f.write(b" and done\n")
+        wait_for(lambda: "pending" not in m.json("status.json") and
+                 m.read("skills", "busy", "notes.md") == b"new notes, half and done\n",
+                 what="the writer's version published once it is done")
+
+
+class HeldWhileEditedPolling(HeldWhileEdited):
     options = ("-o", "polling")
 
 
