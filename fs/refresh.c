@@ -118,6 +118,8 @@ struct refresher {
 	size_t nheld;
 	long long held_at;       /* CLOCK_MONOTONIC ms of the last build
 	                          * that held them */
+	long long look_after;    /* CLOCK_MONOTONIC ms: no build before
+	                          * (what went waits to be left alone) */
 	/* What the watches' paths point into (watcher_sync borrows them):
 	 * the folders of this catalog, and these strings. */
 	sfs_catalog *watched;    /* one reference, or NULL */
@@ -469,6 +471,8 @@ static bool changed_meanwhile(struct refresher *r)
 struct judgement {
 	bool wait;                 /* the build waits */
 	bool shrunk_only;          /* ... only for a second look */
+	bool recent_only;          /* ... only for a folder or file that
+	                            * changed a moment ago to be left alone */
 	const char *why;           /* static: why it waits */
 	const char **held;         /* malloc'd: skill folders to serve as
 	                            * they were, borrowed from the current
@@ -507,8 +511,10 @@ static int judge_one(struct refresher *r, const struct sfs_skill *s,
 	if (v == SETTLE_WAIT) {
 		if (!j->wait || (signs & ~(SETTLE_SHRUNK | SETTLE_RECENT)))
 			j->why = why_of(signs);
-		j->shrunk_only = (!j->wait || j->shrunk_only) &&
-		                 !(signs & (SETTLE_WRITING | SETTLE_CHANGING));
+		bool writer = signs & (SETTLE_WRITING | SETTLE_CHANGING);
+		j->shrunk_only = (!j->wait || j->shrunk_only) && !writer;
+		j->recent_only = (!j->wait || j->recent_only) && !writer &&
+		                 (signs & SETTLE_RECENT);
 		j->wait = true;
 	} else if (v == SETTLE_HOLD) {
 		if (sfs_grow(&j->held, &j->cap, j->nheld + 1,
@@ -544,7 +550,7 @@ static int judge(struct daemon *d, const struct gen *g, bool forced,
 			                            SETTLE_CHANGING))) {
 				j->why = why_of(signs[i]);
 				j->wait = true;
-				j->shrunk_only = false;
+				j->shrunk_only = j->recent_only = false;
 			}
 			continue;
 		}
@@ -772,6 +778,12 @@ static bool rebuild(struct daemon *d, bool force)
 		why = j.why;
 		r->deferred = true;
 		r->confirming = j.shrunk_only;
+		/* what went a moment ago is looked at again once it may
+		 * have been left alone long enough, not at every quiet
+		 * spell (a build of a large mount in polling mode reads
+		 * every file) */
+		r->look_after = j.recent_only ? now_ms(CLOCK_MONOTONIC) +
+		                                SETTLE_QUIET_MS / 4 : 0;
 	}
 	bool dropped = why != NULL;
 	if (dropped) {
@@ -818,6 +830,7 @@ static bool rebuild(struct daemon *d, bool force)
 	report_catalog(d, d->cur->cat, g->cat);
 	r->deferred = false;
 	r->confirming = false;
+	r->look_after = 0;
 	/* before the current catalog, which the folders point into, goes */
 	int rc = keep_held(r, &j);
 	free(j.held);
@@ -858,6 +871,8 @@ static void poll_check(struct daemon *d)
 		r->confirming = false;
 		return;
 	}
+	if (!force && now < r->look_after)
+		return;   /* what went waits to be left alone */
 	r->rescan = false;
 	if (rebuild(d, force))
 		r->settle_fp = 0;
@@ -894,6 +909,8 @@ static int sleep_ms(struct daemon *d, bool pending, long long first,
 		if (r->confirming && quiet > SETTLE_LOOK_MS)
 			quiet = SETTLE_LOOK_MS;
 		due = last + quiet;
+		if (due < r->look_after)
+			due = r->look_after;
 		if (due > first + settle_max(d))
 			due = first + settle_max(d);
 	} else if (pending) {

@@ -26,8 +26,9 @@ enum settle_sign {
 	SETTLE_CHANGING = 1u << 1,
 	/* the skill, or a file of it, is gone, or a file was emptied */
 	SETTLE_SHRUNK = 1u << 2,
-	/* with SETTLE_SHRUNK: the folder the skill or file went from, or
-	 * the emptied file, changed less than SETTLE_QUIET_MS ago */
+	/* with SETTLE_SHRUNK: the folder the skill or file went from (still
+	 * there: a folder taken away whole is gone), or the emptied file,
+	 * changed less than SETTLE_QUIET_MS ago */
 	SETTLE_RECENT = 1u << 3,
 };
 
@@ -41,7 +42,8 @@ struct settle_case {
 	 * it): a doubt about it need not hold back the rest */
 	bool held;
 	/* no change happened since an earlier build saw the same: a second
-	 * look after a quiet spell agrees that something went */
+	 * look after a quiet spell agrees that something went (which goes
+	 * only once it went more than SETTLE_QUIET_MS ago, too) */
 	bool confirmed;
 };
 

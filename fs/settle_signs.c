@@ -59,24 +59,11 @@ static bool recent(const char *path)
 	return ms < SETTLE_QUIET_MS && ms > -SETTLE_QUIET_MS;
 }
 
-/* Whether the folder `dir`, or, when it is gone, the nearest folder above
- * it that is there, changed less than SETTLE_QUIET_MS ago: something
- * went from it a moment ago. */
-static bool recent_near(const char *dir)
+static bool folder_exists(const char *path)
 {
-	char path[PATH_MAX];
 	struct stat st;
 
-	if (snprintf(path, sizeof(path), "%s", dir) >= (int)sizeof(path))
-		return true;   /* cannot tell: in doubt */
-	for (;;) {
-		if (lstat(path, &st) == 0)
-			return recent(path);
-		char *slash = strrchr(path, '/');
-		if (!slash || slash == path)
-			return false;
-		*slash = '\0';
-	}
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 static bool recent_at(const char *dir, const char *name)
@@ -165,9 +152,13 @@ unsigned settle_gone_signs(const struct sfs_skill *s)
 	                                         : "SKILL.md";
 	unsigned sg = SETTLE_SHRUNK;
 
+	/* a folder taken away whole (rm -r) is no writer's step between
+	 * two versions: no editor, checkout or cp -r over a skill does it */
+	if (!folder_exists(s->dir))
+		return sg;
 	if (open_for_writing(s->dir, md))
 		sg |= SETTLE_WRITING;
-	if (recent_at(s->dir, md) || recent_near(s->dir))
+	if (recent_at(s->dir, md) || recent(s->dir))
 		sg |= SETTLE_RECENT;
 	return sg;
 }
@@ -186,7 +177,7 @@ unsigned settle_lost_signs(const struct sfs_skill *a, const struct sfs_skill *b)
 		const char *slash = strrchr(src, '/');
 		int len = snprintf(dir, sizeof(dir), "%s/%.*s", a->dir,
 		                   slash ? (int)(slash - src) : 0, src);
-		if (len < 0 || len >= (int)sizeof(dir) || recent_near(dir))
+		if (len < 0 || len >= (int)sizeof(dir) || recent(dir))
 			return sg | SETTLE_RECENT;
 	}
 	return sg;

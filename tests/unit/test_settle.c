@@ -46,8 +46,11 @@ int main(void)
 	       "a file changed again past the longest wait");
 	/* something gone: a second look after a quiet spell decides */
 	expect(S, false, false, false, SETTLE_WAIT, "a skill gone, first look");
-	expect(S | R, false, false, true, SETTLE_PUBLISH,
-	       "a skill gone, confirmed after a quiet spell");
+	expect(S | R, false, false, true, SETTLE_WAIT,
+	       "a skill gone a moment ago, confirmed after a quiet spell "
+	       "(a writer preempted between unlink and create)");
+	expect(S, false, false, true, SETTLE_PUBLISH,
+	       "a skill gone from a folder left alone, confirmed");
 	expect(S | R, true, false, false, SETTLE_HOLD,
 	       "a skill gone a moment ago, past the longest wait");
 	expect(S | R, false, true, false, SETTLE_HOLD,
