@@ -772,8 +772,9 @@ static bool rebuild(struct daemon *d, bool force)
 	}
 	/* A skill or a file that goes (deleted, made invalid, or caught
 	 * between a checkout's unlink and create) goes once a second build,
-	 * after a quiet spell with no event, sees it gone too; a writer at
-	 * work is waited for. */
+	 * after a quiet spell with no event, sees it gone too, and its
+	 * folder has been left alone a while; a writer at work is waited
+	 * for (settle.h). */
 	if (g && !why && j.wait) {
 		why = j.why;
 		r->deferred = true;
@@ -798,9 +799,9 @@ static bool rebuild(struct daemon *d, bool force)
 	}
 	/* the skills in doubt are served as they were; g, what the sources
 	 * hold now, tells status.json what waits */
-	struct gen *now = NULL;
+	struct gen *as_is = NULL;
 	if (g && j.nheld) {
-		now = g;
+		as_is = g;
 		g = build_holding(d, seen, nseen, &j);
 	}
 	watcher_free_changed(changed, nchanged);
@@ -816,8 +817,8 @@ static bool rebuild(struct daemon *d, bool force)
 		        strerror(ENOMEM));
 		d->refresher->rescan = true;
 		free(j.held);
-		if (now)
-			gen_unref(now);
+		if (as_is)
+			gen_unref(as_is);
 		return true;
 	}
 	if (d->opt->debug)
@@ -840,10 +841,10 @@ static bool rebuild(struct daemon *d, bool force)
 	} else {
 		gen_unref(g);   /* nothing but the held skills changed */
 	}
-	if (now) {
-		note_pending(d, now, "a skill is being edited: its last "
+	if (as_is) {
+		note_pending(d, as_is, "a skill is being edited: its last "
 		             "settled version is served");
-		gen_unref(now);
+		gen_unref(as_is);
 	}
 	return true;
 }
