@@ -4,11 +4,12 @@
  * A skill's new state is in doubt while a writer may be between two of
  * its steps: a file open for writing, a file that changed again after
  * the build read it, or a skill or file that shrank (gone, emptied)
- * where something changed a moment ago, or that only one look saw.  A build in doubt waits, as long
- * as a change may wait; past that, or for a skill already held, it is
- * published with each skill in doubt served as it was, so that an
- * author who never stops editing neither empties nor withdraws a skill,
- * nor holds back the changes of every other skill.
+ * where something changed a moment ago, or that only one look saw.  A
+ * build in doubt waits, as long as a change may wait; past that, or for
+ * a skill already held, it is published with each skill in doubt served
+ * as it was, so that an author who never stops editing neither empties
+ * nor withdraws a skill, nor holds back the changes of every other
+ * skill.
  */
 #include "settle.h"
 
