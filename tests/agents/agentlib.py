@@ -165,7 +165,10 @@ class Agent:
         return env
 
     def link_skills(self, rel, target):
-        """The agent's own skills folder, a symlink to target."""
+        """The agent's own skills folder, a symlink to target (none when
+        target is None: the agent reads another agent's link)."""
+        if target is None:
+            return
         path = os.path.join(self.home, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         os.symlink(target, path)
@@ -356,6 +359,7 @@ class Gemini(Agent):
         if mcp:
             settings["mcpServers"] = {"skills": {
                 "command": SKILLSFS_MCP, "args": ["--mount", mount], "trust": True}}
+        os.makedirs(os.path.join(self.home, ".gemini"), exist_ok=True)
         with open(os.path.join(self.home, ".gemini", "settings.json"), "w") as f:
             json.dump(settings, f)
 
@@ -384,6 +388,21 @@ class Gemini(Agent):
 
 
 AGENTS = {"claude-code": ClaudeCode, "codex": Codex, "gemini": Gemini}
+
+# The links README.md's "Connecting each agent" makes in one HOME, in its
+# order: (the agent's folder, the agent whose view it shows).  Gemini CLI
+# also reads ~/.agents/skills, so with Codex linked its own folder is left
+# alone and it lists the codex view.
+README_LINKS = [(".claude/skills", "claude-code"), (".agents/skills", "codex")]
+README_SEES = {"claude-code": "claude-code", "codex": "codex", "gemini": "codex"}
+
+
+def link_readme_home(agent, mount):
+    """Makes every link of README_LINKS in agent's HOME; returns the agent
+    whose folder it then lists."""
+    for rel, view in README_LINKS:
+        agent.link_skills(rel, skills_folder(mount, view))
+    return README_SEES[agent.name]
 
 
 def installed():

@@ -74,6 +74,7 @@ class AgentCase(unittest.TestCase):
     """Helpers: a mount, an agent configured for a folder, a mock model."""
 
     def new_agent(self, folder, mount, mcp=False):
+        """folder: what the agent's own skills folder links to, or None."""
         workdir = agentlib.new_workdir(AGENT)
         self.addCleanup(shutil.rmtree, workdir, True)
         agent = AGENTS[AGENT](workdir)
@@ -102,12 +103,16 @@ class AgentCase(unittest.TestCase):
             agent.name, run.describe()))
         return run, main
 
-    def assert_lists(self, agent, run, request, expected):
+    def assert_lists(self, agent, run, request, expected, catalog=()):
         """Every skill of expected ({id: description}) in the listing of
-        request, with that description, none twice, no budget warning."""
+        request, with that description, none twice, none of catalog that is
+        not in expected, no budget warning."""
         listed = agent.listing(request)
         self.assertIsNotNone(listed, "%s put no skills listing in its request" % agent.name)
         self.assertNotIn("__twice__", listed, "skills listed twice: %s" % listed.get("__twice__"))
+        extra = sorted((set(listed) & set(catalog)) - set(expected))
+        self.assertFalse(extra, "%d skills listed from outside its folder, e.g. %s" % (
+            len(extra), extra[:5]))
         missing = sorted(set(expected) - set(listed))
         self.assertFalse(missing, "%d of %d skills not listed, e.g. %s" % (
             len(missing), len(expected), missing[:5]))
@@ -158,6 +163,19 @@ class SmallCatalog(AgentCase):
         self.assertTrue(results, "the read's result never reached the model")
         self.assertIn("Read [the field map](references/fields.md)", results[0])
         self.assertIn(body.splitlines()[-1], results[0])
+
+    def test_readme_links_in_one_home(self):
+        # README's links for every agent in one HOME: each agent lists the
+        # one folder README says it sees, each skill once, and Gemini CLI
+        # reports no conflict between two of its folders
+        agent = self.new_agent(None, self.mount)
+        sees = agentlib.link_readme_home(agent, self.mount)
+        expected = folder_skills(skills_folder(self.mount, sees))
+        mock = self.new_mock([("text", "Nothing to do.")])
+        run, main = self.run_agent(agent, mock, "Which skills do you have?")
+        self.assert_lists(agent, run, main[0], expected,
+                          catalog=folder_skills(self.mount.file("skills")))
+        self.assertNotIn("conflict", (run.stdout + run.stderr).lower())
 
     def test_mcp_get_skill_then_reference_and_script(self):
         folder = skills_folder(self.mount, AGENT)
@@ -218,7 +236,8 @@ class LargeCatalogViews(AgentCase):
         mock = self.new_mock([("text", "Nothing to do.")])
         agent = self.new_agent(self.view, self.mount)
         run, main = self.run_agent(agent, mock, "Which skills do you have?")
-        self.assert_lists(agent, run, main[0], expected)
+        self.assert_lists(agent, run, main[0], expected,
+                          catalog=folder_skills(self.mount.file("skills")))
 
     def test_reaches_a_skill_outside_its_view_through_find_skills(self):
         in_view = set(folder_skills(self.view))
