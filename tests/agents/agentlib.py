@@ -346,7 +346,7 @@ class Gemini(Agent):
     program_name = "gemini"
     read_tool = "read_file"
 
-    def configure(self, skills_dir, mount, mcp=False):
+    def configure(self, skills_dir, mount, mcp=False, include_mount=True):
         self.link_skills(".gemini/skills", skills_dir)
         settings = {
             "security": {"auth": {"selectedType": "gemini-api-key"},
@@ -354,7 +354,7 @@ class Gemini(Agent):
             "general": {"disableAutoUpdate": True, "disableUpdateNag": True},
             "privacy": {"usageStatisticsEnabled": False},
             "telemetry": {"enabled": False},
-            "context": {"includeDirectories": [mount]},
+            "context": {"includeDirectories": [mount] if include_mount else []},
         }
         if mcp:
             settings["mcpServers"] = {"skills": {
@@ -389,20 +389,31 @@ class Gemini(Agent):
 
 AGENTS = {"claude-code": ClaudeCode, "codex": Codex, "gemini": Gemini}
 
-# The links README.md's "Connecting each agent" makes in one HOME, in its
-# order: (the agent's folder, the agent whose view it shows).  Gemini CLI
-# also reads ~/.agents/skills, so with Codex linked its own folder is left
-# alone and it lists the codex view.
-README_LINKS = [(".claude/skills", "claude-code"), (".agents/skills", "codex")]
-README_SEES = {"claude-code": "claude-code", "codex": "codex", "gemini": "codex"}
+# The folders each agent reads skills from in HOME (the ones README.md's
+# "Connecting each agent" may link).
+HOME_FOLDERS = {"claude-code": [".claude/skills"], "codex": [".agents/skills"],
+                "gemini": [".gemini/skills", ".agents/skills"]}
+
+
+def readme_links():
+    """[(folder in HOME, view name)]: the `ln -s` lines of README.md's
+    "Connecting each agent", as written."""
+    with open(os.path.join(SOURCE_ROOT, "README.md"), encoding="utf-8") as f:
+        text = f.read()
+    start = text.index("\n## Connecting each agent\n")
+    end = text.find("\n## ", start + 1)
+    section = text[start:end if end >= 0 else None]
+    links = re.findall(r"^ln -s \S+/views/([a-z0-9-]+) ~/(\S+)", section, re.M)
+    return [(folder, view) for view, folder in links]
 
 
 def link_readme_home(agent, mount):
-    """Makes every link of README_LINKS in agent's HOME; returns the agent
-    whose folder it then lists."""
-    for rel, view in README_LINKS:
-        agent.link_skills(rel, skills_folder(mount, view))
-    return README_SEES[agent.name]
+    """Makes README's links in agent's HOME (views until they exist: the
+    folder skills_folder() gives); returns the views the agent then reads."""
+    links = readme_links()
+    for folder, view in links:
+        agent.link_skills(folder, skills_folder(mount, view))
+    return [view for folder, view in links if folder in HOME_FOLDERS[agent.name]]
 
 
 def installed():

@@ -170,12 +170,36 @@ class SmallCatalog(AgentCase):
         # reports no conflict between two of its folders
         agent = self.new_agent(None, self.mount)
         sees = agentlib.link_readme_home(agent, self.mount)
-        expected = folder_skills(skills_folder(self.mount, sees))
+        self.assertEqual(len(sees), 1, "README links %s for %s" % (sees, AGENT))
+        expected = folder_skills(skills_folder(self.mount, sees[0]))
         mock = self.new_mock([("text", "Nothing to do.")])
         run, main = self.run_agent(agent, mock, "Which skills do you have?")
         self.assert_lists(agent, run, main[0], expected,
                           catalog=folder_skills(self.mount.file("skills")))
         self.assertNotIn("conflict", (run.stdout + run.stderr).lower())
+
+    def test_gemini_reads_the_mount_only_when_included(self):
+        # without README's context.includeDirectories, Gemini CLI's
+        # read_file refuses the path get_skill returns
+        if AGENT != "gemini":
+            self.skipTest("Gemini CLI's workspace setting")
+        workdir = agentlib.new_workdir(AGENT)
+        self.addCleanup(shutil.rmtree, workdir, True)
+        agent = AGENTS[AGENT](workdir)
+        agent.configure(None, self.mount.path, mcp=True, include_mount=False)
+
+        def read_reference(results):
+            m = re.search(r"(/[^\s\"\\]+)/SKILL\.md", results[0])
+            self.assertIsNotNone(m, "get_skill gave no SKILL.md path: %s" % results[0][:500])
+            return ("read", m.group(1) + "/references/fields.md")
+
+        mock = self.new_mock([("mcp", "get_skill", {"id": "quarterly-report-fill"}),
+                              read_reference, ("text", "Done.")])
+        self.run_agent(agent, mock, "Fill the quarterly report.")
+        results = mock.results_seen()
+        self.assertEqual(len(results), 2, results)
+        self.assertNotIn(REFERENCE_TOKEN, results[1])
+        self.assertIn("Path not in workspace", results[1])
 
     def test_mcp_get_skill_then_reference_and_script(self):
         folder = skills_folder(self.mount, AGENT)
