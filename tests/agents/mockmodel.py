@@ -24,6 +24,7 @@ that carry no tools get a short text and do not advance the script.
 
 import json
 import threading
+import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -276,7 +277,7 @@ class MockModel:
         self.server.server_close()
 
     def record(self, method, path, body):
-        entry = {"method": method, "path": path, "body": body}
+        entry = {"method": method, "path": path, "time": time.time(), "body": body}
         with self.lock:
             self.requests.append(entry)
             if self.record_path:
