@@ -27,7 +27,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "fs"))
 
 from mockmodel import MockModel  # noqa: E402
-from mountlib import Mount, SOURCE_ROOT, wait_for  # noqa: E402,F401
+from mountlib import Mount, SOURCE_ROOT  # noqa: E402,F401  (the tests take them from here)
 
 BIN = os.path.join(HERE, "node_modules", ".bin")
 SKILLSFS_MCP = os.environ.get("SKILLSFS_MCP", "skillsfs-mcp")

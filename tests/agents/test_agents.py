@@ -11,8 +11,11 @@ to the model:
   - it lists every skill of its folder, each with its description, none
     twice, and logs no over-budget warning; a file it reads through its own
     tool reaches the model whole;
+  - with README's links for every agent in one HOME (its `ln -s` lines as
+    written), it lists exactly the folder README says it sees;
   - over skillsfs-mcp (an MCP server of the agent), it reads a reference
-    and runs a script at the path get_skill returned;
+    and runs a script at the path get_skill returned (Gemini CLI only with
+    README's context.includeDirectories: without, it refuses the path);
   - with ~1,000 skills mounted and views/ in the mount: it lists its whole
     view with descriptions and no warning, and reaches a skill outside its
     view through find-skills in at most two tool calls after reading
