@@ -141,6 +141,11 @@ class Run:
             self.agent.name, self.returncode, self.stdout[-4000:], self.stderr[-4000:])
 
 
+def mentions_skills(line):
+    """The word skill or skills (not the skillsfs of a temporary path)."""
+    return re.search(r"\bskills?\b", line, re.I) is not None
+
+
 class Agent:
     name = None
     read_tool = None        # the tool offered in its main loop's requests
@@ -243,6 +248,9 @@ class ClaudeCode(Agent):
     def over_budget(self, run):
         return [l for l in run.log.splitlines() if "over budget" in l]
 
+    def skill_complaints(self, run):
+        return [l for l in run.log.splitlines() if "[ERROR]" in l and mentions_skills(l)]
+
     @staticmethod
     def listing(request):
         """{name: description or None} from the skills reminder."""
@@ -315,6 +323,11 @@ class Codex(Agent):
     def over_budget(self, run):
         return [l for l in run.stderr.splitlines() if "skills context budget" in l]
 
+    def skill_complaints(self, run):
+        # e.g. "failed to install system skills: ... Read-only file system"
+        # when $CODEX_HOME/skills is a link into the mount
+        return [l for l in run.stderr.splitlines() if "ERROR" in l and mentions_skills(l)]
+
     @staticmethod
     def listing(request):
         """{name: description or None} from <skills_instructions>, and the
@@ -371,6 +384,10 @@ class Gemini(Agent):
     def over_budget(self, run):
         return []   # Gemini CLI has no listing budget
 
+    def skill_complaints(self, run):
+        # "Skill conflict detected": a skill in two of its folders
+        return [l for l in (run.stdout + run.stderr).splitlines() if "Skill conflict" in l]
+
     @staticmethod
     def listing(request):
         si = request["body"].get("systemInstruction") or {}
@@ -391,20 +408,19 @@ AGENTS = {"claude-code": ClaudeCode, "codex": Codex, "gemini": Gemini}
 
 # The folders each agent reads skills from in HOME (the ones README.md's
 # "Connecting each agent" may link).
-HOME_FOLDERS = {"claude-code": [".claude/skills"], "codex": [".agents/skills"],
+HOME_FOLDERS = {"claude-code": [".claude/skills"],
+                "codex": [".agents/skills", ".codex/skills"],     # CODEX_HOME is ~/.codex
                 "gemini": [".gemini/skills", ".agents/skills"]}
 
 
 def readme_links():
-    """[(folder in HOME, view name)]: the `ln -s` lines of README.md's
-    "Connecting each agent", as written."""
+    """[(folder in HOME, view name)]: every `ln -s MOUNT/views/VIEW ~/FOLDER`
+    README.md gives, as written (in a block or inline), so that two pieces
+    of advice that disagree show up as an agent reading two views."""
     with open(os.path.join(SOURCE_ROOT, "README.md"), encoding="utf-8") as f:
         text = f.read()
-    start = text.index("\n## Connecting each agent\n")
-    end = text.find("\n## ", start + 1)
-    section = text[start:end if end >= 0 else None]
-    links = re.findall(r"^ln -s \S+/views/([a-z0-9-]+) ~/(\S+)", section, re.M)
-    return [(folder, view) for view, folder in links]
+    links = re.findall(r"ln -s \S+/views/([a-z0-9-]+)/? ~/([^\s`]+)", text)
+    return sorted({(folder.rstrip("/"), view) for view, folder in links})
 
 
 def link_readme_home(agent, mount):

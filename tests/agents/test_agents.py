@@ -168,18 +168,19 @@ class SmallCatalog(AgentCase):
         self.assertIn(body.splitlines()[-1], results[0])
 
     def test_readme_links_in_one_home(self):
-        # README's links for every agent in one HOME: each agent lists the
-        # one folder README says it sees, each skill once, and Gemini CLI
-        # reports no conflict between two of its folders
+        # README's links for every agent in one HOME: each agent reads one
+        # of them, lists that folder, each skill once, and complains about
+        # none of its skills folders
         agent = self.new_agent(None, self.mount)
         sees = agentlib.link_readme_home(agent, self.mount)
-        self.assertEqual(len(sees), 1, "README links %s for %s" % (sees, AGENT))
+        self.assertEqual(len(sees), 1, "%s reads %d of README's links: %s" % (
+            AGENT, len(sees), agentlib.readme_links()))
         expected = folder_skills(skills_folder(self.mount, sees[0]))
         mock = self.new_mock([("text", "Nothing to do.")])
         run, main = self.run_agent(agent, mock, "Which skills do you have?")
         self.assert_lists(agent, run, main[0], expected,
                           catalog=folder_skills(self.mount.file("skills")))
-        self.assertNotIn("conflict", (run.stdout + run.stderr).lower())
+        self.assertEqual(agent.skill_complaints(run), [])
 
     def test_gemini_reads_the_mount_only_when_included(self):
         # without README's context.includeDirectories, Gemini CLI's
