@@ -110,8 +110,12 @@ class AgentCase(unittest.TestCase):
         """Every skill of expected ({id: description}) in the listing of
         request, with that description, none twice, none of catalog that is
         not in expected, no budget warning."""
+        self.assertEqual(agent.over_budget(run), [], "over-budget warning")
         listed = agent.listing(request)
         self.assertIsNotNone(listed, "%s put no skills listing in its request" % agent.name)
+        print("%s: %d skills in its folder, %d listed with a description (its own included)"
+              % (agent.name, len(expected), sum(1 for v in listed.values() if v)),
+              file=sys.stderr)
         self.assertNotIn("__twice__", listed, "skills listed twice: %s" % listed.get("__twice__"))
         extra = sorted((set(listed) & set(catalog)) - set(expected))
         self.assertFalse(extra, "%d skills listed from outside its folder, e.g. %s" % (
@@ -126,7 +130,6 @@ class AgentCase(unittest.TestCase):
         self.assertFalse(wrong, "descriptions changed, e.g. %s: %r != %r" % (
             (wrong[:1] or [""])[0], listed.get((wrong or [""])[0]),
             expected.get((wrong or [""])[0])))
-        self.assertEqual(agent.over_budget(run), [], "over-budget warning")
         return listed
 
 
