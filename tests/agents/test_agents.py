@@ -267,8 +267,12 @@ class LargeCatalogViews(AgentCase):
         mock = self.new_mock([("text", "Nothing to do.")])
         agent = self.new_agent(self.view, self.mount)
         run, main = self.run_agent(agent, mock, "Which skills do you have?")
-        self.assert_lists(agent, run, main[0], expected,
-                          catalog=folder_skills(self.mount.file("skills")))
+        catalog = folder_skills(self.mount.file("skills"))
+        listed = self.assert_lists(agent, run, main[0], expected, catalog=catalog)
+        # what the model reads: how many more skills find-skills reaches
+        more = len(catalog) - (len(expected) - 1)
+        self.assertRegex(listed["find-skills"], r"\b%d\b" % more,
+                         "find-skills' description does not say there are %d more" % more)
 
     def test_reaches_a_skill_outside_its_view_through_find_skills(self):
         in_view = set(folder_skills(self.view))
