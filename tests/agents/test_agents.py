@@ -133,18 +133,23 @@ class AgentCase(unittest.TestCase):
         return listed
 
 
-class SmallCatalog(AgentCase):
-    """A dozen skills, the agent's skills folder on skills_folder()."""
+class MountedCatalog(AgentCase):
+    """A generated catalog of `size` skills, mounted once for the class."""
+    size = None
+    ready_timeout = 20
+
+    @classmethod
+    def write_catalog(cls, root):
+        generate(cls.size, root)
 
     @classmethod
     def setUpClass(cls):
         cls.src = agentlib.new_workdir("src")
         cls.root = os.path.join(cls.src, "skills")
-        generate(12, cls.root)
-        write_report_skill(cls.root)
         cls.mount = Mount([cls.root])
         try:
-            cls.mount.start()
+            cls.write_catalog(cls.root)
+            cls.mount.start(timeout=cls.ready_timeout)
         except BaseException:
             shutil.rmtree(cls.src, ignore_errors=True)
             raise
@@ -153,6 +158,16 @@ class SmallCatalog(AgentCase):
     def tearDownClass(cls):
         cls.mount.cleanup()
         shutil.rmtree(cls.src, ignore_errors=True)
+
+
+class SmallCatalog(MountedCatalog):
+    """A dozen skills, the agent's skills folder on skills_folder()."""
+    size = 12
+
+    @classmethod
+    def write_catalog(cls, root):
+        generate(cls.size, root)
+        write_report_skill(root)
 
     def test_lists_every_skill_and_reads_one(self):
         folder = skills_folder(self.mount, AGENT)
@@ -234,25 +249,10 @@ class SmallCatalog(AgentCase):
         self.assertIn(SCRIPT_ANSWER, results[2])
 
 
-class LargeCatalogViews(AgentCase):
+class LargeCatalogViews(MountedCatalog):
     """~1,000 generated skills; the agent's skills folder on its view."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.src = agentlib.new_workdir("src")
-        cls.root = os.path.join(cls.src, "skills")
-        generate(LARGE_CATALOG, cls.root)
-        cls.mount = Mount([cls.root])
-        try:
-            cls.mount.start(timeout=60)
-        except BaseException:
-            shutil.rmtree(cls.src, ignore_errors=True)
-            raise
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.mount.cleanup()
-        shutil.rmtree(cls.src, ignore_errors=True)
+    size = LARGE_CATALOG
+    ready_timeout = 60
 
     def setUp(self):
         if not os.path.isdir(self.mount.file("views")):
