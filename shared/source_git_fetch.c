@@ -166,7 +166,14 @@ static int make_clone(const struct sfs_source_url *u, const char *path,
 		free(tmp);
 		return -EIO;
 	}
-	rc = fetch(repo, u->location, why, wlen);
+	/* the clone is the user's alone, whatever the umask (trust.h) */
+	if (chmod(tmp, 0700) < 0) {
+		rc = -errno;
+		snprintf(why, wlen, "cannot make the clone %s private: %s", tmp,
+		         sfs_strerror(-rc));
+	} else {
+		rc = fetch(repo, u->location, why, wlen);
+	}
 	git_repository_free(repo);
 	/* another mount that made it first wins: its clone is as good */
 	if (rc == 0 && rename(tmp, path) < 0 && errno != EEXIST &&
