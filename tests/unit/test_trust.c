@@ -163,9 +163,15 @@ static void test_cache(void)
 		close(vfd);
 	chmod(cache, 0770);
 	ok(sfs_cache_check(cache, why, sizeof(why)) == -EPERM &&
-	   strstr(why, "mode 0770") && sfs_cache_open_read(blob) == -EPERM,
-	   "a cache folder others may write is refused (%s)", why);
+	   strstr(why, "mode 0770") &&
+	   sfs_cache_write(blob, "other", 5, 0400, false) == -EPERM,
+	   "a cache folder others may write is refused, for an update and a "
+	   "write (%s)", why);
 	chmod(cache, 0700);
+	chmod(at("cache/git-blobs"), 0777);
+	ok(sfs_cache_open_read(blob) == -EPERM,
+	   "a read from a folder others may write is refused");
+	chmod(at("cache/git-blobs"), 0700);
 }
 
 int main(void)
