@@ -10,12 +10,11 @@ import json
 import os
 import re
 import socket
-import subprocess
 import time
 import unittest
 import urllib.request
 
-from hostilelib import SKILLSFS_MCP, STEP_TIMEOUT, HostileCase, wait_for
+from hostilelib import STEP_TIMEOUT, HostileCase, wait_for
 
 IDLE = 300            # more than the 256 slots the server had
 HALF_SENT = 50
@@ -35,33 +34,12 @@ class HttpLimits(HostileCase):
         super().setUp()
         self.run_dir = self.make_dir()
         os.chmod(self.run_dir, 0o700)
-        err = open(os.path.join(self.make_dir(), "mcp.err"), "w+")
-        self.addCleanup(err.close)
-        proc = subprocess.Popen([SKILLSFS_MCP, "--http", "127.0.0.1:0", "--skills-dir",
-                                 self.root, "--linger", "0"],
-                                env=dict(os.environ, XDG_RUNTIME_DIR=self.run_dir),
-                                stdout=subprocess.DEVNULL, stderr=err)
-
-        def end():
-            proc.terminate()
-            proc.wait(timeout=30)
-        self.addCleanup(end)
-
-        def said():
-            err.seek(0)
-            return err.read()
-        wait_for(lambda: "serving http" in said() or proc.poll() is not None,
-                 timeout=STEP_TIMEOUT, what="skillsfs-mcp --http to say where it serves")
-        url = re.search(r"serving (http://\S+)", said())
-        token = re.search(r"bearer token in (\S+):", said())
-        if proc.poll() is not None or not url:
-            self.fail("skillsfs-mcp --http: " + said())
-        self.url = url.group(1)
+        self.url, token_file = self.mcp_http("127.0.0.1:0", self.run_dir)
         self.port = int(re.search(r":(\d+)/mcp$", self.url).group(1))
         # (a server that names no token file wants none: 401 says so)
         self.token = None
-        if token:
-            with open(token.group(1)) as f:
+        if token_file:
+            with open(token_file) as f:
                 self.token = f.read().strip()
         self.socks = []
         self.addCleanup(self.close_all)

@@ -10,12 +10,10 @@ the token, is served."""
 
 import json
 import os
-import re
 import subprocess
 import unittest
 
-from hostilelib import ANY_PYTHON, CONTROL_ID, SKILLSFS_MCP, STEP_TIMEOUT, HostileCase, \
-    wait_for, write_skill
+from hostilelib import ANY_PYTHON, CONTROL_ID, STEP_TIMEOUT, HostileCase, write_skill
 from test_confidential import become_test_user, test_user
 
 HIDDEN = "root-only"
@@ -73,29 +71,10 @@ class HttpToken(HostileCase):
 
     def serve(self, listen):
         """skillsfs-mcp --http LISTEN as root: (url, token file)."""
-        err = open(os.path.join(self.make_dir(), "mcp.err"), "w+")
-        self.addCleanup(err.close)
-        env = dict(os.environ, XDG_RUNTIME_DIR=self.run_dir)
-        proc = subprocess.Popen([SKILLSFS_MCP, "--http", listen, "--skills-dir", self.root,
-                                 "--linger", "0"], env=env, stdout=subprocess.DEVNULL,
-                                stderr=err)
-
-        def end():
-            proc.terminate()
-            proc.wait(timeout=30)
-        self.addCleanup(end)
-
-        def said():
-            err.seek(0)
-            return err.read()
-        wait_for(lambda: "serving http" in said() or proc.poll() is not None,
-                 timeout=STEP_TIMEOUT, what="skillsfs-mcp --http to say where it serves")
-        text = said()
-        url = re.search(r"serving (http://\S+)", text)
-        token = re.search(r"bearer token in (\S+):", text)
-        if proc.poll() is not None or not url or not token:
-            self.fail("skillsfs-mcp --http %s: %s" % (listen, text))
-        return url.group(1), token.group(1)
+        url, token_file = self.mcp_http(listen, self.run_dir)
+        if not token_file:
+            self.fail("skillsfs-mcp --http %s named no token file" % listen)
+        return url, token_file
 
     def post(self, url, body, token_file, as_test_user):
         p = subprocess.run([ANY_PYTHON, "-c", POST, url, body, token_file],
