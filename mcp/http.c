@@ -607,7 +607,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 
 	(void)cls;
 	(void)why;
-	http_guard_completed(c);
+	http_guard_completed(c, ex && !ex->refused);
 	if (ex) {
 		buf_free(&ex->body);
 		free(ex);

@@ -6,8 +6,9 @@
  * that sends a byte now and then keeps its connection forever, and 256
  * such connections took every slot, before any token was asked for
  * (issue 28).  So each connection gets a deadline for the headers of its
- * next request (HTTP_HEADERS_DEADLINE_S, from its accept or from the end
- * of its last answer), an authorized request one for its body, and one
+ * next request (HTTP_HEADERS_DEADLINE_S from its accept or from a refusal;
+ * HTTP_KEEPALIVE_DEADLINE_S after an answer to a client that had the
+ * token), an authorized request one for its body, and one
  * address at most HTTP_PER_ADDRESS_LIMIT connections, out of
  * HTTP_CONNECTION_LIMIT: one client alone cannot fill the server, and
  * what it holds frees itself within seconds.  A request being answered
@@ -90,9 +91,10 @@ void http_guard_answering(struct MHD_Connection *c)
 	set_deadline(c, 0);
 }
 
-void http_guard_completed(struct MHD_Connection *c)
+void http_guard_completed(struct MHD_Connection *c, bool let_in)
 {
-	set_deadline(c, HTTP_HEADERS_DEADLINE_S);
+	set_deadline(c, let_in ? HTTP_KEEPALIVE_DEADLINE_S
+	                       : HTTP_HEADERS_DEADLINE_S);
 }
 
 void http_guards_expire(struct http_guards *gs, uint64_t now)
