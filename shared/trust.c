@@ -358,14 +358,6 @@ int sfs_trust_open(const char *path, enum sfs_trust_kind kind, off_t max,
 
 /* ---- cache files -------------------------------------------------------- */
 
-static int cache_dir_of(const char *path, bool create, const char **base)
-{
-	char dir[PATH_MAX];
-	int rc = split(path, dir, sizeof(dir), base);
-
-	return rc < 0 ? rc : sfs_trust_dir_open(dir, create, NULL, 0);
-}
-
 /* A cache file may be used: a regular file of ours (or root's) that
  * nobody else may write; one we write has no other name either. */
 static bool cache_file_ok(int fd, bool writing)
@@ -378,18 +370,21 @@ static bool cache_file_ok(int fd, bool writing)
 }
 
 /*
- * The folder of a cache file to read, checked itself, without walking
- * from / again: one openat2 that follows no link, where the walk costs
- * two calls a folder (a second mount of 10,000 skills reads 10,000 kept
- * SKILL.md blobs; the walk took 35 us an open on the benchmark machine,
- * about 0.3 s in all, against 386 ms for the whole mount).  The folders
- * above are walked and checked by every write into the cache and by every
- * update (sfs_cache_check), and a file read must still be a regular file
- * of ours or root's that nobody else may write, which nobody else can
- * make, wherever they moved folders.  Where openat2 cannot be used (an
- * old kernel, a link on the way), the walk.
+ * The folder of a cache file, checked.  `walk`: walked from / as
+ * sfs_trust_dir_open does (made when missing with create).  Else, for
+ * the many reads and writes of blobs, one openat2 that follows no link
+ * and a check of that folder alone, where the walk costs two calls a
+ * folder: a second mount of 10,000 git skills opens 10,000 kept SKILL.md
+ * blobs, and the walk took 35 us an open against 5 us for open(2) on the
+ * (loaded) benchmark machine, about 0.3 s for a mount measured at 386 ms.
+ * The folders above are walked by every update (sfs_cache_check) and by
+ * the git-digests open of every build, and a file used must still be a
+ * regular file of ours or root's nobody else may write, which nobody else
+ * can make, wherever they moved folders.  Where openat2 cannot be used (a
+ * missing folder, an old kernel, a link on the way), the walk.
  */
-static int folder_to_read(const char *path, const char **base)
+static int cache_dir_of(const char *path, bool create, bool walk,
+                        const char **base)
 {
 	char dir[PATH_MAX];
 	struct open_how how = {
@@ -401,9 +396,10 @@ static int folder_to_read(const char *path, const char **base)
 
 	if (rc < 0)
 		return rc;
-	int dfd = (int)syscall(SYS_openat2, AT_FDCWD, dir, &how, sizeof(how));
+	int dfd = walk ? -1 : (int)syscall(SYS_openat2, AT_FDCWD, dir, &how,
+	                                   sizeof(how));
 	if (dfd < 0)
-		return sfs_trust_dir_open(dir, false, NULL, 0);
+		return sfs_trust_dir_open(dir, create, NULL, 0);
 	if (fstat(dfd, &st) < 0 || check_folder(&st, dir, NULL, 0) < 0) {
 		close(dfd);
 		return -EPERM;
@@ -414,7 +410,7 @@ static int folder_to_read(const char *path, const char **base)
 int sfs_cache_open_read(const char *path)
 {
 	const char *base;
-	int dfd = folder_to_read(path, &base);
+	int dfd = cache_dir_of(path, false, false, &base);
 
 	if (dfd < 0)
 		return dfd;
@@ -434,7 +430,7 @@ int sfs_cache_open_read(const char *path)
 int sfs_cache_open_append(const char *path, mode_t mode)
 {
 	const char *base;
-	int dfd = cache_dir_of(path, true, &base);
+	int dfd = cache_dir_of(path, true, true, &base);
 	int fd = -1;
 
 	if (dfd < 0)
@@ -496,7 +492,7 @@ int sfs_cache_write(const char *path, const void *p, size_t n, mode_t mode,
 {
 	char tmp[NAME_MAX + 1];
 	const char *base;
-	int dfd = cache_dir_of(path, true, &base);
+	int dfd = cache_dir_of(path, true, false, &base);
 
 	if (dfd < 0)
 		return dfd;
@@ -518,7 +514,7 @@ int sfs_cache_write(const char *path, const void *p, size_t n, mode_t mode,
 int sfs_cache_unlink(const char *path)
 {
 	const char *base;
-	int dfd = cache_dir_of(path, false, &base);
+	int dfd = cache_dir_of(path, false, true, &base);
 
 	if (dfd < 0)
 		return dfd;
@@ -530,7 +526,7 @@ int sfs_cache_unlink(const char *path)
 int sfs_cache_mkdirs(const char *path)
 {
 	const char *base;
-	int dfd = cache_dir_of(path, true, &base);
+	int dfd = cache_dir_of(path, true, true, &base);
 
 	if (dfd < 0)
 		return dfd;

@@ -52,9 +52,10 @@ int sfs_cache_check(const char *cache_dir, char *why, size_t wlen);
  * file that is not regular or one another user owns is never followed.
  */
 /* For reading (O_NONBLOCK): -ELOOP for a link, -EPERM for a file that is
- * not a regular one of ours, or in a folder that fails the rule.  (Only
- * that folder is checked, reached by a path with no link: the folders
- * above are checked by every write and update.) */
+ * not a regular one of ours, or in a folder that fails the rule.  (Reads
+ * and sfs_cache_write check that folder, reached by a path with no link;
+ * the folders above it are walked by sfs_cache_check, which every update
+ * calls, and by the other functions here: trust.c says why.) */
 int sfs_cache_open_read(const char *path);
 /* For appending (O_RDWR | O_APPEND), made `mode` when missing; a link or
  * a foreign or many-linked file in its place is removed and made again. */

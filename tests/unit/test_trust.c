@@ -164,9 +164,10 @@ static void test_cache(void)
 	chmod(cache, 0770);
 	ok(sfs_cache_check(cache, why, sizeof(why)) == -EPERM &&
 	   strstr(why, "mode 0770") &&
-	   sfs_cache_write(blob, "other", 5, 0400, false) == -EPERM,
-	   "a cache folder others may write is refused, for an update and a "
-	   "write (%s)", why);
+	   sfs_cache_open_append(at("cache/git-digests"), 0600) == -EPERM &&
+	   sfs_cache_write(at("cache/note"), "other", 5, 0600, false) == -EPERM,
+	   "a cache folder others may write is refused, for an update, an "
+	   "append below it and a write into it (%s)", why);
 	chmod(cache, 0700);
 	chmod(at("cache/git-blobs"), 0777);
 	ok(sfs_cache_open_read(blob) == -EPERM,
