@@ -217,7 +217,7 @@ static int check_private_dir(const char *dir)
 	return 0;
 }
 
-static char *runtime_dir(void)
+char *automount_runtime_dir(void)
 {
 	const char *xdg = getenv("XDG_RUNTIME_DIR");
 	struct stat st;
@@ -756,7 +756,7 @@ int automount_open(struct automount *am, const struct automount_spec *sp,
 		fprintf(stderr, "skillsfs-mcp: out of memory\n");
 		return -1;
 	}
-	rundir = runtime_dir();
+	rundir = automount_runtime_dir();
 	if (!rundir && (am->may_mount || !sp->mount))
 		return -1;
 	if (sp->mount) {

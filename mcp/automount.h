@@ -55,5 +55,8 @@ int automount_recover(struct automount *am, unsigned timeout_ms,
                       volatile sig_atomic_t *stop);
 /* Lets go of the mount (its keeper ends it after the linger). */
 void automount_close(struct automount *am);
+/* RUNDIR ($XDG_RUNTIME_DIR/skillsfs, else /tmp/skillsfs-UID), made when
+ * missing; ours and 0700, or NULL after saying why on stderr.  malloc'd. */
+char *automount_runtime_dir(void);
 
 #endif

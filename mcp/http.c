@@ -38,13 +38,15 @@
 #include "buf.h"
 #include "clock.h"
 #include "http.h"
+#include "http_guard.h"
 #include "http_session.h"
 #include "http_stream.h"
 #include "jsonrpc.h"
 
 #define MAX_STREAMS 64
-#define MAX_CONNECTIONS 256
-#define CONNECTION_TIMEOUT_S 60
+/* libmicrohttpd's own: a connection silent this long is closed (one that
+ * trickles is cut by http_guard.c's deadlines instead). */
+#define CONNECTION_TIMEOUT_S 30
 #define TICK_NS ((uint64_t)1000000000)
 /* How long the streams get at shutdown to send their last events. */
 #define FLUSH_NS ((uint64_t)1000000000)
@@ -58,6 +60,7 @@
 struct http {
 	const struct http_config *cfg;
 	struct MHD_Daemon *daemon;
+	struct http_guards guards;
 	struct sessions sessions;
 	struct http_streams streams;
 	bool stopping;
@@ -576,6 +579,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 		*con_cls = ex;
 		ex->t0 = now_ns();
 		ex->refused = refused(h, c, url, method, &rc);
+		http_guard_headers_in(c, !ex->refused);
 		return rc;
 	}
 	if (*upload_size) {
@@ -585,6 +589,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	}
 	if (ex->refused)
 		return MHD_YES;
+	http_guard_answering(c);
 	if (ex->body.failed)
 		return refuse(c, MHD_HTTP_SERVICE_UNAVAILABLE, JSONRPC_INTERNAL_ERROR,
 			      NULL, "Internal error: out of memory for the body");
@@ -601,8 +606,8 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
 	struct exchange *ex = *con_cls;
 
 	(void)cls;
-	(void)c;
 	(void)why;
+	http_guard_completed(c, ex && !ex->refused);
 	if (ex) {
 		buf_free(&ex->body);
 		free(ex);
@@ -639,6 +644,7 @@ static void tick(struct http *h)
 {
 	peer_streams_tick(&h->streams);
 	sessions_expire(&h->sessions, now_ns());
+	http_guards_expire(&h->guards, now_ns());
 }
 
 /* Ends every stream (a subscription with its result, as on stdio), gives
@@ -676,7 +682,9 @@ int http_serve(const struct http_config *cfg, volatile sig_atomic_t *stop)
 		MHD_OPTION_EXTERNAL_LOGGER, on_log, NULL,
 		MHD_OPTION_LISTEN_SOCKET, cfg->listen_fd,
 		MHD_OPTION_NOTIFY_COMPLETED, on_completed, &h,
-		MHD_OPTION_CONNECTION_LIMIT, (unsigned)MAX_CONNECTIONS,
+		MHD_OPTION_NOTIFY_CONNECTION, http_guard_notify, &h.guards,
+		MHD_OPTION_CONNECTION_LIMIT, http_connection_limit(),
+		MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)HTTP_PER_ADDRESS_LIMIT,
 		MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONNECTION_TIMEOUT_S,
 		MHD_OPTION_END);
 	if (!h.daemon) {

@@ -16,10 +16,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "automount.h"
 #include "http_access.h"
+#include "trust.h"
 
 /* ---- the listen address ----------------------------------------------- */
 
@@ -307,23 +310,14 @@ static ssize_t first_line(int fd, char *buf, size_t cap)
 
 int http_token_read(const char *prog, const char *path, char **token)
 {
-	char buf[HTTP_TOKEN_MAX + 2];
-	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char buf[HTTP_TOKEN_MAX + 2], why[1024];
+	/* the library's rule, the one the mount's MCP client holds its
+	 * token files to: ours or root's, nobody else may read or write it
+	 * or the folders above it; a FIFO or a device is refused unread */
+	int fd = sfs_trust_open(path, SFS_TRUST_SECRET, 0, why, sizeof(why));
 
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		fprintf(stderr, "%s: cannot read the token file %s: %s\n", prog,
-			path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	if (!S_ISREG(st.st_mode) || (st.st_mode & 077)) {
-		fprintf(stderr, "%s: the token file %s %s: make it a file only "
-			"you can read (chmod 600 %s)\n", prog, path,
-			S_ISREG(st.st_mode) ? "may be read or written by others"
-					    : "is not a regular file", path);
-		close(fd);
+	if (fd < 0) {
+		fprintf(stderr, "%s: %s\n", prog, why);
 		return -1;
 	}
 	ssize_t len = first_line(fd, buf, sizeof(buf));
@@ -353,5 +347,50 @@ int http_token_read(const char *prog, const char *path, char **token)
 		fprintf(stderr, "%s: out of memory\n", prog);
 		return -1;
 	}
+	return 0;
+}
+
+/* 32 random bytes in hex: 256 bits no local user can guess. */
+#define GENERATED_BYTES 32
+
+int http_token_generate(const char *prog, const struct http_listen *l,
+                        char **token, char **path)
+{
+	unsigned char raw[GENERATED_BYTES];
+	char hex[2 * GENERATED_BYTES + 2], host[sizeof(l->host)];
+	char *dir = automount_runtime_dir();
+
+	*token = *path = NULL;
+	if (!dir)
+		return -1;
+	/* the address without an IPv6 address's brackets */
+	snprintf(host, sizeof(host), "%s", l->host[0] == '[' ? l->host + 1
+	                                                      : l->host);
+	host[strcspn(host, "]")] = '\0';
+	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw) ||
+	    asprintf(path, "%s/http-%s-%u.token", dir, host, l->port) < 0) {
+		fprintf(stderr, "%s: cannot make a token: %s\n", prog,
+			strerror(errno));
+		*path = NULL;
+		free(dir);
+		return -1;
+	}
+	free(dir);
+	for (size_t i = 0; i < sizeof(raw); i++)
+		snprintf(hex + 2 * i, 3, "%02x", raw[i]);
+	explicit_bzero(raw, sizeof(raw));
+	hex[2 * GENERATED_BYTES] = '\n';
+	hex[2 * GENERATED_BYTES + 1] = '\0';
+	int rc = sfs_cache_write(*path, hex, strlen(hex), 0600, false);
+	hex[2 * GENERATED_BYTES] = '\0';
+	if (rc < 0 || !(*token = strdup(hex))) {
+		fprintf(stderr, "%s: cannot write the token file %s: %s\n", prog,
+			*path, strerror(rc < 0 ? -rc : ENOMEM));
+		free(*path);
+		*path = NULL;
+		explicit_bzero(hex, sizeof(hex));
+		return -1;
+	}
+	explicit_bzero(hex, sizeof(hex));
 	return 0;
 }

@@ -52,6 +52,14 @@ bool http_origin_ok(const struct http_listen *l, const char *origin,
  * *token malloc'd, or -1 after printing "PROG: ..." with what to do.
  */
 int http_token_read(const char *prog, const char *path, char **token);
+/*
+ * A new random token for a server on l (l->port known), written to
+ * RUNDIR/http-HOST-PORT.token (0600, in the 0700 runtime folder only its
+ * user may enter), for the local clients of that user to read.  Returns
+ * 0 with *token and *path malloc'd, or -1 after printing why.
+ */
+int http_token_generate(const char *prog, const struct http_listen *l,
+                        char **token, char **path);
 /* given equals secret, compared in a time that does not tell where they
  * differ (only the secret's length shows). */
 bool http_same_secret(const char *given, size_t glen, const char *secret,

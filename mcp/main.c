@@ -87,7 +87,10 @@ static void usage(FILE *f)
 	      "                          loopback needs --token-file\n"
 	      "  -t, --token-file FILE   with --http: every request must carry\n"
 	      "                          Authorization: Bearer TOKEN, TOKEN the first\n"
-	      "                          line of FILE (mode 0600)\n"
+	      "                          line of FILE (mode 0600); without it, a new\n"
+	      "                          token is written to RUNDIR/http-ADDR-PORT.token\n"
+	      "                          (RUNDIR: $XDG_RUNTIME_DIR/skillsfs, else\n"
+	      "                          /tmp/skillsfs-UID), its path printed on stderr\n"
 	      "  -h, --help              show this help\n"
 	      "  -V, --version           show the version\n"
 	      "\n"
@@ -361,7 +364,7 @@ int main(int argc, char **argv)
 	struct options o = { .linger_ms = LINGER_MS };
 	struct automount am = { .hold_fd = -1 };
 	int audit_fd = -1, listen_fd = -1, status = 0;
-	char *token = NULL;
+	char *token = NULL, *token_path = NULL;
 
 	if (argc > 1 && strcmp(argv[1], "instructions") == 0)
 		return instructions_main(argc - 1, argv + 1);
@@ -381,6 +384,17 @@ int main(int argc, char **argv)
 			? ": pick another port, or 0 for any free one" : "");
 		status = 1;
 		goto out;
+	}
+	/* Every local account can reach a loopback port: without a token of
+	 * the user's own, any of them would read what the mount denies it. */
+	if (o.http && !token) {
+		if (http_token_generate(PROG, &o.listen, &token, &token_path) < 0) {
+			status = 1;
+			goto out;
+		}
+		fprintf(stderr, "skillsfs-mcp: bearer token in %s: every request "
+			"must carry Authorization: Bearer TOKEN, TOKEN its first "
+			"line\n", token_path);
 	}
 
 	struct sigaction sa = { .sa_handler = on_signal };
@@ -431,6 +445,9 @@ out:
 		close(listen_fd);
 	if (audit_fd >= 0)
 		close(audit_fd);
+	if (token_path)   /* the token dies with the server */
+		unlink(token_path);
+	free(token_path);
 	free(token);
 	options_free(&o);
 	return status;

@@ -38,6 +38,7 @@
 
 #include "skillsfs.h"
 #include "source.h"
+#include "trust.h"
 
 #define MAX_FILE_BYTES (1024 * 1024)
 #define MAX_MS 3600000L
@@ -715,11 +716,21 @@ static int top_entry(struct cfg_ctx *c, const char *key,
 
 /* ---- reading ------------------------------------------------------------ */
 
-static int read_file(const char *path, char **text, size_t *len)
+/* The file, if it passes the ownership-and-mode rule (trust.h): a config
+ * file can run commands (a stdio source's command:), so one that another
+ * user could change is never read. */
+static int read_file(const char *path, char **text, size_t *len, char *why,
+                     size_t wlen)
 {
-	FILE *f = fopen(path, "rbe");
-	if (!f)
+	int fd = sfs_trust_open(path, SFS_TRUST_CONFIG, MAX_FILE_BYTES, why,
+	                        wlen);
+	if (fd < 0)
+		return fd;
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		close(fd);
 		return -errno;
+	}
 	char *buf = malloc(MAX_FILE_BYTES + 1);
 	size_t n = buf ? fread(buf, 1, MAX_FILE_BYTES + 1, f) : 0;
 	int rc = !buf ? -ENOMEM : ferror(f) ? -EIO :
@@ -789,12 +800,15 @@ int sfs_config_file_read(const char *path, const char *home,
 	struct cfg_ctx c = { .doc = &doc, .home = home, .out = out,
 	                     .err = err };
 
-	int rc = read_file(path, &text, &len);
-	if (rc < 0) {
+	char why[sizeof(err->message)] = "";
+	int rc = read_file(path, &text, &len, why, sizeof(why));
+	if (rc == -EPERM)
+		snprintf(err->message, sizeof(err->message), "%s", why);
+	if (rc < 0 && rc != -EPERM)
 		snprintf(err->message, sizeof(err->message), "cannot read: %s",
 		         rc == -EFBIG ? "larger than 1 MiB" : strerror(-rc));
+	if (rc < 0)
 		return rc;
-	}
 	char *dir = folder_of(path);
 	rc = dir ? load(&c, text, len) : no_memory(&c);
 	free(text);

@@ -19,6 +19,7 @@
 
 #include "git_blobs.h"
 #include "snapshot.h"
+#include "trust.h"
 
 static char *blob_path(const char *cache_dir, const uint8_t *id,
                        const char *suffix)
@@ -40,11 +41,10 @@ int sfs_git_blob_open(const char *cache_dir, const uint8_t id[SFS_GIT_ID_LEN],
 
 	if (!path)
 		return cache_dir ? -ENOMEM : -ENOENT;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	int err = fd < 0 ? -errno : 0;
+	int fd = sfs_cache_open_read(path);
 	free(path);
-	if (fd < 0)
-		return err;
+	if (fd < 0)   /* missing, or not a file of ours: read the blob */
+		return fd == -ENOMEM ? fd : -ENOENT;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size != size) {
 		close(fd);
 		return -ENOENT;   /* not what it should be: read the blob */
@@ -52,40 +52,12 @@ int sfs_git_blob_open(const char *cache_dir, const uint8_t id[SFS_GIT_ID_LEN],
 	return fd;
 }
 
-static int write_all(int fd, const void *p, size_t n)
-{
-	for (size_t done = 0; done < n;) {
-		ssize_t w = write(fd, (const char *)p + done, n - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		done += (size_t)w;
-	}
-	return 0;
-}
-
 int sfs_git_blob_keep(const char *cache_dir, const uint8_t id[SFS_GIT_ID_LEN],
                       const void *p, size_t n)
 {
-	char suffix[32];
-	snprintf(suffix, sizeof(suffix), ".new-%d", (int)gettid());
 	char *path = blob_path(cache_dir, id, "");
-	char *tmp = blob_path(cache_dir, id, suffix);
-	int rc = path && tmp ? sfs_mkdir_parents(path) : -ENOMEM;
-	int fd = -1;
+	int rc = path ? sfs_cache_write(path, p, n, 0400, true) : -ENOMEM;
 
-	if (rc == 0) {
-		fd = open(tmp, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0400);
-		rc = fd < 0 ? -errno : write_all(fd, p, n);
-	}
-	if (rc == 0 && rename(tmp, path) < 0)
-		rc = -errno;
-	if (rc < 0 && tmp)
-		unlink(tmp);
-	if (rc < 0 && fd >= 0)
-		close(fd);
 	free(path);
-	free(tmp);
-	return rc < 0 ? rc : fd;
+	return rc;
 }

@@ -28,6 +28,7 @@
 #include "git_digests.h"
 #include "grow.h"
 #include "snapshot.h"
+#include "trust.h"
 
 #define MAGIC "skillsfs git digests 1\n"
 #define MAGIC_LEN (sizeof(MAGIC) - 1)
@@ -120,10 +121,10 @@ static int open_file(struct sfs_git_digests *d, const char *path)
 {
 	char head[MAGIC_LEN];
 	struct stat st;
-	int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+	int fd = sfs_cache_open_append(path, 0600);
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (fstat(fd, &st) < 0 ||
 	    (st.st_size >= (off_t)MAGIC_LEN &&
 	     pread(fd, head, MAGIC_LEN, 0) != (ssize_t)MAGIC_LEN)) {
@@ -168,8 +169,7 @@ struct sfs_git_digests *sfs_git_digests_open(const char *cache_dir)
 	}
 	if (cache_dir && asprintf(&path, "%s/git-digests", cache_dir) >= 0) {
 		/* without the file, digests are kept for this build only */
-		if (sfs_mkdir_parents(path) == 0)
-			open_file(d, path);
+		open_file(d, path);
 		free(path);
 	}
 	return d;

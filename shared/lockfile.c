@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 #include <nettle/sha2.h>
@@ -20,6 +21,7 @@
 #include "internal.h"
 #include "lockfile.h"
 #include "source.h"
+#include "trust.h"
 
 #define MAX_FILE_BYTES (64 * 1024 * 1024)
 
@@ -592,15 +594,22 @@ int sfs_lock_parse(const char *text, size_t len, const char *home,
 int sfs_lock_read(const char *path, const char *home, struct sfs_lock *out,
                   struct sfs_lock_error *err)
 {
-	FILE *f = fopen(path, "rbe");
-	char *buf = NULL;
-	size_t n = 0;
-	int rc = 0;
-
 	memset(out, 0, sizeof(*out));
 	memset(err, 0, sizeof(*err));
-	if (!f)
+	/* it pins what is served: held to the config file's rule (trust.h) */
+	int fd = sfs_trust_open(path, SFS_TRUST_CONFIG, 0, err->message,
+	                        sizeof(err->message));
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+	char *buf = NULL;
+	size_t n = 0;
+	int rc = fd < 0 ? fd : 0;
+
+	if (fd >= 0 && !f) {
 		rc = -errno;
+		close(fd);
+	}
+	if (rc == -EPERM)
+		return rc;   /* err->message says which file, and what to do */
 	if (rc == 0 && !(buf = malloc(MAX_FILE_BYTES + 1)))
 		rc = -ENOMEM;
 	if (rc == 0) {

@@ -80,7 +80,7 @@ struct sfs_lock {
 /* What is wrong with a lockfile. */
 struct sfs_lock_error {
 	char field[128];       /* "sources[1].commit", or "" for the file */
-	char message[256];
+	char message[768];
 };
 
 /*

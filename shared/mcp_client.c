@@ -20,6 +20,7 @@
 #include "mcp_http.h"
 #include "mcp_stdio.h"
 #include "snapshot.h"
+#include "trust.h"
 
 #define STDIO_PREFIX "stdio:"
 /* A bearer token file larger than this is not a token. */
@@ -54,7 +55,8 @@ cJSON *sfs_mcp_initialize_params(void)
  * could not go into a header unchanged. */
 static int read_token(const char *file, char **out, char *why, size_t wlen)
 {
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	/* the rule skillsfs-mcp --token-file holds its own token to */
+	int fd = sfs_trust_open(file, SFS_TRUST_SECRET, MAX_TOKEN, why, wlen);
 	char buf[MAX_TOKEN + 1];
 	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf));
 	int err = errno;
@@ -62,9 +64,11 @@ static int read_token(const char *file, char **out, char *why, size_t wlen)
 	*out = NULL;
 	if (fd >= 0)
 		close(fd);
+	if (fd == -EPERM || fd == -EFBIG)
+		return -EACCES;   /* why says which file, and what to do */
 	if (n < 0) {
 		snprintf(why, wlen, "cannot read the token file %s: %s", file,
-		         sfs_strerror(err));
+		         sfs_strerror(fd < 0 ? -fd : err));
 		return -EACCES;
 	}
 	size_t len = (size_t)n, start = 0;

@@ -482,7 +482,7 @@ struct sfs_config_error {
 	const char *file;      /* the path given to sfs_config_file_read */
 	unsigned line, column; /* 1-based; 0 when not tied to a position */
 	char key[128];         /* dotted key ("options.debounce"), or "" */
-	char message[256];
+	char message[768];
 };
 
 /*
@@ -490,8 +490,10 @@ struct sfs_config_error {
  * with "~/", which stands for `home` (an error when home is NULL or
  * empty); relative ones are taken relative to the folder that holds the
  * file.  Returns 0 and fills *out (free it with sfs_config_file_free), or
- * a negative errno and fills *err: -EINVAL for what the file says, the
- * open or read error otherwise.  Everything owned by *out is malloc'd.
+ * a negative errno and fills *err: -EINVAL for what the file says, -EPERM
+ * for a file another user could change (trust.h's rule: ours or root's,
+ * writable by nobody else, in folders likewise), the open or read error
+ * otherwise.  Everything owned by *out is malloc'd.
  */
 int sfs_config_file_read(const char *path, const char *home,
                          struct sfs_config_file *out,

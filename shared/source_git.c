@@ -45,6 +45,7 @@
 #include "grow.h"
 #include "snapshot.h"
 #include "source.h"
+#include "trust.h"
 
 /* How many symbolic links one path may lead through (the kernel's
  * limit). */
@@ -299,12 +300,22 @@ static int resolve_clone(struct git_source *g, struct sfs_scan *s,
 		       report(s, g->url, "no cache folder to fetch %s into "
 		              "(set XDG_CACHE_HOME or HOME, or -o cache_dir)",
 		              u->location);
-	if (stat(clone, &st) < 0) {
+	char twhy[512];
+	int cfd = sfs_trust_dir_open(clone, false, twhy, sizeof(twhy));
+	if (cfd == -EPERM) {   /* another user's clone: never read */
+		rc = report(s, g->url, "%s", twhy);
+		free(clone);
+		return rc;
+	}
+	if (cfd < 0 || stat(clone, &st) < 0) {
+		if (cfd >= 0)
+			close(cfd);
 		rc = report(s, g->url, "not fetched yet: %s", g->note ? g->note :
 		            "the first fetch has not finished");
 		free(clone);
 		return rc;
 	}
+	close(cfd);
 	free(u->location);
 	u->location = clone;
 	rc = resolve(g, s, u);

@@ -28,6 +28,7 @@
 
 #include "snapshot.h"
 #include "source.h"
+#include "trust.h"
 
 /* The remote's branches and tags, under the same names in the clone. */
 static char *fetch_refspecs[] = {
@@ -150,7 +151,7 @@ static int make_clone(const struct sfs_source_url *u, const char *path,
 {
 	git_repository *repo;
 	char *tmp;
-	int rc = sfs_mkdir_parents(path);
+	int rc = sfs_cache_mkdirs(path);
 
 	if (rc < 0) {
 		snprintf(why, wlen, "cannot make the cache folder for %s: %s",
@@ -165,7 +166,14 @@ static int make_clone(const struct sfs_source_url *u, const char *path,
 		free(tmp);
 		return -EIO;
 	}
-	rc = fetch(repo, u->location, why, wlen);
+	/* the clone is the user's alone, whatever the umask (trust.h) */
+	if (chmod(tmp, 0700) < 0) {
+		rc = -errno;
+		snprintf(why, wlen, "cannot make the clone %s private: %s", tmp,
+		         sfs_strerror(-rc));
+	} else {
+		rc = fetch(repo, u->location, why, wlen);
+	}
 	git_repository_free(repo);
 	/* another mount that made it first wins: its clone is as good */
 	if (rc == 0 && rename(tmp, path) < 0 && errno != EEXIST &&
@@ -183,11 +191,16 @@ static int update_remote(const struct sfs_source_url *u, const char *clone,
                          char *commit, size_t clen, char *why, size_t wlen)
 {
 	git_repository *repo;
-	struct stat st;
 	bool fetched = false;
-	int rc = 0;
+	int rc = sfs_trust_dir_open(clone, false, why, wlen);
 
-	if (stat(clone, &st) < 0) {
+	if (rc == -EPERM)   /* another user's clone, or one others may write */
+		return rc;
+	if (rc >= 0) {
+		close(rc);
+		rc = 0;
+	} else {
+		why[0] = '\0';
 		rc = make_clone(u, clone, why, wlen);
 		if (rc < 0)
 			return rc;
@@ -248,7 +261,9 @@ int sfs_source_git_update(const char *root, const char *cache_dir,
 		rc = update_local(&u, commit, clen, why, wlen);
 	} else {
 		char *clone = sfs_git_clone_path(cache_dir, u.location);
-		if (clone) {
+		if (clone && (rc = sfs_cache_check(cache_dir, why, wlen)) < 0) {
+			/* why says which folder, and what to do */
+		} else if (clone) {
 			rc = update_remote(&u, clone, commit, clen, why, wlen);
 		} else {
 			snprintf(why, wlen, "no cache folder to fetch into "

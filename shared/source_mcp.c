@@ -39,6 +39,7 @@
 #include "mcp_client.h"
 #include "snapshot.h"
 #include "source.h"
+#include "trust.h"
 
 #define HEX_LEN 64
 
@@ -301,11 +302,13 @@ static const struct mcp_skill *find_skill(const struct mcp_source *m,
 /* The whole file at path, NUL-terminated, malloc'd; NULL with errno. */
 static char *read_text(const char *path, struct stat *st)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	int fd = sfs_cache_open_read(path);
 	char *text = NULL;
 
-	if (fd < 0)
+	if (fd < 0) {
+		errno = -fd;
 		return NULL;
+	}
 	if (fstat(fd, st) == 0 && S_ISREG(st->st_mode) &&
 	    (text = malloc((size_t)st->st_size + 1))) {
 		ssize_t n = pread(fd, text, (size_t)st->st_size, 0);
@@ -775,7 +778,7 @@ static void unlink_blob(const struct mcp_source *m, const struct sfs_file *f)
 	char *path = sfs_mcp_blob_path(m->cache_dir, f->sha256);
 
 	if (path)
-		unlink(path);
+		sfs_cache_unlink(path);
 	free(path);
 }
 
@@ -859,8 +862,8 @@ static int open_blob(struct mcp_source *m, const struct sfs_file *f)
 	if (!path)
 		return -ENOMEM;
 	/* O_NONBLOCK: a FIFO put in its place must not hang the read */
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	int err = errno;
+	int fd = sfs_cache_open_read(path);
+	int err = -fd;
 	if (fd < 0) {
 		free(path);
 		return err == ENOENT ? -ENOENT : -EIO;

@@ -50,6 +50,7 @@
 #include "mcp_client.h"
 #include "snapshot.h"
 #include "source.h"
+#include "trust.h"
 
 /* Pages of skills/list at most: a server whose cursors never end. */
 #define MAX_PAGES 10000
@@ -66,34 +67,7 @@ static void hex(const uint8_t sum[32], char out[65])
 /* Writes n bytes of p to `path` through a temporary file beside it. */
 static int write_file(const char *path, const void *p, size_t n)
 {
-	char *tmp;
-	int rc = sfs_mkdir_parents(path);
-
-	if (rc < 0)
-		return rc;
-	if (asprintf(&tmp, "%s.XXXXXX", path) < 0)
-		return -ENOMEM;
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		rc = -errno;
-		free(tmp);
-		return rc;
-	}
-	for (size_t done = 0; rc == 0 && done < n;) {
-		ssize_t w = write(fd, (const char *)p + done, n - done);
-		if (w < 0 && errno != EINTR)
-			rc = -errno;
-		else if (w > 0)
-			done += (size_t)w;
-	}
-	if (close(fd) < 0 && rc == 0)
-		rc = -errno;
-	if (rc == 0 && rename(tmp, path) < 0)
-		rc = -errno;
-	if (rc < 0)
-		unlink(tmp);
-	free(tmp);
-	return rc;
+	return sfs_cache_write(path, p, n, 0600, false);
 }
 
 /* ---- one file ------------------------------------------------------------ */
@@ -156,7 +130,7 @@ static void note_mismatch(const char *state, const char *uri,
 	if (!state || !(path = sfs_mcp_mismatch_path(state, want->sha256)))
 		return;
 	if (!bad) {
-		unlink(path);
+		sfs_cache_unlink(path);
 		free(path);
 		return;
 	}
@@ -478,6 +452,11 @@ int sfs_source_mcp_update(const char *root,
 		         "(set XDG_CACHE_HOME or HOME, or -o cache_dir)");
 		sfs_source_url_free(&u);
 		return -EINVAL;
+	}
+	if ((rc = sfs_cache_check(cache_dir, why, wlen)) < 0) {
+		free(state);
+		sfs_source_url_free(&u);
+		return rc;
 	}
 	struct sfs_mcp_client *c;
 	cJSON *skills = cJSON_CreateArray();

@@ -429,6 +429,7 @@ class McpLock(LockTestCase):
         keys = self.make_dir()
         token = os.path.join(keys, "server.token")
         write(token, "alpha-1\n")
+        os.chmod(token, 0o600)   # a token file others may read is refused
         self.srv.stop()
         self.srv = SkillServer(self.served, token_file=token)
         self.addCleanup(self.srv.stop)

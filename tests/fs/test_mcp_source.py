@@ -349,6 +349,7 @@ class McpSources(MountTestCase):
         ours = os.path.join(keys, "ours.token")
         write(server_token, "alpha-1\n")
         write(ours, "alpha-1\n")
+        os.chmod(ours, 0o600)   # a token file others may read is refused
         srv = SkillServer(self.served, token_file=server_token)
         self.addCleanup(srv.stop)
         m = self.mount_config(srv, token_file=ours)

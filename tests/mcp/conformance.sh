@@ -87,7 +87,9 @@ printf '# EU invoice\n' >"$src/api-templates/templates/regional/eu-invoice.md"
 
 daemon=
 server=
+proxy=
 cleanup() {
+	[ -n "$proxy" ] && kill -TERM "$proxy" 2>/dev/null && wait "$proxy" 2>/dev/null
 	if [ -n "$server" ] && kill -0 "$server" 2>/dev/null; then
 		kill -TERM "$server" 2>/dev/null
 		for _ in $(seq 50); do kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
@@ -148,6 +150,18 @@ server_ready() {
 }
 wait_for "skillsfs-mcp --http" 30 server_ready || die "$(cat "$out/server.log")"
 log "skillsfs-mcp serves $url"
+# The suite sends no token: a proxy adds the one the server made.
+token_file=$(sed -n 's/^skillsfs-mcp: bearer token in \([^:]*\):.*$/\1/p' "$out/server.log")
+[ -n "$token_file" ] || die "skillsfs-mcp named no token file: $(cat "$out/server.log")"
+"$node22" "$here/lib/authproxy.mjs" "$url" "$token_file" >"$out/proxy.url" 2>"$out/proxy.log" &
+proxy=$!
+proxy_ready() {
+	kill -0 "$proxy" 2>/dev/null || die "the token proxy exited: $(cat "$out/proxy.log")"
+	[ -s "$out/proxy.url" ]
+}
+wait_for "the token proxy" 30 proxy_ready || die "$(cat "$out/proxy.log")"
+url=$(cat "$out/proxy.url")
+log "conformance runs against $url (the token added)"
 
 passed=0
 failed=0

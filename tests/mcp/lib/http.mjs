@@ -4,6 +4,7 @@
 // eras), and raw requests with fetch.  Every server started here is stopped
 // by its test, and killed as a last resort when this process exits.
 import { spawn } from 'node:child_process';
+import fs from 'node:fs';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ResultSchema as V1ResultSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -14,6 +15,26 @@ import { MODERN } from './raw.mjs';
 
 const STOP_DEADLINE_MS = 10000;
 const liveServers = new Set();
+// The token of each server started without --token-file, by its origin:
+// it makes one and names its file on stderr, and its local clients send
+// it, as these helpers do.
+const tokens = new Map();
+
+// init with the Authorization header of the server at url, when it made
+// a token and init does not say otherwise.
+export function withToken(url, init = {}) {
+	const token = tokens.get(new URL(url instanceof Request ? url.url : url).origin);
+	const headers = new Headers(init.headers);
+	if (!token || headers.has('authorization'))
+		return init;
+	headers.set('authorization', `Bearer ${token}`);
+	return { ...init, headers };
+}
+
+// fetch, with the token of a server that made one.
+export function authFetch(url, init) {
+	return fetch(url, withToken(url, init));
+}
 
 process.on('exit', () => {
 	for (const child of liveServers)
@@ -56,6 +77,13 @@ export async function startHttp(args, { listen = '127.0.0.1:0', env = process.en
 				throw new Error(`skillsfs-mcp --http exited (${JSON.stringify(exit)}):\n${stderr()}`);
 			return /^skillsfs-mcp: serving (http:\S+)$/m.exec(stderr())?.[1];
 		}, { timeoutMs: 20000, what: 'skillsfs-mcp --http to print the URL it serves' });
+		if (!args.includes('--token-file')) {
+			server.tokenFile = /^skillsfs-mcp: bearer token in (\S+):/m.exec(stderr())?.[1];
+			if (!server.tokenFile)
+				throw new Error(`skillsfs-mcp --http named no token file:\n${stderr()}`);
+			server.token = fs.readFileSync(server.tokenFile, 'utf8').trim();
+			tokens.set(new URL(server.url).origin, server.token);
+		}
 	} catch (err) {
 		child.kill('SIGKILL');
 		throw err;
@@ -80,8 +108,9 @@ function wrap(kind, client, transport, request) {
 
 // headers: sent with every request (Authorization); fetch: the fetch the
 // transport uses (to see when its GET stream opens).
-export async function connectHttpV1(url, { headers, fetch } = {}) {
-	const transport = new V1Http(new URL(url), { requestInit: { headers }, fetch });
+export async function connectHttpV1(url, { headers, fetch = globalThis.fetch } = {}) {
+	const transport = new V1Http(new URL(url), { requestInit: { headers },
+		fetch: (u, init) => fetch(u, withToken(u, init)) });
 	const client = new V1Client(info('skillsfs-http-test-v1'), { capabilities: {} });
 	await client.connect(transport);
 	return wrap('v1-http', client, transport,
@@ -89,8 +118,9 @@ export async function connectHttpV1(url, { headers, fetch } = {}) {
 }
 
 // era: 'legacy' (initialize, a session) or 'modern' (2026-07-28, pinned).
-export async function connectHttpV2(url, { era = 'legacy', headers, fetch } = {}) {
-	const transport = new V2Http(new URL(url), { requestInit: { headers }, fetch });
+export async function connectHttpV2(url, { era = 'legacy', headers, fetch = globalThis.fetch } = {}) {
+	const transport = new V2Http(new URL(url), { requestInit: { headers },
+		fetch: (u, init) => fetch(u, withToken(u, init)) });
 	const options = { capabilities: {} };
 	if (era === 'modern')
 		options.versionNegotiation = { mode: { pin: MODERN } };
@@ -107,7 +137,7 @@ export const JSON_HEADERS = {
 
 // One raw POST: {status, headers, text, json}.
 export async function post(url, body, headers = {}) {
-	const res = await fetch(url, {
+	const res = await authFetch(url, {
 		method: 'POST',
 		headers: { ...JSON_HEADERS, ...headers },
 		body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body),

@@ -17,11 +17,13 @@ import { connectV1, connectV2, SkillsClient, errorCode } from '../lib/clients.mj
 import { listAll, listPage, checkToolResult, readSkillVerified } from '../lib/expect.mjs';
 import { MODERN, NEWEST_HANDSHAKE, modernMeta } from '../lib/raw.mjs';
 import { startHttp, connectHttpV1, connectHttpV2, post, sseEvents,
-	JSON_HEADERS } from '../lib/http.mjs';
+	JSON_HEADERS, authFetch } from '../lib/http.mjs';
 import { makeRunDir, runEnv, keepers, mountsUnder, waitAllGone,
 	cleanRunDir } from '../lib/sessions.mjs';
 
 const NOTIFY_DEADLINE_MS = 10000;
+// Raw requests carry the token the server made, as a local client does.
+const fetch = authFetch;
 
 // One mount and one server for the file; what a test starts besides, it
 // stops itself.
@@ -353,7 +355,8 @@ describe('the transport', () => {
 		const u = new URL(server.url);
 		const status = (host) => new Promise((resolve, reject) => {
 			const req = http.request({ host: u.hostname, port: u.port, path: u.pathname,
-				method: 'POST', headers: { ...JSON_HEADERS, host, ...modernHeaders('tools/list') } },
+				method: 'POST', headers: { ...JSON_HEADERS, host, ...modernHeaders('tools/list'),
+					authorization: `Bearer ${server.token}` } },
 			(res) => { res.resume(); resolve(res.statusCode); });
 			req.on('error', reject);
 			req.end(JSON.stringify(modernBody('tools/list')));
@@ -487,6 +490,29 @@ describe('--token-file', () => {
 			assert.equal(r.status, 2, `${args.join(' ')}: ${r.stderr}`);
 			assert.match(r.stderr, /^skillsfs-mcp: /, r.stderr);
 		}
+	});
+
+	it('without --token-file a token is made, in a 0600 file of the runtime folder, and gone at exit', async () => {
+		const run = makeRunDir();
+		for (const listen of ['127.0.0.2:0', '[::1]:0']) {
+			const s = await startHttp(['--mount', fx.mnt], { listen,
+				env: { ...process.env, ...runEnv(run) } });
+			try {
+				assert.ok(s.tokenFile.startsWith(run), s.tokenFile);
+				assert.equal(fs.statSync(s.tokenFile).mode & 0o777, 0o600);
+				assert.equal(fs.statSync(path.dirname(s.tokenFile)).mode & 0o777, 0o700);
+				assert.match(s.token, /^[0-9a-f]{64}$/);
+				const bare = await post(s.url, modernBody('tools/list'),
+					{ authorization: 'Bearer not-the-token-0123456789', ...modernHeaders('tools/list') });
+				assert.equal(bare.status, 401, listen);
+				const served = await post(s.url, modernBody('tools/list'), modernHeaders('tools/list'));
+				assert.equal(served.status, 200, served.text);
+			} finally {
+				assert.deepEqual(await s.stop(), { code: 0, signal: null });
+			}
+			assert.ok(!fs.existsSync(s.tokenFile), 'the token file goes with the server');
+		}
+		cleanRunDir(run);
 	});
 });
 
