@@ -651,6 +651,49 @@ class McpStdioSources(MountTestCase):
         self.assertEqual(m.read("skills", "csv-report", "template.md"), b"| a | b |\n")
         self.assertEqual(children(m.proc.pid), [])
 
+    def test_what_a_wrapper_started_ends_with_its_fetch_and_the_mount(self):
+        # the command starts a helper of its own that stays when the
+        # server exits: the fetch ends its whole process group, and so
+        # does the mount its reads' server
+        mark = "%d.%d" % (300 + os.getpid() % 600, os.getpid())
+        script = "sleep %s & exec %s %s %s" % (mark, shutil.which("node"), STDIO_SCRIPT,
+                                              self.served)
+        path = self.config(command="sh")
+        with open(path) as f:
+            text = f.read()
+        write(path, text.replace(json.dumps([STDIO_SCRIPT, self.served]),
+                                 json.dumps(["-c", script])))
+
+        def helpers():
+            """The helpers still running, found by their marked command line."""
+            found = []
+            for name in os.listdir("/proc"):
+                try:
+                    with open("/proc/%s/cmdline" % name, "rb") as f:
+                        argv = f.read().split(b"\0")
+                except OSError:
+                    continue
+                if argv[:2] == [b"sleep", mark.encode()] and alive(int(name)):
+                    found.append(int(name))
+            return found
+
+        self.addCleanup(lambda: [os.kill(pid, signal.SIGKILL) for pid in helpers()])
+        m = self.mount_config(path)
+        self.assertEqual(root_status(m)["skills"], 2)
+        self.assertEqual(helpers(), [], "the first fetch's helper outlived it")
+        # a read keeps a server (and its helper) for the next reads
+        self.assertEqual(m.read("skills", "csv-report", "template.md"), b"| a | b |\n")
+        self.assertEqual(len(helpers()), 1)
+        for _ in range(3):
+            self.sighup(m)
+        # (the reads' server of a generation ends with it)
+        self.assertLessEqual(len(helpers()), 1, "a fetch's helper outlived it")
+        self.assertEqual(m.read("skills", "pdf-forms", "scripts", "fill.py"),
+                         b"print('filled')\n")
+        m.stop()
+        self.assertEqual(m.proc.returncode, 0)
+        self.assertEqual(helpers(), [], "a helper outlived the mount")
+
     def test_commands_that_exit_or_write_garbage(self):
         folder = self.make_dir()
         write_skill(folder, "local-skill")
