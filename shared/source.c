@@ -82,8 +82,8 @@ int sfs_source_update(const struct sfs_config *cfg, const char *root,
 }
 
 int sfs_source_listen(const struct sfs_config *cfg, const char *root,
-                      bool (*stop)(void *), void *arg, char *why,
-                      size_t wlen)
+                      void (*heard)(void *), bool (*stop)(void *),
+                      void *arg, char *why, size_t wlen)
 {
 	if (!sfs_source_listens(root)) {
 		snprintf(why, wlen, "%s: no notifications from this kind of "
@@ -91,7 +91,7 @@ int sfs_source_listen(const struct sfs_config *cfg, const char *root,
 		return -EOPNOTSUPP;
 	}
 	const struct sfs_source_options *o = root_options(cfg, root);
-	return sfs_source_mcp_listen(root, o, stop, arg, why, wlen);
+	return sfs_source_mcp_listen(root, o, heard, stop, arg, why, wlen);
 }
 
 bool sfs_source_listens(const char *root)

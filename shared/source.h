@@ -250,6 +250,17 @@ char *sfs_mcp_listing_path(const char *state, const char *hex);
 char *sfs_mcp_current_path(const char *state);
 char *sfs_mcp_mismatch_path(const char *state, const uint8_t sha256[32]);
 #define SFS_MCP_MISMATCH_PREFIX "mismatch-"
+/* The hex name of the server's current listing (state/current), in hex;
+ * -ENOENT when there is none (mcp_prune.c). */
+int sfs_mcp_current_hex(const char *state, char hex[65]);
+/* Removes from the cache what no longer serves (mcp_prune.c): in the
+ * server's folder `state`, every listing but the current one and
+ * `previous` (hex, or NULL), and the mismatch records of digests neither
+ * names; in blobs/, each verified file that no listing in the cache
+ * names, once it is ten minutes old.  0 or -errno; a file that cannot be
+ * removed is left. */
+int sfs_mcp_prune(const char *cache_dir, const char *state,
+                  const char *previous);
 
 /* ---- source_mcp_fetch.c: an MCP root brought up to date ---------------- */
 
@@ -283,7 +294,7 @@ int sfs_source_mcp_update(const char *root,
 /* sfs_source_listen for an MCP root; -EOPNOTSUPP for a stdio one. */
 int sfs_source_mcp_listen(const char *root,
                           const struct sfs_source_options *opts,
-                          bool (*stop)(void *), void *arg, char *why,
-                          size_t wlen);
+                          void (*heard)(void *), bool (*stop)(void *),
+                          void *arg, char *why, size_t wlen);
 
 #endif

@@ -32,6 +32,9 @@
  * over the stdio of a command run for the update, and for the reads by
  * the source's state (source_mcp.c), which keeps it.
  *
+ * A new listing prunes the cache (mcp_prune.c): the listings but the new
+ * one and the one it replaces, and the verified files no listing names.
+ *
  * Everything is written under a temporary name and renamed into place, so
  * a reader (the mount, another mount of the same server) never sees half
  * a file.  This runs on the mount's fetcher thread (an update) or on the
@@ -481,6 +484,9 @@ int sfs_source_mcp_update(const char *root,
 	}
 	struct sfs_mcp_client *c;
 	cJSON *skills = cJSON_CreateArray();
+	char before[65] = "";
+	if (sfs_mcp_current_hex(state, before) < 0)
+		before[0] = '\0';
 	rc = sfs_mcp_client_open(u.location, opts, &c, why, wlen);
 	if (rc == 0)
 		rc = !skills ? -ENOMEM : list_all(c, skills, ttl_ms, why, wlen);
@@ -490,6 +496,10 @@ int sfs_source_mcp_update(const char *root,
 	if (rc == 0)
 		rc = store_listing(state, u.location, skills, version, vlen,
 		                   why, wlen);
+	/* a new listing: what only the ones before it named goes (a
+	 * failure to remove is no failure of the update) */
+	if (rc == 0 && strcmp(before, version) != 0)
+		sfs_mcp_prune(cache_dir, state, before[0] ? before : NULL);
 	if (rc == -ENOMEM && !why[0])
 		snprintf(why, wlen, "out of memory");
 	cJSON_Delete(skills);
@@ -501,8 +511,8 @@ int sfs_source_mcp_update(const char *root,
 
 int sfs_source_mcp_listen(const char *root,
                           const struct sfs_source_options *opts,
-                          bool (*stop)(void *), void *arg, char *why,
-                          size_t wlen)
+                          void (*heard)(void *), bool (*stop)(void *),
+                          void *arg, char *why, size_t wlen)
 {
 	struct sfs_source_url u;
 	int rc = sfs_source_url_parse_why(root, &u, why, wlen);
@@ -521,7 +531,8 @@ int sfs_source_mcp_listen(const char *root,
 	}
 	if (rc == 0)
 		rc = sfs_mcp_client_listen(c, "notifications/resources/"
-		                           "list_changed", stop, arg, why, wlen);
+		                           "list_changed", heard, stop, arg, why,
+		                           wlen);
 	sfs_mcp_client_close(c);
 	sfs_source_url_free(&u);
 	return rc;

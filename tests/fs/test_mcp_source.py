@@ -18,6 +18,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 import unittest
 
 from mountlib import SKILLSFS, Mount, MountTestCase, wait_for, write_skill
@@ -303,13 +304,96 @@ class McpSources(MountTestCase):
         self.assertNotEqual(root_status(m)["listing"], listing)
         self.assertEqual(files_of(m.file("skills", "writing")),
                          files_of(os.path.join(self.served, "writing")))
-        # the listener listens again after each notification
-        srv.expect("listening")
+        # the listener keeps its stream: the next notification comes on it
         shutil.rmtree(os.path.join(self.served, "writing"))
         self.assertTrue(srv.reload())
         wait_for(lambda: "writing" not in os.listdir(m.file("skills")),
                  what="the skill the server said it removed")
         self.assertEqual(diagnostics(m), [])
+
+    def test_a_server_that_never_stops_notifying_is_fetched_at_a_bounded_pace(self):
+        # 400 notifications 10 ms apart, each with a listing that differs
+        # from the one before; another server beside it, which says
+        # nothing
+        counts = os.path.join(self.make_dir(), "counts.json")
+        quiet_counts = os.path.join(self.make_dir(), "quiet.json")
+        srv = SkillServer(self.served, era="modern", storm=400, counts=counts)
+        self.addCleanup(srv.stop)
+        quiet_folder = os.path.join(self.make_dir(), "quiet")
+        write_skill(quiet_folder, "quiet-skill")
+        quiet = SkillServer(quiet_folder, era="modern", counts=quiet_counts)
+        self.addCleanup(quiet.stop)
+
+        def asked(path, method):
+            with open(path) as f:
+                return json.load(f).get(method, 0)
+
+        start = time.monotonic()
+        m = self.mount_server(srv, options=["--source", "mcp+" + quiet.url])
+        gen = m.generation()
+        line = srv._line()
+        while line == "listening":
+            line = srv._line()
+        self.assertEqual(line, "storm over")
+        # the last notifications are fetched once the gap is over
+        lists = asked(counts, "skills/list")
+        wait_for(lambda: asked(counts, "skills/list") > lists,
+                 what="a fetch after the last notification")
+        wait_for(lambda: m.generation() > gen and
+                 sorted(os.listdir(m.file("skills"))) ==
+                 ["csv-report", "pdf-forms", "quiet-skill"], what="the last build")
+        seconds = time.monotonic() - start
+        # one stream, and a fetch (and a build) per 2 s at most, not one
+        # per notification
+        bound = 2 + int(seconds / 2)
+        self.assertEqual(asked(counts, "subscriptions/listen"), 1)
+        self.assertLessEqual(asked(counts, "skills/list"), bound)
+        self.assertLessEqual(asked(counts, "initialize"), bound + 1)   # the stream's too
+        self.assertLessEqual(m.generation() - gen, bound)
+        # the root that said nothing was not fetched again
+        self.assertEqual(asked(quiet_counts, "skills/list"), 1)
+        # the cache keeps the current listing and the one before it
+        port = srv.url.split(":")[2].split("/")[0]
+        [state] = [d for d in os.listdir(os.path.join(self.cache, "mcp"))
+                   if d.startswith("127.0.0.1_%s-" % port)]
+        self.assertLessEqual(self.lists_of(state), 2)
+        self.assertEqual(sorted(os.listdir(m.file("skills", "pdf-forms", "scripts"))),
+                         ["fill.py"])
+
+    def test_what_no_listing_names_is_pruned_from_the_cache(self):
+        srv = self.serve()
+        m = self.mount_server(srv)
+        fill_py = os.path.join(self.served, "pdf-forms", "scripts", "fill.py")
+        template = os.path.join(self.served, "csv-report", "template.md")
+        blobs = os.path.join(self.cache, "mcp", "blobs")
+        for parts in (("pdf-forms", "scripts", "fill.py"), ("csv-report", "template.md")):
+            m.read("skills", *parts)
+        # both verified files are older than the grace (ten minutes)
+        for name in (digest(fill_py), digest(template)):
+            os.utime(os.path.join(blobs, name), (time.time() - 3600,) * 2)
+        write(fill_py, "print('changed')\n")
+        srv.reload()
+        for _ in range(3):   # three listings fetched: two are kept
+            m.proc.send_signal(signal.SIGHUP)
+            gen = m.generation()
+            wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
+            if _ == 0:
+                write(fill_py, "print('changed again')\n")
+                srv.reload()
+        self.assertEqual(m.read("skills", "pdf-forms", "scripts", "fill.py"),
+                         b"print('changed again')\n")
+        # the bytes no listing names any more are gone; the rest stays
+        kept = set(os.listdir(blobs))
+        self.assertNotIn(hashlib.sha256(b"print('filled')\n").hexdigest(), kept)
+        self.assertIn(digest(template), kept)
+        self.assertIn(digest(fill_py), kept)
+        [state] = [d for d in os.listdir(os.path.join(self.cache, "mcp")) if d != "blobs"]
+        self.assertLessEqual(self.lists_of(state), 2)
+
+    def lists_of(self, state):
+        """How many listings the server folder `state` of the cache keeps."""
+        return len([n for n in os.listdir(os.path.join(self.cache, "mcp", state))
+                    if n.startswith("listing-") and n.endswith(".json")])
 
     def test_the_listings_ttl_is_followed(self):
         # an hour's fetch_interval, but a listing the server holds fresh
