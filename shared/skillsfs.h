@@ -227,6 +227,13 @@ struct sfs_config {
 	 * does not name is not served (SFS_UNLOCKED), with a warning.  A git
 	 * root is pinned by its URL, whose REF the lock set to its commit. */
 	const struct sfs_lock *lock;
+	/* When not NULL: called with found_arg on the thread of a read that
+	 * found what the next build reports and the last did not (an MCP
+	 * server that sent other bytes than it listed, a cache entry in the
+	 * way), once for each such file, so that the caller has a build
+	 * made soon.  It must not block. */
+	void (*found)(void *arg);
+	void *found_arg;
 };
 
 struct sfs_counts {

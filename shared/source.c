@@ -51,7 +51,8 @@ int sfs_source_open(const struct sfs_config *cfg, const char *root,
 		out->ops = &sfs_source_mcp;
 		out->state = sfs_source_mcp_new(root, version, cfg->cache_dir,
 		                                root_note(cfg, root),
-		                                root_options(cfg, root));
+		                                root_options(cfg, root),
+		                                cfg->found, cfg->found_arg);
 	} else {
 		out->ops = &sfs_source_git;
 		out->state = sfs_source_git_new(root, version, cfg->cache_dir,

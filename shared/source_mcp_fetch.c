@@ -179,6 +179,29 @@ static void note_mismatch(const char *state, const char *uri,
 	free(path);
 }
 
+int sfs_mcp_note_blocked(const char *state, const struct sfs_mcp_file *want,
+                         const char *why)
+{
+	char lh[65], *path, *text;
+	int rc = -ENOMEM;
+
+	hex(want->sha256, lh);
+	if (!state || !(path = sfs_mcp_mismatch_path(state, want->sha256)))
+		return -ENOMEM;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "uri", want->uri);
+	cJSON_AddNumberToObject(o, "listed_size", (double)want->size);
+	cJSON_AddStringToObject(o, "listed", lh);
+	cJSON_AddStringToObject(o, "blocked", why);
+	text = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (text)
+		rc = write_file(path, text, strlen(text));
+	free(text);
+	free(path);
+	return rc;
+}
+
 /* Appends the name of the field at `key` to the path in p (a dotted
  * field, or an index in brackets). */
 static void field_path(char *p, size_t plen, const char *key, int index)

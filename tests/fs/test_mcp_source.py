@@ -13,6 +13,7 @@ same server over stdio, run by the mount from a config file's command:
 import errno
 import hashlib
 import json
+import mmap
 import os
 import shutil
 import signal
@@ -118,11 +119,12 @@ class McpSources(MountTestCase):
         m = self.mount_server(srv)
         # listed, and built from the listing: nothing was fetched yet
         self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "pdf-forms"])
-        # a SKILL.md that does not match is never served
+        # a SKILL.md that does not match is never served (EIO, then, once
+        # the build that read had made withdrew the skill, ENOENT)
         for _ in range(2):
             with self.assertRaises(OSError) as e:
                 m.read("skills", "csv-report", "SKILL.md")
-            self.assertEqual(e.exception.errno, errno.EIO)
+            self.assertIn(e.exception.errno, (errno.EIO, errno.ENOENT) if _ else (errno.EIO,))
         with self.assertRaises(OSError) as e:
             m.read("skills", "pdf-forms", "references", "fields.md")
         self.assertEqual(e.exception.errno, errno.EIO)
@@ -151,6 +153,63 @@ class McpSources(MountTestCase):
         # is not served at all
         self.assertEqual(os.listdir(m.file("skills")), ["pdf-forms"])
 
+    def test_a_file_sent_with_other_bytes_is_in_status_json_at_once(self):
+        # no timer (fetch_interval=0) and no SIGHUP: the read that found it
+        # has a build made, which says it
+        lied = "skill://pdf-forms/references/fields.md"
+        srv = self.serve(lie=[lied])
+        m = self.mount_server(srv)
+        with self.assertRaises(OSError) as e:
+            m.read("skills", "pdf-forms", "references", "fields.md")
+        self.assertEqual(e.exception.errno, errno.EIO)
+        wait_for(lambda: any(lied in d["message"] for d in diagnostics(m)),
+                 what="the finding of the read in status.json")
+        for _ in range(3):
+            with self.assertRaises(OSError):
+                m.read("skills", "pdf-forms", "references", "fields.md")
+        self.assertEqual(len([d for d in diagnostics(m) if lied in d["message"]]), 1)
+
+    def test_what_is_in_the_way_of_a_cached_file_is_removed(self):
+        srv = self.serve()
+        m = self.mount_server(srv)
+        blobs = os.path.join(self.cache, "mcp", "blobs")
+        os.makedirs(blobs, exist_ok=True)
+        files = {name: os.path.join(self.served, *name.split("/")) for name in
+                 ("pdf-forms/scripts/fill.py", "pdf-forms/references/fields.md",
+                  "csv-report/template.md")}
+        elsewhere = os.path.join(self.make_dir(), "other")
+        write(elsewhere, "other bytes\n")
+        # a symlink (to other bytes), an empty folder: removed, and the
+        # file fetched again
+        os.symlink(elsewhere, os.path.join(blobs, digest(files["pdf-forms/scripts/fill.py"])))
+        os.mkdir(os.path.join(blobs, digest(files["pdf-forms/references/fields.md"])))
+        for name in ("pdf-forms/scripts/fill.py", "pdf-forms/references/fields.md"):
+            self.assertEqual(m.read("skills", *name.split("/")), slurp(files[name]))
+            entry = os.path.join(blobs, digest(files[name]))
+            self.assertFalse(os.path.islink(entry))
+            self.assertEqual(slurp(entry), slurp(files[name]))
+        self.assertEqual(slurp(elsewhere), b"other bytes\n")
+        # a folder that holds something is no cache's: left, and said
+        folder = os.path.join(blobs, digest(files["csv-report/template.md"]))
+        write(os.path.join(folder, "kept"), "someone's\n")
+        with self.assertRaises(OSError) as e:
+            m.read("skills", "csv-report", "template.md")
+        self.assertEqual(e.exception.errno, errno.EIO)
+        wait_for(lambda: any(folder in d["message"] for d in diagnostics(m)),
+                 what="the entry in the way, in status.json")
+        [d] = [d for d in diagnostics(m) if folder in d["message"]]
+        self.assertEqual(d["severity"], "error")
+        self.assertIn("skill://csv-report/template.md: the cache entry %s is in the way"
+                      % folder, d["message"])
+        self.assertEqual(slurp(os.path.join(folder, "kept")), b"someone's\n")
+        # once it is gone, the next build serves the file again
+        shutil.rmtree(folder)
+        self.sighup(m)
+        self.assertEqual(m.read("skills", "csv-report", "template.md"),
+                         slurp(files["csv-report/template.md"]))
+        self.sighup(m)
+        self.assertEqual([d for d in diagnostics(m) if folder in d["message"]], [])
+
     def test_a_cached_file_altered_since_is_fetched_again(self):
         # the cache folder is the user's: anything the user runs may write
         # there, so a kept file is hashed again each time it is opened
@@ -166,6 +225,35 @@ class McpSources(MountTestCase):
         m = self.mount_server(srv)   # the next mount opens the file again
         self.assertEqual(m.read(*path), want)
         self.assertEqual(slurp(blob), want)
+
+    def test_a_cache_file_changed_through_a_shared_mapping_is_never_served(self):
+        # a store through a writable shared mapping changes the bytes
+        # without write(2), and without a new ctime once its page is
+        # writable: no stat can tell; what was verified is what is served
+        srv = self.serve()
+        m = self.mount_server(srv, options=["-o", "retain=0"])
+        path = ("skills", "pdf-forms", "references", "fields.md")
+        want = slurp(os.path.join(self.served, "pdf-forms", "references", "fields.md"))
+        self.assertEqual(m.read(*path), want)
+        blob = os.path.join(self.cache, "mcp", "blobs", hashlib.sha256(want).hexdigest())
+
+        def read_again():
+            """A read that reaches the daemon: the mount's page cache of
+            the file dropped first."""
+            with open(m.file(*path), "rb") as f:
+                os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+                return f.read()
+
+        with open(blob, "r+b") as f:
+            mm = mmap.mmap(f.fileno(), 0, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+        try:
+            mm[0:1] = mm[0:1]   # its page writable (and its ctime new) now
+            self.assertEqual(read_again(), want)
+            mm[0:3] = b"XXX"    # other bytes, the same ctime
+            for _ in range(2):
+                self.assertEqual(read_again(), want)
+        finally:
+            mm.close()
 
     def test_nothing_is_fetched_ahead_of_need(self):
         # SEP-2640: a SKILL.md is fetched when the skill is loaded, a
@@ -224,10 +312,11 @@ class McpSources(MountTestCase):
         m = self.mount_server(srv)
         self.assertEqual(m.json("catalog", "pdf-forms.json")["description"],
                          "Fill in PDF forms. (altered)")
+        # EIO, then ENOENT once the build the read had made withdrew it
         for _ in range(2):
             with self.assertRaises(OSError) as e:
                 m.read("skills", "pdf-forms", "SKILL.md")
-            self.assertEqual(e.exception.errno, errno.EIO)
+            self.assertIn(e.exception.errno, (errno.EIO, errno.ENOENT) if _ else (errno.EIO,))
         self.assertIn("skills/pdf-forms/SKILL.md: not served", m.stderr())
         self.sighup(m)
         found = [d for d in diagnostics(m) if lied in d["message"]]
