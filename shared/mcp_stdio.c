@@ -105,6 +105,8 @@ static bool exited_within(struct sfs_mcp_stdio *c, int ms)
 			c->how = 0;
 			break;
 		}
+		if (r < 0 && errno != EINTR)
+			break;   /* (EINVAL): no wait would end */
 		long long left = deadline - now_ms();
 		if (ms >= 0 && left <= 0)
 			break;

@@ -162,7 +162,7 @@ class McpSources(MountTestCase):
         with self.assertRaises(OSError) as e:
             m.read("skills", "pdf-forms", "references", "fields.md")
         self.assertEqual(e.exception.errno, errno.EIO)
-        wait_for(lambda: any(lied in d["message"] for d in diagnostics(m)),
+        wait_for(lambda: any(lied in d["message"] for d in diagnostics(m)), timeout=30,
                  what="the finding of the read in status.json")
         for _ in range(3):
             with self.assertRaises(OSError):
@@ -195,7 +195,7 @@ class McpSources(MountTestCase):
         with self.assertRaises(OSError) as e:
             m.read("skills", "csv-report", "template.md")
         self.assertEqual(e.exception.errno, errno.EIO)
-        wait_for(lambda: any(folder in d["message"] for d in diagnostics(m)),
+        wait_for(lambda: any(folder in d["message"] for d in diagnostics(m)), timeout=30,
                  what="the entry in the way, in status.json")
         [d] = [d for d in diagnostics(m) if folder in d["message"]]
         self.assertEqual(d["severity"], "error")
@@ -426,11 +426,12 @@ class McpSources(MountTestCase):
         self.assertEqual(line, "storm over")
         # the last notifications are fetched once the gap is over
         lists = asked(counts, "skills/list")
-        wait_for(lambda: asked(counts, "skills/list") > lists,
+        wait_for(lambda: asked(counts, "skills/list") > lists, timeout=30,
                  what="a fetch after the last notification")
         wait_for(lambda: m.generation() > gen and
                  sorted(os.listdir(m.file("skills"))) ==
-                 ["csv-report", "pdf-forms", "quiet-skill"], what="the last build")
+                 ["csv-report", "pdf-forms", "quiet-skill"], timeout=30,
+                 what="the last build")
         seconds = time.monotonic() - start
         # one stream, and a fetch (and a build) per 2 s at most, not one
         # per notification
