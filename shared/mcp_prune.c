@@ -131,11 +131,23 @@ int sfs_mcp_current_hex(const char *state, char hex[HEX_LEN + 1])
 	return rc;
 }
 
+/* The folder dfd, to be read from its start (a dup would share dfd's
+ * offset, left at the end by the last reading), or NULL. */
+static DIR *read_dir(int dfd)
+{
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+
+	if (!dir && fd >= 0)
+		close(fd);
+	return dir;
+}
+
 /* Removes the listings of the server's folder dfd that keep does not
  * name (keep: hex names, NULL or "" for none). */
 static void prune_listings(int dfd, const char *const keep[2])
 {
-	DIR *dir = fdopendir(dup(dfd));
+	DIR *dir = read_dir(dfd);
 	struct dirent *de;
 
 	if (!dir)
@@ -157,7 +169,7 @@ static void prune_listings(int dfd, const char *const keep[2])
 /* Adds the digests named by each listing of the server's folder dfd. */
 static int mark_listings(int dfd, struct digests *set)
 {
-	DIR *dir = fdopendir(dup(dfd));
+	DIR *dir = read_dir(dfd);
 	struct dirent *de;
 	int rc = 0;
 
@@ -179,7 +191,7 @@ static int mark_listings(int dfd, struct digests *set)
  * no kept listing of it names (set: those digests, sorted). */
 static void prune_mismatches(int dfd, const struct digests *set)
 {
-	DIR *dir = fdopendir(dup(dfd));
+	DIR *dir = read_dir(dfd);
 	struct dirent *de;
 
 	if (!dir)
@@ -196,7 +208,7 @@ static void prune_mismatches(int dfd, const struct digests *set)
 /* Adds the digests that every server folder of mcp/ (dfd) names. */
 static int mark_every_server(int mcp, struct digests *set)
 {
-	DIR *dir = fdopendir(dup(mcp));
+	DIR *dir = read_dir(mcp);
 	struct dirent *de;
 	int rc = 0;
 

@@ -451,13 +451,21 @@ class McpSources(MountTestCase):
                          ["fill.py"])
 
     def test_what_no_listing_names_is_pruned_from_the_cache(self):
-        srv = self.serve()
+        lied = "skill://pdf-forms/references/fields.md"
+        srv = self.serve(lie=[lied])
         m = self.mount_server(srv)
         fill_py = os.path.join(self.served, "pdf-forms", "scripts", "fill.py")
         template = os.path.join(self.served, "csv-report", "template.md")
         blobs = os.path.join(self.cache, "mcp", "blobs")
         for parts in (("pdf-forms", "scripts", "fill.py"), ("csv-report", "template.md")):
             m.read("skills", *parts)
+        # a record of a file not served as listed, and one of a digest
+        # that no listing names
+        with self.assertRaises(OSError):
+            m.read("skills", "pdf-forms", "references", "fields.md")
+        [state] = [d for d in os.listdir(os.path.join(self.cache, "mcp")) if d != "blobs"]
+        stale = os.path.join(self.cache, "mcp", state, "mismatch-%s.json" % ("0" * 64))
+        write(stale, "{}")
         # both verified files are older than the grace (ten minutes)
         for name in (digest(fill_py), digest(template)):
             os.utime(os.path.join(blobs, name), (time.time() - 3600,) * 2)
@@ -477,8 +485,9 @@ class McpSources(MountTestCase):
         self.assertNotIn(hashlib.sha256(b"print('filled')\n").hexdigest(), kept)
         self.assertIn(digest(template), kept)
         self.assertIn(digest(fill_py), kept)
-        [state] = [d for d in os.listdir(os.path.join(self.cache, "mcp")) if d != "blobs"]
         self.assertLessEqual(self.lists_of(state), 2)
+        self.assertFalse(os.path.exists(stale))
+        self.assertEqual(len([d for d in diagnostics(m) if lied in d["message"]]), 1)
 
     def lists_of(self, state):
         """How many listings the server folder `state` of the cache keeps."""
