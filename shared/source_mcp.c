@@ -61,10 +61,13 @@ struct sealed {
 	uint64_t used;          /* when last opened, in opens of the source */
 };
 
-/* The memory sealed copies of one source (one generation) may hold: past
- * it, the least recently opened go, and are hashed again at their next
- * open. */
+/* The memory and the descriptors sealed copies of one source (one
+ * generation) may hold: past either, the least recently opened go, and
+ * are hashed again at their next open.  (The mount holds up to 1,024
+ * more descriptors for pinned folder files, of at least 8,192 it raises
+ * its limit to where it can.) */
 #define SEALED_BUDGET (64u << 20)
+#define SEALED_FILES 256
 
 struct mcp_source {
 	char *url;              /* the root as configured */
@@ -843,10 +846,12 @@ static int open_sealed(struct mcp_source *m, const uint8_t sha256[32])
 	return fd;
 }
 
-/* Drops the least recently opened copies until len more bytes fit. */
+/* Drops the least recently opened copies until one more of len bytes
+ * fits. */
 static void make_room(struct mcp_source *m, size_t len)
 {
-	while (m->nsealed && m->sealed_bytes + len > SEALED_BUDGET) {
+	while (m->nsealed && (m->sealed_bytes + len > SEALED_BUDGET ||
+	                      m->nsealed >= SEALED_FILES)) {
 		size_t old = 0;
 		for (size_t i = 1; i < m->nsealed; i++)
 			if (m->sealed[i].used < m->sealed[old].used)
@@ -946,16 +951,18 @@ static int verify_blob(struct mcp_source *m, int fd, const struct sfs_file *f)
 		return -ENOENT;
 	if (copy >= 0) {
 		int own = reopen_sealed(copy);
+		int err = errno;
 		keep_sealed(m, f->sha256, copy, (size_t)f->size);
-		return own >= 0 ? own : -errno;
+		return own >= 0 ? own : -err;
 	}
 	/* no memfd (out of memory, or descriptors): hashed now, served
 	 * from the file */
 	if (sfs_sha256_fd(fd, sum, &len) < 0 || len != f->size ||
 	    memcmp(sum, f->sha256, 32) != 0)
 		return -ENOENT;
-	return lseek(fd, 0, SEEK_SET) == 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 3)
-	                                   : -EIO;
+	int own = lseek(fd, 0, SEEK_SET) == 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 3)
+	                                      : -1;
+	return own >= 0 ? own : -EIO;
 }
 
 /*
