@@ -876,6 +876,13 @@ class McpStdioSources(MountTestCase):
         m.stop()
         self.assertEqual(m.proc.returncode, 0)
         self.assertEqual(helpers(), [], "a helper outlived the mount")
+        # and a daemon ended by SIGTERM ends them too
+        m = self.mount_config(path)
+        self.assertEqual(m.read("skills", "pdf-forms", "references", "fields.md"),
+                         b"# Fields\n\nname, date, signature\n")   # not in the cache yet
+        self.assertEqual(len(helpers()), 1)
+        self.assertEqual(m.terminate(), 0)
+        self.assertEqual(helpers(), [], "a helper outlived the daemon's SIGTERM")
 
     def test_commands_that_exit_or_write_garbage(self):
         folder = self.make_dir()
