@@ -817,8 +817,8 @@ static void unlink_blob(const struct mcp_source *m, const struct sfs_file *f)
  * shrinking and growing; later opens of the same file reopen that memfd.
  * Measured (scripts/bench-mcp-bigfile: an 8 MiB file read through a fresh
  * mount with -o retain=0, 32 reads of 256 KiB, each an open): hashing at
- * every open took 391 ms, the ctime shortcut this replaces 13-14 ms, the
- * sealed copy: see BENCHMARKS.md.
+ * every open took 391 ms, the ctime shortcut this replaces 14-17 ms, the
+ * sealed copy 19-20 ms (BENCHMARKS.md).
  */
 
 /* A descriptor of its own (its own offset) of the sealed copy fd. */
