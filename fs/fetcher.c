@@ -16,17 +16,24 @@
  *
  * An MCP root is looked at again sooner when its server says so: when
  * its listing gives a ttlMs shorter than fetch_interval (how long the
- * server holds the listing fresh), after that; and at once when the
- * server notifies that its listing changed (listener.c, on the eventfd
- * `news`).  Unlike SIGHUP, news rebuilds only when a listing moved.
+ * server holds the listing fresh), after that; and when the server
+ * notifies that its listing changed (listener.c: the root's flag in
+ * `pending`, and the eventfd `news`).  News fetches only the root that
+ * sent it, at once when that root was last fetched FETCHER_NEWS_GAP_MS
+ * ago or more, else when that time is up: what a server says meanwhile
+ * is one fetch, so a server that never stops notifying costs a fetch
+ * (and at most a build) every FETCHER_NEWS_GAP_MS, not one per notice.
+ * Unlike SIGHUP, news rebuilds only when a listing moved.
  */
 #include <errno.h>
 #include <poll.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
 #include <syslog.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "daemon.h"
@@ -43,10 +50,33 @@ struct fetcher {
 	int kick;                    /* eventfd: SIGHUP, or stop */
 	int news;                    /* eventfd: a server's listing changed */
 	atomic_bool stop;
-	unsigned ttl_ms;             /* the shortest ttlMs of the last
-	                                update, 0: none given */
+	/* per root: */
+	atomic_bool *pending;        /* news not fetched yet (listener.c) */
+	long long *fetched_ms;       /* when its last update ended, 0: never */
+	unsigned *ttl_ms;            /* the ttlMs of its last update, 0:
+	                                none given */
 	struct listeners *listeners;
 };
+
+static long long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+static void fetcher_free(struct fetcher *f)
+{
+	if (f->kick >= 0)
+		close(f->kick);
+	if (f->news >= 0)
+		close(f->news);
+	free(f->pending);
+	free(f->fetched_ms);
+	free(f->ttl_ms);
+	free(f);
+}
 
 static bool has_versions(const struct roots *roots)
 {
@@ -68,14 +98,14 @@ int fetcher_init(struct daemon *d)
 	d->root_notes = calloc(n, sizeof(*d->root_notes));
 	f->kick = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	f->news = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (!d->root_notes || f->kick < 0 || f->news < 0) {
-		if (f->kick >= 0)
-			close(f->kick);
-		if (f->news >= 0)
-			close(f->news);
+	f->pending = calloc(n, sizeof(*f->pending));
+	f->fetched_ms = calloc(n, sizeof(*f->fetched_ms));
+	f->ttl_ms = calloc(n, sizeof(*f->ttl_ms));
+	if (!d->root_notes || f->kick < 0 || f->news < 0 || !f->pending ||
+	    !f->fetched_ms || !f->ttl_ms) {
+		fetcher_free(f);
 		free(d->root_notes);
 		d->root_notes = NULL;
-		free(f);
 		return -ENOMEM;
 	}
 	d->fetcher = f;
@@ -111,61 +141,102 @@ static void served(struct daemon *d, size_t i, char *out, size_t len)
 		daemon_put_current(g);
 }
 
-bool fetcher_update(struct daemon *d)
+/* Brings root i up to date; whether what it serves moved, or its
+ * failure changed. */
+static bool update_root(struct daemon *d, const struct sfs_config *cfg,
+                        size_t i)
 {
 	struct fetcher *f = d->fetcher;
+	const char *root = d->opt->roots.paths[i];
+	char version[VERSION_MAX] = "", why[1024] = "", now[VERSION_MAX];
+	unsigned ttl = 0;
+
+	/* cleared first: news that comes during the fetch is fetched after */
+	atomic_store(&f->pending[i], false);
+	int rc = sfs_source_update(cfg, root, version, sizeof(version), &ttl,
+	                           why, sizeof(why));
+	f->fetched_ms[i] = now_ms();
+	f->ttl_ms[i] = ttl;
+	if (rc == 0)
+		return false;
+	/* a new failure, or a recovery: told, and status.json tells it too
+	 * after a build */
+	bool news = set_note(d, i, rc < 0 ? why : NULL);
+	if (news && rc < 0)
+		report_say(d, LOG_WARNING, "%s: %s", root, why);
+	else if (news)
+		report_say(d, LOG_NOTICE, "%s: fetched again", root);
+	if (rc < 0)
+		return news;
+	/* (before the first generation, "": the start ignores what this
+	 * returns) */
+	served(d, i, now, sizeof(now));
+	return news || strcmp(now, version) != 0;
+}
+
+static struct sfs_config config_of(const struct daemon *d)
+{
 	const struct roots *roots = &d->opt->roots;
-	struct sfs_config cfg = {
+
+	return (struct sfs_config){
 		.roots = (const char *const *)roots->paths,
 		.nroots = roots->n,
 		.cache_dir = d->opt->cache_dir,
 		.root_options = d->opt->root_options,
 	};
-	bool moved = false;
-	unsigned shortest = 0;
+}
 
-	for (size_t i = 0; f && i < roots->n; i++) {
-		char version[VERSION_MAX] = "", why[1024] = "", now[VERSION_MAX];
-		unsigned ttl = 0;
-		int rc = sfs_source_update(&cfg, roots->paths[i], version,
-		                           sizeof(version), &ttl, why,
-		                           sizeof(why));
-		if (ttl && (!shortest || ttl < shortest))
-			shortest = ttl;
-		if (rc == 0)
-			continue;
-		/* a new failure, or a recovery: told, and status.json
-		 * tells it too after a build */
-		bool news = set_note(d, i, rc < 0 ? why : NULL);
-		if (news && rc < 0)
-			report_say(d, LOG_WARNING, "%s: %s", roots->paths[i], why);
-		else if (news)
-			report_say(d, LOG_NOTICE, "%s: fetched again",
-			           roots->paths[i]);
-		moved |= news;
-		if (rc < 0)
-			continue;
-		/* (before the first generation, "": the start ignores
-		 * what this returns) */
-		served(d, i, now, sizeof(now));
-		moved |= strcmp(now, version) != 0;
-	}
-	if (f)
-		f->ttl_ms = shortest;
+bool fetcher_update(struct daemon *d)
+{
+	struct sfs_config cfg = config_of(d);
+	bool moved = false;
+
+	for (size_t i = 0; d->fetcher && i < d->opt->roots.n; i++)
+		moved |= update_root(d, &cfg, i);
 	return moved;
 }
 
-/* How long the thread sleeps: fetch_interval, or a server's shorter ttlMs
- * (at least a second); -1: until SIGHUP or news. */
-static int sleep_ms(const struct fetcher *f, unsigned interval_s)
+/* Fetches each root with news whose gap since its last fetch is over;
+ * whether one moved.  *wait_ms: until the next one's gap is over, or -1
+ * when no news waits. */
+static bool update_news(struct daemon *d, int *wait_ms)
 {
+	struct fetcher *f = d->fetcher;
+	struct sfs_config cfg = config_of(d);
+	bool moved = false;
+
+	*wait_ms = -1;
+	for (size_t i = 0; i < d->opt->roots.n; i++) {
+		if (!atomic_load(&f->pending[i]))
+			continue;
+		long long left = f->fetched_ms[i] + FETCHER_NEWS_GAP_MS -
+		                 now_ms();
+		if (f->fetched_ms[i] && left > 0) {
+			if (*wait_ms < 0 || left < *wait_ms)
+				*wait_ms = (int)left;
+			continue;
+		}
+		moved |= update_root(d, &cfg, i);
+		if (*wait_ms < 0 || FETCHER_NEWS_GAP_MS < *wait_ms)
+			*wait_ms = FETCHER_NEWS_GAP_MS;   /* news meanwhile */
+	}
+	return moved;
+}
+
+/* How long the thread sleeps until the next fetch of every root:
+ * fetch_interval, or a server's shorter ttlMs (at least a second); -1:
+ * until SIGHUP or news. */
+static long long sleep_ms(const struct daemon *d, unsigned interval_s)
+{
+	const struct fetcher *f = d->fetcher;
 	long long ms = interval_s ? (long long)(interval_s > 86400 * 24 ?
 	                                        86400 * 24 : interval_s) * 1000
 	                          : -1;
 
-	if (ms > 0 && f->ttl_ms && f->ttl_ms < ms)
-		ms = f->ttl_ms < 1000 ? 1000 : f->ttl_ms;
-	return (int)ms;
+	for (size_t i = 0; ms > 0 && i < d->opt->roots.n; i++)
+		if (f->ttl_ms[i] && f->ttl_ms[i] < ms)
+			ms = f->ttl_ms[i] < 1000 ? 1000 : f->ttl_ms[i];
+	return ms;
 }
 
 static void *run(void *arg)
@@ -173,13 +244,21 @@ static void *run(void *arg)
 	struct daemon *d = arg;
 	struct fetcher *f = d->fetcher;
 	unsigned interval = d->opt->fetch_interval_s;
+	long long sleep = sleep_ms(d, interval);
+	long long due = sleep < 0 ? -1 : now_ms() + sleep;   /* every root */
+	int news_ms = -1;
 
 	while (!atomic_load(&f->stop)) {
 		struct pollfd p[2] = {
 			{ .fd = f->kick, .events = POLLIN },
 			{ .fd = f->news, .events = POLLIN },
 		};
-		int n = poll(p, 2, sleep_ms(f, interval));
+		long long wait = due < 0 ? -1 : due - now_ms();
+		if (wait < 0 && due >= 0)
+			wait = 0;
+		if (news_ms >= 0 && (wait < 0 || news_ms < wait))
+			wait = news_ms;
+		int n = poll(p, 2, (int)wait);
 		if (n < 0 && errno != EINTR)
 			break;
 		if (atomic_load(&f->stop))
@@ -189,7 +268,13 @@ static void *run(void *arg)
 		if (n > 0 && read(f->news, &count, sizeof(count)) < 0) {
 			/* nothing new was said: a timeout or SIGHUP */
 		}
-		bool moved = fetcher_update(d);
+		bool all = hup || (due >= 0 && now_ms() >= due);
+		bool moved = all ? fetcher_update(d) : false;
+		moved |= update_news(d, &news_ms);
+		if (all) {
+			sleep = sleep_ms(d, interval);
+			due = sleep < 0 ? -1 : now_ms() + sleep;
+		}
 		/* SIGHUP also looks at every folder: it always rebuilds */
 		if (hup || moved)
 			refresher_reload(d);
@@ -207,7 +292,7 @@ int fetcher_start(struct daemon *d)
 	if (rc != 0)
 		return -rc;
 	f->started = true;
-	f->listeners = listeners_start(d, f->news);
+	f->listeners = listeners_start(d, f->news, f->pending);
 	return f->listeners ? 0 : -ENOMEM;
 }
 
@@ -237,8 +322,6 @@ void fetcher_stop(struct daemon *d)
 	free(d->root_notes);
 	d->root_notes = NULL;
 	pthread_mutex_unlock(&d->notes_lock);
-	close(f->kick);
-	close(f->news);
-	free(f);
+	fetcher_free(f);
 	d->fetcher = NULL;
 }

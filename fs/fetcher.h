@@ -9,6 +9,11 @@
 
 struct daemon;
 
+/* News of a root (its server said its listing changed) fetches it at most
+ * once per this many milliseconds: what it says meanwhile is coalesced
+ * into the fetch at the end of the gap. */
+#define FETCHER_NEWS_GAP_MS 2000
+
 /* Prepares d->fetcher when a root is a git source (else leaves it NULL);
  * before the first build.  Returns 0 or -ENOMEM. */
 int fetcher_init(struct daemon *d);

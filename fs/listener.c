@@ -2,12 +2,15 @@
  * listener.c - one thread per MCP root that waits for the server to say
  * its listing changed (notifications/resources/list_changed), so that the
  * mount follows a change within moments instead of at the next
- * -o fetch_interval.  A thread only listens: the news goes to the fetcher
- * (an eventfd), which lists the skills again and has a generation built
- * when the listing moved.  A server that sends no notifications is left
- * to the fetcher's timer; a stream that breaks is listened to again after
- * a pause that grows to a minute, and a fetch then catches up with what
- * the break may have hidden.
+ * -o fetch_interval.  A thread only listens, on one stream however many
+ * notifications come: the news goes to the fetcher (a flag of the root,
+ * and an eventfd), which lists that root's skills again, at most once per
+ * FETCHER_NEWS_GAP_MS whatever the server sends, and has a generation
+ * built when the listing moved.  A server that sends no notifications is
+ * left to the fetcher's timer; a stream that breaks, or that the server
+ * ends at once, is listened to again after a pause that grows to a
+ * minute, and a fetch then catches up with what the break may have
+ * hidden.
  */
 #include <errno.h>
 #include <poll.h>
@@ -35,6 +38,7 @@ struct listener {
 struct listeners {
 	struct daemon *d;
 	int news;                /* the fetcher's eventfd */
+	atomic_bool *pending;    /* the fetcher's: root i has news */
 	int wake;                /* eventfd: stop */
 	atomic_bool stop;
 	struct listener *v;
@@ -43,15 +47,19 @@ struct listeners {
 
 static bool stopping(void *arg)
 {
-	const struct listeners *all = arg;
-	return atomic_load(&all->stop);
+	const struct listener *l = arg;
+	return atomic_load(&l->all->stop);
 }
 
-static void tell_fetcher(const struct listeners *all)
+/* Tells the fetcher that l's root has news: coalesced with what it was
+ * told before and has not fetched yet. */
+static void tell_fetcher(void *arg)
 {
+	const struct listener *l = arg;
 	uint64_t one = 1;
 
-	if (write(all->news, &one, sizeof(one)) < 0) {
+	atomic_store(&l->all->pending[l->root], true);
+	if (write(l->all->news, &one, sizeof(one)) < 0) {
 		/* the counter is full: the fetcher wakes anyway */
 	}
 }
@@ -61,7 +69,7 @@ static void pause_for(const struct listeners *all, unsigned s)
 {
 	struct pollfd p = { .fd = all->wake, .events = POLLIN };
 
-	if (!stopping((void *)all))
+	if (!atomic_load(&all->stop))
 		poll(&p, 1, (int)s * 1000);
 }
 
@@ -88,26 +96,23 @@ static void *listen_root(void *arg)
 	unsigned pause = 1;
 	bool broken = false;
 
-	while (!stopping(all)) {
+	while (!stopping(l)) {
 		char why[1024] = "";
 		long long t0 = now_ms();
-		int rc = sfs_source_listen(&cfg, root, stopping, all, why,
-		                           sizeof(why));
-		if (rc == 1) {
-			tell_fetcher(all);
-			pause = 1;
-			broken = false;
-			continue;
-		}
+		int rc = sfs_source_listen(&cfg, root, tell_fetcher, stopping, l,
+		                           why, sizeof(why));
 		if (rc == -EOPNOTSUPP) {
 			report_say(all->d, LOG_INFO, "%s: no notifications of "
 			           "changes (%s): the listing is fetched every "
 			           "fetch_interval and on SIGHUP", root, why);
 			break;
 		}
-		/* a stream that ended at once is as good as a broken one */
-		if (stopping(all) || (rc == 0 && now_ms() - t0 > 1000)) {
+		/* a stream that ended at once is as good as a broken one:
+		 * so a server that ends it at each notification is not
+		 * listened to again (a handshake) at its pace */
+		if (stopping(l) || (rc >= 0 && now_ms() - t0 > 1000)) {
 			pause = 1;
+			broken = false;
 			continue;
 		}
 		if (rc < 0 && !broken)
@@ -116,12 +121,13 @@ static void *listen_root(void *arg)
 		broken = true;
 		pause_for(all, pause);
 		pause = pause * 2 > PAUSE_MAX_S ? PAUSE_MAX_S : pause * 2;
-		tell_fetcher(all);   /* what the break may have hidden */
+		tell_fetcher(l);   /* what the break may have hidden */
 	}
 	return NULL;
 }
 
-struct listeners *listeners_start(struct daemon *d, int news)
+struct listeners *listeners_start(struct daemon *d, int news,
+                                  atomic_bool *pending)
 {
 	const struct roots *roots = &d->opt->roots;
 	struct listeners *all = calloc(1, sizeof(*all));
@@ -130,6 +136,7 @@ struct listeners *listeners_start(struct daemon *d, int news)
 		return NULL;
 	all->d = d;
 	all->news = news;
+	all->pending = pending;
 	all->wake = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	all->v = calloc(roots->n ? roots->n : 1, sizeof(*all->v));
 	if (all->wake < 0 || !all->v) {

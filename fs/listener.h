@@ -5,14 +5,17 @@
 #ifndef SKILLSFS_LISTENER_H
 #define SKILLSFS_LISTENER_H
 
+#include <stdatomic.h>
+
 struct daemon;
 struct listeners;
 
 /* Starts a thread for each root of d whose source may tell of changes
- * (sfs_source_listens); each writes to the eventfd `news` when one did.
- * Returns the threads (none when no root listens), or NULL when out of
- * memory. */
-struct listeners *listeners_start(struct daemon *d, int news);
+ * (sfs_source_listens); when root i's did, its thread sets pending[i]
+ * and writes to the eventfd `news`.  Returns the threads (none when no
+ * root listens), or NULL when out of memory. */
+struct listeners *listeners_start(struct daemon *d, int news,
+                                  atomic_bool *pending);
 /* Stops the threads (within about a second) and frees them; NULL is
  * nothing. */
 void listeners_stop(struct listeners *all);

@@ -156,12 +156,12 @@ int sfs_mcp_client_call(struct sfs_mcp_client *c, const char *method,
 }
 
 int sfs_mcp_client_listen(struct sfs_mcp_client *c, const char *method,
-                          bool (*stop)(void *), void *arg, char *why,
-                          size_t wlen)
+                          void (*heard)(void *), bool (*stop)(void *),
+                          void *arg, char *why, size_t wlen)
 {
 	if (c->http)
-		return sfs_mcp_http_listen(c->http, method, stop, arg, why,
-		                           wlen);
+		return sfs_mcp_http_listen(c->http, method, heard, stop, arg,
+		                           why, wlen);
 	snprintf(why, wlen, "the MCP server %s is run for each fetch, and "
 	         "listened to by none", sfs_mcp_stdio_command(c->stdio));
 	return -EOPNOTSUPP;

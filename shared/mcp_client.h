@@ -52,8 +52,8 @@ int sfs_mcp_client_call(struct sfs_mcp_client *c, const char *method,
 /* sfs_mcp_http_listen (mcp_http.h); -EOPNOTSUPP over stdio, whose
  * server is refreshed by fetch_interval and SIGHUP. */
 int sfs_mcp_client_listen(struct sfs_mcp_client *c, const char *method,
-                          bool (*stop)(void *), void *arg, char *why,
-                          size_t wlen);
+                          void (*heard)(void *), bool (*stop)(void *),
+                          void *arg, char *why, size_t wlen);
 /* Who the client speaks to, for messages: the URL, or the command. */
 const char *sfs_mcp_client_name(const struct sfs_mcp_client *c);
 /* Ends the client (over stdio: the server, which is reaped).  NULL: no

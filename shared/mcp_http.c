@@ -490,6 +490,7 @@ struct listening {
 	size_t len;
 	bool heard;            /* the wanted notification came */
 	cJSON *error;          /* a JSON-RPC error that came instead */
+	void (*on_heard)(void *);
 	bool (*stop)(void *);
 	void *arg;
 };
@@ -523,15 +524,17 @@ static void take_event(struct listening *l, char *e)
 	const cJSON *method = cJSON_GetObjectItemCaseSensitive(m, "method");
 	free(data);
 	if (cJSON_IsString(method) && strcmp(method->valuestring,
-	                                     l->wanted) == 0)
+	                                     l->wanted) == 0) {
 		l->heard = true;
+		l->on_heard(l->arg);
+	}
 	else if (l->id && answers(m, l->id) && !l->error)
 		l->error = cJSON_Duplicate(m, true);
 	cJSON_Delete(m);
 }
 
-/* libcurl's write callback for a stream: each whole event is taken; the
- * transfer ends (0) once the notification came. */
+/* libcurl's write callback for a stream: each whole event is taken as it
+ * comes. */
 static size_t take_stream(char *p, size_t size, size_t n, void *arg)
 {
 	struct listening *l = arg;
@@ -561,7 +564,7 @@ static size_t take_stream(char *p, size_t size, size_t n, void *arg)
 		memmove(l->buf, end + skip, rest + 1);
 		l->len = rest;
 	}
-	return l->heard ? 0 : add;
+	return add;
 }
 
 /* The headers of a stream: none is needed (without a header callback,
@@ -613,11 +616,11 @@ static int open_stream(struct listening *l, struct curl_slist **h,
 }
 
 int sfs_mcp_http_listen(struct sfs_mcp_http *c, const char *method,
-                        bool (*stop)(void *), void *arg, char *why,
-                        size_t wlen)
+                        void (*heard)(void *), bool (*stop)(void *),
+                        void *arg, char *why, size_t wlen)
 {
-	struct listening l = { .c = c, .wanted = method, .stop = stop,
-	                       .arg = arg };
+	struct listening l = { .c = c, .wanted = method, .on_heard = heard,
+	                       .stop = stop, .arg = arg };
 	struct curl_slist *h = NULL;
 	char *body;
 	long status = 0;

@@ -30,17 +30,19 @@ int sfs_mcp_http_open(const char *url, const char *token,
  * -errno with *why saying what failed (a JSON-RPC error included). */
 int sfs_mcp_http_call(struct sfs_mcp_http *c, const char *method,
                       cJSON *params, cJSON **result, char *why, size_t wlen);
-/* Waits on the server's stream of notifications (subscriptions/listen
+/* Listens on the server's stream of notifications (subscriptions/listen
  * in the stateless era, the session's GET stream in the handshake one)
- * for the notification `method` ("notifications/resources/list_changed").
- * Returns 1 when it came, 0 when stop(arg) said to stop (asked about once
- * a second) or the server ended the stream without it, -EOPNOTSUPP when
+ * and calls heard(arg) for each notification `method`
+ * ("notifications/resources/list_changed") as it comes, the stream kept:
+ * one connection however many come.  Returns when stop(arg) says to stop
+ * (asked about once a second) or the server ends the stream: 1 when the
+ * notification came meanwhile, 0 when not; -EOPNOTSUPP when
  * the server sends none (no session, 405, a JSON-RPC error), -ENOENT when
  * its session expired, -EACCES for a 401, -EIO else; *why says which.
  * Blocks: on a thread of its own, with a client of its own. */
 int sfs_mcp_http_listen(struct sfs_mcp_http *c, const char *method,
-                        bool (*stop)(void *), void *arg, char *why,
-                        size_t wlen);
+                        void (*heard)(void *), bool (*stop)(void *),
+                        void *arg, char *why, size_t wlen);
 /* The endpoint's URL, as given to open. */
 const char *sfs_mcp_http_url(const struct sfs_mcp_http *c);
 /* The protocol version spoken: "2026-07-28" for the stateless era. */

@@ -28,6 +28,7 @@
  * writing thread meanwhile and a pending one taken, so that it never
  * ends the process whatever its disposition.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -53,8 +54,10 @@
 extern char **environ;
 
 struct sfs_mcp_stdio {
-	pid_t pid;             /* 0 once reaped */
-	int status;            /* its wait status then; -1: not known */
+	pid_t pid;             /* and its process group's id; 0: none */
+	bool exited;           /* then, as waitid says: */
+	int how;               /* CLD_EXITED, CLD_KILLED...; 0: not known */
+	int status;            /* its exit status, or the signal */
 	int in, out;           /* our ends of its stdin and stdout */
 	char *command;
 	char *buf;             /* what it wrote and was not taken yet: */
@@ -73,9 +76,11 @@ static long long now_ms(void)
 
 /* ---- the child's life ------------------------------------------------ */
 
-/* Whether the child was reaped within ms (< 0: however long it takes);
- * its status is kept then. */
-static bool reaped_within(struct sfs_mcp_stdio *c, int ms)
+/* Whether the child exited within ms (< 0: however long it takes); its
+ * status is kept then.  It is not reaped: while it is a zombie its pid,
+ * which is also its process group's id, cannot be taken by another
+ * process, so that end_group() signals none but the group's. */
+static bool exited_within(struct sfs_mcp_stdio *c, int ms)
 {
 	long long deadline = now_ms() + ms;
 	int pfd = -1;
@@ -84,19 +89,28 @@ static bool reaped_within(struct sfs_mcp_stdio *c, int ms)
 	if (c->pid > 0 && ms > 0)
 		pfd = (int)syscall(SYS_pidfd_open, c->pid, 0);
 #endif
-	while (c->pid > 0) {
-		int st;
-		pid_t r = waitpid(c->pid, &st, ms < 0 ? 0 : WNOHANG);
-		if (r == c->pid || (r < 0 && errno == ECHILD)) {
-			/* ECHILD: SIGCHLD ignored, the kernel reaped it */
-			c->status = r == c->pid ? st : -1;
-			c->pid = 0;
+	while (c->pid > 0 && !c->exited) {
+		siginfo_t si = { 0 };
+		int r = waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOWAIT |
+		               (ms < 0 ? 0 : WNOHANG));
+		if (r == 0 && si.si_pid == c->pid) {
+			c->exited = true;
+			c->how = si.si_code;
+			c->status = si.si_status;
 			break;
 		}
+		if (r < 0 && errno == ECHILD) {
+			/* SIGCHLD ignored: the kernel reaped it */
+			c->exited = true;
+			c->how = 0;
+			break;
+		}
+		if (r < 0 && errno != EINTR)
+			break;   /* (EINVAL): no wait would end */
 		long long left = deadline - now_ms();
 		if (ms >= 0 && left <= 0)
 			break;
-		if (ms < 0 || (r < 0 && errno == EINTR))
+		if (ms < 0 || r < 0)
 			continue;
 		/* woken by its exit; without pidfds, looked at every 10 ms */
 		struct pollfd p = { .fd = pfd, .events = POLLIN };
@@ -108,7 +122,79 @@ static bool reaped_within(struct sfs_mcp_stdio *c, int ms)
 	}
 	if (pfd >= 0)
 		close(pfd);
-	return c->pid == 0;
+	return c->pid == 0 || c->exited;
+}
+
+/* Whether a process of the group pgid runs (a zombie has ended), as
+ * /proc shows; true when /proc cannot be read, so that the group is
+ * signalled rather than left. */
+static bool group_runs(pid_t pgid)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *de;
+	bool runs = false;
+
+	if (!proc)
+		return true;
+	while (!runs && (de = readdir(proc))) {
+		char path[300], stat[512];
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		ssize_t n = fd < 0 ? -1 : read(fd, stat, sizeof(stat) - 1);
+		if (fd >= 0)
+			close(fd);
+		if (n <= 0)
+			continue;   /* it ended meanwhile */
+		stat[n] = '\0';
+		/* "pid (comm) state ppid pgrp ...": comm may hold anything */
+		char *end = strrchr(stat, ')'), state;
+		int ppid, pgrp;
+		runs = end && sscanf(end + 1, " %c %d %d", &state, &ppid,
+		                     &pgrp) == 3 && pgrp == pgid && state != 'Z';
+	}
+	closedir(proc);
+	return runs;
+}
+
+/* Whether every process of the group pgid ended within ms. */
+static bool group_ended_within(pid_t pgid, int ms)
+{
+	long long deadline = now_ms() + ms;
+	struct timespec tick = { .tv_nsec = 10 * 1000 * 1000 };
+
+	while (group_runs(pgid)) {
+		if (now_ms() >= deadline)
+			return false;
+		nanosleep(&tick, NULL);
+	}
+	return true;
+}
+
+/*
+ * Ends the server and all its process group, then reaps it.  A server
+ * asked to exit by the end of its input may leave behind what a wrapper
+ * started (sh -c 'helper & exec server', npx): the group is asked to end
+ * (SIGTERM), then made to (SIGKILL) after CLOSE_WAIT_MS.  The leader is
+ * reaped last: until then its pid, the group's id, is no other's.
+ */
+static void end_group(struct sfs_mcp_stdio *c)
+{
+	if (c->pid <= 0)
+		return;
+	exited_within(c, CLOSE_WAIT_MS);
+	if (group_runs(c->pid)) {
+		kill(-c->pid, SIGTERM);
+		if (!group_ended_within(c->pid, CLOSE_WAIT_MS)) {
+			kill(-c->pid, SIGKILL);
+			group_ended_within(c->pid, CLOSE_WAIT_MS);
+		}
+	}
+	exited_within(c, -1);
+	while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	c->pid = 0;
 }
 
 /* Why the server is gone, in why: how it ended, when it did. */
@@ -117,13 +203,13 @@ static int ended(struct sfs_mcp_stdio *c, const char *method, char *why,
 {
 	char how[64] = "closed its standard output";
 
-	if (reaped_within(c, CLOSE_WAIT_MS) && c->status >= 0) {
-		if (WIFEXITED(c->status))
+	if (exited_within(c, CLOSE_WAIT_MS)) {
+		if (c->how == CLD_EXITED)
 			snprintf(how, sizeof(how), "exited with status %d",
-			         WEXITSTATUS(c->status));
-		else if (WIFSIGNALED(c->status))
+			         c->status);
+		else if (c->how == CLD_KILLED || c->how == CLD_DUMPED)
 			snprintf(how, sizeof(how), "was killed by signal %d",
-			         WTERMSIG(c->status));
+			         c->status);
 	}
 	snprintf(why, wlen, "the MCP server %s %s before answering %s",
 	         c->command, how, method);
@@ -567,13 +653,7 @@ void sfs_mcp_stdio_close(struct sfs_mcp_stdio *c)
 		close(c->in);
 	if (c->out >= 0)
 		close(c->out);
-	if (c->pid > 0 && !reaped_within(c, CLOSE_WAIT_MS)) {
-		kill(-c->pid, SIGTERM);
-		if (!reaped_within(c, CLOSE_WAIT_MS)) {
-			kill(-c->pid, SIGKILL);
-			reaped_within(c, -1);
-		}
-	}
+	end_group(c);
 	free(c->buf);
 	free(c->command);
 	free(c);

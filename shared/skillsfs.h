@@ -234,6 +234,13 @@ struct sfs_config {
 	 * does not name is not served (SFS_UNLOCKED), with a warning.  A git
 	 * root is pinned by its URL, whose REF the lock set to its commit. */
 	const struct sfs_lock *lock;
+	/* When not NULL: called with found_arg on the thread of a read that
+	 * found what the next build reports and the last did not (an MCP
+	 * server that sent other bytes than it listed, a cache entry in the
+	 * way), once for each such file, so that the caller has a build
+	 * made soon.  It must not block. */
+	void (*found)(void *arg);
+	void *found_arg;
 };
 
 struct sfs_counts {
@@ -277,19 +284,21 @@ int sfs_source_update(const struct sfs_config *cfg, const char *root,
                       char *version, size_t vlen, unsigned *ttl_ms,
                       char *why, size_t wlen);
 /*
- * Waits until the source of `root` says that what it serves changed: an
+ * Listens for the source of `root` to say that what it serves changed: an
  * MCP server's notifications/resources/list_changed (on subscriptions/
- * listen, or the session's stream).  Returns 1 when it did (bring the
- * root up to date then), 0 when stop(arg) said to stop (it is asked about
- * once a second) or the server ended its stream, -EOPNOTSUPP for a root
+ * listen, or the session's stream), calling heard(arg) at each (bring the
+ * root up to date then), on one stream however many come.  Returns when
+ * stop(arg) says to stop (it is asked about once a second) or the server
+ * ended its stream: 1 when one was heard meanwhile, 0 when none was;
+ * -EOPNOTSUPP for a root
  * that sends no such news (a folder, git, a server without notifications,
  * a stdio server: refreshed by fetch_interval and SIGHUP),
  * or another negative errno with `why` saying what failed (wait a while,
  * then listen again).  Blocks on the network, on a thread of its own.
  */
 int sfs_source_listen(const struct sfs_config *cfg, const char *root,
-                      bool (*stop)(void *), void *arg, char *why,
-                      size_t wlen);
+                      void (*heard)(void *), bool (*stop)(void *),
+                      void *arg, char *why, size_t wlen);
 /* Whether sfs_source_listen may hear of changes of root (an MCP server
  * over HTTP; whether it sends notifications is known only by asking). */
 bool sfs_source_listens(const char *root);

@@ -51,7 +51,8 @@ int sfs_source_open(const struct sfs_config *cfg, const char *root,
 		out->ops = &sfs_source_mcp;
 		out->state = sfs_source_mcp_new(root, version, cfg->cache_dir,
 		                                root_note(cfg, root),
-		                                root_options(cfg, root));
+		                                root_options(cfg, root),
+		                                cfg->found, cfg->found_arg);
 	} else {
 		out->ops = &sfs_source_git;
 		out->state = sfs_source_git_new(root, version, cfg->cache_dir,
@@ -82,8 +83,8 @@ int sfs_source_update(const struct sfs_config *cfg, const char *root,
 }
 
 int sfs_source_listen(const struct sfs_config *cfg, const char *root,
-                      bool (*stop)(void *), void *arg, char *why,
-                      size_t wlen)
+                      void (*heard)(void *), bool (*stop)(void *),
+                      void *arg, char *why, size_t wlen)
 {
 	if (!sfs_source_listens(root)) {
 		snprintf(why, wlen, "%s: no notifications from this kind of "
@@ -91,7 +92,7 @@ int sfs_source_listen(const struct sfs_config *cfg, const char *root,
 		return -EOPNOTSUPP;
 	}
 	const struct sfs_source_options *o = root_options(cfg, root);
-	return sfs_source_mcp_listen(root, o, stop, arg, why, wlen);
+	return sfs_source_mcp_listen(root, o, heard, stop, arg, why, wlen);
 }
 
 bool sfs_source_listens(const char *root)

@@ -214,7 +214,8 @@ extern const struct sfs_source_ops sfs_source_mcp;
  * when out of memory. */
 void *sfs_source_mcp_new(const char *url, const char *listing,
                          const char *cache_dir, const char *note,
-                         const struct sfs_source_options *opts);
+                         const struct sfs_source_options *opts,
+                         void (*found)(void *), void *found_arg);
 
 /* ---- mcp_listing.c: what the MCP source and its fetch share ----------- */
 
@@ -250,6 +251,22 @@ char *sfs_mcp_listing_path(const char *state, const char *hex);
 char *sfs_mcp_current_path(const char *state);
 char *sfs_mcp_mismatch_path(const char *state, const uint8_t sha256[32]);
 #define SFS_MCP_MISMATCH_PREFIX "mismatch-"
+/* Records for status.json that the cache entry of `want` is in the way
+ * of its verified bytes (why: which, and why it stays), in the record a
+ * mismatch would have (source_mcp_fetch.c).  0 or -errno. */
+int sfs_mcp_note_blocked(const char *state, const struct sfs_mcp_file *want,
+                         const char *why);
+/* The hex name of the server's current listing (state/current), in hex;
+ * -ENOENT when there is none (mcp_prune.c). */
+int sfs_mcp_current_hex(const char *state, char hex[65]);
+/* Removes from the cache what no longer serves (mcp_prune.c): in the
+ * server's folder `state`, every listing but the current one and
+ * `previous` (hex, or NULL), and the mismatch records of digests neither
+ * names; in blobs/, each verified file that no listing in the cache
+ * names, once it is ten minutes old.  0 or -errno; a file that cannot be
+ * removed is left. */
+int sfs_mcp_prune(const char *cache_dir, const char *state,
+                  const char *previous);
 
 /* ---- source_mcp_fetch.c: an MCP root brought up to date ---------------- */
 
@@ -283,7 +300,7 @@ int sfs_source_mcp_update(const char *root,
 /* sfs_source_listen for an MCP root; -EOPNOTSUPP for a stdio one. */
 int sfs_source_mcp_listen(const char *root,
                           const struct sfs_source_options *opts,
-                          bool (*stop)(void *), void *arg, char *why,
-                          size_t wlen);
+                          void (*heard)(void *), bool (*stop)(void *),
+                          void *arg, char *why, size_t wlen);
 
 #endif

@@ -11,8 +11,9 @@
  * fetches "a SKILL.md when the skill is loaded", not on listing); the
  * SKILL.md's identity then says so, and the first build after it was
  * fetched validates the file itself.  Every file is fetched on its first
- * read, verified, and kept.  Only verified bytes are served, from the
- * cache's files, which are named by their digest and so never change: a
+ * read, verified, and kept.  Only verified bytes are served: the cache's
+ * files are named by their digest, and each is hashed at its first open
+ * by a generation into a sealed copy that serves it from then on: a
  * file whose bytes do not match the listing (a SKILL.md whose frontmatter
  * is not the listed one) is an error for its reader (EIO) and a finding of
  * the next build, never a file with other bytes.
@@ -32,8 +33,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <nettle/sha2.h>
 
 #include "grow.h"
 #include "mcp_client.h"
@@ -50,13 +54,21 @@ struct mcp_skill {
 	uint8_t id[32];         /* digest of the entry */
 };
 
-/* A file of the cache that open_blob hashed, as fstat saw it then. */
-struct verified {
+/* The verified bytes of a cache file, copied into a sealed memfd. */
+struct sealed {
 	uint8_t sha256[32];
-	dev_t dev;
-	ino_t ino;
-	struct timespec ctime;
+	int fd;                 /* no write, no size change, ever */
+	size_t len;
+	uint64_t used;          /* when last opened, in opens of the source */
 };
+
+/* The memory and the descriptors sealed copies of one source (one
+ * generation) may hold: past either, the least recently opened go, and
+ * are hashed again at their next open.  (The mount holds up to 1,024
+ * more descriptors for pinned folder files, of at least 8,192 it raises
+ * its limit to where it can.) */
+#define SEALED_BUDGET (64u << 20)
+#define SEALED_FILES 256
 
 struct mcp_source {
 	char *url;              /* the root as configured */
@@ -78,11 +90,12 @@ struct mcp_source {
 	uid_t uid;
 	gid_t gid;
 	bool ready;
-	pthread_mutex_t lock;   /* guards bad and verified */
+	pthread_mutex_t lock;   /* guards bad and sealed */
 	uint8_t (*bad)[32];     /* digests a read found not served as listed */
 	size_t nbad, capbad;
-	struct verified *verified;  /* cache files hashed since the build */
-	size_t nverified, capverified;
+	struct sealed *sealed;  /* cache files verified since the build */
+	size_t nsealed, capsealed, sealed_bytes;
+	uint64_t opens;
 	/* A connection kept for the reads' fetches: a handshake per read
 	 * cost more than the read (scripts/bench-mcp-source, every SKILL.md
 	 * of 1,000 read through a fresh mount: 3,566 ms with a connection
@@ -91,6 +104,8 @@ struct mcp_source {
 	 * process and its start: it waits.  The state's release ends it. */
 	pthread_mutex_t client_lock;
 	struct sfs_mcp_client *client;
+	void (*found)(void *);  /* sfs_config.found */
+	void *found_arg;
 };
 
 static void free_strv(char **v)
@@ -123,7 +138,8 @@ static bool dup_strv(const char *const *v, char ***out)
 
 void *sfs_source_mcp_new(const char *url, const char *listing,
                          const char *cache_dir, const char *note,
-                         const struct sfs_source_options *opts)
+                         const struct sfs_source_options *opts,
+                         void (*found)(void *), void *found_arg)
 {
 	struct mcp_source *m = calloc(1, sizeof(*m));
 
@@ -150,6 +166,8 @@ void *sfs_source_mcp_new(const char *url, const char *listing,
 		.argv = (const char *const *)m->argv,
 		.env = (const char *const *)m->env,
 	};
+	m->found = found;
+	m->found_arg = found_arg;
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_mutex_init(&m->client_lock, NULL);
 	return m;
@@ -167,7 +185,9 @@ static void release(struct sfs_source *src)
 	}
 	free(m->skills);
 	free(m->bad);
-	free(m->verified);
+	for (size_t i = 0; i < m->nsealed; i++)
+		close(m->sealed[i].fd);
+	free(m->sealed);
 	cJSON_Delete(m->doc);
 	sfs_mcp_client_close(m->client);
 	pthread_mutex_destroy(&m->client_lock);
@@ -398,10 +418,17 @@ static int report_mismatch(struct mcp_source *m, struct sfs_scan *s,
 	const cJSON *gn = cJSON_GetObjectItemCaseSensitive(o, "served_size");
 	const cJSON *field = cJSON_GetObjectItemCaseSensitive(o,
 	                                                     "frontmatter");
+	const cJSON *blocked = cJSON_GetObjectItemCaseSensitive(o, "blocked");
 	int rc = 0;
 
 	free(text);
-	if (!cJSON_IsString(uri) || !cJSON_IsString(want) ||
+	if (cJSON_IsString(uri) && cJSON_IsString(want) &&
+	    cJSON_IsString(blocked) &&
+	    listed(m, uri->valuestring, want->valuestring))
+		rc = report(s, SFS_ERROR, m->url, "%s: the cache entry %s; "
+		            "the file is not served (remove it)",
+		            uri->valuestring, blocked->valuestring);
+	else if (!cJSON_IsString(uri) || !cJSON_IsString(want) ||
 	    !cJSON_IsString(got) || !cJSON_IsNumber(wn) || !cJSON_IsNumber(gn) ||
 	    !listed(m, uri->valuestring, want->valuestring))
 		rc = 0;
@@ -783,100 +810,222 @@ static void unlink_blob(const struct mcp_source *m, const struct sfs_file *f)
 }
 
 /*
- * Whether the file st describes was hashed to `sha256` since the build,
- * unchanged since: the same inode with the same ctime.  The kernel sets a
- * file's ctime at each write, truncation or chmod, and no call of a
- * writer's sets it back (utimensat sets mtime, never ctime); so this
- * spares the hash of every read of a file too large to copy (retain.c)
- * without trusting a label anyone could forge.  Measured: an 8 MiB file
- * read from the cache through a fresh mount with -o retain=0 (32 reads)
- * took 391 ms hashing it whole at each read, 13-14 ms with this.
+ * Verified bytes are served from a copy the daemon holds, sealed, never
+ * from the cache file itself after the check: the cache folder is the
+ * user's, and a writable shared mapping of a cache file changes its bytes
+ * without a write(2), and without changing its ctime after its first
+ * store to each page, so no stat of the file can prove it unchanged since
+ * it was hashed.  The copy is made while the file is hashed (the bytes
+ * hashed are the bytes copied), into a memfd sealed against writes,
+ * shrinking and growing; later opens of the same file reopen that memfd.
+ * Measured (scripts/bench-mcp-bigfile: an 8 MiB file read through a fresh
+ * mount with -o retain=0, 32 reads of 256 KiB, each an open): hashing at
+ * every open took 391 ms, the ctime shortcut this replaces 14-17 ms, the
+ * sealed copy 19-20 ms (BENCHMARKS.md).
  */
-static bool hashed_unchanged(struct mcp_source *m, const uint8_t sha256[32],
-                             const struct stat *st)
-{
-	bool same = false;
 
-	pthread_mutex_lock(&m->lock);
-	for (size_t i = 0; !same && i < m->nverified; i++) {
-		const struct verified *v = &m->verified[i];
-		same = memcmp(v->sha256, sha256, 32) == 0 &&
-		       v->dev == st->st_dev && v->ino == st->st_ino &&
-		       v->ctime.tv_sec == st->st_ctim.tv_sec &&
-		       v->ctime.tv_nsec == st->st_ctim.tv_nsec;
-	}
-	pthread_mutex_unlock(&m->lock);
-	return same;
+/* A descriptor of its own (its own offset) of the sealed copy fd. */
+static int reopen_sealed(int fd)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	int own = open(path, O_RDONLY | O_CLOEXEC);
+	return own >= 0 ? own : fcntl(fd, F_DUPFD_CLOEXEC, 3);
 }
 
-static void remember_hashed(struct mcp_source *m, const uint8_t sha256[32],
-                            const struct stat *st)
+/* A descriptor of the sealed copy of `sha256`, or -1 when none is held. */
+static int open_sealed(struct mcp_source *m, const uint8_t sha256[32])
 {
+	int fd = -1;
+
 	pthread_mutex_lock(&m->lock);
-	if (sfs_grow(&m->verified, &m->capverified, m->nverified + 1,
-	             sizeof(*m->verified)) == 0) {
-		struct verified *v = &m->verified[m->nverified++];
-		memcpy(v->sha256, sha256, 32);
-		v->dev = st->st_dev;
-		v->ino = st->st_ino;
-		v->ctime = st->st_ctim;
-	}
+	for (size_t i = 0; fd < 0 && i < m->nsealed; i++)
+		if (memcmp(m->sealed[i].sha256, sha256, 32) == 0) {
+			m->sealed[i].used = ++m->opens;
+			fd = reopen_sealed(m->sealed[i].fd);
+		}
 	pthread_mutex_unlock(&m->lock);
+	return fd;
 }
 
-/* Whether the open file is f's bytes: hashed now, or before and
- * unchanged since. */
-static bool holds_bytes_of(struct mcp_source *m, int fd,
-                           const struct sfs_file *f)
+/* Drops the least recently opened copies until one more of len bytes
+ * fits. */
+static void make_room(struct mcp_source *m, size_t len)
 {
-	struct stat st, after;
+	while (m->nsealed && (m->sealed_bytes + len > SEALED_BUDGET ||
+	                      m->nsealed >= SEALED_FILES)) {
+		size_t old = 0;
+		for (size_t i = 1; i < m->nsealed; i++)
+			if (m->sealed[i].used < m->sealed[old].used)
+				old = i;
+		close(m->sealed[old].fd);
+		m->sealed_bytes -= m->sealed[old].len;
+		m->sealed[old] = m->sealed[--m->nsealed];
+	}
+}
+
+/* Keeps the sealed copy fd (taken) of `sha256`; closes it when it
+ * cannot. */
+static void keep_sealed(struct mcp_source *m, const uint8_t sha256[32],
+                        int fd, size_t len)
+{
+	pthread_mutex_lock(&m->lock);
+	make_room(m, len);
+	if (len <= SEALED_BUDGET &&
+	    sfs_grow(&m->sealed, &m->capsealed, m->nsealed + 1,
+	             sizeof(*m->sealed)) == 0) {
+		struct sealed *s = &m->sealed[m->nsealed++];
+		memcpy(s->sha256, sha256, 32);
+		s->fd = fd;
+		s->len = len;
+		s->used = ++m->opens;
+		m->sealed_bytes += len;
+		fd = -1;
+	}
+	pthread_mutex_unlock(&m->lock);
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Copies the open cache file into a new memfd while hashing what it
+ * copies: the memfd, sealed, when those bytes are f's; -ENOENT when they
+ * are not, another -errno when no copy can be made. */
+static int seal_copy(int from, const struct sfs_file *f)
+{
+	int fd = memfd_create("skillsfs-verified", MFD_CLOEXEC |
+	                                           MFD_ALLOW_SEALING);
+	struct sha256_ctx ctx;
+	char buf[65536];
+	off_t at = 0;
+	int rc = fd < 0 ? -errno : 0;
+
+	sha256_init(&ctx);
+	if (rc == 0 && f->size > 0 && ftruncate(fd, f->size) < 0)
+		rc = -errno;
+	while (rc == 0 && at <= f->size) {
+		ssize_t n = pread(from, buf, sizeof(buf), at);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			rc = n < 0 ? -errno : 0;
+			break;
+		}
+		if (at + n > f->size) {
+			rc = -ENOENT;   /* grew since its size was looked at */
+			break;
+		}
+		sha256_update(&ctx, (size_t)n, (const uint8_t *)buf);
+		for (ssize_t done = 0; rc == 0 && done < n;) {
+			ssize_t w = pwrite(fd, buf + done, (size_t)(n - done),
+			                   at + done);
+			if (w < 0 && errno != EINTR)
+				rc = -errno;
+			else if (w > 0)
+				done += w;
+		}
+		at += n;
+	}
+	uint8_t sum[32];
+	sha256_digest(&ctx, sizeof(sum), sum);
+	if (rc == 0 && (at != f->size || memcmp(sum, f->sha256, 32) != 0))
+		rc = -ENOENT;
+	if (rc == 0 && fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
+	                                      F_SEAL_WRITE | F_SEAL_SEAL) < 0)
+		rc = -errno;
+	if (rc < 0 && fd >= 0)
+		close(fd);
+	return rc < 0 ? rc : fd;
+}
+
+/* The open cache file's bytes, verified against f, hashed whole: a
+ * sealed copy's descriptor, or the file's own when no copy can be made
+ * (then hashed at every open); -ENOENT when they are not f's. */
+static int verify_blob(struct mcp_source *m, int fd, const struct sfs_file *f)
+{
+	struct stat st;
 	uint8_t sum[32];
 	off_t len;
 
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size != f->size)
-		return false;
-	if (hashed_unchanged(m, f->sha256, &st))
-		return true;
-	bool good = sfs_sha256_fd(fd, sum, &len) == 0 && len == f->size &&
-	            memcmp(sum, f->sha256, 32) == 0;
-	/* remembered only when nothing wrote to it while it was hashed */
-	if (good && fstat(fd, &after) == 0 &&
-	    after.st_ctim.tv_sec == st.st_ctim.tv_sec &&
-	    after.st_ctim.tv_nsec == st.st_ctim.tv_nsec)
-		remember_hashed(m, f->sha256, &st);
-	return good;
+	if (fstat(fd, &st) < 0 || st.st_size != f->size)
+		return -ENOENT;
+	int copy = seal_copy(fd, f);
+	if (copy == -ENOENT)
+		return -ENOENT;
+	if (copy >= 0) {
+		int own = reopen_sealed(copy);
+		int err = errno;
+		keep_sealed(m, f->sha256, copy, (size_t)f->size);
+		return own >= 0 ? own : -err;
+	}
+	/* no memfd (out of memory, or descriptors): hashed now, served
+	 * from the file */
+	if (sfs_sha256_fd(fd, sum, &len) < 0 || len != f->size ||
+	    memcmp(sum, f->sha256, 32) != 0)
+		return -ENOENT;
+	int own = lseek(fd, 0, SEEK_SET) == 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 3)
+	                                      : -1;
+	return own >= 0 ? own : -EIO;
+}
+
+/*
+ * Removes what is at a blob's name and is not a file (a symlink, a FIFO,
+ * an empty folder): 0, or -errno.  A folder that holds anything is left
+ * as it is: it is no cache's, and is said (-ENOTEMPTY).
+ */
+static int unblock(const char *path)
+{
+	if (unlink(path) == 0 || errno == ENOENT)
+		return 0;
+	if (errno != EISDIR && errno != EPERM)
+		return -errno;
+	return rmdir(path) == 0 || errno == ENOENT ? 0 : -errno;
 }
 
 /*
  * The verified bytes of f in the cache: a descriptor, or -ENOENT when the
  * cache does not hold them.  The cache folder is the user's, writable by
  * whatever runs as the user (an agent's scripts too), so the bytes are
- * verified at each open, as SEP-2640 asks of a cache that others can
- * write to (holds_bytes_of): a file whose digest is not its name is
- * removed, to be fetched again.
+ * verified before they are served, as SEP-2640 asks of a cache that
+ * others can write to, and served from the sealed copy made while they
+ * were (verify_blob): a file whose digest is not its name is
+ * removed, to be fetched again, and so is anything else found at its
+ * name (a symlink, a folder): -ENOENT then too.  -EEXIST when what is in
+ * the way cannot be removed (*blocked: why, malloc'd).
  */
-static int open_blob(struct mcp_source *m, const struct sfs_file *f)
+static int open_blob(struct mcp_source *m, const struct sfs_file *f,
+                     char **blocked)
 {
+	*blocked = NULL;
+	int sealed = open_sealed(m, f->sha256);
+	if (sealed >= 0)
+		return sealed;
 	char *path = sfs_mcp_blob_path(m->cache_dir, f->sha256);
-
 	if (!path)
 		return -ENOMEM;
 	/* O_NONBLOCK: a FIFO put in its place must not hang the read */
 	int fd = sfs_cache_open_read(path);
-	int err = -fd;
+	int err = fd < 0 ? -fd : 0;
+	if (fd < 0 && (err == ELOOP || err == EPERM)) {
+		/* a symlink, or not a regular file of the user's */
+		int rc = unblock(path);
+		if (rc < 0 && asprintf(blocked, "%s is in the way of its "
+		                       "verified bytes and cannot be removed "
+		                       "(%s)", path, strerror(-rc)) < 0)
+			*blocked = NULL;
+		free(path);
+		return rc < 0 ? -EEXIST : -ENOENT;
+	}
 	if (fd < 0) {
 		free(path);
 		return err == ENOENT ? -ENOENT : -EIO;
 	}
-	bool good = holds_bytes_of(m, fd, f);
 	free(path);
-	if (!good || lseek(fd, 0, SEEK_SET) != 0) {
-		close(fd);
-		if (!good)
-			unlink_blob(m, f);
-		return good ? -EIO : -ENOENT;
-	}
-	return fd;
+	int own = verify_blob(m, fd, f);
+	close(fd);
+	if (own == -ENOENT)
+		unlink_blob(m, f);
+	return own;
 }
 
 static bool known_bad(struct mcp_source *m, const uint8_t sum[32])
@@ -920,7 +1069,11 @@ static int open_skill_md(const struct sfs_source *src, const char *path,
 	(void)path;
 	if (!m || !m->ready || !S_ISREG(f->mode) || !f->hashed)
 		return -EINVAL;
-	int fd = open_blob(m, f);
+	char *blocked;
+	int fd = open_blob(m, f, &blocked);
+	free(blocked);   /* said by the read of the file */
+	if (fd == -EEXIST)
+		return -EIO;
 	if (fd == -ENOENT) {
 		/* not read yet, or it did not match the listing */
 		const cJSON *fm = frontmatter_at(m, path);
@@ -968,38 +1121,76 @@ static int fetch(struct mcp_source *m, const struct sfs_mcp_file *want,
 	return rc;
 }
 
+/* Tells the caller (sfs_config.found) that a build would now report
+ * what the last did not. */
+static void tell_found(const struct mcp_source *m)
+{
+	if (m->found)
+		m->found(m->found_arg);
+}
+
+/* The cache entry of want, in the way and not removable: recorded for
+ * status.json, told when new; EIO for the reader. */
+static int blocked_entry(struct mcp_source *m, const struct sfs_mcp_file *want,
+                         const char *why)
+{
+	int had = mismatched(m, want->sha256);
+
+	if (had >= 0 && sfs_mcp_note_blocked(m->state, want, why) == 0 && !had)
+		tell_found(m);
+	return -EIO;
+}
+
 /* A file not in the cache yet is fetched at its first read: served only
- * when its bytes are those listed, an error (EIO) for the reader else. */
+ * when its bytes are those listed, an error (EIO) for the reader else,
+ * and a finding of a build made at once (sfs_config.found). */
 static int open_file(const struct sfs_source *src, int root_fd,
                      const struct sfs_skill *s, const struct sfs_file *f)
 {
 	struct mcp_source *m = src->state;
-	char why[1024] = "", *uri;
+	char why[1024] = "", *uri, *blocked = NULL;
 
 	(void)root_fd;
 	if (!m || !m->ready || !S_ISREG(f->mode) || !f->hashed)
 		return -EINVAL;
-	int fd = open_blob(m, f);
-	if (fd != -ENOENT)
+	int fd = open_blob(m, f, &blocked);
+	if (fd != -ENOENT && fd != -EEXIST)
 		return fd;
 	const struct mcp_skill *k = find_skill(m, s->dir);
-	if (!k || known_bad(m, f->sha256))
+	if (!k || known_bad(m, f->sha256)) {
+		free(blocked);
 		return -EIO;
-	if (asprintf(&uri, "%s%s", k->prefix, f->source) < 0)
+	}
+	if (asprintf(&uri, "%s%s", k->prefix, f->source) < 0) {
+		free(blocked);
 		return -ENOMEM;
+	}
 	struct sfs_mcp_file want = { .uri = uri, .size = f->size };
 	memcpy(want.sha256, f->sha256, 32);
+	if (fd == -EEXIST) {
+		remember_bad(m, f->sha256);
+		fd = blocked_entry(m, &want, blocked ? blocked : "");
+		free(blocked);
+		free(uri);
+		return fd;
+	}
 	const cJSON *md = cJSON_GetObjectItemCaseSensitive(k->entry, "uri");
 	if (cJSON_IsString(md) && strcmp(md->valuestring, uri) == 0)
 		want.frontmatter = cJSON_GetObjectItemCaseSensitive(
 			k->entry, "frontmatter");
+	int had = mismatched(m, f->sha256);
 	int rc = fetch(m, &want, why, sizeof(why));
 	free(uri);
-	if (rc == -EBADMSG)
+	if (rc == -EBADMSG) {
 		remember_bad(m, f->sha256);
+		if (had == 0)
+			tell_found(m);
+	}
 	if (rc < 0)
 		return rc == -ENOMEM ? rc : -EIO;
-	return open_blob(m, f);
+	fd = open_blob(m, f, &blocked);
+	free(blocked);
+	return fd == -EEXIST || fd == -ENOENT ? -EIO : fd;
 }
 
 const struct sfs_source_ops sfs_source_mcp = {

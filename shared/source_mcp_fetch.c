@@ -32,6 +32,9 @@
  * over the stdio of a command run for the update, and for the reads by
  * the source's state (source_mcp.c), which keeps it.
  *
+ * A new listing prunes the cache (mcp_prune.c): the listings but the new
+ * one and the one it replaces, and the verified files no listing names.
+ *
  * Everything is written under a temporary name and renamed into place, so
  * a reader (the mount, another mount of the same server) never sees half
  * a file.  This runs on the mount's fetcher thread (an update) or on the
@@ -148,6 +151,29 @@ static void note_mismatch(const char *state, const char *uri,
 		write_file(path, text, strlen(text));
 	free(text);
 	free(path);
+}
+
+int sfs_mcp_note_blocked(const char *state, const struct sfs_mcp_file *want,
+                         const char *why)
+{
+	char lh[65], *path, *text;
+	int rc = -ENOMEM;
+
+	hex(want->sha256, lh);
+	if (!state || !(path = sfs_mcp_mismatch_path(state, want->sha256)))
+		return -ENOMEM;
+	cJSON *o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "uri", want->uri);
+	cJSON_AddNumberToObject(o, "listed_size", (double)want->size);
+	cJSON_AddStringToObject(o, "listed", lh);
+	cJSON_AddStringToObject(o, "blocked", why);
+	text = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (text)
+		rc = write_file(path, text, strlen(text));
+	free(text);
+	free(path);
+	return rc;
 }
 
 /* Appends the name of the field at `key` to the path in p (a dotted
@@ -460,6 +486,9 @@ int sfs_source_mcp_update(const char *root,
 	}
 	struct sfs_mcp_client *c;
 	cJSON *skills = cJSON_CreateArray();
+	char before[65] = "";
+	if (sfs_mcp_current_hex(state, before) < 0)
+		before[0] = '\0';
 	rc = sfs_mcp_client_open(u.location, opts, &c, why, wlen);
 	if (rc == 0)
 		rc = !skills ? -ENOMEM : list_all(c, skills, ttl_ms, why, wlen);
@@ -469,6 +498,10 @@ int sfs_source_mcp_update(const char *root,
 	if (rc == 0)
 		rc = store_listing(state, u.location, skills, version, vlen,
 		                   why, wlen);
+	/* a new listing: what only the ones before it named goes (a
+	 * failure to remove is no failure of the update) */
+	if (rc == 0 && strcmp(before, version) != 0)
+		sfs_mcp_prune(cache_dir, state, before[0] ? before : NULL);
 	if (rc == -ENOMEM && !why[0])
 		snprintf(why, wlen, "out of memory");
 	cJSON_Delete(skills);
@@ -480,8 +513,8 @@ int sfs_source_mcp_update(const char *root,
 
 int sfs_source_mcp_listen(const char *root,
                           const struct sfs_source_options *opts,
-                          bool (*stop)(void *), void *arg, char *why,
-                          size_t wlen)
+                          void (*heard)(void *), bool (*stop)(void *),
+                          void *arg, char *why, size_t wlen)
 {
 	struct sfs_source_url u;
 	int rc = sfs_source_url_parse_why(root, &u, why, wlen);
@@ -500,7 +533,8 @@ int sfs_source_mcp_listen(const char *root,
 	}
 	if (rc == 0)
 		rc = sfs_mcp_client_listen(c, "notifications/resources/"
-		                           "list_changed", stop, arg, why, wlen);
+		                           "list_changed", heard, stop, arg, why,
+		                           wlen);
 	sfs_mcp_client_close(c);
 	sfs_source_url_free(&u);
 	return rc;

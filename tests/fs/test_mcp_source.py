@@ -13,11 +13,13 @@ same server over stdio, run by the mount from a config file's command:
 import errno
 import hashlib
 import json
+import mmap
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import time
 import unittest
 
 from mountlib import SKILLSFS, Mount, MountTestCase, wait_for, write_skill
@@ -117,11 +119,12 @@ class McpSources(MountTestCase):
         m = self.mount_server(srv)
         # listed, and built from the listing: nothing was fetched yet
         self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "pdf-forms"])
-        # a SKILL.md that does not match is never served
+        # a SKILL.md that does not match is never served (EIO, then, once
+        # the build that read had made withdrew the skill, ENOENT)
         for _ in range(2):
             with self.assertRaises(OSError) as e:
                 m.read("skills", "csv-report", "SKILL.md")
-            self.assertEqual(e.exception.errno, errno.EIO)
+            self.assertIn(e.exception.errno, (errno.EIO, errno.ENOENT) if _ else (errno.EIO,))
         with self.assertRaises(OSError) as e:
             m.read("skills", "pdf-forms", "references", "fields.md")
         self.assertEqual(e.exception.errno, errno.EIO)
@@ -150,6 +153,63 @@ class McpSources(MountTestCase):
         # is not served at all
         self.assertEqual(os.listdir(m.file("skills")), ["pdf-forms"])
 
+    def test_a_file_sent_with_other_bytes_is_in_status_json_at_once(self):
+        # no timer (fetch_interval=0) and no SIGHUP: the read that found it
+        # has a build made, which says it
+        lied = "skill://pdf-forms/references/fields.md"
+        srv = self.serve(lie=[lied])
+        m = self.mount_server(srv)
+        with self.assertRaises(OSError) as e:
+            m.read("skills", "pdf-forms", "references", "fields.md")
+        self.assertEqual(e.exception.errno, errno.EIO)
+        wait_for(lambda: any(lied in d["message"] for d in diagnostics(m)), timeout=30,
+                 what="the finding of the read in status.json")
+        for _ in range(3):
+            with self.assertRaises(OSError):
+                m.read("skills", "pdf-forms", "references", "fields.md")
+        self.assertEqual(len([d for d in diagnostics(m) if lied in d["message"]]), 1)
+
+    def test_what_is_in_the_way_of_a_cached_file_is_removed(self):
+        srv = self.serve()
+        m = self.mount_server(srv)
+        blobs = os.path.join(self.cache, "mcp", "blobs")
+        os.makedirs(blobs, exist_ok=True)
+        files = {name: os.path.join(self.served, *name.split("/")) for name in
+                 ("pdf-forms/scripts/fill.py", "pdf-forms/references/fields.md",
+                  "csv-report/template.md")}
+        elsewhere = os.path.join(self.make_dir(), "other")
+        write(elsewhere, "other bytes\n")
+        # a symlink (to other bytes), an empty folder: removed, and the
+        # file fetched again
+        os.symlink(elsewhere, os.path.join(blobs, digest(files["pdf-forms/scripts/fill.py"])))
+        os.mkdir(os.path.join(blobs, digest(files["pdf-forms/references/fields.md"])))
+        for name in ("pdf-forms/scripts/fill.py", "pdf-forms/references/fields.md"):
+            self.assertEqual(m.read("skills", *name.split("/")), slurp(files[name]))
+            entry = os.path.join(blobs, digest(files[name]))
+            self.assertFalse(os.path.islink(entry))
+            self.assertEqual(slurp(entry), slurp(files[name]))
+        self.assertEqual(slurp(elsewhere), b"other bytes\n")
+        # a folder that holds something is no cache's: left, and said
+        folder = os.path.join(blobs, digest(files["csv-report/template.md"]))
+        write(os.path.join(folder, "kept"), "someone's\n")
+        with self.assertRaises(OSError) as e:
+            m.read("skills", "csv-report", "template.md")
+        self.assertEqual(e.exception.errno, errno.EIO)
+        wait_for(lambda: any(folder in d["message"] for d in diagnostics(m)), timeout=30,
+                 what="the entry in the way, in status.json")
+        [d] = [d for d in diagnostics(m) if folder in d["message"]]
+        self.assertEqual(d["severity"], "error")
+        self.assertIn("skill://csv-report/template.md: the cache entry %s is in the way"
+                      % folder, d["message"])
+        self.assertEqual(slurp(os.path.join(folder, "kept")), b"someone's\n")
+        # once it is gone, the next build serves the file again
+        shutil.rmtree(folder)
+        self.sighup(m)
+        self.assertEqual(m.read("skills", "csv-report", "template.md"),
+                         slurp(files["csv-report/template.md"]))
+        self.sighup(m)
+        self.assertEqual([d for d in diagnostics(m) if folder in d["message"]], [])
+
     def test_a_cached_file_altered_since_is_fetched_again(self):
         # the cache folder is the user's: anything the user runs may write
         # there, so a kept file is hashed again each time it is opened
@@ -165,6 +225,35 @@ class McpSources(MountTestCase):
         m = self.mount_server(srv)   # the next mount opens the file again
         self.assertEqual(m.read(*path), want)
         self.assertEqual(slurp(blob), want)
+
+    def test_a_cache_file_changed_through_a_shared_mapping_is_never_served(self):
+        # a store through a writable shared mapping changes the bytes
+        # without write(2), and without a new ctime once its page is
+        # writable: no stat can tell; what was verified is what is served
+        srv = self.serve()
+        m = self.mount_server(srv, options=["-o", "retain=0"])
+        path = ("skills", "pdf-forms", "references", "fields.md")
+        want = slurp(os.path.join(self.served, "pdf-forms", "references", "fields.md"))
+        self.assertEqual(m.read(*path), want)
+        blob = os.path.join(self.cache, "mcp", "blobs", hashlib.sha256(want).hexdigest())
+
+        def read_again():
+            """A read that reaches the daemon: the mount's page cache of
+            the file dropped first."""
+            with open(m.file(*path), "rb") as f:
+                os.posix_fadvise(f.fileno(), 0, 0, os.POSIX_FADV_DONTNEED)
+                return f.read()
+
+        with open(blob, "r+b") as f:
+            mm = mmap.mmap(f.fileno(), 0, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE)
+        try:
+            mm[0:1] = mm[0:1]   # its page writable (and its ctime new) now
+            self.assertEqual(read_again(), want)
+            mm[0:3] = b"XXX"    # other bytes, the same ctime
+            for _ in range(2):
+                self.assertEqual(read_again(), want)
+        finally:
+            mm.close()
 
     def test_nothing_is_fetched_ahead_of_need(self):
         # SEP-2640: a SKILL.md is fetched when the skill is loaded, a
@@ -223,10 +312,11 @@ class McpSources(MountTestCase):
         m = self.mount_server(srv)
         self.assertEqual(m.json("catalog", "pdf-forms.json")["description"],
                          "Fill in PDF forms. (altered)")
+        # EIO, then ENOENT once the build the read had made withdrew it
         for _ in range(2):
             with self.assertRaises(OSError) as e:
                 m.read("skills", "pdf-forms", "SKILL.md")
-            self.assertEqual(e.exception.errno, errno.EIO)
+            self.assertIn(e.exception.errno, (errno.EIO, errno.ENOENT) if _ else (errno.EIO,))
         self.assertIn("skills/pdf-forms/SKILL.md: not served", m.stderr())
         self.sighup(m)
         found = [d for d in diagnostics(m) if lied in d["message"]]
@@ -303,13 +393,106 @@ class McpSources(MountTestCase):
         self.assertNotEqual(root_status(m)["listing"], listing)
         self.assertEqual(files_of(m.file("skills", "writing")),
                          files_of(os.path.join(self.served, "writing")))
-        # the listener listens again after each notification
-        srv.expect("listening")
+        # the listener keeps its stream: the next notification comes on it
         shutil.rmtree(os.path.join(self.served, "writing"))
         self.assertTrue(srv.reload())
         wait_for(lambda: "writing" not in os.listdir(m.file("skills")),
                  what="the skill the server said it removed")
         self.assertEqual(diagnostics(m), [])
+
+    def test_a_server_that_never_stops_notifying_is_fetched_at_a_bounded_pace(self):
+        # 400 notifications 10 ms apart, each with a listing that differs
+        # from the one before; another server beside it, which says
+        # nothing
+        counts = os.path.join(self.make_dir(), "counts.json")
+        quiet_counts = os.path.join(self.make_dir(), "quiet.json")
+        srv = SkillServer(self.served, era="modern", storm=400, counts=counts)
+        self.addCleanup(srv.stop)
+        quiet_folder = os.path.join(self.make_dir(), "quiet")
+        write_skill(quiet_folder, "quiet-skill")
+        quiet = SkillServer(quiet_folder, era="modern", counts=quiet_counts)
+        self.addCleanup(quiet.stop)
+
+        def asked(path, method):
+            with open(path) as f:
+                return json.load(f).get(method, 0)
+
+        start = time.monotonic()
+        m = self.mount_server(srv, options=["--source", "mcp+" + quiet.url])
+        gen = m.generation()
+        line = srv._line()
+        while line == "listening":
+            line = srv._line()
+        self.assertEqual(line, "storm over")
+        # the last notifications are fetched once the gap is over
+        lists = asked(counts, "skills/list")
+        wait_for(lambda: asked(counts, "skills/list") > lists, timeout=30,
+                 what="a fetch after the last notification")
+        wait_for(lambda: m.generation() > gen and
+                 sorted(os.listdir(m.file("skills"))) ==
+                 ["csv-report", "pdf-forms", "quiet-skill"], timeout=30,
+                 what="the last build")
+        seconds = time.monotonic() - start
+        # one stream, and a fetch (and a build) per 2 s at most, not one
+        # per notification
+        bound = 2 + int(seconds / 2)
+        self.assertEqual(asked(counts, "subscriptions/listen"), 1)
+        self.assertLessEqual(asked(counts, "skills/list"), bound)
+        self.assertLessEqual(asked(counts, "initialize"), bound + 1)   # the stream's too
+        self.assertLessEqual(m.generation() - gen, bound)
+        # the root that said nothing was not fetched again
+        self.assertEqual(asked(quiet_counts, "skills/list"), 1)
+        # the cache keeps the current listing and the one before it
+        port = srv.url.split(":")[2].split("/")[0]
+        [state] = [d for d in os.listdir(os.path.join(self.cache, "mcp"))
+                   if d.startswith("127.0.0.1_%s-" % port)]
+        self.assertLessEqual(self.lists_of(state), 2)
+        self.assertEqual(sorted(os.listdir(m.file("skills", "pdf-forms", "scripts"))),
+                         ["fill.py"])
+
+    def test_what_no_listing_names_is_pruned_from_the_cache(self):
+        lied = "skill://pdf-forms/references/fields.md"
+        srv = self.serve(lie=[lied])
+        m = self.mount_server(srv)
+        fill_py = os.path.join(self.served, "pdf-forms", "scripts", "fill.py")
+        template = os.path.join(self.served, "csv-report", "template.md")
+        blobs = os.path.join(self.cache, "mcp", "blobs")
+        for parts in (("pdf-forms", "scripts", "fill.py"), ("csv-report", "template.md")):
+            m.read("skills", *parts)
+        # a record of a file not served as listed, and one of a digest
+        # that no listing names
+        with self.assertRaises(OSError):
+            m.read("skills", "pdf-forms", "references", "fields.md")
+        [state] = [d for d in os.listdir(os.path.join(self.cache, "mcp")) if d != "blobs"]
+        stale = os.path.join(self.cache, "mcp", state, "mismatch-%s.json" % ("0" * 64))
+        write(stale, "{}")
+        # both verified files are older than the grace (ten minutes)
+        for name in (digest(fill_py), digest(template)):
+            os.utime(os.path.join(blobs, name), (time.time() - 3600,) * 2)
+        write(fill_py, "print('changed')\n")
+        srv.reload()
+        for _ in range(3):   # three listings fetched: two are kept
+            m.proc.send_signal(signal.SIGHUP)
+            gen = m.generation()
+            wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
+            if _ == 0:
+                write(fill_py, "print('changed again')\n")
+                srv.reload()
+        self.assertEqual(m.read("skills", "pdf-forms", "scripts", "fill.py"),
+                         b"print('changed again')\n")
+        # the bytes no listing names any more are gone; the rest stays
+        kept = set(os.listdir(blobs))
+        self.assertNotIn(hashlib.sha256(b"print('filled')\n").hexdigest(), kept)
+        self.assertIn(digest(template), kept)
+        self.assertIn(digest(fill_py), kept)
+        self.assertLessEqual(self.lists_of(state), 2)
+        self.assertFalse(os.path.exists(stale))
+        self.assertEqual(len([d for d in diagnostics(m) if lied in d["message"]]), 1)
+
+    def lists_of(self, state):
+        """How many listings the server folder `state` of the cache keeps."""
+        return len([n for n in os.listdir(os.path.join(self.cache, "mcp", state))
+                    if n.startswith("listing-") and n.endswith(".json")])
 
     def test_the_listings_ttl_is_followed(self):
         # an hour's fetch_interval, but a listing the server holds fresh
@@ -651,6 +834,56 @@ class McpStdioSources(MountTestCase):
         self.assertEqual(root_status(m)["listing"], listing)
         self.assertEqual(m.read("skills", "csv-report", "template.md"), b"| a | b |\n")
         self.assertEqual(children(m.proc.pid), [])
+
+    def test_what_a_wrapper_started_ends_with_its_fetch_and_the_mount(self):
+        # the command starts a helper of its own that stays when the
+        # server exits: the fetch ends its whole process group, and so
+        # does the mount its reads' server
+        mark = "%d.%d" % (300 + os.getpid() % 600, os.getpid())
+        script = "sleep %s & exec %s %s %s" % (mark, shutil.which("node"), STDIO_SCRIPT,
+                                              self.served)
+        path = self.config(command="sh")
+        with open(path) as f:
+            text = f.read()
+        write(path, text.replace(json.dumps([STDIO_SCRIPT, self.served]),
+                                 json.dumps(["-c", script])))
+
+        def helpers():
+            """The helpers still running, found by their marked command line."""
+            found = []
+            for name in os.listdir("/proc"):
+                try:
+                    with open("/proc/%s/cmdline" % name, "rb") as f:
+                        argv = f.read().split(b"\0")
+                except OSError:
+                    continue
+                if argv[:2] == [b"sleep", mark.encode()] and alive(int(name)):
+                    found.append(int(name))
+            return found
+
+        self.addCleanup(lambda: [os.kill(pid, signal.SIGKILL) for pid in helpers()])
+        m = self.mount_config(path)
+        self.assertEqual(root_status(m)["skills"], 2)
+        self.assertEqual(helpers(), [], "the first fetch's helper outlived it")
+        # a read keeps a server (and its helper) for the next reads
+        self.assertEqual(m.read("skills", "csv-report", "template.md"), b"| a | b |\n")
+        self.assertEqual(len(helpers()), 1)
+        for _ in range(3):
+            self.sighup(m)
+        # (the reads' server of a generation ends with it)
+        self.assertLessEqual(len(helpers()), 1, "a fetch's helper outlived it")
+        self.assertEqual(m.read("skills", "pdf-forms", "scripts", "fill.py"),
+                         b"print('filled')\n")
+        m.stop()
+        self.assertEqual(m.proc.returncode, 0)
+        self.assertEqual(helpers(), [], "a helper outlived the mount")
+        # and a daemon ended by SIGTERM ends them too
+        m = self.mount_config(path)
+        self.assertEqual(m.read("skills", "pdf-forms", "references", "fields.md"),
+                         b"# Fields\n\nname, date, signature\n")   # not in the cache yet
+        self.assertEqual(len(helpers()), 1)
+        self.assertEqual(m.terminate(), 0)
+        self.assertEqual(helpers(), [], "a helper outlived the daemon's SIGTERM")
 
     def test_commands_that_exit_or_write_garbage(self):
         folder = self.make_dir()

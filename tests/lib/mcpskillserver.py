@@ -12,7 +12,9 @@ The options of skills-server.mjs: era="modern" (only the stateless
 tls=(CERT, KEY) (https), sessions=N (sessions that expire at the Nth use),
 count_pages=True ("page N" printed for each skills/list answered),
 lie_frontmatter=[URI] (the listing's description of that SKILL.md altered),
-ttl_ms=N (the listing's ttlMs).
+ttl_ms=N (the listing's ttlMs), storm=N (N list_changed notifications,
+10 ms apart, each with another listing, once a listener listens; then
+"storm over"), counts=FILE (how many requests of each method, as JSON).
     srv.reload()            # reads the folder again; returns once it did
     srv.stop()              # ends the server; also when a test failed
 
@@ -38,7 +40,7 @@ DEADLINE = 30.0
 class SkillServer:
     def __init__(self, folder, lie=(), era=None, page_size=None, token_file=None,
                  tls=None, sessions=None, count_pages=False, lie_frontmatter=(),
-                 ttl_ms=None):
+                 ttl_ms=None, storm=None, counts=None):
         argv = [shutil.which("node") or "node", SCRIPT, folder]
         for uri in lie:
             argv += ["--lie", uri]
@@ -46,7 +48,8 @@ class SkillServer:
             argv += ["--lie-frontmatter", uri]
         for name, value in (("--era", era), ("--page-size", page_size),
                             ("--token-file", token_file), ("--sessions", sessions),
-                            ("--ttl-ms", ttl_ms)):
+                            ("--ttl-ms", ttl_ms), ("--storm", storm),
+                            ("--counts", counts)):
             if value is not None:
                 argv += [name, str(value)]
         if tls:

@@ -38,7 +38,12 @@
 // "reloaded".  It prints
 // "listening" once a subscriptions/listen stream is open (its answer's
 // headers sent), so a test changes the listing only once a listener can
-// hear of it.
+// hear of it.  --storm N makes it, once a listener listens, send N
+// list_changed notifications 10 ms apart, each with a listing that
+// differs from the one before (a counter in each entry's _meta), as a
+// server that never stops notifying would, then print "storm over".
+// --counts FILE keeps in FILE (rewritten at each request) how many
+// requests of each method it was sent: {"initialize": N, ...}.
 import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
@@ -63,6 +68,10 @@ const tls = option('--tls') && { cert: fs.readFileSync(option('--tls')),
 const expireAt = Number(option('--sessions') ?? 0);
 const countPages = args.includes('--count-pages');
 const ttlMs = option('--ttl-ms');
+const storm = Number(option('--storm') ?? 0);
+const countsFile = option('--counts');
+const counts = {};
+let stormed = 0;   // notifications of the storm sent so far
 let pages = 0;
 const sessions = new Set();   // the live ones
 let sessionUses = 0;
@@ -94,10 +103,27 @@ function tamper(m) {
 // The JSON-RPC message `m` with the listed frontmatter of the skills to
 // lie about altered.
 function tamperListing(m) {
-	for (const skill of m?.result?.skills ?? [])
+	for (const skill of m?.result?.skills ?? []) {
 		if (fmLies.has(skill.uri))
 			skill.frontmatter.description += ' (altered)';
+		if (storm)
+			skill._meta = { ...skill._meta, storm: stormed };
+	}
 	return m;
+}
+
+// The storm: once a listener listens, `storm` notifications 10 ms apart.
+function startStorm() {
+	if (!storm || stormed)
+		return;
+	const timer = setInterval(() => {
+		stormed++;
+		handler.notify.resourcesChanged();
+		if (stormed >= storm) {
+			clearInterval(timer);
+			console.log('storm over');
+		}
+	}, 10);
 }
 
 // The body of an answer, each JSON-RPC message in it passed through fix.
@@ -143,6 +169,7 @@ async function stream(response, res) {
 	res.writeHead(response.status, out);
 	res.flushHeaders();
 	console.log('listening');
+	startStorm();
 	const reader = response.body.getReader();
 	res.on('close', () => reader.cancel().catch(() => {}));
 	for (;;) {
@@ -164,6 +191,11 @@ async function serve(req, res) {
 		asked = JSON.parse(body.toString());
 	} catch {
 		// not JSON: nothing to alter
+	}
+	if (countsFile && typeof asked?.method === 'string') {
+		counts[asked.method] = (counts[asked.method] ?? 0) + 1;
+		fs.writeFileSync(countsFile + '.tmp', JSON.stringify(counts));
+		fs.renameSync(countsFile + '.tmp', countsFile);
 	}
 	if (!admitted(req, res, asked))
 		return;
@@ -187,7 +219,8 @@ async function serve(req, res) {
 		console.log(`page ${++pages}`);
 	if (asked?.method === 'resources/read' && lies.has(asked.params?.uri))
 		text = altered(text, response.headers.get('content-type') ?? '');
-	if (asked?.method === 'skills/list' && fmLies.size && response.ok)
+	if (asked?.method === 'skills/list' && (fmLies.size || storm) &&
+	    response.ok)
 		text = altered(text, response.headers.get('content-type') ?? '',
 			tamperListing);
 	const out = {};

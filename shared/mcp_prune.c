@@ -1,0 +1,297 @@
+/*
+ * mcp_prune.c - removing from the MCP cache what no longer serves: a
+ * server whose listing keeps changing would otherwise leave a listing
+ * behind for each change, and the verified files of every version it
+ * ever listed, for ever.
+ *
+ * In a server's folder, a listing is kept while it is the current one
+ * or the one before it (which a generation built before the last fetch
+ * may still serve; a build that finds neither reads the current one).
+ * A record of a file that did not match (mismatch-<hex>.json) is kept
+ * while a kept listing names that digest: status.json reports only those.
+ *
+ * The verified files (blobs/) are shared by every server of the cache
+ * folder, and by every mount that uses it: a file is kept while any
+ * listing in the cache names its digest, and is removed only once it is
+ * BLOB_GRACE_S old, so that a fetch under way (in this mount or in
+ * another), which stores its SKILL.mds before its listing, does not lose
+ * them.  A digest counts as named when "sha256:<hex>" appears anywhere in
+ * a listing: a scan of the text, which never removes too much, and costs
+ * far less than parsing every listing.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "grow.h"
+#include "snapshot.h"
+#include "source.h"
+
+#define HEX_LEN 64
+/* How old an unnamed verified file must be before it is removed. */
+#define BLOB_GRACE_S 600
+/* A listing file larger than this is not read (a fetch refuses larger
+ * answers long before). */
+#define LISTING_MAX (256u << 20)
+
+struct digests {
+	uint8_t (*v)[32];
+	size_t n, cap;
+};
+
+static int cmp_digest(const void *a, const void *b)
+{
+	return memcmp(a, b, 32);
+}
+
+/* The 32 bytes the 64 hex digits at h spell; false when they do not. */
+static bool parse_hex(const char *h, uint8_t out[32])
+{
+	for (int i = 0; i < 32; i++) {
+		int hi = sfs_hex_value(h[2 * i]);
+		int lo = hi < 0 ? -1 : sfs_hex_value(h[2 * i + 1]);
+		if (lo < 0)
+			return false;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return true;
+}
+
+/* Whether name is PREFIX<64 hex>SUFFIX; its digest in out. */
+static bool named(const char *name, const char *prefix, const char *suffix,
+                  uint8_t out[32])
+{
+	size_t p = strlen(prefix), s = strlen(suffix), n = strlen(name);
+
+	return n == p + HEX_LEN + s && strncmp(name, prefix, p) == 0 &&
+	       strcmp(name + p + HEX_LEN, suffix) == 0 &&
+	       parse_hex(name + p, out);
+}
+
+/* Adds every digest "sha256:<hex>" of text to set. */
+static int add_named(struct digests *set, const char *text)
+{
+	for (const char *p = text; (p = strstr(p, "sha256:")); p += 7) {
+		uint8_t sum[32];
+		if (strnlen(p + 7, HEX_LEN) < HEX_LEN || !parse_hex(p + 7, sum))
+			continue;
+		if (sfs_grow(&set->v, &set->cap, set->n + 1,
+		             sizeof(*set->v)) < 0)
+			return -ENOMEM;
+		memcpy(set->v[set->n++], sum, 32);
+	}
+	return 0;
+}
+
+/* The regular file `name` in the folder dfd, NUL-terminated, malloc'd;
+ * NULL when it is not one or cannot be read. */
+static char *read_at(int dfd, const char *name)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
+	                           O_NONBLOCK);
+	struct stat st;
+	char *text = NULL;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (size_t)st.st_size <= LISTING_MAX &&
+	    (text = malloc((size_t)st.st_size + 1))) {
+		ssize_t n = pread(fd, text, (size_t)st.st_size, 0);
+		if (n < 0) {
+			free(text);
+			text = NULL;
+		} else {
+			text[n] = '\0';
+		}
+	}
+	close(fd);
+	return text;
+}
+
+int sfs_mcp_current_hex(const char *state, char hex[HEX_LEN + 1])
+{
+	int dfd = open(state, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char *text = dfd < 0 ? NULL : read_at(dfd, "current");
+	uint8_t sum[32];
+	int rc = text && strlen(text) == HEX_LEN && parse_hex(text, sum) ?
+	         0 : -ENOENT;
+
+	if (rc == 0)
+		memcpy(hex, text, HEX_LEN + 1);
+	free(text);
+	if (dfd >= 0)
+		close(dfd);
+	return rc;
+}
+
+/* The folder dfd, to be read from its start (a dup would share dfd's
+ * offset, left at the end by the last reading), or NULL. */
+static DIR *read_dir(int dfd)
+{
+	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+
+	if (!dir && fd >= 0)
+		close(fd);
+	return dir;
+}
+
+/* Removes the listings of the server's folder dfd that keep does not
+ * name (keep: hex names, NULL or "" for none). */
+static void prune_listings(int dfd, const char *const keep[2])
+{
+	DIR *dir = read_dir(dfd);
+	struct dirent *de;
+
+	if (!dir)
+		return;
+	while ((de = readdir(dir))) {
+		uint8_t sum[32];
+		if (!named(de->d_name, "listing-", ".json", sum))
+			continue;
+		bool kept = false;
+		for (int i = 0; i < 2; i++)
+			kept |= keep[i] && strncmp(de->d_name + 8, keep[i],
+			                           HEX_LEN) == 0;
+		if (!kept)
+			unlinkat(dfd, de->d_name, 0);
+	}
+	closedir(dir);
+}
+
+/* Adds the digests named by each listing of the server's folder dfd. */
+static int mark_listings(int dfd, struct digests *set)
+{
+	DIR *dir = read_dir(dfd);
+	struct dirent *de;
+	int rc = 0;
+
+	if (!dir)
+		return 0;
+	while (rc == 0 && (de = readdir(dir))) {
+		uint8_t sum[32];
+		if (!named(de->d_name, "listing-", ".json", sum))
+			continue;
+		char *text = read_at(dfd, de->d_name);
+		rc = text ? add_named(set, text) : 0;
+		free(text);
+	}
+	closedir(dir);
+	return rc;
+}
+
+/* Removes the mismatch records of the server's folder dfd whose digest
+ * no kept listing of it names (set: those digests, sorted). */
+static void prune_mismatches(int dfd, const struct digests *set)
+{
+	DIR *dir = read_dir(dfd);
+	struct dirent *de;
+
+	if (!dir)
+		return;
+	while ((de = readdir(dir))) {
+		uint8_t sum[32];
+		if (named(de->d_name, SFS_MCP_MISMATCH_PREFIX, ".json", sum) &&
+		    !bsearch(sum, set->v, set->n, sizeof(*set->v), cmp_digest))
+			unlinkat(dfd, de->d_name, 0);
+	}
+	closedir(dir);
+}
+
+/* Adds the digests that every server folder of mcp/ (dfd) names. */
+static int mark_every_server(int mcp, struct digests *set)
+{
+	DIR *dir = read_dir(mcp);
+	struct dirent *de;
+	int rc = 0;
+
+	if (!dir)
+		return -errno;
+	while (rc == 0 && (de = readdir(dir))) {
+		if (de->d_name[0] == '.' || strcmp(de->d_name, "blobs") == 0)
+			continue;
+		int dfd = openat(mcp, de->d_name, O_RDONLY | O_DIRECTORY |
+		                                 O_CLOEXEC | O_NOFOLLOW);
+		if (dfd < 0)
+			continue;
+		rc = mark_listings(dfd, set);
+		close(dfd);
+	}
+	closedir(dir);
+	return rc;
+}
+
+/* Removes the files of blobs/ (in mcp/, dfd) that no digest of set
+ * (sorted) names, once BLOB_GRACE_S old; temporaries left by a fetch that
+ * died, too. */
+static void sweep_blobs(int mcp, const struct digests *set)
+{
+	int dfd = openat(mcp, "blobs", O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+	                               O_NOFOLLOW);
+	DIR *dir = dfd < 0 ? NULL : fdopendir(dfd);
+	struct dirent *de;
+	time_t old = time(NULL) - BLOB_GRACE_S;
+
+	if (!dir) {
+		if (dfd >= 0)
+			close(dfd);
+		return;
+	}
+	while ((de = readdir(dir))) {
+		uint8_t sum[32];
+		struct stat st;
+		if (de->d_name[0] == '.' ||
+		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    S_ISDIR(st.st_mode) || st.st_mtime > old)
+			continue;
+		if (named(de->d_name, "", "", sum) &&
+		    bsearch(sum, set->v, set->n, sizeof(*set->v), cmp_digest))
+			continue;
+		unlinkat(dfd, de->d_name, 0);
+	}
+	closedir(dir);
+}
+
+int sfs_mcp_prune(const char *cache_dir, const char *state,
+                  const char *previous)
+{
+	char current[HEX_LEN + 1] = "", *mcp = NULL;
+	struct digests own = { 0 }, all = { 0 };
+	int sfd = open(state, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int rc = sfd < 0 ? -errno : sfs_mcp_current_hex(state, current);
+
+	if (rc == 0) {
+		const char *const keep[2] = { current, previous };
+		prune_listings(sfd, keep);
+		rc = mark_listings(sfd, &own);
+	}
+	if (rc == 0) {
+		sfs_sort(own.v, own.n, sizeof(*own.v), cmp_digest);
+		prune_mismatches(sfd, &own);
+		rc = asprintf(&mcp, "%s/mcp", cache_dir) < 0 ? -ENOMEM : 0;
+	}
+	int mfd = rc == 0 ? open(mcp, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+	if (rc == 0 && mfd < 0)
+		rc = -errno;
+	if (rc == 0)
+		rc = mark_every_server(mfd, &all);
+	if (rc == 0) {
+		sfs_sort(all.v, all.n, sizeof(*all.v), cmp_digest);
+		sweep_blobs(mfd, &all);
+	}
+	if (mfd >= 0)
+		close(mfd);
+	if (sfd >= 0)
+		close(sfd);
+	free(mcp);
+	free(own.v);
+	free(all.v);
+	return rc;
+}
