@@ -14,6 +14,12 @@
  * build hands to the library (sfs_config.root_notes): it serves what the
  * clone holds and says why in status.json.
  *
+ * A start waits for no server: the first generation serves the local
+ * roots, with a note on each remote one that its first fetch is under
+ * way, and this thread's first turn fetches them and has them built in
+ * as they answer (fetcher_first).  A stop ends every wait on a server
+ * within a second (d->stopping, through sfs_source_options.stop).
+ *
  * An MCP root is looked at again sooner when its server says so: when
  * its listing gives a ttlMs shorter than fetch_interval (how long the
  * server holds the listing fresh), after that; and at once when the
@@ -36,6 +42,9 @@
 #include "source.h"
 
 #define VERSION_MAX 72   /* a commit id, or a listing digest (64 hex) */
+/* The note of a remote root the start did not wait for, until its first
+ * fetch ends (status.json: "not fetched yet: ..."). */
+#define FETCHING_NOTE "the first fetch is under way"
 
 struct fetcher {
 	pthread_t thread;
@@ -45,6 +54,9 @@ struct fetcher {
 	atomic_bool stop;
 	unsigned ttl_ms;             /* the shortest ttlMs of the last
 	                                update, 0: none given */
+	bool first_pending;          /* the thread's first turn fetches the
+	                                roots the start did not wait for */
+	bool skip_fetching;          /* an update leaves those alone */
 	struct listeners *listeners;
 };
 
@@ -97,6 +109,16 @@ static bool set_note(struct daemon *d, size_t i, const char *why)
 	return changed;
 }
 
+/* Whether root i waits for its first fetch (fetcher_first). */
+static bool first_fetch(struct daemon *d, size_t i)
+{
+	pthread_mutex_lock(&d->notes_lock);
+	bool first = d->root_notes[i] &&
+	             strcmp(d->root_notes[i], FETCHING_NOTE) == 0;
+	pthread_mutex_unlock(&d->notes_lock);
+	return first;
+}
+
 /* The version root i of the current generation serves, or "". */
 static void served(struct daemon *d, size_t i, char *out, size_t len)
 {
@@ -119,7 +141,7 @@ bool fetcher_update(struct daemon *d)
 		.roots = (const char *const *)roots->paths,
 		.nroots = roots->n,
 		.cache_dir = d->opt->cache_dir,
-		.root_options = d->opt->root_options,
+		.root_options = d->root_options,
 	};
 	bool moved = false;
 	unsigned shortest = 0;
@@ -127,6 +149,8 @@ bool fetcher_update(struct daemon *d)
 	for (size_t i = 0; f && i < roots->n; i++) {
 		char version[VERSION_MAX] = "", why[1024] = "", now[VERSION_MAX];
 		unsigned ttl = 0;
+		if (f->skip_fetching && sfs_source_fetches(roots->paths[i]))
+			continue;
 		int rc = sfs_source_update(&cfg, roots->paths[i], version,
 		                           sizeof(version), &ttl, why,
 		                           sizeof(why));
@@ -136,12 +160,13 @@ bool fetcher_update(struct daemon *d)
 			continue;
 		/* a new failure, or a recovery: told, and status.json
 		 * tells it too after a build */
+		bool first = first_fetch(d, i);
 		bool news = set_note(d, i, rc < 0 ? why : NULL);
 		if (news && rc < 0)
 			report_say(d, LOG_WARNING, "%s: %s", roots->paths[i], why);
 		else if (news)
-			report_say(d, LOG_NOTICE, "%s: fetched again",
-			           roots->paths[i]);
+			report_say(d, LOG_NOTICE, "%s: fetched%s",
+			           roots->paths[i], first ? "" : " again");
 		moved |= news;
 		if (rc < 0)
 			continue;
@@ -153,6 +178,35 @@ bool fetcher_update(struct daemon *d)
 	if (f)
 		f->ttl_ms = shortest;
 	return moved;
+}
+
+void fetcher_first(struct daemon *d)
+{
+	struct fetcher *f = d->fetcher;
+	const struct roots *roots = &d->opt->roots;
+	bool wait = d->opt->strict || d->opt->lock;
+
+	for (size_t i = 0; f && i < roots->n; i++) {
+		const char *root = roots->paths[i];
+		if (!sfs_source_fetches(root))
+			continue;
+		if (wait) {
+			fprintf(stderr, "skillsfs: waiting for %s: %s judges "
+			        "every root before it mounts\n", root,
+			        d->opt->lock ? "--lock" : "-o strict");
+			continue;
+		}
+		set_note(d, i, FETCHING_NOTE);
+		f->first_pending = true;
+		fprintf(stderr, "skillsfs: waiting for %s: its skills are "
+		        "served once it answers; the other roots are served "
+		        "meanwhile\n", root);
+	}
+	if (!f)
+		return;
+	f->skip_fetching = !wait;
+	fetcher_update(d);
+	f->skip_fetching = false;
 }
 
 /* How long the thread sleeps: fetch_interval, or a server's shorter ttlMs
@@ -173,13 +227,15 @@ static void *run(void *arg)
 	struct daemon *d = arg;
 	struct fetcher *f = d->fetcher;
 	unsigned interval = d->opt->fetch_interval_s;
+	bool first = f->first_pending;   /* fetched at once */
 
 	while (!atomic_load(&f->stop)) {
 		struct pollfd p[2] = {
 			{ .fd = f->kick, .events = POLLIN },
 			{ .fd = f->news, .events = POLLIN },
 		};
-		int n = poll(p, 2, sleep_ms(f, interval));
+		int n = poll(p, 2, first ? 0 : sleep_ms(f, interval));
+		first = false;
 		if (n < 0 && errno != EINTR)
 			break;
 		if (atomic_load(&f->stop))

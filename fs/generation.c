@@ -128,7 +128,7 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev,
 		.before_listing_arg = in->before_listing_arg,
 		.resolve_sources = in->resolve_sources,
 		.cache_dir = o->cache_dir,
-		.root_options = o->root_options,
+		.root_options = d->root_options,
 		.lock = o->lock,
 	};
 	sfs_catalog *cat = NULL;

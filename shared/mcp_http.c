@@ -50,6 +50,8 @@ struct sfs_mcp_http {
 	char version[32];      /* negotiated; "" before initialize */
 	bool modern;           /* the stateless era: version in each _meta */
 	long next_id;
+	bool (*stop)(void *);  /* sfs_mcp_http_open's, or NULL */
+	void *stop_arg;
 };
 
 /* What one POST brought back. */
@@ -187,6 +189,11 @@ static int post(struct sfs_mcp_http *c, const char *method,
 		snprintf(why, wlen, "%s: the answer is larger than %u MiB",
 		         c->url, MAX_ANSWER >> 20);
 		return -EFBIG;
+	}
+	if (rc == CURLE_ABORTED_BY_CALLBACK) {
+		snprintf(why, wlen, "%s: %s: stopped while waiting for the "
+		         "answer", c->url, method ? method : "");
+		return -ECANCELED;
 	}
 	if (rc != CURLE_OK) {
 		snprintf(why, wlen, "cannot reach %s: %s", c->url,
@@ -572,15 +579,37 @@ static size_t skip_header(char *p, size_t size, size_t n, void *arg)
 	return size * n;
 }
 
-/* libcurl's progress callback, at least once a second: a nonzero answer
- * ends the transfer. */
+/* Whether the client's owner said to stop waiting. */
+static bool stopped(const struct sfs_mcp_http *c)
+{
+	return c->stop && c->stop(c->stop_arg);
+}
+
+/* libcurl's progress callback, about once a second also while nothing
+ * comes: a nonzero answer ends the transfer. */
+static int keep_waiting(void *arg, curl_off_t dt, curl_off_t dn,
+                        curl_off_t ut, curl_off_t un)
+{
+	(void)dt, (void)dn, (void)ut, (void)un;
+	return stopped(arg) ? 1 : 0;
+}
+
+/* The same while a stream is listened to. */
 static int keep_listening(void *arg, curl_off_t dt, curl_off_t dn,
                           curl_off_t ut, curl_off_t un)
 {
 	struct listening *l = arg;
 
 	(void)dt, (void)dn, (void)ut, (void)un;
-	return l->stop(l->arg) ? 1 : 0;
+	return l->stop(l->arg) || stopped(l->c) ? 1 : 0;
+}
+
+/* Every request waits on the server only as long as stop says nothing. */
+static void watch_stop(struct sfs_mcp_http *c)
+{
+	curl_easy_setopt(c->curl, CURLOPT_NOPROGRESS, c->stop ? 0L : 1L);
+	curl_easy_setopt(c->curl, CURLOPT_XFERINFOFUNCTION, keep_waiting);
+	curl_easy_setopt(c->curl, CURLOPT_XFERINFODATA, c);
 }
 
 /* The request that opens the stream: subscriptions/listen in the
@@ -643,7 +672,7 @@ int sfs_mcp_http_listen(struct sfs_mcp_http *c, const char *method,
 	curl_easy_setopt(c->curl, CURLOPT_XFERINFODATA, &l);
 	CURLcode cc = curl_easy_perform(c->curl);
 	curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &status);
-	curl_easy_setopt(c->curl, CURLOPT_NOPROGRESS, 1L);
+	watch_stop(c);
 	curl_easy_setopt(c->curl, CURLOPT_TIMEOUT, TIMEOUT_S);
 	curl_slist_free_all(h);
 	free(body);
@@ -690,6 +719,7 @@ static void use_cert_locations(CURL *curl)
 }
 
 int sfs_mcp_http_open(const char *url, const char *token,
+                      bool (*stop)(void *), void *stop_arg,
                       struct sfs_mcp_http **out, char *why, size_t wlen)
 {
 	struct sfs_mcp_http *c = calloc(1, sizeof(*c));
@@ -706,6 +736,9 @@ int sfs_mcp_http_open(const char *url, const char *token,
 		return -ENOMEM;
 	}
 	c->next_id = 1;
+	c->stop = stop;
+	c->stop_arg = stop_arg;
+	watch_stop(c);
 	curl_easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT, CONNECT_TIMEOUT_S);
 	curl_easy_setopt(c->curl, CURLOPT_TIMEOUT, TIMEOUT_S);
