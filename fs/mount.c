@@ -290,14 +290,17 @@ static unsigned pin_budget(void)
 	return budget > 1024 ? 1024 : (unsigned)budget;
 }
 
+/* sfs_source_options.stop: the mount ends, or (on a worker of reads)
+ * the read waited for was answered by its deadline. */
 static bool daemon_stopping(void *arg)
 {
 	const struct daemon *d = arg;
-	return atomic_load(&d->stopping);
+	return atomic_load(&d->stopping) || remote_read_abandoned();
 }
 
 /* The roots' options, each with the daemon's stop: a wait on a server
- * (a fetch, a read's, a listener's) ends once the mount stops. */
+ * (a fetch, a read's, a listener's) ends once the mount stops, and a
+ * read's once its deadline answered it. */
 static int root_options_init(struct daemon *d, const struct mount_options *o)
 {
 	size_t n = o->roots.n;

@@ -9,10 +9,10 @@
  * kept the mount from being unmounted but lazily.  Here the loop hands
  * such a read to a worker and goes on.  The worker answers when the
  * bytes come; the watch thread answers the reader alone with ETIMEDOUT
- * when its deadline passes first.  A fetch that outlives its deadline
- * goes on (the bytes it brings are cached for the next read) until the
- * client's own timeout, or until the mount stops (the daemon's stop flag
- * ends its wait within a second).  Each worker holds a reference to the
+ * when its deadline passes first, and the worker's wait on the server
+ * then ends within a second (remote_read_abandoned, which the daemon's
+ * sfs_source_options.stop asks), so that a stalled server holds a worker
+ * no longer than a read's deadline.  Each worker holds a reference to the
  * generation, not its "active" mark (daemon_get_current): a publish never
  * waits for a server.
  *
@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -43,7 +44,12 @@ struct job {
 	long long deadline;      /* CLOCK_MONOTONIC ms */
 	bool taken;              /* a worker has it */
 	bool answered;           /* the kernel was (or is being) answered */
+	atomic_bool abandoned;   /* answered by its deadline while a worker
+	                          * waits for its bytes */
 };
+
+/* The job the calling worker serves, for remote_read_abandoned. */
+static _Thread_local struct job *serving;
 
 struct remote_reads {
 	struct daemon *d;
@@ -104,7 +110,9 @@ static void serve(struct remote_reads *rr, struct job *j)
 {
 	struct file_bytes b;
 
+	serving = j;
 	file_read_open(rr->d, j->g, &j->g->nodes[j->node], &b);
+	serving = NULL;
 	pthread_mutex_lock(&rr->lock);
 	bool mine = !j->answered;
 	j->answered = true;
@@ -160,6 +168,7 @@ static size_t take_due(struct remote_reads *rr, long long due,
 			continue;
 		}
 		j->answered = true;
+		atomic_store(&j->abandoned, true);
 		reqs[n++] = j->req;
 		if (!j->taken) {
 			unlink_job(rr, j);
@@ -213,6 +222,11 @@ static void *watch(void *arg)
 	}
 	pthread_mutex_unlock(&rr->lock);
 	return NULL;
+}
+
+bool remote_read_abandoned(void)
+{
+	return serving && atomic_load(&serving->abandoned);
 }
 
 void remote_read_submit(struct remote_reads *rr, fuse_req_t req,

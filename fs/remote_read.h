@@ -24,6 +24,10 @@ int remote_reads_start(struct daemon *d, unsigned timeout_s,
 void remote_read_submit(struct remote_reads *rr, fuse_req_t req,
                         struct gen *g, const struct node *n, size_t size,
                         off_t off);
+/* On a worker, while it waits on a server for a read: whether that read
+ * was answered by its deadline (the wait may end: nobody needs it).
+ * false on any other thread. */
+bool remote_read_abandoned(void);
 /* Answers every read still waiting (EIO) and ends the threads; a worker
  * still waiting on a server returns once the daemon's stop flag ends its
  * wait.  Before the session is destroyed.  NULL: nothing. */

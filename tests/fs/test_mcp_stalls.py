@@ -20,7 +20,7 @@ import unittest
 from mountlib import Mount, MountTestCase, wait_for, write_skill
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from stallserver import NOTES, StallServer  # noqa: E402
+from stallserver import MORE, NOTES, StallServer  # noqa: E402
 
 ANSWER = 10.0          # a request that answers at all does within this
 READ_TIMEOUT = 3       # -o read_timeout: the stalled reader's deadline
@@ -118,6 +118,22 @@ class McpStalls(MountTestCase):
 
     def test_a_read_the_server_trickles_stalls_nothing_else(self):
         self.stalled_read("trickle")
+
+    def test_reads_past_their_deadline_hold_no_worker(self):
+        srv = self.server("read")
+        m = self.mount_with(srv)
+        # more stalled readers at once than the daemon has workers
+        readers = [Call(lambda i=i: slurp(m.file("skills", "slow", "more", "%d.md" % i)))
+                   for i in range(MORE)]
+        srv.wait_for("resources/read")
+        for c in readers:
+            c.result(READ_TIMEOUT + ANSWER, "a stalled read")
+            self.assertEqual(getattr(c.error, "errno", None), errno.ETIMEDOUT, c.error)
+        # the stalled answers never come; a read after them is served,
+        # so no worker still waits for one nobody reads
+        srv.stall = "none"
+        self.assertEqual(answers(lambda: slurp(m.file("skills", "slow", "notes.md")),
+                                 "a read after the stalled ones"), NOTES)
 
     def test_a_read_the_server_answers_is_served(self):
         srv = self.server("none")

@@ -10,7 +10,9 @@ list one skill, and then stalls where it is told to.
     srv.stop()                # ends every stalled answer and the server
 
 The skill is "slow": SKILL.md (whose frontmatter the listing gives, so a
-mount serves the skill before any read) and notes.md.
+mount serves the skill before any read), notes.md and more/0.md ...
+more/11.md.  `stall` may be changed while it runs: it applies to the
+requests that come after.
 """
 import hashlib
 import http.server
@@ -23,6 +25,9 @@ DEADLINE = 30.0
 SKILL_MD = b"---\nname: slow\ndescription: A skill whose server stalls.\n---\n\nBody.\n"
 NOTES = b"notes of a slow server\n"
 FILES = {"skill://slow/SKILL.md": SKILL_MD, "skill://slow/notes.md": NOTES}
+# files that many readers can wait on at once (one page lock each)
+MORE = 12
+FILES.update(("skill://slow/more/%d.md" % i, b"more %d\n" % i) for i in range(MORE))
 
 
 def listing():
