@@ -11,15 +11,18 @@ The deadlines here are generous bounds for "answers at all", never
 timings: scripts/bench-stalls measures the latencies."""
 
 import errno
+import json
 import os
 import signal
 import sys
 import threading
 import unittest
+import uuid
 
 from mountlib import Mount, MountTestCase, wait_for, write_skill
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import stallserver  # noqa: E402
 from stallserver import MORE, NOTES, StallServer  # noqa: E402
 
 ANSWER = 10.0          # a request that answers at all does within this
@@ -173,6 +176,67 @@ class McpStalls(MountTestCase):
         wait_for(lambda: sorted(os.listdir(m.file("skills"))) == ["local-one", "slow"],
                  timeout=ANSWER, what="the server's skill once it answered")
         self.assertEqual(slurp(m.file("skills", "slow", "notes.md")), NOTES)
+
+
+class McpStdioStalls(MountTestCase):
+    """The same over stdio: a server the mount runs (a config file's
+    command:) that never answers."""
+
+    def setUp(self):
+        self.local = os.path.join(self.make_dir(), "skills")
+        write_skill(self.local, "local-one", description="A local skill.")
+        self.cache = self.make_dir()
+        self.marker = "stall-" + uuid.uuid4().hex   # finds its processes
+
+    def mount_stdio(self, stall, wait_fetched=True):
+        path = os.path.join(self.make_dir(), "skillsfs.yaml")
+        with open(path, "w") as f:
+            f.write("roots: %s\nsources:\n  - command: %s\n    args: %s\n"
+                    "    name: stalls\noptions:\n  cache_dir: %s\n  fetch_interval: 0\n"
+                    % (json.dumps([self.local]), json.dumps(sys.executable),
+                       json.dumps([stallserver.__file__, stall, self.marker]),
+                       json.dumps(self.cache)))
+        m = Mount([], ["--config", path, "-o", "read_timeout=%d" % READ_TIMEOUT],
+                  wait_fetched=wait_fetched)
+        self.addCleanup(m.cleanup)
+        m.start()
+        return m
+
+    def servers(self):
+        """The pids of the servers of this test that still run."""
+        found = []
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                with open("/proc/%s/cmdline" % pid, "rb") as f:
+                    if self.marker.encode() in f.read():
+                        found.append(int(pid))
+            except OSError:
+                pass
+        return found
+
+    def stop_and_check(self, m):
+        self.assertEqual(m.terminate(timeout=ANSWER), 0, m.stderr())
+        self.assertFalse(os.path.ismount(m.path))
+        self.assertEqual(self.servers(), [])
+
+    def test_a_read_the_server_never_answers_stalls_nothing_else(self):
+        m = self.mount_stdio("read")
+        self.assertEqual(self.servers(), [])     # the listing's has ended
+        reader = Call(lambda: slurp(m.file("skills", "slow", "notes.md")))
+        wait_for(self.servers, timeout=ANSWER, what="the read's server")
+        self.assertEqual(answers(lambda: sorted(os.listdir(m.file("skills"))), "ls skills/"),
+                         ["local-one", "slow"])
+        answers(lambda: m.json("index.json"), "index.json")
+        reader.result(READ_TIMEOUT + ANSWER, "the stalled read")
+        self.assertEqual(getattr(reader.error, "errno", None), errno.ETIMEDOUT, reader.error)
+        self.stop_and_check(m)
+
+    def test_a_silent_server_does_not_hold_the_start(self):
+        m = self.mount_stdio("all", wait_fetched=False)
+        self.assertEqual(answers(lambda: os.listdir(m.file("skills")), "ls skills/"),
+                         ["local-one"])
+        wait_for(self.servers, timeout=ANSWER, what="the listing's server")
+        self.stop_and_check(m)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,11 @@ list one skill, and then stalls where it is told to.
     srv.wait_for("resources/read")      # until such a request arrived
     srv.stop()                # ends every stalled answer and the server
 
+Run as a program it is the same server over stdio (a config file's
+command:), one JSON-RPC message a line:
+
+    python3 stallserver.py read|all     # stalls as above, until killed
+
 The skill is "slow": SKILL.md (whose frontmatter the listing gives, so a
 mount serves the skill before any read), notes.md and more/0.md ...
 more/11.md.  `stall` may be changed while it runs: it applies to the
@@ -18,6 +23,7 @@ import hashlib
 import http.server
 import json
 import socketserver
+import sys
 import threading
 import time
 
@@ -39,6 +45,32 @@ def listing():
                        "digest": "sha256:" + hashlib.sha256(data).hexdigest()}
                       for uri, data in FILES.items()],
     }]}
+
+
+def result(method, msg):
+    """The answer to a request that is answered."""
+    if method == "initialize":
+        return {"protocolVersion": "2025-11-25", "capabilities": {"resources": {}},
+                "serverInfo": {"name": "stall", "version": "1"}}
+    if method == "skills/list":
+        return listing()
+    if method == "resources/read":
+        uri = msg["params"]["uri"]
+        return {"contents": [{"uri": uri, "mimeType": "text/markdown",
+                              "text": FILES[uri].decode()}]}
+    return {}
+
+
+def serve_stdio(stall):
+    for line in sys.stdin:
+        msg = json.loads(line)
+        method = msg.get("method", "")
+        if stall == "all" or (stall == "read" and method == "resources/read"):
+            threading.Event().wait()    # never answers, until killed
+        if "id" in msg:
+            sys.stdout.write(json.dumps({"jsonrpc": "2.0", "id": msg["id"],
+                                         "result": result(method, msg)}) + "\n")
+            sys.stdout.flush()
 
 
 class _Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
@@ -111,16 +143,9 @@ class StallServer:
         self.thread.start()
 
     def result(self, method, msg):
-        if method == "initialize":
-            return {"protocolVersion": "2025-11-25", "capabilities": {"resources": {}},
-                    "serverInfo": {"name": "stall", "version": "1"}}
-        if method == "skills/list":
-            return listing()
-        if method == "resources/read":
-            uri = msg["params"]["uri"]
-            return {"contents": [{"uri": uri, "mimeType": "text/markdown",
-                                  "text": FILES[uri].decode()}]}
-        return {}
+        return result(method, msg)
+
+
 
     def wait_for(self, method, timeout=DEADLINE):
         """Waits until a request `method` arrived; returns how many did."""
@@ -138,3 +163,7 @@ class StallServer:
         self.ended.set()
         self.server.shutdown()
         self.server.server_close()
+
+
+if __name__ == "__main__":
+    serve_stdio(sys.argv[1])
