@@ -42,6 +42,9 @@ struct daemon {
 	                              * the mount serves */
 	atomic_bool stopping;        /* the mount is ending: every wait on a
 	                              * server ends (sfs_source_options.stop) */
+	atomic_llong start_until_ms; /* CLOCK_MONOTONIC: when the start stops
+	                              * waiting for the servers (fetcher.c);
+	                              * 0 after it */
 	struct sfs_source_options *root_options;   /* per root: the
 	                              * options of opt, and the stop above;
 	                              * for every sfs_config of the mount */

@@ -14,10 +14,11 @@
  * build hands to the library (sfs_config.root_notes): it serves what the
  * clone holds and says why in status.json.
  *
- * A start waits for no server: the first generation serves the local
- * roots, with a note on each remote one that its first fetch is under
- * way, and this thread's first turn fetches them and has them built in
- * as they answer (fetcher_first).  A stop ends every wait on a server
+ * A start waits for the MCP servers among the roots at most START_WAIT_MS:
+ * the first generation serves the local roots and those that answered,
+ * with a note on each other one that its first fetch is under way, and
+ * this thread's first turn fetches them again and has them built in as
+ * they answer (fetcher_first).  A stop ends every wait on a server
  * within a second (d->stopping, through sfs_source_options.stop).
  *
  * An MCP root is looked at again sooner when its server says so: when
@@ -33,6 +34,7 @@
 #include <string.h>
 #include <sys/eventfd.h>
 #include <syslog.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "daemon.h"
@@ -45,6 +47,10 @@
 /* The note of a remote root the start did not wait for, until its first
  * fetch ends (status.json: "not fetched yet: ..."). */
 #define FETCHING_NOTE "the first fetch is under way"
+/* How long a start waits for the MCP servers among the roots, together:
+ * one that answers by then is in the first generation; the local roots
+ * are served within a second of the start whatever the others do. */
+#define START_WAIT_MS 500
 
 struct fetcher {
 	pthread_t thread;
@@ -56,7 +62,8 @@ struct fetcher {
 	                                update, 0: none given */
 	bool first_pending;          /* the thread's first turn fetches the
 	                                roots the start did not wait for */
-	bool skip_fetching;          /* an update leaves those alone */
+	bool starting;               /* the start's update: a root cut short
+	                                by its deadline waits for that turn */
 	struct listeners *listeners;
 };
 
@@ -133,6 +140,25 @@ static void served(struct daemon *d, size_t i, char *out, size_t len)
 		daemon_put_current(g);
 }
 
+static long long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Root i did not answer the start within START_WAIT_MS: the thread's
+ * first turn fetches it, and status.json says so meanwhile. */
+static void defer_first(struct daemon *d, size_t i)
+{
+	set_note(d, i, FETCHING_NOTE);
+	d->fetcher->first_pending = true;
+	fprintf(stderr, "skillsfs: waiting for %s: no answer within %d ms; "
+	        "its skills are served once it answers, the other roots "
+	        "meanwhile\n", d->opt->roots.paths[i], START_WAIT_MS);
+}
+
 bool fetcher_update(struct daemon *d)
 {
 	struct fetcher *f = d->fetcher;
@@ -149,11 +175,13 @@ bool fetcher_update(struct daemon *d)
 	for (size_t i = 0; f && i < roots->n; i++) {
 		char version[VERSION_MAX] = "", why[1024] = "", now[VERSION_MAX];
 		unsigned ttl = 0;
-		if (f->skip_fetching && sfs_source_fetches(roots->paths[i]))
-			continue;
 		int rc = sfs_source_update(&cfg, roots->paths[i], version,
 		                           sizeof(version), &ttl, why,
 		                           sizeof(why));
+		if (rc == -ECANCELED && f->starting) {
+			defer_first(d, i);
+			continue;
+		}
 		if (ttl && (!shortest || ttl < shortest))
 			shortest = ttl;
 		if (rc == 0)
@@ -180,33 +208,31 @@ bool fetcher_update(struct daemon *d)
 	return moved;
 }
 
+bool fetcher_start_waits(const struct daemon *d)
+{
+	long long until = atomic_load(&d->start_until_ms);
+	return until && now_ms() >= until;
+}
+
 void fetcher_first(struct daemon *d)
 {
 	struct fetcher *f = d->fetcher;
 	const struct roots *roots = &d->opt->roots;
 	bool wait = d->opt->strict || d->opt->lock;
 
-	for (size_t i = 0; f && i < roots->n; i++) {
-		const char *root = roots->paths[i];
-		if (!sfs_source_fetches(root))
-			continue;
-		if (wait) {
-			fprintf(stderr, "skillsfs: waiting for %s: %s judges "
-			        "every root before it mounts\n", root,
-			        d->opt->lock ? "--lock" : "-o strict");
-			continue;
-		}
-		set_note(d, i, FETCHING_NOTE);
-		f->first_pending = true;
-		fprintf(stderr, "skillsfs: waiting for %s: its skills are "
-		        "served once it answers; the other roots are served "
-		        "meanwhile\n", root);
-	}
 	if (!f)
 		return;
-	f->skip_fetching = !wait;
+	for (size_t i = 0; wait && i < roots->n; i++)
+		if (sfs_source_stoppable(roots->paths[i]))
+			fprintf(stderr, "skillsfs: waiting for %s: %s judges "
+			        "every root before it mounts\n", roots->paths[i],
+			        d->opt->lock ? "--lock" : "-o strict");
+	if (!wait)
+		atomic_store(&d->start_until_ms, now_ms() + START_WAIT_MS);
+	f->starting = !wait;
 	fetcher_update(d);
-	f->skip_fetching = false;
+	f->starting = false;
+	atomic_store(&d->start_until_ms, 0);
 }
 
 /* How long the thread sleeps: fetch_interval, or a server's shorter ttlMs

@@ -290,12 +290,14 @@ static unsigned pin_budget(void)
 	return budget > 1024 ? 1024 : (unsigned)budget;
 }
 
-/* sfs_source_options.stop: the mount ends, or (on a worker of reads)
- * the read waited for was answered by its deadline. */
+/* sfs_source_options.stop: the mount ends, (on a worker of reads) the
+ * read waited for was answered by its deadline, or the start waited for
+ * the servers long enough. */
 static bool daemon_stopping(void *arg)
 {
 	const struct daemon *d = arg;
-	return atomic_load(&d->stopping) || remote_read_abandoned();
+	return atomic_load(&d->stopping) || remote_read_abandoned() ||
+	       fetcher_start_waits(d);
 }
 
 /* The roots' options, each with the daemon's stop: a wait on a server

@@ -41,6 +41,10 @@
 #define MAX_ANSWER SFS_MCP_MAX_ANSWER
 #define CONNECT_TIMEOUT_S SFS_MCP_CONNECT_TIMEOUT_S
 #define TIMEOUT_S SFS_MCP_TIMEOUT_S
+/* How often a request waiting on the server asks whether to stop:
+ * libcurl's progress callback comes only about once a second while
+ * nothing arrives, which made a stop (SIGTERM) take up to a second. */
+#define STOP_LOOK_MS 100
 
 struct sfs_mcp_http {
 	CURL *curl;
@@ -52,6 +56,7 @@ struct sfs_mcp_http {
 	long next_id;
 	bool (*stop)(void *);  /* sfs_mcp_http_open's, or NULL */
 	void *stop_arg;
+	CURLM *multi;          /* with stop: runs curl, keeps connections */
 };
 
 /* What one POST brought back. */
@@ -167,6 +172,42 @@ static struct curl_slist *headers(const struct sfs_mcp_http *c,
 	return h;
 }
 
+static bool stopped(const struct sfs_mcp_http *c);
+
+/* The transfer set up on c->curl, run to its end; with stop, through
+ * c->multi, asking stop every STOP_LOOK_MS (CURLE_ABORTED_BY_CALLBACK
+ * when it said to stop). */
+static CURLcode perform(struct sfs_mcp_http *c)
+{
+	CURLcode rc = CURLE_OK;
+	int running = 1, left;
+	CURLMsg *m;
+
+	if (!c->multi)
+		return curl_easy_perform(c->curl);
+	if (curl_multi_add_handle(c->multi, c->curl) != CURLM_OK)
+		return CURLE_OUT_OF_MEMORY;
+	while (running) {
+		CURLMcode mc = curl_multi_perform(c->multi, &running);
+		if (mc == CURLM_OK && running)
+			mc = curl_multi_poll(c->multi, NULL, 0, STOP_LOOK_MS, NULL);
+		if (mc != CURLM_OK) {
+			rc = mc == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY
+			                               : CURLE_RECV_ERROR;
+			break;
+		}
+		if (running && stopped(c)) {
+			rc = CURLE_ABORTED_BY_CALLBACK;
+			break;
+		}
+	}
+	while (!running && (m = curl_multi_info_read(c->multi, &left)))
+		if (m->msg == CURLMSG_DONE)
+			rc = m->data.result;
+	curl_multi_remove_handle(c->multi, c->curl);
+	return rc;
+}
+
 /* POSTs `message`; 0 with the HTTP status in *status, or -errno. */
 static int post(struct sfs_mcp_http *c, const char *method,
                 const char *name, const char *message, struct answer *a,
@@ -183,7 +224,7 @@ static int post(struct sfs_mcp_http *c, const char *method,
 	curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, a);
 	curl_easy_setopt(c->curl, CURLOPT_HEADERFUNCTION, take_header);
 	curl_easy_setopt(c->curl, CURLOPT_HEADERDATA, a);
-	CURLcode rc = curl_easy_perform(c->curl);
+	CURLcode rc = perform(c);
 	curl_slist_free_all(h);
 	if (a->too_big) {
 		snprintf(why, wlen, "%s: the answer is larger than %u MiB",
@@ -738,6 +779,11 @@ int sfs_mcp_http_open(const char *url, const char *token,
 	c->next_id = 1;
 	c->stop = stop;
 	c->stop_arg = stop_arg;
+	if (stop && !(c->multi = curl_multi_init())) {
+		snprintf(why, wlen, "out of memory");
+		sfs_mcp_http_close(c);
+		return -ENOMEM;
+	}
 	watch_stop(c);
 	curl_easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT, CONNECT_TIMEOUT_S);
@@ -769,6 +815,8 @@ void sfs_mcp_http_close(struct sfs_mcp_http *c)
 {
 	if (!c)
 		return;
+	if (c->multi)
+		curl_multi_cleanup(c->multi);
 	if (c->curl)
 		curl_easy_cleanup(c->curl);
 	if (c->auth) {

@@ -290,10 +290,11 @@ int sfs_source_update(const struct sfs_config *cfg, const char *root,
 int sfs_source_listen(const struct sfs_config *cfg, const char *root,
                       bool (*stop)(void *), void *arg, char *why,
                       size_t wlen);
-/* Whether sfs_source_update of root waits on a network or a server (an
- * MCP server, a remote git repository), where a folder's or a git+file://
- * root's answers at once: a mount's start does not wait for it. */
-bool sfs_source_fetches(const char *root);
+/* Whether sfs_source_update of root waits on a server that its options'
+ * stop can cut short (an MCP server's, HTTP or stdio); a folder's and a
+ * git+file:// root's answer at once, and a remote git fetch runs to its
+ * end. */
+bool sfs_source_stoppable(const char *root);
 /* Whether sfs_source_listen may hear of changes of root (an MCP server
  * over HTTP; whether it sends notifications is known only by asking). */
 bool sfs_source_listens(const char *root);

@@ -94,10 +94,9 @@ int sfs_source_listen(const struct sfs_config *cfg, const char *root,
 	return sfs_source_mcp_listen(root, o, stop, arg, why, wlen);
 }
 
-bool sfs_source_fetches(const char *root)
+bool sfs_source_stoppable(const char *root)
 {
-	return is_mcp(root) || (sfs_source_is_url(root) &&
-	                        strncmp(root, "git+file:", 9) != 0);
+	return is_mcp(root);
 }
 
 bool sfs_source_listens(const char *root)
