@@ -64,6 +64,7 @@ struct fetcher {
 	                                roots the start did not wait for */
 	bool starting;               /* the start's update: a root cut short
 	                                by its deadline waits for that turn */
+	bool first_only;             /* that turn: only those roots */
 	struct listeners *listeners;
 };
 
@@ -175,6 +176,8 @@ bool fetcher_update(struct daemon *d)
 	for (size_t i = 0; f && i < roots->n; i++) {
 		char version[VERSION_MAX] = "", why[1024] = "", now[VERSION_MAX];
 		unsigned ttl = 0;
+		if (f->first_only && !first_fetch(d, i))
+			continue;   /* fetched by the start */
 		int rc = sfs_source_update(&cfg, roots->paths[i], version,
 		                           sizeof(version), &ttl, why,
 		                           sizeof(why));
@@ -182,6 +185,8 @@ bool fetcher_update(struct daemon *d)
 			defer_first(d, i);
 			continue;
 		}
+		if (rc == -ECANCELED && atomic_load(&d->stopping))
+			break;   /* the mount ends: nothing to tell */
 		if (ttl && (!shortest || ttl < shortest))
 			shortest = ttl;
 		if (rc == 0)
@@ -261,7 +266,6 @@ static void *run(void *arg)
 			{ .fd = f->news, .events = POLLIN },
 		};
 		int n = poll(p, 2, first ? 0 : sleep_ms(f, interval));
-		first = false;
 		if (n < 0 && errno != EINTR)
 			break;
 		if (atomic_load(&f->stop))
@@ -271,7 +275,11 @@ static void *run(void *arg)
 		if (n > 0 && read(f->news, &count, sizeof(count)) < 0) {
 			/* nothing new was said: a timeout or SIGHUP */
 		}
+		/* the first turn fetches the roots the start did not wait
+		 * for (all of them after a SIGHUP) */
+		f->first_only = first && !hup;
 		bool moved = fetcher_update(d);
+		f->first_only = first = false;
 		/* SIGHUP also looks at every folder: it always rebuilds */
 		if (hup || moved)
 			refresher_reload(d);
