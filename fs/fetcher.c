@@ -18,8 +18,9 @@
  * the first generation serves the local roots and those that answered,
  * with a note on each other one that its first fetch is under way, and
  * this thread's first turn fetches them again and has them built in as
- * they answer (fetcher_first).  A stop ends every wait on a server
- * within a second (d->stopping, through sfs_source_options.stop).
+ * they answer (fetcher_first).  A stop ends every wait on an MCP server
+ * within a second (d->stopping, through sfs_source_options.stop); a git
+ * fetch runs to its end.
  *
  * An MCP root is looked at again sooner when its server says so: when
  * its listing gives a ttlMs shorter than fetch_interval (how long the
@@ -213,7 +214,7 @@ bool fetcher_update(struct daemon *d)
 	return moved;
 }
 
-bool fetcher_start_waits(const struct daemon *d)
+bool fetcher_start_waited(const struct daemon *d)
 {
 	long long until = atomic_load(&d->start_until_ms);
 	return until && now_ms() >= until;

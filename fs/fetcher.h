@@ -24,9 +24,9 @@ bool fetcher_update(struct daemon *d);
  * what the mount waits for.  With -o strict or --lock every root must be
  * judged before the mount: the start waits for each. */
 void fetcher_first(struct daemon *d);
-/* For sfs_source_options.stop: whether the start's wait for the servers
- * is over (fetcher_first). */
-bool fetcher_start_waits(const struct daemon *d);
+/* For sfs_source_options.stop: whether the start has waited for the
+ * servers as long as it may (fetcher_first). */
+bool fetcher_start_waited(const struct daemon *d);
 /* Starts the thread; after daemonizing.  0 or -errno. */
 int fetcher_start(struct daemon *d);
 /* The eventfd SIGHUP writes to (the thread fetches, then reloads), or -1

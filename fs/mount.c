@@ -297,7 +297,7 @@ static bool daemon_stopping(void *arg)
 {
 	const struct daemon *d = arg;
 	return atomic_load(&d->stopping) || remote_read_abandoned() ||
-	       fetcher_start_waits(d);
+	       fetcher_start_waited(d);
 }
 
 /* The roots' options, each with the daemon's stop: a wait on a server

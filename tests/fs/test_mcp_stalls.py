@@ -98,9 +98,9 @@ class McpStalls(MountTestCase):
                               "a local skill's SKILL.md"))
         answers(lambda: m.json("status.json"), "status.json")
 
-    def stalled_read(self, stall, unmount=False):
+    def stalled_read(self, stall, unmount=False, options=()):
         srv = self.server(stall)
-        m = self.mount_with(srv)
+        m = self.mount_with(srv, options=options)
         reader = Call(lambda: slurp(m.file("skills", "slow", "notes.md")))
         srv.wait_for("resources/read")
         # the read waits on the server; everything else answers
@@ -129,6 +129,9 @@ class McpStalls(MountTestCase):
 
     def test_a_read_the_server_trickles_stalls_nothing_else(self):
         self.stalled_read("trickle")
+
+    def test_the_multithreaded_loop_too(self):
+        self.stalled_read("read", options=["-o", "multithreaded,max_threads=2"])
 
     def test_reads_past_their_deadline_hold_no_worker(self):
         srv = self.server("read")
