@@ -793,6 +793,15 @@ int sfs_mcp_http_open(const char *url, const char *token,
 	curl_easy_setopt(c->curl, CURLOPT_FOLLOWLOCATION, 0L);
 	use_cert_locations(c->curl);
 	rc = handshake(c, why, wlen);
+	if (rc == -ENOENT && c->session) {
+		/* the session expired before its initialized notification
+		 * (a server that expires them by count or by time): one new
+		 * handshake, as for any request */
+		free(c->session);
+		c->session = NULL;
+		c->version[0] = '\0';
+		rc = handshake(c, why, wlen);
+	}
 	if (rc < 0) {
 		sfs_mcp_http_close(c);
 		return rc;
