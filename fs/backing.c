@@ -57,13 +57,21 @@ int backing_open(const struct gen *g, const struct node *n, bool *borrowed)
 	return src->ops->open_file(src, root_fd, s, f);
 }
 
-bool backing_may_read_ahead(const struct gen *g, const struct node *n)
+bool backing_may_wait(const struct gen *g, const struct node *n)
 {
 	const struct sfs_skill *s = gen_skill(g, n);
 	const struct sfs_source *src = s ? sfs_catalog_source(g->cat, s->root)
 	                                 : NULL;
 
-	return src && !src->ops->reads_remote;
+	return src && src->ops->reads_remote;
+}
+
+bool backing_may_read_ahead(const struct gen *g, const struct node *n)
+{
+	const struct sfs_skill *s = gen_skill(g, n);
+
+	return s && sfs_catalog_source(g->cat, s->root) &&
+	       !backing_may_wait(g, n);
 }
 
 /* Pinning is part of change detection, which only a folder has: the

@@ -22,6 +22,10 @@ int backing_open(const struct gen *g, const struct node *n, bool *borrowed);
  * watched, polled and pinned; a git root changes when it is resolved
  * again (SIGHUP). */
 bool backing_is_folder(const sfs_catalog *cat, size_t i);
+/* Whether opening the file of node n may wait on a server (a remote
+ * source's file not in the cache yet): such a read is answered from a
+ * worker (remote_read.h), never on the FUSE loop. */
+bool backing_may_wait(const struct gen *g, const struct node *n);
 /* Whether the mount may copy the file of node n before a reader asks
  * for it (retain.c): not when reading it goes to a remote server. */
 bool backing_may_read_ahead(const struct gen *g, const struct node *n);

@@ -16,6 +16,7 @@
 
 struct fetcher;
 struct refresher;
+struct remote_reads;
 
 struct daemon {
 	const struct mount_options *opt;
@@ -36,6 +37,17 @@ struct daemon {
 	                              * generation (see gen_params.pin) */
 
 	struct refresher *refresher; /* NULL until started */
+	struct remote_reads *remote_reads;  /* reads that may wait on a
+	                              * server (remote_read.c); NULL until
+	                              * the mount serves */
+	atomic_bool stopping;        /* the mount is ending: every wait on a
+	                              * server ends (sfs_source_options.stop) */
+	atomic_llong start_until_ms; /* CLOCK_MONOTONIC: when the start stops
+	                              * waiting for the servers (fetcher.c);
+	                              * 0 after it */
+	struct sfs_source_options *root_options;   /* per root: the
+	                              * options of opt, and the stop above;
+	                              * for every sfs_config of the mount */
 	struct fetcher *fetcher;     /* NULL without git roots */
 	pthread_mutex_t notes_lock;  /* guards root_notes */
 	char **root_notes;           /* per root, why its last update failed

@@ -14,6 +14,14 @@
  * build hands to the library (sfs_config.root_notes): it serves what the
  * clone holds and says why in status.json.
  *
+ * A start waits for the MCP servers among the roots at most START_WAIT_MS:
+ * the first generation serves the local roots and those that answered,
+ * with a note on each other one that its first fetch is under way, and
+ * this thread's first turn fetches them again and has them built in as
+ * they answer (fetcher_first).  A stop ends every wait on an MCP server
+ * within a second (d->stopping, through sfs_source_options.stop); a git
+ * fetch runs to its end.
+ *
  * An MCP root is looked at again sooner when its server says so: when
  * its listing gives a ttlMs shorter than fetch_interval (how long the
  * server holds the listing fresh), after that; and when the server
@@ -43,6 +51,13 @@
 #include "source.h"
 
 #define VERSION_MAX 72   /* a commit id, or a listing digest (64 hex) */
+/* The note of a remote root the start did not wait for, until its first
+ * fetch ends (status.json: "not fetched yet: ..."). */
+#define FETCHING_NOTE "the first fetch is under way"
+/* How long a start waits for the MCP servers among the roots, together:
+ * one that answers by then is in the first generation; the local roots
+ * are served within a second of the start whatever the others do. */
+#define START_WAIT_MS 500
 
 struct fetcher {
 	pthread_t thread;
@@ -55,6 +70,11 @@ struct fetcher {
 	long long *fetched_ms;       /* when its last update ended, 0: never */
 	unsigned *ttl_ms;            /* the ttlMs of its last update, 0:
 	                                none given */
+	bool first_pending;          /* the thread's first turn fetches the
+	                                roots the start did not wait for */
+	bool starting;               /* the start's update: a root cut short
+	                                by its deadline waits for that turn */
+	bool first_only;             /* that turn: only those roots */
 	struct listeners *listeners;
 };
 
@@ -141,6 +161,27 @@ static void served(struct daemon *d, size_t i, char *out, size_t len)
 		daemon_put_current(g);
 }
 
+/* Whether root i waits for its first fetch (fetcher_first). */
+static bool first_fetch(struct daemon *d, size_t i)
+{
+	pthread_mutex_lock(&d->notes_lock);
+	bool first = d->root_notes[i] &&
+	             strcmp(d->root_notes[i], FETCHING_NOTE) == 0;
+	pthread_mutex_unlock(&d->notes_lock);
+	return first;
+}
+
+/* Root i did not answer the start within START_WAIT_MS: the thread's
+ * first turn fetches it, and status.json says so meanwhile. */
+static void defer_first(struct daemon *d, size_t i)
+{
+	set_note(d, i, FETCHING_NOTE);
+	d->fetcher->first_pending = true;
+	fprintf(stderr, "skillsfs: waiting for %s: no answer within %d ms; "
+	        "its skills are served once it answers, the other roots "
+	        "meanwhile\n", d->opt->roots.paths[i], START_WAIT_MS);
+}
+
 /* Brings root i up to date; whether what it serves moved, or its
  * failure changed. */
 static bool update_root(struct daemon *d, const struct sfs_config *cfg,
@@ -155,17 +196,25 @@ static bool update_root(struct daemon *d, const struct sfs_config *cfg,
 	atomic_store(&f->pending[i], false);
 	int rc = sfs_source_update(cfg, root, version, sizeof(version), &ttl,
 	                           why, sizeof(why));
+	if (rc == -ECANCELED && f->starting) {
+		defer_first(d, i);
+		return false;
+	}
+	if (rc == -ECANCELED && atomic_load(&d->stopping))
+		return false;   /* the mount ends: nothing to tell */
 	f->fetched_ms[i] = now_ms();
 	f->ttl_ms[i] = ttl;
 	if (rc == 0)
 		return false;
 	/* a new failure, or a recovery: told, and status.json tells it too
 	 * after a build */
+	bool first = first_fetch(d, i);
 	bool news = set_note(d, i, rc < 0 ? why : NULL);
 	if (news && rc < 0)
 		report_say(d, LOG_WARNING, "%s: %s", root, why);
 	else if (news)
-		report_say(d, LOG_NOTICE, "%s: fetched again", root);
+		report_say(d, LOG_NOTICE, "%s: fetched%s", root,
+		           first ? "" : " again");
 	if (rc < 0)
 		return news;
 	/* (before the first generation, "": the start ignores what this
@@ -182,7 +231,7 @@ static struct sfs_config config_of(const struct daemon *d)
 		.roots = (const char *const *)roots->paths,
 		.nroots = roots->n,
 		.cache_dir = d->opt->cache_dir,
-		.root_options = d->opt->root_options,
+		.root_options = d->root_options,
 	};
 }
 
@@ -191,9 +240,41 @@ bool fetcher_update(struct daemon *d)
 	struct sfs_config cfg = config_of(d);
 	bool moved = false;
 
-	for (size_t i = 0; d->fetcher && i < d->opt->roots.n; i++)
+	for (size_t i = 0; d->fetcher && i < d->opt->roots.n; i++) {
+		if (atomic_load(&d->stopping))
+			break;
+		if (d->fetcher->first_only && !first_fetch(d, i))
+			continue;   /* fetched by the start */
 		moved |= update_root(d, &cfg, i);
+	}
 	return moved;
+}
+
+bool fetcher_start_waited(const struct daemon *d)
+{
+	long long until = atomic_load(&d->start_until_ms);
+	return until && now_ms() >= until;
+}
+
+void fetcher_first(struct daemon *d)
+{
+	struct fetcher *f = d->fetcher;
+	const struct roots *roots = &d->opt->roots;
+	bool wait = d->opt->strict || d->opt->lock;
+
+	if (!f)
+		return;
+	for (size_t i = 0; wait && i < roots->n; i++)
+		if (sfs_source_stoppable(roots->paths[i]))
+			fprintf(stderr, "skillsfs: waiting for %s: %s judges "
+			        "every root before it mounts\n", roots->paths[i],
+			        d->opt->lock ? "--lock" : "-o strict");
+	if (!wait)
+		atomic_store(&d->start_until_ms, now_ms() + START_WAIT_MS);
+	f->starting = !wait;
+	fetcher_update(d);
+	f->starting = false;
+	atomic_store(&d->start_until_ms, 0);
 }
 
 /* Fetches each root with news whose gap since its last fetch is over;
@@ -247,6 +328,7 @@ static void *run(void *arg)
 	long long sleep = sleep_ms(d, interval);
 	long long due = sleep < 0 ? -1 : now_ms() + sleep;   /* every root */
 	int news_ms = -1;
+	bool first = f->first_pending;   /* fetched at once */
 
 	while (!atomic_load(&f->stop)) {
 		struct pollfd p[2] = {
@@ -258,6 +340,8 @@ static void *run(void *arg)
 			wait = 0;
 		if (news_ms >= 0 && (wait < 0 || news_ms < wait))
 			wait = news_ms;
+		if (first)
+			wait = 0;
 		int n = poll(p, 2, (int)wait);
 		if (n < 0 && errno != EINTR)
 			break;
@@ -269,7 +353,11 @@ static void *run(void *arg)
 			/* nothing new was said: a timeout or SIGHUP */
 		}
 		bool all = hup || (due >= 0 && now_ms() >= due);
-		bool moved = all ? fetcher_update(d) : false;
+		/* the first turn fetches the roots the start did not wait
+		 * for (all of them after a SIGHUP) */
+		f->first_only = first && !all;
+		bool moved = all || first ? fetcher_update(d) : false;
+		f->first_only = first = false;
 		moved |= update_news(d, &news_ms);
 		if (all) {
 			sleep = sleep_ms(d, interval);

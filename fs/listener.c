@@ -91,7 +91,7 @@ static void *listen_root(void *arg)
 		.roots = (const char *const *)o->roots.paths,
 		.nroots = o->roots.n,
 		.cache_dir = o->cache_dir,
-		.root_options = o->root_options,
+		.root_options = all->d->root_options,
 	};
 	unsigned pause = 1;
 	bool broken = false;

@@ -24,6 +24,7 @@
 #include "daemon.h"
 #include "fetcher.h"
 #include "lockfile.h"
+#include "remote_read.h"
 #include "report.h"
 #include "serve_loop.h"
 #include "source.h"
@@ -289,6 +290,35 @@ static unsigned pin_budget(void)
 	return budget > 1024 ? 1024 : (unsigned)budget;
 }
 
+/* sfs_source_options.stop: the mount ends, (on a worker of reads) the
+ * read waited for was answered by its deadline, or the start waited for
+ * the servers long enough. */
+static bool daemon_stopping(void *arg)
+{
+	const struct daemon *d = arg;
+	return atomic_load(&d->stopping) || remote_read_abandoned() ||
+	       fetcher_start_waited(d);
+}
+
+/* The roots' options, each with the daemon's stop: a wait on a server
+ * (a fetch, a read's, a listener's) ends once the mount stops, and a
+ * read's once its deadline answered it. */
+static int root_options_init(struct daemon *d, const struct mount_options *o)
+{
+	size_t n = o->roots.n;
+
+	d->root_options = calloc(n ? n : 1, sizeof(*d->root_options));
+	if (!d->root_options)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		if (o->root_options)
+			d->root_options[i] = o->root_options[i];
+		d->root_options[i].stop = daemon_stopping;
+		d->root_options[i].stop_arg = d;
+	}
+	return 0;
+}
+
 static int daemon_init(struct daemon *d, const struct mount_options *o)
 {
 	/* A generation's large arrays (its inode table, above all) are
@@ -303,6 +333,8 @@ static int daemon_init(struct daemon *d, const struct mount_options *o)
 	d->retainer.budget = (size_t)o->retain_mib << 20;
 	d->timeout = CACHE_TIMEOUT;
 	d->next_ino = TREE_ROOT_INO + 1;
+	if (root_options_init(d, o) < 0)
+		return -ENOMEM;
 	if (pthread_mutex_init(&d->cur_lock, NULL) != 0)
 		return -ENOMEM;
 	if (pthread_mutex_init(&d->notes_lock, NULL) != 0) {
@@ -335,6 +367,7 @@ static void daemon_fini(struct daemon *d)
 	pthread_mutex_destroy(&d->notes_lock);
 	pthread_cond_destroy(&d->published);
 	free(d->conn_opts);
+	free(d->root_options);
 }
 
 /* Mounts and serves until unmounted; returns the exit status. */
@@ -361,8 +394,15 @@ static int serve(struct daemon *d, struct mount_options *o,
 			fail("cannot start the refresh thread");
 		else if (fetcher_start(d) < 0)
 			fail("cannot start the fetch thread");
+		else if (remote_reads_start(d, o->read_timeout_s,
+		                            &d->remote_reads) < 0)
+			fail("cannot start the threads of remote reads");
 		else if (run_loop(d) >= 0)
 			status = 0;   /* unmounted, or a signal number */
+		/* every wait on a server ends now (within a second) */
+		atomic_store(&d->stopping, true);
+		remote_reads_stop(d->remote_reads);
+		d->remote_reads = NULL;
 		fetcher_stop(d);
 		refresher_stop(d);
 		fuse_remove_signal_handlers(d->se);
@@ -380,8 +420,8 @@ static int serve(struct daemon *d, struct mount_options *o,
 static int build_and_serve(struct daemon *d, struct mount_options *o,
                            const char *mountpoint)
 {
-	/* a remote git root's first fetch: the first generation serves it */
-	fetcher_update(d);
+	/* local roots at once; a remote one as soon as it answers */
+	fetcher_first(d);
 	d->cur = refresher_build(d, NULL, NULL, 0);
 	if (!d->cur)
 		return fail("cannot build the catalog: %s", strerror(ENOMEM));

@@ -21,7 +21,8 @@
 
 #include "backing.h"
 #include "daemon.h"
-#include "report.h"
+#include "file_read.h"
+#include "remote_read.h"
 
 /* An inode resolved for one request. */
 struct resolved {
@@ -290,57 +291,20 @@ static void sfs_opendir(fuse_req_t req, fuse_ino_t ino,
 	}
 }
 
-/* A remote source could not give the bytes its listing names (they did
- * not match, or the server could not be reached): told at once, since
- * status.json tells why only after the next build. */
-static void say_unverified(struct daemon *d, const struct gen *g,
-                           const struct node *n)
-{
-	const struct sfs_skill *s = gen_skill(g, n);
-	const struct sfs_file *f = gen_file(g, n);
-
-	if (s && f && !backing_is_folder(g->cat, s->root))
-		report_say(d, LOG_WARNING, "skills/%s/%s: not served: the "
-		           "source did not give the bytes its listing names "
-		           "(status.json says why after the next refresh)",
-		           s->id, f->path);
-}
-
+/* A file whose bytes may have to come from a server is read on a worker
+ * (remote_read.c): the loop never waits on the network. */
 static void read_source(fuse_req_t req, struct gen *g,
                         const struct node *n, size_t size, off_t off)
 {
 	struct daemon *d = daemon_of(req);
-	const struct kept *k = gen_kept(g, n);
+	struct file_bytes b;
 
-	/* the first read of a file in a generation copies it, so that its
-	 * published bytes stay readable whatever happens to the source */
-	if (!k && retain_node(&d->retainer, g, n,
-	                      d->retainer.budget / 4 * 3) == 0)
-		k = gen_kept(g, n);
-	if (k) {
-		/* the published bytes, whatever the source holds now */
-		fuse_reply_buf(req, (const char *)k->bytes + off, size);
+	if (!gen_kept(g, n) && backing_may_wait(g, n)) {
+		remote_read_submit(d->remote_reads, req, g, n, size, off);
 		return;
 	}
-	bool borrowed;
-	int fd = backing_open(g, n, &borrowed);
-
-	if (fd < 0) {
-		/* the source changed or went since the scan: refresh now */
-		if (fd == -ESTALE || fd == -ENOENT || fd == -ENOTDIR)
-			refresher_stale(d);
-		else if (fd == -EIO)
-			say_unverified(d, g, n);
-		fuse_reply_err(req, -fd);
-		return;
-	}
-	struct fuse_bufvec buf = FUSE_BUFVEC_INIT(size);
-	buf.buf[0].flags = FUSE_BUF_IS_FD | FUSE_BUF_FD_SEEK;
-	buf.buf[0].fd = fd;
-	buf.buf[0].pos = off;
-	fuse_reply_data(req, &buf, FUSE_BUF_SPLICE_MOVE);
-	if (!borrowed)
-		close(fd);
+	file_read_open(d, g, n, &b);
+	file_read_reply(req, &b, size, off);
 }
 
 static void reply_doc(fuse_req_t req, const struct gen *g,

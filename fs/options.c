@@ -97,6 +97,8 @@ void options_usage(FILE *out, const char *prog)
 "    -o fetch_interval=S    look for a new commit of each followed git\n"
 "                           branch or tag every S seconds, fetching a\n"
 "                           remote one (default %d; 0: on SIGHUP only)\n"
+"    -o read_timeout=S      a read that waits on an MCP server fails with\n"
+"                           ETIMEDOUT after S seconds (default %d)\n"
 "    -o cache_dir=DIR       where remote git sources are cloned (default\n"
 "                           $XDG_CACHE_HOME/skillsfs, ~/.cache/skillsfs)\n"
 "    -o nonempty            allow mounting over a non-empty folder\n"
@@ -117,7 +119,7 @@ void options_usage(FILE *out, const char *prog)
 		prog, prog, prog, prog, prog, prog, DEFAULT_DEBOUNCE_MS,
 		DEFAULT_POLL_INTERVAL_MS, DEFAULT_SETTLE_MAX_MS,
 		DEFAULT_RETAIN_MIB,
-		DEFAULT_FETCH_INTERVAL_S,
+		DEFAULT_FETCH_INTERVAL_S, DEFAULT_READ_TIMEOUT_S,
 		DEFAULT_BUSY_POLL_US);
 }
 
@@ -259,6 +261,9 @@ static int take_opt(struct mount_options *o, const char *opt, char **fuse)
 	else if (KEY("fetch_interval") && eq)
 		return parse_number(val, opt, 0, 86400 * 366, "seconds",
 		                    &o->fetch_interval_s);
+	else if (KEY("read_timeout") && eq)
+		return parse_number(val, opt, 1, 86400, "seconds",
+		                    &o->read_timeout_s);
 	else if (KEY("cache_dir") && eq)
 		return set_cache_dir(o, val);
 	else if (KEY("busy_poll") && eq)
@@ -539,6 +544,7 @@ int options_parse(int argc, char **argv, struct mount_options *o)
 	o->busy_poll_us = DEFAULT_BUSY_POLL_US;
 	o->retain_mib = DEFAULT_RETAIN_MIB;
 	o->fetch_interval_s = DEFAULT_FETCH_INTERVAL_S;
+	o->read_timeout_s = DEFAULT_READ_TIMEOUT_S;
 
 	int rc = parse_args(argc, argv, o, &fuse_opts, &first);
 	if (rc == 0 && o->config && !o->help && !o->version)

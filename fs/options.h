@@ -38,6 +38,10 @@ enum {
 #define DEFAULT_RETAIN_MIB 16
 /* How often a git root's ref is looked at again (a remote fetched). */
 #define DEFAULT_FETCH_INTERVAL_S 300
+/* how long a read waits on an MCP server before it fails (ETIMEDOUT):
+ * long enough for a 16 MiB file over a slow link, well under the
+ * client's own 120 s */
+#define DEFAULT_READ_TIMEOUT_S 30
 
 struct mount_options {
 	char *mountpoint;          /* as given; mount.c resolves it */
@@ -57,6 +61,7 @@ struct mount_options {
 	unsigned busy_poll_us;     /* -o busy_poll=US: serve_loop.c */
 	unsigned retain_mib;       /* -o retain=MIB: retain.h's budget */
 	unsigned fetch_interval_s; /* -o fetch_interval=S; 0: SIGHUP only */
+	unsigned read_timeout_s;   /* -o read_timeout=S: remote_read.c */
 	char *cache_dir;           /* -o cache_dir=DIR, or the default */
 	bool force_polling;        /* -o polling: never use inotify */
 	bool strict;               /* -o strict: warnings are errors */

@@ -93,16 +93,19 @@ static int read_token(const char *file, char **out, char *why, size_t wlen)
 
 /* An HTTP client of `location` with the token of token_file (or none);
  * a 401 is said in terms of the token. */
-static int open_http(const char *location, const char *token_file,
+static int open_http(const char *location,
+                     const struct sfs_source_options *opts,
                      struct sfs_mcp_http **c, char *why, size_t wlen)
 {
+	const char *token_file = opts ? opts->token_file : NULL;
 	char *token = NULL;
 	int rc = token_file ? read_token(token_file, &token, why, wlen) : 0;
 
 	*c = NULL;
 	if (rc < 0)
 		return rc;
-	rc = sfs_mcp_http_open(location, token, c, why, wlen);
+	rc = sfs_mcp_http_open(location, token, opts ? opts->stop : NULL,
+	                       opts ? opts->stop_arg : NULL, c, why, wlen);
 	if (token) {
 		explicit_bzero(token, strlen(token));
 		free(token);
@@ -129,15 +132,14 @@ int sfs_mcp_client_open(const char *location,
 		return -ENOMEM;
 	}
 	if (strncmp(location, STDIO_PREFIX, strlen(STDIO_PREFIX)) != 0)
-		rc = open_http(location, opts ? opts->token_file : NULL,
-		               &c->http, why, wlen);
+		rc = open_http(location, opts, &c->http, why, wlen);
 	else if (!opts || !opts->argv || !opts->argv[0])
 		rc = (snprintf(why, wlen, "mcp+%s has no command to run: a "
 		               "stdio source is given by the config file's "
 		               "sources: with command:", location), -EINVAL);
 	else
-		rc = sfs_mcp_stdio_open(opts->argv, opts->env, &c->stdio, why,
-		                        wlen);
+		rc = sfs_mcp_stdio_open(opts->argv, opts->env, opts->stop,
+		                        opts->stop_arg, &c->stdio, why, wlen);
 	if (rc < 0) {
 		free(c);
 		return rc;

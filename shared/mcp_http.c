@@ -41,6 +41,10 @@
 #define MAX_ANSWER SFS_MCP_MAX_ANSWER
 #define CONNECT_TIMEOUT_S SFS_MCP_CONNECT_TIMEOUT_S
 #define TIMEOUT_S SFS_MCP_TIMEOUT_S
+/* How often a request waiting on the server asks whether to stop:
+ * libcurl's progress callback comes only about once a second while
+ * nothing arrives, which made a stop (SIGTERM) take up to a second. */
+#define STOP_LOOK_MS 100
 
 struct sfs_mcp_http {
 	CURL *curl;
@@ -50,6 +54,9 @@ struct sfs_mcp_http {
 	char version[32];      /* negotiated; "" before initialize */
 	bool modern;           /* the stateless era: version in each _meta */
 	long next_id;
+	bool (*stop)(void *);  /* sfs_mcp_http_open's, or NULL */
+	void *stop_arg;
+	CURLM *multi;          /* with stop: runs curl, keeps connections */
 };
 
 /* What one POST brought back. */
@@ -165,6 +172,42 @@ static struct curl_slist *headers(const struct sfs_mcp_http *c,
 	return h;
 }
 
+static bool stopped(const struct sfs_mcp_http *c);
+
+/* The transfer set up on c->curl, run to its end; with stop, through
+ * c->multi, asking stop every STOP_LOOK_MS (CURLE_ABORTED_BY_CALLBACK
+ * when it said to stop). */
+static CURLcode perform(struct sfs_mcp_http *c)
+{
+	CURLcode rc = CURLE_OK;
+	int running = 1, left;
+	CURLMsg *m;
+
+	if (!c->multi)
+		return curl_easy_perform(c->curl);
+	if (curl_multi_add_handle(c->multi, c->curl) != CURLM_OK)
+		return CURLE_OUT_OF_MEMORY;
+	while (running) {
+		CURLMcode mc = curl_multi_perform(c->multi, &running);
+		if (mc == CURLM_OK && running)
+			mc = curl_multi_poll(c->multi, NULL, 0, STOP_LOOK_MS, NULL);
+		if (mc != CURLM_OK) {
+			rc = mc == CURLM_OUT_OF_MEMORY ? CURLE_OUT_OF_MEMORY
+			                               : CURLE_RECV_ERROR;
+			break;
+		}
+		if (running && stopped(c)) {
+			rc = CURLE_ABORTED_BY_CALLBACK;
+			break;
+		}
+	}
+	while (!running && (m = curl_multi_info_read(c->multi, &left)))
+		if (m->msg == CURLMSG_DONE)
+			rc = m->data.result;
+	curl_multi_remove_handle(c->multi, c->curl);
+	return rc;
+}
+
 /* POSTs `message`; 0 with the HTTP status in *status, or -errno. */
 static int post(struct sfs_mcp_http *c, const char *method,
                 const char *name, const char *message, struct answer *a,
@@ -181,12 +224,17 @@ static int post(struct sfs_mcp_http *c, const char *method,
 	curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, a);
 	curl_easy_setopt(c->curl, CURLOPT_HEADERFUNCTION, take_header);
 	curl_easy_setopt(c->curl, CURLOPT_HEADERDATA, a);
-	CURLcode rc = curl_easy_perform(c->curl);
+	CURLcode rc = perform(c);
 	curl_slist_free_all(h);
 	if (a->too_big) {
 		snprintf(why, wlen, "%s: the answer is larger than %u MiB",
 		         c->url, MAX_ANSWER >> 20);
 		return -EFBIG;
+	}
+	if (rc == CURLE_ABORTED_BY_CALLBACK) {
+		snprintf(why, wlen, "%s: %s: stopped while waiting for the "
+		         "answer", c->url, method ? method : "");
+		return -ECANCELED;
 	}
 	if (rc != CURLE_OK) {
 		snprintf(why, wlen, "cannot reach %s: %s", c->url,
@@ -575,15 +623,37 @@ static size_t skip_header(char *p, size_t size, size_t n, void *arg)
 	return size * n;
 }
 
-/* libcurl's progress callback, at least once a second: a nonzero answer
- * ends the transfer. */
+/* Whether the client's owner said to stop waiting. */
+static bool stopped(const struct sfs_mcp_http *c)
+{
+	return c->stop && c->stop(c->stop_arg);
+}
+
+/* libcurl's progress callback, about once a second also while nothing
+ * comes: a nonzero answer ends the transfer. */
+static int keep_waiting(void *arg, curl_off_t dt, curl_off_t dn,
+                        curl_off_t ut, curl_off_t un)
+{
+	(void)dt, (void)dn, (void)ut, (void)un;
+	return stopped(arg) ? 1 : 0;
+}
+
+/* The same while a stream is listened to. */
 static int keep_listening(void *arg, curl_off_t dt, curl_off_t dn,
                           curl_off_t ut, curl_off_t un)
 {
 	struct listening *l = arg;
 
 	(void)dt, (void)dn, (void)ut, (void)un;
-	return l->stop(l->arg) ? 1 : 0;
+	return l->stop(l->arg) || stopped(l->c) ? 1 : 0;
+}
+
+/* Every request waits on the server only as long as stop says nothing. */
+static void watch_stop(struct sfs_mcp_http *c)
+{
+	curl_easy_setopt(c->curl, CURLOPT_NOPROGRESS, c->stop ? 0L : 1L);
+	curl_easy_setopt(c->curl, CURLOPT_XFERINFOFUNCTION, keep_waiting);
+	curl_easy_setopt(c->curl, CURLOPT_XFERINFODATA, c);
 }
 
 /* The request that opens the stream: subscriptions/listen in the
@@ -646,7 +716,7 @@ int sfs_mcp_http_listen(struct sfs_mcp_http *c, const char *method,
 	curl_easy_setopt(c->curl, CURLOPT_XFERINFODATA, &l);
 	CURLcode cc = curl_easy_perform(c->curl);
 	curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &status);
-	curl_easy_setopt(c->curl, CURLOPT_NOPROGRESS, 1L);
+	watch_stop(c);
 	curl_easy_setopt(c->curl, CURLOPT_TIMEOUT, TIMEOUT_S);
 	curl_slist_free_all(h);
 	free(body);
@@ -693,6 +763,7 @@ static void use_cert_locations(CURL *curl)
 }
 
 int sfs_mcp_http_open(const char *url, const char *token,
+                      bool (*stop)(void *), void *stop_arg,
                       struct sfs_mcp_http **out, char *why, size_t wlen)
 {
 	struct sfs_mcp_http *c = calloc(1, sizeof(*c));
@@ -709,6 +780,14 @@ int sfs_mcp_http_open(const char *url, const char *token,
 		return -ENOMEM;
 	}
 	c->next_id = 1;
+	c->stop = stop;
+	c->stop_arg = stop_arg;
+	if (stop && !(c->multi = curl_multi_init())) {
+		snprintf(why, wlen, "out of memory");
+		sfs_mcp_http_close(c);
+		return -ENOMEM;
+	}
+	watch_stop(c);
 	curl_easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT, CONNECT_TIMEOUT_S);
 	curl_easy_setopt(c->curl, CURLOPT_TIMEOUT, TIMEOUT_S);
@@ -717,6 +796,15 @@ int sfs_mcp_http_open(const char *url, const char *token,
 	curl_easy_setopt(c->curl, CURLOPT_FOLLOWLOCATION, 0L);
 	use_cert_locations(c->curl);
 	rc = handshake(c, why, wlen);
+	if (rc == -ENOENT && c->session) {
+		/* the session expired before its initialized notification
+		 * (a server that expires them by count or by time): one new
+		 * handshake, as for any request */
+		free(c->session);
+		c->session = NULL;
+		c->version[0] = '\0';
+		rc = handshake(c, why, wlen);
+	}
 	if (rc < 0) {
 		sfs_mcp_http_close(c);
 		return rc;
@@ -739,6 +827,8 @@ void sfs_mcp_http_close(struct sfs_mcp_http *c)
 {
 	if (!c)
 		return;
+	if (c->multi)
+		curl_multi_cleanup(c->multi);
 	if (c->curl)
 		curl_easy_cleanup(c->curl);
 	if (c->auth) {

@@ -21,9 +21,12 @@ struct sfs_mcp_http;
 /* Connects to the MCP endpoint `url` (http:// or https://; certificates
  * from SSL_CERT_FILE and SSL_CERT_DIR when set) and finds the era it
  * speaks; `token` (or NULL) is sent as a bearer token and never appears
- * in *why.  Returns 0 with *out, or -errno with *why saying what failed:
+ * in *why.  stop (or NULL) is asked about once a second while the
+ * client waits on the server, its open included: once it says true, the
+ * wait ends with -ECANCELED.  Returns 0 with *out, or -errno with *why saying what failed:
  * -EACCES when the server answered 401 (no token, or one it refused). */
 int sfs_mcp_http_open(const char *url, const char *token,
+                      bool (*stop)(void *), void *stop_arg,
                       struct sfs_mcp_http **out, char *why, size_t wlen);
 /* Sends the request `method` with params (consumed; NULL for none) and
  * waits for its answer: 0 with *result (free it with cJSON_Delete), or

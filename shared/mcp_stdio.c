@@ -47,8 +47,12 @@
 #include "mcp_client.h"
 #include "mcp_stdio.h"
 
-/* How long an ending server has to exit before the next, harder, ask. */
+/* How long an ending server has to exit before the next, harder, ask;
+ * and when the client's owner stops (a mount that ends). */
 #define CLOSE_WAIT_MS 1000
+#define STOPPING_WAIT_MS 100
+/* How often a wait on the server asks whether to stop. */
+#define STOP_LOOK_MS 250
 #define CHUNK 65536
 
 extern char **environ;
@@ -64,6 +68,8 @@ struct sfs_mcp_stdio {
 	size_t start, len, cap;   /* buf[start..len) */
 	long next_id;
 	bool broken;           /* out of step with the server */
+	bool (*stop)(void *);  /* sfs_mcp_stdio_open's, or NULL */
+	void *stop_arg;
 };
 
 static long long now_ms(void)
@@ -179,14 +185,21 @@ static bool group_ended_within(pid_t pgid, int ms)
  * (SIGTERM), then made to (SIGKILL) after CLOSE_WAIT_MS.  The leader is
  * reaped last: until then its pid, the group's id, is no other's.
  */
+static bool stopped(const struct sfs_mcp_stdio *c)
+{
+	return c->stop && c->stop(c->stop_arg);
+}
+
 static void end_group(struct sfs_mcp_stdio *c)
 {
 	if (c->pid <= 0)
 		return;
-	exited_within(c, CLOSE_WAIT_MS);
+	/* a mount that ends waits for no server: a stop within a second */
+	int grace = stopped(c) ? STOPPING_WAIT_MS : CLOSE_WAIT_MS;
+	exited_within(c, grace);
 	if (group_runs(c->pid)) {
 		kill(-c->pid, SIGTERM);
-		if (!group_ended_within(c->pid, CLOSE_WAIT_MS)) {
+		if (!group_ended_within(c->pid, grace)) {
 			kill(-c->pid, SIGKILL);
 			group_ended_within(c->pid, CLOSE_WAIT_MS);
 		}
@@ -348,6 +361,34 @@ static int start(struct sfs_mcp_stdio *c, const char *const *argv,
 
 /* ---- messages ---------------------------------------------------------- */
 
+/* poll(2) on pf until it is ready (1), `left` ms pass (0), or the owner
+ * says to stop (-ECANCELED). */
+static int await_fd(const struct sfs_mcp_stdio *c, struct pollfd *pf,
+                    long long left)
+{
+	while (left > 0) {
+		long long slice = c->stop && left > STOP_LOOK_MS ?
+		                  STOP_LOOK_MS : left;
+		long long t0 = now_ms();
+		int n = poll(pf, 1, (int)slice);
+		if (n > 0)
+			return 1;
+		if (stopped(c))
+			return -ECANCELED;
+		left -= now_ms() - t0;
+	}
+	return 0;
+}
+
+/* *why for a wait the owner ended. */
+static int cancelled(const struct sfs_mcp_stdio *c, const char *method,
+                     char *why, size_t wlen)
+{
+	snprintf(why, wlen, "the MCP server %s: %s: stopped while waiting "
+	         "for it", c->command, method);
+	return -ECANCELED;
+}
+
 /* Writes n bytes of p to the server's stdin, SIGPIPE held off. */
 static int write_all(struct sfs_mcp_stdio *c, const char *method,
                      const char *p, size_t n, char *why, size_t wlen)
@@ -369,7 +410,8 @@ static int write_all(struct sfs_mcp_stdio *c, const char *method,
 			p += w;
 			n -= (size_t)w;
 		} else if (w < 0 && errno == EAGAIN && left > 0) {
-			poll(&pf, 1, (int)left);
+			if (await_fd(c, &pf, left) < 0)
+				rc = -ECANCELED;
 		} else if (w < 0 && errno == EAGAIN) {
 			rc = -ETIMEDOUT;
 		} else if (!(w < 0 && errno == EINTR)) {
@@ -383,6 +425,8 @@ static int write_all(struct sfs_mcp_stdio *c, const char *method,
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc == -EPIPE)
 		return ended(c, method, why, wlen);
+	if (rc == -ECANCELED)
+		return cancelled(c, method, why, wlen);
 	if (rc == -ETIMEDOUT)
 		snprintf(why, wlen, "the MCP server %s did not read %s within "
 		         "%ld s", c->command, method, SFS_MCP_TIMEOUT_S);
@@ -458,9 +502,11 @@ static int read_line(struct sfs_mcp_stdio *c, const char *method,
 			c->buf = grown;
 			c->cap = c->len + CHUNK + 1;
 		}
-		long long left = deadline - now_ms();
 		struct pollfd pf = { .fd = c->out, .events = POLLIN };
-		if (left <= 0 || poll(&pf, 1, (int)left) == 0) {
+		int ready = await_fd(c, &pf, deadline - now_ms());
+		if (ready < 0)
+			return cancelled(c, method, why, wlen);
+		if (ready == 0) {
 			snprintf(why, wlen, "the MCP server %s did not answer %s "
 			         "within %ld s", c->command, method,
 			         SFS_MCP_TIMEOUT_S);
@@ -610,6 +656,7 @@ static int handshake(struct sfs_mcp_stdio *c, char *why, size_t wlen)
 }
 
 int sfs_mcp_stdio_open(const char *const *argv, const char *const *env,
+                       bool (*stop)(void *), void *stop_arg,
                        struct sfs_mcp_stdio **out, char *why, size_t wlen)
 {
 	struct sfs_mcp_stdio *c = calloc(1, sizeof(*c));
@@ -627,6 +674,8 @@ int sfs_mcp_stdio_open(const char *const *argv, const char *const *env,
 	c->in = c->out = -1;
 	c->status = -1;
 	c->next_id = 1;
+	c->stop = stop;
+	c->stop_arg = stop_arg;
 	int rc = start(c, argv, env, why, wlen);
 	if (rc == 0)
 		rc = handshake(c, why, wlen);

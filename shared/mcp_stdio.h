@@ -8,6 +8,7 @@
 #ifndef SKILLSFS_MCP_STDIO_H
 #define SKILLSFS_MCP_STDIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <cjson/cJSON.h>
@@ -18,8 +19,12 @@ struct sfs_mcp_stdio;
  * process's environment and the NAME=VALUE strings of env (or NULL) over
  * it, and makes the handshake.  Returns 0 with *out, or -errno with *why
  * naming the command: it cannot be run, ended, wrote what is not JSON-RPC,
- * refused initialize, or did not answer within SFS_MCP_TIMEOUT_S. */
+ * refused initialize, or did not answer within SFS_MCP_TIMEOUT_S.
+ * stop (or NULL) is asked about four times a second while the client
+ * waits on the server: once it says true, the wait ends with -ECANCELED
+ * and the close ends the server without a grace. */
 int sfs_mcp_stdio_open(const char *const *argv, const char *const *env,
+                       bool (*stop)(void *), void *stop_arg,
                        struct sfs_mcp_stdio **out, char *why, size_t wlen);
 /* As sfs_mcp_http_call.  After an error other than a JSON-RPC one the
  * client is out of step with its server: every later call fails. */

@@ -144,6 +144,13 @@ struct sfs_source_options {
 	 * environment (they win over it), NULL-terminated; NULL: none.  The
 	 * values are never put in a message. */
 	const char *const *env;
+	/* When not NULL: asked (with stop_arg) about once a second
+	 * while anything waits on this source's server (a connection, an
+	 * answer, a stdio server's start); once it says true the wait ends
+	 * with -ECANCELED, and a stdio server is ended without the grace it
+	 * is given otherwise.  A mount that stops says so here. */
+	bool (*stop)(void *stop_arg);
+	void *stop_arg;
 };
 
 struct sfs_config {
@@ -299,6 +306,11 @@ int sfs_source_update(const struct sfs_config *cfg, const char *root,
 int sfs_source_listen(const struct sfs_config *cfg, const char *root,
                       void (*heard)(void *), bool (*stop)(void *),
                       void *arg, char *why, size_t wlen);
+/* Whether sfs_source_update of root waits on a server that its options'
+ * stop can cut short (an MCP server's, HTTP or stdio); a folder's and a
+ * git+file:// root's answer at once, and a remote git fetch runs to its
+ * end. */
+bool sfs_source_stoppable(const char *root);
 /* Whether sfs_source_listen may hear of changes of root (an MCP server
  * over HTTP; whether it sends notifications is known only by asking). */
 bool sfs_source_listens(const char *root);

@@ -95,6 +95,11 @@ int sfs_source_listen(const struct sfs_config *cfg, const char *root,
 	return sfs_source_mcp_listen(root, o, heard, stop, arg, why, wlen);
 }
 
+bool sfs_source_stoppable(const char *root)
+{
+	return is_mcp(root);
+}
+
 bool sfs_source_listens(const char *root)
 {
 	/* a stdio server runs only for a fetch: it is refreshed by

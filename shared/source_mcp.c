@@ -165,6 +165,8 @@ void *sfs_source_mcp_new(const char *url, const char *listing,
 		.token_file = m->token_file,
 		.argv = (const char *const *)m->argv,
 		.env = (const char *const *)m->env,
+		.stop = opts ? opts->stop : NULL,
+		.stop_arg = opts ? opts->stop_arg : NULL,
 	};
 	m->found = found;
 	m->found_arg = found_arg;

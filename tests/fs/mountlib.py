@@ -18,6 +18,8 @@ SOURCE_ROOT = os.environ.get(
     os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 EXAMPLE_SKILLS = os.path.join(SOURCE_ROOT, "tests", "skills")
 READY_TIMEOUT = 20.0
+# status.json's finding for a remote root whose first fetch is under way
+FETCHING = "the first fetch is under way"
 REFRESH_TIMEOUT = 5.0
 
 
@@ -80,7 +82,8 @@ def is_stale(mountpoint):
 class Mount:
     """A skillsfs daemon serving `roots` at a temporary mountpoint."""
 
-    def __init__(self, roots, options=(), env=None, workdir=None):
+    def __init__(self, roots, options=(), env=None, workdir=None, wait_fetched=True):
+        self.wait_fetched = wait_fetched
         self.workdir = workdir or tempfile.mkdtemp(prefix="skillsfs-mnt-")
         self.path = os.path.join(self.workdir, "mnt")
         os.makedirs(self.path, exist_ok=True)
@@ -107,15 +110,25 @@ class Mount:
                                      % (self.proc.returncode, self.stderr()))
             if os.path.ismount(self.path):
                 try:
-                    with open(self.file("index.json"), "rb") as f:
-                        f.read()
-                    return self
-                except OSError:
+                    if self.ready():
+                        return self
+                except (OSError, ValueError):
                     pass
             if time.monotonic() > deadline:
                 self.stop()
                 raise AssertionError("skillsfs not ready after %.0fs:\n%s" % (timeout, self.stderr()))
             time.sleep(0.01)
+
+    def ready(self):
+        """index.json answers, and (unless wait_fetched is false) the
+        first fetch of every remote root has ended: a start does not wait
+        for them (status.json says they are being fetched)."""
+        if not self.wait_fetched:
+            with open(self.file("index.json"), "rb") as f:
+                f.read()
+            return True
+        return not any(FETCHING in d.get("message", "")
+                       for d in self.json("status.json")["diagnostics"])
 
     def stderr(self):
         try:

@@ -15,7 +15,8 @@ import subprocess
 import sys
 import unittest
 
-from mountlib import EXAMPLE_SKILLS, SKILLSFS, MountTestCase, unmount, wait_for, write_skill
+from mountlib import (EXAMPLE_SKILLS, FETCHING, SKILLSFS, MountTestCase, unmount, wait_for,
+                      write_skill)
 from test_git_sources import GitRepos, fill_work, write
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -137,6 +138,11 @@ class TeamPatterns(MountTestCase):
                   "w") as f:
             f.write("team-token-0123456789abcdef\n")
         self.sh(self.fill(self.blocks[2], [("skills.example.com:8750", "127.0.0.1:" + port)]))
+        # a server slower than the start's half second comes with the
+        # next generation (skillsfs(1), Slow and silent servers)
+        wait_for(lambda: not any(FETCHING in d["message"]
+                                 for d in self.status()["diagnostics"]),
+                 timeout=60, what="the server's first fetch")
         # the skill folders of /srv/skills, by name
         want = {os.path.basename(d): d for d, _, files in os.walk(srv_skills)
                 if "SKILL.md" in files}
