@@ -17,6 +17,8 @@
 #include "skillsfs.h"
 
 struct kept;       /* retain.h */
+struct sfs_views;  /* views.h */
+struct sfs_search;  /* search.h */
 struct strpool;    /* strpool.h */
 
 #define TREE_ROOT_INO 1          /* FUSE_ROOT_ID */
@@ -98,6 +100,8 @@ struct gen {
 	struct doc *docs;
 	uint32_t ndocs;
 	struct strpool *names;  /* names the catalog does not own */
+	struct sfs_views *views;   /* views/: what each holds; owned */
+	struct sfs_search *search;   /* search/: the index, one ref */
 	int *root_fds;          /* per catalog root, its source's open_root
 	                         * (a folder: O_PATH) or -1; see backing.c,
 	                         * closed with the generation */

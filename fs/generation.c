@@ -152,6 +152,9 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev,
 		.next_ino = &d->next_ino,
 		.pin = backing_pin,
 		.max_pins = d->max_pins,
+		.mountpoint = d->mountpoint,
+		.views = d->opt->cf.views,
+		.nviews = d->opt->cf.nviews,
 	};
 	clock_gettime(CLOCK_MONOTONIC, &t2);
 	clock_gettime(CLOCK_REALTIME, &p.now);
@@ -202,6 +205,9 @@ struct gen *daemon_restatus(struct daemon *d,
 		.gid = getgid(),
 		.next_ino = &d->next_ino,
 		.pending = pending,
+		.mountpoint = d->mountpoint,
+		.views = d->opt->cf.views,
+		.nviews = d->opt->cf.nviews,
 	};
 	struct gen *g = gen_build(prev->cat, prev, &p);
 

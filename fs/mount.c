@@ -289,7 +289,8 @@ static unsigned pin_budget(void)
 	return budget > 1024 ? 1024 : (unsigned)budget;
 }
 
-static int daemon_init(struct daemon *d, const struct mount_options *o)
+static int daemon_init(struct daemon *d, const struct mount_options *o,
+                       const char *mountpoint)
 {
 	/* A generation's large arrays (its inode table, above all) are
 	 * mapped on their own and given back when the generation goes.
@@ -299,6 +300,7 @@ static int daemon_init(struct daemon *d, const struct mount_options *o)
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	memset(d, 0, sizeof(*d));
 	d->opt = o;
+	d->mountpoint = mountpoint;
 	d->max_pins = pin_budget();
 	d->retainer.budget = (size_t)o->retain_mib << 20;
 	d->timeout = CACHE_TIMEOUT;
@@ -321,7 +323,10 @@ static int daemon_init(struct daemon *d, const struct mount_options *o)
 		pthread_mutex_destroy(&d->notes_lock);
 		return -rc;
 	}
-	return lookups_init(&d->lookups);
+	rc = searches_init(&d->searches);
+	if (rc == 0)
+		rc = lookups_init(&d->lookups);
+	return rc;
 }
 
 static void daemon_fini(struct daemon *d)
@@ -329,6 +334,7 @@ static void daemon_fini(struct daemon *d)
 	fetcher_stop(d);
 	refresher_stop(d);
 	lookups_destroy(&d->lookups);
+	searches_destroy(&d->searches);
 	gen_unref(d->cur);
 	d->cur = NULL;
 	pthread_mutex_destroy(&d->cur_lock);
@@ -432,9 +438,10 @@ int mount_main(int argc, char **argv)
 	}
 	warn_missing_roots(&o.roots);
 
-	if (daemon_init(&d, &o) < 0 || refresher_init(&d) < 0 ||
+	if (daemon_init(&d, &o, mountpoint) < 0 || refresher_init(&d) < 0 ||
 	    fetcher_init(&d) < 0)
 		status = fail("out of memory");
+
 	else
 		status = build_and_serve(&d, &o, mountpoint);
 	daemon_fini(&d);

@@ -178,6 +178,28 @@ static const struct node *await_new_version(fuse_req_t req, fuse_ino_t parent,
 	return c;
 }
 
+/* A name in search/: a new file with the best matches of its words in
+ * r's generation (searches.h), never cached as an entry, so that the
+ * next lookup searches again. */
+static void lookup_search(fuse_req_t req, struct daemon *d,
+                          const struct resolved *r, const char *words)
+{
+	struct fuse_entry_param e = { .attr_timeout = d->timeout };
+	char *text = gen_search(r->g, d->mountpoint, words);
+
+	e.attr.st_mode = S_IFREG | 0444;
+	e.attr.st_uid = r->g->uid;
+	e.attr.st_gid = r->g->gid;
+	e.attr.st_mtim = r->g->built;
+	if (!text || searches_add(&d->searches, text, &e.attr) < 0) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	e.ino = e.attr.st_ino;
+	if (fuse_reply_entry(req, &e) != 0)
+		searches_forget(&d->searches, e.ino, 1);
+}
+
 static void sfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct daemon *d = daemon_of(req);
@@ -187,6 +209,11 @@ static void sfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	refresher_touch(d);
 	if (!resolve_dir(req, d, parent, &r))
 		return;
+	if (gen_is_search_dir(r.n)) {
+		lookup_search(req, d, &r, name);
+		release(&r);
+		return;
+	}
 	const struct node *c = find_child(d, &r, name, &timeout);
 	if (c && source_moved(r.g, c))
 		c = await_new_version(req, parent, name, &r, &timeout);
@@ -203,9 +230,17 @@ static void sfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	release(&r);
 }
 
+static void forget(struct daemon *d, fuse_ino_t ino, uint64_t nlookup)
+{
+	if (searches_is(ino))
+		searches_forget(&d->searches, ino, nlookup);
+	else
+		lookups_forget(&d->lookups, ino, nlookup);
+}
+
 static void sfs_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
 {
-	lookups_forget(&daemon_of(req)->lookups, ino, nlookup);
+	forget(daemon_of(req), ino, nlookup);
 	fuse_reply_none(req);
 }
 
@@ -215,7 +250,7 @@ static void sfs_forget_multi(fuse_req_t req, size_t count,
 	struct daemon *d = daemon_of(req);
 
 	for (size_t i = 0; i < count; i++)
-		lookups_forget(&d->lookups, forgets[i].ino, forgets[i].nlookup);
+		forget(d, forgets[i].ino, forgets[i].nlookup);
 	fuse_reply_none(req);
 }
 
@@ -230,6 +265,14 @@ static void sfs_getattr(fuse_req_t req, fuse_ino_t ino,
 
 	(void)fi;
 	refresher_touch(d);
+	if (searches_is(ino)) {
+		int rc = searches_stat(&d->searches, ino, &st);
+		if (rc < 0)
+			fuse_reply_err(req, -rc);
+		else
+			fuse_reply_attr(req, &st, d->timeout);
+		return;
+	}
 	if (!resolve(d, ino, &r)) {
 		fuse_reply_err(req, ESTALE);
 		return;
@@ -375,6 +418,22 @@ static void reply_doc(fuse_req_t req, const struct gen *g,
 	free(record);
 }
 
+/* A file of search/ (searches.h). */
+static void read_search(fuse_req_t req, struct daemon *d, fuse_ino_t ino,
+                        size_t size, off_t off)
+{
+	char *bytes;
+	size_t n;
+	int rc = searches_read(&d->searches, ino, off, size, &bytes, &n);
+
+	if (rc < 0) {
+		fuse_reply_err(req, -rc);
+		return;
+	}
+	fuse_reply_buf(req, bytes, n);
+	free(bytes);
+}
+
 static void sfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
                      struct fuse_file_info *fi)
 {
@@ -382,6 +441,10 @@ static void sfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	struct resolved r;
 
 	(void)fi;
+	if (searches_is(ino)) {
+		read_search(req, d, ino, size, off);
+		return;
+	}
 	if (!resolve(d, ino, &r)) {
 		fuse_reply_err(req, ESTALE);
 		return;

@@ -6,7 +6,10 @@
  * Layout: the mount contract (contract.h), whose table of fixed entries
  * makes / and the head of catalog/; docs/ is laid out like a skill,
  * skills/<id>/ mirrors the skill's files, and refs/<id>/<ref>.md links
- * into skills/<id>/.
+ * into skills/<id>/.  views/<view>/<id>/ mirrors skills/<id>/ for the
+ * skills of a view (views.h), beside its find-skills/SKILL.md; search/
+ * lists nothing, and ops.c answers a lookup in it from the generation's
+ * search index.
  *
  * Nodes are laid out breadth first so that every folder's children are
  * contiguous and sorted by name: a lookup is a binary search.
@@ -21,14 +24,19 @@
 
 #include "contract.h"
 #include "grow.h"
+#include "search.h"
+#include "views.h"
 #include "retain.h"
 #include "strpool.h"
 #include "tree.h"
 
-/* Which of the mount's own folders a NODE_DIR is (its `item`). */
-enum dir_id { DIR_ROOT, DIR_CATALOG, DIR_SKILLS, DIR_REFS, DIR_REFSKILL };
+/* Which of the mount's own folders a NODE_DIR is (its `item`); view v
+ * is DIR_VIEW0 + 2v, its find-skills folder the next. */
+enum dir_id { DIR_ROOT, DIR_CATALOG, DIR_SKILLS, DIR_REFS, DIR_REFSKILL,
+              DIR_SEARCH, DIR_VIEWS, DIR_VIEW0 };
 
-/* Fixed documents; skill records follow at DOC_RECORD + skill index. */
+/* Fixed documents; skill records follow at DOC_RECORD + skill index,
+ * then each view's find-skills/SKILL.md. */
 enum { DOC_INDEX, DOC_SKILLS_INDEX, DOC_STATUS, DOC_RECORD };
 
 /* A child about to become a node. */
@@ -138,13 +146,38 @@ static int add_record(struct builder *b, size_t i)
 	return 0;
 }
 
+/* The views and the search index: built for a new catalog, taken from
+ * prev for the same one (a generation that only tells status.json of a
+ * pending change). */
+static int select_views(struct builder *b)
+{
+	struct gen *g = b->g;
+	const struct gen_params *p = b->p;
+	int rc;
+
+	if (b->prev && b->prev->cat == g->cat && b->prev->search) {
+		g->search = sfs_search_ref(b->prev->search);
+	} else if ((rc = sfs_search_build(g->cat, &g->search)) < 0) {
+		return rc;
+	}
+	rc = sfs_views_build(g->cat, p->views, p->nviews,
+	                     p->mountpoint ? p->mountpoint : "", &g->views);
+	return rc == -EINVAL ? sfs_views_build(g->cat, NULL, 0,
+	                                       p->mountpoint ? p->mountpoint
+	                                                     : "", &g->views)
+	                     : rc;
+}
+
 static int render_docs(struct builder *b)
 {
 	struct gen *g = b->g;
 	const sfs_catalog *cat = g->cat;
 	size_t n = sfs_catalog_nskills(cat);
+	int rc = select_views(b);
 
-	g->docs = calloc(DOC_RECORD + n, sizeof(*g->docs));
+	if (rc < 0)
+		return rc == -EIO ? -ENOMEM : rc;
+	g->docs = calloc(DOC_RECORD + n + g->views->n, sizeof(*g->docs));
 	if (!g->docs)
 		return -ENOMEM;
 
@@ -154,6 +187,7 @@ static int render_docs(struct builder *b)
 		.refresh_mode = g->refresh_mode,
 		.root_sources = b->p->root_sources,
 		.pending = b->p->pending,
+		.views = g->views,
 	};
 	if (add_lines_doc(b, false) < 0 || add_lines_doc(b, true) < 0 ||
 	    add_doc(g, sfs_render_status(cat, &info)) < 0)
@@ -161,6 +195,11 @@ static int render_docs(struct builder *b)
 	for (size_t i = 0; i < n; i++)
 		if (add_record(b, i) < 0)
 			return -ENOMEM;
+	for (size_t v = 0; v < g->views->n; v++) {
+		char *text = strdup(g->views->v[v].find_skills);
+		if (add_doc(g, text) < 0)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -272,8 +311,10 @@ static const struct {
 	[SFS_MOUNT_DOCS] = { NODE_SKILL_DIR, TREE_DOCS, TREE_NONE },
 	[SFS_MOUNT_INDEX] = { NODE_DOC, TREE_NONE, DOC_INDEX },
 	[SFS_MOUNT_REFS] = { NODE_DIR, TREE_NONE, DIR_REFS },
+	[SFS_MOUNT_SEARCH] = { NODE_DIR, TREE_NONE, DIR_SEARCH },
 	[SFS_MOUNT_SKILLS] = { NODE_DIR, TREE_NONE, DIR_SKILLS },
 	[SFS_MOUNT_STATUS] = { NODE_DOC, TREE_NONE, DOC_STATUS },
+	[SFS_MOUNT_VIEWS] = { NODE_DIR, TREE_NONE, DIR_VIEWS },
 	[SFS_MOUNT_SKILLS_INDEX] = { NODE_DOC, TREE_NONE, DOC_SKILLS_INDEX },
 };
 
@@ -291,6 +332,26 @@ static int push_fixed_kids(struct builder *b, size_t *n, bool in_root)
 		rc = push_kid(b, n, f->name, fixed_nodes[e].kind,
 		              fixed_nodes[e].skill, fixed_nodes[e].item);
 	}
+	return rc;
+}
+
+/* views/<view>: its skills, laid out as in skills/, and find-skills/;
+ * views/<view>/find-skills: its SKILL.md. */
+static int view_kids(struct builder *b, uint32_t item, size_t *n)
+{
+	const struct gen *g = b->g;
+	size_t vi = (item - DIR_VIEW0) / 2;
+	const struct sfs_view *v = &g->views->v[vi];
+	uint32_t doc = DOC_RECORD + (uint32_t)sfs_catalog_nskills(g->cat) +
+	               (uint32_t)vi;
+	int rc;
+
+	if ((item - DIR_VIEW0) % 2)
+		return push_kid(b, n, "SKILL.md", NODE_DOC, TREE_NONE, doc);
+	rc = push_kid(b, n, SFS_FIND_SKILLS, NODE_DIR, TREE_NONE, item + 1);
+	for (size_t i = 0; i < v->nskills && rc == 0; i++)
+		rc = push_kid(b, n, sfs_catalog_skill(g->cat, v->skills[i])->id,
+		              NODE_SKILL_DIR, v->skills[i], TREE_NONE);
 	return rc;
 }
 
@@ -331,6 +392,16 @@ static int own_dir_kids(struct builder *b, const struct node *dir, size_t *n)
 			              NODE_REFLINK, dir->skill, r);
 		break;
 	}
+	case DIR_SEARCH:
+		break;   /* ops.c answers lookups */
+	case DIR_VIEWS:
+		for (uint32_t v = 0; v < b->g->views->n && rc == 0; v++)
+			rc = push_kid(b, n, b->g->views->v[v].name, NODE_DIR,
+			              TREE_NONE, DIR_VIEW0 + 2 * v);
+		break;
+	default:
+		rc = view_kids(b, dir->item, n);
+		break;
 	}
 	return rc ? -ENOMEM : 0;
 }
@@ -533,11 +604,19 @@ static int index_inodes(struct gen *g)
 	return 0;
 }
 
-static uint32_t count_nodes(const sfs_catalog *cat)
+static uint32_t count_nodes(const sfs_catalog *cat,
+                            const struct sfs_views *views)
 {
 	size_t n = sfs_catalog_nskills(cat);
-	uint64_t total = 7 + 2 * (uint64_t)n;   /* /, 5 entries, skills_index */
+	uint64_t total = 9 + 2 * (uint64_t)n;   /* /, 7 entries, skills_index */
 	const struct sfs_skill *docs = sfs_catalog_docs(cat);
+
+	for (size_t v = 0; v < views->n; v++) {
+		total += 3;   /* views/<v>, find-skills/, its SKILL.md */
+		for (size_t i = 0; i < views->v[v].nskills; i++)
+			total += 1 + sfs_catalog_skill(cat,
+			                               views->v[v].skills[i])->nfiles;
+	}
 
 	if (docs)
 		total += 1 + docs->nfiles;
@@ -575,7 +654,7 @@ static int layout(struct builder *b)
 {
 	struct gen *g = b->g;
 
-	b->cap = count_nodes(g->cat);
+	b->cap = count_nodes(g->cat, g->views);
 	if (!b->cap)
 		return -EOVERFLOW;
 	g->nodes = calloc(b->cap, sizeof(*g->nodes));
@@ -667,6 +746,8 @@ void gen_free(struct gen *g)
 		sfs_lines_doc_free(g->docs[i].lines);
 	}
 	free(g->docs);
+	sfs_views_free(g->views);
+	sfs_search_unref(g->search);
 	for (uint32_t i = 0; i < g->nroot_fds; i++)
 		if (g->root_fds[i] >= 0)
 			close(g->root_fds[i]);
@@ -715,6 +796,23 @@ const struct node *gen_child(const struct gen *g, const struct node *dir,
 			lo = mid + 1;
 	}
 	return NULL;
+}
+
+bool gen_is_search_dir(const struct node *n)
+{
+	return n->kind == NODE_DIR && n->skill == TREE_NONE &&
+	       n->item == DIR_SEARCH;
+}
+
+char *gen_search(const struct gen *g, const char *mount, const char *words)
+{
+	uint32_t hits[SFS_SEARCH_MAX_HITS];
+	size_t n;
+
+	if (sfs_search_run(g->search, words, hits, SFS_SEARCH_MAX_HITS,
+	                   &n) < 0)
+		return NULL;
+	return sfs_render_search(g->cat, hits, n, mount);
 }
 
 const struct node *gen_child_nocase(const struct gen *g,

@@ -108,6 +108,9 @@ struct sfs_skill {
 	 * cJSON once, when the skill was read.  A reader that wants a tree
 	 * parses it (cJSON_ParseWithLength). */
 	struct sfs_span frontmatter_json;
+	/* The headings of SKILL.md's body, one per line, for the search
+	 * index (search.h); NULL when it has none or was not read. */
+	const char *headings;
 };
 
 /* A skill folder that was found but is not served, with the reason:
@@ -378,12 +381,14 @@ struct sfs_status_pending {
 };
 
 /* What the daemon knows beyond the catalog, for status.json. */
+struct sfs_views;   /* views.h */
 struct sfs_status_info {
 	uint64_t generation;
 	struct timespec last_refresh;
 	const char *refresh_mode;          /* "inotify" or "polling" */
 	const char *const *root_sources;   /* per root: "--skills-dir", ... */
 	const struct sfs_status_pending *pending; /* or NULL */
+	const struct sfs_views *views;     /* views.h; or NULL */
 };
 char *sfs_render_status(const sfs_catalog *cat,
                         const struct sfs_status_info *info);
@@ -438,6 +443,7 @@ struct sfs_source_command {
 	                          NULL */
 };
 
+struct sfs_view_def;   /* views.h */
 struct sfs_config_file {
 	char **roots;          /* in file order */
 	size_t nroots;
@@ -455,6 +461,8 @@ struct sfs_config_file {
 	size_t nexclude;
 	char *docs_dir;        /* or NULL */
 	char *mountpoint;      /* or NULL */
+	struct sfs_view_def *views;   /* views: (views.h), in file order */
+	size_t nviews;
 	char *lock;            /* lock: a lockfile that names every source
 	                          (never with roots or sources), or NULL */
 	/* options: 0 or 1 (numbers: the value), or SFS_UNSET */
