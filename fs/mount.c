@@ -146,6 +146,65 @@ static void warn_missing_roots(const struct roots *roots)
 	}
 }
 
+/* Drops root i from the roots and their options. */
+static void drop_root(struct mount_options *o, size_t i)
+{
+	struct roots *r = &o->roots;
+	size_t after = r->n - i - 1;
+
+	free(r->paths[i]);
+	memmove(&r->paths[i], &r->paths[i + 1], after * sizeof(*r->paths));
+	memmove(&r->sources[i], &r->sources[i + 1],
+	        after * sizeof(*r->sources));
+	if (o->root_options)
+		memmove(&o->root_options[i], &o->root_options[i + 1],
+		        after * sizeof(*o->root_options));
+	r->n--;
+}
+
+/*
+ * A root that resolves into a skillsfs mount, this one's or another's
+ * (an agent's skills folder linked to a view, say), is never read: the
+ * mount would list every skill twice, or wait on itself.  It is told
+ * and left out; the other roots are served.
+ */
+static void refuse_roots_in_mounts(struct mount_options *o,
+                                   const char *mountpoint)
+{
+	char *self = realpath(mountpoint, NULL);
+
+	for (size_t i = 0; i < o->roots.n;) {
+		const char *root = o->roots.paths[i];
+		char *real = sfs_source_is_url(root) ? NULL :
+		             realpath(root, NULL);
+		char *other = real ? sfs_skillsfs_mount_of(real) : NULL;
+		/* a root that does not exist yet may be inside this mount,
+		 * whose folders appear with it */
+		const char *at = real ? real : root;
+		size_t n = self ? strlen(self) : 0;
+		bool mine = self && !sfs_source_is_url(root) &&
+		            strncmp(at, self, n) == 0 &&
+		            (at[n] == '/' || !at[n]);
+		if (mine || other) {
+			fprintf(stderr, "skillsfs: skills directory %s%s%s is "
+			        "inside the skillsfs mount at %s: not read (it "
+			        "would %s); give that mount's own skills "
+			        "directories instead\n", root,
+			        strcmp(root, at) ? " -> " : "",
+			        strcmp(root, at) ? at : "",
+			        mine ? self : other,
+			        mine ? "wait on itself" : "list every skill "
+			        "twice");
+			drop_root(o, i);
+		} else {
+			i++;
+		}
+		free(real);
+		free(other);
+	}
+	free(self);
+}
+
 /* A source that could not be read at start (a git root whose ref did
  * not resolve, an MCP server never reached) is told on stderr with its
  * findings, and the other roots are served; with -o strict, or from a
@@ -436,6 +495,7 @@ int mount_main(int argc, char **argv)
 		options_free(&o);
 		return status;
 	}
+	refuse_roots_in_mounts(&o, mountpoint);
 	warn_missing_roots(&o.roots);
 
 	if (daemon_init(&d, &o, mountpoint) < 0 || refresher_init(&d) < 0 ||

@@ -406,6 +406,12 @@ bool sfs_parse_digest(const char *text, uint8_t out[32]);
 /* SHA-256 of len bytes. */
 void sfs_sha256(const void *data, size_t len, uint8_t out[32]);
 
+/* The skillsfs mount that holds `real` (a path with no symlink in it,
+ * as realpath(3) gives), from the kernel's table of mounts: its mount
+ * point, malloc'd; NULL when none holds it.  A root there must not be
+ * read (mounts.c says why). */
+char *sfs_skillsfs_mount_of(const char *real);
+
 /* `path` made absolute against the current folder and cleaned lexically
  * ("." and empty parts dropped, ".." folded; no symlink is resolved, so
  * the path need not exist).  Returns a malloc'd string, or NULL with

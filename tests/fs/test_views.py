@@ -14,7 +14,8 @@ import subprocess
 import sys
 import unittest
 
-from mountlib import (MountTestCase, SOURCE_ROOT, wait_for, write_skill)
+from mountlib import (Mount, MountTestCase, SOURCE_ROOT, wait_for,
+                      write_skill)
 
 GEN_CORPUS = os.path.join(SOURCE_ROOT, "scripts", "gen-corpus")
 BUILTIN = {"claude-code": 8000 - 3536, "codex": 8000, "copilot": 15000,
@@ -230,6 +231,41 @@ class SearchRefresh(MountTestCase):
         self.assertEqual(search(m, "quantum lattice")[0][0], "lattice-solver")
         self.assertIn("lattice-solver",
                       os.listdir(m.file("views", "gemini")))
+
+
+class RootsInMount(MountTestCase):
+    """A root inside a skillsfs mount is never read: an agent's skills
+    folder linked to a view, a mount's skills/ given as a root, and a
+    folder of the new mount itself are each told and left out, and the
+    other roots are served."""
+
+    def test_refused_and_told(self):
+        first = self.make_dir()
+        write_skill(first, "served-once", description="Only from its source.")
+        a = self.mount([first])
+        home = self.make_dir()
+        agent = os.path.join(home, ".claude", "skills")
+        os.makedirs(os.path.dirname(agent))
+        os.symlink(a.file("views", "claude-code"), agent)
+        other = self.make_dir()
+        write_skill(other, "plain-skill", description="A plain folder's.")
+        own = Mount([], workdir=self.make_dir())
+        own_root = os.path.join(own.path, "skills")   # inside B itself
+        own.roots = [agent, a.file("skills"), other, own_root]
+        self.addCleanup(own.cleanup)
+        own.start()
+        ids = sorted(os.listdir(own.file("skills")))
+        self.assertEqual(ids, ["plain-skill"])
+        err = own.stderr()
+        real = os.path.realpath(agent)
+        self.assertIn("skills directory %s -> %s is inside the skillsfs "
+                      "mount at %s: not read" % (agent, real, a.path), err)
+        self.assertIn("skills directory %s is inside the skillsfs mount at "
+                      "%s: not read" % (a.file("skills"), a.path), err)
+        roots = [r["path"] for r in own.json("status.json")["roots"]]
+        self.assertEqual(roots, [other])
+        # the first mount is untouched and still answers
+        self.assertEqual(os.listdir(a.file("skills")), ["served-once"])
 
 
 if __name__ == "__main__":
