@@ -225,6 +225,8 @@ static int take_pins(struct filling *f, const struct sfs_view_def *d)
 		long i = find_index(f->cat, d->pins[k]);
 		const struct sfs_skill *s = i < 0 ? NULL :
 		                            sfs_catalog_skill(f->cat, (size_t)i);
+		if (s && sfs_catalog_private(f->cat, s->dir))
+			s = NULL;   /* as if absent: its id stays private */
 		const char *why = s ? refusal(&v->profile, s) :
 		                  "pinned, but not in the catalog";
 		bool twice = false;
@@ -257,8 +259,8 @@ static int take_rest(struct filling *f, const struct sfs_view_def *d)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		const struct sfs_skill *s = sfs_catalog_skill(f->cat, i);
-		if (pinned(d, s->id))
-			continue;
+		if (pinned(d, s->id) || sfs_catalog_private(f->cat, s->dir))
+			continue;   /* private: shared views list it nowhere */
 		if (!admitted(d, s->id)) {
 			v->excluded++;
 			continue;
