@@ -8,6 +8,7 @@
 #ifndef SKILLSFS_GEN_H
 #define SKILLSFS_GEN_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -101,7 +102,9 @@ struct gen {
 	uint32_t ndocs;
 	struct strpool *names;  /* names the catalog does not own */
 	struct sfs_views *views;   /* views/: what each holds; owned */
-	struct sfs_search *search;   /* search/: the index, one ref */
+	pthread_mutex_t search_lock;   /* guards search */
+	struct sfs_search *search;   /* search/: the index, one ref; made
+	                              * when first needed (gen_search) */
 	int *root_fds;          /* per catalog root, its source's open_root
 	                         * (a folder: O_PATH) or -1; see backing.c,
 	                         * closed with the generation */

@@ -21,6 +21,7 @@
 #include "backing.h"
 #include "daemon.h"
 #include "diff.h"
+#include "search.h"
 
 struct gen *daemon_get_current(struct daemon *d)
 {
@@ -275,6 +276,8 @@ void daemon_publish(struct daemon *d, struct gen *g)
 	struct diff_ops ops = { inval_entry, inval_folder, d };
 	gen_diff(old, g, &ops);
 	gen_unref(old);
+	/* once the change is out: the next search need not wait for it */
+	sfs_search_unref(gen_search_prepare(g));
 	daemon_trim();
 }
 

@@ -146,19 +146,20 @@ static int add_record(struct builder *b, size_t i)
 	return 0;
 }
 
-/* The views and the search index: built for a new catalog, taken from
- * prev for the same one (a generation that only tells status.json of a
- * pending change). */
+/* The views, and the search index of prev for the same catalog (a
+ * generation that only tells status.json of a pending change); a new
+ * catalog's index is made when first needed (gen_search_prepare). */
 static int select_views(struct builder *b)
 {
 	struct gen *g = b->g;
 	const struct gen_params *p = b->p;
 	int rc;
 
-	if (b->prev && b->prev->cat == g->cat && b->prev->search) {
-		g->search = sfs_search_ref(b->prev->search);
-	} else if ((rc = sfs_search_build(g->cat, &g->search)) < 0) {
-		return rc;
+	if (b->prev && b->prev->cat == g->cat) {
+		struct gen *prev = (struct gen *)b->prev;
+		pthread_mutex_lock(&prev->search_lock);
+		g->search = sfs_search_ref(prev->search);
+		pthread_mutex_unlock(&prev->search_lock);
 	}
 	rc = sfs_views_build(g->cat, p->views, p->nviews,
 	                     p->mountpoint ? p->mountpoint : "", &g->views);
@@ -176,7 +177,7 @@ static int render_docs(struct builder *b)
 	int rc = select_views(b);
 
 	if (rc < 0)
-		return rc == -EIO ? -ENOMEM : rc;
+		return rc;
 	g->docs = calloc(DOC_RECORD + n + g->views->n, sizeof(*g->docs));
 	if (!g->docs)
 		return -ENOMEM;
@@ -701,6 +702,10 @@ struct gen *gen_build(sfs_catalog *cat, const struct gen *prev,
 		return NULL;
 	atomic_init(&g->refs, 1);
 	atomic_init(&g->active, 0);
+	if (pthread_mutex_init(&g->search_lock, NULL) != 0) {
+		free(g);
+		return NULL;
+	}
 	g->number = p->number;
 	g->built = p->now;
 	g->uid = p->uid;
@@ -748,6 +753,7 @@ void gen_free(struct gen *g)
 	free(g->docs);
 	sfs_views_free(g->views);
 	sfs_search_unref(g->search);
+	pthread_mutex_destroy(&g->search_lock);
 	for (uint32_t i = 0; i < g->nroot_fds; i++)
 		if (g->root_fds[i] >= 0)
 			close(g->root_fds[i]);
@@ -804,15 +810,35 @@ bool gen_is_search_dir(const struct node *n)
 	       n->item == DIR_SEARCH;
 }
 
-char *gen_search(const struct gen *g, const char *mount, const char *words)
+/*
+ * The search index is made when first needed, not with the generation:
+ * at 10,000 skills it took 500-900 ms more of a loaded machine's tree
+ * build, which a mount's start and every refresh would wait for.  The
+ * refresh thread makes it after a publish (generation.c), so a search
+ * rarely waits.
+ */
+struct sfs_search *gen_search_prepare(struct gen *g)
+{
+	struct sfs_search *s;
+
+	pthread_mutex_lock(&g->search_lock);
+	if (!g->search && sfs_search_build(g->cat, &g->search) < 0)
+		g->search = NULL;
+	s = sfs_search_ref(g->search);
+	pthread_mutex_unlock(&g->search_lock);
+	return s;
+}
+
+char *gen_search(struct gen *g, const char *mount, const char *words)
 {
 	uint32_t hits[SFS_SEARCH_MAX_HITS];
+	struct sfs_search *s = gen_search_prepare(g);
 	size_t n;
+	int rc = s ? sfs_search_run(s, words, hits, SFS_SEARCH_MAX_HITS, &n)
+	           : -ENOMEM;
 
-	if (sfs_search_run(g->search, words, hits, SFS_SEARCH_MAX_HITS,
-	                   &n) < 0)
-		return NULL;
-	return sfs_render_search(g->cat, hits, n, mount);
+	sfs_search_unref(s);
+	return rc < 0 ? NULL : sfs_render_search(g->cat, hits, n, mount);
 }
 
 const struct node *gen_child_nocase(const struct gen *g,

@@ -83,7 +83,10 @@ const struct node *gen_child_nocase(const struct gen *g,
 bool gen_is_search_dir(const struct node *n);
 /* The text of search/<words> in g for a mount at `mount`: malloc'd, or
  * NULL when out of memory or the search failed. */
-char *gen_search(const struct gen *g, const char *mount, const char *words);
+char *gen_search(struct gen *g, const char *mount, const char *words);
+/* g's search index, made now if it is not yet: one reference (or NULL
+ * when out of memory). */
+struct sfs_search *gen_search_prepare(struct gen *g);
 /* The attributes of a node, as the kernel is told them. */
 void gen_stat(const struct gen *g, const struct node *n, struct stat *st);
 mode_t gen_mode(const struct gen *g, const struct node *n);
