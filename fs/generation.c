@@ -275,9 +275,15 @@ void daemon_publish(struct daemon *d, struct gen *g)
 	lookups_migrate(&d->lookups, g);
 	struct diff_ops ops = { inval_entry, inval_folder, d };
 	gen_diff(old, g, &ops);
+	/* once the change is out, and only where search/ is in use (the
+	 * old generation had made its index): the next search need not
+	 * wait, and a mount nobody searches spends nothing on it */
+	pthread_mutex_lock(&old->search_lock);
+	bool searched = old->search != NULL;
+	pthread_mutex_unlock(&old->search_lock);
 	gen_unref(old);
-	/* once the change is out: the next search need not wait for it */
-	sfs_search_unref(gen_search_prepare(g));
+	if (searched)
+		sfs_search_unref(gen_search_prepare(g));
 	daemon_trim();
 }
 

@@ -813,9 +813,9 @@ bool gen_is_search_dir(const struct node *n)
 /*
  * The search index is made when first needed, not with the generation:
  * at 10,000 skills it took 500-900 ms more of a loaded machine's tree
- * build, which a mount's start and every refresh would wait for.  The
- * refresh thread makes it after a publish (generation.c), so a search
- * rarely waits.
+ * build, which a mount's start and every refresh would wait for.  Once
+ * search/ is in use, the refresh thread makes it after each publish
+ * (generation.c), so a search rarely waits.
  */
 struct sfs_search *gen_search_prepare(struct gen *g)
 {
