@@ -58,6 +58,11 @@ struct node {
 	                         * index in the docs; ref links: index in
 	                         * the skill's refs */
 	uint8_t kind;           /* enum node_kind */
+	uint8_t in_view;        /* inside views/<view>/: a file or link
+	                         * there is a hard link of its entry in
+	                         * skills/ (the same inode number), whose
+	                         * node the inode hash finds, and which
+	                         * alone holds its copy and its pin */
 };
 
 /* A changed source held open by a generation (see gen_params.pin). */

@@ -75,8 +75,8 @@ static void retain_changed(struct daemon *d, struct gen *g, uint64_t first_new)
 {
 	for (uint32_t i = 0; i < g->nnodes; i++) {
 		const struct node *n = &g->nodes[i];
-		if (n->kind != NODE_SKILL_FILE || n->ino < first_new ||
-		    !backing_may_read_ahead(g, n))
+		if (n->kind != NODE_SKILL_FILE || n->in_view ||
+		    n->ino < first_new || !backing_may_read_ahead(g, n))
 			continue;
 		int rc = retain_node(&d->retainer, g, n, d->retainer.budget);
 		g->unpinned += rc == -ESTALE || rc == -ENOENT;

@@ -55,6 +55,10 @@ struct builder {
 	size_t pins_cap;
 	struct proto *kids;    /* scratch for one folder's children */
 	size_t kids_cap;
+	/* per skill, where its files start in canon; per file of every
+	 * skill, its node under skills/ (what a view's entry links to) */
+	size_t *file_base;
+	uint32_t *canon;
 	/* skills/<id>: file indices grouped by parent folder (see
 	 * group_files), for the skill being laid out */
 	uint32_t group_skill;
@@ -500,10 +504,33 @@ static void pin_node(struct builder *b, uint32_t idx)
 	g->pins[g->npins++] = (struct pin){ idx, fd };
 }
 
+/* A file or link of a view: the inode of its entry under skills/, laid
+ * out before it (one level less deep, breadth first).  Its bytes are
+ * read, kept and pinned through that entry. */
+static bool number_alias(struct builder *b, uint32_t idx)
+{
+	struct node *n = &b->g->nodes[idx];
+
+	if (n->skill >= sfs_catalog_nskills(b->g->cat) ||
+	    (n->kind != NODE_SKILL_FILE && n->kind != NODE_SKILL_LINK))
+		return false;
+	uint32_t *canon = &b->canon[b->file_base[n->skill] + n->item];
+	if (!n->in_view) {
+		*canon = idx;
+		return false;
+	}
+	n->ino = b->g->nodes[*canon].ino;
+	b->prev_of[idx] = TREE_NONE;
+	return true;
+}
+
 static void number_node(struct builder *b, uint32_t idx, const struct node *o)
 {
 	struct node *n = &b->g->nodes[idx];
 	const struct gen_params *p = b->p;
+
+	if (number_alias(b, idx))
+		return;
 
 	if (o && unchanged(b, n, o)) {
 		n->ino = o->ino;
@@ -551,6 +578,9 @@ static int fill_dir(struct builder *b, uint32_t d)
 			.skill = b->kids[i].skill,
 			.item = b->kids[i].item,
 			.kind = b->kids[i].kind,
+			.in_view = g->nodes[d].in_view ||
+			           (g->nodes[d].kind == NODE_DIR &&
+			            g->nodes[d].item >= DIR_VIEW0),
 		};
 		number_node(b, idx, pdir ? gen_child(b->prev, pdir, c->name)
 		                         : NULL);
@@ -640,7 +670,8 @@ static int carry_kept(struct builder *b)
 		return -ENOMEM;
 	for (uint32_t i = 0; b->prev && i < g->nnodes; i++) {
 		const struct node *n = &g->nodes[i];
-		if (n->kind != NODE_SKILL_FILE || b->prev_of[i] == TREE_NONE)
+		if (n->kind != NODE_SKILL_FILE || b->prev_of[i] == TREE_NONE ||
+		    n->in_view)
 			continue;
 		const struct node *o = &b->prev->nodes[b->prev_of[i]];
 		struct kept *k = gen_kept(b->prev, o);
@@ -649,6 +680,21 @@ static int carry_kept(struct builder *b)
 			atomic_init(&g->kept[i], kept_ref(k));
 	}
 	return 0;
+}
+
+static int index_files(struct builder *b)
+{
+	size_t n = sfs_catalog_nskills(b->g->cat), total = 0;
+
+	b->file_base = malloc((n + 1) * sizeof(*b->file_base));
+	if (!b->file_base)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		b->file_base[i] = total;
+		total += sfs_catalog_skill(b->g->cat, i)->nfiles;
+	}
+	b->canon = malloc((total ? total : 1) * sizeof(*b->canon));
+	return b->canon ? 0 : -ENOMEM;
 }
 
 static int layout(struct builder *b)
@@ -660,7 +706,7 @@ static int layout(struct builder *b)
 		return -EOVERFLOW;
 	g->nodes = calloc(b->cap, sizeof(*g->nodes));
 	b->prev_of = malloc(b->cap * sizeof(*b->prev_of));
-	if (!g->nodes || !b->prev_of)
+	if (!g->nodes || !b->prev_of || index_files(b) < 0)
 		return -ENOMEM;
 
 	struct node *root = &g->nodes[0];
@@ -718,6 +764,8 @@ struct gen *gen_build(sfs_catalog *cat, const struct gen *prev,
 	if (rc == 0)
 		rc = layout(&b);
 	free(b.prev_of);
+	free(b.file_base);
+	free(b.canon);
 	free(b.kids);
 	free(b.order);
 	free(b.start);

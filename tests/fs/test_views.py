@@ -132,6 +132,9 @@ class CatalogViews(MountTestCase):
             self.assertEqual(os.stat(a).st_mode, os.stat(b).st_mode)
         got = sorted(os.listdir(self.m.file("views", "claude-code", sid)))
         self.assertEqual(got, sorted(os.listdir(self.m.file("skills", sid))))
+        # a view's file is a hard link of the skills/ one: one inode, so
+        # one copy of its bytes in the daemon and in the page cache
+        self.assertEqual(os.stat(a).st_ino, os.stat(b).st_ino)
 
     def test_find_skills(self):
         for name in BUILTIN:
