@@ -976,7 +976,7 @@ static int read_project(struct cfg_ctx *c, const yaml_node_t *v,
 			snprintf(at, sizeof(at), ":%u", c->err->line);
 		c->err->file = file;
 		c->err->line = c->err->column = 0;
-		fail(c, v, key, "%.100s%s: %.130s", path, at, msg);
+		rc = fail(c, v, key, "%.100s%s: %.130s", path, at, msg);
 	}
 	free(path);
 	return rc;

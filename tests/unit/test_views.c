@@ -159,6 +159,58 @@ static void test_search(const sfs_catalog *cat)
 	free(p);
 }
 
+/* The views: key of the configuration file, and a project's file. */
+static void test_config(void)
+{
+	struct sfs_config_file cf;
+	struct sfs_config_error err;
+
+	write_file(at("proj/.skillsfs.yaml"), "pins: [zz-pinned]\n"
+	           "include: ['tool-*']\n");
+	write_file(at("good.yaml"), "views:\n  team:\n    profile: codex\n"
+	           "    budget: 3000\n    pins: [a, b]\n    exclude: ['x-*']\n"
+	           "    project: proj\n");
+	ok(sfs_config_file_read(at("good.yaml"), "/home", &cf, &err) == 0,
+	   "views read (%s)", err.message);
+	ok(cf.nviews == 1 && strcmp(cf.views[0].name, "team") == 0 &&
+	   strcmp(cf.views[0].profile, "codex") == 0 &&
+	   cf.views[0].budget == 3000 && cf.views[0].per_skill == SFS_UNSET,
+	   "its name, profile and budget");
+	ok(cf.nviews == 1 && cf.views[0].npins == 3 &&
+	   strcmp(cf.views[0].pins[2], "zz-pinned") == 0 &&
+	   cf.views[0].ninclude == 1 && cf.views[0].nexclude == 1,
+	   "the project's pins and patterns added");
+	sfs_config_file_free(&cf);
+
+	static const struct {
+		const char *text, *key, *says;
+	} bad[] = {
+		{ "views:\n  team:\n    profile: vim\n", "views.team.profile",
+		  "unknown profile 'vim'" },
+		{ "views:\n  team:\n    pins: [a]\n", "views.team",
+		  "give a profile or a budget" },
+		{ "views:\n  Team:\n    budget: 10\n", "views.Team",
+		  "a view's name" },
+		{ "views:\n  team:\n    budget: 10\n    colour: red\n",
+		  "views.team.colour", "unknown key" },
+		{ "views:\n  team:\n    budget: lots\n", "views.team.budget",
+		  "expected characters" },
+		{ "views:\n  team:\n    budget: 1\n    project: nowhere\n",
+		  "views.team.project", "nowhere/.skillsfs.yaml: cannot read" },
+		{ "views:\n  team:\n    budget: 1\n    project: badproj\n",
+		  "views.team.project", "badproj/.skillsfs.yaml:2: unknown key" },
+	};
+	write_file(at("badproj/.skillsfs.yaml"), "pins: [a]\nproject: x\n");
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		write_file(at("bad.yaml"), bad[i].text);
+		int rc = sfs_config_file_read(at("bad.yaml"), "/home", &cf, &err);
+		ok(rc == -EINVAL && strcmp(err.key, bad[i].key) == 0 &&
+		   strstr(err.message, bad[i].says) != NULL,
+		   "refused at %s: %s (got %s: %s)", bad[i].key, bad[i].says,
+		   err.key, err.message);
+	}
+}
+
 int main(void)
 {
 	fixture_start("test_views");
@@ -186,6 +238,7 @@ int main(void)
 
 	test_views(cat);
 	test_search(cat);
+	test_config();
 	sfs_catalog_unref(cat);
 	return tap_end();
 }
