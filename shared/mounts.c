@@ -33,6 +33,49 @@ static void unescape(char *s)
 	*o = '\0';
 }
 
+/* The mount point and type of a mountinfo line ("id parent maj:min root
+ * point opts [optional...] - type source superopts"), in place. */
+static bool parse_line(char *line, char **point, char **type)
+{
+	char *save = NULL;
+	int field = 0;
+	bool sep = false;
+
+	*point = *type = NULL;
+	for (char *t = strtok_r(line, " \n", &save); t;
+	     t = strtok_r(NULL, " \n", &save), field++) {
+		if (field == 4) {
+			*point = t;
+		} else if (sep) {
+			*type = t;
+			break;
+		} else if (field > 5 && strcmp(t, "-") == 0) {
+			sep = true;
+		}
+	}
+	if (!*point || !*type)
+		return false;
+	unescape(*point);
+	return true;
+}
+
+int sfs_mountinfo_each(void (*fn)(const char *point, const char *type,
+                                  void *arg), void *arg)
+{
+	FILE *f = fopen(MOUNTINFO, "re");
+	char *line = NULL, *point, *type;
+	size_t cap = 0;
+
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0)
+		if (parse_line(line, &point, &type))
+			fn(point, type, arg);
+	free(line);
+	fclose(f);
+	return 0;
+}
+
 /* Whether path is dir or below it. */
 static bool is_under(const char *path, const char *dir)
 {
@@ -43,45 +86,26 @@ static bool is_under(const char *path, const char *dir)
 	return strncmp(path, dir, n) == 0 && (path[n] == '/' || !path[n]);
 }
 
-/* The mount point of a mountinfo line when its type is skillsfs's. */
-static char *skillsfs_point(char *line)
-{
-	char *save = NULL, *point = NULL;
-	int field = 0;
-	bool sep = false;
+struct holder {
+	const char *real;
+	char *best;            /* the deepest skillsfs mount holding it */
+};
 
-	for (char *t = strtok_r(line, " \n", &save); t;
-	     t = strtok_r(NULL, " \n", &save), field++) {
-		if (field == 4)
-			point = t;
-		else if (sep)
-			return strcmp(t, SKILLSFS_TYPE) == 0 ? point : NULL;
-		else if (field > 5 && strcmp(t, "-") == 0)
-			sep = true;
-	}
-	return NULL;
+static void take_holder(const char *point, const char *type, void *arg)
+{
+	struct holder *h = arg;
+
+	if (strcmp(type, SKILLSFS_TYPE) != 0 || !is_under(h->real, point) ||
+	    (h->best && strlen(point) <= strlen(h->best)))
+		return;
+	free(h->best);
+	h->best = strdup(point);   /* NULL when out of memory: none */
 }
 
 char *sfs_skillsfs_mount_of(const char *real)
 {
-	FILE *f = fopen(MOUNTINFO, "re");
-	char *line = NULL, *best = NULL;
-	size_t cap = 0;
+	struct holder h = { real, NULL };
 
-	if (!f)
-		return NULL;
-	while (getline(&line, &cap, f) > 0) {
-		char *point = skillsfs_point(line);
-		if (!point)
-			continue;
-		unescape(point);
-		if (is_under(real, point) &&
-		    (!best || strlen(point) > strlen(best))) {
-			free(best);
-			best = strdup(point);
-		}
-	}
-	free(line);
-	fclose(f);
-	return best;
+	sfs_mountinfo_each(take_holder, &h);
+	return h.best;
 }

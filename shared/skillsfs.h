@@ -411,6 +411,12 @@ void sfs_sha256(const void *data, size_t len, uint8_t out[32]);
  * point, malloc'd; NULL when none holds it.  A root there must not be
  * read (mounts.c says why). */
 char *sfs_skillsfs_mount_of(const char *real);
+/* Calls fn with the mount point (its escapes undone) and the filesystem
+ * type of each line of /proc/self/mountinfo, in order (a later mount on
+ * the same point is on top).  0, or a negative errno when it cannot be
+ * read. */
+int sfs_mountinfo_each(void (*fn)(const char *point, const char *type,
+                                  void *arg), void *arg);
 
 /* `path` made absolute against the current folder and cleaned lexically
  * ("." and empty parts dropped, ".." folded; no symlink is resolved, so
