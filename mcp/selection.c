@@ -6,7 +6,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,31 +98,6 @@ static int ranked(const char *mount, const char *query, struct names *out)
 	return rc;
 }
 
-static bool any_match(char *const *patterns, size_t n, const char *id)
-{
-	for (size_t i = 0; i < n; i++)
-		if (fnmatch(patterns[i], id, 0) == 0)
-			return true;
-	return false;
-}
-
-static long pin_rank(const struct sfs_view_def *p, const char *id)
-{
-	for (size_t i = 0; p && i < p->npins; i++)
-		if (strcmp(p->pins[i], id) == 0)
-			return (long)i;
-	return -1;
-}
-
-static bool project_admits(const struct sfs_view_def *p, const char *id)
-{
-	if (!p || pin_rank(p, id) >= 0)
-		return true;
-	if (p->ninclude && !any_match(p->include, p->ninclude, id))
-		return false;
-	return !any_match(p->exclude, p->nexclude, id);
-}
-
 /* ---- ordering ------------------------------------------------------------ */
 
 struct ranked_pos {
@@ -160,7 +134,7 @@ static int order(struct selection *sel, const struct model *md,
 		return -ENOMEM;
 	for (size_t i = 0; i < sel->n; i++) {
 		const char *id = md->skills[sel->v[i]].id;
-		long k = query ? rank_of(rk, id) : pin_rank(project, id);
+		long k = query ? rank_of(rk, id) : sfs_view_def_pin(project, id);
 		p[i] = (struct ranked_pos){ sel->v[i], k < 0 ? 0x7fffffffL : k };
 		moved |= k >= 0;
 	}
@@ -197,7 +171,7 @@ int selection_make(const char *mount, const struct model *md,
 		for (size_t i = 0; i < md->n; i++) {
 			const char *id = md->skills[i].id;
 			if ((view && !names_has(&members, id)) ||
-			    !project_admits(project, id) ||
+			    !sfs_view_def_admits(project, id) ||
 			    (pass == 1 && rank_of(&rk, id) < 0) ||
 			    !keep(md, i, pass == 0 ? query : NULL, arg))
 				continue;

@@ -132,12 +132,22 @@ static bool admitted(const struct sfs_view_def *d, const char *id)
 	return !any_match(d->exclude, d->nexclude, id);
 }
 
-static bool pinned(const struct sfs_view_def *d, const char *id)
+long sfs_view_def_pin(const struct sfs_view_def *d, const char *id)
 {
 	for (size_t i = 0; d && i < d->npins; i++)
 		if (strcmp(d->pins[i], id) == 0)
-			return true;
-	return false;
+			return (long)i;
+	return -1;
+}
+
+static bool pinned(const struct sfs_view_def *d, const char *id)
+{
+	return sfs_view_def_pin(d, id) >= 0;
+}
+
+bool sfs_view_def_admits(const struct sfs_view_def *d, const char *id)
+{
+	return pinned(d, id) || admitted(d, id);
 }
 
 /* The catalog index of id, or -1. */

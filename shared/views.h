@@ -56,6 +56,12 @@ struct sfs_view_def {
 	                           NULL (see sfs_project_file_read) */
 };
 void sfs_view_def_free(struct sfs_view_def *d);
+/* Whether d (NULL: none, all) admits the skill id: pinned, or matched by
+ * its include patterns (when it has any) and by none of its exclude
+ * patterns. */
+bool sfs_view_def_admits(const struct sfs_view_def *d, const char *id);
+/* The place of id among d's pins, or -1. */
+long sfs_view_def_pin(const struct sfs_view_def *d, const char *id);
 
 /* A skill a view leaves out for a reason of its own. */
 struct sfs_view_out {
