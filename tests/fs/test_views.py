@@ -236,6 +236,51 @@ class SearchRefresh(MountTestCase):
                       os.listdir(m.file("views", "gemini")))
 
 
+class SearchWhileChanging(MountTestCase):
+    def test_readers_and_refreshes(self):
+        """Readers of search/ and views/ on four threads while skills are
+        added and removed: every answer is whole (each line three fields,
+        a path that was served), and the daemon stays up."""
+        import threading
+        root = self.make_dir()
+        for k in range(30):
+            write_skill(root, "base-%02d" % k, description="Base skill %d "
+                        "for searching widgets." % k)
+        m = self.mount([root])
+        stop = threading.Event()
+        bad = []
+
+        def reader(n):
+            while not stop.is_set():
+                try:
+                    for line in search(m, "widgets skill %d" % n):
+                        if len(line) != 3 or not line[2].endswith("/SKILL.md"):
+                            bad.append(line)
+                    os.listdir(m.file("views", "codex"))
+                except OSError as e:
+                    bad.append(str(e))
+
+        threads = [threading.Thread(target=reader, args=(n,)) for n in range(4)]
+        for t in threads:
+            t.start()
+        try:
+            for k in range(10):
+                gen = m.generation()
+                write_skill(root, "added-%02d" % k, description="Added widgets %d." % k)
+                if k % 2:
+                    shutil.rmtree(os.path.join(root, "added-%02d" % (k - 1)))
+                wait_for(lambda: m.generation() > gen, what="a refresh")
+        finally:
+            stop.set()
+            for t in threads:
+                t.join(timeout=30)
+        self.assertEqual(bad, [])
+        self.assertIsNone(m.proc.poll(), m.stderr())
+        wait_for(lambda: search(m, "added widgets 9") and
+                 search(m, "added widgets 9")[0][0] == "added-09",
+                 what="the last skill found")
+
+
 class RootsInMount(MountTestCase):
     """A root inside a skillsfs mount is never read: an agent's skills
     folder linked to a view, a mount's skills/ given as a root, and a
