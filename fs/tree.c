@@ -201,9 +201,11 @@ static int render_docs(struct builder *b)
 		if (add_record(b, i) < 0)
 			return -ENOMEM;
 	for (size_t v = 0; v < g->views->n; v++) {
-		char *text = strdup(g->views->v[v].find_skills);
-		if (add_doc(g, text) < 0)
-			return -ENOMEM;
+		/* find-skills/SKILL.md: the document takes the view's text */
+		rc = add_doc(g, g->views->v[v].find_skills);
+		g->views->v[v].find_skills = NULL;
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 }
@@ -348,7 +350,7 @@ static int view_kids(struct builder *b, uint32_t item, size_t *n)
 	size_t vi = (item - DIR_VIEW0) / 2;
 	const struct sfs_view *v = &g->views->v[vi];
 	uint32_t doc = DOC_RECORD + (uint32_t)sfs_catalog_nskills(g->cat) +
-	               (uint32_t)vi;
+	               (uint32_t)vi;   /* see render_docs */
 	int rc;
 
 	if ((item - DIR_VIEW0) % 2)

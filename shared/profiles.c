@@ -17,10 +17,14 @@
 #include "views.h"
 
 static const struct sfs_profile profiles[] = {
-	{ "claude-code", 8000 - 3536, 1536, false, false, 4 },
-	{ "codex", 8000, 1024, true, true, 12 },
-	{ "copilot", 15000, 1024, false, false, 48 },
-	{ "gemini", 15000, 1024, false, true, 48 },
+	{ .name = "claude-code", .budget = 8000 - 3536, .per_skill = 1536,
+	  .lists_when_to_use = true, .entry_extra = 4 },
+	{ .name = "codex", .budget = 8000, .per_skill = 1024,
+	  .refuses_long = true, .lists_path = true, .entry_extra = 12 },
+	{ .name = "copilot", .budget = 15000, .per_skill = 1024,
+	  .entry_extra = 48 },
+	{ .name = "gemini", .budget = 15000, .per_skill = 1024,
+	  .lists_path = true, .entry_extra = 48 },
 };
 
 size_t sfs_profile_count(void)

@@ -53,12 +53,32 @@ static size_t chars(const char *s)
 	return n;
 }
 
-/* What one entry of the agent's listing costs. */
-static size_t entry_cost(const struct sfs_profile *p, const char *mount,
-                         const char *view, const char *id,
-                         const char *description)
+/* The characters of s's text the agent lists: its description, and
+ * for an agent that lists it too, its when_to_use (Claude Code). */
+static size_t listed_chars(const struct sfs_profile *p,
+                           const struct sfs_skill *s)
 {
-	size_t cost = p->entry_extra + chars(id) + chars(description);
+	size_t n = chars(s->description);
+
+	/* the frontmatter is parsed only when it may hold the key */
+	if (!p->lists_when_to_use || !s->frontmatter_json.p ||
+	    !strstr(s->frontmatter_json.p, "\"when_to_use\""))
+		return n;
+	cJSON *fm = cJSON_ParseWithLength(s->frontmatter_json.p,
+	                                  s->frontmatter_json.len);
+	const cJSON *w = cJSON_GetObjectItemCaseSensitive(fm, "when_to_use");
+	if (cJSON_IsString(w))
+		n += chars(w->valuestring);
+	cJSON_Delete(fm);
+	return n;
+}
+
+/* What one entry of the agent's listing costs: text is what
+ * listed_chars counts. */
+static size_t entry_cost(const struct sfs_profile *p, const char *mount,
+                         const char *view, const char *id, size_t text)
+{
+	size_t cost = p->entry_extra + chars(id) + text;
 
 	if (p->lists_path)   /* MOUNT/views/VIEW/ID/SKILL.md */
 		cost += chars(mount) + strlen("/views//") + chars(view) +
@@ -172,7 +192,7 @@ static long find_index(const sfs_catalog *cat, const char *id)
 static const char *refusal(const struct sfs_profile *p,
                            const struct sfs_skill *s)
 {
-	if (!p->per_skill || chars(s->description) <= p->per_skill)
+	if (!p->per_skill || listed_chars(p, s) <= p->per_skill)
 		return NULL;
 	return p->refuses_long ?
 	       "description longer than the agent loads: it would refuse "
@@ -251,7 +271,8 @@ static int take_pins(struct filling *f, const struct sfs_view_def *d)
 		}
 		size_t before = v->over_budget;
 		take(f, (uint32_t)i, entry_cost(&v->profile, f->mount, v->name,
-		                                s->id, s->description));
+		                                s->id, listed_chars(&v->profile,
+		                                                    s)));
 		if (v->over_budget != before &&
 		    add_out(v, s->id, "pinned, but over the budget") < 0)
 			return -ENOMEM;
@@ -285,7 +306,8 @@ static int take_rest(struct filling *f, const struct sfs_view_def *d)
 		}
 		c[nc++] = (struct cand){
 			entry_cost(&v->profile, f->mount, v->name, s->id,
-			           s->description), (uint32_t)i, s->id };
+			           listed_chars(&v->profile, s)), (uint32_t)i,
+			s->id };
 	}
 	qsort(c, nc, sizeof(*c), cmp_cand);
 	for (size_t k = 0; k < nc; k++)
@@ -310,7 +332,7 @@ static int fill_view(struct sfs_view *v, const struct sfs_view_def *d,
 	}
 	/* find-skills first: without it the rest is out of reach */
 	v->spend = entry_cost(&v->profile, mount, v->name, SFS_FIND_SKILLS,
-	                      desc);
+	                      chars(desc));
 	free(desc);
 	int rc = take_pins(&f, d);
 	if (rc == 0)

@@ -30,6 +30,8 @@ struct sfs_profile {
 	bool refuses_long;     /* past per_skill the agent does not load the
 	                          skill at all (else it cuts it) */
 	bool lists_path;       /* each entry holds the path of its SKILL.md */
+	bool lists_when_to_use;   /* and the frontmatter's when_to_use,
+	                             within per_skill with the description */
 	size_t entry_extra;    /* characters of an entry beside its name,
 	                          description and path */
 };

@@ -81,6 +81,11 @@ static void test_views(const sfs_catalog *cat)
 	   "codex leaves out a 1,100-character description, saying why");
 	ok(holds(cat, cc, "long-one") || cc->over_budget,
 	   "claude-code may list it (under 1,536)");
+	ok(!holds(cat, cc, "wordy-when") && why_out(cc, "wordy-when") &&
+	   strstr(why_out(cc, "wordy-when"), "cut"),
+	   "claude-code counts when_to_use with the description");
+	ok(why_out(codex, "wordy-when") == NULL,
+	   "codex does not list when_to_use: 600 characters pass");
 	/* cheapest first: every skill in the view costs no more than one
 	 * left out over budget, so the short ones are in */
 	ok(holds(cat, cc, "a") && holds(cat, cc, "b"),
@@ -92,8 +97,8 @@ static void test_views(const sfs_catalog *cat)
 		           "tool-", 5) == 0, "team admits tool-* only (%s)",
 		   sfs_catalog_skill(cat, team->skills[i])->id);
 	ok(why_out(team, "not-there") != NULL, "a missing pin is said");
-	ok(team->excluded == 5, "a, b, long-one, pdf-forms, ledger not "
-	   "admitted (%zu)",
+	ok(team->excluded == 6, "a, b, long-one, pdf-forms, ledger, "
+	   "wordy-when not admitted (%zu)",
 	   team->excluded);
 	ok(strstr(cc->find_skills, "name: find-skills\n") &&
 	   strstr(cc->find_skills, "cat \"" MOUNT "/search/<words>\""),
@@ -225,6 +230,16 @@ int main(void)
 	desc[1100] = '\0';
 	skill("long-one", desc, "Body.\n");
 	skill("zz-pinned", "The team's own.", "Body.\n");
+	/* Claude Code lists when_to_use with the description: 600 + 1,000
+	 * is over its 1,536 */
+	char text[4096], when[1001];
+	memset(when, 'w', 1000);
+	when[1000] = '\0';
+	memset(desc, 'd', 600);
+	desc[600] = '\0';
+	snprintf(text, sizeof(text), "---\nname: wordy-when\ndescription: "
+	         "%s\nwhen_to_use: %s\n---\nBody.\n", desc, when);
+	write_file(at("root/wordy-when/SKILL.md"), text);
 	for (int i = 0; i < 40; i++) {
 		char id[32], d[200];
 		snprintf(id, sizeof(id), "tool-%02d", i);
