@@ -191,7 +191,8 @@ static void lookup_search(fuse_req_t req, struct daemon *d,
 	e.attr.st_uid = r->g->uid;
 	e.attr.st_gid = r->g->gid;
 	e.attr.st_mtim = r->g->built;
-	if (!text || searches_add(&d->searches, text, &e.attr) < 0) {
+	if (!text || searches_add(&d->searches, words, r->g->number, text,
+	                          &e.attr) < 0) {
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
@@ -418,20 +419,44 @@ static void reply_doc(fuse_req_t req, const struct gen *g,
 	free(record);
 }
 
+/* An answer searches.c dropped, made again in its generation when that
+ * is still current (the same bytes); ESTALE after a refresh. */
+static void read_search_again(fuse_req_t req, struct daemon *d,
+                              const struct search_read *sr, size_t size,
+                              off_t off)
+{
+	struct gen *g = daemon_get_current(d);
+	bool same = g->number == sr->generation;
+	char *text = same ? gen_search(g, d->mountpoint, sr->words) : NULL;
+
+	daemon_put_current(g);
+	if (same && !text) {
+		fuse_reply_err(req, ENOMEM);
+	} else if (!text || strlen(text) != sr->size) {
+		fuse_reply_err(req, ESTALE);
+	} else {
+		size_t from = (size_t)off < sr->size ? (size_t)off : sr->size;
+		fuse_reply_buf(req, text + from,
+		               sr->size - from < size ? sr->size - from : size);
+	}
+	free(text);
+}
+
 /* A file of search/ (searches.h). */
 static void read_search(fuse_req_t req, struct daemon *d, fuse_ino_t ino,
                         size_t size, off_t off)
 {
-	char *bytes;
-	size_t n;
-	int rc = searches_read(&d->searches, ino, off, size, &bytes, &n);
+	struct search_read sr;
+	int rc = searches_read(&d->searches, ino, off, size, &sr);
 
-	if (rc < 0) {
+	if (rc == -ENODATA)
+		read_search_again(req, d, &sr, size, off);
+	else if (rc < 0)
 		fuse_reply_err(req, -rc);
-		return;
-	}
-	fuse_reply_buf(req, bytes, n);
-	free(bytes);
+	else
+		fuse_reply_buf(req, sr.bytes, sr.n);
+	free(sr.bytes);
+	free(sr.words);
 }
 
 static void sfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,

@@ -26,6 +26,18 @@ struct searches {
 	struct search_file *v;      /* sorted by ino: numbers only grow */
 	size_t n, cap;
 	uint64_t next;              /* the next number, without SEARCH_INO */
+	size_t text_bytes;          /* of the answers kept */
+};
+
+/* What searches_read gives. */
+struct search_read {
+	char *bytes;                /* malloc'd: the bytes asked for */
+	size_t n;
+	/* -ENODATA: the answer was dropped; search `words` (malloc'd) again
+	 * in `generation`, whose answer has `size` bytes */
+	char *words;
+	uint64_t generation;
+	size_t size;
 };
 
 int searches_init(struct searches *s);
@@ -36,16 +48,18 @@ static inline bool searches_is(uint64_t ino)
 	return (ino & SEARCH_INO) != 0;
 }
 
-/* Keeps text (malloc'd, given) as a new file with one lookup, its
- * attributes in *st (st_mode, st_uid, st_gid and st_mtim filled by the
- * caller).  Returns 0 or -ENOMEM (text is freed). */
-int searches_add(struct searches *s, char *text, struct stat *st);
+/* Keeps text (malloc'd, given), the answer to words in generation, as a
+ * new file with one lookup, its attributes in *st (st_mode, st_uid,
+ * st_gid and st_mtim filled by the caller).  Returns 0 or -ENOMEM (text
+ * is freed). */
+int searches_add(struct searches *s, const char *words, uint64_t generation,
+                 char *text, struct stat *st);
 /* The attributes of ino as searches_add made them; -ESTALE when gone. */
 int searches_stat(struct searches *s, uint64_t ino, struct stat *st);
-/* A copy of up to size bytes at off (*out malloc'd, *n its length);
- * -ESTALE when gone, -ENOMEM. */
+/* A copy of up to size bytes at off; -ESTALE when gone, -ENOMEM, or
+ * -ENODATA with what to search again (see struct search_read). */
 int searches_read(struct searches *s, uint64_t ino, off_t off, size_t size,
-                  char **out, size_t *n);
+                  struct search_read *out);
 void searches_forget(struct searches *s, uint64_t ino, uint64_t count);
 
 #endif

@@ -187,6 +187,21 @@ class CatalogViews(MountTestCase):
         self.assertEqual(search(self.m, "+-*\"()"), [])
         self.assertEqual(os.listdir(self.m.file("search")), [])
 
+    def test_search_file_held_open(self):
+        """A search file opened, then thousands of other searches (the
+        daemon keeps only the newest answers), then read: the answer of
+        its own words, whole."""
+        held = open(self.m.file("search", "pdf form fill"), "rb")
+        try:
+            for k in range(2500):
+                with open(self.m.file("search", "csv %d report" % k), "rb") as f:
+                    f.read(1)
+            got = held.read()
+        finally:
+            held.close()
+        self.assertTrue(got)
+        self.assertEqual(got, self.m.read("search", "pdf form fill"))
+
     def test_search_top3(self):
         """Queries written from descriptions as a user would ask: the verb
         and the thing ("redacting android agendas"), or the task with a
