@@ -53,24 +53,53 @@ static size_t chars(const char *s)
 	return n;
 }
 
-/* The characters of s's text the agent lists: its description, and
- * for an agent that lists it too, its when_to_use (Claude Code). */
-static size_t listed_chars(const struct sfs_profile *p,
-                           const struct sfs_skill *s)
+/* Per skill of the catalog, the characters of its description and of
+ * its when_to_use, counted once for every view (they were a third of a
+ * 10,000-skill generation's tree build, counted per view). */
+struct sizes {
+	size_t *desc;
+	size_t *when;
+};
+
+static size_t when_to_use_chars(const struct sfs_skill *s)
 {
-	size_t n = chars(s->description);
+	size_t n = 0;
 
 	/* the frontmatter is parsed only when it may hold the key */
-	if (!p->lists_when_to_use || !s->frontmatter_json.p ||
+	if (!s->frontmatter_json.p ||
 	    !strstr(s->frontmatter_json.p, "\"when_to_use\""))
-		return n;
+		return 0;
 	cJSON *fm = cJSON_ParseWithLength(s->frontmatter_json.p,
 	                                  s->frontmatter_json.len);
 	const cJSON *w = cJSON_GetObjectItemCaseSensitive(fm, "when_to_use");
 	if (cJSON_IsString(w))
-		n += chars(w->valuestring);
+		n = chars(w->valuestring);
 	cJSON_Delete(fm);
 	return n;
+}
+
+static int sizes_count(struct sizes *z, const sfs_catalog *cat)
+{
+	size_t n = sfs_catalog_nskills(cat);
+
+	z->desc = malloc((n ? n : 1) * sizeof(*z->desc));
+	z->when = malloc((n ? n : 1) * sizeof(*z->when));
+	if (!z->desc || !z->when)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const struct sfs_skill *s = sfs_catalog_skill(cat, i);
+		z->desc[i] = chars(s->description);
+		z->when[i] = when_to_use_chars(s);
+	}
+	return 0;
+}
+
+/* The characters of skill i's text the agent lists: its description,
+ * and for an agent that lists it too, its when_to_use (Claude Code). */
+static size_t listed_chars(const struct sfs_profile *p,
+                           const struct sizes *z, size_t i)
+{
+	return z->desc[i] + (p->lists_when_to_use ? z->when[i] : 0);
 }
 
 /* What one entry of the agent's listing costs: text is what
@@ -78,11 +107,12 @@ static size_t listed_chars(const struct sfs_profile *p,
 static size_t entry_cost(const struct sfs_profile *p, const char *mount,
                          const char *view, const char *id, size_t text)
 {
-	size_t cost = p->entry_extra + chars(id) + text;
+	size_t idlen = strlen(id);   /* ASCII, by the name rule */
+	size_t cost = p->entry_extra + idlen + text;
 
 	if (p->lists_path)   /* MOUNT/views/VIEW/ID/SKILL.md */
-		cost += chars(mount) + strlen("/views//") + chars(view) +
-		        chars(id) + strlen("/SKILL.md");
+		cost += chars(mount) + strlen("/views//") + strlen(view) +
+		        idlen + strlen("/SKILL.md");
 	return cost;
 }
 
@@ -188,11 +218,11 @@ static long find_index(const sfs_catalog *cat, const char *id)
 	return -1;
 }
 
-/* Why the agent would not list s as it is, or NULL. */
+/* Why the agent would not list skill i as it is, or NULL. */
 static const char *refusal(const struct sfs_profile *p,
-                           const struct sfs_skill *s)
+                           const struct sizes *z, size_t i)
 {
-	if (!p->per_skill || listed_chars(p, s) <= p->per_skill)
+	if (!p->per_skill || listed_chars(p, z, i) <= p->per_skill)
 		return NULL;
 	return p->refuses_long ?
 	       "description longer than the agent loads: it would refuse "
@@ -204,25 +234,33 @@ static const char *refusal(const struct sfs_profile *p,
 struct cand {
 	size_t cost;
 	uint32_t skill;
-	const char *id;
 };
 
+/* By cost, then by id: the catalog's order is the ids'. */
 static int cmp_cand(const void *a, const void *b)
 {
 	const struct cand *x = a, *y = b;
 
 	if (x->cost != y->cost)
 		return x->cost < y->cost ? -1 : 1;
-	return strcmp(x->id, y->id);
+	return x->skill < y->skill ? -1 : x->skill > y->skill;
 }
 
 /* ---- one view ------------------------------------------------------------ */
+
+/* What every view is filled from. */
+struct from {
+	const sfs_catalog *cat;
+	const char *mount;
+	struct sizes z;
+};
 
 struct filling {
 	struct sfs_view *v;
 	size_t limit;
 	const sfs_catalog *cat;
 	const char *mount;
+	const struct sizes *z;
 };
 
 static int add_out(struct sfs_view *v, const char *id, const char *why)
@@ -257,7 +295,7 @@ static int take_pins(struct filling *f, const struct sfs_view_def *d)
 		                            sfs_catalog_skill(f->cat, (size_t)i);
 		if (s && sfs_catalog_private(f->cat, s->dir))
 			s = NULL;   /* as if absent: its id stays private */
-		const char *why = s ? refusal(&v->profile, s) :
+		const char *why = s ? refusal(&v->profile, f->z, (size_t)i) :
 		                  "pinned, but not in the catalog";
 		bool twice = false;
 		for (size_t j = 0; j < k; j++)
@@ -272,7 +310,8 @@ static int take_pins(struct filling *f, const struct sfs_view_def *d)
 		size_t before = v->over_budget;
 		take(f, (uint32_t)i, entry_cost(&v->profile, f->mount, v->name,
 		                                s->id, listed_chars(&v->profile,
-		                                                    s)));
+		                                                    f->z,
+		                                                    (size_t)i)));
 		if (v->over_budget != before &&
 		    add_out(v, s->id, "pinned, but over the budget") < 0)
 			return -ENOMEM;
@@ -296,7 +335,7 @@ static int take_rest(struct filling *f, const struct sfs_view_def *d)
 			v->excluded++;
 			continue;
 		}
-		const char *why = refusal(&v->profile, s);
+		const char *why = refusal(&v->profile, f->z, i);
 		if (why) {
 			if (add_out(v, s->id, why) < 0) {
 				free(c);
@@ -306,8 +345,7 @@ static int take_rest(struct filling *f, const struct sfs_view_def *d)
 		}
 		c[nc++] = (struct cand){
 			entry_cost(&v->profile, f->mount, v->name, s->id,
-			           listed_chars(&v->profile, s)), (uint32_t)i,
-			s->id };
+			           listed_chars(&v->profile, f->z, i)), (uint32_t)i };
 	}
 	qsort(c, nc, sizeof(*c), cmp_cand);
 	for (size_t k = 0; k < nc; k++)
@@ -317,12 +355,14 @@ static int take_rest(struct filling *f, const struct sfs_view_def *d)
 }
 
 static int fill_view(struct sfs_view *v, const struct sfs_view_def *d,
-                     const sfs_catalog *cat, const char *mount)
+                     const struct from *src)
 {
+	const sfs_catalog *cat = src->cat;
+	const char *mount = src->mount;
 	size_t n = sfs_catalog_nskills(cat);
 	struct filling f = { v, v->profile.budget / 100 * FILL_PERCENT +
 	                        v->profile.budget % 100 * FILL_PERCENT / 100,
-	                     cat, mount };
+	                     cat, mount, &src->z };
 
 	v->skills = malloc((n ? n : 1) * sizeof(*v->skills));
 	char *desc = find_skills_description(n);   /* the most it says */
@@ -399,8 +439,7 @@ static int cmp_view(const void *a, const void *b)
 /* Adds the view `name` (of def d, or of the built-in profile p). */
 static int add_view(struct sfs_views *vs, const char *name,
                     const struct sfs_view_def *d,
-                    const struct sfs_profile *p, const sfs_catalog *cat,
-                    const char *mount)
+                    const struct sfs_profile *p, const struct from *src)
 {
 	struct sfs_view *v = &vs->v[vs->n];
 
@@ -416,7 +455,7 @@ static int add_view(struct sfs_views *vs, const char *name,
 	} else {
 		v->profile = *p;
 	}
-	return fill_view(v, d, cat, mount);
+	return fill_view(v, d, src);
 }
 
 int sfs_views_build(const sfs_catalog *cat, const struct sfs_view_def *defs,
@@ -424,6 +463,7 @@ int sfs_views_build(const sfs_catalog *cat, const struct sfs_view_def *defs,
 {
 	size_t np = sfs_profile_count();
 	struct sfs_views *vs = calloc(1, sizeof(*vs));
+	struct from src = { cat, mount, { NULL, NULL } };
 	int rc = 0;
 
 	*out = NULL;
@@ -431,15 +471,18 @@ int sfs_views_build(const sfs_catalog *cat, const struct sfs_view_def *defs,
 		free(vs);
 		return -ENOMEM;
 	}
+	rc = sizes_count(&src.z, cat);
 	for (size_t i = 0; i < np && rc == 0; i++) {
 		const struct sfs_profile *p = sfs_profile_at(i);
 		if (!def_named(defs, ndefs, p->name))
-			rc = add_view(vs, p->name, NULL, p, cat, mount);
+			rc = add_view(vs, p->name, NULL, p, &src);
 	}
 	for (size_t i = 0; i < ndefs && rc == 0; i++)
 		if (def_named(defs, ndefs, defs[i].name) == &defs[i])
-			rc = add_view(vs, defs[i].name, &defs[i], NULL, cat,
-			              mount);
+			rc = add_view(vs, defs[i].name, &defs[i], NULL,
+			              &src);
+	free(src.z.desc);
+	free(src.z.when);
 	if (rc < 0) {
 		sfs_views_free(vs);
 		return rc;
