@@ -12,6 +12,7 @@
 #include "lookups.h"
 #include "options.h"
 #include "retain.h"
+#include "searches.h"
 #include "tree.h"
 
 struct fetcher;
@@ -20,6 +21,8 @@ struct remote_reads;
 
 struct daemon {
 	const struct mount_options *opt;
+	const char *mountpoint;      /* absolute: the paths search/ and
+	                              * views give */
 	struct fuse_session *se;
 	struct fuse_conn_info_opts *conn_opts;
 	double timeout;              /* entry and attribute timeout, s */
@@ -30,6 +33,7 @@ struct daemon {
 	pthread_cond_t published;    /* signalled when cur changes */
 	struct gen *cur;             /* the current generation, one ref */
 	struct lookups lookups;
+	struct searches searches;    /* the files of search/ */
 	uint64_t next_ino;           /* the refresh thread's allocator */
 	uint64_t generations;        /* generations built */
 	struct retainer retainer;    /* copies of published bytes */

@@ -8,6 +8,7 @@
 #ifndef SKILLSFS_GEN_H
 #define SKILLSFS_GEN_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -17,6 +18,8 @@
 #include "skillsfs.h"
 
 struct kept;       /* retain.h */
+struct sfs_views;  /* views.h */
+struct sfs_search;  /* search.h */
 struct strpool;    /* strpool.h */
 
 #define TREE_ROOT_INO 1          /* FUSE_ROOT_ID */
@@ -55,6 +58,11 @@ struct node {
 	                         * index in the docs; ref links: index in
 	                         * the skill's refs */
 	uint8_t kind;           /* enum node_kind */
+	uint8_t in_view;        /* inside views/<view>/: a file or link
+	                         * there is a hard link of its entry in
+	                         * skills/ (the same inode number), whose
+	                         * node the inode hash finds, and which
+	                         * alone holds its copy and its pin */
 };
 
 /* A changed source held open by a generation (see gen_params.pin). */
@@ -98,6 +106,10 @@ struct gen {
 	struct doc *docs;
 	uint32_t ndocs;
 	struct strpool *names;  /* names the catalog does not own */
+	struct sfs_views *views;   /* views/: what each holds; owned */
+	pthread_mutex_t search_lock;   /* guards search */
+	struct sfs_search *search;   /* search/: the index, one ref; made
+	                              * when first needed (gen_search) */
 	int *root_fds;          /* per catalog root, its source's open_root
 	                         * (a folder: O_PATH) or -1; see backing.c,
 	                         * closed with the generation */

@@ -21,6 +21,7 @@
 #include "backing.h"
 #include "daemon.h"
 #include "diff.h"
+#include "search.h"
 
 struct gen *daemon_get_current(struct daemon *d)
 {
@@ -74,8 +75,8 @@ static void retain_changed(struct daemon *d, struct gen *g, uint64_t first_new)
 {
 	for (uint32_t i = 0; i < g->nnodes; i++) {
 		const struct node *n = &g->nodes[i];
-		if (n->kind != NODE_SKILL_FILE || n->ino < first_new ||
-		    !backing_may_read_ahead(g, n))
+		if (n->kind != NODE_SKILL_FILE || n->in_view ||
+		    n->ino < first_new || !backing_may_read_ahead(g, n))
 			continue;
 		int rc = retain_node(&d->retainer, g, n, d->retainer.budget);
 		g->unpinned += rc == -ESTALE || rc == -ENOENT;
@@ -164,6 +165,9 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev,
 		.next_ino = &d->next_ino,
 		.pin = backing_pin,
 		.max_pins = d->max_pins,
+		.mountpoint = d->mountpoint,
+		.views = d->opt->cf.views,
+		.nviews = d->opt->cf.nviews,
 	};
 	clock_gettime(CLOCK_MONOTONIC, &t2);
 	clock_gettime(CLOCK_REALTIME, &p.now);
@@ -214,6 +218,9 @@ struct gen *daemon_restatus(struct daemon *d,
 		.gid = getgid(),
 		.next_ino = &d->next_ino,
 		.pending = pending,
+		.mountpoint = d->mountpoint,
+		.views = d->opt->cf.views,
+		.nviews = d->opt->cf.nviews,
 	};
 	struct gen *g = gen_build(prev->cat, prev, &p);
 
@@ -280,7 +287,15 @@ void daemon_publish(struct daemon *d, struct gen *g)
 	lookups_migrate(&d->lookups, g);
 	struct diff_ops ops = { inval_entry, inval_folder, d };
 	gen_diff(old, g, &ops);
+	/* once the change is out, and only where search/ is in use (the
+	 * old generation had made its index): the next search need not
+	 * wait, and a mount nobody searches spends nothing on it */
+	pthread_mutex_lock(&old->search_lock);
+	bool searched = old->search != NULL;
+	pthread_mutex_unlock(&old->search_lock);
 	gen_unref(old);
+	if (searched)
+		sfs_search_unref(gen_search_prepare(g));
 	daemon_trim();
 }
 

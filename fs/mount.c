@@ -147,6 +147,65 @@ static void warn_missing_roots(const struct roots *roots)
 	}
 }
 
+/* Drops root i from the roots and their options. */
+static void drop_root(struct mount_options *o, size_t i)
+{
+	struct roots *r = &o->roots;
+	size_t after = r->n - i - 1;
+
+	free(r->paths[i]);
+	memmove(&r->paths[i], &r->paths[i + 1], after * sizeof(*r->paths));
+	memmove(&r->sources[i], &r->sources[i + 1],
+	        after * sizeof(*r->sources));
+	if (o->root_options)
+		memmove(&o->root_options[i], &o->root_options[i + 1],
+		        after * sizeof(*o->root_options));
+	r->n--;
+}
+
+/*
+ * A root that resolves into a skillsfs mount, this one's or another's
+ * (an agent's skills folder linked to a view, say), is never read: the
+ * mount would list every skill twice, or wait on itself.  It is told
+ * and left out; the other roots are served.
+ */
+static void refuse_roots_in_mounts(struct mount_options *o,
+                                   const char *mountpoint)
+{
+	char *self = realpath(mountpoint, NULL);
+
+	for (size_t i = 0; i < o->roots.n;) {
+		const char *root = o->roots.paths[i];
+		char *real = sfs_source_is_url(root) ? NULL :
+		             realpath(root, NULL);
+		char *other = real ? sfs_skillsfs_mount_of(real) : NULL;
+		/* a root that does not exist yet may be inside this mount,
+		 * whose folders appear with it */
+		const char *at = real ? real : root;
+		size_t n = self ? strlen(self) : 0;
+		bool mine = self && !sfs_source_is_url(root) &&
+		            strncmp(at, self, n) == 0 &&
+		            (at[n] == '/' || !at[n]);
+		if (mine || other) {
+			fprintf(stderr, "skillsfs: skills directory %s%s%s is "
+			        "inside the skillsfs mount at %s: not read (it "
+			        "would %s); give that mount's own skills "
+			        "directories instead\n", root,
+			        strcmp(root, at) ? " -> " : "",
+			        strcmp(root, at) ? at : "",
+			        mine ? self : other,
+			        mine ? "wait on itself" : "list every skill "
+			        "twice");
+			drop_root(o, i);
+		} else {
+			i++;
+		}
+		free(real);
+		free(other);
+	}
+	free(self);
+}
+
 /* A source that could not be read at start (a git root whose ref did
  * not resolve, an MCP server never reached) is told on stderr with its
  * findings, and the other roots are served; with -o strict, or from a
@@ -319,7 +378,8 @@ static int root_options_init(struct daemon *d, const struct mount_options *o)
 	return 0;
 }
 
-static int daemon_init(struct daemon *d, const struct mount_options *o)
+static int daemon_init(struct daemon *d, const struct mount_options *o,
+                       const char *mountpoint)
 {
 	/* A generation's large arrays (its inode table, above all) are
 	 * mapped on their own and given back when the generation goes.
@@ -329,6 +389,7 @@ static int daemon_init(struct daemon *d, const struct mount_options *o)
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 	memset(d, 0, sizeof(*d));
 	d->opt = o;
+	d->mountpoint = mountpoint;
 	d->max_pins = pin_budget();
 	d->retainer.budget = (size_t)o->retain_mib << 20;
 	d->timeout = CACHE_TIMEOUT;
@@ -353,7 +414,10 @@ static int daemon_init(struct daemon *d, const struct mount_options *o)
 		pthread_mutex_destroy(&d->notes_lock);
 		return -rc;
 	}
-	return lookups_init(&d->lookups);
+	rc = searches_init(&d->searches);
+	if (rc == 0)
+		rc = lookups_init(&d->lookups);
+	return rc;
 }
 
 static void daemon_fini(struct daemon *d)
@@ -361,6 +425,7 @@ static void daemon_fini(struct daemon *d)
 	fetcher_stop(d);
 	refresher_stop(d);
 	lookups_destroy(&d->lookups);
+	searches_destroy(&d->searches);
 	gen_unref(d->cur);
 	d->cur = NULL;
 	pthread_mutex_destroy(&d->cur_lock);
@@ -470,11 +535,13 @@ int mount_main(int argc, char **argv)
 		options_free(&o);
 		return status;
 	}
+	refuse_roots_in_mounts(&o, mountpoint);
 	warn_missing_roots(&o.roots);
 
-	if (daemon_init(&d, &o) < 0 || refresher_init(&d) < 0 ||
+	if (daemon_init(&d, &o, mountpoint) < 0 || refresher_init(&d) < 0 ||
 	    fetcher_init(&d) < 0)
 		status = fail("out of memory");
+
 	else
 		status = build_and_serve(&d, &o, mountpoint);
 	daemon_fini(&d);

@@ -179,6 +179,29 @@ static const struct node *await_new_version(fuse_req_t req, fuse_ino_t parent,
 	return c;
 }
 
+/* A name in search/: a new file with the best matches of its words in
+ * r's generation (searches.h), never cached as an entry, so that the
+ * next lookup searches again. */
+static void lookup_search(fuse_req_t req, struct daemon *d,
+                          const struct resolved *r, const char *words)
+{
+	struct fuse_entry_param e = { .attr_timeout = d->timeout };
+	char *text = gen_search(r->g, d->mountpoint, words);
+
+	e.attr.st_mode = S_IFREG | 0444;
+	e.attr.st_uid = r->g->uid;
+	e.attr.st_gid = r->g->gid;
+	e.attr.st_mtim = r->g->built;
+	if (!text || searches_add(&d->searches, words, r->g->number, text,
+	                          &e.attr) < 0) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	e.ino = e.attr.st_ino;
+	if (fuse_reply_entry(req, &e) != 0)
+		searches_forget(&d->searches, e.ino, 1);
+}
+
 static void sfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct daemon *d = daemon_of(req);
@@ -188,6 +211,11 @@ static void sfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	refresher_touch(d);
 	if (!resolve_dir(req, d, parent, &r))
 		return;
+	if (gen_is_search_dir(r.n)) {
+		lookup_search(req, d, &r, name);
+		release(&r);
+		return;
+	}
 	const struct node *c = find_child(d, &r, name, &timeout);
 	if (c && source_moved(r.g, c))
 		c = await_new_version(req, parent, name, &r, &timeout);
@@ -204,9 +232,17 @@ static void sfs_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 	release(&r);
 }
 
+static void forget(struct daemon *d, fuse_ino_t ino, uint64_t nlookup)
+{
+	if (searches_is(ino))
+		searches_forget(&d->searches, ino, nlookup);
+	else
+		lookups_forget(&d->lookups, ino, nlookup);
+}
+
 static void sfs_forget(fuse_req_t req, fuse_ino_t ino, uint64_t nlookup)
 {
-	lookups_forget(&daemon_of(req)->lookups, ino, nlookup);
+	forget(daemon_of(req), ino, nlookup);
 	fuse_reply_none(req);
 }
 
@@ -216,7 +252,7 @@ static void sfs_forget_multi(fuse_req_t req, size_t count,
 	struct daemon *d = daemon_of(req);
 
 	for (size_t i = 0; i < count; i++)
-		lookups_forget(&d->lookups, forgets[i].ino, forgets[i].nlookup);
+		forget(d, forgets[i].ino, forgets[i].nlookup);
 	fuse_reply_none(req);
 }
 
@@ -231,6 +267,14 @@ static void sfs_getattr(fuse_req_t req, fuse_ino_t ino,
 
 	(void)fi;
 	refresher_touch(d);
+	if (searches_is(ino)) {
+		int rc = searches_stat(&d->searches, ino, &st);
+		if (rc < 0)
+			fuse_reply_err(req, -rc);
+		else
+			fuse_reply_attr(req, &st, d->timeout);
+		return;
+	}
 	if (!resolve(d, ino, &r)) {
 		fuse_reply_err(req, ESTALE);
 		return;
@@ -339,6 +383,46 @@ static void reply_doc(fuse_req_t req, const struct gen *g,
 	free(record);
 }
 
+/* An answer searches.c dropped, made again in its generation when that
+ * is still current (the same bytes); ESTALE after a refresh. */
+static void read_search_again(fuse_req_t req, struct daemon *d,
+                              const struct search_read *sr, size_t size,
+                              off_t off)
+{
+	struct gen *g = daemon_get_current(d);
+	bool same = g->number == sr->generation;
+	char *text = same ? gen_search(g, d->mountpoint, sr->words) : NULL;
+
+	daemon_put_current(g);
+	if (same && !text) {
+		fuse_reply_err(req, ENOMEM);
+	} else if (!text || strlen(text) != sr->size) {
+		fuse_reply_err(req, ESTALE);
+	} else {
+		size_t from = (size_t)off < sr->size ? (size_t)off : sr->size;
+		fuse_reply_buf(req, text + from,
+		               sr->size - from < size ? sr->size - from : size);
+	}
+	free(text);
+}
+
+/* A file of search/ (searches.h). */
+static void read_search(fuse_req_t req, struct daemon *d, fuse_ino_t ino,
+                        size_t size, off_t off)
+{
+	struct search_read sr;
+	int rc = searches_read(&d->searches, ino, off, size, &sr);
+
+	if (rc == -ENODATA)
+		read_search_again(req, d, &sr, size, off);
+	else if (rc < 0)
+		fuse_reply_err(req, -rc);
+	else
+		fuse_reply_buf(req, sr.bytes, sr.n);
+	free(sr.bytes);
+	free(sr.words);
+}
+
 static void sfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
                      struct fuse_file_info *fi)
 {
@@ -346,6 +430,10 @@ static void sfs_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	struct resolved r;
 
 	(void)fi;
+	if (searches_is(ino)) {
+		read_search(req, d, ino, size, off);
+		return;
+	}
 	if (!resolve(d, ino, &r)) {
 		fuse_reply_err(req, ESTALE);
 		return;

@@ -956,7 +956,7 @@ static void fill_some(struct daemon *d)
 		return;
 	for (; r->fill_at < g->nnodes && copied < FILL_BATCH; r->fill_at++) {
 		const struct node *n = &g->nodes[r->fill_at];
-		if (n->kind != NODE_SKILL_FILE || gen_kept(g, n) ||
+		if (n->kind != NODE_SKILL_FILE || n->in_view || gen_kept(g, n) ||
 		    !backing_may_read_ahead(g, n))
 			continue;
 		copied++;

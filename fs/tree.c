@@ -6,7 +6,10 @@
  * Layout: the mount contract (contract.h), whose table of fixed entries
  * makes / and the head of catalog/; docs/ is laid out like a skill,
  * skills/<id>/ mirrors the skill's files, and refs/<id>/<ref>.md links
- * into skills/<id>/.
+ * into skills/<id>/.  views/<view>/<id>/ mirrors skills/<id>/ for the
+ * skills of a view (views.h), beside its find-skills/SKILL.md; search/
+ * lists nothing, and ops.c answers a lookup in it from the generation's
+ * search index.
  *
  * Nodes are laid out breadth first so that every folder's children are
  * contiguous and sorted by name: a lookup is a binary search.
@@ -21,14 +24,19 @@
 
 #include "contract.h"
 #include "grow.h"
+#include "search.h"
+#include "views.h"
 #include "retain.h"
 #include "strpool.h"
 #include "tree.h"
 
-/* Which of the mount's own folders a NODE_DIR is (its `item`). */
-enum dir_id { DIR_ROOT, DIR_CATALOG, DIR_SKILLS, DIR_REFS, DIR_REFSKILL };
+/* Which of the mount's own folders a NODE_DIR is (its `item`); view v
+ * is DIR_VIEW0 + 2v, its find-skills folder the next. */
+enum dir_id { DIR_ROOT, DIR_CATALOG, DIR_SKILLS, DIR_REFS, DIR_REFSKILL,
+              DIR_SEARCH, DIR_VIEWS, DIR_VIEW0 };
 
-/* Fixed documents; skill records follow at DOC_RECORD + skill index. */
+/* Fixed documents; skill records follow at DOC_RECORD + skill index,
+ * then each view's find-skills/SKILL.md. */
 enum { DOC_INDEX, DOC_SKILLS_INDEX, DOC_STATUS, DOC_RECORD };
 
 /* A child about to become a node. */
@@ -47,6 +55,10 @@ struct builder {
 	size_t pins_cap;
 	struct proto *kids;    /* scratch for one folder's children */
 	size_t kids_cap;
+	/* per skill, where its files start in canon; per file of every
+	 * skill, its node under skills/ (what a view's entry links to) */
+	size_t *file_base;
+	uint32_t *canon;
 	/* skills/<id>: file indices grouped by parent folder (see
 	 * group_files), for the skill being laid out */
 	uint32_t group_skill;
@@ -138,13 +150,39 @@ static int add_record(struct builder *b, size_t i)
 	return 0;
 }
 
+/* The views, and the search index of prev for the same catalog (a
+ * generation that only tells status.json of a pending change); a new
+ * catalog's index is made when first needed (gen_search_prepare). */
+static int select_views(struct builder *b)
+{
+	struct gen *g = b->g;
+	const struct gen_params *p = b->p;
+	int rc;
+
+	if (b->prev && b->prev->cat == g->cat) {
+		struct gen *prev = (struct gen *)b->prev;
+		pthread_mutex_lock(&prev->search_lock);
+		g->search = sfs_search_ref(prev->search);
+		pthread_mutex_unlock(&prev->search_lock);
+	}
+	rc = sfs_views_build(g->cat, p->views, p->nviews,
+	                     p->mountpoint ? p->mountpoint : "", &g->views);
+	return rc == -EINVAL ? sfs_views_build(g->cat, NULL, 0,
+	                                       p->mountpoint ? p->mountpoint
+	                                                     : "", &g->views)
+	                     : rc;
+}
+
 static int render_docs(struct builder *b)
 {
 	struct gen *g = b->g;
 	const sfs_catalog *cat = g->cat;
 	size_t n = sfs_catalog_nskills(cat);
+	int rc = select_views(b);
 
-	g->docs = calloc(DOC_RECORD + n, sizeof(*g->docs));
+	if (rc < 0)
+		return rc;
+	g->docs = calloc(DOC_RECORD + n + g->views->n, sizeof(*g->docs));
 	if (!g->docs)
 		return -ENOMEM;
 
@@ -154,6 +192,7 @@ static int render_docs(struct builder *b)
 		.refresh_mode = g->refresh_mode,
 		.root_sources = b->p->root_sources,
 		.pending = b->p->pending,
+		.views = g->views,
 	};
 	if (add_lines_doc(b, false) < 0 || add_lines_doc(b, true) < 0 ||
 	    add_doc(g, sfs_render_status(cat, &info)) < 0)
@@ -161,6 +200,13 @@ static int render_docs(struct builder *b)
 	for (size_t i = 0; i < n; i++)
 		if (add_record(b, i) < 0)
 			return -ENOMEM;
+	for (size_t v = 0; v < g->views->n; v++) {
+		/* find-skills/SKILL.md: the document takes the view's text */
+		rc = add_doc(g, g->views->v[v].find_skills);
+		g->views->v[v].find_skills = NULL;
+		if (rc < 0)
+			return rc;
+	}
 	return 0;
 }
 
@@ -272,8 +318,10 @@ static const struct {
 	[SFS_MOUNT_DOCS] = { NODE_SKILL_DIR, TREE_DOCS, TREE_NONE },
 	[SFS_MOUNT_INDEX] = { NODE_DOC, TREE_NONE, DOC_INDEX },
 	[SFS_MOUNT_REFS] = { NODE_DIR, TREE_NONE, DIR_REFS },
+	[SFS_MOUNT_SEARCH] = { NODE_DIR, TREE_NONE, DIR_SEARCH },
 	[SFS_MOUNT_SKILLS] = { NODE_DIR, TREE_NONE, DIR_SKILLS },
 	[SFS_MOUNT_STATUS] = { NODE_DOC, TREE_NONE, DOC_STATUS },
+	[SFS_MOUNT_VIEWS] = { NODE_DIR, TREE_NONE, DIR_VIEWS },
 	[SFS_MOUNT_SKILLS_INDEX] = { NODE_DOC, TREE_NONE, DOC_SKILLS_INDEX },
 };
 
@@ -291,6 +339,26 @@ static int push_fixed_kids(struct builder *b, size_t *n, bool in_root)
 		rc = push_kid(b, n, f->name, fixed_nodes[e].kind,
 		              fixed_nodes[e].skill, fixed_nodes[e].item);
 	}
+	return rc;
+}
+
+/* views/<view>: its skills, laid out as in skills/, and find-skills/;
+ * views/<view>/find-skills: its SKILL.md. */
+static int view_kids(struct builder *b, uint32_t item, size_t *n)
+{
+	const struct gen *g = b->g;
+	size_t vi = (item - DIR_VIEW0) / 2;
+	const struct sfs_view *v = &g->views->v[vi];
+	uint32_t doc = DOC_RECORD + (uint32_t)sfs_catalog_nskills(g->cat) +
+	               (uint32_t)vi;   /* see render_docs */
+	int rc;
+
+	if ((item - DIR_VIEW0) % 2)
+		return push_kid(b, n, "SKILL.md", NODE_DOC, TREE_NONE, doc);
+	rc = push_kid(b, n, SFS_FIND_SKILLS, NODE_DIR, TREE_NONE, item + 1);
+	for (size_t i = 0; i < v->nskills && rc == 0; i++)
+		rc = push_kid(b, n, sfs_catalog_skill(g->cat, v->skills[i])->id,
+		              NODE_SKILL_DIR, v->skills[i], TREE_NONE);
 	return rc;
 }
 
@@ -331,6 +399,16 @@ static int own_dir_kids(struct builder *b, const struct node *dir, size_t *n)
 			              NODE_REFLINK, dir->skill, r);
 		break;
 	}
+	case DIR_SEARCH:
+		break;   /* ops.c answers lookups */
+	case DIR_VIEWS:
+		for (uint32_t v = 0; v < b->g->views->n && rc == 0; v++)
+			rc = push_kid(b, n, b->g->views->v[v].name, NODE_DIR,
+			              TREE_NONE, DIR_VIEW0 + 2 * v);
+		break;
+	default:
+		rc = view_kids(b, dir->item, n);
+		break;
 	}
 	return rc ? -ENOMEM : 0;
 }
@@ -428,10 +506,33 @@ static void pin_node(struct builder *b, uint32_t idx)
 	g->pins[g->npins++] = (struct pin){ idx, fd };
 }
 
+/* A file or link of a view: the inode of its entry under skills/, laid
+ * out before it (one level less deep, breadth first).  Its bytes are
+ * read, kept and pinned through that entry. */
+static bool number_alias(struct builder *b, uint32_t idx)
+{
+	struct node *n = &b->g->nodes[idx];
+
+	if (n->skill >= sfs_catalog_nskills(b->g->cat) ||
+	    (n->kind != NODE_SKILL_FILE && n->kind != NODE_SKILL_LINK))
+		return false;
+	uint32_t *canon = &b->canon[b->file_base[n->skill] + n->item];
+	if (!n->in_view) {
+		*canon = idx;
+		return false;
+	}
+	n->ino = b->g->nodes[*canon].ino;
+	b->prev_of[idx] = TREE_NONE;
+	return true;
+}
+
 static void number_node(struct builder *b, uint32_t idx, const struct node *o)
 {
 	struct node *n = &b->g->nodes[idx];
 	const struct gen_params *p = b->p;
+
+	if (number_alias(b, idx))
+		return;
 
 	if (o && unchanged(b, n, o)) {
 		n->ino = o->ino;
@@ -479,6 +580,9 @@ static int fill_dir(struct builder *b, uint32_t d)
 			.skill = b->kids[i].skill,
 			.item = b->kids[i].item,
 			.kind = b->kids[i].kind,
+			.in_view = g->nodes[d].in_view ||
+			           (g->nodes[d].kind == NODE_DIR &&
+			            g->nodes[d].item >= DIR_VIEW0),
 		};
 		number_node(b, idx, pdir ? gen_child(b->prev, pdir, c->name)
 		                         : NULL);
@@ -533,11 +637,19 @@ static int index_inodes(struct gen *g)
 	return 0;
 }
 
-static uint32_t count_nodes(const sfs_catalog *cat)
+static uint32_t count_nodes(const sfs_catalog *cat,
+                            const struct sfs_views *views)
 {
 	size_t n = sfs_catalog_nskills(cat);
-	uint64_t total = 7 + 2 * (uint64_t)n;   /* /, 5 entries, skills_index */
+	uint64_t total = 9 + 2 * (uint64_t)n;   /* /, 7 entries, skills_index */
 	const struct sfs_skill *docs = sfs_catalog_docs(cat);
+
+	for (size_t v = 0; v < views->n; v++) {
+		total += 3;   /* views/<v>, find-skills/, its SKILL.md */
+		for (size_t i = 0; i < views->v[v].nskills; i++)
+			total += 1 + sfs_catalog_skill(cat,
+			                               views->v[v].skills[i])->nfiles;
+	}
 
 	if (docs)
 		total += 1 + docs->nfiles;
@@ -560,7 +672,8 @@ static int carry_kept(struct builder *b)
 		return -ENOMEM;
 	for (uint32_t i = 0; b->prev && i < g->nnodes; i++) {
 		const struct node *n = &g->nodes[i];
-		if (n->kind != NODE_SKILL_FILE || b->prev_of[i] == TREE_NONE)
+		if (n->kind != NODE_SKILL_FILE || b->prev_of[i] == TREE_NONE ||
+		    n->in_view)
 			continue;
 		const struct node *o = &b->prev->nodes[b->prev_of[i]];
 		struct kept *k = gen_kept(b->prev, o);
@@ -571,16 +684,31 @@ static int carry_kept(struct builder *b)
 	return 0;
 }
 
+static int index_files(struct builder *b)
+{
+	size_t n = sfs_catalog_nskills(b->g->cat), total = 0;
+
+	b->file_base = malloc((n + 1) * sizeof(*b->file_base));
+	if (!b->file_base)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		b->file_base[i] = total;
+		total += sfs_catalog_skill(b->g->cat, i)->nfiles;
+	}
+	b->canon = malloc((total ? total : 1) * sizeof(*b->canon));
+	return b->canon ? 0 : -ENOMEM;
+}
+
 static int layout(struct builder *b)
 {
 	struct gen *g = b->g;
 
-	b->cap = count_nodes(g->cat);
+	b->cap = count_nodes(g->cat, g->views);
 	if (!b->cap)
 		return -EOVERFLOW;
 	g->nodes = calloc(b->cap, sizeof(*g->nodes));
 	b->prev_of = malloc(b->cap * sizeof(*b->prev_of));
-	if (!g->nodes || !b->prev_of)
+	if (!g->nodes || !b->prev_of || index_files(b) < 0)
 		return -ENOMEM;
 
 	struct node *root = &g->nodes[0];
@@ -622,6 +750,10 @@ struct gen *gen_build(sfs_catalog *cat, const struct gen *prev,
 		return NULL;
 	atomic_init(&g->refs, 1);
 	atomic_init(&g->active, 0);
+	if (pthread_mutex_init(&g->search_lock, NULL) != 0) {
+		free(g);
+		return NULL;
+	}
 	g->number = p->number;
 	g->built = p->now;
 	g->uid = p->uid;
@@ -634,6 +766,8 @@ struct gen *gen_build(sfs_catalog *cat, const struct gen *prev,
 	if (rc == 0)
 		rc = layout(&b);
 	free(b.prev_of);
+	free(b.file_base);
+	free(b.canon);
 	free(b.kids);
 	free(b.order);
 	free(b.start);
@@ -667,6 +801,9 @@ void gen_free(struct gen *g)
 		sfs_lines_doc_free(g->docs[i].lines);
 	}
 	free(g->docs);
+	sfs_views_free(g->views);
+	sfs_search_unref(g->search);
+	pthread_mutex_destroy(&g->search_lock);
 	for (uint32_t i = 0; i < g->nroot_fds; i++)
 		if (g->root_fds[i] >= 0)
 			close(g->root_fds[i]);
@@ -715,6 +852,43 @@ const struct node *gen_child(const struct gen *g, const struct node *dir,
 			lo = mid + 1;
 	}
 	return NULL;
+}
+
+bool gen_is_search_dir(const struct node *n)
+{
+	return n->kind == NODE_DIR && n->skill == TREE_NONE &&
+	       n->item == DIR_SEARCH;
+}
+
+/*
+ * The search index is made when first needed, not with the generation:
+ * at 10,000 skills it took 500-900 ms more of a loaded machine's tree
+ * build, which a mount's start and every refresh would wait for.  Once
+ * search/ is in use, the refresh thread makes it after each publish
+ * (generation.c), so a search rarely waits.
+ */
+struct sfs_search *gen_search_prepare(struct gen *g)
+{
+	struct sfs_search *s;
+
+	pthread_mutex_lock(&g->search_lock);
+	if (!g->search && sfs_search_build(g->cat, &g->search) < 0)
+		g->search = NULL;
+	s = sfs_search_ref(g->search);
+	pthread_mutex_unlock(&g->search_lock);
+	return s;
+}
+
+char *gen_search(struct gen *g, const char *mount, const char *words)
+{
+	uint32_t hits[SFS_SEARCH_MAX_HITS];
+	struct sfs_search *s = gen_search_prepare(g);
+	size_t n;
+	int rc = s ? sfs_search_run(s, words, hits, SFS_SEARCH_MAX_HITS, &n)
+	           : -ENOMEM;
+
+	sfs_search_unref(s);
+	return rc < 0 ? NULL : sfs_render_search(g->cat, hits, n, mount);
 }
 
 const struct node *gen_child_nocase(const struct gen *g,

@@ -43,6 +43,12 @@ struct gen_params {
 	unsigned max_pins;                  /* per generation */
 	/* for status.json: a change not published yet, or NULL */
 	const struct sfs_status_pending *pending;
+	/* the mount's absolute path, for the paths views and search/ give;
+	 * and the views the configuration defines beside the built-in ones
+	 * (a def of an unknown profile leaves them all out) */
+	const char *mountpoint;
+	const struct sfs_view_def *views;
+	size_t nviews;
 };
 
 /*
@@ -73,6 +79,14 @@ const struct node *gen_child(const struct gen *g, const struct node *dir,
 const struct node *gen_child_nocase(const struct gen *g,
                                     const struct node *dir,
                                     const char *name);
+/* Whether n is search/, whose names ops.c answers (searches.h). */
+bool gen_is_search_dir(const struct node *n);
+/* The text of search/<words> in g for a mount at `mount`: malloc'd, or
+ * NULL when out of memory or the search failed. */
+char *gen_search(struct gen *g, const char *mount, const char *words);
+/* g's search index, made now if it is not yet: one reference (or NULL
+ * when out of memory). */
+struct sfs_search *gen_search_prepare(struct gen *g);
 /* The attributes of a node, as the kernel is told them. */
 void gen_stat(const struct gen *g, const struct node *n, struct stat *st);
 mode_t gen_mode(const struct gen *g, const struct node *n);

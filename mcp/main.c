@@ -28,7 +28,9 @@
 #include "http.h"
 #include "instructions.h"
 #include "jsonrpc.h"
+#include "contract.h"
 #include "mount.h"
+#include "selection.h"
 #include "server.h"
 #include "skillsfs.h"
 
@@ -57,6 +59,7 @@ static void usage(FILE *f)
 	      "       skillsfs-mcp --mount MOUNT [--skills-dir DIR]... [--config FILE]\n"
 	      "                    [--docs-dir DIR] [--audit-log FILE]\n"
 	      "                    [--http ADDR:PORT [--token-file FILE]]\n"
+	      "       (either with [--view NAME])\n"
 	      "       skillsfs-mcp instructions [--no-xml]\n"
 	      "       skillsfs-mcp --help | --version\n"
 	      "\n"
@@ -79,6 +82,8 @@ static void usage(FILE *f)
 	      "  -l, --linger SECONDS    how long a mount outlives its last session\n"
 	      "                          (default 5)\n"
 	      "  -a, --audit-log FILE    append one JSON line per request to FILE\n"
+	      "  -w, --view NAME         list_skills and skills/list list the skills\n"
+	      "                          of the mount's view NAME (views/NAME)\n"
 	      "  -H, --http ADDR:PORT    serve MCP over Streamable HTTP at\n"
 	      "                          http://ADDR:PORT/mcp instead of stdio; PORT\n"
 	      "                          alone is 127.0.0.1:PORT, [::1]:PORT is IPv6,\n"
@@ -96,6 +101,9 @@ static void usage(FILE *f)
 	      "\n"
 	      "  instructions            print the usage guide for agents, in\n"
 	      "                          <skills-mcp-instructions> tags unless --no-xml\n"
+	      "\n"
+	      "A " SFS_PROJECT_FILE " in the current folder or one above it narrows\n"
+	      "what the session lists (include, exclude) and lists its pins first.\n"
 	      "\n"
 	      "Environment: " PLAIN_DIR_ENV "=1 accepts a plain folder laid out\n"
 	      "like a mount (a test aid: skips only the filesystem type check).\n", f);
@@ -140,12 +148,16 @@ struct options {
 	const char *http;
 	const char *token_file;
 	struct http_listen listen;
+	const char *view;
+	struct sfs_view_def project;   /* of the project file, if any */
+	bool has_project;
 };
 
 static void options_free(struct options *o)
 {
 	free(o->dirs);
 	sfs_config_file_free(&o->cf);
+	sfs_view_def_free(&o->project);
 }
 
 /* --http and --token-file; returns -1 to go on, or an exit status. */
@@ -180,6 +192,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "linger", required_argument, NULL, 'l' },
 		{ "http", required_argument, NULL, 'H' },
 		{ "token-file", required_argument, NULL, 't' },
+		{ "view", required_argument, NULL, 'w' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -187,7 +200,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:s:a:c:D:l:H:t:hV", longopts,
+	while ((c = getopt_long(argc, argv, ":m:s:a:c:D:l:H:t:w:hV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'm':
@@ -229,6 +242,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 't':
 			o->token_file = optarg;
+			break;
+		case 'w':
+			if (!sfs_skill_id_valid(optarg, strlen(optarg)))
+				return usage_error("--view needs a view's name "
+				                   "(claude-code, codex, ...)");
+			o->view = optarg;
 			break;
 		case 'h':
 			usage(stdout);
@@ -426,12 +445,17 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
+	char cwd[4096];
+	o.has_project = getcwd(cwd, sizeof(cwd)) &&
+	                selection_project(cwd, &o.project) == 1;
 	struct mcp_config cfg = {
 		.mount = am.mount,
 		.emit = emit_stdout,
 		.audit_fd = audit_fd,
 		.remount = remount,
 		.remount_arg = &am,
+		.view = o.view,
+		.project = o.has_project ? &o.project : NULL,
 	};
 	if (o.http) {
 		status = serve_http(&o, listen_fd, token, &cfg);

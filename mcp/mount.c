@@ -19,56 +19,27 @@
 
 /* ---- where the mount is ----------------------------------------------- */
 
-/* mountinfo escapes space, tab, newline and backslash as \ooo. */
-static void unescape_octal(char *s)
-{
-	char *o = s;
+struct mount_type {
+	const char *path;
+	char *fstype;
+	size_t len;
+};
 
-	for (; *s; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
-		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
-				      (s[3] - '0'));
-			s += 3;
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
+static void take_type(const char *point, const char *type, void *arg)
+{
+	struct mount_type *m = arg;
+
+	if (strcmp(point, m->path) == 0)   /* later ones are on top */
+		snprintf(m->fstype, m->len, "%s", type);
 }
 
 /* The type of the topmost mount at `path`, or "" when none. */
 static int lookup_mountinfo(const char *path, char *fstype, size_t len)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char *line = NULL;
-	size_t cap = 0;
+	struct mount_type m = { path, fstype, len };
 
-	if (!f)
-		return -errno;
 	fstype[0] = '\0';
-	while (getline(&line, &cap, f) > 0) {
-		/* id parent maj:min root mountpoint opts [optional...] - type src */
-		char *save = NULL, *tok;
-		char *point = NULL;
-		int field = 0;
-		for (tok = strtok_r(line, " \n", &save); tok;
-		     tok = strtok_r(NULL, " \n", &save), field++) {
-			if (field == 4)
-				point = tok;
-			if (field > 5 && strcmp(tok, "-") == 0)
-				break;
-		}
-		char *type = tok ? strtok_r(NULL, " \n", &save) : NULL;
-		if (!point || !type)
-			continue;
-		unescape_octal(point);
-		if (strcmp(point, path) == 0)
-			snprintf(fstype, len, "%s", type);  /* later ones are on top */
-	}
-	free(line);
-	fclose(f);
-	return 0;
+	return sfs_mountinfo_each(take_type, &m);
 }
 
 int mount_kind(const char *path, char *fstype, size_t fstype_len)

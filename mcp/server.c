@@ -532,6 +532,12 @@ struct mcp_server *mcp_server_new(const struct mcp_config *cfg)
 	s->log_level = -1;
 	s->remount = cfg->remount;
 	s->remount_arg = cfg->remount_arg;
+	s->project = cfg->project;
+	if (cfg->view && !(s->view = strdup(cfg->view))) {
+		free(s->mount.path);
+		free(s);
+		return NULL;
+	}
 	return s;
 }
 
@@ -546,6 +552,7 @@ void mcp_server_free(struct mcp_server *s)
 		return;
 	mount_release(&s->mount);
 	free(s->mount.path);
+	free(s->view);
 	for (size_t i = 0; i < s->nsubs; i++)
 		free(s->subs[i].id_raw);
 	free(s);

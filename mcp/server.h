@@ -15,6 +15,8 @@
 
 #include "mount.h"
 
+struct sfs_view_def;   /* views.h */
+
 #define SERVER_NAME "skillsfs-mcp"
 /* _meta key carrying the absolute path inside the mount of a resource. */
 #define META_PATH "io.skillsfs/path"
@@ -87,6 +89,9 @@ struct mcp_server {
 	struct subscription subs[MAX_SUBSCRIPTIONS];
 	size_t nsubs;
 	struct mcp_outcome outcome;
+	char *view;                /* --view: the view listed, or NULL */
+	const struct sfs_view_def *project;   /* the session's project
+	                              file (selection.h), or NULL */
 };
 
 struct mcp_config {
@@ -96,6 +101,8 @@ struct mcp_config {
 	int audit_fd;              /* -1 for none; owned by the caller */
 	remount_fn remount;        /* or NULL */
 	void *remount_arg;
+	const char *view;          /* --view NAME, or NULL */
+	const struct sfs_view_def *project;  /* outlives the server; or NULL */
 };
 
 /* ---- entry points (server.c) ------------------------------------------ */

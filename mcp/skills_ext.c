@@ -23,6 +23,7 @@
 #include "cursor.h"
 #include "jsonrpc.h"
 #include "resources.h"
+#include "selection.h"
 #include "text.h"
 
 #define SKILLS_PAGE 100
@@ -73,51 +74,96 @@ static cJSON *raw_entry(const struct model *md, int fd, size_t i,
 	return raw;
 }
 
+/* selection_make's keep: a skill with an entry in index.json. */
+static bool has_entry(const struct model *md, size_t i, const char *query,
+                      void *arg)
+{
+	(void)query;
+	(void)arg;
+	return md->skills[i].index_len != 0;
+}
+
+static int cmp_index(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The skills skills/list lists: those of the view (the params' "view",
+ * else the session's) that the project admits, in id order, so that a
+ * cursor is the last id as it always was. */
+static bool list_selection(struct mcp_server *s, const struct request *req,
+                           const struct model *md, struct selection *sel,
+                           struct reply *r)
+{
+	bool bad;
+	const char *view = param_string(req, "view", r, &bad), *why;
+
+	if (bad)
+		return false;
+	view = view ? view : s->view;
+	int rc = selection_make(s->mount.path, md, view, s->project, NULL,
+	                        has_entry, NULL, sel, &why);
+	if (rc == -ENOENT)
+		reply_error(r, JSONRPC_INVALID_PARAMS, NULL,
+			    "Invalid params: view %s: %s", view, why);
+	else if (rc < 0)
+		reply_error(r, JSONRPC_INTERNAL_ERROR, NULL, "out of memory");
+	if (rc < 0)
+		return false;
+	qsort(sel->v, sel->n, sizeof(*sel->v), cmp_index);
+	return true;
+}
+
 void handle_skills_list(struct mcp_server *s, const struct request *req,
                         struct reply *r)
 {
 	char *key;
 	size_t start = 0;
+	struct selection sel;
 	const struct model *md = list_begin(s, req, "skills", r, &key);
 
-	if (!md)
+	if (!md || !list_selection(s, req, md, &sel, r)) {
+		free(key);
 		return;
+	}
 	if (key)
-		while (start < md->n && strcmp(md->skills[start].id, key) <= 0)
+		while (start < sel.n &&
+		       strcmp(md->skills[sel.v[start]].id, key) <= 0)
 			start++;
 	free(key);
 
 	int fd = model_index_open(md);
 	if (fd < 0) {
+		selection_free(&sel);
 		index_error(r, -fd);
 		return;
 	}
 	cJSON *result = cJSON_CreateObject();
 	cJSON *list = cJSON_AddArrayToObject(result, "skills");
-	size_t i, count = 0;
+	size_t k, count = 0;
 	const char *last = NULL;
-	for (i = start; i < md->n && count < SKILLS_PAGE; i++) {
-		if (!md->skills[i].index_len)
-			continue;
-		cJSON *raw = raw_entry(md, fd, i, r);
+	for (k = start; k < sel.n && count < SKILLS_PAGE; k++) {
+		cJSON *raw = raw_entry(md, fd, sel.v[k], r);
 		if (!raw) {
 			close(fd);
+			selection_free(&sel);
 			cJSON_Delete(result);
 			return;
 		}
 		cJSON_AddItemToArray(list, raw);
 		count++;
-		last = md->skills[i].id;
+		last = md->skills[sel.v[k]].id;
 	}
 	close(fd);
-	while (i < md->n && !md->skills[i].index_len)
-		i++;
-	if (i < md->n && last) {
+	if (k < sel.n && last) {
 		char *next = cursor_make("skills", last);
 		if (next)
 			cJSON_AddStringToObject(result, "nextCursor", next);
 		free(next);
 	}
+	selection_free(&sel);
 	r->result = result;
 	r->cache = CACHE_MOUNT;   /* SEP-2640: list-caching attributes */
 }

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "cursor.h"
 #include "files.h"
 #include "jsonrpc.h"
+#include "selection.h"
 #include "server.h"
 #include "skillmd.h"
 #include "text.h"
@@ -39,11 +41,16 @@ static const char list_skills_def[] =
 "task comes up. Each entry has the skill's id (pass it to get_skill), name, "
 "description, tags, path: the absolute path of its SKILL.md inside the "
 "read-only skillsfs mount, and plugin: the Claude Code plugin it comes from, "
-"when it comes from one. With many skills, narrow the list with query and "
-"page through it with limit and cursor.\","
+"when it comes from one. With many skills, search with query and "
+"page through the list with limit and cursor.\","
 "\"inputSchema\":{\"type\":\"object\",\"properties\":{"
-"\"query\":{\"type\":\"string\",\"description\":\"Words that must all appear "
-"(case-insensitive) in a skill's id, name, description or tags.\"},"
+"\"query\":{\"type\":\"string\",\"description\":\"Words to search for "
+"(case-insensitive). The skills whose id, name, description or tags hold "
+"every word come first, best match first; when none holds them all, the "
+"best matches of any of the words.\"},"
+"\"view\":{\"type\":\"string\",\"description\":\"List only the skills "
+"of this view of the mount (claude-code, codex, copilot, gemini, or one "
+"the configuration defines); default: the session's --view.\"},"
 "\"limit\":{\"type\":\"integer\",\"minimum\":1,\"maximum\":500,\"default\":50,"
 "\"description\":\"Most skills to return (default 50, at most 500).\"},"
 "\"cursor\":{\"type\":\"string\",\"description\":\"The nextCursor of the "
@@ -319,65 +326,116 @@ static bool arg_string(const cJSON *args, const char *name, const char **out,
 	return true;
 }
 
+/* selection_make's keep: what list_skills may list, and with a query,
+ * only a skill holding every word (query NULL: any). */
+static bool listable(const struct model *md, size_t i, const char *query,
+                     void *arg)
+{
+	const struct query *q = arg;
+	const struct skill *sk = &md->skills[i];
+	struct skill_info si;
+
+	if (!sk->model_invocable)
+		return false;
+	if (!query)
+		return true;
+	if (!query_may_match(q, md, sk) || model_skill_info(md, i, &si) < 0)
+		return false;
+	bool match = query_matches(q, sk, &si);
+	skill_info_free(&si);
+	return match;
+}
+
+/* Where a page starts in sel: after the id a cursor names (id order),
+ * or at the position it names ("@N": any other order).  SIZE_MAX when
+ * the cursor is not one of list_skills. */
+static size_t page_start(const struct model *md, const struct selection *sel,
+                         const char *cursor)
+{
+	char *key = cursor ? cursor_key(cursor, "list_skills") : NULL;
+	size_t start = 0;
+
+	if (cursor && !key)
+		return SIZE_MAX;
+	if (key && key[0] == '@') {
+		start = strtoul(key + 1, NULL, 10);
+	} else if (key) {
+		size_t after = after_key(md, key);
+		while (start < sel->n && sel->v[start] < after)
+			start++;
+	}
+	free(key);
+	return start;
+}
+
+static void list_page(struct mcp_server *s, const struct model *md,
+                      const struct selection *sel, size_t start,
+                      size_t limit, struct reply *r)
+{
+	cJSON *out = cJSON_CreateObject();
+	cJSON *list = cJSON_AddArrayToObject(out, "skills");
+	size_t k = start;
+
+	for (; k < sel->n && k - start < limit; k++) {
+		struct skill_info si;
+		if (model_skill_info(md, sel->v[k], &si) < 0)
+			continue;
+		cJSON_AddItemToArray(list, skill_summary(s, &md->skills[sel->v[k]],
+		                                         &si));
+		skill_info_free(&si);
+	}
+	if (k < sel->n && k > start) {
+		char pos[32];
+		snprintf(pos, sizeof(pos), "@%zu", k);
+		char *next = cursor_make("list_skills", sel->by_id ?
+		                         md->skills[sel->v[k - 1]].id : pos);
+		if (next)
+			cJSON_AddStringToObject(out, "nextCursor", next);
+		free(next);
+	}
+	tool_result(r, out);
+}
+
 static void list_skills(struct mcp_server *s, const cJSON *args,
                         struct reply *r)
 {
-	const char *query_text, *cursor;
-	size_t limit, start = 0;
+	const char *query_text, *cursor, *view, *why;
+	size_t limit;
 	struct query q = { 0 };
+	struct selection sel;
 
 	if (!arg_string(args, "query", &query_text, r) ||
+	    !arg_string(args, "view", &view, r) ||
 	    !arg_string(args, "cursor", &cursor, r) || !arg_limit(args, &limit, r))
 		return;
 	const struct model *md = tool_model(s, r);
 	if (!md)
 		return;
-	if (cursor) {
-		char *key = cursor_key(cursor, "list_skills");
-		if (!key) {
-			tool_error(r, "cursor is not one that list_skills returned; "
-				   "call list_skills without it to start over");
-			return;
-		}
-		start = after_key(md, key);
-		free(key);
-	}
 	if (query_text && !query_parse(query_text, &q)) {
 		query_free(&q);
 		tool_error(r, "query has more than %d words", MAX_QUERY_WORDS);
 		return;
 	}
-
-	cJSON *out = cJSON_CreateObject();
-	cJSON *list = cJSON_AddArrayToObject(out, "skills");
-	size_t count = 0;
-	const char *last = NULL;
-	bool more = false;
-	for (size_t i = start; i < md->n && !more; i++) {
-		const struct skill *sk = &md->skills[i];
-		struct skill_info si;
-		if (!sk->model_invocable || !query_may_match(&q, md, sk) ||
-		    model_skill_info(md, i, &si) < 0)
-			continue;
-		if (query_matches(&q, sk, &si)) {
-			if (count == limit) {
-				more = true;
-			} else {
-				cJSON_AddItemToArray(list, skill_summary(s, sk, &si));
-				count++;
-				last = sk->id;
-			}
-		}
-		skill_info_free(&si);
-	}
-	if (more && last) {
-		char *next = cursor_make("list_skills", last);
-		if (next)
-			cJSON_AddStringToObject(out, "nextCursor", next);
-		free(next);
-	}
+	view = view ? view : s->view;
+	int rc = selection_make(s->mount.path, md, view, s->project,
+	                        query_text && q.n ? query_text : NULL, listable,
+	                        &q, &sel, &why);
 	query_free(&q);
-	tool_result(r, out);
+	if (rc == -ENOENT) {
+		tool_error(r, "view %s: %s", view, why);
+		return;
+	}
+	if (rc < 0) {
+		tool_error(r, "out of memory");
+		return;
+	}
+	size_t start = page_start(md, &sel, cursor);
+	if (start == SIZE_MAX)
+		tool_error(r, "cursor is not one that list_skills returned; "
+			   "call list_skills without it to start over");
+	else
+		list_page(s, md, &sel, start, limit, r);
+	selection_free(&sel);
 }
 
 /* ---- get_skill -------------------------------------------------------- */

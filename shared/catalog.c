@@ -38,6 +38,9 @@
 /* The body is read only for its checks, up to the largest skill a host
  * must accept (SEP-2640 limits). */
 #define SKILL_MD_BODY_MAX   (16 * 1024 * 1024)
+/* The headings a skill's search row holds: enough for a long SKILL.md's
+ * outline, little beside its frontmatter. */
+#define SEARCH_HEADINGS_MAX 2048
 
 /* One skill folder while the catalog is being built. */
 struct cand {
@@ -323,6 +326,10 @@ static int check_skill_md(struct reading *r, int fd)
 		}
 		body = rc == 0 ? more : NULL;
 	}
+	if (body)
+		r->meta.headings = sfs_search_headings(body, blen,
+		                                       SEARCH_HEADINGS_MAX,
+		                                       r->arena);
 	rc = body ? sfs_validate_body(body, blen, r->fm.body_line,
 	                              r->skill_md_path, body_link_exists, r,
 	                              &r->diags) : 0;

@@ -17,6 +17,12 @@
  *   docs_dir: DIR
  *   include: [PATTERN, ...]
  *   exclude: [PATTERN, ...]
+ *   views:                   (views.h; also the keys of a project file)
+ *     NAME:
+ *       profile: claude-code | codex | copilot | gemini
+ *       budget: characters   per_skill: characters
+ *       include: [PATTERN, ...]   exclude: [PATTERN, ...]   pins: [ID, ...]
+ *       project: DIR         (its .skillsfs.yaml adds to the above)
  *   options:
  *     strict, casefallback, nocasefallback, polling, multithreaded,
  *     nonempty, allow_other: true | false
@@ -36,9 +42,11 @@
 
 #include <yaml.h>
 
+#include "contract.h"
 #include "skillsfs.h"
 #include "source.h"
 #include "trust.h"
+#include "views.h"
 
 #define MAX_FILE_BYTES (1024 * 1024)
 #define MAX_MS 3600000L
@@ -68,6 +76,7 @@ struct cfg_ctx {
 	struct sfs_config_error *err;
 	struct entry e;         /* the source entry being read */
 	const yaml_node_t *lock; /* the lock: key, once read */
+	struct sfs_view_def *view;   /* the view being read */
 };
 
 __attribute__((format(printf, 4, 5)))
@@ -680,6 +689,82 @@ static int take_sources(struct cfg_ctx *c, const yaml_node_t *v,
 	return 0;
 }
 
+/* ---- views: (views.h) ---------------------------------------------------- */
+
+#define MAX_BUDGET 10000000L
+
+static int read_project(struct cfg_ctx *c, const yaml_node_t *v,
+                        const char *key, const char *dir);
+
+/* A key of a view, or of a project file (project: only in a view). */
+static int view_key(struct cfg_ctx *c, const char *key, const yaml_node_t *k,
+                    const yaml_node_t *v)
+{
+	struct sfs_view_def *d = c->view;
+	const char *last = strrchr(key, '.') ? strrchr(key, '.') + 1 : key;
+	const char *s;
+	int rc;
+
+	if (!strcmp(last, "profile")) {
+		if ((rc = take_string(c, v, key, "a profile's name", &s)) < 0)
+			return rc;
+		if (!sfs_profile_find(s))
+			return fail(c, v, key, "unknown profile '%s' (known: "
+			            "claude-code, codex, copilot, gemini)", s);
+		free(d->profile);
+		return (d->profile = strdup(s)) ? 0 : no_memory(c);
+	}
+	if (!strcmp(last, "budget"))
+		return take_number(c, v, key, MAX_BUDGET, "characters",
+		                   &d->budget);
+	if (!strcmp(last, "per_skill"))
+		return take_number(c, v, key, MAX_BUDGET, "characters",
+		                   &d->per_skill);
+	if (!strcmp(last, "include"))
+		return take_list(c, v, key, false, &d->include, &d->ninclude);
+	if (!strcmp(last, "exclude"))
+		return take_list(c, v, key, false, &d->exclude, &d->nexclude);
+	if (!strcmp(last, "pins"))
+		return take_list(c, v, key, false, &d->pins, &d->npins);
+	if (!strcmp(last, "project") && strchr(key, '.')) {
+		char *dir = NULL;
+		if ((rc = take_path(c, v, key, &dir)) == 0)
+			rc = read_project(c, v, key, dir);
+		free(dir);
+		return rc;
+	}
+	return fail(c, k, key, "unknown key (known: profile, budget, "
+	            "per_skill, include, exclude, pins%s)",
+	            strchr(key, '.') ? ", project" : "");
+}
+
+static int view_entry(struct cfg_ctx *c, const char *key,
+                      const yaml_node_t *k, const yaml_node_t *v)
+{
+	struct sfs_config_file *o = c->out;
+	struct sfs_view_def *nv = realloc(o->views,
+	                                  (o->nviews + 1) * sizeof(*nv));
+
+	if (!nv)
+		return no_memory(c);
+	o->views = nv;
+	c->view = &nv[o->nviews++];
+	*c->view = (struct sfs_view_def){ .budget = SFS_UNSET,
+	                                  .per_skill = SFS_UNSET };
+	if (!sfs_skill_id_valid(scalar(k), strlen(scalar(k))))
+		return fail(c, k, key, "a view's name is a skill name: 1-64 "
+		            "of a-z, 0-9 and '-'");
+	if (!(c->view->name = strdup(scalar(k))))
+		return no_memory(c);
+	if (v->type != YAML_MAPPING_NODE)
+		return fail(c, v, key, "expected a mapping (profile, budget, "
+		            "include, exclude, pins, project)");
+	int rc = each_entry(c, v, key, view_key);
+	if (rc == 0 && !c->view->profile && c->view->budget == SFS_UNSET)
+		rc = fail(c, k, key, "give a profile or a budget");
+	return rc;
+}
+
 static int top_entry(struct cfg_ctx *c, const char *key,
                      const yaml_node_t *k, const yaml_node_t *v)
 {
@@ -710,8 +795,14 @@ static int top_entry(struct cfg_ctx *c, const char *key,
 			return fail(c, v, key, "expected a mapping of options");
 		return each_entry(c, v, key, option_entry);
 	}
+	if (!strcmp(key, "views")) {
+		if (v->type != YAML_MAPPING_NODE)
+			return fail(c, v, key, "expected a mapping of views");
+		return each_entry(c, v, key, view_entry);
+	}
 	return fail(c, k, key, "unknown key (known: roots, sources, lock, "
-	            "mountpoint, docs_dir, include, exclude, options)");
+	            "mountpoint, docs_dir, include, exclude, views, "
+	            "options)");
 }
 
 /* ---- reading ------------------------------------------------------------ */
@@ -836,6 +927,91 @@ int sfs_config_file_read(const char *path, const char *home,
 	return rc;
 }
 
+/* A project file's keys into c->view. */
+static int project_top(struct cfg_ctx *c, const yaml_node_t *top)
+{
+	if (top && top->type == YAML_SCALAR_NODE && is_plain(top) &&
+	    !*scalar(top))
+		return 0;   /* only comments */
+	if (top && top->type != YAML_MAPPING_NODE)
+		return fail(c, top, "", "expected a mapping of keys (pins, "
+		            "include, exclude, profile, budget, per_skill)");
+	return top ? each_entry(c, top, "", view_key) : 0;
+}
+
+/* Reads path into c->view: 0, or a negative errno with c->err set (its
+ * file: path). */
+static int project_read(struct cfg_ctx *c, const char *path)
+{
+	yaml_document_t doc;
+	char *text = NULL;
+	size_t len = 0;
+	struct cfg_ctx p = { .doc = &doc, .dir = "", .home = c->home,
+	                     .out = c->out, .err = c->err, .view = c->view };
+	char why[sizeof(c->err->message)] = "";
+	int rc = read_file(path, &text, &len, why, sizeof(why));
+
+	c->err->file = path;
+	if (rc == -EPERM)
+		snprintf(c->err->message, sizeof(c->err->message), "%s", why);
+	else if (rc < 0)
+		snprintf(c->err->message, sizeof(c->err->message),
+		         "cannot read: %s", rc == -EFBIG ? "larger than 1 MiB"
+		         : strerror(-rc));
+	if (rc < 0)
+		return rc;
+	rc = load(&p, text, len);
+	free(text);
+	if (rc < 0)
+		return rc;
+	rc = project_top(&p, yaml_document_get_root_node(&doc));
+	yaml_document_delete(&doc);
+	return rc;
+}
+
+/* project: DIR in a view: DIR's project file adds its keys.  An error in
+ * it names it; the configuration file is then not used either. */
+static int read_project(struct cfg_ctx *c, const yaml_node_t *v,
+                        const char *key, const char *dir)
+{
+	char *path = NULL;
+	const char *file = c->err->file;
+
+	free(c->view->project);
+	c->view->project = strdup(dir);
+	if (!c->view->project ||
+	    asprintf(&path, "%s/" SFS_PROJECT_FILE, dir) < 0)
+		return no_memory(c);
+	int rc = project_read(c, path);
+	if (rc < 0 && rc != -ENOMEM) {
+		/* told as the configuration file's error at this key, the
+		 * project file's place in the message */
+		char msg[sizeof(c->err->message)];
+		snprintf(msg, sizeof(msg), "%s", c->err->message);
+		char at[16] = "";
+		if (c->err->line)
+			snprintf(at, sizeof(at), ":%u", c->err->line);
+		c->err->file = file;
+		c->err->line = c->err->column = 0;
+		rc = fail(c, v, key, "%.100s%s: %.130s", path, at, msg);
+	}
+	free(path);
+	return rc;
+}
+
+int sfs_project_file_read(const char *path, const char *home,
+                          struct sfs_view_def *def,
+                          struct sfs_config_error *err)
+{
+	struct sfs_config_file none;
+	struct cfg_ctx c = { .home = home, .out = &none, .err = err,
+	                     .view = def };
+
+	reset(&none);
+	memset(err, 0, sizeof(*err));
+	return project_read(&c, path);
+}
+
 static void free_list(char **v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -859,5 +1035,8 @@ void sfs_config_file_free(struct sfs_config_file *cf)
 	free(cf->cache_dir);
 	free(cf->mountpoint);
 	free(cf->lock);
+	for (size_t i = 0; i < cf->nviews; i++)
+		sfs_view_def_free(&cf->views[i]);
+	free(cf->views);
 	reset(cf);
 }

@@ -70,6 +70,53 @@ char *sfs_mount_doc(const char *mount, const char *rel)
 	return printf_alloc("%s/%s/%s", mount, fixed[SFS_MOUNT_DOCS].path, rel);
 }
 
+char *sfs_mount_view(const char *mount, const char *view, const char *id,
+                     const char *rel)
+{
+	return printf_alloc("%s/%s/%s%s%s%s%s", mount,
+	                    fixed[SFS_MOUNT_VIEWS].path, view, id ? "/" : "",
+	                    id ? id : "", id && rel ? "/" : "",
+	                    id && rel ? rel : "");
+}
+
+char *sfs_mount_search(const char *mount, const char *words)
+{
+	char name[SFS_SEARCH_NAME_MAX + 1];
+	size_t n = strlen(words);
+
+	if (n > SFS_SEARCH_NAME_MAX) {
+		n = SFS_SEARCH_NAME_MAX;
+		while (n > 0 && words[n] != ' ')
+			n--;   /* a word cut in two would search for half */
+		if (n == 0)
+			n = SFS_SEARCH_NAME_MAX;
+	}
+	/* '/' separates names; "", "." and ".." name folders, not words */
+	bool dots = strspn(words, ".") >= n;
+	for (size_t i = 0; i < n; i++)
+		name[i] = words[i] == '/' || dots ? ' ' : words[i];
+	if (n == 0)
+		name[n++] = ' ';
+	name[n] = '\0';
+	return printf_alloc("%s/%s/%s", mount, fixed[SFS_MOUNT_SEARCH].path,
+	                    name);
+}
+
+bool sfs_search_line(const char *line, size_t len, char *id, size_t cap)
+{
+	const char *tab = memchr(line, SFS_SEARCH_SEP, len);
+
+	if (!tab || !memchr(tab + 1, SFS_SEARCH_SEP,
+	                    len - (size_t)(tab + 1 - line)))
+		return false;
+	size_t n = (size_t)(tab - line);
+	if (n >= cap || !sfs_skill_id_valid(line, n))
+		return false;
+	memcpy(id, line, n);
+	id[n] = '\0';
+	return true;
+}
+
 /* ---- building URIs ------------------------------------------------------ */
 
 #define RESOURCE "resource://"

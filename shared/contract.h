@@ -13,8 +13,11 @@
  *   docs/...                    the docs folder, laid out like a skill
  *   index.json                  SEP-2640 skills/list, one line per skill
  *   refs/<id>/<ref>.md          a skill's references, links into skills/
+ *   search/<words>              the best matches of any words (virtual)
  *   skills/<id>/...             the skill's files
  *   status.json                 the daemon's state and generation
+ *   views/<view>/<id>/...       an agent's selection, laid out as skills/,
+ *   views/<view>/find-skills/   with the skill that tells how to search
  *
  * The URIs (SEP-2640 and the resource families of the MCP server):
  *
@@ -51,8 +54,10 @@
 	X(DOCS, "docs", "docs", true, true)   /* with a docs folder only */ \
 	X(INDEX, "index.json", "index.json", true, false)                   \
 	X(REFS, "refs", "refs", true, true)                                 \
+	X(SEARCH, "search", "search", true, true)                           \
 	X(SKILLS, "skills", "skills", true, true)                           \
 	X(STATUS, "status.json", "status.json", true, false)                \
+	X(VIEWS, "views", "views", true, true)                              \
 	X(SKILLS_INDEX, "skills_index.json", "catalog/skills_index.json",   \
 	  false, false)
 
@@ -84,6 +89,16 @@ char *sfs_mount_record(const char *mount, const char *id);
 char *sfs_mount_skill(const char *mount, const char *id, const char *rel);
 /* mount/docs/rel */
 char *sfs_mount_doc(const char *mount, const char *rel);
+/* mount/views/<view>[/<id>[/rel]] (id and rel may be NULL) */
+char *sfs_mount_view(const char *mount, const char *view, const char *id,
+                     const char *rel);
+/* mount/search/<words>, the words made a file name: '/' as a space, cut
+ * to SFS_SEARCH_NAME_MAX bytes at a word's end. */
+char *sfs_mount_search(const char *mount, const char *words);
+#define SFS_SEARCH_NAME_MAX 255
+
+/* The virtual skill every view holds (see views.h). */
+#define SFS_FIND_SKILLS "find-skills"
 
 /* ---- URIs --------------------------------------------------------------- */
 
@@ -217,6 +232,21 @@ struct sfs_invocable {
 struct sfs_invocable sfs_frontmatter_invocable(const cJSON *fm);
 struct sfs_invocable sfs_index_entry_invocable(const char *e, size_t len);
 
+/* ---- search/<words> -------------------------------------------------------- */
+
+/*
+ * One line per match, best first:
+ *
+ *   <id> TAB <description> TAB <absolute path of its SKILL.md> NL
+ *
+ * the description on one line (its tabs and line breaks written as
+ * spaces).  search.c writes it; sfs_search_line reads one line (len
+ * bytes, without the newline): the id copied to id (cap bytes), false
+ * when the line is not one.
+ */
+#define SFS_SEARCH_SEP '\t'
+bool sfs_search_line(const char *line, size_t len, char *id, size_t cap);
+
 /* ---- catalog/<id>.json --------------------------------------------------- */
 
 /*
@@ -251,6 +281,9 @@ struct sfs_invocable sfs_index_entry_invocable(const char *e, size_t len);
  * the shared documents (allow_other): arrays, the second only then. */
 #define SFS_STATUS_UNLISTED "unlisted"
 #define SFS_STATUS_PRIVATE "private"
+/* An object from each view's name to what it holds: "skills" (count),
+ * "spend" and "budget" (characters of the agent's listing), "left_out". */
+#define SFS_STATUS_VIEWS "views"
 
 /* The generation a head of status.json names, or 0 when it names none. */
 unsigned long long sfs_status_generation(const char *head, size_t len);

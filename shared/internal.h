@@ -157,6 +157,7 @@ struct sfs_meta {
 	 * entry (arena strings); none when it may be listed. */
 	const char *unlisted[SFS_MAX_UNLISTED];
 	size_t nunlisted;
+	const char *headings;       /* of the body, for search (search.c) */
 };
 
 /*
@@ -182,5 +183,13 @@ typedef bool (*sfs_exists_fn)(const char *relpath, const char **actual,
 int sfs_validate_body(const char *body, size_t len, unsigned first_line,
                       const char *file, sfs_exists_fn exists, void *arg,
                       struct sfs_diag_list *diags);
+
+/* ---- search.c: what the search index reads of a body ---------------- */
+
+/* The headings of a SKILL.md body ('#' lines outside fenced code), their
+ * text one per line, at most max bytes, in the arena; NULL when there
+ * is none (or no memory). */
+char *sfs_search_headings(const char *body, size_t len, size_t max,
+                          struct sfs_arena *arena);
 
 #endif

@@ -21,6 +21,7 @@
 #include "contract.h"
 #include "snapshot.h"
 #include "source.h"
+#include "views.h"
 
 /* ---- building JSON ------------------------------------------------------ */
 
@@ -913,6 +914,40 @@ static cJSON *status_pending(struct json *j, const sfs_catalog *cat,
 	return o;
 }
 
+/* What a view holds and leaves out (views.h); after the counts, so a
+ * reader of the head of status.json has it. */
+static cJSON *status_view(struct json *j, const struct sfs_view *v)
+{
+	cJSON *o = checked(j, cJSON_CreateObject());
+	cJSON *left = checked(j, cJSON_CreateObject());
+	cJSON *named = checked(j, cJSON_CreateArray());
+
+	add(j, o, "profile", str(j, v->profile.name));
+	add(j, o, "skills", num(j, (double)v->nskills));
+	add(j, o, "spend", num(j, (double)v->spend));
+	add(j, o, "budget", num(j, (double)v->profile.budget));
+	add(j, left, "over_budget", num(j, (double)v->over_budget));
+	add(j, left, "not_admitted", num(j, (double)v->excluded));
+	for (size_t i = 0; i < v->nout; i++) {
+		cJSON *e = checked(j, cJSON_CreateObject());
+		add(j, e, "id", str(j, v->out[i].id));
+		add(j, e, "why", str(j, v->out[i].why));
+		push(j, named, e);
+	}
+	add(j, left, "skills", named);
+	add(j, o, "left_out", left);
+	return o;
+}
+
+static cJSON *status_views(struct json *j, const struct sfs_views *vs)
+{
+	cJSON *o = checked(j, cJSON_CreateObject());
+
+	for (size_t i = 0; i < vs->n; i++)
+		add(j, o, vs->v[i].name, status_view(j, &vs->v[i]));
+	return o;
+}
+
 char *sfs_render_status(const sfs_catalog *cat,
                         const struct sfs_status_info *info)
 {
@@ -924,6 +959,8 @@ char *sfs_render_status(const sfs_catalog *cat,
 	add(&j, doc, "refresh_mode", str(&j, info->refresh_mode));
 	add(&j, doc, SFS_STATUS_ROOTS, status_roots(&j, cat, info));
 	add(&j, doc, "counts", status_counts(&j, cat));
+	if (info->views)
+		add(&j, doc, SFS_STATUS_VIEWS, status_views(&j, info->views));
 	add(&j, doc, SFS_STATUS_SKILLS, status_skills(&j, cat));
 	add(&j, doc, SFS_STATUS_UNLISTED, status_unlisted(&j, cat));
 	if (cat->shared_only)

@@ -108,6 +108,9 @@ struct sfs_skill {
 	 * cJSON once, when the skill was read.  A reader that wants a tree
 	 * parses it (cJSON_ParseWithLength). */
 	struct sfs_span frontmatter_json;
+	/* The headings of SKILL.md's body, one per line, for the search
+	 * index (search.h); NULL when it has none or was not read. */
+	const char *headings;
 };
 
 /* A skill folder that was found but is not served, with the reason:
@@ -406,12 +409,14 @@ struct sfs_status_pending {
 };
 
 /* What the daemon knows beyond the catalog, for status.json. */
+struct sfs_views;   /* views.h */
 struct sfs_status_info {
 	uint64_t generation;
 	struct timespec last_refresh;
 	const char *refresh_mode;          /* "inotify" or "polling" */
 	const char *const *root_sources;   /* per root: "--skills-dir", ... */
 	const struct sfs_status_pending *pending; /* or NULL */
+	const struct sfs_views *views;     /* views.h; or NULL */
 };
 char *sfs_render_status(const sfs_catalog *cat,
                         const struct sfs_status_info *info);
@@ -428,6 +433,18 @@ void sfs_format_digest(const uint8_t sha256[32], char out[SFS_DIGEST_LEN]);
 bool sfs_parse_digest(const char *text, uint8_t out[32]);
 /* SHA-256 of len bytes. */
 void sfs_sha256(const void *data, size_t len, uint8_t out[32]);
+
+/* The skillsfs mount that holds `real` (a path with no symlink in it,
+ * as realpath(3) gives), from the kernel's table of mounts: its mount
+ * point, malloc'd; NULL when none holds it.  A root there must not be
+ * read (mounts.c says why). */
+char *sfs_skillsfs_mount_of(const char *real);
+/* Calls fn with the mount point (its escapes undone) and the filesystem
+ * type of each line of /proc/self/mountinfo, in order (a later mount on
+ * the same point is on top).  0, or a negative errno when it cannot be
+ * read. */
+int sfs_mountinfo_each(void (*fn)(const char *point, const char *type,
+                                  void *arg), void *arg);
 
 /* `path` made absolute against the current folder and cleaned lexically
  * ("." and empty parts dropped, ".." folded; no symlink is resolved, so
@@ -466,6 +483,7 @@ struct sfs_source_command {
 	                          NULL */
 };
 
+struct sfs_view_def;   /* views.h */
 struct sfs_config_file {
 	char **roots;          /* in file order */
 	size_t nroots;
@@ -483,6 +501,8 @@ struct sfs_config_file {
 	size_t nexclude;
 	char *docs_dir;        /* or NULL */
 	char *mountpoint;      /* or NULL */
+	struct sfs_view_def *views;   /* views: (views.h), in file order */
+	size_t nviews;
 	char *lock;            /* lock: a lockfile that names every source
 	                          (never with roots or sources), or NULL */
 	/* options: 0 or 1 (numbers: the value), or SFS_UNSET */

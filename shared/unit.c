@@ -161,6 +161,7 @@ static void meta(struct pack *p, const struct sfs_unit_draft *d,
 	c.nunlisted = m->nunlisted;
 	c.unlisted = m->nunlisted ? strs(p, m->unlisted, m->nunlisted) : NULL;
 	c.frontmatter_json = span(p, fm, strlen(fm));
+	c.headings = str(p, m->headings);
 	if (s)
 		*s = c;
 }

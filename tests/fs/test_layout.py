@@ -50,7 +50,8 @@ class Layout(MountTestCase):
 
     def test_top_level(self):
         self.assertEqual(sorted(os.listdir(self.m.path)),
-                         ["catalog", "index.json", "refs", "skills", "status.json"])
+                         ["catalog", "index.json", "refs", "search", "skills",
+                          "status.json", "views"])
         for name in ("catalog", "refs", "skills"):
             st = os.stat(self.m.file(name))
             self.assertTrue(stat.S_ISDIR(st.st_mode))

@@ -72,11 +72,16 @@ class Access(HostileCase):
         self.assertEqual(self.reads(m, "skills", "private", "open.md"), "read")
         self.assertEqual(self.reads(m, "index.json"), "read")
         self.assertEqual(self.reads(m, "skills", CONTROL_ID, "references", "guide.md"), "read")
-        # a walk as nobody sees no secret, and trips on exactly one file
+        # a walk as nobody sees no secret, and trips on exactly one file:
+        # under skills/, and in each view that holds the skill (views/)
         walk = self.walk(m, as_uid=NOBODY)
         self.assert_nothing_leaks(walk)
-        self.assertEqual([e[1] for e in walk["errors"]], ["EACCES"])
-        self.assertTrue(walk["errors"][0][0].endswith("/skills/private/mine.md"))
+        views = [v for v in os.listdir(m.file("views"))
+                 if "private" in os.listdir(m.file("views", v))]
+        want = sorted([m.file("skills", "private", "mine.md")] +
+                      [m.file("views", v, "private", "mine.md") for v in views])
+        self.assertEqual(sorted(e[0] for e in walk["errors"]), want)
+        self.assertEqual({e[1] for e in walk["errors"]}, {"EACCES"})
         # skillsfs-mcp run by nobody gets what nobody may read
         s = self.mcp(m, preexec_fn=become(NOBODY))
         r = s.request("resources/read", {"uri": "skill://private/open.md"})

@@ -90,6 +90,20 @@ class Confidential(HostileCase):
         self.assertEqual([p["dir"] for p in st["private"]], [self.hidden_dir])
         self.assertNotIn(HIDDEN + '"', json.dumps(st["skills"]))
 
+    def test_search_and_views_never_show_it(self):
+        # search/ and views/ are shared documents too: the words of the
+        # hidden skill's description find nothing, no view lists it, and
+        # the control skill beside it is found
+        for words in ("private notes root only", self.canary.decode()):
+            r = self.as_user("cat", self.m.file("search", words))
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertNotIn(self.canary, r.stdout)
+            self.assertNotIn(HIDDEN.encode(), r.stdout)
+        for view in os.listdir(self.m.file("views")):
+            self.assertNotIn(HIDDEN, os.listdir(self.m.file("views", view)))
+        r = self.as_user("cat", self.m.file("search", CONTROL_ID))
+        self.assertIn(CONTROL_ID.encode() + b"\t", r.stdout)
+
     def test_other_users_mcp_never_sees_the_canary(self):
         s = self.mcp(preexec_fn=become_test_user(self.uid))
         r = s.request("skills/list", {})

@@ -72,10 +72,13 @@ def main():
                 out["links"] += 1
                 real = os.path.realpath(p)
                 # a link under skills/<id>/ stays in skills/<id>/; one under
-                # refs/<id>/ leads into skills/<id>/; one in docs/ in docs/
+                # refs/<id>/ leads into skills/<id>/; one in docs/ in docs/;
+                # one under views/<view>/<id>/ in views/<view>/<id>/
                 rel = os.path.relpath(p, mount).split(os.sep)
                 if rel[0] == "docs":
                     home = os.path.join(mount, "docs")
+                elif rel[0] == "views" and len(rel) > 3:
+                    home = os.path.join(mount, *rel[:3])
                 else:
                     home = os.path.join(skills, rel[1]) if len(rel) > 2 else mount
                 if not (real == home or real.startswith(home + os.sep)):

@@ -1,0 +1,46 @@
+/*
+ * profiles.c - what each agent's skill listing costs and allows, in one
+ * table, so that one edit follows an agent's new release.  Figures from
+ * the agents' loaders (spec: agents-and-discovery.md):
+ *
+ * Claude Code 2.1.197: 1% of a 200k-token context x 4 characters, 8,000,
+ * of which its 13 bundled skills take 3,536; at most 1,536 characters of
+ * description each (it cuts the rest); entries "- name: description".
+ * Codex 0.169.0: 8,000 when the context is unknown; the SKILL.md path is
+ * in each entry; a description over 1,024 characters: not loaded.
+ * Gemini CLI 0.61.0 has no cap (836 skills: 270 KB with every request):
+ * the view keeps it to Copilot's size.  Copilot CLI: about 15,000, cut
+ * alphabetically.
+ */
+#include <string.h>
+
+#include "views.h"
+
+static const struct sfs_profile profiles[] = {
+	{ .name = "claude-code", .budget = 8000 - 3536, .per_skill = 1536,
+	  .lists_when_to_use = true, .entry_extra = 4 },
+	{ .name = "codex", .budget = 8000, .per_skill = 1024,
+	  .refuses_long = true, .lists_path = true, .entry_extra = 12 },
+	{ .name = "copilot", .budget = 15000, .per_skill = 1024,
+	  .entry_extra = 48 },
+	{ .name = "gemini", .budget = 15000, .per_skill = 1024,
+	  .lists_path = true, .entry_extra = 48 },
+};
+
+size_t sfs_profile_count(void)
+{
+	return sizeof(profiles) / sizeof(profiles[0]);
+}
+
+const struct sfs_profile *sfs_profile_at(size_t i)
+{
+	return i < sfs_profile_count() ? &profiles[i] : NULL;
+}
+
+const struct sfs_profile *sfs_profile_find(const char *name)
+{
+	for (size_t i = 0; i < sfs_profile_count(); i++)
+		if (strcmp(profiles[i].name, name) == 0)
+			return &profiles[i];
+	return NULL;
+}
