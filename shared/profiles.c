@@ -4,9 +4,11 @@
  * the agents' loaders (spec: agents-and-discovery.md):
  *
  * Claude Code 2.1.197: 1% of a 200k-token context x 4 characters, 8,000,
- * of which its 13 bundled skills take 3,536; at most 1,536 characters of
+ * of which its 13 bundled skills take 4,453 by its own count (its "over
+ * budget" warning, measured by tests/agents); at most 1,536 characters of
  * description each (it cuts the rest); entries "- name: description".
- * Codex 0.169.0: 8,000 when the context is unknown; the SKILL.md path is
+ * Codex 0.169.0: 8,000 when the context is unknown, of which its 4
+ * system skills take 1,723 (measured the same way); the SKILL.md path is
  * in each entry; a description over 1,024 characters: not loaded.
  * Gemini CLI 0.61.0 has no cap (836 skills: 270 KB with every request):
  * the view keeps it to Copilot's size.  Copilot CLI: about 15,000, cut
@@ -17,9 +19,9 @@
 #include "views.h"
 
 static const struct sfs_profile profiles[] = {
-	{ .name = "claude-code", .budget = 8000 - 3536, .per_skill = 1536,
+	{ .name = "claude-code", .budget = 8000 - 4453, .per_skill = 1536,
 	  .lists_when_to_use = true, .entry_extra = 4 },
-	{ .name = "codex", .budget = 8000, .per_skill = 1024,
+	{ .name = "codex", .budget = 8000 - 1723, .per_skill = 1024,
 	  .refuses_long = true, .lists_path = true, .entry_extra = 12 },
 	{ .name = "copilot", .budget = 15000, .per_skill = 1024,
 	  .entry_extra = 48 },
