@@ -42,6 +42,7 @@
 
 #include "git_blobs.h"
 #include "git_digests.h"
+#include "git_names.h"
 #include "grow.h"
 #include "snapshot.h"
 #include "source.h"
@@ -336,17 +337,23 @@ static char *join(struct sfs_arena *a, const char *dir, const char *name)
 	            : sfs_arena_strdup(a, name);
 }
 
-/* The spelling of SKILL.md in a tree, or NULL. */
+/* The spelling of SKILL.md in a tree, or NULL.  Every entry is looked
+ * at, not one found by name: a tree that gives SKILL.md twice is a skill
+ * whose listing then refuses both. */
 static const char *skill_md_of(const git_tree *t)
 {
 	static const char *const spellings[] = { "SKILL.md", "skill.md" };
+	size_t n = git_tree_entrycount(t);
 
-	for (size_t i = 0; i < 2; i++) {
-		const git_tree_entry *e = git_tree_entry_byname(t, spellings[i]);
-		if (e && git_tree_entry_filemode(e) != GIT_FILEMODE_TREE &&
-		    git_tree_entry_filemode(e) != GIT_FILEMODE_COMMIT)
-			return spellings[i];
-	}
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < n; i++) {
+			const git_tree_entry *e = git_tree_entry_byindex(t, i);
+			git_filemode_t mode = git_tree_entry_filemode(e);
+			if (strcmp(git_tree_entry_name(e), spellings[k]) == 0 &&
+			    mode != GIT_FILEMODE_TREE &&
+			    mode != GIT_FILEMODE_COMMIT)
+				return spellings[k];
+		}
 	return NULL;
 }
 
@@ -396,15 +403,22 @@ static int add_found(struct finder *w, const char *path, const char *md,
 static int find_in(struct finder *w, const git_tree *t, const char *path,
                    unsigned depth);
 
-/* One entry of a folder that is not a skill: a folder to search. */
+/* One entry of a folder that is not a skill: a folder to search, unless
+ * git fsck would refuse it (`refused`: why). */
 static int find_entry(struct finder *w, const git_tree_entry *e,
-                      const char *path, unsigned depth)
+                      const char *refused, const char *path, unsigned depth)
 {
 	struct sfs_scan *s = w->s;
 	const char *name = git_tree_entry_name(e);
 
-	if (git_tree_entry_filemode(e) != GIT_FILEMODE_TREE ||
-	    sfs_scan_skipped_folder(name))
+	if (git_tree_entry_filemode(e) != GIT_FILEMODE_TREE)
+		return 0;
+	if (refused)
+		return sfs_diag_add(s->global, SFS_WARNING, w->g->url, 0, 0, "",
+		                    "folder %s of the tree: entry \"%s\" not "
+		                    "searched: %s", *path ? path : ".", name,
+		                    refused);
+	if (sfs_scan_skipped_folder(name))
 		return 0;
 	const char *child = join(s->arena, path, name);
 	if (!child)
@@ -441,13 +455,17 @@ static int find_in(struct finder *w, const git_tree *t, const char *path,
 		n = w->budget;
 	}
 	w->budget -= n;
-	/* a skill is not searched for more skills */
+	/* a skill is not searched for more skills; its listing refuses
+	 * the entries git fsck would */
 	const char *md = skill_md_of(t);
 	if (md)
 		return add_found(w, path, md, t);
-	int rc = 0;
+	const char **refused;
+	int rc = sfs_git_tree_check(t, &refused);
 	for (size_t i = 0; rc == 0 && i < n; i++)
-		rc = find_entry(w, git_tree_entry_byindex(t, i), path, depth);
+		rc = find_entry(w, git_tree_entry_byindex(t, i),
+		                refused ? refused[i] : NULL, path, depth);
+	free(refused);
 	return rc;
 }
 
@@ -603,6 +621,24 @@ static int hide(struct lister *l, bool is_skill_md, const char *rel,
 	                    "%s; hidden", why);
 }
 
+/* An entry git fsck would refuse, in the folder rel (NULL: the skill's
+ * top): not served, and the skill not at all when it is SKILL.md. */
+static int refuse(struct lister *l, const char *rel, const char *name,
+                  const char *why)
+{
+	bool is_skill_md = !rel && strcmp(name, l->f->skill_md) == 0;
+	const char *folder = rel ? sfs_arena_printf(l->arena, "%s/%s",
+	                                            l->f->dir, rel)
+	                         : l->f->dir;
+
+	if (!folder)
+		return -ENOMEM;
+	return sfs_diag_add(l->diags, is_skill_md ? SFS_ERROR : SFS_WARNING,
+	                    folder, 0, 0, "", "tree entry \"%s\": %s; %s",
+	                    name, why, is_skill_md ? "the skill cannot be "
+	                    "served" : "hidden");
+}
+
 static bool is_lfs_pointer(const void *p, size_t n)
 {
 	size_t m = strlen(LFS_MAGIC);
@@ -708,6 +744,72 @@ static const char *link_text(struct lister *l, const git_oid *id,
 	return text;
 }
 
+/* The one entry of t named `name`, NULL when there is none; *twice when
+ * there are more (libgit2's lookup by name would pick one of them). */
+static const git_tree_entry *only_entry(const git_tree *t, const char *name,
+                                        bool *twice)
+{
+	size_t n = git_tree_entrycount(t);
+	const git_tree_entry *found = NULL;
+
+	*twice = false;
+	for (size_t i = 0; i < n && !*twice; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(t, i);
+		if (strcmp(git_tree_entry_name(e), name) == 0) {
+			*twice = found != NULL;
+			found = e;
+		}
+	}
+	return found;
+}
+
+/*
+ * The entry at the clean relative path p of the skill's tree, into *out
+ * (free it), when every entry on the way is one git fsck accepts; else a
+ * finding's text in *why.  Returns 0, or -ENOMEM.
+ */
+static int entry_at(struct lister *l, const char *p, git_tree_entry **out,
+                    const char **why)
+{
+	const git_tree *t = l->skill;
+	git_tree *owned = NULL;
+	char *copy = strdup(p), *save = NULL;
+
+	*out = NULL;
+	*why = NULL;
+	if (!copy)
+		return -ENOMEM;
+	for (char *part = strtok_r(copy, "/", &save); part && !*why; ) {
+		bool twice;
+		const git_tree_entry *e = only_entry(t, part, &twice);
+		char *next = strtok_r(NULL, "/", &save);
+		if (!e || (next && git_tree_entry_filemode(e) !=
+		                   GIT_FILEMODE_TREE)) {
+			*why = "symbolic link is dangling";
+		} else if (twice || sfs_git_bad_entry_name(part)) {
+			*why = "symbolic link leads to an entry git fsck refuses";
+		} else if (!next) {
+			if (git_tree_entry_dup(out, e) < 0)
+				*why = "cannot read symbolic link";
+		} else {
+			git_tree *sub;
+			if (git_tree_lookup(&sub, l->h->repo,
+			                    git_tree_entry_id(e)) < 0) {
+				*why = "cannot read the target of the symbolic "
+				       "link";
+			} else {
+				git_tree_free(owned);
+				owned = sub;
+				t = sub;
+			}
+		}
+		part = next;
+	}
+	git_tree_free(owned);
+	free(copy);
+	return 0;
+}
+
 /*
  * Where the link at `rel` with `target` leads in the skill's tree,
  * following links on the way to the last one, into *out (free it); a
@@ -735,10 +837,9 @@ static int follow_link(struct lister *l, const char *rel, const char *target,
 			return 0;
 		}
 		git_tree_entry *e;
-		if (git_tree_entry_bypath(&e, l->skill, p) < 0) {
-			*why = "symbolic link is dangling";
-			return 0;
-		}
+		int rc = entry_at(l, p, &e, why);
+		if (rc < 0 || *why)
+			return rc;
 		if (git_tree_entry_filemode(e) != GIT_FILEMODE_LINK) {
 			*out = e;
 			return 0;
@@ -875,17 +976,21 @@ static int list_tree(struct lister *l, const git_tree *t, const char *rel,
                      unsigned depth)
 {
 	size_t n = git_tree_entrycount(t);
+	const char **refused;
+	int rc = sfs_git_tree_check(t, &refused);
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		const git_tree_entry *te = git_tree_entry_byindex(t, i);
 		if (l->n >= l->s->max_files) {
 			l->capped = true;
-			return 0;
+			break;
 		}
-		int rc = list_entry(l, git_tree_entry_byindex(t, i), rel, depth);
-		if (rc < 0)
-			return rc;
+		rc = refused && refused[i] ?
+		     refuse(l, rel, git_tree_entry_name(te), refused[i]) :
+		     list_entry(l, te, rel, depth);
 	}
-	return 0;
+	free(refused);
+	return rc < 0 ? rc : 0;
 }
 
 /* The tree of the skill folder f, into *out (to free unless it is the

@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Git sources serving hostile repositories: trees made by hand with
+`git hash-object -t tree --literally` that git fsck refuses (a name given
+twice, names holding '/', '.', '..', '.git' in its NTFS and HFS+
+spellings) are mounted; no such entry is served, each is a finding in
+status.json naming the tree and the entry, and every file served has the
+bytes index.json publishes for it."""
+
+import hashlib
+import os
+import subprocess
+import unittest
+import urllib.parse
+
+from mountlib import MountTestCase
+from test_git_sources import GitRepos, messages, skill_md
+
+BLOB = b"100644"
+TREE = b"40000"
+LINK = b"120000"
+
+
+class HostileRepo:
+    """A bare repository whose commits are made of trees written byte by
+    byte, as no porcelain command would write them."""
+
+    def __init__(self, repos, name):
+        self.repos = repos
+        self.path = os.path.join(repos.top, name)
+        os.makedirs(self.path)
+        repos.git(self.path, "init", "-q", "--bare", "-b", "main")
+
+    def _hash(self, data, *args):
+        r = subprocess.run(["git", "-C", self.path, "hash-object", "-w", "--stdin"] + list(args),
+                           input=data, env=self.repos.env, capture_output=True)
+        if r.returncode != 0:
+            raise AssertionError("git hash-object failed: %s" % r.stderr.decode())
+        return r.stdout.decode().strip()
+
+    def blob(self, data):
+        return self._hash(data.encode() if isinstance(data, str) else data)
+
+    def tree(self, entries, in_order=True):
+        """entries: (mode, name, id), names as str; in git's order (a
+        folder's name read as if it ended in '/') unless in_order is
+        false."""
+        if in_order:
+            entries = sorted(entries, key=lambda e: e[1].encode() + (b"/" if e[0] == TREE else b""))
+        raw = b"".join(mode + b" " + name.encode() + b"\0" + bytes.fromhex(oid)
+                       for mode, name, oid in entries)
+        return self._hash(raw, "-t", "tree", "--literally")
+
+    def commit(self, tree):
+        oid = self.repos.git(self.path, "commit-tree", tree, "-m", "hostile")
+        self.repos.git(self.path, "update-ref", "refs/heads/main", oid)
+        return oid
+
+
+def sha256(data):
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+class GitHostileTrees(MountTestCase):
+    def setUp(self):
+        self.repos = GitRepos(self.make_dir())
+        self.repo = HostileRepo(self.repos, "hostile.git")
+
+    def skill(self, skill_id, extra=(), description="A skill kept in git."):
+        md = self.repo.blob("---\nname: %s\ndescription: %s\n---\nBody.\n" % (skill_id, description))
+        return self.repo.tree([(BLOB, "SKILL.md", md)] + list(extra))
+
+    def mount_commit(self, skills):
+        """skills: name -> tree id, under skills/ of the commit; mounted."""
+        top = self.repo.tree([(TREE, "skills", self.repo.tree(
+            [(TREE, name, oid) for name, oid in skills]))])
+        self.repo.commit(top)
+        return self.mount([], ["--source", "git+file://%s#main:skills" % self.repo.path,
+                               "-o", "cache_dir=" + self.make_dir()])
+
+    def assert_served_as_published(self, m):
+        """Every resource index.json lists has, through the mount, the
+        size and digest it publishes."""
+        for entry in m.json("index.json")["skills"]:
+            for res in entry.get("resources", []):
+                rel = urllib.parse.unquote(res["uri"][len("skill://"):])
+                data = m.read("skills", *rel.split("/"))
+                self.assertEqual((sha256(data), len(data)), (res["digest"], res["size"]),
+                                 "%s is not served as index.json publishes it" % res["uri"])
+
+    def finding(self, m, folder, name):
+        """The finding that names entry `name` of the tree at folder (a
+        path below skills/)."""
+        want = "git+file://%s#main:skills/%s: tree entry \"%s\"" % (self.repo.path, folder, name)
+        hits = [f for f in messages(m) if f.startswith(want)]
+        self.assertTrue(hits, "no finding for %r among %s" % (want, messages(m)))
+        return hits[0]
+
+    def test_a_name_given_twice_is_not_served(self):
+        first = self.repo.blob("first bytes\n")
+        second = self.repo.blob("second bytes, another size\n")
+        sub = self.repo.tree([(BLOB, "x.md", first)])
+        link = self.repo.blob("notes.md")
+        m = self.mount_commit([
+            ("dup-file", self.skill("dup-file", [
+                (BLOB, "notes.md", first), (BLOB, "notes.md", second),
+                (LINK, "ref.md", link), (BLOB, "kept.md", first)])),
+            # a file and a folder of one name: git's order puts
+            # "data.txt" between them
+            ("dup-kinds", self.skill("dup-kinds", [
+                (BLOB, "data", first), (BLOB, "data.txt", second), (TREE, "data", sub)])),
+            ("fine", self.skill("fine")),
+        ])
+        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["dup-file", "dup-kinds", "fine"])
+        self.assertEqual(sorted(os.listdir(m.file("skills", "dup-file"))), ["SKILL.md", "kept.md"])
+        self.assertEqual(sorted(os.listdir(m.file("skills", "dup-kinds"))), ["SKILL.md", "data.txt"])
+        self.assertIn("twice", self.finding(m, "dup-file", "notes.md"))
+        self.assertIn("hidden", self.finding(m, "dup-kinds", "data"))
+        # a link to the name given twice leads nowhere it could be served
+        self.assertTrue(any("ref.md" in f and "git fsck refuses" in f for f in messages(m)),
+                        messages(m))
+        self.assert_served_as_published(m)
+
+    def test_skill_md_given_twice_is_no_skill(self):
+        one = self.repo.blob("---\nname: dup-md\ndescription: The first one.\n---\nOne.\n")
+        two = self.repo.blob("---\nname: dup-md\ndescription: The second one.\n---\nTwo.\n")
+        m = self.mount_commit([
+            ("dup-md", self.repo.tree([(BLOB, "SKILL.md", one), (BLOB, "SKILL.md", two)])),
+            ("fine", self.skill("fine")),
+        ])
+        self.assertEqual(os.listdir(m.file("skills")), ["fine"])
+        self.assertIn("the skill cannot be served", self.finding(m, "dup-md", "SKILL.md"))
+        self.assertNotIn("second one", m.read("index.json").decode())
+        self.assert_served_as_published(m)
+
+    def test_names_git_fsck_refuses_are_not_served(self):
+        data = self.repo.blob("data\n")
+        sub = self.repo.tree([(BLOB, "config", data)])
+        bad = [".", "..", ".git", ".GIT", ".git.", ".Git ", "git~1", "GIT~1",
+               ".g\u200cit", "\ufeff.git", "x:y\\.git", "a/b", "../escape"]
+        entries = [(TREE if i % 2 else BLOB, name, sub if i % 2 else data)
+                   for i, name in enumerate(bad)]
+        m = self.mount_commit([("names", self.skill("names", entries + [(BLOB, "ok.md", data)]))])
+        self.assertEqual(sorted(os.listdir(m.file("skills", "names"))), ["SKILL.md", "ok.md"])
+        for name in bad:
+            self.assertIn("git fsck refuses it", self.finding(m, "names", name))
+        self.assertFalse(os.path.exists(m.file("skills", "names", "b")))
+        self.assert_served_as_published(m)
+
+    def test_a_tree_out_of_order_is_not_served(self):
+        data = self.repo.blob("data\n")
+        md = self.repo.blob("---\nname: unordered\ndescription: Out of order.\n---\n")
+        m = self.mount_commit([
+            ("unordered", self.repo.tree([(BLOB, "b.md", data), (BLOB, "SKILL.md", md),
+                                          (BLOB, "a.md", data)], in_order=False)),
+            ("fine", self.skill("fine"))])
+        self.assertEqual(os.listdir(m.file("skills")), ["fine"])
+        self.assertIn("not in git's order", self.finding(m, "unordered", "SKILL.md"))
+        self.assert_served_as_published(m)
+
+    def test_skill_folders_git_fsck_refuses_are_not_searched(self):
+        inner = self.skill("b")
+        twin_one = self.skill("twin", description="The first twin.")
+        twin_two = self.skill("twin", description="The second twin.")
+        m = self.mount_commit([("a/b", inner), ("twin", twin_one), ("twin", twin_two),
+                               (".git", self.skill("dotgit")), ("fine", self.skill("fine"))])
+        self.assertEqual(os.listdir(m.file("skills")), ["fine"])
+        index = m.read("index.json").decode()
+        for text in ("skill://b/", "twin", "dotgit"):
+            self.assertNotIn(text, index)
+        found = messages(m)
+        for name in ("a/b", "twin", ".git"):
+            self.assertTrue(any('entry "%s" not searched' % name in f for f in found), found)
+        self.assert_served_as_published(m)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
