@@ -649,7 +649,8 @@ static bool is_lfs_pointer(const void *p, size_t n)
  * Size and digest of the blob `id` for the entry e (path set): the
  * previous build's when it listed this very blob at this path, else by
  * reading it.  Returns 0, 1 when the blob is a Git LFS pointer, -ENOMEM,
- * or -EIO when it cannot be read.
+ * -EIO when it cannot be read, or -EBADMSG when its bytes are not the
+ * blob (an object rewritten in place).
  */
 static int digest_blob(struct lister *l, struct sfs_file *e, const git_oid *id)
 {
@@ -681,7 +682,10 @@ static int digest_blob(struct lister *l, struct sfs_file *e, const git_oid *id)
 		return -EIO;
 	const void *p = git_blob_rawcontent(b);
 	size_t n = (size_t)git_blob_rawsize(b);
-	int rc = is_lfs_pointer(p, n);
+	/* what is learnt here is published and kept across mounts: only of
+	 * bytes that are the blob */
+	int rc = !sfs_git_blob_verify(p, n, id->id, NULL) ? -EBADMSG :
+	         is_lfs_pointer(p, n);
 	if (rc == 0) {
 		sfs_sha256(p, n, e->sha256);
 		e->size = (off_t)n;
@@ -720,6 +724,10 @@ static int add_blob(struct lister *l, struct sfs_file *model,
 	if (rc == -EIO)
 		return hide(l, is_skill_md, model->source, "cannot read the "
 		            "blob from the repository");
+	if (rc == -EBADMSG)
+		return hide(l, is_skill_md, model->source, "the blob's bytes "
+		            "are not those its id names (a corrupt object; git "
+		            "fsck tells more)");
 	return rc < 0 ? rc : push(l, &e);
 }
 
@@ -892,7 +900,7 @@ static int add_link(struct lister *l, struct sfs_file *model,
 		rc = digest_blob(l, &e, git_tree_entry_id(to));
 		if (rc == 0)
 			rc = push(l, &e);
-		else if (rc > 0 || rc == -EIO)
+		else if (rc > 0 || rc == -EIO || rc == -EBADMSG)
 			rc = hide(l, is_skill_md, model->source, rc > 0 ?
 			          "symbolic link to a Git LFS pointer" : "cannot read the target of the "
 			          "symbolic link");
@@ -1059,38 +1067,12 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 
 /* ---- reads -------------------------------------------------------------- */
 
-/* A sealed memory file holding n bytes of p: a descriptor to pread, whose
- * bytes cannot change.  Returns it or -errno. */
-static int sealed_copy(const void *p, size_t n)
-{
-	int fd = memfd_create("skillsfs-git-blob",
-	                      MFD_CLOEXEC | MFD_ALLOW_SEALING);
-
-	if (fd < 0)
-		return -errno;
-	for (size_t done = 0; done < n;) {
-		ssize_t w = write(fd, (const char *)p + done, n - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			int err = -errno;
-			close(fd);
-			return err;
-		}
-		done += (size_t)w;
-	}
-	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
-	          F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
-		int err = -errno;
-		close(fd);
-		return err;
-	}
-	return fd;
-}
-
-/* The bytes of the blob f was listed with, as a sealed memory file, or
- * with `keep` as a file kept in the cache folder (git_blobs.c) when it
- * can be written there. */
+/* The bytes of the blob f was listed with, as a sealed memory file (and
+ * with `keep` as a file kept in the cache folder, git_blobs.c, when it
+ * can be written there), only when they are that blob and have the
+ * digest listed: an object rewritten in place since (the same id, other
+ * bytes; libgit2 does not check ids as it reads, see
+ * sfs_source_git_new) is not served under the digest published (-EIO). */
 static int open_blob(const struct sfs_source *src, const struct sfs_file *f,
                      bool keep)
 {
@@ -1111,9 +1093,11 @@ static int open_blob(const struct sfs_source *src, const struct sfs_file *f,
 		size_t n = (size_t)git_blob_rawsize(b);
 		const void *p = git_blob_rawcontent(b);
 		fd = (off_t)n != f->size ? -ESTALE :
+		     !sfs_git_blob_verify(p, n, id.id, f->hashed ? f->sha256
+		                                                 : NULL) ? -EIO :
 		     keep ? sfs_git_blob_keep(g->cache_dir, id.id, p, n) : -1;
-		if (fd < 0 && fd != -ESTALE)
-			fd = sealed_copy(p, n);
+		if (fd < 0 && fd != -ESTALE && fd != -EIO)
+			fd = sfs_git_sealed_copy(p, n);
 		git_blob_free(b);
 	}
 	give_handle(h);

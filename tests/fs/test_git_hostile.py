@@ -6,14 +6,17 @@ spellings) are mounted; no such entry is served, each is a finding in
 status.json naming the tree and the entry, and every file served has the
 bytes index.json publishes for it."""
 
+import errno
 import hashlib
 import os
+import signal
 import subprocess
 import unittest
 import urllib.parse
+import zlib
 
-from mountlib import MountTestCase
-from test_git_sources import GitRepos, messages, skill_md
+from mountlib import MountTestCase, wait_for
+from test_git_sources import GitRepos, messages, skill_md, write
 
 BLOB = b"100644"
 TREE = b"40000"
@@ -171,6 +174,101 @@ class GitHostileTrees(MountTestCase):
         for name in ("a/b", "twin", ".git"):
             self.assertTrue(any('entry "%s" not searched' % name in f for f in found), found)
         self.assert_served_as_published(m)
+
+
+class GitCachesVerified(MountTestCase):
+    """The cache folder's git-blobs and git-digests, and the repository's
+    objects, forged or rewritten between mounts or under one: no byte is
+    published or served that is not the blob's."""
+
+    DESCRIPTION = "A skill whose description is true."
+    FORGED = "A skill whose description is FALSE"   # the same length
+
+    def setUp(self):
+        self.repos = GitRepos(self.make_dir())
+        self.work = self.repos.init("work")
+        write(os.path.join(self.work, "skills", "truth", "SKILL.md"),
+              "---\nname: truth\ndescription: %s\n---\nBody.\n" % self.DESCRIPTION)
+        write(os.path.join(self.work, "skills", "truth", "notes.md"), "the real notes\n")
+        self.repos.commit(self.work, "first")
+        self.cache = self.make_dir()
+        self.url = "git+file://%s#main:skills" % self.work
+
+    def mount_work(self, *options):
+        return self.mount([], ["--source", self.url, "-o", "cache_dir=" + self.cache] + list(options))
+
+    def blob_id(self, rel):
+        return self.repos.git(self.work, "rev-parse", "HEAD:skills/truth/" + rel)
+
+    def description(self, m):
+        [entry] = m.json("index.json")["skills"]
+        return entry["frontmatter"]["description"]
+
+    def test_a_forged_kept_skill_md_is_not_published(self):
+        m = self.mount_work()
+        self.assertEqual(self.description(m), self.DESCRIPTION)
+        m.cleanup()
+        kept = os.path.join(self.cache, "git-blobs", self.blob_id("SKILL.md"))
+        with open(kept, "rb") as f:
+            real = f.read()
+        forged = real.replace(self.DESCRIPTION.encode(), self.FORGED.encode())
+        self.assertEqual(len(forged), len(real))
+        os.chmod(kept, 0o600)
+        with open(kept, "wb") as f:
+            f.write(forged)
+        m = self.mount_work()
+        self.assertEqual(self.description(m), self.DESCRIPTION)
+        self.assertNotIn(self.FORGED, m.read("index.json").decode())
+        with open(kept, "rb") as f:
+            self.assertEqual(f.read(), real, "the forged file was not replaced")
+
+    def test_a_forged_digest_record_is_not_published(self):
+        m = self.mount_work()
+        real = m.read("skills", "truth", "notes.md")
+        m.cleanup()
+        path = os.path.join(self.cache, "git-digests")
+        with open(path, "rb") as f:
+            data = bytearray(f.read())
+        at = data.find(bytes.fromhex(self.blob_id("notes.md")))
+        self.assertGreater(at, 0, "no record of notes.md in git-digests")
+        data[at + 28:at + 60] = hashlib.sha256(b"forged notes\n").digest()
+        with open(path, "wb") as f:
+            f.write(bytes(data))
+        m = self.mount_work()
+        [entry] = m.json("index.json")["skills"]
+        digests = {r["uri"]: r["digest"] for r in entry["resources"]}
+        self.assertEqual(digests["skill://truth/notes.md"], sha256(real))
+
+    def rewrite_object(self, oid, data):
+        """The loose object oid made to hold other bytes, as a disk or a
+        hand would: its id no longer names them."""
+        path = os.path.join(self.work, ".git", "objects", oid[:2], oid[2:])
+        os.chmod(path, 0o644)
+        with open(path, "wb") as f:
+            f.write(zlib.compress(b"blob %d\0" % len(data) + data))
+
+    def test_an_object_rewritten_in_place_is_not_served(self):
+        # retain=0: no copy of the published bytes, every read opens the
+        # blob in the repository
+        m = self.mount_work("-o", "retain=0")
+        [entry] = m.json("index.json")["skills"]
+        digests = {r["uri"]: r["digest"] for r in entry["resources"]}
+        self.assertEqual(digests["skill://truth/notes.md"], sha256(b"the real notes\n"))
+        # same size, other bytes, before anything read the file
+        self.rewrite_object(self.blob_id("notes.md"), b"the FAKE notes\n")
+        with self.assertRaises(OSError) as e:
+            m.read("skills", "truth", "notes.md")
+        self.assertEqual(e.exception.errno, errno.EIO)
+        gen = m.generation()
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: m.generation() > gen, what="the rebuild after SIGHUP")
+        for _ in range(3):
+            try:
+                data = m.read("skills", "truth", "notes.md")
+            except OSError as err:
+                self.assertEqual(err.errno, errno.EIO)
+                continue
+            self.fail("served %r under the digest %s" % (data, digests["skill://truth/notes.md"]))
 
 
 if __name__ == "__main__":
