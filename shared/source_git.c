@@ -1141,5 +1141,6 @@ const struct sfs_source_ops sfs_source_git = {
 	.open_file = open_file,
 	.version = version,
 	.version_key = "commit",
+	.published = true,
 	.release = release,
 };

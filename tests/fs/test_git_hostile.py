@@ -9,6 +9,8 @@ bytes index.json publishes for it."""
 import errno
 import hashlib
 import os
+import pwd
+import sys
 import signal
 import subprocess
 import unittest
@@ -269,6 +271,93 @@ class GitCachesVerified(MountTestCase):
                 self.assertEqual(err.errno, errno.EIO)
                 continue
             self.fail("served %r under the digest %s" % (data, digests["skill://truth/notes.md"]))
+
+
+TEST_USER = "skillsfs-test"
+# a python the other user may run
+ANY_PYTHON = "/usr/bin/python3" if os.access("/usr/bin/python3", os.X_OK) else sys.executable
+
+READ_AS = """
+import errno, sys
+try:
+    with open(sys.argv[1], "rb") as f:
+        sys.stdout.write(f.read().decode())
+except OSError as e:
+    sys.stdout.write(errno.errorcode[e.errno])
+"""
+
+
+def test_user():
+    try:
+        return pwd.getpwnam(TEST_USER)
+    except KeyError:
+        return None
+
+
+@unittest.skipUnless(os.geteuid() == 0 and test_user(),
+                     "mounts with allow_other as root, reads as %s (scripts/deps --test-user)" % TEST_USER)
+class GitSkillsUnderAllowOther(MountTestCase):
+    """A system mount of a team's git repository (the README's service
+    recipe with a git source): its skills are what the repository
+    publishes, shared with every user with the tree's modes, unless the
+    config file's source entry says private: true."""
+
+    def setUp(self):
+        self.repos = GitRepos(self.make_dir())
+        self.work = self.repos.init("team")
+        write(os.path.join(self.work, "skills", "team-skill", "SKILL.md"),
+              skill_md("team-skill"))
+        write(os.path.join(self.work, "skills", "team-skill", "run.sh"), "#!/bin/sh\n", 0o755)
+        self.repos.commit(self.work, "team")
+
+    def mount_config(self, private=None):
+        conf = os.path.join(self.make_dir(), "mnt.yaml")
+        with open(conf, "w") as f:
+            f.write("sources:\n  - url: git+file://%s#main:skills\n" % self.work)
+            if private is not None:
+                f.write("    private: %s\n" % ("true" if private else "false"))
+            f.write("options:\n  allow_other: true\n  cache_dir: %s\n" % self.make_dir())
+        m = self.mount([], ["--config", conf, "-o", "default_permissions"])
+        os.chmod(m.workdir, 0o711)     # let the other user reach the mountpoint
+        return m
+
+    def read_as_other(self, m, *rel):
+        u = test_user()
+
+        def drop():
+            os.setgroups([])
+            os.setgid(u.pw_gid)
+            os.setuid(u.pw_uid)
+        r = subprocess.run([ANY_PYTHON, "-c", READ_AS, m.file(*rel)], capture_output=True,
+                           text=True, timeout=30, preexec_fn=drop)
+        return r.stdout
+
+    def test_shared_with_every_user(self):
+        for private in (None, False):
+            m = self.mount_config(private)
+            index = json_of(self.read_as_other(m, "index.json"))
+            self.assertEqual([e["uri"] for e in index["skills"]], ["skill://team-skill/SKILL.md"])
+            self.assertEqual(self.read_as_other(m, "skills", "team-skill", "SKILL.md"),
+                             skill_md("team-skill"))
+            self.assertEqual(json_of(self.read_as_other(m, "status.json")).get("private", []), [])
+            st = os.stat(m.file("skills", "team-skill", "run.sh"))
+            self.assertEqual(st.st_mode & 0o777, 0o755)
+            m.cleanup()
+
+    def test_private_source_is_the_mounting_users_only(self):
+        m = self.mount_config(private=True)
+        self.assertEqual(json_of(self.read_as_other(m, "index.json"))["skills"], [])
+        self.assertEqual(self.read_as_other(m, "skills", "team-skill", "SKILL.md"), "EACCES")
+        # the mounting user (root) still reads it
+        self.assertEqual(m.read("skills", "team-skill", "SKILL.md").decode(), skill_md("team-skill"))
+
+
+def json_of(text):
+    import json
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise AssertionError("not JSON: %r" % text[:200])
 
 
 if __name__ == "__main__":
