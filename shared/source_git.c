@@ -848,7 +848,10 @@ static const char *link_text(struct lister *l, const git_oid *id,
 	const char *text = NULL;
 
 	*nomem = false;
-	if (git_blob_lookup(&b, l->h->repo, id) < 0)
+	/* a link's text is short: a huge blob is not read whole to learn it */
+	uint64_t size;
+	if (blob_size(l->h->repo, id, &size) < 0 || size >= PATH_MAX ||
+	    git_blob_lookup(&b, l->h->repo, id) < 0)
 		return NULL;
 	size_t n = (size_t)git_blob_rawsize(b);
 	const char *p = git_blob_rawcontent(b);
