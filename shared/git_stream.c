@@ -246,15 +246,19 @@ static int stream_from(const char *dir, const char *name, const git_oid *id,
 	int rc = idx < 0 ? -ENOENT : find_in_idx(idx, id, &off);
 	if (idx >= 0)
 		close(idx);
-	if (rc == 0) {
-		strcpy(path + strlen(path) - strlen(".idx"), ".pack");
-		int pack = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-		rc = pack < 0 ? -EIO :
-		     stream_entry(pack, off, sink, arg, size);
-		if (pack >= 0)
-			close(pack);
-	}
 	free(path);
+	if (rc < 0)
+		return rc;
+	/* its pack: the same name, ending .pack instead of .idx */
+	if (asprintf(&path, "%s/%.*s.pack", dir,
+	             (int)(strlen(name) - strlen(".idx")), name) < 0)
+		return -ENOMEM;
+	int pack = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	free(path);
+	if (pack < 0)
+		return -EIO;
+	rc = stream_entry(pack, off, sink, arg, size);
+	close(pack);
 	return rc;
 }
 
