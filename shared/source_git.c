@@ -62,8 +62,10 @@
 /* Blobs past SFS_GIT_STREAM_MIN unpacked for reads, at most (the oldest
  * is closed to make room; its readers keep their descriptors). */
 #define BIG_KEPT 16
-/* A big blob read at build is kept for the reads when it is no larger. */
+/* A big blob read at build is kept for the reads when it is no larger,
+ * and while a build has kept no more than BIG_BUILD_BUDGET bytes. */
 #define BIG_KEEP_AT_BUILD (256 * 1024 * 1024)
+#define BIG_BUILD_BUDGET (1024ULL * 1024 * 1024)
 
 /* A big blob's bytes, unpacked once for the reads of one build and
  * checked against the digest published. */
@@ -98,6 +100,7 @@ struct git_source {
 	pthread_mutex_t big_lock;   /* guards big; held while unpacking */
 	struct big_blob big[BIG_KEPT];
 	unsigned next_big;          /* the slot to fill next */
+	uint64_t kept_at_build;     /* bytes of big blobs the build kept */
 };
 
 static const char *git_message(void)
@@ -723,21 +726,42 @@ static int hash_chunk(void *arg, const void *p, size_t n)
 	return 0;
 }
 
+/* Whether the build keeps the checked bytes of a big blob of `size`
+ * bytes for the reads, reserving room for them: up to BIG_KEEP_AT_BUILD
+ * each and BIG_BUILD_BUDGET in all, in the cache folder. */
+static bool keeps_big(struct git_source *g, off_t size)
+{
+	bool yes = false;
+
+	if (size <= SFS_GIT_STREAM_MIN || size > BIG_KEEP_AT_BUILD ||
+	    !g->cache_dir)
+		return false;
+	pthread_mutex_lock(&g->big_lock);
+	if (g->kept_at_build + (uint64_t)size <= BIG_BUILD_BUDGET) {
+		g->kept_at_build += (uint64_t)size;
+		yes = true;
+	}
+	pthread_mutex_unlock(&g->big_lock);
+	return yes;
+}
+
 /*
  * digest_blob for a blob of `size` bytes past SFS_GIT_STREAM_MIN: hashed
  * as it streams, in memory that does not grow with it (no LFS pointer is
- * that large).  Up to BIG_KEEP_AT_BUILD bytes, the bytes checked here are
- * kept for the reads too (open_big), which then neither inflate nor hash
- * them again: the first read of a 64 MiB file took 4.5 times a folder
- * root's when it unpacked and hashed it (BENCHMARKS.md).
+ * that large), and learnt for the next mounts when `learn`.  Within
+ * keeps_big, the bytes checked here are kept for the reads too
+ * (open_big), which then neither inflate nor hash them again, and such a
+ * blob is read at every build although its digest is in the cache: the
+ * first read of a 64 MiB file took 10.6 times a folder root's when it
+ * unpacked and hashed it, 2.4 times when the build had (BENCHMARKS.md).
  */
 static int digest_streamed(struct lister *l, struct sfs_file *e,
-                           const git_oid *id, uint64_t size)
+                           const git_oid *id, uint64_t size, bool learn)
 {
 	struct streamed s = { .fd = -1 };
 	uint64_t got;
 
-	if (size <= BIG_KEEP_AT_BUILD && l->g->cache_dir)
+	if (learn ? keeps_big(l->g, (off_t)size) : true)
 		s.fd = unnamed_file(l->g->cache_dir);
 	sfs_git_hash_init(&s.h, size);
 	int rc = sfs_git_blob_stream(l->h->repo, id, &got, hash_chunk, &s);
@@ -750,7 +774,12 @@ static int digest_streamed(struct lister *l, struct sfs_file *e,
 		close(s.fd);
 	if (rc < 0)
 		return rc == -ENOMEM || rc == -EBADMSG ? rc : -EIO;
-	learnt(l, e, id, (off_t)size);
+	if (learn) {
+		learnt(l, e, id, (off_t)size);
+	} else {
+		e->size = (off_t)size;
+		e->hashed = true;
+	}
 	return 0;
 }
 
@@ -783,14 +812,14 @@ static int digest_blob(struct lister *l, struct sfs_file *e, const git_oid *id)
 	bool cached = sfs_git_digests_find(l->g->digests, id->id, &e->size,
 	                                   e->sha256);
 	pthread_mutex_unlock(&l->g->digests_lock);
-	if (cached) {
+	if (cached && !keeps_big(l->g, e->size)) {
 		e->hashed = true;
 		return 0;
 	}
 	uint64_t size;
 	int rc = blob_size(l->h->repo, id, &size);
 	if (rc == 0 && size > SFS_GIT_STREAM_MIN)
-		return digest_streamed(l, e, id, size);
+		return digest_streamed(l, e, id, size, !cached);
 	if (rc < 0 || git_blob_lookup(&b, l->h->repo, id) < 0)
 		return -EIO;
 	const void *p = git_blob_rawcontent(b);
