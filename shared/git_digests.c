@@ -58,6 +58,9 @@ struct record {
 struct sfs_git_digests {
 	int fd;                     /* O_APPEND, or -1: nothing is kept */
 	uint8_t key[KEY_LEN];       /* the file's; set when fd >= 0 */
+	/* keyed with key: after each digest it is keyed again (nettle),
+	 * so the key's two compressions are not paid per record */
+	struct hmac_sha256_ctx mac;
 	struct record *slots;       /* open addressing; id all zero: empty */
 	size_t nslots, used;
 	struct record *pending;     /* learnt, not yet appended */
@@ -117,18 +120,15 @@ static int insert(struct sfs_git_digests *d, const struct record *r)
 	return 0;
 }
 
-static void mac_of(const struct sfs_git_digests *d, const struct record *r,
+static void mac_of(struct sfs_git_digests *d, const struct record *r,
                    uint8_t mac[MAC_LEN])
 {
-	struct hmac_sha256_ctx ctx;
-
-	hmac_sha256_set_key(&ctx, KEY_LEN, d->key);
-	hmac_sha256_update(&ctx, offsetof(struct record, mac),
+	hmac_sha256_update(&d->mac, offsetof(struct record, mac),
 	                   (const uint8_t *)r);
-	hmac_sha256_digest(&ctx, MAC_LEN, mac);
+	hmac_sha256_digest(&d->mac, MAC_LEN, mac);
 }
 
-static bool genuine(const struct sfs_git_digests *d, const struct record *r)
+static bool genuine(struct sfs_git_digests *d, const struct record *r)
 {
 	uint8_t mac[MAC_LEN];
 
@@ -252,10 +252,14 @@ struct sfs_git_digests *sfs_git_digests_open(const char *cache_dir)
 		             (read_key(path, d->key) == 0 ||
 		              make_key(path, d->key) == 0);
 		path[strlen(path) - strlen(".key")] = '\0';
-		if (keyed)
+		if (keyed) {
+			hmac_sha256_set_key(&d->mac, KEY_LEN, d->key);
 			open_file(d, path);
+		}
 		free(path);
 	}
+	if (d->fd < 0)   /* records kept in memory only: any key will do */
+		hmac_sha256_set_key(&d->mac, KEY_LEN, d->key);
 	return d;
 }
 
