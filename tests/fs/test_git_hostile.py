@@ -4,7 +4,10 @@
 twice, names holding '/', '.', '..', '.git' in its NTFS and HFS+
 spellings) are mounted; no such entry is served, each is a finding in
 status.json naming the tree and the entry, and every file served has the
-bytes index.json publishes for it."""
+bytes index.json publishes for it.  The git caches forged or an object
+rewritten in place: nothing but the blob's bytes is published or served.
+And, under allow_other, a git or MCP root's skills shared with other users
+(read as skillsfs-test) unless the source says private: true."""
 
 import errno
 import hashlib
@@ -17,8 +20,11 @@ import unittest
 import urllib.parse
 import zlib
 
-from mountlib import MountTestCase, wait_for
+from mountlib import MountTestCase, wait_for, write_skill
 from test_git_sources import GitRepos, messages, skill_md, write
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from mcpskillserver import SkillServer  # noqa: E402
 
 BLOB = b"100644"
 TREE = b"40000"
@@ -350,6 +356,46 @@ class GitSkillsUnderAllowOther(MountTestCase):
         self.assertEqual(self.read_as_other(m, "skills", "team-skill", "SKILL.md"), "EACCES")
         # the mounting user (root) still reads it
         self.assertEqual(m.read("skills", "team-skill", "SKILL.md").decode(), skill_md("team-skill"))
+
+
+@unittest.skipUnless(os.geteuid() == 0 and test_user() and SkillServer.available(),
+                     "mounts with allow_other as root, reads as %s, serves with the MCP SDK "
+                     "(npm ci in tests/mcp)" % TEST_USER)
+class McpSkillsUnderAllowOther(MountTestCase):
+    """The same rule for an MCP server's skills (the SDK's server on
+    loopback): shared with every user unless the source says private."""
+
+    def setUp(self):
+        self.served = os.path.join(self.make_dir(), "skills")
+        write_skill(self.served, "team-skill", description="A skill the server gives.")
+        self.srv = SkillServer(self.served)
+        self.addCleanup(self.srv.stop)
+
+    def mount_config(self, private):
+        conf = os.path.join(self.make_dir(), "mnt.yaml")
+        with open(conf, "w") as f:
+            f.write("sources:\n  - url: mcp+%s\n" % self.srv.url)
+            if private:
+                f.write("    private: true\n")
+            f.write("options:\n  allow_other: true\n  fetch_interval: 0\n  cache_dir: %s\n"
+                    % self.make_dir())
+        m = self.mount([], ["--config", conf, "-o", "default_permissions"])
+        os.chmod(m.workdir, 0o711)
+        return m
+
+    read_as_other = GitSkillsUnderAllowOther.read_as_other
+
+    def test_shared_unless_private(self):
+        with open(os.path.join(self.served, "team-skill", "SKILL.md")) as f:
+            text = f.read()
+        m = self.mount_config(private=False)
+        index = json_of(self.read_as_other(m, "index.json"))
+        self.assertEqual([e["uri"] for e in index["skills"]], ["skill://team-skill/SKILL.md"])
+        self.assertEqual(self.read_as_other(m, "skills", "team-skill", "SKILL.md"), text)
+        m.cleanup()
+        m = self.mount_config(private=True)
+        self.assertEqual(json_of(self.read_as_other(m, "index.json"))["skills"], [])
+        self.assertEqual(self.read_as_other(m, "skills", "team-skill", "SKILL.md"), "EACCES")
 
 
 def json_of(text):
