@@ -118,8 +118,8 @@ const char *sfs_git_bad_entry_name(const char *name)
 	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
 		return "an entry named . or .. (git fsck refuses it)";
 	if (ntfs_dotgit(name) || hfs_dotgit(name))
-		return "an entry named .git in another spelling (git fsck "
-		       "refuses it)";
+		return "an entry that a filesystem would read as .git (git "
+		       "fsck refuses it)";
 	return NULL;
 }
 
