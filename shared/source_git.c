@@ -34,12 +34,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <git2.h>
 
+#include "git_big.h"
 #include "git_blobs.h"
 #include "git_digests.h"
 #include "git_names.h"
@@ -59,20 +59,6 @@
 /* HANDLES at most: the build's threads (catalog.c's MAX_THREADS) and a
  * reader or two of the mount. */
 #define HANDLES 6
-/* Blobs past SFS_GIT_STREAM_MIN unpacked for reads, at most (the oldest
- * is closed to make room; its readers keep their descriptors). */
-#define BIG_KEPT 16
-/* A big blob read at build is kept for the reads when it is no larger,
- * and while a build has kept no more than BIG_BUILD_BUDGET bytes. */
-#define BIG_KEEP_AT_BUILD (256 * 1024 * 1024)
-#define BIG_BUILD_BUDGET (1024ULL * 1024 * 1024)
-
-/* A big blob's bytes, unpacked once for the reads of one build and
- * checked against the digest published. */
-struct big_blob {
-	git_oid id;
-	int fd;                     /* an unnamed file (O_TMPFILE), or -1 */
-};
 
 struct git_handle {
 	pthread_mutex_t lock;       /* held by the thread using it */
@@ -97,10 +83,7 @@ struct git_source {
 	uid_t uid;                  /* the repository folder's owner */
 	gid_t gid;
 	bool ready;                 /* discover resolved the commit */
-	pthread_mutex_t big_lock;   /* guards big; held while unpacking */
-	struct big_blob big[BIG_KEPT];
-	unsigned next_big;          /* the slot to fill next */
-	uint64_t kept_at_build;     /* bytes of big blobs the build kept */
+	struct sfs_git_big *big;    /* big blobs' bytes for reads; owned */
 };
 
 static const char *git_message(void)
@@ -122,7 +105,9 @@ void *sfs_source_git_new(const char *url, const char *commit,
 		snprintf(g->keep, sizeof(g->keep), "%s", commit);
 	if (!sfs_strdup_or_null(url, &g->url) ||
 	    !sfs_strdup_or_null(cache_dir, &g->cache_dir) ||
-	    !sfs_strdup_or_null(note, &g->note) || git_libgit2_init() < 0) {
+	    !sfs_strdup_or_null(note, &g->note) ||
+	    !(g->big = sfs_git_big_new(cache_dir)) || git_libgit2_init() < 0) {
+		sfs_git_big_free(g->big);
 		free(g->url);
 		free(g->cache_dir);
 		free(g->note);
@@ -138,9 +123,6 @@ void *sfs_source_git_new(const char *url, const char *commit,
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	pthread_mutex_init(&g->lock, NULL);
 	pthread_mutex_init(&g->digests_lock, NULL);
-	pthread_mutex_init(&g->big_lock, NULL);
-	for (unsigned i = 0; i < BIG_KEPT; i++)
-		g->big[i].fd = -1;
 	for (unsigned i = 0; i < HANDLES; i++)
 		pthread_mutex_init(&g->handles[i].lock, NULL);
 	return g;
@@ -158,12 +140,9 @@ static void release(struct sfs_source *src)
 		pthread_mutex_destroy(&g->handles[i].lock);
 	}
 	sfs_git_digests_close(g->digests);
-	for (unsigned i = 0; i < BIG_KEPT; i++)
-		if (g->big[i].fd >= 0)
-			close(g->big[i].fd);
+	sfs_git_big_free(g->big);
 	pthread_mutex_destroy(&g->lock);
 	pthread_mutex_destroy(&g->digests_lock);
-	pthread_mutex_destroy(&g->big_lock);
 	free(g->path);
 	free(g->url);
 	free(g->cache_dir);
@@ -701,10 +680,6 @@ static void learnt(struct lister *l, struct sfs_file *e, const git_oid *id,
 	pthread_mutex_unlock(&l->g->digests_lock);
 }
 
-static int unnamed_file(const char *cache_dir);
-static int write_at(int fd, off_t at, const void *p, size_t n);
-static void keep_big(struct git_source *g, const git_oid *id, int fd);
-
 /* A big blob as it streams at build: hashed, and written to `fd` for the
  * reads of this build when fd >= 0. */
 struct streamed {
@@ -718,7 +693,7 @@ static int hash_chunk(void *arg, const void *p, size_t n)
 	struct streamed *s = arg;
 
 	sfs_git_hash_update(&s->h, p, n);
-	if (s->fd >= 0 && write_at(s->fd, s->at, p, n) < 0) {
+	if (s->fd >= 0 && sfs_git_big_write(s->fd, s->at, p, n) < 0) {
 		close(s->fd);   /* a full disk: a read unpacks it */
 		s->fd = -1;
 	}
@@ -726,31 +701,12 @@ static int hash_chunk(void *arg, const void *p, size_t n)
 	return 0;
 }
 
-/* Whether the build keeps the checked bytes of a big blob of `size`
- * bytes for the reads, reserving room for them: up to BIG_KEEP_AT_BUILD
- * each and BIG_BUILD_BUDGET in all, in the cache folder. */
-static bool keeps_big(struct git_source *g, off_t size)
-{
-	bool yes = false;
-
-	if (size <= SFS_GIT_STREAM_MIN || size > BIG_KEEP_AT_BUILD ||
-	    !g->cache_dir)
-		return false;
-	pthread_mutex_lock(&g->big_lock);
-	if (g->kept_at_build + (uint64_t)size <= BIG_BUILD_BUDGET) {
-		g->kept_at_build += (uint64_t)size;
-		yes = true;
-	}
-	pthread_mutex_unlock(&g->big_lock);
-	return yes;
-}
-
 /*
  * digest_blob for a blob of `size` bytes past SFS_GIT_STREAM_MIN: hashed
  * as it streams, in memory that does not grow with it (no LFS pointer is
  * that large), and learnt for the next mounts when `learn`.  Within
- * keeps_big, the bytes checked here are kept for the reads too
- * (open_big), which then neither inflate nor hash them again, and such a
+ * sfs_git_big_reserve, the bytes checked here are kept for the reads too
+ * (git_big.c), which then neither inflate nor hash them again, and such a
  * blob is read at every build although its digest is in the cache: the
  * first read of a 64 MiB file took 10.6 times a folder root's when it
  * unpacked and hashed it, 2.4 times when the build had (BENCHMARKS.md).
@@ -761,15 +717,15 @@ static int digest_streamed(struct lister *l, struct sfs_file *e,
 	struct streamed s = { .fd = -1 };
 	uint64_t got;
 
-	if (learn ? keeps_big(l->g, (off_t)size) : true)
-		s.fd = unnamed_file(l->g->cache_dir);
+	if (learn ? sfs_git_big_reserve(l->g->big, size) : true)
+		s.fd = sfs_git_big_file(l->g->big);
 	sfs_git_hash_init(&s.h, size);
 	int rc = sfs_git_blob_stream(l->h->repo, id, &got, hash_chunk, &s);
 	if (rc == 0 && (got != size || !sfs_git_hash_is(&s.h, id->id,
 	                                                e->sha256)))
 		rc = -EBADMSG;
 	if (rc == 0 && s.fd >= 0)
-		keep_big(l->g, id, s.fd);
+		sfs_git_big_keep(l->g->big, id, s.fd);
 	else if (s.fd >= 0)
 		close(s.fd);
 	if (rc < 0)
@@ -812,7 +768,7 @@ static int digest_blob(struct lister *l, struct sfs_file *e, const git_oid *id)
 	bool cached = sfs_git_digests_find(l->g->digests, id->id, &e->size,
 	                                   e->sha256);
 	pthread_mutex_unlock(&l->g->digests_lock);
-	if (cached && !keeps_big(l->g, e->size)) {
+	if (cached && !sfs_git_big_reserve(l->g->big, (uint64_t)e->size)) {
 		e->hashed = true;
 		return 0;
 	}
@@ -1205,127 +1161,6 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 	return rc;
 }
 
-/* ---- big blobs: unpacked once per build, checked, then read in place --- */
-
-/* A file with no name to write a big blob into: in the cache folder when
- * there is one (on disk, not in memory), else a memory file. */
-static int unnamed_file(const char *cache_dir)
-{
-	char *dir = NULL;
-	int fd = -1;
-
-	if (cache_dir && asprintf(&dir, "%s/git-blobs", cache_dir) >= 0) {
-		char *child = NULL;
-		if (asprintf(&child, "%s/x", dir) >= 0 &&
-		    sfs_mkdir_parents(child) == 0)
-			fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-		free(child);
-		free(dir);
-	}
-	if (fd < 0)
-		fd = memfd_create("skillsfs-git-big", MFD_CLOEXEC);
-	return fd < 0 ? -errno : fd;
-}
-
-struct unpacking {
-	int fd;
-	off_t at;
-	struct sha256_ctx sha256;
-};
-
-static int write_at(int fd, off_t at, const void *p, size_t n)
-{
-	for (size_t done = 0; done < n; ) {
-		ssize_t w = pwrite(fd, (const char *)p + done, n - done,
-		                   at + (off_t)done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		done += (size_t)w;
-	}
-	return 0;
-}
-
-static int write_chunk(void *arg, const void *p, size_t n)
-{
-	struct unpacking *u = arg;
-
-	sha256_update(&u->sha256, n, p);
-	int rc = write_at(u->fd, u->at, p, n);
-	u->at += (off_t)n;
-	return rc;
-}
-
-/* Keeps fd, the checked bytes of the big blob id, for the build's reads;
- * big_lock held (keep_big takes it). */
-static void keep_big_locked(struct git_source *g, const git_oid *id, int fd)
-{
-	struct big_blob *slot = &g->big[g->next_big];
-
-	g->next_big = (g->next_big + 1) % BIG_KEPT;
-	if (slot->fd >= 0)
-		close(slot->fd);
-	*slot = (struct big_blob){ .id = *id, .fd = fd };
-}
-
-static void keep_big(struct git_source *g, const git_oid *id, int fd)
-{
-	pthread_mutex_lock(&g->big_lock);
-	keep_big_locked(g, id, fd);
-	pthread_mutex_unlock(&g->big_lock);
-}
-
-/* The bytes of the big blob f, streamed into a file of their own, when
- * they have the size and digest published: the descriptor, or -EIO. */
-static int unpack(struct git_source *g, struct git_handle *h,
-                  const struct sfs_file *f, const git_oid *id)
-{
-	struct unpacking u = { .fd = unnamed_file(g->cache_dir) };
-	uint8_t digest[32];
-	uint64_t size;
-
-	if (u.fd < 0)
-		return u.fd;
-	sha256_init(&u.sha256);
-	int rc = sfs_git_blob_stream(h->repo, id, &size, write_chunk, &u);
-	sha256_digest(&u.sha256, sizeof(digest), digest);
-	if (rc == 0 && ((off_t)size != f->size || !f->hashed ||
-	                memcmp(digest, f->sha256, sizeof(digest)) != 0))
-		rc = -EIO;   /* not the bytes published: rewritten in place */
-	if (rc < 0) {
-		close(u.fd);
-		return rc == -ENOMEM ? rc : -EIO;
-	}
-	return u.fd;
-}
-
-/* A descriptor of the big blob f's checked bytes: unpacked at its first
- * read of the build, then shared by every read (each FUSE read opens
- * the file again; inflating it each time made a 64 MiB file take 32.5 s
- * to read).  The lock makes a second reader wait for the first unpack
- * rather than do it again. */
-static int open_big(struct git_source *g, struct git_handle *h,
-                    const struct sfs_file *f, const git_oid *id)
-{
-	int fd = -1;
-
-	pthread_mutex_lock(&g->big_lock);
-	for (unsigned i = 0; i < BIG_KEPT && fd < 0; i++)
-		if (g->big[i].fd >= 0 && git_oid_equal(&g->big[i].id, id))
-			fd = g->big[i].fd;
-	if (fd < 0) {
-		fd = unpack(g, h, f, id);
-		if (fd >= 0)
-			keep_big_locked(g, id, fd);
-	}
-	int rc = fd < 0 ? fd : fcntl(fd, F_DUPFD_CLOEXEC, 0);
-	if (rc < 0 && fd >= 0)
-		rc = -errno;
-	pthread_mutex_unlock(&g->big_lock);
-	return rc;
-}
-
 /* ---- reads -------------------------------------------------------------- */
 
 /* The bytes of the blob f was listed with, as a sealed memory file (and
@@ -1349,7 +1184,8 @@ static int open_blob(const struct sfs_source *src, const struct sfs_file *f,
 	if (!h) {
 		fd = -EIO;
 	} else if (f->size > SFS_GIT_STREAM_MIN) {
-		fd = open_big(g, h, f, &id);
+		fd = f->hashed ? sfs_git_big_open(g->big, h->repo, &id, f->size,
+		                                  f->sha256) : -EIO;
 	} else if (git_blob_lookup(&b, h->repo, &id) < 0) {
 		fd = -EIO;
 	} else {
