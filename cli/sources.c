@@ -49,6 +49,7 @@ struct sfs_source_options *cli_source_options(const struct roots *roots,
 			            cf->source_commands[j].argv;
 			v[i].env = (const char *const *)
 			           cf->source_commands[j].env;
+			v[i].private_skills = cf->source_private[j];
 		}
 	return v;
 }

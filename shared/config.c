@@ -8,6 +8,7 @@
  *   sources:                 (after the roots in precedence)
  *     - url: git+file:///PATH[#REF][:SUBDIR]
  *       token_file: FILE     (an mcp+https:// source's bearer token)
+ *       private: true|false  (its skills not shared under allow_other)
  *     - command: PROG        (an MCP server over stdio: mcp+stdio:NAME)
  *       args: [ARG, ...]
  *       env: {NAME: VALUE, ...}
@@ -66,6 +67,7 @@ struct entry {
 	size_t nargs;
 	char **env;             /* env: as NAME=VALUE, likewise */
 	size_t nenv;
+	int private_skills;     /* private:, 0 unless given */
 };
 
 struct cfg_ctx {
@@ -514,6 +516,8 @@ static int source_entry(struct cfg_ctx *c, const char *key,
 		return take_path_of(c, v, key, "a file path", &c->e.token_file);
 	if (strcmp(what, "command") == 0)
 		return take_command(c, v, key);
+	if (strcmp(what, "private") == 0)
+		return take_bool(c, v, key, &c->e.private_skills);
 	if (strcmp(what, "args") == 0)
 		return take_args(c, v, key);
 	if (strcmp(what, "env") == 0)
@@ -528,7 +532,7 @@ static int source_entry(struct cfg_ctx *c, const char *key,
 	}
 	if (strcmp(what, "url") != 0)
 		return fail(c, k, key, "unknown key (known: url, token_file, "
-		            "command, args, env, name)");
+		            "private, command, args, env, name)");
 	int rc = take_string(c, v, key, "a source URL", &url);
 	if (rc < 0)
 		return rc;
@@ -616,7 +620,11 @@ static int add_source(struct cfg_ctx *c, char *root)
 		(o->nsources + 1) * sizeof(*cmds));
 	if (cmds)
 		o->source_commands = cmds;
-	if (!root || !tokens || !cmds) {
+	bool *private_skills = realloc(o->source_private,
+	                               (o->nsources + 1) * sizeof(bool));
+	if (private_skills)
+		o->source_private = private_skills;
+	if (!root || !tokens || !cmds || !private_skills) {
 		free(root);
 		return no_memory(c);
 	}
@@ -634,6 +642,7 @@ static int add_source(struct cfg_ctx *c, char *root)
 	/* the slots first: push() counts the source */
 	tokens[o->nsources] = c->e.token_file;
 	cmds[o->nsources] = cmd;
+	private_skills[o->nsources] = c->e.private_skills == 1;
 	int rc = push(c, &o->sources, &o->nsources, root);
 	if (rc < 0) {
 		free(cmd.argv);
@@ -1028,6 +1037,7 @@ void sfs_config_file_free(struct sfs_config_file *cf)
 		free_strv(cf->source_commands[i].env);
 	}
 	free(cf->source_commands);
+	free(cf->source_private);
 	free_list(cf->sources, cf->nsources);
 	free_list(cf->include, cf->ninclude);
 	free_list(cf->exclude, cf->nexclude);

@@ -11,36 +11,57 @@
  * bytes, so what was learnt of one never goes stale, whatever repository
  * or commit it came from; a second mount reads only the SKILL.md blobs.
  *
- * The file is a header line and fixed-size records (id, size, SHA-256),
- * appended with O_APPEND; a record cut short at the end (a crash, two
- * mounts appending at once) is ignored when the file is read.  It is a
- * cache: a file that is not one is started again.
+ * The file is a header line and fixed-size records (id, size, SHA-256,
+ * MAC), appended with O_APPEND; a record cut short at the end (a crash,
+ * two mounts appending at once) is ignored when the file is read.  It is
+ * a cache: a file that is not one is started again.
+ *
+ * What it says is published in index.json without reading the blob, so
+ * a record is believed only when its MAC (HMAC-SHA256 of the rest, cut
+ * to 16 bytes) checks under the key in git-digests.key: 32 random bytes
+ * made once, 0600, that only the daemon's user can read.  A record put
+ * there by anyone else (a foreign or copied cache, a file another
+ * account could write) is ignored, and its blob read and hashed again.
+ * A digest cannot be checked against the blob id without reading the
+ * blob, which is what the file saves; the user the daemon runs as can
+ * forge a record, as they could change the daemon itself.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <nettle/hmac.h>
 
 #include "git_digests.h"
 #include "grow.h"
 #include "snapshot.h"
 #include "trust.h"
 
-#define MAGIC "skillsfs git digests 1\n"
+#define MAGIC "skillsfs git digests 2\n"
+#define KEY_LEN 32
+#define MAC_LEN 16
 #define MAGIC_LEN (sizeof(MAGIC) - 1)
 
 struct record {
 	uint8_t id[SFS_GIT_ID_LEN];
 	uint8_t size[8];            /* little-endian */
 	uint8_t sha256[32];
+	uint8_t mac[MAC_LEN];       /* of the above, under the key */
 };
 
 struct sfs_git_digests {
 	int fd;                     /* O_APPEND, or -1: nothing is kept */
+	uint8_t key[KEY_LEN];       /* the file's; set when fd >= 0 */
+	/* keyed with key: after each digest it is keyed again (nettle),
+	 * so the key's two compressions are not paid per record */
+	struct hmac_sha256_ctx mac;
 	struct record *slots;       /* open addressing; id all zero: empty */
 	size_t nslots, used;
 	struct record *pending;     /* learnt, not yet appended */
@@ -100,6 +121,65 @@ static int insert(struct sfs_git_digests *d, const struct record *r)
 	return 0;
 }
 
+static void mac_of(struct sfs_git_digests *d, const struct record *r,
+                   uint8_t mac[MAC_LEN])
+{
+	hmac_sha256_update(&d->mac, offsetof(struct record, mac),
+	                   (const uint8_t *)r);
+	hmac_sha256_digest(&d->mac, MAC_LEN, mac);
+}
+
+static bool genuine(struct sfs_git_digests *d, const struct record *r)
+{
+	uint8_t mac[MAC_LEN];
+
+	mac_of(d, r, mac);
+	return memcmp(mac, r->mac, MAC_LEN) == 0;
+}
+
+/* The key of path (KEY_LEN bytes, a regular file of ours that no one
+ * else may read or write), into key. */
+static int read_key(const char *path, uint8_t key[KEY_LEN])
+{
+	struct stat st;
+	int fd = sfs_cache_open_read(path);
+	int rc = fd < 0 ? fd : 0;
+
+	if (rc == 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	                st.st_uid != geteuid() || (st.st_mode & 077) ||
+	                st.st_size != KEY_LEN ||
+	                pread(fd, key, KEY_LEN, 0) != KEY_LEN))
+		rc = -EPERM;
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+/* A new key at path, written aside and linked into place, so that two
+ * mounts starting at once agree on the one that got there first. */
+static int make_key(const char *path, uint8_t key[KEY_LEN])
+{
+	char *tmp = NULL;
+	int rc = asprintf(&tmp, "%s.new-%d", path, (int)gettid()) < 0 ?
+	         -ENOMEM : 0;
+
+	if (rc == 0 && getrandom(key, KEY_LEN, 0) != KEY_LEN)
+		rc = -EIO;
+	if (rc == 0) {
+		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
+		              O_NOFOLLOW, 0600);
+		rc = fd < 0 ? -errno :
+		     write(fd, key, KEY_LEN) == KEY_LEN ? 0 : -EIO;
+		if (fd >= 0)
+			close(fd);
+		if (rc == 0 && link(tmp, path) < 0 && errno != EEXIST)
+			rc = -errno;
+		unlink(tmp);
+	}
+	free(tmp);
+	return rc < 0 ? rc : read_key(path, key);
+}
+
 /* Reads what fd holds after its header into the table. */
 static void load(struct sfs_git_digests *d, int fd, off_t size)
 {
@@ -111,7 +191,7 @@ static void load(struct sfs_git_digests *d, int fd, off_t size)
 	ssize_t got = pread(fd, v, n * sizeof(*v), (off_t)MAGIC_LEN);
 	size_t whole = got > 0 ? (size_t)got / sizeof(*v) : 0;
 	for (size_t i = 0; i < whole; i++)
-		if (!empty(&v[i]) && insert(d, &v[i]) < 0)
+		if (!empty(&v[i]) && genuine(d, &v[i]) && insert(d, &v[i]) < 0)
 			break;
 	free(v);
 }
@@ -167,11 +247,20 @@ struct sfs_git_digests *sfs_git_digests_open(const char *cache_dir)
 		free(d);
 		return NULL;
 	}
-	if (cache_dir && asprintf(&path, "%s/git-digests", cache_dir) >= 0) {
+	if (cache_dir && asprintf(&path, "%s/git-digests.key", cache_dir) >= 0) {
 		/* without the file, digests are kept for this build only */
-		open_file(d, path);
+		bool keyed = sfs_cache_mkdirs(path) == 0 &&
+		             (read_key(path, d->key) == 0 ||
+		              make_key(path, d->key) == 0);
+		path[strlen(path) - strlen(".key")] = '\0';
+		if (keyed) {
+			hmac_sha256_set_key(&d->mac, KEY_LEN, d->key);
+			open_file(d, path);
+		}
 		free(path);
 	}
+	if (d->fd < 0)   /* records kept in memory only: any key will do */
+		hmac_sha256_set_key(&d->mac, KEY_LEN, d->key);
 	return d;
 }
 
@@ -202,6 +291,7 @@ void sfs_git_digests_add(struct sfs_git_digests *d,
 	for (int i = 0; i < 8; i++)
 		r.size[i] = (uint8_t)(n >> (8 * i));
 	memcpy(r.sha256, sha256, 32);
+	mac_of(d, &r, r.mac);
 	if (empty(&r) || insert(d, &r) < 0 || d->fd < 0)
 		return;
 	if (sfs_grow(&d->pending, &d->cappending, d->npending + 1,

@@ -11,6 +11,13 @@
  * from / down to it is world-searchable, for the folder's real path and,
  * when SKILL.md is a symlink, for its target's too.  ACLs and groups are
  * not consulted: a skill they open to some users only is left out.
+ *
+ * A git commit or an MCP server's listing (a source that is `published`)
+ * has no file on disk to judge: it is what the repository or server gives
+ * whoever mounts it, so its skills are shared, with the modes the tree or
+ * listing gives, unless the root's options say private (private: true in
+ * the config file's sources:).  Judged by the files of a clone or of the
+ * cache, a system mount of a team's repository listed no skill at all.
  */
 #include <errno.h>
 #include <limits.h>
@@ -20,6 +27,7 @@
 #include <sys/stat.h>
 
 #include "snapshot.h"
+#include "source.h"
 
 /* The last folder found searchable by every user, and so each folder
  * above it: skill folders side by side (units come sorted by folder)
@@ -102,8 +110,13 @@ static bool skill_md_public(const struct sfs_unit *u, struct memo *m)
 	return ok;
 }
 
-static bool folder_public(const struct sfs_unit *u, struct memo *m)
+static bool folder_public(const sfs_catalog *cat, const struct sfs_unit *u,
+                          struct memo *m)
 {
+	const struct sfs_source *src = sfs_catalog_source(cat, u->root);
+
+	if (src && src->ops->published)
+		return !src->private_skills;
 	char *real = realpath(u->dir, NULL);
 
 	if (!real)
@@ -133,7 +146,7 @@ int sfs_find_private(sfs_catalog *cat)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < cat->nunits; i++)
-		if (!folder_public(cat->units[i], m))
+		if (!folder_public(cat, cat->units[i], m))
 			cat->private_dirs[n++] = cat->units[i]->dir;
 	free(m);
 	cat->nprivate = n;

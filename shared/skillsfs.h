@@ -154,6 +154,12 @@ struct sfs_source_options {
 	 * is given otherwise.  A mount that stops says so here. */
 	bool (*stop)(void *stop_arg);
 	void *stop_arg;
+	/* A git or MCP source whose skills only the mounting user may read
+	 * (private: true): under allow_other they are left out of the
+	 * shared documents as a folder's unreadable skills are.  Without it
+	 * they are what the repository or server publishes to whoever
+	 * mounts it, shared with the modes the source gives. */
+	bool private_skills;
 };
 
 struct sfs_config {
@@ -494,6 +500,7 @@ struct sfs_config_file {
 	                                (absolute), or NULL */
 	struct sfs_source_command *source_commands;   /* for each of sources:
 	                                its command (argv NULL for a url:) */
+	bool *source_private;  /* for each of sources: its private: */
 	size_t nsources;
 	char **include;        /* see sfs_config */
 	size_t ninclude;

@@ -47,6 +47,8 @@ int sfs_source_open(const struct sfs_config *cfg, const char *root,
 	*out = (struct sfs_source){ .ops = &sfs_source_dir, .root = root };
 	if (!sfs_source_is_url(root))
 		return 0;
+	const struct sfs_source_options *o = root_options(cfg, root);
+	out->private_skills = o && o->private_skills;
 	if (is_mcp(root)) {
 		out->ops = &sfs_source_mcp;
 		out->state = sfs_source_mcp_new(root, version, cfg->cache_dir,

@@ -91,6 +91,12 @@ struct sfs_source_ops {
 	 * mount reads such a file only for a reader, never ahead of need
 	 * (SEP-2640: "a supporting file when it is read"). */
 	bool reads_remote;
+	/* The source's skills are what a repository or server publishes to
+	 * whoever mounts it, with no file on disk whose modes would tell who
+	 * may read them: under allow_other they are shared unless the root's
+	 * options say private (private.c).  false: a folder, whose skills
+	 * are shared when every user could read them natively. */
+	bool published;
 	/* Frees state; NULL when the source has none. */
 	void (*release)(struct sfs_source *src);
 };
@@ -101,6 +107,8 @@ struct sfs_source {
 	const char *root;     /* as configured (a folder's path); NULL for
 	                         the docs folder, which lies below no root */
 	void *state;          /* the source's own; NULL for a folder */
+	/* private: true in the root's options (sfs_source_options) */
+	bool private_skills;
 };
 
 /* Whether root names a source by a URL (git+..., mcp+...) rather than a

@@ -34,14 +34,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <git2.h>
 
+#include "git_big.h"
 #include "git_blobs.h"
 #include "git_digests.h"
+#include "git_names.h"
+#include "git_stream.h"
 #include "grow.h"
 #include "snapshot.h"
 #include "source.h"
@@ -82,6 +84,7 @@ struct git_source {
 	uid_t uid;                  /* the repository folder's owner */
 	gid_t gid;
 	bool ready;                 /* discover resolved the commit */
+	struct sfs_git_big *big;    /* big blobs' bytes for reads; owned */
 };
 
 static const char *git_message(void)
@@ -103,7 +106,9 @@ void *sfs_source_git_new(const char *url, const char *commit,
 		snprintf(g->keep, sizeof(g->keep), "%s", commit);
 	if (!sfs_strdup_or_null(url, &g->url) ||
 	    !sfs_strdup_or_null(cache_dir, &g->cache_dir) ||
-	    !sfs_strdup_or_null(note, &g->note) || git_libgit2_init() < 0) {
+	    !sfs_strdup_or_null(note, &g->note) ||
+	    !(g->big = sfs_git_big_new(cache_dir)) || git_libgit2_init() < 0) {
+		sfs_git_big_free(g->big);
 		free(g->url);
 		free(g->cache_dir);
 		free(g->note);
@@ -136,6 +141,7 @@ static void release(struct sfs_source *src)
 		pthread_mutex_destroy(&g->handles[i].lock);
 	}
 	sfs_git_digests_close(g->digests);
+	sfs_git_big_free(g->big);
 	pthread_mutex_destroy(&g->lock);
 	pthread_mutex_destroy(&g->digests_lock);
 	free(g->path);
@@ -347,17 +353,23 @@ static char *join(struct sfs_arena *a, const char *dir, const char *name)
 	            : sfs_arena_strdup(a, name);
 }
 
-/* The spelling of SKILL.md in a tree, or NULL. */
+/* The spelling of SKILL.md in a tree, or NULL.  Every entry is looked
+ * at, not one found by name: a tree that gives SKILL.md twice is a skill
+ * whose listing then refuses both. */
 static const char *skill_md_of(const git_tree *t)
 {
 	static const char *const spellings[] = { "SKILL.md", "skill.md" };
+	size_t n = git_tree_entrycount(t);
 
-	for (size_t i = 0; i < 2; i++) {
-		const git_tree_entry *e = git_tree_entry_byname(t, spellings[i]);
-		if (e && git_tree_entry_filemode(e) != GIT_FILEMODE_TREE &&
-		    git_tree_entry_filemode(e) != GIT_FILEMODE_COMMIT)
-			return spellings[i];
-	}
+	for (size_t k = 0; k < 2; k++)
+		for (size_t i = 0; i < n; i++) {
+			const git_tree_entry *e = git_tree_entry_byindex(t, i);
+			git_filemode_t mode = git_tree_entry_filemode(e);
+			if (strcmp(git_tree_entry_name(e), spellings[k]) == 0 &&
+			    mode != GIT_FILEMODE_TREE &&
+			    mode != GIT_FILEMODE_COMMIT)
+				return spellings[k];
+		}
 	return NULL;
 }
 
@@ -407,15 +419,22 @@ static int add_found(struct finder *w, const char *path, const char *md,
 static int find_in(struct finder *w, const git_tree *t, const char *path,
                    unsigned depth);
 
-/* One entry of a folder that is not a skill: a folder to search. */
+/* One entry of a folder that is not a skill: a folder to search, unless
+ * git fsck would refuse it (`refused`: why). */
 static int find_entry(struct finder *w, const git_tree_entry *e,
-                      const char *path, unsigned depth)
+                      const char *refused, const char *path, unsigned depth)
 {
 	struct sfs_scan *s = w->s;
 	const char *name = git_tree_entry_name(e);
 
-	if (git_tree_entry_filemode(e) != GIT_FILEMODE_TREE ||
-	    sfs_scan_skipped_folder(name))
+	if (git_tree_entry_filemode(e) != GIT_FILEMODE_TREE)
+		return 0;
+	if (refused)
+		return sfs_diag_add(s->global, SFS_WARNING, w->g->url, 0, 0, "",
+		                    "folder %s of the tree: entry \"%s\" not "
+		                    "searched: %s", *path ? path : ".", name,
+		                    refused);
+	if (sfs_scan_skipped_folder(name))
 		return 0;
 	const char *child = join(s->arena, path, name);
 	if (!child)
@@ -452,13 +471,17 @@ static int find_in(struct finder *w, const git_tree *t, const char *path,
 		n = w->budget;
 	}
 	w->budget -= n;
-	/* a skill is not searched for more skills */
+	/* a skill is not searched for more skills; its listing refuses
+	 * the entries git fsck would */
 	const char *md = skill_md_of(t);
 	if (md)
 		return add_found(w, path, md, t);
-	int rc = 0;
+	const char **refused;
+	int rc = sfs_git_tree_check(t, &refused);
 	for (size_t i = 0; rc == 0 && i < n; i++)
-		rc = find_entry(w, git_tree_entry_byindex(t, i), path, depth);
+		rc = find_entry(w, git_tree_entry_byindex(t, i),
+		                refused ? refused[i] : NULL, path, depth);
+	free(refused);
 	return rc;
 }
 
@@ -614,17 +637,125 @@ static int hide(struct lister *l, bool is_skill_md, const char *rel,
 	                    "%s; hidden", why);
 }
 
+/* An entry git fsck would refuse, in the folder rel (NULL: the skill's
+ * top): not served, and the skill not at all when it is SKILL.md. */
+static int refuse(struct lister *l, const char *rel, const char *name,
+                  const char *why)
+{
+	bool is_skill_md = !rel && strcmp(name, l->f->skill_md) == 0;
+	const char *folder = rel ? sfs_arena_printf(l->arena, "%s/%s",
+	                                            l->f->dir, rel)
+	                         : l->f->dir;
+
+	if (!folder)
+		return -ENOMEM;
+	return sfs_diag_add(l->diags, is_skill_md ? SFS_ERROR : SFS_WARNING,
+	                    folder, 0, 0, "", "tree entry \"%s\": %s; %s",
+	                    name, why, is_skill_md ? "the skill cannot be "
+	                    "served" : "hidden");
+}
+
 static bool is_lfs_pointer(const void *p, size_t n)
 {
 	size_t m = strlen(LFS_MAGIC);
 	return n < LFS_MAX_POINTER && n >= m && memcmp(p, LFS_MAGIC, m) == 0;
 }
 
+/* The size of the blob `id`, from its object header (a pack's or a
+ * loose object's first bytes), without reading it. */
+static int blob_size(git_repository *repo, const git_oid *id, uint64_t *size)
+{
+	git_odb *odb;
+	git_object_t type;
+	size_t n;
+
+	if (git_repository_odb(&odb, repo) < 0)
+		return -EIO;
+	int rc = git_odb_read_header(&n, &type, odb, id) < 0 ||
+	         type != GIT_OBJECT_BLOB ? -EIO : 0;
+	git_odb_free(odb);
+	*size = n;
+	return rc;
+}
+
+/* e's size and digest, learnt from the blob `id`: published, and kept for
+ * the next mounts. */
+static void learnt(struct lister *l, struct sfs_file *e, const git_oid *id,
+                   off_t size)
+{
+	e->size = size;
+	e->hashed = true;
+	l->s->hashed++;
+	pthread_mutex_lock(&l->g->digests_lock);
+	sfs_git_digests_add(l->g->digests, id->id, e->size, e->sha256);
+	pthread_mutex_unlock(&l->g->digests_lock);
+}
+
+/* A big blob as it streams at build: hashed, and written to `fd` for the
+ * reads of this build when fd >= 0. */
+struct streamed {
+	struct sfs_git_hash h;
+	int fd;
+	off_t at;
+};
+
+static int hash_chunk(void *arg, const void *p, size_t n)
+{
+	struct streamed *s = arg;
+
+	sfs_git_hash_update(&s->h, p, n);
+	if (s->fd >= 0 && sfs_git_big_write(s->fd, s->at, p, n) < 0) {
+		close(s->fd);   /* a full disk: a read unpacks it */
+		s->fd = -1;
+	}
+	s->at += (off_t)n;
+	return 0;
+}
+
+/*
+ * digest_blob for a blob of `size` bytes past SFS_GIT_STREAM_MIN: hashed
+ * as it streams, in memory that does not grow with it (no LFS pointer is
+ * that large), and learnt for the next mounts when `learn`.  Within
+ * sfs_git_big_reserve, the bytes checked here are kept for the reads too
+ * (git_big.c), which then neither inflate nor hash them again, and such a
+ * blob is read at every build although its digest is in the cache: the
+ * first read of a 64 MiB file took 10.6 times a folder root's when it
+ * unpacked and hashed it, 2.4 times when the build had (BENCHMARKS.md).
+ */
+static int digest_streamed(struct lister *l, struct sfs_file *e,
+                           const git_oid *id, uint64_t size, bool learn)
+{
+	struct streamed s = { .fd = -1 };
+	uint64_t got;
+
+	if (learn ? sfs_git_big_reserve(l->g->big, size) : true)
+		s.fd = sfs_git_big_file(l->g->big);
+	sfs_git_hash_init(&s.h, size);
+	int rc = sfs_git_blob_stream(l->h->repo, id, &got, hash_chunk, &s);
+	if (rc == 0 && (got != size || !sfs_git_hash_is(&s.h, id->id,
+	                                                e->sha256)))
+		rc = -EBADMSG;
+	if (rc == 0 && s.fd >= 0)
+		sfs_git_big_keep(l->g->big, id, s.fd);
+	else if (s.fd >= 0)
+		close(s.fd);
+	if (rc < 0)
+		return rc == -ENOMEM || rc == -EBADMSG ? rc : -EIO;
+	if (learn) {
+		learnt(l, e, id, (off_t)size);
+	} else {
+		e->size = (off_t)size;
+		e->hashed = true;
+	}
+	return 0;
+}
+
 /*
  * Size and digest of the blob `id` for the entry e (path set): the
  * previous build's when it listed this very blob at this path, else by
  * reading it.  Returns 0, 1 when the blob is a Git LFS pointer, -ENOMEM,
- * or -EIO when it cannot be read.
+ * -EIO when it cannot be read, or -EBADMSG when its bytes are not the
+ * blob (an object rewritten in place).
  */
 static int digest_blob(struct lister *l, struct sfs_file *e, const git_oid *id)
 {
@@ -648,23 +779,25 @@ static int digest_blob(struct lister *l, struct sfs_file *e, const git_oid *id)
 	bool cached = sfs_git_digests_find(l->g->digests, id->id, &e->size,
 	                                   e->sha256);
 	pthread_mutex_unlock(&l->g->digests_lock);
-	if (cached) {
+	if (cached && !sfs_git_big_reserve(l->g->big, (uint64_t)e->size)) {
 		e->hashed = true;
 		return 0;
 	}
-	if (git_blob_lookup(&b, l->h->repo, id) < 0)
+	uint64_t size;
+	int rc = blob_size(l->h->repo, id, &size);
+	if (rc == 0 && size > SFS_GIT_STREAM_MIN)
+		return digest_streamed(l, e, id, size, !cached);
+	if (rc < 0 || git_blob_lookup(&b, l->h->repo, id) < 0)
 		return -EIO;
 	const void *p = git_blob_rawcontent(b);
 	size_t n = (size_t)git_blob_rawsize(b);
-	int rc = is_lfs_pointer(p, n);
+	/* what is learnt here is published and kept across mounts: only of
+	 * bytes that are the blob */
+	rc = !sfs_git_blob_verify(p, n, id->id, NULL) ? -EBADMSG :
+	     is_lfs_pointer(p, n);
 	if (rc == 0) {
 		sfs_sha256(p, n, e->sha256);
-		e->size = (off_t)n;
-		e->hashed = true;
-		l->s->hashed++;
-		pthread_mutex_lock(&l->g->digests_lock);
-		sfs_git_digests_add(l->g->digests, id->id, e->size, e->sha256);
-		pthread_mutex_unlock(&l->g->digests_lock);
+		learnt(l, e, id, (off_t)n);
 	}
 	git_blob_free(b);
 	return rc;
@@ -695,6 +828,10 @@ static int add_blob(struct lister *l, struct sfs_file *model,
 	if (rc == -EIO)
 		return hide(l, is_skill_md, model->source, "cannot read the "
 		            "blob from the repository");
+	if (rc == -EBADMSG)
+		return hide(l, is_skill_md, model->source, "the blob's bytes "
+		            "are not those its id names (a corrupt object; git "
+		            "fsck tells more)");
 	return rc < 0 ? rc : push(l, &e);
 }
 
@@ -707,7 +844,10 @@ static const char *link_text(struct lister *l, const git_oid *id,
 	const char *text = NULL;
 
 	*nomem = false;
-	if (git_blob_lookup(&b, l->h->repo, id) < 0)
+	/* a link's text is short: a huge blob is not read whole to learn it */
+	uint64_t size;
+	if (blob_size(l->h->repo, id, &size) < 0 || size >= PATH_MAX ||
+	    git_blob_lookup(&b, l->h->repo, id) < 0)
 		return NULL;
 	size_t n = (size_t)git_blob_rawsize(b);
 	const char *p = git_blob_rawcontent(b);
@@ -717,6 +857,72 @@ static const char *link_text(struct lister *l, const git_oid *id,
 	}
 	git_blob_free(b);
 	return text;
+}
+
+/* The one entry of t named `name`, NULL when there is none; *twice when
+ * there are more (libgit2's lookup by name would pick one of them). */
+static const git_tree_entry *only_entry(const git_tree *t, const char *name,
+                                        bool *twice)
+{
+	size_t n = git_tree_entrycount(t);
+	const git_tree_entry *found = NULL;
+
+	*twice = false;
+	for (size_t i = 0; i < n && !*twice; i++) {
+		const git_tree_entry *e = git_tree_entry_byindex(t, i);
+		if (strcmp(git_tree_entry_name(e), name) == 0) {
+			*twice = found != NULL;
+			found = e;
+		}
+	}
+	return found;
+}
+
+/*
+ * The entry at the clean relative path p of the skill's tree, into *out
+ * (free it), when every entry on the way is one git fsck accepts; else a
+ * finding's text in *why.  Returns 0, or -ENOMEM.
+ */
+static int entry_at(struct lister *l, const char *p, git_tree_entry **out,
+                    const char **why)
+{
+	const git_tree *t = l->skill;
+	git_tree *owned = NULL;
+	char *copy = strdup(p), *save = NULL;
+
+	*out = NULL;
+	*why = NULL;
+	if (!copy)
+		return -ENOMEM;
+	for (char *part = strtok_r(copy, "/", &save); part && !*why; ) {
+		bool twice;
+		const git_tree_entry *e = only_entry(t, part, &twice);
+		char *next = strtok_r(NULL, "/", &save);
+		if (!e || (next && git_tree_entry_filemode(e) !=
+		                   GIT_FILEMODE_TREE)) {
+			*why = "symbolic link is dangling";
+		} else if (twice || sfs_git_bad_entry_name(part)) {
+			*why = "symbolic link leads to an entry git fsck refuses";
+		} else if (!next) {
+			if (git_tree_entry_dup(out, e) < 0)
+				*why = "cannot read symbolic link";
+		} else {
+			git_tree *sub;
+			if (git_tree_lookup(&sub, l->h->repo,
+			                    git_tree_entry_id(e)) < 0) {
+				*why = "cannot read the target of the symbolic "
+				       "link";
+			} else {
+				git_tree_free(owned);
+				owned = sub;
+				t = sub;
+			}
+		}
+		part = next;
+	}
+	git_tree_free(owned);
+	free(copy);
+	return 0;
 }
 
 /*
@@ -746,10 +952,9 @@ static int follow_link(struct lister *l, const char *rel, const char *target,
 			return 0;
 		}
 		git_tree_entry *e;
-		if (git_tree_entry_bypath(&e, l->skill, p) < 0) {
-			*why = "symbolic link is dangling";
-			return 0;
-		}
+		int rc = entry_at(l, p, &e, why);
+		if (rc < 0 || *why)
+			return rc;
 		if (git_tree_entry_filemode(e) != GIT_FILEMODE_LINK) {
 			*out = e;
 			return 0;
@@ -802,7 +1007,7 @@ static int add_link(struct lister *l, struct sfs_file *model,
 		rc = digest_blob(l, &e, git_tree_entry_id(to));
 		if (rc == 0)
 			rc = push(l, &e);
-		else if (rc > 0 || rc == -EIO)
+		else if (rc > 0 || rc == -EIO || rc == -EBADMSG)
 			rc = hide(l, is_skill_md, model->source, rc > 0 ?
 			          "symbolic link to a Git LFS pointer" : "cannot read the target of the "
 			          "symbolic link");
@@ -886,17 +1091,21 @@ static int list_tree(struct lister *l, const git_tree *t, const char *rel,
                      unsigned depth)
 {
 	size_t n = git_tree_entrycount(t);
+	const char **refused;
+	int rc = sfs_git_tree_check(t, &refused);
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		const git_tree_entry *te = git_tree_entry_byindex(t, i);
 		if (l->n >= l->s->max_files) {
 			l->capped = true;
-			return 0;
+			break;
 		}
-		int rc = list_entry(l, git_tree_entry_byindex(t, i), rel, depth);
-		if (rc < 0)
-			return rc;
+		rc = refused && refused[i] ?
+		     refuse(l, rel, git_tree_entry_name(te), refused[i]) :
+		     list_entry(l, te, rel, depth);
 	}
-	return 0;
+	free(refused);
+	return rc < 0 ? rc : 0;
 }
 
 /* The tree of the skill folder f, into *out (to free unless it is the
@@ -965,38 +1174,12 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 
 /* ---- reads -------------------------------------------------------------- */
 
-/* A sealed memory file holding n bytes of p: a descriptor to pread, whose
- * bytes cannot change.  Returns it or -errno. */
-static int sealed_copy(const void *p, size_t n)
-{
-	int fd = memfd_create("skillsfs-git-blob",
-	                      MFD_CLOEXEC | MFD_ALLOW_SEALING);
-
-	if (fd < 0)
-		return -errno;
-	for (size_t done = 0; done < n;) {
-		ssize_t w = write(fd, (const char *)p + done, n - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0) {
-			int err = -errno;
-			close(fd);
-			return err;
-		}
-		done += (size_t)w;
-	}
-	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
-	          F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
-		int err = -errno;
-		close(fd);
-		return err;
-	}
-	return fd;
-}
-
-/* The bytes of the blob f was listed with, as a sealed memory file, or
- * with `keep` as a file kept in the cache folder (git_blobs.c) when it
- * can be written there. */
+/* The bytes of the blob f was listed with, as a sealed memory file (and
+ * with `keep` as a file kept in the cache folder, git_blobs.c, when it
+ * can be written there), only when they are that blob and have the
+ * digest listed: an object rewritten in place since (the same id, other
+ * bytes; libgit2 does not check ids as it reads, see
+ * sfs_source_git_new) is not served under the digest published (-EIO). */
 static int open_blob(const struct sfs_source *src, const struct sfs_file *f,
                      bool keep)
 {
@@ -1011,15 +1194,20 @@ static int open_blob(const struct sfs_source *src, const struct sfs_file *f,
 	struct git_handle *h = take_handle(g);
 	if (!h) {
 		fd = -EIO;
+	} else if (f->size > SFS_GIT_STREAM_MIN) {
+		fd = f->hashed ? sfs_git_big_open(g->big, h->repo, &id, f->size,
+		                                  f->sha256) : -EIO;
 	} else if (git_blob_lookup(&b, h->repo, &id) < 0) {
 		fd = -EIO;
 	} else {
 		size_t n = (size_t)git_blob_rawsize(b);
 		const void *p = git_blob_rawcontent(b);
 		fd = (off_t)n != f->size ? -ESTALE :
+		     !sfs_git_blob_verify(p, n, id.id, f->hashed ? f->sha256
+		                                                 : NULL) ? -EIO :
 		     keep ? sfs_git_blob_keep(g->cache_dir, id.id, p, n) : -1;
-		if (fd < 0 && fd != -ESTALE)
-			fd = sealed_copy(p, n);
+		if (fd < 0 && fd != -ESTALE && fd != -EIO)
+			fd = sfs_git_sealed_copy(p, n);
 		git_blob_free(b);
 	}
 	give_handle(h);
@@ -1035,7 +1223,8 @@ static int open_skill_md(const struct sfs_source *src, const char *path,
 		return -EINVAL;
 	git_oid id;
 	unstamp(f, &id);
-	int fd = sfs_git_blob_open(g->cache_dir, id.id, f->size);
+	int fd = f->size > SFS_GIT_STREAM_MIN ? -ENOENT :
+	         sfs_git_blob_open(g->cache_dir, id.id, f->size);
 	if (fd == -ENOENT || fd == -EACCES)
 		fd = open_blob(src, f, g->cache_dir != NULL);
 	if (fd < 0)
@@ -1063,5 +1252,6 @@ const struct sfs_source_ops sfs_source_git = {
 	.open_file = open_file,
 	.version = version,
 	.version_key = "commit",
+	.published = true,
 	.release = release,
 };

@@ -1205,5 +1205,6 @@ const struct sfs_source_ops sfs_source_mcp = {
 	.version = version,
 	.version_key = "listing",
 	.reads_remote = true,
+	.published = true,
 	.release = release,
 };

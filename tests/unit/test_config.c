@@ -163,7 +163,7 @@ static void test_sources(void)
 	        "sources.url", "REF");
 	refused("an unknown key of a source",
 	        "sources:\n  - url: git+file:///x\n    branch: main\n", 3,
-	        "sources.branch", "unknown key (known: url, token_file, "
+	        "sources.branch", "unknown key (known: url, token_file, private, "
 	        "command, args, env, name)");
 	refused("a source without url", "sources:\n  - {}\n", 2, "sources",
 	        "needs url");

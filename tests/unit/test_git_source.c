@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "fixture.h"
+#include "git_names.h"
 #include "snapshot.h"
 #include "source.h"
 
@@ -262,6 +263,28 @@ static void test_failures(void)
 	sfs_catalog_unref(cat);
 }
 
+/* The names git fsck refuses (fsck.c, path.c's is_ntfs_dotgit, utf8.c's
+ * is_hfs_dotgit), and near misses it accepts. */
+static void test_entry_names(void)
+{
+	static const char *const refused[] = {
+		"", ".", "..", "a/b", "/", ".git", ".GIT", ".Git", ".git.",
+		".git ", ".git. . ", "git~1", "GIT~1", ".git:stream",
+		"dir\\.git", ".g\xe2\x80\x8cit", "\xef\xbb\xbf.git",
+		".\xe2\x80\x8fgi\xe2\x80\xaat",
+	};
+	static const char *const accepted[] = {
+		"...", ".gitignore", ".git-blame", "git", "git~2", ".gi",
+		"a.git", ".g\xc3\xaft", "SKILL.md", "\xe2\x80\x8c",
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(*refused); i++)
+		ok(sfs_git_bad_entry_name(refused[i]) != NULL,
+		   "a tree entry named \"%s\" is refused", refused[i]);
+	for (size_t i = 0; i < sizeof(accepted) / sizeof(*accepted); i++)
+		ok(sfs_git_bad_entry_name(accepted[i]) == NULL,
+		   "a tree entry named \"%s\" is accepted", accepted[i]);
+}
+
 int main(void)
 {
 	fixture_start("test_git_source");
@@ -276,5 +299,6 @@ int main(void)
 	test_kept_digests();
 	test_rebuilds();
 	test_failures();
+	test_entry_names();
 	return tap_end();
 }
