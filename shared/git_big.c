@@ -26,6 +26,7 @@
 #include "git_big.h"
 #include "trust.h"
 #include "git_stream.h"
+#include "sealed.h"
 #include "snapshot.h"
 
 /* Blobs kept at most (the oldest is closed to make room; its readers
@@ -112,16 +113,7 @@ int sfs_git_big_file(const struct sfs_git_big *b)
 
 int sfs_git_big_write(int fd, off_t at, const void *p, size_t n)
 {
-	for (size_t done = 0; done < n; ) {
-		ssize_t w = pwrite(fd, (const char *)p + done, n - done,
-		                   at + (off_t)done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		done += (size_t)w;
-	}
-	return 0;
+	return sfs_write_full(fd, at, p, n);
 }
 
 /* Keeps fd for the blob id; the lock held. */

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "git_blobs.h"
+#include "sealed.h"
 #include "snapshot.h"
 #include "trust.h"
 
@@ -80,31 +81,9 @@ bool sfs_git_blob_verify(const void *p, size_t n,
 	       (!sha256 || memcmp(got, sha256, sizeof(got)) == 0);
 }
 
-static int write_all(int fd, const void *p, size_t n)
-{
-	for (size_t done = 0; done < n;) {
-		ssize_t w = write(fd, (const char *)p + done, n - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		done += (size_t)w;
-	}
-	return 0;
-}
-
 int sfs_git_sealed_copy(const void *p, size_t n)
 {
-	int fd = memfd_create("skillsfs-git-blob",
-	                      MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	int rc = fd < 0 ? -errno : write_all(fd, p, n);
-
-	if (rc == 0 && fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
-	                     F_SEAL_WRITE | F_SEAL_SEAL) < 0)
-		rc = -errno;
-	if (rc < 0 && fd >= 0)
-		close(fd);
-	return rc < 0 ? rc : fd;
+	return sfs_sealed_copy("skillsfs-git-blob", p, n);
 }
 
 /* The size bytes of fd, read whole into *out (malloc'd). */

@@ -42,6 +42,7 @@
 #include "grow.h"
 #include "mcp_client.h"
 #include "snapshot.h"
+#include "sealed.h"
 #include "source.h"
 #include "trust.h"
 
@@ -895,12 +896,11 @@ static void keep_sealed(struct mcp_source *m, const uint8_t sha256[32],
  * are not, another -errno when no copy can be made. */
 static int seal_copy(int from, const struct sfs_file *f)
 {
-	int fd = memfd_create("skillsfs-verified", MFD_CLOEXEC |
-	                                           MFD_ALLOW_SEALING);
+	int fd = sfs_sealed_new("skillsfs-verified");
 	struct sha256_ctx ctx;
 	char buf[65536];
 	off_t at = 0;
-	int rc = fd < 0 ? -errno : 0;
+	int rc = fd < 0 ? fd : 0;
 
 	sha256_init(&ctx);
 	if (rc == 0 && f->size > 0 && ftruncate(fd, f->size) < 0)
@@ -918,23 +918,15 @@ static int seal_copy(int from, const struct sfs_file *f)
 			break;
 		}
 		sha256_update(&ctx, (size_t)n, (const uint8_t *)buf);
-		for (ssize_t done = 0; rc == 0 && done < n;) {
-			ssize_t w = pwrite(fd, buf + done, (size_t)(n - done),
-			                   at + done);
-			if (w < 0 && errno != EINTR)
-				rc = -errno;
-			else if (w > 0)
-				done += w;
-		}
+		rc = sfs_write_full(fd, at, buf, (size_t)n);
 		at += n;
 	}
 	uint8_t sum[32];
 	sha256_digest(&ctx, sizeof(sum), sum);
 	if (rc == 0 && (at != f->size || memcmp(sum, f->sha256, 32) != 0))
 		rc = -ENOENT;
-	if (rc == 0 && fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
-	                                      F_SEAL_WRITE | F_SEAL_SEAL) < 0)
-		rc = -errno;
+	if (rc == 0)
+		rc = sfs_seal(fd);
 	if (rc < 0 && fd >= 0)
 		close(fd);
 	return rc < 0 ? rc : fd;

@@ -25,6 +25,7 @@
 
 #include <linux/openat2.h>
 
+#include "sealed.h"
 #include "trust.h"
 
 /* As the kernel's limit on links in one path. */
@@ -456,19 +457,6 @@ int sfs_cache_open_append(const char *path, mode_t mode)
 	return rc;
 }
 
-static int write_all(int fd, const void *p, size_t n)
-{
-	for (size_t done = 0; done < n;) {
-		ssize_t w = write(fd, (const char *)p + done, n - done);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -errno;
-		done += (size_t)w;
-	}
-	return 0;
-}
-
 /* A new file beside `base` in dfd, made with O_EXCL; its name in tmp. */
 static int make_temporary(int dfd, const char *base, mode_t mode, char *tmp,
                           size_t tlen)
@@ -497,7 +485,7 @@ int sfs_cache_write(const char *path, const void *p, size_t n, mode_t mode,
 	if (dfd < 0)
 		return dfd;
 	int fd = make_temporary(dfd, base, mode, tmp, sizeof(tmp));
-	int rc = fd < 0 ? fd : write_all(fd, p, n);
+	int rc = fd < 0 ? fd : sfs_write_full(fd, -1, p, n);
 	if (rc == 0 && renameat(dfd, tmp, dfd, base) < 0)
 		rc = -errno;
 	if (rc < 0 && fd >= 0)
