@@ -11,8 +11,12 @@
  * system skills take 1,723 (measured the same way); the SKILL.md path is
  * in each entry; a description over 1,024 characters: not loaded.
  * Gemini CLI 0.61.0 has no cap (836 skills: 270 KB with every request):
- * the view keeps it to Copilot's size.  Copilot CLI: about 15,000, cut
- * alphabetically.
+ * the view keeps it to Copilot's size.  Copilot CLI 1.0.102: 15,000 of
+ * its <available_skills> entries, user skills in name order, then its 2
+ * built-in skills (769); past it the rest by name only, its own included
+ * (measured by tests/agents); an entry is "<skill>\n  <name>..</name>\n
+ * <description>..</description>\n  <location>user</location>\n</skill>"
+ * and a newline, 91 characters beside the name and description.
  */
 #include <string.h>
 
@@ -23,8 +27,8 @@ static const struct sfs_profile profiles[] = {
 	  .lists_when_to_use = true, .entry_extra = 4 },
 	{ .name = "codex", .budget = 8000 - 1723, .per_skill = 1024,
 	  .refuses_long = true, .lists_path = true, .entry_extra = 12 },
-	{ .name = "copilot", .budget = 15000, .per_skill = 1024,
-	  .entry_extra = 48 },
+	{ .name = "copilot", .budget = 15000 - 769, .per_skill = 1024,
+	  .entry_extra = 91 },
 	{ .name = "gemini", .budget = 15000, .per_skill = 1024,
 	  .lists_path = true, .entry_extra = 48 },
 };

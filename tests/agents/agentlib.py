@@ -1,5 +1,5 @@
-"""The real agent programs (Claude Code, Codex, Gemini CLI, pinned in
-package-lock.json) run against a skillsfs mount and a scripted model on
+"""The real agent programs (Claude Code, Codex, Gemini CLI, Copilot CLI,
+pinned in package-lock.json) run against a skillsfs mount and a scripted model on
 loopback: each in a temporary HOME with no account, its own skills folder a
 symlink to the folder the test names, a timeout on every run.
 
@@ -35,7 +35,8 @@ RUN_TIMEOUT = 180           # seconds for one agent turn, start to exit
 
 # The view each agent is given by name in the mount (issue 23's built-in
 # profiles), and the folder the tests point its skills folder at.
-VIEW = {"claude-code": "claude-code", "codex": "codex", "gemini": "gemini"}
+VIEW = {"claude-code": "claude-code", "codex": "codex", "gemini": "gemini",
+        "copilot": "copilot"}
 
 
 def skills_folder(mount, agent):
@@ -404,13 +405,99 @@ class Gemini(Agent):
         return out
 
 
-AGENTS = {"claude-code": ClaudeCode, "codex": Codex, "gemini": Gemini}
+class Copilot(Agent):
+    """Copilot CLI: scans ~/.copilot/skills and ~/.agents/skills (1.0.102
+    lists nothing from ~/.claude/skills); the listing is <available_skills> in the Responses
+    request's instructions, one <skill> with name, description and location
+    each, its own built-in skills last.  Past its budget (about 15,000
+    characters of those entries, cut in name order) the rest follow by name
+    only after "Additional skills available (invoke by name):".  No GitHub
+    account: COPILOT_OFFLINE with a custom provider (BYOK) on the mock,
+    which it calls with the OpenAI Responses API."""
+    name = "copilot"
+    program_name = "copilot"
+    read_tool = "view"
+    model = "gpt-5.4"
+    cut_marker = "Additional skills available (invoke by name):"
+
+    def configure(self, skills_dir, mount, mcp=False):
+        self.link_skills(".copilot/skills", skills_dir)
+        self.mcp_mount = mount if mcp else None
+
+    def command(self, mock, prompt):
+        env = self.base_env()
+        env.update({"COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false",
+                    "COPILOT_PROVIDER_BASE_URL": mock.url + "/v1",
+                    "COPILOT_PROVIDER_TYPE": "openai",
+                    "COPILOT_PROVIDER_WIRE_API": "responses",
+                    "COPILOT_PROVIDER_API_KEY": "dummy", "COPILOT_MODEL": self.model})
+        argv = [self.program(), "-p", prompt, "--allow-all", "--no-auto-update",
+                "--disable-builtin-mcps"]
+        if self.mcp_mount:
+            config = {"mcpServers": {"skills": {
+                "type": "local", "command": SKILLSFS_MCP,
+                "args": ["--mount", self.mcp_mount], "tools": ["*"]}}}
+            argv += ["--additional-mcp-config", json.dumps(config)]
+        return argv, env
+
+    def run(self, mock, prompt):
+        # what it cut is in its request, not in its logs
+        run = super().run(mock, prompt)
+        for r in self.main_requests(mock):
+            text = r["body"].get("instructions") or ""
+            run.log += "".join(l + "\n" for l in text.splitlines() if self.cut_marker in l)
+        return run
+
+    def read_logs(self):
+        text = ""
+        for path in sorted(glob.glob(os.path.join(self.home, ".copilot", "logs", "*.log"))):
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text += f.read()
+        return text
+
+    def over_budget(self, run):
+        return [l for l in run.log.splitlines() if self.cut_marker in l]
+
+    def skill_complaints(self, run):
+        return [l for l in run.log.splitlines()
+                if re.search(r"\[ERROR\]|\bERROR\b", l) and mentions_skills(l)]
+
+    @classmethod
+    def listing(cls, request):
+        """{name: description or None}: <skill> entries, and the names it
+        lists without a description past its budget."""
+        text = request["body"].get("instructions") or ""
+        if "<available_skills>" not in text:
+            return None
+        body = text.split("<available_skills>", 1)[1].split("</available_skills>", 1)[0]
+        out = {}
+
+        def add(name, description):
+            if name in out:
+                out.setdefault("__twice__", []).append(name)
+            out[name] = description
+
+        for m in re.finditer(r"<skill>\s*<name>(.*?)</name>\s*"
+                             r"(?:<description>(.*?)</description>)?", body, re.S):
+            add(html.unescape(m.group(1).strip()),
+                html.unescape(m.group(2).strip()) if m.group(2) else None)
+        if cls.cut_marker in body:
+            rest = body.split(cls.cut_marker, 1)[1].strip()
+            for name in rest.split(","):
+                if name.strip():
+                    add(html.unescape(name.strip()), None)
+        return out
+
+
+AGENTS = {"claude-code": ClaudeCode, "codex": Codex, "gemini": Gemini, "copilot": Copilot}
 
 # The folders each agent reads skills from in HOME (the ones README.md's
 # "Connecting each agent" may link).
 HOME_FOLDERS = {"claude-code": [".claude/skills"],
                 "codex": [".agents/skills", ".codex/skills"],     # CODEX_HOME is ~/.codex
-                "gemini": [".gemini/skills", ".agents/skills"]}
+                "gemini": [".gemini/skills", ".agents/skills"],
+                # 1.0.102 lists nothing from ~/.claude/skills, linked or not
+                "copilot": [".copilot/skills", ".agents/skills"]}
 
 
 def readme_links():
@@ -434,7 +521,7 @@ def link_readme_home(agent, mount):
 
 def installed():
     """Why the agents cannot run here, or None."""
-    missing = [n for n in ("claude", "codex", "gemini", "node")
+    missing = [n for n in ("claude", "codex", "gemini", "copilot", "node")
                if not os.path.exists(os.path.join(BIN, n))]
     if missing:
         return "tests/agents/node_modules lacks %s: run `npm ci` in tests/agents" % ", ".join(missing)

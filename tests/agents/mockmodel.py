@@ -1,6 +1,7 @@
 """A scripted model on loopback, speaking the three APIs the agents call:
-Anthropic Messages (Claude Code), OpenAI Responses (Codex) and Gemini
-generateContent (Gemini CLI), streamed as each agent expects.
+Anthropic Messages (Claude Code), OpenAI Responses (Codex, and Copilot CLI
+as a custom provider) and Gemini generateContent (Gemini CLI), streamed as
+each agent expects.
 
 Every request is recorded (`requests`, and one JSON line each in a file) so a
 test can read what the agent put in front of the model: its system prompt,
@@ -164,7 +165,7 @@ def anthropic_sse(blocks, stop_reason, model):
 
 
 # ---------------------------------------------------------------------------
-# OpenAI Responses (Codex)
+# OpenAI Responses (Codex; Copilot CLI with COPILOT_PROVIDER_WIRE_API=responses)
 
 def openai_results(body):
     items = body.get("input")
@@ -188,14 +189,22 @@ def openai_items(step, call_id, tools):
         return [{"type": "message", "id": "msg_mock", "role": "assistant",
                  "status": "completed",
                  "content": [{"type": "output_text", "text": arg, "annotations": []}]}]
+    if kind == "read" and "view" in tools:        # Copilot CLI's file tool
+        return [openai_call(call_id, "view", {"path": arg})]
     if kind == "read":
         arg = "cat '%s'" % arg.replace("'", "'\\''")
+    if "bash" in tools:                             # Copilot CLI's shell tool
+        return [openai_call(call_id, "bash", {"command": arg, "description": "Run a command"})]
     if "exec_command" in tools:
         name, args = "exec_command", {"cmd": arg}
     else:
         name, args = "shell", {"command": ["bash", "-lc", arg]}
-    return [{"type": "function_call", "id": "fc_" + call_id, "call_id": call_id,
-             "name": name, "arguments": json.dumps(args), "status": "completed"}]
+    return [openai_call(call_id, name, args)]
+
+
+def openai_call(call_id, name, args):
+    return {"type": "function_call", "id": "fc_" + call_id, "call_id": call_id,
+            "name": name, "arguments": json.dumps(args), "status": "completed"}
 
 
 def openai_sse(items, model):

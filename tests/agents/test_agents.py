@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The real agents against a skillsfs mount (issue 23).
 
-    test_agents.py AGENT [unittest options]     AGENT: claude-code, codex, gemini
+    test_agents.py AGENT [unittest options]     AGENT: claude-code, codex, gemini, copilot
 
 Each test runs the agent program from tests/agents/node_modules in a
 temporary HOME whose skills folder is a symlink into the mount, against a

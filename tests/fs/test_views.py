@@ -18,7 +18,7 @@ from mountlib import (Mount, MountTestCase, SOURCE_ROOT, wait_for,
                       write_skill)
 
 GEN_CORPUS = os.path.join(SOURCE_ROOT, "scripts", "gen-corpus")
-BUILTIN = {"claude-code": 8000 - 4453, "codex": 8000 - 1723, "copilot": 15000,
+BUILTIN = {"claude-code": 8000 - 4453, "codex": 8000 - 1723, "copilot": 15000 - 769,
            "gemini": 15000}
 
 
