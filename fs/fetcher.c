@@ -14,13 +14,15 @@
  * build hands to the library (sfs_config.root_notes): it serves what the
  * clone holds and says why in status.json.
  *
- * A start waits for the MCP servers among the roots at most START_WAIT_MS:
- * the first generation serves the local roots and those that answered,
- * with a note on each other one that its first fetch is under way, and
- * this thread's first turn fetches them again and has them built in as
- * they answer (fetcher_first).  A stop ends every wait on an MCP server
- * within a second (d->stopping, through sfs_source_options.stop); a git
- * fetch runs to its end.
+ * A start waits for the remote roots (MCP servers, git remotes) at most
+ * START_WAIT_MS: the first generation serves the local roots and those
+ * that answered, with a note on each other one that its first fetch is
+ * under way, and this thread's first turn fetches them again and has
+ * them built in as they answer (fetcher_first).  A stop ends every wait
+ * on a server within a second (d->stopping, through
+ * sfs_source_options.stop); a git fetch the start or a stop no longer
+ * waits for runs on alone (source_git_fetch.c), and the next fetch of
+ * its clone waits for it.
  *
  * An MCP root is looked at again sooner when its server says so: when
  * its listing gives a ttlMs shorter than fetch_interval (how long the
@@ -54,7 +56,7 @@
 /* The note of a remote root the start did not wait for, until its first
  * fetch ends (status.json: "not fetched yet: ..."). */
 #define FETCHING_NOTE "the first fetch is under way"
-/* How long a start waits for the MCP servers among the roots, together:
+/* How long a start waits for the remote roots, together:
  * one that answers by then is in the first generation; the local roots
  * are served within a second of the start whatever the others do. */
 #define START_WAIT_MS 500

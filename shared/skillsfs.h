@@ -316,9 +316,9 @@ int sfs_source_listen(const struct sfs_config *cfg, const char *root,
                       void (*heard)(void *), bool (*stop)(void *),
                       void *arg, char *why, size_t wlen);
 /* Whether sfs_source_update of root waits on a server that its options'
- * stop can cut short (an MCP server's, HTTP or stdio); a folder's and a
- * git+file:// root's answer at once, and a remote git fetch runs to its
- * end. */
+ * stop can cut short (an MCP server's, HTTP or stdio, and a remote git
+ * fetch, which is left to run on alone); a folder's and a git+file://
+ * root's answer at once. */
 bool sfs_source_stoppable(const char *root);
 /* Whether sfs_source_listen may hear of changes of root (an MCP server
  * over HTTP; whether it sends notifications is known only by asking). */

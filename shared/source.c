@@ -79,8 +79,8 @@ int sfs_source_update(const struct sfs_config *cfg, const char *root,
 	         sfs_source_mcp_update(root, o, cfg->cache_dir,
 	                               cfg->fetch_skill_mds, version, vlen,
 	                               ttl_ms, why, wlen) :
-	         sfs_source_git_update(root, cfg->cache_dir, version, vlen,
-	                               why, wlen);
+	         sfs_source_git_update(root, cfg->cache_dir, o, version,
+	                               vlen, why, wlen);
 	return rc < 0 ? rc : 1;
 }
 
@@ -99,7 +99,9 @@ int sfs_source_listen(const struct sfs_config *cfg, const char *root,
 
 bool sfs_source_stoppable(const char *root)
 {
-	return is_mcp(root);
+	/* every URL but git+file://, which is read in place */
+	return sfs_source_is_url(root) &&
+	       strncmp(root, "git+file:", 9) != 0;
 }
 
 bool sfs_source_listens(const char *root)

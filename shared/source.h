@@ -208,8 +208,10 @@ char *sfs_git_clone_path(const char *cache_dir, const char *location);
 
 /* ---- source_git_fetch.c: a git root brought up to date ----------------- */
 
-/* sfs_source_update for a git root. */
+/* sfs_source_update for a git root; opts' stop (opts may be NULL) ends
+ * the wait for a remote's fetch (-ECANCELED), which runs on alone. */
 int sfs_source_git_update(const char *root, const char *cache_dir,
+                          const struct sfs_source_options *opts,
                           char *commit, size_t clen, char *why, size_t wlen);
 
 /* ---- source_mcp.c: the skills of an MCP server (SEP-2640) ------------- */

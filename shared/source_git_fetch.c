@@ -15,17 +15,40 @@
  * This runs on a thread of the caller's (the mount's fetcher), never in
  * a build: a build reads what the clone holds and never waits for the
  * network.
+ *
+ * A remote's update runs on a thread of its own (a job), which the
+ * caller waits for while its options' stop says to go on.  libgit2 1.5
+ * has no deadline on a connection or an answer and nothing that cuts a
+ * fetch short before its transfer starts, so a server that never
+ * answers, or answers a byte a second, would hold the caller for as
+ * long as it likes: the caller that is told to stop stops waiting
+ * instead (-ECANCELED) and the job runs on alone, owning what it uses,
+ * until it ends or the process exits.  (The job holds its own
+ * git_libgit2_init, so the library is never shut down under it.)
+ *
+ * One job at a time works in a clone, whatever the process: each holds
+ * an flock on a file beside the clone (CLONE.fetching) while it works,
+ * so a fetch that follows an abandoned one waits for it to end.  What a
+ * job that never ended left in the clone (libgit2's *.lock files and
+ * *_git2_* temporaries, a first clone's CLONE.new) is removed by the
+ * next one to hold the lock, before it fetches: a lock file left behind
+ * would fail every later fetch.  Refs move only once a pack is whole, so
+ * what is left is garbage, never a ref to a missing object.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <ftw.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <git2.h>
 
+#include "git_insteadof.h"
 #include "snapshot.h"
 #include "source.h"
 #include "trust.h"
@@ -96,25 +119,29 @@ static void follow_remote_head(git_repository *repo, git_remote *remote)
 	git_buf_dispose(&head);
 }
 
-static int fetch(git_repository *repo, const char *location, char *why,
-                 size_t wlen)
+/* Fetches `location` (as given; fetched from `url`, what the user's
+ * url.<base>.insteadOf makes of it) into repo. */
+static int fetch(git_repository *repo, const char *location,
+                 const char *url, char *why, size_t wlen)
 {
 	git_remote *remote;
 	git_fetch_options fo = GIT_FETCH_OPTIONS_INIT;
 	git_strarray specs = { fetch_refspecs, 2 };
 	int asked = 0;
+	char as[1200] = "";
 
 	git_remote_create_options co = GIT_REMOTE_CREATE_OPTIONS_INIT;
 
+	if (strcmp(url, location) != 0)
+		snprintf(as, sizeof(as), " (as %s, by url.insteadOf)", url);
 	use_cert_locations();
-	/* anonymous, with the refspecs given below; no url.*.insteadOf of
-	 * the user's git config: the URL is taken as given (and libgit2 1.5
-	 * leaks a regex match for every config entry that rewriting reads) */
+	/* anonymous, with the refspecs given below; url.*.insteadOf was
+	 * applied by git_insteadof.c (git_insteadof.c says why not here) */
 	co.repository = repo;
 	co.flags = GIT_REMOTE_CREATE_SKIP_INSTEADOF |
 	           GIT_REMOTE_CREATE_SKIP_DEFAULT_FETCHSPEC;
-	if (git_remote_create_with_opts(&remote, location, &co) < 0) {
-		snprintf(why, wlen, "%s: %s", location, git_message());
+	if (git_remote_create_with_opts(&remote, url, &co) < 0) {
+		snprintf(why, wlen, "%s%s: %s", location, as, git_message());
 		return -EINVAL;
 	}
 	fo.callbacks.credentials = credentials;
@@ -125,8 +152,8 @@ static int fetch(git_repository *repo, const char *location, char *why,
 	if (rc == 0)
 		follow_remote_head(repo, remote);
 	else
-		snprintf(why, wlen, "cannot fetch %s: %s (git ls-remote %s "
-		         "tells whether it can be reached)", location,
+		snprintf(why, wlen, "cannot fetch %s%s: %s (git ls-remote %s "
+		         "tells whether it can be reached)", location, as,
 		         git_message(), location);
 	git_remote_free(remote);
 	return rc == 0 ? 0 : -EIO;
@@ -141,25 +168,46 @@ static int remove_entry(const char *path, const struct stat *st, int flag,
 	return flag == FTW_DP ? rmdir(path) : unlink(path);
 }
 
+static void remove_tree(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) == 0)
+		nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* A file a fetch that never ended left in a clone: a lock file
+ * (refs/heads/main.lock, packed-refs.lock, pack-*.idx.lock: libgit2
+ * refuses to write what one locks) or a temporary (objects/pack/
+ * pack_git2_XXXXXX, objects/tmp_object_git2_XXXXXX). */
+static int remove_leftover(const char *path, const struct stat *st,
+                           int flag, struct FTW *ftw)
+{
+	const char *name = path + ftw->base;
+	size_t n = strlen(name);
+
+	if (flag == FTW_F && S_ISREG(st->st_mode) &&
+	    ((n > 5 && strcmp(name + n - 5, ".lock") == 0) ||
+	     strstr(name, "_git2_")))
+		unlink(path);
+	return 0;
+}
+
 /* The first fetch of a remote: into a new bare repository beside the
- * clone's place, renamed into it only once the fetch succeeded, so that
- * a failed first fetch leaves nothing (a clone without a commit would
- * read as an empty repository), and two mounts making the same clone at
- * once do not write into one half-made folder. */
-static int make_clone(const struct sfs_source_url *u, const char *path,
-                      char *why, size_t wlen)
+ * clone's place (CLONE.new), renamed into it only once the fetch
+ * succeeded, so that a failed first fetch leaves nothing (a clone
+ * without a commit would read as an empty repository).  The caller holds
+ * the clone's lock: CLONE.new is a dead job's, if anything. */
+static int make_clone(const struct sfs_source_url *u, const char *url,
+                      const char *path, char *why, size_t wlen)
 {
 	git_repository *repo;
 	char *tmp;
-	int rc = sfs_cache_mkdirs(path);
+	int rc;
 
-	if (rc < 0) {
-		snprintf(why, wlen, "cannot make the cache folder for %s: %s",
-		         path, sfs_strerror(-rc));
-		return rc;
-	}
-	if (asprintf(&tmp, "%s.new-%d", path, (int)getpid()) < 0)
+	if (asprintf(&tmp, "%s.new", path) < 0)
 		return -ENOMEM;
+	remove_tree(tmp);
 	if (git_repository_init(&repo, tmp, 1) < 0) {
 		snprintf(why, wlen, "cannot make a clone in %s: %s", tmp,
 		         git_message());
@@ -172,56 +220,248 @@ static int make_clone(const struct sfs_source_url *u, const char *path,
 		snprintf(why, wlen, "cannot make the clone %s private: %s", tmp,
 		         sfs_strerror(-rc));
 	} else {
-		rc = fetch(repo, u->location, why, wlen);
+		rc = fetch(repo, u->location, url, why, wlen);
 	}
 	git_repository_free(repo);
-	/* another mount that made it first wins: its clone is as good */
+	/* (a clone there is another program's, made as this one is) */
 	if (rc == 0 && rename(tmp, path) < 0 && errno != EEXIST &&
 	    errno != ENOTEMPTY) {
 		snprintf(why, wlen, "cannot move the clone into %s: %s", path,
 		         sfs_strerror(errno));
 		rc = -EIO;
 	}
-	nftw(tmp, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	remove_tree(tmp);
 	free(tmp);
 	return rc;
 }
 
-static int update_remote(const struct sfs_source_url *u, const char *clone,
+/* Takes the clone's lock (CLONE.fetching), waiting while another job,
+ * of this process or another, holds it.  The file is removed when the
+ * lock is let go (unlock_clone), so a cache folder at rest holds only
+ * clones: a lock taken on a file that is no longer the one at `path`
+ * is taken again on the new one.  Returns its descriptor. */
+static int lock_clone(const char *path, char *why, size_t wlen)
+{
+	for (;;) {
+		struct stat held, now;
+		int fd = sfs_cache_open_append(path, 0600);
+		if (fd < 0) {
+			snprintf(why, wlen, "cannot make the lock file %s: %s",
+			         path, sfs_strerror(-fd));
+			return fd;
+		}
+		if (flock(fd, LOCK_EX) < 0 || fstat(fd, &held) < 0) {
+			int e = errno;
+			snprintf(why, wlen, "cannot lock %s: %s", path,
+			         sfs_strerror(e));
+			close(fd);
+			return -e;
+		}
+		if (lstat(path, &now) == 0 && now.st_dev == held.st_dev &&
+		    now.st_ino == held.st_ino)
+			return fd;
+		close(fd);   /* removed by the job that held it: again */
+	}
+}
+
+static void unlock_clone(const char *path, int fd)
+{
+	sfs_cache_unlink(path);
+	close(fd);   /* and the flock with it */
+}
+
+/* What a remote root names now, fetched into its clone; the caller
+ * holds the clone's lock. */
+static int update_locked(const struct sfs_source_url *u, const char *clone,
                          char *commit, size_t clen, char *why, size_t wlen)
 {
 	git_repository *repo;
 	bool fetched = false;
-	int rc = sfs_trust_dir_open(clone, false, why, wlen);
+	char *url = sfs_git_insteadof(u->location);
+	int rc = url ? sfs_trust_dir_open(clone, false, why, wlen) : -ENOMEM;
 
-	if (rc == -EPERM)   /* another user's clone, or one others may write */
+	if (rc == -EPERM || rc == -ENOMEM) {
+		/* another user's clone, or one others may write */
+		free(url);
 		return rc;
+	}
 	if (rc >= 0) {
 		close(rc);
+		nftw(clone, remove_leftover, 16, FTW_PHYS);
 		rc = 0;
 	} else {
 		why[0] = '\0';
-		rc = make_clone(u, clone, why, wlen);
-		if (rc < 0)
-			return rc;
-		fetched = true;
+		rc = make_clone(u, url, clone, why, wlen);
+		fetched = rc == 0;
 	}
-	if (git_repository_open_bare(&repo, clone) < 0) {
+	if (rc == 0 && git_repository_open_bare(&repo, clone) < 0) {
 		snprintf(why, wlen, "cannot use the clone %s: %s (remove it: "
 		         "the next fetch makes it again)", clone, git_message());
-		return -EIO;
+		rc = -EIO;
+	} else if (rc == 0) {
+		/* a commit the clone has already is served without the
+		 * network */
+		if (!fetched && !(u->ref && sfs_source_is_commit_id(u->ref) &&
+		                  resolve_ref(repo, u->ref, commit, clen) == 0))
+			rc = fetch(repo, u->location, url, why, wlen);
+		if (rc == 0 && resolve_ref(repo, u->ref, commit, clen) < 0) {
+			snprintf(why, wlen, "%s is not a branch, tag or commit "
+			         "of %s (git ls-remote %s lists its branches and "
+			         "tags)", u->ref ? u->ref : "HEAD", u->location,
+			         u->location);
+			rc = -ENOENT;
+		}
+		git_repository_free(repo);
 	}
-	/* a commit the clone has already is served without the network */
-	if (!fetched && !(u->ref && sfs_source_is_commit_id(u->ref) &&
-	                  resolve_ref(repo, u->ref, commit, clen) == 0))
-		rc = fetch(repo, u->location, why, wlen);
-	if (rc == 0 && resolve_ref(repo, u->ref, commit, clen) < 0) {
-		snprintf(why, wlen, "%s is not a branch, tag or commit of %s "
-		         "(git ls-remote %s lists its branches and tags)",
-		         u->ref ? u->ref : "HEAD", u->location, u->location);
-		rc = -ENOENT;
+	free(url);
+	return rc;
+}
+
+/* One update of a remote root, shared by its thread and the caller that
+ * waits for it; the last of the two to let go frees it. */
+struct job {
+	pthread_mutex_t lock;
+	pthread_cond_t ended;
+	int refs;
+	bool done;
+	struct sfs_source_url u;
+	char *clone;
+	int rc;
+	char commit[GIT_OID_HEXSZ + 1];
+	char why[1024];
+};
+
+static void job_put(struct job *j)
+{
+	pthread_mutex_lock(&j->lock);
+	bool last = --j->refs == 0;
+	pthread_mutex_unlock(&j->lock);
+	if (!last)
+		return;
+	pthread_mutex_destroy(&j->lock);
+	pthread_cond_destroy(&j->ended);
+	sfs_source_url_free(&j->u);
+	free(j->clone);
+	free(j);
+}
+
+static void *job_run(void *arg)
+{
+	struct job *j = arg;
+	char *path;
+	int rc = -ENOMEM, lock;
+
+	if (asprintf(&path, "%s.fetching", j->clone) >= 0) {
+		rc = lock = lock_clone(path, j->why, sizeof(j->why));
+		if (lock >= 0) {
+			rc = update_locked(&j->u, j->clone, j->commit,
+			                   sizeof(j->commit), j->why,
+			                   sizeof(j->why));
+			unlock_clone(path, lock);
+		}
+		free(path);
 	}
-	git_repository_free(repo);
+	pthread_mutex_lock(&j->lock);
+	j->rc = rc;
+	j->done = true;
+	pthread_cond_signal(&j->ended);
+	pthread_mutex_unlock(&j->lock);
+	git_libgit2_shutdown();   /* the caller's init for this thread */
+	job_put(j);
+	return NULL;
+}
+
+/* Waits for j to end, asking stop every STOP_POLL_MS; whether it did. */
+#define STOP_POLL_MS 100
+static bool job_wait(struct job *j, const struct sfs_source_options *o)
+{
+	bool (*stop)(void *) = o ? o->stop : NULL;
+
+	pthread_mutex_lock(&j->lock);
+	while (!j->done && !(stop && stop(o->stop_arg))) {
+		if (!stop) {
+			pthread_cond_wait(&j->ended, &j->lock);
+			continue;
+		}
+		struct timespec t;
+		clock_gettime(CLOCK_MONOTONIC, &t);
+		t.tv_nsec += STOP_POLL_MS * 1000000L;
+		if (t.tv_nsec >= 1000000000L) {
+			t.tv_sec++;
+			t.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&j->ended, &j->lock, &t);
+	}
+	bool done = j->done;
+	pthread_mutex_unlock(&j->lock);
+	return done;
+}
+
+static struct job *job_new(struct sfs_source_url *u, char *clone)
+{
+	struct job *j = calloc(1, sizeof(*j));
+	pthread_condattr_t ca;
+
+	if (!j)
+		return NULL;
+	int rc = pthread_condattr_init(&ca);
+	if (rc == 0) {
+		rc = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		if (rc == 0)
+			rc = pthread_cond_init(&j->ended, &ca);
+		pthread_condattr_destroy(&ca);
+	}
+	if (rc != 0) {
+		free(j);
+		return NULL;
+	}
+	pthread_mutex_init(&j->lock, NULL);
+	j->refs = 2;
+	j->u = *u;                  /* the job's from now on */
+	*u = (struct sfs_source_url){ 0 };
+	j->clone = clone;
+	return j;
+}
+
+/* Brings the clone of a remote root up to date on a job's thread (see
+ * the top), waiting for it while o's stop lets it. */
+static int update_remote(struct sfs_source_url *u, char *clone,
+                         const struct sfs_source_options *o, char *commit,
+                         size_t clen, char *why, size_t wlen)
+{
+	struct job *j = job_new(u, clone);
+	pthread_attr_t attr;
+	pthread_t t;
+
+	if (!j) {
+		free(clone);
+		return -ENOMEM;
+	}
+	int rc = git_libgit2_init() < 0 ? -ENOMEM : 0;   /* the job's */
+	if (rc == 0 && (rc = -pthread_attr_init(&attr)) == 0) {
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		rc = -pthread_create(&t, &attr, job_run, j);
+		pthread_attr_destroy(&attr);
+		if (rc < 0)
+			git_libgit2_shutdown();
+	}
+	if (rc < 0) {
+		snprintf(why, wlen, "cannot start a fetch of %s: %s",
+		         j->u.location, sfs_strerror(-rc));
+		j->refs = 1;
+		job_put(j);
+		return rc;
+	}
+	if (!job_wait(j, o)) {
+		snprintf(why, wlen, "the fetch of %s was stopped",
+		         j->u.location);
+		rc = -ECANCELED;
+	} else {
+		rc = j->rc;
+		snprintf(commit, clen, "%s", j->commit);
+		snprintf(why, wlen, "%s", j->why);
+	}
+	job_put(j);
 	return rc;
 }
 
@@ -245,6 +485,7 @@ static int update_local(const struct sfs_source_url *u, char *commit,
 }
 
 int sfs_source_git_update(const char *root, const char *cache_dir,
+                          const struct sfs_source_options *opts,
                           char *commit, size_t clen, char *why, size_t wlen)
 {
 	struct sfs_source_url u;
@@ -263,8 +504,13 @@ int sfs_source_git_update(const char *root, const char *cache_dir,
 		char *clone = sfs_git_clone_path(cache_dir, u.location);
 		if (clone && (rc = sfs_cache_check(cache_dir, why, wlen)) < 0) {
 			/* why says which folder, and what to do */
+		} else if (clone && (rc = sfs_cache_mkdirs(clone)) < 0) {
+			snprintf(why, wlen, "cannot make the cache folder for "
+			         "%s: %s", clone, sfs_strerror(-rc));
 		} else if (clone) {
-			rc = update_remote(&u, clone, commit, clen, why, wlen);
+			rc = update_remote(&u, clone, opts, commit, clen, why,
+			                   wlen);
+			clone = NULL;   /* the job's */
 		} else {
 			snprintf(why, wlen, "no cache folder to fetch into "
 			         "(set XDG_CACHE_HOME or HOME, or -o cache_dir)");

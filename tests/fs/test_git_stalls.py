@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""A git server that stalls never holds a mount's start or its stop
+(issue 28, items 1 and 2, for git sources), an abandoned fetch leaves
+the clone usable, and url.<base>.insteadOf of the user's git
+configuration is applied as git applies it (issue 26).
+
+A stalling git server on loopback (tests/lib/gitstallserver.py) accepts
+the fetch's connection and never answers it, or answers a byte a
+second.  While it holds the connection, the local root's skill is
+served and status.json says the git root is being fetched; SIGTERM
+then ends the daemon while the server still holds the connection.
+
+The deadlines here are generous bounds for "answers at all", never
+timings: scripts/bench-stalls measures them."""
+
+import os
+import sys
+import unittest
+
+from mountlib import FETCHING, Mount, MountTestCase, wait_for, write_skill
+from test_git_sources import GitRepos, fill_work, root_status
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from gitserver import GitServer  # noqa: E402
+from gitstallserver import GitStallServer  # noqa: E402
+
+ANSWER = 10.0       # what answers at all does within this
+
+
+class GitStalls(MountTestCase):
+    def setUp(self):
+        self.local = os.path.join(self.make_dir(), "skills")
+        write_skill(self.local, "local-one", description="A local skill.")
+        self.cache = self.make_dir()
+        self.home = self.make_dir()
+
+    def env(self):
+        return dict(os.environ, HOME=self.home, XDG_CONFIG_HOME=os.path.join(self.home, ".config"))
+
+    def mount(self, url, wait_fetched=False, options=()):
+        m = Mount([self.local], ["--source", url, "-o", "cache_dir=" + self.cache,
+                                 "-o", "fetch_interval=0"] + list(options),
+                  env=self.env(), wait_fetched=wait_fetched)
+        self.addCleanup(m.cleanup)
+        m.start()
+        return m
+
+    def stalled(self, mode, sent=0):
+        srv = GitStallServer(mode)
+        self.addCleanup(srv.stop)
+        m = self.mount("git+" + srv.url("skills.git") + "#main:skills")
+        srv.wait_connected(ANSWER, sent=sent)
+        # the fetch is blocked on the server: the local skill is served
+        # meanwhile, and status.json says what is being fetched
+        self.assertEqual(os.listdir(m.file("skills")), ["local-one"])
+        self.assertIn(b"A local skill.", m.read("skills", "local-one", "SKILL.md"))
+        status = m.json("status.json")
+        self.assertTrue(any(FETCHING in d["message"] and "skills.git" in d["file"]
+                            for d in status["diagnostics"]), status["diagnostics"])
+        wait_for(lambda: "waiting for git+" + srv.url("skills.git") in m.stderr(),
+                 timeout=ANSWER, what="the start to say what it waits for")
+        self.assertGreater(srv.open_connections(), 0, "the server let the fetch go")
+        # a stop ends the daemon while the server still holds the fetch
+        self.assertEqual(m.terminate(timeout=ANSWER), 0, m.stderr())
+        self.assertFalse(os.path.ismount(m.path))
+        return srv
+
+    def test_a_silent_git_server_holds_neither_start_nor_stop(self):
+        self.stalled("silent")
+
+    def test_a_trickling_git_server_holds_neither_start_nor_stop(self):
+        self.stalled("trickle", sent=2)
+
+
+class GitClones(MountTestCase):
+    """The clone of a remote: fetched from what url.<base>.insteadOf of
+    ~/.gitconfig makes of the URL (the clone is still the given URL's),
+    and fetched into again after a fetch that never ended."""
+
+    def setUp(self):
+        self.repos = GitRepos(self.make_dir())
+        self.work = self.repos.init("work")
+        fill_work(self.work)
+        self.commit = self.repos.commit(self.work, "first")
+        self.served = os.path.join(self.repos.top, "served")
+        os.makedirs(self.served)
+        self.repos.git(self.repos.top, "clone", "-q", "--bare", self.work,
+                       os.path.join(self.served, "skills.git"))
+        self.cache = self.make_dir()
+        self.home = self.make_dir()
+        self.local = os.path.join(self.make_dir(), "skills")
+        write_skill(self.local, "local-one", description="A local skill.")
+
+    def gitconfig(self, text):
+        with open(os.path.join(self.home, ".gitconfig"), "w") as f:
+            f.write(text)
+
+    def mount(self, url, wait_fetched=True):
+        m = Mount([self.local], ["--source", url, "-o", "cache_dir=" + self.cache,
+                                 "-o", "fetch_interval=0"],
+                  env=dict(os.environ, HOME=self.home,
+                           XDG_CONFIG_HOME=os.path.join(self.home, ".config")),
+                  wait_fetched=wait_fetched)
+        self.addCleanup(m.cleanup)
+        m.start()
+        return m
+
+    def test_insteadof_rewrites_the_url_longest_match_wins(self):
+        self.gitconfig('[url "file://%s/"]\n\tinsteadOf = https://example.invalid/team/\n'
+                       '[url "file:///nonexistent/short/"]\n\tinsteadOf = https://example.invalid/\n'
+                       '[url "file:///nonexistent/push/"]\n'
+                       '\tpushInsteadOf = https://example.invalid/team/skills\n'
+                       % self.served)
+        m = self.mount("git+https://example.invalid/team/skills.git#main:skills")
+        self.assertEqual(root_status(m, 1)["commit"], self.commit)
+        self.assertEqual(sorted(os.listdir(m.file("skills"))),
+                         ["csv-report", "local-one", "pdf-forms"])
+        self.assertEqual(m.read("skills", "pdf-forms", "reference.md"),
+                         b"# Reference\n\nversion one\n")
+
+    def test_without_insteadof_the_url_is_taken_as_given(self):
+        self.gitconfig("")
+        m = self.mount("git+https://example.invalid/team/skills.git#main:skills")
+        messages = [d["message"] for d in m.json("status.json")["diagnostics"]]
+        self.assertTrue(any("example.invalid" in s for s in messages), messages)
+        self.assertEqual(os.listdir(m.file("skills")), ["local-one"])
+
+    def push_more(self):
+        with open(os.path.join(self.work, "skills", "csv-report", "more.md"), "w") as f:
+            f.write("more\n")
+        commit = self.repos.commit(self.work, "second")
+        self.repos.git(self.work, "push", "-q", os.path.join(self.served, "skills.git"), "main")
+        return commit
+
+    def the_clone(self):
+        folder = os.path.join(self.cache, "git")
+        clones = [n for n in os.listdir(folder) if n.endswith(".git")]
+        self.assertEqual(len(clones), 1, os.listdir(folder))
+        return os.path.join(folder, clones[0])
+
+    def test_an_abandoned_fetch_leaves_the_clone_usable(self):
+        """A start against a silent server is stopped mid-fetch; the next
+        start (the same URL, now rewritten to a repository that answers)
+        fetches into the same clone, and the one after fetches into it
+        again."""
+        url = "git+https://example.invalid/team/skills.git#main:skills"
+        srv = GitStallServer("silent")
+        self.addCleanup(srv.stop)
+        self.gitconfig('[url "%s"]\n\tinsteadOf = https://example.invalid/team/\n'
+                       % srv.url(""))
+        m = self.mount(url, wait_fetched=False)
+        srv.wait_connected(ANSWER)
+        self.assertEqual(m.terminate(timeout=ANSWER), 0, m.stderr())
+        m.stop()
+        self.gitconfig('[url "file://%s/"]\n\tinsteadOf = https://example.invalid/team/\n'
+                       % self.served)
+        m = self.mount(url)
+        self.assertEqual(root_status(m, 1)["commit"], self.commit)
+        m.stop()
+        self.the_clone()
+        second = self.push_more()
+        m = self.mount(url)
+        self.assertEqual(root_status(m, 1)["commit"], second)
+
+    def test_what_a_killed_fetch_left_in_the_clone_is_cleared(self):
+        """A clone with what a fetch killed while it wrote leaves behind
+        (libgit2's lock files and temporaries) is fetched into again."""
+        srv = GitServer(self.served)
+        self.addCleanup(srv.stop)
+        url = "git+" + srv.url("skills.git") + "#main:skills"
+        m = self.mount(url)
+        self.assertEqual(root_status(m, 1)["commit"], self.commit)
+        m.stop()
+        clone = self.the_clone()
+        for rel in ("refs/heads/main.lock", "packed-refs.lock", "HEAD.lock",
+                    "objects/pack/pack_git2_Ab12Cd", "objects/tmp_object_git2_Xy34Zw"):
+            with open(os.path.join(clone, rel), "w") as f:
+                f.write("left by a fetch that never ended\n")
+        second = self.push_more()
+        m = self.mount(url)
+        self.assertEqual(root_status(m, 1)["commit"], second, m.json("status.json"))
+        self.assertEqual(m.read("skills", "csv-report", "more.md"), b"more\n")
+        # and nothing of it is left
+        left = [os.path.join(d, n) for d, _, names in os.walk(clone) for n in names
+                if n.endswith(".lock") or "_git2_" in n]
+        self.assertEqual(left, [])
+
+
+if __name__ == "__main__":
+    unittest.main()
