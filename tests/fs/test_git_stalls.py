@@ -14,6 +14,7 @@ The deadlines here are generous bounds for "answers at all", never
 timings: scripts/bench-stalls measures them."""
 
 import os
+import signal
 import sys
 import unittest
 
@@ -70,6 +71,31 @@ class GitStalls(MountTestCase):
 
     def test_a_trickling_git_server_holds_neither_start_nor_stop(self):
         self.stalled("trickle", sent=2)
+
+    def test_a_server_that_stops_answering_holds_no_stop(self):
+        """A mount up with its clone; then SIGHUP's fetch meets a server
+        that no longer answers: every root is still served, and SIGTERM
+        ends the daemon while the fetch waits."""
+        repos = GitRepos(self.make_dir())
+        work = repos.init("work")
+        fill_work(work)
+        repos.commit(work, "first")
+        served = os.path.join(repos.top, "served")
+        os.makedirs(served)
+        repos.git(repos.top, "clone", "-q", "--bare", work, os.path.join(served, "skills.git"))
+        srv = GitServer(served)
+        self.addCleanup(srv.stop)
+        m = self.mount("git+" + srv.url("skills.git") + "#main:skills", wait_fetched=True)
+        self.assertEqual(sorted(os.listdir(m.file("skills"))),
+                         ["csv-report", "local-one", "pdf-forms"])
+        srv.stall = True
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: srv.stalled > 0, timeout=ANSWER, what="SIGHUP's fetch")
+        self.assertEqual(sorted(os.listdir(m.file("skills"))),
+                         ["csv-report", "local-one", "pdf-forms"])
+        self.assertIn(b"version one", m.read("skills", "pdf-forms", "reference.md"))
+        self.assertEqual(m.terminate(timeout=ANSWER), 0, m.stderr())
+        self.assertFalse(os.path.ismount(m.path))
 
 
 class GitClones(MountTestCase):

@@ -9,7 +9,8 @@ The port is chosen by the kernel (port 0) and read back, never guessed.
 Every request is counted (srv.requests) so a test can tell whether a fetch
 went to the network.  srv.stop() (or leaving the with block) ends the
 server thread; srv.fail = True makes it answer 503 to everything, as an
-unreachable or broken server would.
+unreachable or broken server would; srv.stall = True makes it hold every
+request unanswered until it is stopped (srv.stalled counts them).
 """
 import http.server
 import os
@@ -53,6 +54,11 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         with srv.lock:
             srv.requests += 1
             failing = srv.fail
+            stalling = srv.stall
+            srv.stalled += stalling
+        if stalling:
+            srv.stopping.wait()     # never answered while it runs
+            return
         if failing:
             self.send_error(503, "the test made this server fail")
             return
@@ -101,6 +107,9 @@ class GitServer:
         self.lock = threading.Lock()
         self.requests = 0
         self.fail = False
+        self.stall = False
+        self.stalled = 0
+        self.stopping = threading.Event()
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
                                                      _Handler)
         self.httpd.owner = self
@@ -126,6 +135,7 @@ class GitServer:
         return "%s://%s:%d/%s" % (self.scheme, host, self.port, name)
 
     def stop(self):
+        self.stopping.set()
         if self.thread:
             self.httpd.shutdown()
             self.httpd.server_close()
