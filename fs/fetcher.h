@@ -26,8 +26,9 @@ bool fetcher_update(struct daemon *d);
  * to date, but a server (MCP, or a git remote: sfs_source_stoppable)
  * that has not answered within half a second is left to the thread's
  * first turn, its note saying that its first fetch is under way
- * (status.json), and stderr what the mount waits for.  With -o strict or --lock every root must be
- * judged before the mount: the start waits for each. */
+ * (status.json), and stderr what the mount waits for.  With -o strict
+ * or --lock every root must be judged before the mount: the start waits
+ * for each. */
 void fetcher_first(struct daemon *d);
 /* For sfs_source_options.stop: whether the start has waited for the
  * servers as long as it may (fetcher_first). */
