@@ -93,6 +93,9 @@ struct cli_skills {
 	struct sfs_config_file cf; /* what it says */
 	struct sfs_lock *lock;     /* its lock:, when it gave the roots;
 	                              owned, or NULL */
+	bool fetch_must_succeed;   /* a git or MCP root that cannot be
+	                              fetched now fails the command, rather
+	                              than a finding over its last fetch */
 };
 /* getopt_long's entries for them, and their short letters. */
 #define CLI_SKILLS_LONGOPTS \

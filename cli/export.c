@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "snapshot.h"
 #include "source.h"
 #include "skillsfs.h"
 
@@ -480,6 +481,8 @@ struct folder {
 
 struct writer {
 	const char *outdir;
+	const sfs_catalog *cat;
+	int *root_fds;          /* per root: its source's open_root, or -1 */
 	struct folder *folders;
 	size_t nfolders;
 };
@@ -505,27 +508,50 @@ static int make_folder(struct writer *w, const char *path, mode_t mode)
 	return remember_folder(w, path, mode);
 }
 
-/* Opens a file of the skill: the very file the scan read (a symlink in
- * the skill is followed; the scan proved it stays inside). */
-static int open_source(const struct sfs_skill *s, const struct sfs_file *f,
-                       struct stat *st)
+/* The entry a link of the skill names: its text resolved against the
+ * link's folder ("." and ".." taken), among the skill's files; a chain
+ * of links is followed a few steps.  NULL when it leaves the skill or
+ * names nothing listed (the scan hashes only links that stay inside). */
+static const struct sfs_file *link_target(const struct sfs_skill *s,
+                                          const struct sfs_file *f)
 {
-	char *path;
-	int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY;
+	for (int hops = 0; f && S_ISLNK(f->mode) && hops < 8; hops++) {
+		char path[PATH_MAX];
+		const char *slash = strrchr(f->path, '/');
+		int n = slash ? snprintf(path, sizeof(path), "%.*s/%s",
+		                         (int)(slash - f->path), f->path, f->link)
+		              : snprintf(path, sizeof(path), "%s", f->link);
+		if (n < 0 || (size_t)n >= sizeof(path) || f->link[0] == '/' ||
+		    !sfs_path_clean_rel(path))
+			return NULL;
+		const struct sfs_file *next = NULL;
+		for (size_t i = 0; i < s->nfiles && !next; i++)
+			if (strcmp(s->files[i].path, path) == 0)
+				next = &s->files[i];
+		f = next;
+	}
+	return f && S_ISREG(f->mode) ? f : NULL;
+}
 
-	if (!S_ISLNK(f->mode))
-		flags |= O_NOFOLLOW;
-	if (asprintf(&path, "%s/%s", s->dir, f->source) < 0)
-		return -ENOMEM;
-	int fd = open(path, flags);
-	int err = errno;
-	free(path);
-	if (fd < 0)
-		return -err;
-	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode) ||
-	    st->st_dev != f->dev || st->st_ino != f->ino) {
+/* Opens a file of the skill through its source, as the mount reads it:
+ * only if it still holds the bytes the build saw (a git blob, an MCP
+ * server's verified copy, fetched now if not at hand, a folder's file
+ * unchanged since the scan). */
+static int open_source(const struct writer *w, const struct sfs_skill *s,
+                       const struct sfs_file **fp, struct stat *st)
+{
+	const struct sfs_file *f = *fp;
+
+	if (S_ISLNK(f->mode) && !(f = *fp = link_target(s, f)))
+		return -ENOENT;
+	const struct sfs_source *src = sfs_catalog_source(w->cat, s->root);
+	if (!src)
+		return -EIO;
+	int fd = src->ops->open_file(src, w->root_fds[s->root], s, f);
+	if (fd >= 0 && fstat(fd, st) < 0) {
+		int err = errno;
 		close(fd);
-		return -ESTALE;
+		return -err;
 	}
 	return fd;
 }
@@ -561,9 +587,10 @@ static int copy_fd(int in, int out, off_t *copied)
 }
 
 /* Creates `dest` with `head` (may be NULL) and then the source's bytes
- * from `skip` on; mode and, without a head, mtime from the source. */
+ * from `skip` on; mode and, without a head, mtime as the build listed
+ * them (a git blob or an MCP copy has none of its own). */
 static int write_file(const char *dest, int src, const struct stat *st,
-                      const char *head, off_t skip)
+                      const struct sfs_file *f, const char *head, off_t skip)
 {
 	int out = open(dest, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 	               O_CLOEXEC, 0600);
@@ -580,10 +607,10 @@ static int write_file(const char *dest, int src, const struct stat *st,
 		rc = copy_fd(src, out, &copied);
 	if (rc == 0 && copied != st->st_size - skip)
 		rc = -ESTALE;   /* changed while copied */
-	if (rc == 0 && fchmod(out, st->st_mode & 07777) < 0)
+	if (rc == 0 && fchmod(out, f->mode & 07777) < 0)
 		rc = -errno;
 	if (rc == 0 && !head) {
-		struct timespec times[2] = { st->st_atim, st->st_mtim };
+		struct timespec times[2] = { f->mtime, f->mtime };
 		if (futimens(out, times) < 0)
 			rc = -errno;
 	}
@@ -602,7 +629,7 @@ static int write_entry(struct writer *w, const struct sfs_skill *s,
 		return make_folder(w, dest, f->mode);
 	if (S_ISLNK(f->mode) && !f->hashed)
 		return symlink(f->link, dest) < 0 ? -errno : 0;  /* a folder */
-	int fd = open_source(s, f, &st);
+	int fd = open_source(w, s, &f, &st);
 	if (fd < 0)
 		return fd;
 	int rc;
@@ -610,10 +637,10 @@ static int write_entry(struct writer *w, const struct sfs_skill *s,
 		char *head = project(s);
 		rc = !head ? -ENOMEM :
 		     (off_t)s->body_offset > st.st_size ? -ESTALE :
-		     write_file(dest, fd, &st, head, (off_t)s->body_offset);
+		     write_file(dest, fd, &st, f, head, (off_t)s->body_offset);
 		free(head);
 	} else {
-		rc = write_file(dest, fd, &st, NULL, 0);
+		rc = write_file(dest, fd, &st, f, NULL, 0);
 	}
 	close(fd);
 	return rc;
@@ -627,7 +654,10 @@ static int write_skill(struct writer *w, const struct sfs_skill *s)
 
 	if (asprintf(&top, "%s/%s", w->outdir, s->id) < 0)
 		return -ENOMEM;
-	rc = stat(s->dir, &st) < 0 ? -errno : make_folder(w, top, st.st_mode);
+	/* a git or MCP skill has no folder on disk whose mode to copy */
+	if (stat(s->dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		st.st_mode = S_IFDIR | 0755;
+	rc = make_folder(w, top, st.st_mode);
 	if (rc < 0)
 		cli_fail(CMD, "%s: %s", top, strerror(-rc));
 	for (size_t i = 0; rc == 0 && i < s->nfiles; i++) {
@@ -716,11 +746,38 @@ static int verify(const char *outdir, size_t written)
 	return errors ? CLI_EXIT_FAILED : 0;
 }
 
+/* What each root's source holds open while its files are read (a
+ * folder: an O_PATH descriptor, so files open beneath it), or -1. */
+static int *open_roots(const sfs_catalog *cat)
+{
+	size_t n = sfs_catalog_nroots(cat);
+	int *fds = malloc((n + 1) * sizeof(*fds));
+
+	for (size_t i = 0; fds && i <= n; i++) {
+		const struct sfs_source *src = sfs_catalog_source(cat, i);
+		fds[i] = src && src->ops->open_root ? src->ops->open_root(src)
+		                                    : -1;
+	}
+	return fds;
+}
+
+static void close_roots(const sfs_catalog *cat, int *fds)
+{
+	for (size_t i = 0; fds && i <= sfs_catalog_nroots(cat); i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(fds);
+}
+
 static int export_catalog(const sfs_catalog *cat, const char *outdir)
 {
-	struct writer w = { .outdir = outdir };
+	struct writer w = { .outdir = outdir, .cat = cat,
+	                    .root_fds = open_roots(cat) };
 	size_t n = sfs_catalog_nskills(cat), written = 0, nu;
 	int status = 0;
+
+	if (!w.root_fds)
+		return cli_fail(CMD, "%s", strerror(ENOMEM));
 
 	const struct sfs_unserved *u = sfs_catalog_unserved(cat, &nu);
 	for (size_t i = 0; i < nu; i++) {
@@ -741,29 +798,17 @@ static int export_catalog(const sfs_catalog *cat, const char *outdir)
 			cli_fail(CMD, "%s", strerror(ENOMEM));
 		if (rc < 0) {
 			finish_folders(&w);
+			close_roots(cat, w.root_fds);
 			return CLI_EXIT_FAILED;
 		}
 		written++;
 	}
+	close_roots(cat, w.root_fds);
 	if (finish_folders(&w) != 0)
 		return CLI_EXIT_FAILED;
 	int checked = verify(outdir, written);
 	printf("%zu skills exported to %s\n", written, outdir);
 	return status ? status : checked;
-}
-
-/* Export copies files from their folders: a git or MCP root has none.
- * Returns -1 to go on, or the exit status. */
-static int folders_only(const struct cli_skills *o)
-{
-	for (size_t i = 0; i < o->roots.n; i++)
-		if (sfs_source_is_url(o->roots.paths[i]))
-			return cli_usage_error(CMD, "%s: export reads skills "
-			                       "folders only; mount the source "
-			                       "(skillsfs MNT --source URL) and "
-			                       "export MNT/skills",
-			                       o->roots.paths[i]);
-	return -1;
 }
 
 int export_main(int argc, char **argv)
@@ -772,9 +817,10 @@ int export_main(int argc, char **argv)
 	sfs_catalog *cat;
 
 	cli_skills_init(&o.skills);
+	/* an upload of what a source held at some earlier fetch is not what
+	 * was asked for: a source that cannot be fetched now stops it */
+	o.skills.fetch_must_succeed = true;
 	int status = parse_args(argc, argv, &o);
-	if (status < 0)
-		status = folders_only(&o.skills);
 	if (status < 0)
 		status = cli_skills_build(CMD, &o.skills, false, &cat);
 	if (status < 0) {

@@ -104,6 +104,20 @@ int cli_skills_finish(const char *cmd, struct cli_skills *o)
 	return -1;
 }
 
+/* Says why each root could not be fetched; whether any could not. */
+static bool unfetched(const char *cmd, const struct roots *roots,
+                      char *const *notes)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < roots->n; i++)
+		if (notes[i]) {
+			cli_fail(cmd, "%s: %s", roots->paths[i], notes[i]);
+			any = true;
+		}
+	return any;
+}
+
 int cli_skills_build(const char *cmd, const struct cli_skills *o,
                      bool strict, sfs_catalog **cat)
 {
@@ -129,6 +143,12 @@ int cli_skills_build(const char *cmd, const struct cli_skills *o,
 	 * first, and a fetch that fails is a finding of the build */
 	char **notes = opts ? cli_update_sources(&cfg) : NULL;
 	cfg.root_notes = (const char *const *)notes;
+	if (notes && o->fetch_must_succeed && unfetched(cmd, &o->roots, notes)) {
+		cli_free_notes(notes, o->roots.n);
+		free(opts);
+		free(cache);
+		return CLI_EXIT_FAILED;
+	}
 	int rc = notes ? sfs_catalog_build(&cfg, NULL, cat) : -ENOMEM;
 
 	cli_free_notes(notes, o->roots.n);

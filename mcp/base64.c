@@ -1,88 +1,84 @@
 /*
- * base64.c - base64 (RFC 4648, section 4) and base64url (section 5).
+ * base64.c - base64 (RFC 4648, section 4) and base64url (section 5),
+ * with nettle's coders: this file only sizes the buffers and drops or
+ * refuses base64url's padding, which MCP's cursors do without.
  */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <nettle/base64.h>
+
 #include "base64.h"
 
-static const char b64[] =
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-static const char b64url[] =
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
-static char *encode(const unsigned char *p, size_t n, const char *alpha,
-                    bool pad)
+/* Encodes n bytes with ctx's alphabet, padded; NULL when out of memory. */
+static char *encode(struct base64_encode_ctx *ctx, const unsigned char *p,
+                    size_t n)
 {
 	if (n > (SIZE_MAX - 8) / 4 * 3)
 		return NULL;
-	char *out = malloc((n + 2) / 3 * 4 + 1);
+	char *out = malloc(BASE64_ENCODE_LENGTH(n) + BASE64_ENCODE_FINAL_LENGTH
+	                   + 1);
 	if (!out)
 		return NULL;
-	char *o = out;
-	size_t i = 0;
-	for (; i + 2 < n; i += 3) {
-		uint32_t v = (uint32_t)p[i] << 16 | (uint32_t)p[i + 1] << 8 |
-			     p[i + 2];
-		*o++ = alpha[v >> 18];
-		*o++ = alpha[(v >> 12) & 63];
-		*o++ = alpha[(v >> 6) & 63];
-		*o++ = alpha[v & 63];
-	}
-	if (i < n) {
-		uint32_t v = (uint32_t)p[i] << 16;
-		if (i + 1 < n)
-			v |= (uint32_t)p[i + 1] << 8;
-		*o++ = alpha[v >> 18];
-		*o++ = alpha[(v >> 12) & 63];
-		if (i + 1 < n)
-			*o++ = alpha[(v >> 6) & 63];
-		else if (pad)
-			*o++ = '=';
-		if (pad)
-			*o++ = '=';
-	}
-	*o = '\0';
+	size_t len = base64_encode_update(ctx, out, n, p);
+	len += base64_encode_final(ctx, out + len);
+	out[len] = '\0';
 	return out;
 }
 
 char *base64_encode(const unsigned char *p, size_t n)
 {
-	return encode(p, n, b64, true);
+	struct base64_encode_ctx ctx;
+
+	base64_encode_init(&ctx);
+	return encode(&ctx, p, n);
 }
 
 char *base64url_encode(const char *s, size_t n)
 {
-	return encode((const unsigned char *)s, n, b64url, false);
+	struct base64_encode_ctx ctx;
+
+	base64url_encode_init(&ctx);
+	char *out = encode(&ctx, (const unsigned char *)s, n);
+	if (out)
+		out[strcspn(out, "=")] = '\0';
+	return out;
 }
 
+/* Decodes unpadded base64url into a NUL-terminated buffer of *n bytes;
+ * NULL on padding, a character outside the alphabet, or a length no
+ * encoding has.  Nettle's decoder wants the padding (it checks that no
+ * bits are left over) and would skip spaces, which a cursor this server
+ * made never has: both are settled here. */
 char *base64url_decode(const char *s, size_t *n)
 {
 	size_t len = strlen(s);
-	if (len % 4 == 1)
+	struct base64_decode_ctx ctx;
+
+	if (len % 4 == 1 || len > SIZE_MAX / 2 ||
+	    strcspn(s, "= \t\r\n") != len)
 		return NULL;
-	char *out = malloc(len / 4 * 3 + 3);
-	if (!out)
-		return NULL;
-	uint32_t acc = 0;
-	int bits = 0;
-	size_t o = 0;
-	for (size_t i = 0; i < len; i++) {
-		const char *q = memchr(b64url, s[i], 64);
-		if (!q || !s[i]) {
-			free(out);
-			return NULL;
-		}
-		acc = (acc << 6) | (uint32_t)(q - b64url);
-		bits += 6;
-		if (bits >= 8) {
-			bits -= 8;
-			out[o++] = (char)((acc >> bits) & 0xFF);
-		}
+	size_t padded = (len + 3) / 4 * 4;
+	char *in = malloc(padded);
+	char *out = malloc(BASE64_DECODE_LENGTH(padded) + 1);
+	size_t got = BASE64_DECODE_LENGTH(padded);
+	bool ok = in && out;
+	if (ok) {
+		memcpy(in, s, len);
+		memset(in + len, '=', padded - len);
+		base64url_decode_init(&ctx);
+		ok = base64_decode_update(&ctx, &got, (uint8_t *)out, padded,
+		                          in) &&
+		     base64_decode_final(&ctx);
 	}
-	out[o] = '\0';
-	*n = o;
+	free(in);
+	if (!ok) {
+		free(out);
+		return NULL;
+	}
+	out[got] = '\0';
+	*n = got;
 	return out;
 }

@@ -629,9 +629,11 @@ int model_skill_info(const struct model *md, size_t i, struct skill_info *out)
 	out->root = model_catalog_entry(md, i);
 	if (!out->root)
 		return -EIO;
-	out->name = string_member(out->root, "name");
-	out->description = string_member(out->root, "description");
-	const cJSON *tags = cJSON_GetObjectItemCaseSensitive(out->root, "tags");
+	out->name = string_member(out->root, SFS_SKILLS_INDEX_NAME);
+	out->description = string_member(out->root,
+	                                 SFS_SKILLS_INDEX_DESCRIPTION);
+	const cJSON *tags = cJSON_GetObjectItemCaseSensitive(out->root,
+	                                                     SFS_SKILLS_INDEX_TAGS);
 	out->tags = cJSON_IsArray(tags) ? tags : NULL;
 	if (!out->name)
 		out->name = sk->id;

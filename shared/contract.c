@@ -558,7 +558,8 @@ bool sfs_index_entry_id(const char *e, size_t len, char *id, size_t cap)
 bool sfs_skills_index_entry_id(const char *e, size_t len, char *id,
                                size_t cap)
 {
-	return string_member(e, len, SFS_SKILLS_INDEX_ENTRY_HEAD "\"", "id",
+	return string_member(e, len, SFS_SKILLS_INDEX_ENTRY_HEAD "\"",
+	                     SFS_SKILLS_INDEX_ID,
 	                     id, cap) &&
 	       sfs_skill_id_valid(id, strlen(id));
 }
@@ -567,10 +568,13 @@ bool sfs_skills_index_entry_id(const char *e, size_t len, char *id,
 bool sfs_skills_index_entry_plugin(const char *e, size_t len, char *out,
                                    size_t cap)
 {
-	if (!memmem(e, len, "\"plugin\"", 8))
+	const char key[] = "\"" SFS_SKILLS_INDEX_PLUGIN "\"";
+
+	if (!memmem(e, len, key, sizeof(key) - 1))
 		return false;
 	cJSON *root = cJSON_ParseWithLength(e, len);
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "plugin");
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root,
+	                                               SFS_SKILLS_INDEX_PLUGIN);
 	bool ok = cJSON_IsString(v) && *v->valuestring &&
 	          strlen(v->valuestring) < cap;
 	if (ok)

@@ -197,7 +197,17 @@ char *sfs_uri_clean_path(const char *p, size_t n, const char **why);
 #define SFS_INDEX_ENTRY_OPEN "{\"uri\":\""
 #define SFS_INDEX_ENTRY_HEAD SFS_INDEX_ENTRY_OPEN SFS_URI_SKILL_SCHEME
 #define SFS_INDEX_ENTRY_URI_END "/SKILL.md"
-#define SFS_SKILLS_INDEX_ENTRY_HEAD "{\"id\":"
+/* A skills_index.json entry's keys, in the order render.c writes them:
+ * id first (SFS_SKILLS_INDEX_ENTRY_HEAD), plugin only when the skill came
+ * with one. */
+#define SFS_SKILLS_INDEX_ID "id"
+#define SFS_SKILLS_INDEX_NAME "name"
+#define SFS_SKILLS_INDEX_DESCRIPTION "description"
+#define SFS_SKILLS_INDEX_TAGS "tags"
+#define SFS_SKILLS_INDEX_CAPABILITIES "capabilities"
+#define SFS_SKILLS_INDEX_VERSION "version"
+#define SFS_SKILLS_INDEX_PLUGIN "plugin"
+#define SFS_SKILLS_INDEX_ENTRY_HEAD "{\"" SFS_SKILLS_INDEX_ID "\":"
 /* An index.json entry's files with content: an array of resources, each
  * its skill:// uri, the digest of its bytes ("sha256:" and 64 hex
  * digits) and its size. */

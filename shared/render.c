@@ -359,18 +359,18 @@ static void skills_index_entry(struct text *t, const struct sfs_skill *s)
 {
 	APPEND(t, SFS_SKILLS_INDEX_ENTRY_HEAD);
 	append_string(t, s->id);
-	APPEND(t, ",\"name\":");
+	APPEND(t, ",\"" SFS_SKILLS_INDEX_NAME "\":");
 	append_string(t, s->id);
-	APPEND(t, ",\"description\":");
+	APPEND(t, ",\"" SFS_SKILLS_INDEX_DESCRIPTION "\":");
 	append_string(t, s->description);
-	APPEND(t, ",\"tags\":");
+	APPEND(t, ",\"" SFS_SKILLS_INDEX_TAGS "\":");
 	append_strings(t, s->tags, s->ntags);
-	APPEND(t, ",\"capabilities\":");
+	APPEND(t, ",\"" SFS_SKILLS_INDEX_CAPABILITIES "\":");
 	append_strings(t, s->capabilities, s->ncapabilities);
-	APPEND(t, ",\"version\":");
+	APPEND(t, ",\"" SFS_SKILLS_INDEX_VERSION "\":");
 	append_string(t, s->version);
 	if (s->plugin) {
-		APPEND(t, ",\"plugin\":");
+		APPEND(t, ",\"" SFS_SKILLS_INDEX_PLUGIN "\":");
 		append_string(t, s->plugin);
 	}
 	APPEND(t, "}");

@@ -16,7 +16,7 @@ import tempfile
 import threading
 import unittest
 
-from mountlib import Mount, MountTestCase, wait_for, write_skill
+from mountlib import SKILLSFS, Mount, MountTestCase, wait_for, write_skill
 
 LFS_POINTER = ("version https://git-lfs.github.com/spec/v1\n"
                "oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\n"
@@ -165,6 +165,39 @@ class GitSources(MountTestCase):
         m = self.mount_source("git+file://%s#%s:skills" % (self.bare, self.second))
         self.assert_serves_archive(m, self.second)
         self.assertEqual(root_status(m)["commit"], self.second)
+
+    def test_export_of_a_git_source_is_its_archive(self):
+        # skillsfs export reads a git source as check does (fetched into
+        # the cache, each blob checked against its id); a file link is
+        # exported as its target's bytes, a folder link as a link; only
+        # SKILL.md's frontmatter is projected for the upload
+        out = os.path.join(self.make_dir(), "upload")
+        env = dict(os.environ, XDG_CACHE_HOME=self.make_dir())
+        r = subprocess.run([SKILLSFS, "export", "--anthropic", out, "--source",
+                            "git+file://%s#v1:skills" % self.bare], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertIn("2 skills exported", r.stdout)
+        skills = os.path.join(self.repos.archive(self.work, "v1"), "skills")
+        for skill_id in ("pdf-forms", "csv-report"):
+            want = tree_of(os.path.join(skills, skill_id))
+            got = tree_of(os.path.join(out, skill_id))
+            self.assertEqual(sorted(got), sorted(want))
+            for rel, entry in want.items():
+                if rel == "SKILL.md":
+                    continue
+                if entry[0] == "link" and rel == "ref-link.md":
+                    self.assertEqual(got[rel][:2], ("file", b"# Reference\n\nversion one\n"))
+                else:
+                    self.assertEqual(got[rel], entry, rel)
+        # a source that cannot be fetched now: nothing is exported
+        out2 = os.path.join(self.make_dir(), "upload")
+        r = subprocess.run([SKILLSFS, "export", "--anthropic", out2, "--source",
+                            "git+file://%s/missing.git" % self.repos.top], env=env,
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.assertNotEqual(r.returncode, 0, r.stdout)
+        self.assertIn("missing.git", r.stdout)
+        self.assertFalse(os.path.exists(os.path.join(out2, "pdf-forms")))
 
     def test_non_bare_repository_at_head(self):
         m = self.mount_source("git+file://%s" % self.work)

@@ -560,6 +560,42 @@ class McpSources(MountTestCase):
         # what was verified before is still served
         self.assertEqual(m.read("skills", "csv-report", "template.md"), b"| a | b |\n")
 
+    def test_export_of_a_server_that_needs_a_token(self):
+        # skillsfs export --config reads the sources as check does: the
+        # server's token from token_file, every file verified against the
+        # listing's digest; the upload projection changes SKILL.md only
+        keys = self.make_dir()
+        server_token = os.path.join(keys, "server.token")
+        ours = os.path.join(keys, "ours.token")
+        write(server_token, "alpha-1\n")
+        write(ours, "alpha-1\n")
+        os.chmod(ours, 0o600)
+        srv = SkillServer(self.served, token_file=server_token)
+        self.addCleanup(srv.stop)
+        config = os.path.join(keys, "skillsfs.yaml")
+        write(config, "sources:\n  - url: mcp+%s\n    token_file: %s\n"
+              "options:\n  cache_dir: %s\n" % (srv.url, ours, self.cache))
+        out = os.path.join(self.make_dir(), "upload")
+        r = subprocess.run([SKILLSFS, "export", "--anthropic", out, "--config", config],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.assertEqual(r.returncode, 0, r.stdout)
+        self.assertIn("2 skills exported", r.stdout)
+        for skill in ("pdf-forms", "csv-report"):
+            want = files_of(os.path.join(self.served, skill))
+            got = files_of(os.path.join(out, skill))
+            self.assertEqual(sorted(got), sorted(want))
+            for rel, data in want.items():
+                if rel != "SKILL.md":
+                    self.assertEqual(got[rel], data, rel)
+            self.assertIn(b"name: " + skill.encode(), got["SKILL.md"])
+        # without the token the server refuses, and export says so
+        write(ours, "wrong\n")
+        out2 = os.path.join(self.make_dir(), "upload")
+        r = subprocess.run([SKILLSFS, "export", "--anthropic", out2, "--config", config],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.assertNotEqual(r.returncode, 0, r.stdout)
+        self.assertIn("refused the token in %s" % ours, r.stdout)
+
     def test_a_server_that_needs_a_token_says_so(self):
         keys = self.make_dir()
         server_token = os.path.join(keys, "server.token")
