@@ -25,11 +25,14 @@
  * ticks that look for a new generation of the mount for the servers with
  * a stream to tell (http_stream.c).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
@@ -42,6 +45,8 @@
 #include "http_session.h"
 #include "http_stream.h"
 #include "jsonrpc.h"
+#include "wellknown.h"
+#include "wellknown/index.h"
 
 #define MAX_STREAMS 64
 /* libmicrohttpd's own: a connection silent this long is closed (one that
@@ -63,6 +68,7 @@ struct http {
 	struct http_guards guards;
 	struct sessions sessions;
 	struct http_streams streams;
+	struct mount published;    /* what /.well-known/agent-skills/ reads */
 	bool stopping;
 };
 
@@ -503,6 +509,64 @@ static struct sockaddr_storage local_address(const struct http_listen *l,
 	return local;
 }
 
+/* ---- /.well-known/agent-skills/ ---------------------------------------- */
+
+static bool is_wellknown(const char *url)
+{
+	return strncmp(url, SFS_WK_PATH, strlen(SFS_WK_PATH)) == 0;
+}
+
+/* A file of the mount, streamed from its descriptor (which MHD closes). */
+static enum MHD_Result send_file(struct MHD_Connection *c, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		if (fd >= 0)
+			close(fd);
+		return refuse(c, MHD_HTTP_NOT_FOUND, REFUSED, NULL,
+			      "Not Found: no such skill file");
+	}
+	struct MHD_Response *r = MHD_create_response_from_fd(
+		(uint64_t)st.st_size, fd);
+	if (!r) {
+		close(fd);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				"application/octet-stream");
+	return send_response(c, MHD_HTTP_OK, r);
+}
+
+/* The mount's skills as a website's well-known index, and their files
+ * (wellknown.c), under the same token as the MCP endpoint. */
+static enum MHD_Result serve_wellknown(struct http *h, struct MHD_Connection *c,
+                                       const char *url)
+{
+	int err = 0;
+
+	mount_generation_changed(&h->published);   /* a new one: read anew */
+	if (strcmp(url, SFS_WK_INDEX) == 0) {
+		char *text = wellknown_index(&h->published, &err);
+		if (text)
+			return send_response(c, MHD_HTTP_OK, json_response(text));
+		return refuse(c, MHD_HTTP_SERVICE_UNAVAILABLE, REFUSED, NULL,
+			      "Service Unavailable: the mount cannot be read: "
+			      "%s", strerror(-err));
+	}
+	char *path = wellknown_file(&h->published, url + strlen(SFS_WK_PATH),
+	                            &err);
+	if (!path)
+		return refuse(c, err == -ENOENT ? MHD_HTTP_NOT_FOUND :
+			      MHD_HTTP_SERVICE_UNAVAILABLE, REFUSED, NULL,
+			      "%s", err == -ENOENT ? "Not Found: no such skill "
+			      "file" : strerror(-err));
+	enum MHD_Result rc = send_file(c, path);
+	free(path);
+	return rc;
+}
+
 /* The checks made before the body is read; true when they refused it. */
 static bool refused(struct http *h, struct MHD_Connection *c, const char *url,
                     const char *method, enum MHD_Result *rc)
@@ -529,9 +593,16 @@ static bool refused(struct http *h, struct MHD_Connection *c, const char *url,
 				  NULL, "Unauthorized: send Authorization: Bearer "
 				  "TOKEN, TOKEN the first line of the server's "
 				  "--token-file");
+	else if (is_wellknown(url) && strcmp(method, MHD_HTTP_METHOD_GET) != 0)
+		*rc = refuse_with(c, MHD_HTTP_METHOD_NOT_ALLOWED,
+				  MHD_HTTP_HEADER_ALLOW, "GET", REFUSED, NULL,
+				  "Method Not Allowed: %s", method);
+	else if (is_wellknown(url))
+		return false;
 	else if (strcmp(url, HTTP_ENDPOINT) != 0)
 		*rc = refuse(c, MHD_HTTP_NOT_FOUND, REFUSED, NULL,
-			     "Not Found: the MCP endpoint is " HTTP_ENDPOINT);
+			     "Not Found: the MCP endpoint is " HTTP_ENDPOINT
+			     ", the skills index " SFS_WK_INDEX);
 	else if (!is_post && strcmp(method, MHD_HTTP_METHOD_GET) != 0 &&
 		 strcmp(method, MHD_HTTP_METHOD_DELETE) != 0)
 		*rc = refuse_with(c, MHD_HTTP_METHOD_NOT_ALLOWED,
@@ -593,6 +664,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 	if (ex->body.failed)
 		return refuse(c, MHD_HTTP_SERVICE_UNAVAILABLE, JSONRPC_INTERNAL_ERROR,
 			      NULL, "Internal error: out of memory for the body");
+	if (is_wellknown(url))
+		return serve_wellknown(h, c, url);
 	if (strcmp(method, MHD_HTTP_METHOD_POST) == 0)
 		return post(h, c, ex);
 	if (strcmp(method, MHD_HTTP_METHOD_GET) == 0)
@@ -664,11 +737,13 @@ static void finish(struct http *h, int epoll_fd)
 	} while (h->streams.head && now_ns() < deadline);
 	MHD_stop_daemon(h->daemon);
 	sessions_close_all(&h->sessions);
+	mount_release(&h->published);
 }
 
 int http_serve(const struct http_config *cfg, volatile sig_atomic_t *stop)
 {
-	struct http h = { .cfg = cfg, .sessions.cfg = &cfg->server };
+	struct http h = { .cfg = cfg, .sessions.cfg = &cfg->server,
+	                  .published.path = (char *)cfg->server.mount };
 
 	if (MHD_is_feature_supported(MHD_FEATURE_EPOLL) != MHD_YES) {
 		fprintf(stderr, "skillsfs-mcp: this libmicrohttpd cannot use epoll, "

@@ -1,0 +1,195 @@
+/*
+ * test_wk_package.c - a skill's package unpacked and checked
+ * (shared/wellknown/package.c), with archives made by the real tar and
+ * Python's zipfile and tarfile: a .tar.gz and a .zip give every listed
+ * file; a package whose digest is not the index's is refused before it
+ * is read; a file whose bytes differ is dropped and named; a file the
+ * index does not list is not given; "..", an absolute path, a symbolic
+ * link and a hard link are refused.  Prints TAP.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixture.h"
+#include "package.h"
+#include "skillsfs.h"
+
+static void run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void run(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (system(cmd) != 0) {
+		errno = EIO;
+		die(cmd);
+	}
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		die(path);
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	rewind(f);
+	char *buf = malloc((size_t)n + 1);
+	*len = fread(buf, 1, (size_t)n, f);
+	fclose(f);
+	return buf;
+}
+
+/* The sink: what it kept, as "path=bytes;" in order. */
+struct kept {
+	char text[4096];
+	char cur[1024];
+	const char *path;
+};
+
+static int k_open(void *arg, const struct sfs_wk_file *f)
+{
+	struct kept *k = arg;
+	k->path = f->path;
+	k->cur[0] = '\0';
+	return 0;
+}
+
+static int k_write(void *arg, const void *p, size_t n)
+{
+	struct kept *k = arg;
+	strncat(k->cur, p, n);
+	return 0;
+}
+
+static int k_close(void *arg, bool keep)
+{
+	struct kept *k = arg;
+	if (keep)
+		snprintf(k->text + strlen(k->text), sizeof(k->text) -
+		         strlen(k->text), "%s=%s;", k->path, k->cur);
+	return 0;
+}
+
+static struct sfs_wk_file files[2];
+static struct sfs_wk_skill skill = { .name = "hello", .files = files,
+                                     .nfiles = 2 };
+
+static void list(void)
+{
+	files[0] = (struct sfs_wk_file){ .path = "SKILL.md", .has_digest = true };
+	files[1] = (struct sfs_wk_file){ .path = "scripts/run.sh",
+	                                 .has_digest = true };
+	sfs_sha256("# Hello\n", 8, files[0].sha256);
+	sfs_sha256("#!/bin/sh\n", 10, files[1].sha256);
+}
+
+/* Unpacks the archive at path as the package the index names (its own
+ * digest unless `digest_of` names another file). */
+static int unpack(const char *path, struct kept *k, char *why)
+{
+	size_t len;
+	char *data = slurp(path, &len);
+	struct sfs_wk_sink sink = { k_open, k_write, k_close, k };
+
+	memset(k, 0, sizeof(*k));
+	sfs_sha256(data, len, skill.package_sha256);
+	int rc = sfs_wk_package_unpack(data, len, &skill, &sink, why, 512);
+	if (rc < 0)
+		printf("# %s\n", why);
+	free(data);
+	return rc;
+}
+
+static void good(const char *kind, const char *path)
+{
+	struct kept k;
+	char why[512] = "";
+	int rc = unpack(path, &k, why);
+	ok(rc == 2 && strcmp(k.text, "SKILL.md=# Hello\n;scripts/run.sh="
+	                     "#!/bin/sh\n;") == 0,
+	   "a %s gives every listed file (%d: %s)", kind, rc, k.text);
+}
+
+static void bad(const char *path, int want, const char *has, const char *what)
+{
+	struct kept k;
+	char why[512] = "";
+	int rc = unpack(path, &k, why);
+	ok(rc == want && strstr(why, has), "%s (%d: %s)", what, rc, why);
+}
+
+#define PY "python3 -c 'import sys,tarfile,zipfile,io\n"
+
+int main(void)
+{
+	fixture_start("test_wk_package");
+	list();
+	write_file(at("skill/SKILL.md"), "# Hello\n");
+	write_file(at("skill/scripts/run.sh"), "#!/bin/sh\n");
+	write_file(at("skill/notes.txt"), "not listed\n");
+	run("tar -C %s -czf %s .", at("skill"), at("good.tar.gz"));
+	run("cd %s && python3 -m zipfile -c %s SKILL.md scripts notes.txt",
+	    at("skill"), at("good.zip"));
+	good("tar.gz made by tar (entries ./SKILL.md, a file not listed)",
+	     at("good.tar.gz"));
+	good("zip made by zipfile", at("good.zip"));
+
+	/* the package the index names is another */
+	struct kept k;
+	char why[512] = "";
+	size_t len;
+	char *data = slurp(at("good.tar.gz"), &len);
+	struct sfs_wk_sink sink = { k_open, k_write, k_close, &k };
+	memset(&k, 0, sizeof(k));
+	memset(skill.package_sha256, 0, 32);
+	int rc = sfs_wk_package_unpack(data, len, &skill, &sink, why, 512);
+	ok(rc == -EBADMSG && k.text[0] == '\0' && strstr(why, "digest"),
+	   "a package that is not the index's is not read (%s)", why);
+	free(data);
+
+	write_file(at("other/SKILL.md"), "# Hello\n");
+	write_file(at("other/scripts/run.sh"), "#!/bin/sh\necho owned\n");
+	run("tar -C %s -czf %s .", at("other"), at("changed.tar.gz"));
+	memset(&k, 0, sizeof(k));
+	rc = unpack(at("changed.tar.gz"), &k, why);
+	ok(rc == -EBADMSG && strcmp(k.text, "SKILL.md=# Hello\n;") == 0 &&
+	   strstr(why, "scripts/run.sh"),
+	   "a file with other bytes is dropped and named (%s)", why);
+
+	run(PY "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
+	    "i=tarfile.TarInfo(\"../escape\"); d=b\"x\"; i.size=1\n"
+	    "t.addfile(i, io.BytesIO(d)); t.close()' %s", at("dotdot.tar.gz"));
+	bad(at("dotdot.tar.gz"), -EINVAL, "../escape", "an entry with ..");
+	run(PY "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
+	    "i=tarfile.TarInfo(\"/etc/cron.d/x\"); i.size=1\n"
+	    "t.addfile(i, io.BytesIO(b\"x\")); t.close()' %s", at("abs.tar.gz"));
+	bad(at("abs.tar.gz"), -EINVAL, "/etc/cron.d/x", "an absolute path");
+	run(PY "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
+	    "i=tarfile.TarInfo(\"SKILL.md\"); i.type=tarfile.SYMTYPE\n"
+	    "i.linkname=\"/etc/passwd\"; t.addfile(i); t.close()' %s",
+	    at("link.tar.gz"));
+	bad(at("link.tar.gz"), -EINVAL, "a link", "a symbolic link");
+	run(PY "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
+	    "i=tarfile.TarInfo(\"SKILL.md\"); i.type=tarfile.LNKTYPE\n"
+	    "i.linkname=\"../../etc/passwd\"; t.addfile(i); t.close()' %s",
+	    at("hard.tar.gz"));
+	bad(at("hard.tar.gz"), -EINVAL, "", "a hard link");
+	run(PY "z=zipfile.ZipFile(sys.argv[1],\"w\")\n"
+	    "z.writestr(\"a/../../x\", \"x\"); z.close()' %s", at("dotdot.zip"));
+	bad(at("dotdot.zip"), -EINVAL, "..", "a zip entry with ..");
+	run(PY "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
+	    "i=tarfile.TarInfo(\"SKILL.md\"); i.size=65<<20\n"
+	    "t.addfile(i, io.BytesIO(bytes(i.size))); t.close()' %s",
+	    at("bomb.tar.gz"));
+	bad(at("bomb.tar.gz"), -EINVAL, "64 MiB",
+	    "65 MiB of zeros in a 65 KiB package");
+	write_file(at("junk"), "not an archive at all\n");
+	bad(at("junk"), -EINVAL, "package", "a file that is no archive");
+	return tap_end();
+}
