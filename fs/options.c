@@ -498,7 +498,8 @@ static int apply_config(struct parse *p)
 			           cf->options[id].text, sfs_opt_row(id)->name);
 	if (rc == 0 && cf->docs_dir &&
 	    !given_on_command_line(o, SFS_OPT_DOCS_DIR))
-		rc = store(o, SFS_OPT_DOCS_DIR, 0, cf->docs_dir, "docs_dir");
+		rc = store(o, SFS_OPT_DOCS_DIR, 0, cf->docs_dir,
+		           sfs_opt_row(SFS_OPT_DOCS_DIR)->name);
 	if (rc == 0 && !p->first && cf->mountpoint &&
 	    !(p->first = strdup(cf->mountpoint)))
 		rc = usage_error("%s", strerror(ENOMEM));
