@@ -209,6 +209,7 @@ static int set_text(char **field, const char *text, bool folder,
 	if (!*text)
 		return usage_error("%s needs a %s", shown,
 		                   folder ? "folder" : "file");
+	errno = 0;
 	char *copy = folder ? sfs_path_absolute(text) : strdup(text);
 	if (!copy)
 		return usage_error("%s: cannot use '%s': %s", shown, text,
@@ -256,6 +257,8 @@ static void set_defaults(struct mount_options *o)
 			*(unsigned *)field = (unsigned)r->def;
 	}
 }
+
+_Static_assert(SFS_NOPTS <= 64, "mount_options.set has a bit per row");
 
 /* Whether the command line set row id's field (under any of its names:
  * nocasefallback and casefallback share one). */
