@@ -5,7 +5,8 @@ of man/skillsfs.1, every -o the man pages name is a row, the rows a
 config file may give are the keys its options: takes and skillsfs(5)
 lists, and every row is parsed as its kind says (a flag takes no value, a
 value needs one, a bad number is an error naming the option).  Nothing is
-mounted: each command line stops at a usage error.  $SKILLSFS is the
+mounted: each command line stops at a usage error, and names a mount
+point that does not exist.  $SKILLSFS is the
 program under test."""
 import os
 import re
@@ -126,7 +127,9 @@ with TempTree() as tmp:
 # ---- -o, by kind -------------------------------------------------------------
 
 with TempTree() as tmp:
-    mnt = tmp.path
+    # a mount point that does not exist: were a line parsed, the mount
+    # would fail there (exit 1) rather than mount anything
+    mnt = tmp.p("missing")
     for name, kind, lo, hi, in_file in rows:
         base = [SKILLSFS, mnt, "--skills-dir", SKILLS, "-o"]
         if kind in FLAGS:
