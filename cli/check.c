@@ -81,7 +81,7 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
 			                         "folder '%s'", argv[optind]);
 	if (status < 0)
 		status = cli_skills_finish(CMD, &o->skills);
-	if (o->skills.cf.strict == 1)
+	if (o->skills.cf.options[SFS_OPT_STRICT].number == 1)
 		o->strict = true;
 	return status;
 }

@@ -121,8 +121,8 @@ static bool unfetched(const char *cmd, const struct roots *roots,
 int cli_skills_build(const char *cmd, const struct cli_skills *o,
                      bool strict, sfs_catalog **cat)
 {
-	char *cache = o->cf.cache_dir ? strdup(o->cf.cache_dir)
-	                              : cli_default_cache_dir();
+	const char *file_cache = o->cf.options[SFS_OPT_CACHE_DIR].text;
+	char *cache = file_cache ? strdup(file_cache) : cli_default_cache_dir();
 	struct sfs_source_options *opts = cli_source_options(&o->roots, &o->cf);
 	struct sfs_config cfg = {
 		.roots = (const char *const *)o->roots.paths,

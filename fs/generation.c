@@ -129,8 +129,7 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev,
 		.docs_dir = o->docs_dir,
 		/* other users may read the mount: the documents about
 		 * every skill hold only what all of them may read */
-		.shared_only = (o->set & SET_ALLOW_OTHER) ||
-		               o->cf.allow_other == 1,
+		.shared_only = o->allow_other,
 		.changed = prev ? in->changed : NULL,
 		.nchanged = in->nchanged,
 		.held = prev ? in->held : NULL,

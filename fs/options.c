@@ -6,6 +6,8 @@
  *   skillsfs MOUNTPOINT --lock FILE [--config FILE] ...
  *   skillsfs SOURCE MOUNTPOINT -o OPTS        (mount.fuse3, /etc/fstab)
  *
+ * fuse_opt_parse reads it, with a template for each row of
+ * shared/mount_opts.h (-o NAME, -o NAME=VALUE) and for the long options.
  * Our own -o options are taken out; every other one is passed to libfuse,
  * which rejects what it does not know.  The mount is always read-only and
  * named fsname=skillsfs, subtype=skillsfs.  A configuration file fills in
@@ -14,7 +16,8 @@
  * $SKILLSFS_SKILLS_DIRS, else the standard folders.
  */
 #include <errno.h>
-#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +28,57 @@
 
 /* "skillsfs: MESSAGE", a pointer to --help; returns CLI_EXIT_USAGE. */
 #define usage_error(...) cli_usage_error("skillsfs", __VA_ARGS__)
+
+/* ---- --help ------------------------------------------------------------- */
+
+#define HELP_INDENT 27   /* where a row's help starts */
+#define HELP_WIDTH 79
+
+/* text from column col on, wrapped at HELP_WIDTH, continued at HELP_INDENT */
+static void print_wrapped(FILE *out, const char *text, int col)
+{
+	bool first = true;
+
+	for (const char *p = text + strspn(text, " "); *p;
+	     p += strspn(p, " ")) {
+		int word = (int)strcspn(p, " ");
+		if (!first && col + 1 + word > HELP_WIDTH) {
+			fprintf(out, "\n%*s", HELP_INDENT, "");
+			col = HELP_INDENT;
+		} else if (!first) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", word, p);
+		col += word;
+		p += word;
+		first = false;
+	}
+	fputc('\n', out);
+}
+
+/* "    -o NAME=ARG   help (default N)" */
+static void print_row(FILE *out, const struct sfs_opt_row *r)
+{
+	const char *arg = sfs_opt_arg(r->kind);
+	char help[512];
+	int n = fprintf(out, "    -o %s%s%s", r->name, *arg ? "=" : "", arg);
+	int col = n < HELP_INDENT - 1 ? HELP_INDENT : n + 2;
+
+	if (sfs_opt_is_number(r->kind) && r->def >= r->min)
+		snprintf(help, sizeof(help), "%s (default %ld)", r->help,
+		         r->def);
+	else
+		snprintf(help, sizeof(help), "%s", r->help);
+	fprintf(out, "%*s", col - n, "");
+	print_wrapped(out, help, col);
+}
+
+static void print_table(FILE *out)
+{
+	for (int id = 0; id < SFS_NOPTS; id++)
+		print_row(out, sfs_opt_row(id));
+}
 
 void options_usage(FILE *out, const char *prog)
 {
@@ -75,84 +129,49 @@ void options_usage(FILE *out, const char *prog)
 "    -h, --help             print this help\n"
 "    -V, --version          print the version\n"
 "\n"
-"skillsfs -o options:\n"
-"    -o skills_dir=DIR[:DIR...]  skills directories (for /etc/fstab)\n"
-"    -o config=FILE         a configuration file (for /etc/fstab)\n"
-"    -o docs_dir=DIR        as --docs-dir\n"
-"    -o strict              every warning is an error: skills with\n"
-"                           warnings are not served\n"
-"    -o nocasefallback      no case-insensitive match of a missing name\n"
-"                           inside skills/<id>/\n"
-"    -o debounce=MS         wait for MS quiet milliseconds before a\n"
-"                           refresh (default %d)\n"
-"    -o poll_interval=MS    without inotify: check the sources for changes\n"
-"                           every MS milliseconds (default %d)\n"
-"    -o polling             use polling even where inotify works\n"
-"    -o settle_max=MS       publish a change whose writers are still at\n"
-"                           work after MS milliseconds, each skill still\n"
-"                           being edited served as it was (default %d)\n"
-"    -o retain=MIB          keep up to MIB mebibytes of published file\n"
-"                           versions in memory, so that an edit in the\n"
-"                           sources never breaks a read (default %d)\n"
-"    -o fetch_interval=S    look for a new commit of each followed git\n"
-"                           branch or tag every S seconds, fetching a\n"
-"                           remote one (default %d; 0: on SIGHUP only)\n"
-"    -o read_timeout=S      a read that waits on an MCP server fails with\n"
-"                           ETIMEDOUT after S seconds (default %d)\n"
-"    -o cache_dir=DIR       where remote git sources are cloned (default\n"
-"                           $XDG_CACHE_HOME/skillsfs, ~/.cache/skillsfs)\n"
-"    -o nonempty            allow mounting over a non-empty folder\n"
-"    -o busy_poll=US        after answering, look for the next request for\n"
-"                           US microseconds before sleeping (default %d;\n"
-"                           0: sleep at once)\n"
-"    -o multithreaded       serve requests on several threads (slower on\n"
-"                           small machines: measured on 2 cores)\n"
-"    -o clone_fd            one /dev/fuse descriptor per thread\n"
-"    -o max_idle_threads=N  idle threads kept by the multi-threaded loop\n"
-"    -o max_threads=N       threads at most in the multi-threaded loop\n"
+"skillsfs -o options:\n", prog, prog, prog, prog, prog, prog);
+	print_table(out);
+	fputs(
 "\n"
 "SOURCE (mount -t fuse.skillsfs SOURCE MOUNTPOINT, or the first column of\n"
 "/etc/fstab) is a colon-separated list of skills directories, or 'none'\n"
 "or 'skillsfs' to take them from -o skills_dir= or -o config=.\n"
 "\n"
 "FUSE options (always read-only, fsname=skillsfs, subtype=skillsfs):\n",
-		prog, prog, prog, prog, prog, prog, DEFAULT_DEBOUNCE_MS,
-		DEFAULT_POLL_INTERVAL_MS, DEFAULT_SETTLE_MAX_MS,
-		DEFAULT_RETAIN_MIB,
-		DEFAULT_FETCH_INTERVAL_S, DEFAULT_READ_TIMEOUT_S,
-		DEFAULT_BUSY_POLL_US);
+	      out);
 }
 
-/* A decimal number from min to max for -o opt; `what` names it in the
- * error ("milliseconds"). */
-static int parse_number(const char *val, const char *opt, unsigned long min,
-                        unsigned long max, const char *what, unsigned *out)
-{
-	char *end;
+/* ---- where a row lands -------------------------------------------------- */
 
-	errno = 0;
-	unsigned long v = strtoul(val, &end, 10);
-	if (errno || end == val || *end || v < min || v > max || val[0] == '-')
-		return usage_error("-o %s: expected %s (%lu-%lu)", opt, what,
-		                   min, max);
-	*out = (unsigned)v;
-	return 0;
-}
+/* The member of struct mount_options each row of the table sets. */
+static const size_t field_offset[SFS_NOPTS] = {
+#define FIELD_OFFSET(id, name, kind, field, ...) \
+	[SFS_OPT_##id] = offsetof(struct mount_options, field),
+	SFS_MOUNT_OPTS(FIELD_OFFSET)
+#undef FIELD_OFFSET
+};
 
-static int parse_ms(const char *val, const char *opt, unsigned *out)
-{
-	return parse_number(val, opt, 0, 3600000, "milliseconds", out);
-}
-
-static int parse_us(const char *val, const char *opt, unsigned *out)
-{
-	return parse_number(val, opt, 0, 1000000, "microseconds", out);
-}
-
-static int parse_count(const char *val, const char *opt, unsigned *out)
-{
-	return parse_number(val, opt, 1, 100000, "a count", out);
-}
+/* A row's kind must fit its field's type: store() writes through it. */
+enum { FIELD_BOOL, FIELD_UNSIGNED, FIELD_TEXT, FIELD_ROOTS };
+#define FIELD_TYPE(f) _Generic((f), bool: FIELD_BOOL, \
+	unsigned: FIELD_UNSIGNED, char *: FIELD_TEXT, \
+	struct roots: FIELD_ROOTS)
+#define TYPE_OF_FLAG FIELD_BOOL
+#define TYPE_OF_NOFLAG FIELD_BOOL
+#define TYPE_OF_FUSE_FLAG FIELD_BOOL
+#define TYPE_OF_MS FIELD_UNSIGNED
+#define TYPE_OF_US FIELD_UNSIGNED
+#define TYPE_OF_SECONDS FIELD_UNSIGNED
+#define TYPE_OF_MIB FIELD_UNSIGNED
+#define TYPE_OF_COUNT FIELD_UNSIGNED
+#define TYPE_OF_FOLDER FIELD_TEXT
+#define TYPE_OF_FILE FIELD_TEXT
+#define TYPE_OF_FOLDERS FIELD_ROOTS
+#define CHECK_FIELD(id, name, kind, field, ...)                              \
+	_Static_assert(FIELD_TYPE(((struct mount_options *)0)->field) ==     \
+	               TYPE_OF_##kind, "-o " name ": the type of its field");
+SFS_MOUNT_OPTS(CHECK_FIELD)
+#undef CHECK_FIELD
 
 /* Adds each DIR of a colon-separated list. */
 static int add_dirs(struct mount_options *o, const char *list,
@@ -182,162 +201,153 @@ static int add_source(struct mount_options *o, const char *url)
 	return 0;
 }
 
-static int set_docs_dir(struct mount_options *o, const char *dir)
+/* A folder made absolute, or a file as given, into *field; `shown` is
+ * the option as the user wrote it (--docs-dir, -o cache_dir). */
+static int set_text(char **field, const char *text, bool folder,
+                    const char *shown)
 {
-	free(o->docs_dir);
-	o->docs_dir = sfs_path_absolute(dir);
-	if (!o->docs_dir)
-		return usage_error("bad docs folder '%s'", dir);
-	return 0;
-}
-
-static int set_cache_dir(struct mount_options *o, const char *dir)
-{
-	free(o->cache_dir);
-	o->cache_dir = sfs_path_absolute(dir);
-	if (!o->cache_dir)
-		return usage_error("bad cache folder '%s'", dir);
-	return 0;
-}
-
-static int set_config(struct mount_options *o, const char *file)
-{
-	if (!*file)
-		return usage_error("%s", "--config needs a file");
-	free(o->config);
-	o->config = strdup(file);
-	if (!o->config)
-		return usage_error("%s", strerror(ENOMEM));
-	return 0;
-}
-
-static int set_lock_file(struct mount_options *o, const char *file)
-{
-	if (!*file)
-		return usage_error("%s", "--lock needs a file");
-	free(o->lock_file);
-	o->lock_file = strdup(file);
-	if (!o->lock_file)
-		return usage_error("%s", strerror(ENOMEM));
-	return 0;
-}
-
-static int append_opt(char **opts, const char *opt)
-{
-	if (fuse_opt_add_opt(opts, opt) < 0)
-		return usage_error("%s", strerror(ENOMEM));
-	return 0;
-}
-
-/* One -o item: ours, dropped, or passed to libfuse. */
-static int take_opt(struct mount_options *o, const char *opt, char **fuse)
-{
-	const char *eq = strchr(opt, '=');
-	const char *val = eq ? eq + 1 : "";
-	size_t klen = eq ? (size_t)(eq - opt) : strlen(opt);
-#define KEY(k) (klen == sizeof(k) - 1 && strncmp(opt, k, klen) == 0)
-
-	if ((KEY("nocasefallback") || KEY("casefallback")) && !eq)
-		o->casefallback = opt[0] == 'c';
-	else if (KEY("nonempty") && !eq)
-		o->nonempty = true;
-	else if (KEY("polling") && !eq)
-		o->force_polling = true;
-	else if (KEY("clone_fd") && !eq)
-		o->clone_fd = true;
-	else if (KEY("multithreaded") && !eq)
-		o->multithreaded = true;
-	else if (KEY("strict") && !eq)
-		o->strict = true;
-	else if (KEY("poll_interval") && eq)
-		return parse_ms(val, opt, &o->poll_interval_ms);
-	else if (KEY("debounce") && eq)
-		return parse_ms(val, opt, &o->debounce_ms);
-	else if (KEY("settle_max") && eq)
-		return parse_ms(val, opt, &o->settle_max_ms);
-	else if (KEY("retain") && eq)
-		return parse_number(val, opt, 0, 65536, "mebibytes",
-		                    &o->retain_mib);
-	else if (KEY("fetch_interval") && eq)
-		return parse_number(val, opt, 0, 86400 * 366, "seconds",
-		                    &o->fetch_interval_s);
-	else if (KEY("read_timeout") && eq)
-		return parse_number(val, opt, 1, 86400, "seconds",
-		                    &o->read_timeout_s);
-	else if (KEY("cache_dir") && eq)
-		return set_cache_dir(o, val);
-	else if (KEY("busy_poll") && eq)
-		return parse_us(val, opt, &o->busy_poll_us);
-	else if (KEY("docs_dir") && eq)
-		return set_docs_dir(o, val);
-	else if (KEY("config") && eq)
-		return set_config(o, val);
-	else if (KEY("max_idle_threads") && eq)
-		return parse_count(val, opt, &o->max_idle_threads);
-	else if (KEY("max_threads") && eq)
-		return parse_count(val, opt, &o->max_threads);
-	else if (KEY("skills_dir") && eq)
-		return add_dirs(o, val, "skills_dir=");
-	else if (KEY("ro") || KEY("rw") || KEY("fsname") || KEY("subtype"))
-		;   /* always ro, always ours; mount(8) passes rw */
-	else if (KEY("debug") && !eq)
-		o->debug = o->foreground = true;
-	else
-		return append_opt(fuse, opt);
-	return 0;
-#undef KEY
-}
-
-/* The SET_ bit of a -o option the configuration file may also give. */
-static unsigned opt_bit(const char *opt)
-{
-	static const struct { const char *name; unsigned bit; } bits[] = {
-		{ "nocasefallback", SET_CASEFALLBACK },
-		{ "casefallback", SET_CASEFALLBACK },
-		{ "nonempty", SET_NONEMPTY },
-		{ "polling", SET_POLLING },
-		{ "multithreaded", SET_MULTITHREADED },
-		{ "strict", SET_STRICT },
-		{ "poll_interval", SET_POLL_INTERVAL },
-		{ "debounce", SET_DEBOUNCE },
-		{ "docs_dir", SET_DOCS_DIR },
-		{ "allow_other", SET_ALLOW_OTHER },
-		{ "retain", SET_RETAIN },
-		{ "fetch_interval", SET_FETCH_INTERVAL },
-		{ "cache_dir", SET_CACHE_DIR },
-	};
-	size_t klen = strcspn(opt, "=");
-
-	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
-		if (strlen(bits[i].name) == klen &&
-		    strncmp(opt, bits[i].name, klen) == 0)
-			return bits[i].bit;
-	return 0;
-}
-
-static int take_opts(struct mount_options *o, const char *list, char **fuse)
-{
-	char *copy = strdup(list);
-	char *save = NULL;
-	int rc = 0;
-
+	if (!*text)
+		return usage_error("%s needs a %s", shown,
+		                   folder ? "folder" : "file");
+	errno = 0;
+	char *copy = folder ? sfs_path_absolute(text) : strdup(text);
 	if (!copy)
-		return usage_error("%s", strerror(ENOMEM));
-	for (char *opt = strtok_r(copy, ",", &save); opt && rc == 0;
-	     opt = strtok_r(NULL, ",", &save)) {
-		o->set |= opt_bit(opt);
-		rc = take_opt(o, opt, fuse);
+		return usage_error("%s: cannot use '%s': %s", shown, text,
+		                   strerror(errno ? errno : ENOMEM));
+	free(*field);
+	*field = copy;
+	return 0;
+}
+
+/* Row id's value into its field: a flag's 0 or 1, a number, or text. */
+static int store(struct mount_options *o, enum sfs_opt id, long number,
+                 const char *text, const char *shown)
+{
+	void *field = (char *)o + field_offset[id];
+
+	switch (sfs_opt_row(id)->kind) {
+	case SFS_OPTK_FLAG:
+	case SFS_OPTK_FUSE_FLAG:
+		*(bool *)field = number != 0;
+		return 0;
+	case SFS_OPTK_NOFLAG:
+		*(bool *)field = number == 0;
+		return 0;
+	case SFS_OPTK_FOLDER:
+		return set_text(field, text, true, shown);
+	case SFS_OPTK_FILE:
+		return set_text(field, text, false, shown);
+	case SFS_OPTK_FOLDERS:
+		return add_dirs(o, text, "skills_dir=");
+	default:
+		*(unsigned *)field = (unsigned)number;
+		return 0;
 	}
-	free(copy);
-	return rc;
+}
+
+/* Every flag and number at its row's default. */
+static void set_defaults(struct mount_options *o)
+{
+	for (int id = 0; id < SFS_NOPTS; id++) {
+		const struct sfs_opt_row *r = sfs_opt_row(id);
+		void *field = (char *)o + field_offset[id];
+		if (sfs_opt_is_flag(r->kind))
+			*(bool *)field = r->def != 0;
+		else if (sfs_opt_is_number(r->kind))
+			*(unsigned *)field = (unsigned)r->def;
+	}
+}
+
+_Static_assert(SFS_NOPTS <= 64, "mount_options.set has a bit per row");
+
+/* Whether the command line set row id's field (under any of its names:
+ * nocasefallback and casefallback share one). */
+static bool given_on_command_line(const struct mount_options *o,
+                                  enum sfs_opt id)
+{
+	for (int i = 0; i < SFS_NOPTS; i++)
+		if ((o->set >> i & 1) && field_offset[i] == field_offset[id])
+			return true;
+	return false;
+}
+
+/* ---- the command line, with fuse_opt_parse ---------------------------- */
+
+/* fuse_opt keys: a row's is its SFS_OPT_ id; these follow. */
+enum {
+	KEY_HELP = SFS_NOPTS, KEY_VERSION, KEY_FOREGROUND, KEY_DEBUG,
+	KEY_SINGLE, KEY_DROP, KEY_SKILLS_DIR, KEY_SOURCE, KEY_LOCK,
+};
+
+/* A row as -o NAME and -o NAME=VALUE: take_row says which it takes. */
+#define ROW_TEMPLATES(id, name, ...) \
+	FUSE_OPT_KEY(name, SFS_OPT_##id), FUSE_OPT_KEY(name "=", SFS_OPT_##id),
+/* A long option with a value, --NAME=VALUE (join_values() makes
+ * --NAME VALUE so: a "--NAME " template would take --NAMEX too). */
+#define LONG_OPT(name, key) FUSE_OPT_KEY(name "=", key)
+
+static const struct fuse_opt templates[] = {
+	SFS_MOUNT_OPTS(ROW_TEMPLATES)
+	LONG_OPT("--skills-dir", KEY_SKILLS_DIR),
+	LONG_OPT("--source", KEY_SOURCE),
+	LONG_OPT("--config", SFS_OPT_CONFIG),
+	LONG_OPT("--docs-dir", SFS_OPT_DOCS_DIR),
+	LONG_OPT("--lock", KEY_LOCK),
+	FUSE_OPT_KEY("-h", KEY_HELP),
+	FUSE_OPT_KEY("--help", KEY_HELP),
+	FUSE_OPT_KEY("-V", KEY_VERSION),
+	FUSE_OPT_KEY("--version", KEY_VERSION),
+	FUSE_OPT_KEY("-f", KEY_FOREGROUND),
+	FUSE_OPT_KEY("-d", KEY_DEBUG),
+	FUSE_OPT_KEY("debug", KEY_DEBUG),
+	FUSE_OPT_KEY("-s", KEY_SINGLE),
+	/* always read-only, always ours; mount(8) passes rw */
+	FUSE_OPT_KEY("ro", KEY_DROP),
+	FUSE_OPT_KEY("rw", KEY_DROP),
+	FUSE_OPT_KEY("fsname=", KEY_DROP),
+	FUSE_OPT_KEY("subtype=", KEY_DROP),
+	FUSE_OPT_END
+};
+
+/* What fuse_opt_parse's proc works on. */
+struct parse {
+	struct mount_options *o;
+	char *fuse_opts;       /* the -o options handed to libfuse */
+	char *first;           /* the first positional argument (owned:
+	                          fuse_opt_parse's arguments are freed) */
+	bool single;           /* -s */
+	int status;            /* a usage error's exit status, or 0 */
+};
+
+/* One of the table's options: `arg` as given, `val` after its "=" or
+ * NULL; `shown` names it for an error ("-o debounce", "--docs-dir"). */
+static int take_row(struct parse *p, enum sfs_opt id, const char *arg,
+                    const char *val, const char *shown)
+{
+	const struct sfs_opt_row *r = sfs_opt_row(id);
+	long number = 1;
+
+	if (sfs_opt_is_flag(r->kind) && val)
+		return usage_error("%s takes no value", shown);
+	if (!sfs_opt_is_flag(r->kind) && !val)
+		return usage_error("%s needs a value: -o %s=%s", shown,
+		                   r->name, sfs_opt_arg(r->kind));
+	if (sfs_opt_is_number(r->kind) &&
+	    sfs_opt_number(r, val, &number) < 0) {
+		char expected[64];
+		sfs_opt_expected(r, expected, sizeof(expected));
+		return usage_error("-o %s: expected %s", arg, expected);
+	}
+	p->o->set |= 1ULL << id;
+	return store(p->o, id, number, val, shown);
 }
 
 static int take_positional(struct mount_options *o, const char *arg,
-                           const char **first)
+                           char **first)
 {
 	if (!*first) {
-		*first = arg;
-		return 0;
+		*first = strdup(arg);
+		return *first ? 0 : usage_error("%s", strerror(ENOMEM));
 	}
 	if (o->mountpoint)
 		return usage_error("unexpected argument '%s'", arg);
@@ -350,13 +360,169 @@ static int take_positional(struct mount_options *o, const char *arg,
 	return 0;
 }
 
+/* What no template matched: "-" is a positional argument, another
+ * argument an error, an -o option libfuse's to judge. */
+static int take_other(struct parse *p, const char *arg)
+{
+	if (!strcmp(arg, "-"))
+		return take_positional(p->o, arg, &p->first);
+	if (arg[0] == '-')
+		return usage_error("unknown option '%s'", arg);
+	if (fuse_opt_add_opt_escaped(&p->fuse_opts, arg) < 0)
+		return usage_error("%s", strerror(ENOMEM));
+	return 0;
+}
+
+static int take(struct parse *p, const char *arg, int key)
+{
+	struct mount_options *o = p->o;
+	size_t name_len = strcspn(arg, "=");
+	const char *val = arg[name_len] ? arg + name_len + 1 : NULL;
+	char shown[64];
+
+	snprintf(shown, sizeof(shown), "%s%.*s", arg[0] == '-' ? "" : "-o ",
+	         (int)name_len, arg);
+	if (key == FUSE_OPT_KEY_NONOPT)
+		return take_positional(o, arg, &p->first);
+	if (key == FUSE_OPT_KEY_OPT)
+		return take_other(p, arg);
+	switch (key) {
+	case KEY_HELP:
+		o->help = true;
+		return 0;
+	case KEY_VERSION:
+		o->version = true;
+		return 0;
+	case KEY_DEBUG:   /* -d implies -f */
+		o->debug = o->foreground = true;
+		return 0;
+	case KEY_FOREGROUND:
+		o->foreground = true;
+		return 0;
+	case KEY_SINGLE:
+		p->single = true;
+		return 0;
+	case KEY_DROP:
+		return 0;
+	case KEY_SKILLS_DIR:
+		if (!*val || roots_add(&o->roots, val, "--skills-dir") < 0)
+			return usage_error("bad --skills-dir '%s'", val);
+		return 0;
+	case KEY_SOURCE:
+		return add_source(o, val);
+	case KEY_LOCK:
+		return set_text(&o->lock_file, val, false, shown);
+	default:
+		return take_row(p, key, arg, val, shown);
+	}
+}
+
+/* fuse_opt_parse's proc: 0 drops the argument (every one is ours to
+ * keep or hand on), -1 stops at a usage error. */
+static int take_arg(void *data, const char *arg, int key,
+                    struct fuse_args *outargs)
+{
+	struct parse *p = data;
+
+	(void)outargs;
+	p->status = take(p, arg, key);
+	return p->status ? -1 : 0;
+}
+
+/* Whether argument a is a long option whose value may follow it. */
+static bool takes_value(const char *a)
+{
+	size_t n = strlen(a);
+
+	for (const struct fuse_opt *t = templates; t->templ; t++)
+		if (t->templ[0] == '-' && !strncmp(t->templ, a, n) &&
+		    !strcmp(t->templ + n, "="))
+			return true;
+	return false;
+}
+
+/* argv as fuse_opt_parse gets it: each --NAME VALUE joined into
+ * --NAME=VALUE; an option whose value is missing is an error here, where
+ * it can be named. */
+static int join_values(int argc, char **argv, struct fuse_args *args)
+{
+	bool rest = false;   /* after "--": all positional */
+
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		char *joined = NULL;
+		bool sep = i > 0 && !rest && (!strcmp(a, "-o") || takes_value(a));
+		if (sep && i + 1 == argc)
+			return usage_error("option '%s' needs a value", a);
+		if (sep && a[1] == '-' &&
+		    asprintf(&joined, "%s=%s", a, argv[++i]) < 0)
+			return usage_error("%s", strerror(ENOMEM));
+		int rc = fuse_opt_add_arg(args, joined ? joined : a);
+		if (rc == 0 && sep && !joined)
+			rc = fuse_opt_add_arg(args, argv[++i]);   /* -o's */
+		free(joined);
+		if (rc < 0)
+			return usage_error("%s", strerror(ENOMEM));
+		rest = rest || (i > 0 && !strcmp(a, "--"));
+	}
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct parse *p)
+{
+	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
+
+	p->status = join_values(argc, argv, &args);
+	if (!p->status &&
+	    fuse_opt_parse(&args, p, templates, take_arg) < 0 && !p->status)
+		p->status = usage_error("%s", strerror(ENOMEM));
+	fuse_opt_free_args(&args);
+	if (p->status)
+		return p->status;
+	if (p->single) {
+		p->o->multithreaded = false;
+		p->o->set |= 1ULL << SFS_OPT_MULTITHREADED;
+	}
+	return 0;
+}
+
+/* What the configuration file says where the command line said nothing. */
+static int apply_config(struct parse *p)
+{
+	struct mount_options *o = p->o;
+	const struct sfs_config_file *cf = &o->cf;
+	int rc = 0;
+
+	if (conffile_load("skillsfs", o->config, &o->cf) < 0)
+		return 2;
+	for (int id = 0; id < SFS_NOPTS && rc == 0; id++)
+		if (cf->options[id].given && !given_on_command_line(o, id))
+			rc = store(o, id, cf->options[id].number,
+			           cf->options[id].text, sfs_opt_row(id)->name);
+	if (rc == 0 && cf->docs_dir &&
+	    !given_on_command_line(o, SFS_OPT_DOCS_DIR))
+		rc = store(o, SFS_OPT_DOCS_DIR, 0, cf->docs_dir,
+		           sfs_opt_row(SFS_OPT_DOCS_DIR)->name);
+	if (rc == 0 && !p->first && cf->mountpoint &&
+	    !(p->first = strdup(cf->mountpoint)))
+		rc = usage_error("%s", strerror(ENOMEM));
+	return rc;
+}
+
+/* libfuse's arguments: its -o options, ours it also takes (allow_other),
+ * and what every skillsfs mount is. */
 static int build_fuse_args(struct mount_options *o, const char *prog,
                            char *user_opts)
 {
 	char *opts = user_opts;
 	int rc = 0;
 
-	if (fuse_opt_add_opt(&opts, "ro") < 0 ||
+	for (int id = 0; id < SFS_NOPTS && rc == 0; id++)
+		if (sfs_opt_row(id)->kind == SFS_OPTK_FUSE_FLAG &&
+		    *(bool *)((char *)o + field_offset[id]))
+			rc = fuse_opt_add_opt(&opts, sfs_opt_row(id)->name);
+	if (rc < 0 ||
+	    fuse_opt_add_opt(&opts, "ro") < 0 ||
 	    fuse_opt_add_opt(&opts, "fsname=skillsfs") < 0 ||
 	    fuse_opt_add_opt(&opts, "subtype=skillsfs") < 0 ||
 	    fuse_opt_add_arg(&o->fuse_args, prog) < 0 ||
@@ -366,132 +532,6 @@ static int build_fuse_args(struct mount_options *o, const char *prog,
 		rc = usage_error("%s", strerror(ENOMEM));
 	free(opts);
 	return rc;
-}
-
-/* Whether the first n bytes of argument `a` name an option that takes a
- * value: the next argument, or after "=" (--skills-dir=DIR). */
-static bool takes_value(const char *a, size_t n)
-{
-	static const char *const names[] = {
-		"--config", "--docs-dir", "--lock", "--skills-dir", "--source",
-		"-o",
-	};
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (strlen(names[i]) == n && strncmp(a, names[i], n) == 0)
-			return true;
-	return false;
-}
-
-/* Option `a` (its name up to any "=") with its value. */
-static int take_value(struct mount_options *o, const char *a, const char *v,
-                      char **fuse_opts)
-{
-	if (a[1] == 'o')
-		return take_opts(o, v, fuse_opts);
-	if (!strncmp(a, "--config", 8))
-		return set_config(o, v);
-	if (!strncmp(a, "--docs-dir", 10)) {
-		o->set |= SET_DOCS_DIR;
-		return set_docs_dir(o, v);
-	}
-	if (!strncmp(a, "--source", 8))
-		return add_source(o, v);
-	if (!strncmp(a, "--lock", 6))
-		return set_lock_file(o, v);
-	if (!*v || roots_add(&o->roots, v, "--skills-dir") < 0)
-		return usage_error("bad --skills-dir '%s'", v);
-	return 0;
-}
-
-static int parse_args(int argc, char **argv, struct mount_options *o,
-                      char **fuse_opts, const char **first)
-{
-	bool dashdash = false, single = false;
-
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int rc = 0;
-		if (dashdash || a[0] != '-' || a[1] == '\0') {
-			rc = take_positional(o, a, first);
-		} else if (strcmp(a, "--") == 0) {
-			dashdash = true;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			o->help = true;
-		} else if (!strcmp(a, "-V") || !strcmp(a, "--version")) {
-			o->version = true;
-		} else if (!strcmp(a, "-f")) {
-			o->foreground = true;
-		} else if (!strcmp(a, "-d")) {
-			o->debug = o->foreground = true;
-		} else if (!strcmp(a, "-s")) {
-			single = true;
-		} else if (takes_value(a, strlen(a))) {
-			if (i + 1 >= argc)
-				return usage_error("option '%s' needs a value",
-				                   a);
-			rc = take_value(o, a, argv[++i], fuse_opts);
-		} else if (a[1] == '-' && a[strcspn(a, "=")] &&
-		           takes_value(a, strcspn(a, "="))) {
-			rc = take_value(o, a, strchr(a, '=') + 1, fuse_opts);
-		} else if (!strncmp(a, "-o", 2)) {
-			rc = take_opts(o, a + 2, fuse_opts);
-		} else {
-			rc = usage_error("unknown option '%s'", a);
-		}
-		if (rc)
-			return rc;
-	}
-	if (single) {
-		o->multithreaded = false;
-		o->set |= SET_MULTITHREADED;
-	}
-	return 0;
-}
-
-static void apply_bool(int value, unsigned set, unsigned bit, bool *out)
-{
-	if (value != SFS_UNSET && !(set & bit))
-		*out = value;
-}
-
-/* What the configuration file says where the command line said nothing. */
-static int apply_config(struct mount_options *o, char **fuse_opts,
-                        const char **first)
-{
-	const struct sfs_config_file *cf = &o->cf;
-
-	if (conffile_load("skillsfs", o->config, &o->cf) < 0)
-		return 2;
-	apply_bool(cf->casefallback, o->set, SET_CASEFALLBACK,
-	           &o->casefallback);
-	apply_bool(cf->polling, o->set, SET_POLLING, &o->force_polling);
-	apply_bool(cf->nonempty, o->set, SET_NONEMPTY, &o->nonempty);
-	apply_bool(cf->multithreaded, o->set, SET_MULTITHREADED,
-	           &o->multithreaded);
-	apply_bool(cf->strict, o->set, SET_STRICT, &o->strict);
-	if (cf->debounce_ms != SFS_UNSET && !(o->set & SET_DEBOUNCE))
-		o->debounce_ms = (unsigned)cf->debounce_ms;
-	if (cf->poll_interval_ms != SFS_UNSET &&
-	    !(o->set & SET_POLL_INTERVAL))
-		o->poll_interval_ms = (unsigned)cf->poll_interval_ms;
-	if (cf->fetch_interval_s != SFS_UNSET &&
-	    !(o->set & SET_FETCH_INTERVAL))
-		o->fetch_interval_s = (unsigned)cf->fetch_interval_s;
-	if (cf->cache_dir && !(o->set & SET_CACHE_DIR) &&
-	    set_cache_dir(o, cf->cache_dir) != 0)
-		return 2;
-	if (cf->retain_mib != SFS_UNSET && !(o->set & SET_RETAIN))
-		o->retain_mib = (unsigned)cf->retain_mib;
-	if (cf->allow_other == 1 && !(o->set & SET_ALLOW_OTHER) &&
-	    fuse_opt_add_opt(fuse_opts, "allow_other") < 0)
-		return usage_error("%s", strerror(ENOMEM));
-	if (cf->docs_dir && !(o->set & SET_DOCS_DIR) &&
-	    set_docs_dir(o, cf->docs_dir) != 0)
-		return 2;
-	if (!*first && cf->mountpoint)
-		*first = cf->mountpoint;
-	return 0;
 }
 
 /*
@@ -532,40 +572,30 @@ static int take_source_options(struct mount_options *o)
 int options_parse(int argc, char **argv, struct mount_options *o)
 {
 	const char *prog = argc > 0 ? argv[0] : "skillsfs";
-	const char *first = NULL;
-	char *fuse_opts = NULL;
+	struct parse p = { .o = o };
 
 	memset(o, 0, sizeof(*o));
-	sfs_config_file_free(&o->cf);   /* all unset */
-	o->casefallback = true;
-	o->poll_interval_ms = DEFAULT_POLL_INTERVAL_MS;
-	o->debounce_ms = DEFAULT_DEBOUNCE_MS;
-	o->settle_max_ms = DEFAULT_SETTLE_MAX_MS;
-	o->busy_poll_us = DEFAULT_BUSY_POLL_US;
-	o->retain_mib = DEFAULT_RETAIN_MIB;
-	o->fetch_interval_s = DEFAULT_FETCH_INTERVAL_S;
-	o->read_timeout_s = DEFAULT_READ_TIMEOUT_S;
+	sfs_config_file_free(&o->cf);   /* nothing given */
+	set_defaults(o);
 
-	int rc = parse_args(argc, argv, o, &fuse_opts, &first);
+	int rc = parse_args(argc, argv, &p);
 	if (rc == 0 && o->config && !o->help && !o->version)
-		rc = apply_config(o, &fuse_opts, &first);
+		rc = apply_config(&p);
 	if (rc == 0 && !o->help && !o->version)
 		rc = take_lock(o);
-	if (rc) {
-		free(fuse_opts);
-		options_free(o);
+	if (rc || o->help || o->version) {
+		free(p.fuse_opts);
+		free(p.first);
+		if (rc)
+			options_free(o);
 		return rc;
 	}
-	if (o->help || o->version) {
-		free(fuse_opts);
-		return 0;
+	if (!o->mountpoint) {
+		o->mountpoint = p.first;
+		p.first = NULL;
 	}
-	if (!o->mountpoint && first) {
-		o->mountpoint = strdup(first);
-		if (!o->mountpoint)
-			rc = usage_error("%s", strerror(ENOMEM));
-	}
-	if (rc == 0 && !o->mountpoint)
+	free(p.first);
+	if (!o->mountpoint)
 		rc = usage_error("%s", "missing MOUNTPOINT");
 	if (rc == 0 && !o->cache_dir)
 		o->cache_dir = cli_default_cache_dir();
@@ -584,9 +614,9 @@ int options_parse(int argc, char **argv, struct mount_options *o)
 	if (rc == 0)
 		rc = take_source_options(o);
 	if (rc == 0)
-		rc = build_fuse_args(o, prog, fuse_opts);
+		rc = build_fuse_args(o, prog, p.fuse_opts);
 	else
-		free(fuse_opts);
+		free(p.fuse_opts);
 	if (rc)
 		options_free(o);
 	return rc;

@@ -1,5 +1,7 @@
 /*
  * options.h - the mount command line: our options, and FUSE's passed on.
+ * Each -o option is a row of shared/mount_opts.h, which names the field
+ * below it sets; its default is there too.
  */
 #ifndef SKILLSFS_OPTIONS_H
 #define SKILLSFS_OPTIONS_H
@@ -11,37 +13,8 @@
 #include <fuse_lowlevel.h>
 
 #include "cli.h"
+#include "mount_opts.h"
 #include "skillsfs.h"
-
-/* mount_options.set: what the command line gave, which a configuration
- * file does not override. */
-enum {
-	SET_CASEFALLBACK = 1 << 0,
-	SET_POLLING = 1 << 1,
-	SET_NONEMPTY = 1 << 2,
-	SET_MULTITHREADED = 1 << 3,
-	SET_DEBOUNCE = 1 << 4,
-	SET_POLL_INTERVAL = 1 << 5,
-	SET_STRICT = 1 << 6,
-	SET_DOCS_DIR = 1 << 7,
-	SET_ALLOW_OTHER = 1 << 8,
-	SET_RETAIN = 1 << 9,
-	SET_FETCH_INTERVAL = 1 << 10,
-	SET_CACHE_DIR = 1 << 11,
-};
-
-#define DEFAULT_POLL_INTERVAL_MS 1000
-#define DEFAULT_DEBOUNCE_MS 100
-/* The longest a change waits for its writers (see refresh.c). */
-#define DEFAULT_SETTLE_MAX_MS 10000
-#define DEFAULT_BUSY_POLL_US 200
-#define DEFAULT_RETAIN_MIB 16
-/* How often a git root's ref is looked at again (a remote fetched). */
-#define DEFAULT_FETCH_INTERVAL_S 300
-/* how long a read waits on an MCP server before it fails (ETIMEDOUT):
- * long enough for a 16 MiB file over a slow link, well under the
- * client's own 120 s */
-#define DEFAULT_READ_TIMEOUT_S 30
 
 struct mount_options {
 	char *mountpoint;          /* as given; mount.c resolves it */
@@ -52,6 +25,7 @@ struct mount_options {
 	bool multithreaded;        /* -o multithreaded, unless -s */
 	bool casefallback;         /* unless -o nocasefallback */
 	bool nonempty;             /* -o nonempty: allow a non-empty folder */
+	bool allow_other;          /* -o allow_other, also handed to FUSE */
 	bool clone_fd;             /* -o clone_fd */
 	unsigned max_idle_threads; /* -o max_idle_threads=N; 0: libfuse's */
 	unsigned max_threads;      /* -o max_threads=N; 0: libfuse's */
@@ -74,7 +48,8 @@ struct mount_options {
 	char *lock_file;           /* --lock FILE, or NULL */
 	struct sfs_lock *lock;     /* the lockfile that gave the roots
 	                              (--lock, or the file's lock:), or NULL */
-	unsigned set;              /* SET_* */
+	unsigned long long set;    /* 1 << SFS_OPT_*: what the command line
+	                              gave, which a file does not override */
 	struct fuse_args fuse_args; /* what fuse_session_new gets */
 };
 

@@ -24,13 +24,8 @@
  *       budget: characters   per_skill: characters
  *       include: [PATTERN, ...]   exclude: [PATTERN, ...]   pins: [ID, ...]
  *       project: DIR         (its .skillsfs.yaml adds to the above)
- *   options:
- *     strict, casefallback, nocasefallback, polling, multithreaded,
- *     nonempty, allow_other: true | false
- *     debounce, poll_interval: milliseconds
- *     retain: mebibytes
- *     fetch_interval: seconds
- *     cache_dir: DIR
+ *   options:                 (mount_opts.h: the rows a file may give)
+ *     NAME: true | false | a number | DIR
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -50,9 +45,6 @@
 #include "views.h"
 
 #define MAX_FILE_BYTES (1024 * 1024)
-#define MAX_MS 3600000L
-#define MAX_RETAIN_MIB 65536L   /* as -o retain=MIB */
-#define MAX_FETCH_INTERVAL_S (86400L * 366)   /* as -o fetch_interval */
 
 /* A source entry as it is read; what it owns goes to sfs_config_file
  * once it is whole (add_source), or is freed (entry_free). */
@@ -141,23 +133,24 @@ static int take_number(struct cfg_ctx *c, const yaml_node_t *v,
                        const char *key, long max, const char *unit,
                        long *out)
 {
-	if (v->type == YAML_SCALAR_NODE && is_plain(v)) {
-		const char *s = scalar(v);
-		char *end;
-		errno = 0;
-		long n = strtol(s, &end, 10);
-		if (*s >= '0' && *s <= '9' && !*end && !errno && n <= max) {
-			*out = n;
-			return 0;
-		}
-	}
+	if (v->type == YAML_SCALAR_NODE && is_plain(v) &&
+	    sfs_decimal(scalar(v), 0, max, out) == 0)
+		return 0;
 	return fail(c, v, key, "expected %s (0-%ld)", unit, max);
 }
 
-static int take_ms(struct cfg_ctx *c, const yaml_node_t *v, const char *key,
-                   long *out)
+/* A plain decimal number, as -o takes row r's (mount_opts.h). */
+static int take_opt_number(struct cfg_ctx *c, const yaml_node_t *v,
+                           const char *key, const struct sfs_opt_row *r,
+                           long *out)
 {
-	return take_number(c, v, key, MAX_MS, "milliseconds", out);
+	char expected[64];
+
+	if (v->type == YAML_SCALAR_NODE && is_plain(v) &&
+	    sfs_opt_number(r, scalar(v), out) == 0)
+		return 0;
+	sfs_opt_expected(r, expected, sizeof(expected));
+	return fail(c, v, key, "expected %s", expected);
 }
 
 /* A non-empty string: quoted, or plain and not YAML's null. */
@@ -303,64 +296,34 @@ static int each_entry(struct cfg_ctx *c, const yaml_node_t *map,
 	return 0;
 }
 
-/* The options that are a yes or no, as sfs_config_file holds them. */
-static int *bool_option(struct sfs_config_file *o, const char *name)
-{
-	static const struct {
-		const char *name;
-		size_t off;
-	} opts[] = {
-		{ "strict", offsetof(struct sfs_config_file, strict) },
-		{ "casefallback",
-		  offsetof(struct sfs_config_file, casefallback) },
-		{ "polling", offsetof(struct sfs_config_file, polling) },
-		{ "multithreaded",
-		  offsetof(struct sfs_config_file, multithreaded) },
-		{ "nonempty", offsetof(struct sfs_config_file, nonempty) },
-		{ "allow_other",
-		  offsetof(struct sfs_config_file, allow_other) },
-	};
-
-	for (size_t i = 0; i < sizeof(opts) / sizeof(*opts); i++)
-		if (!strcmp(name, opts[i].name))
-			return (int *)((char *)o + opts[i].off);
-	return NULL;
-}
-
+/* A key of options:, by mount_opts.h's table: its value checked as -o
+ * NAME=VALUE would be, kept in the row's slot. */
 static int option_entry(struct cfg_ctx *c, const char *key,
                         const yaml_node_t *k, const yaml_node_t *v)
 {
-	struct sfs_config_file *o = c->out;
 	const char *name = scalar(k);
-	int *yes = bool_option(o, name);
-	int no;
+	int id = sfs_opt_find(name, strlen(name));
+	const struct sfs_opt_row *r = id < 0 ? NULL : sfs_opt_row(id);
+	struct sfs_opt_value *out = id < 0 ? NULL : &c->out->options[id];
+	int flag = 0, rc;
 
-	if (yes)
-		return take_bool(c, v, key, yes);
-	if (!strcmp(name, "nocasefallback")) {
-		int rc = take_bool(c, v, key, &no);
-		if (rc == 0)
-			o->casefallback = !no;
-		return rc;
+	if (!r || !r->in_file) {
+		char known[512];
+		sfs_opt_file_names(known, sizeof(known));
+		return fail(c, k, key, "unknown option (known: %s)", known);
 	}
-	if (!strcmp(name, "debounce"))
-		return take_ms(c, v, key, &o->debounce_ms);
-	if (!strcmp(name, "poll_interval"))
-		return take_ms(c, v, key, &o->poll_interval_ms);
-	if (!strcmp(name, "fetch_interval"))
-		return take_number(c, v, key, MAX_FETCH_INTERVAL_S, "seconds",
-		                   &o->fetch_interval_s);
-	if (!strcmp(name, "cache_dir")) {
-		free(o->cache_dir);
-		return take_path(c, v, key, &o->cache_dir);
+	if (sfs_opt_is_flag(r->kind)) {
+		rc = take_bool(c, v, key, &flag);
+		out->number = flag;
+	} else if (sfs_opt_is_number(r->kind)) {
+		rc = take_opt_number(c, v, key, r, &out->number);
+	} else {
+		free(out->text);
+		out->text = NULL;
+		rc = take_path(c, v, key, &out->text);
 	}
-	if (!strcmp(name, "retain"))
-		return take_number(c, v, key, MAX_RETAIN_MIB, "mebibytes",
-		                   &o->retain_mib);
-	return fail(c, k, key, "unknown option (known: strict, "
-	            "nocasefallback, casefallback, debounce, poll_interval, "
-	            "retain, fetch_interval, cache_dir, polling, "
-	            "multithreaded, nonempty, allow_other)");
+	out->given = rc == 0;
+	return rc;
 }
 
 /* ---- sources --------------------------------------------------------------- */
@@ -868,11 +831,7 @@ static int load(struct cfg_ctx *c, const char *text, size_t len)
 
 static void reset(struct sfs_config_file *out)
 {
-	memset(out, 0, sizeof(*out));
-	out->strict = out->casefallback = out->polling = SFS_UNSET;
-	out->multithreaded = out->nonempty = out->allow_other = SFS_UNSET;
-	out->debounce_ms = out->poll_interval_ms = SFS_UNSET;
-	out->retain_mib = out->fetch_interval_s = SFS_UNSET;
+	memset(out, 0, sizeof(*out));   /* no option given */
 }
 
 /* The folder part of path, "" when it has none. */
@@ -1042,7 +1001,8 @@ void sfs_config_file_free(struct sfs_config_file *cf)
 	free_list(cf->include, cf->ninclude);
 	free_list(cf->exclude, cf->nexclude);
 	free(cf->docs_dir);
-	free(cf->cache_dir);
+	for (int i = 0; i < SFS_NOPTS; i++)
+		free(cf->options[i].text);
 	free(cf->mountpoint);
 	free(cf->lock);
 	for (size_t i = 0; i < cf->nviews; i++)

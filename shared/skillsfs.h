@@ -24,6 +24,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "mount_opts.h"
+
 /* ---- diagnostics ------------------------------------------------------ */
 
 enum sfs_severity { SFS_WARNING = 1, SFS_ERROR = 2 };
@@ -512,18 +514,8 @@ struct sfs_config_file {
 	size_t nviews;
 	char *lock;            /* lock: a lockfile that names every source
 	                          (never with roots or sources), or NULL */
-	/* options: 0 or 1 (numbers: the value), or SFS_UNSET */
-	int strict;
-	int casefallback;
-	int polling;
-	int multithreaded;
-	int nonempty;
-	int allow_other;
-	long debounce_ms;
-	long poll_interval_ms;
-	long retain_mib;       /* -o retain=MIB */
-	long fetch_interval_s; /* -o fetch_interval=S */
-	char *cache_dir;       /* -o cache_dir=DIR, absolute; or NULL */
+	/* options: what the file gave, by row of mount_opts.h's table */
+	struct sfs_opt_value options[SFS_NOPTS];
 };
 
 struct sfs_config_error {

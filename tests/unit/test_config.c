@@ -18,6 +18,13 @@ static bool streq(const char *a, const char *b)
 	return a && b && strcmp(a, b) == 0;
 }
 
+/* Whether the file gave option id, with that value. */
+static bool given(const struct sfs_config_file *cf, enum sfs_opt id,
+                  long value)
+{
+	return cf->options[id].given && cf->options[id].number == value;
+}
+
 static void test_full(void)
 {
 	const char *path = write_file(at("full.yaml"),
@@ -63,13 +70,21 @@ static void test_full(void)
 	   streq(cf.include[1], "team/*"), "include patterns");
 	ok(cf.nexclude == 1 && streq(cf.exclude[0], "*-draft"),
 	   "one pattern is a list of one");
-	ok(cf.strict == 1 && cf.casefallback == 0 && cf.debounce_ms == 250 &&
-	   cf.poll_interval_ms == 2000 && cf.polling == 0 &&
-	   cf.multithreaded == 1 && cf.nonempty == 0 && cf.allow_other == 1 &&
-	   cf.retain_mib == 64,
-	   "options");
+	ok(given(&cf, SFS_OPT_STRICT, 1) &&
+	   given(&cf, SFS_OPT_NOCASEFALLBACK, 1) &&
+	   given(&cf, SFS_OPT_DEBOUNCE, 250) &&
+	   given(&cf, SFS_OPT_POLL_INTERVAL, 2000) &&
+	   given(&cf, SFS_OPT_POLLING, 0) &&
+	   given(&cf, SFS_OPT_MULTITHREADED, 1) &&
+	   given(&cf, SFS_OPT_NONEMPTY, 0) &&
+	   given(&cf, SFS_OPT_ALLOW_OTHER, 1) &&
+	   given(&cf, SFS_OPT_RETAIN, 64) &&
+	   !cf.options[SFS_OPT_CASEFALLBACK].given &&
+	   !cf.options[SFS_OPT_FETCH_INTERVAL].given,
+	   "options: each in its row's slot, only those given");
 	sfs_config_file_free(&cf);
-	ok(cf.roots == NULL && cf.nroots == 0 && cf.strict == SFS_UNSET,
+	ok(cf.roots == NULL && cf.nroots == 0 &&
+	   !cf.options[SFS_OPT_STRICT].given,
 	   "free leaves an empty configuration");
 }
 
@@ -80,9 +95,9 @@ static void test_empty(void)
 	struct sfs_config_error err;
 
 	int rc = sfs_config_file_read(path, NULL, &cf, &err);
-	ok(rc == 0 && cf.nroots == 0 && cf.strict == SFS_UNSET &&
-	   cf.debounce_ms == SFS_UNSET && cf.retain_mib == SFS_UNSET &&
-	   !cf.docs_dir,
+	ok(rc == 0 && cf.nroots == 0 && !cf.options[SFS_OPT_STRICT].given &&
+	   !cf.options[SFS_OPT_DEBOUNCE].given &&
+	   !cf.options[SFS_OPT_RETAIN].given && !cf.docs_dir,
 	   "a file with comments only sets nothing");
 	if (rc == 0)
 		sfs_config_file_free(&cf);
@@ -112,6 +127,9 @@ static void test_errors(void)
 	        "mount_point", "unknown key");
 	refused("unknown option", "options:\n  strict: true\n  debounse: 5\n",
 	        3, "options.debounse", "unknown option");
+	refused("an option only the command line gives",
+	        "options:\n  read_timeout: 5\n", 2, "options.read_timeout",
+	        "unknown option (known: strict, nocasefallback");
 	refused("not a boolean", "options:\n  strict: yes\n", 2,
 	        "options.strict", "true or false");
 	refused("not milliseconds", "options:\n  debounce: soon\n", 2,

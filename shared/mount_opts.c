@@ -1,0 +1,101 @@
+/*
+ * mount_opts.c - the rows of mount_opts.h's table, and what the daemon
+ * and the configuration file share about their values: how a number is
+ * written and what an error says it should be.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mount_opts.h"
+
+static const struct sfs_opt_row rows[SFS_NOPTS] = {
+#define SFS_OPT_ROW(id, name, kind, field, def, min, max, in_file, help)  \
+	[SFS_OPT_##id] = { name, SFS_OPTK_##kind, def, min, max, in_file, \
+	                   help },
+	SFS_MOUNT_OPTS(SFS_OPT_ROW)
+#undef SFS_OPT_ROW
+};
+
+const struct sfs_opt_row *sfs_opt_row(enum sfs_opt id)
+{
+	return &rows[id];
+}
+
+int sfs_opt_find(const char *name, size_t len)
+{
+	for (int i = 0; i < SFS_NOPTS; i++)
+		if (strlen(rows[i].name) == len &&
+		    strncmp(rows[i].name, name, len) == 0)
+			return i;
+	return -1;
+}
+
+bool sfs_opt_is_number(enum sfs_opt_kind k)
+{
+	return k >= SFS_OPTK_MS && k <= SFS_OPTK_COUNT;
+}
+
+bool sfs_opt_is_flag(enum sfs_opt_kind k)
+{
+	return k <= SFS_OPTK_FUSE_FLAG;
+}
+
+const char *sfs_opt_arg(enum sfs_opt_kind k)
+{
+	static const char *const args[] = {
+		[SFS_OPTK_MS] = "MS", [SFS_OPTK_US] = "US",
+		[SFS_OPTK_SECONDS] = "S", [SFS_OPTK_MIB] = "MIB",
+		[SFS_OPTK_COUNT] = "N", [SFS_OPTK_FOLDER] = "DIR",
+		[SFS_OPTK_FILE] = "FILE", [SFS_OPTK_FOLDERS] = "DIR[:DIR...]",
+	};
+	return args[k] ? args[k] : "";
+}
+
+static const char *unit(enum sfs_opt_kind k)
+{
+	static const char *const units[] = {
+		[SFS_OPTK_MS] = "milliseconds", [SFS_OPTK_US] = "microseconds",
+		[SFS_OPTK_SECONDS] = "seconds", [SFS_OPTK_MIB] = "mebibytes",
+		[SFS_OPTK_COUNT] = "a count",
+	};
+	return units[k] ? units[k] : "a value";
+}
+
+int sfs_decimal(const char *text, long min, long max, long *out)
+{
+	char *end;
+
+	if (*text < '0' || *text > '9')
+		return -EINVAL;
+	errno = 0;
+	long n = strtol(text, &end, 10);
+	if (errno || *end || n < min || n > max)
+		return -EINVAL;
+	*out = n;
+	return 0;
+}
+
+int sfs_opt_number(const struct sfs_opt_row *r, const char *text, long *out)
+{
+	if (!sfs_opt_is_number(r->kind))
+		return -EINVAL;
+	return sfs_decimal(text, r->min, r->max, out);
+}
+
+void sfs_opt_expected(const struct sfs_opt_row *r, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s (%ld-%ld)", unit(r->kind), r->min, r->max);
+}
+
+void sfs_opt_file_names(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; i < SFS_NOPTS && used < len; i++)
+		if (rows[i].in_file)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+			                         used ? ", " : "", rows[i].name);
+}
