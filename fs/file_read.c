@@ -35,7 +35,7 @@ void file_read_open(struct daemon *d, struct gen *g, const struct node *n,
 	/* the first read of a file in a generation copies it, so that its
 	 * published bytes stay readable whatever happens to the source */
 	if (!k && retain_node(&d->retainer, g, n,
-	                      d->retainer.budget / 4 * 3) == 0)
+	                      d->retainer.budget / 4 * 3, RETAIN_FILE_MAX) == 0)
 		k = gen_kept(g, n);
 	if (k) {
 		/* the published bytes, whatever the source holds now; g

@@ -78,7 +78,8 @@ static void retain_changed(struct daemon *d, struct gen *g, uint64_t first_new)
 		if (n->kind != NODE_SKILL_FILE || n->in_view ||
 		    n->ino < first_new || !backing_may_read_ahead(g, n))
 			continue;
-		int rc = retain_node(&d->retainer, g, n, d->retainer.budget);
+		int rc = retain_node(&d->retainer, g, n, d->retainer.budget,
+		                     RETAIN_CHANGED_MAX(&d->retainer));
 		g->unpinned += rc == -ESTALE || rc == -ENOENT;
 	}
 }

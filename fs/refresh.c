@@ -960,7 +960,8 @@ static void fill_some(struct daemon *d)
 		    !backing_may_read_ahead(g, n))
 			continue;
 		copied++;
-		if (retain_node(&d->retainer, g, n, limit) == -ENOSPC &&
+		if (retain_node(&d->retainer, g, n, limit, RETAIN_FILE_MAX) ==
+		    -ENOSPC &&
 		    atomic_load(&d->retainer.used) >= limit)
 			r->fill_at = g->nnodes - 1;   /* full */
 	}

@@ -57,7 +57,7 @@ static int read_exactly(int fd, unsigned char *buf, size_t len)
 }
 
 int retain_copy(struct retainer *r, const struct gen *g, const struct node *n,
-                size_t limit, struct kept **out)
+                size_t limit, size_t file_max, struct kept **out)
 {
 	const struct sfs_file *f = gen_file(g, n);
 	uint8_t digest[32];
@@ -66,7 +66,7 @@ int retain_copy(struct retainer *r, const struct gen *g, const struct node *n,
 	*out = NULL;
 	if (!f || n->kind != NODE_SKILL_FILE || !f->hashed || f->size < 0)
 		return -EINVAL;
-	if ((uint64_t)f->size > RETAIN_FILE_MAX)
+	if ((uint64_t)f->size > file_max)
 		return -EFBIG;
 	size_t len = (size_t)f->size;
 	if (!charge(r, len, limit))
@@ -98,13 +98,13 @@ int retain_copy(struct retainer *r, const struct gen *g, const struct node *n,
 }
 
 int retain_node(struct retainer *r, struct gen *g, const struct node *n,
-                size_t limit)
+                size_t limit, size_t file_max)
 {
 	struct kept *k;
 
 	if (gen_kept(g, n))
 		return 0;
-	int rc = retain_copy(r, g, n, limit, &k);
+	int rc = retain_copy(r, g, n, limit, file_max, &k);
 	if (rc < 0)
 		return rc;
 	if (!gen_keep(g, n, k))

@@ -24,7 +24,8 @@ the source holds.
 Environment: SKILLSFS (the daemon), LIVE_STRESS_SECONDS (per case, default
 60), LIVE_STRESS_CASES and LIVE_STRESS_MODES (comma-separated subsets),
 LIVE_STRESS_OPTIONS (more daemon options, e.g. "-o settle_max=500" for a
-short run that still reaches the longest deferral).  Prints one line per
+short run that still reaches the longest deferral), LIVE_STRESS_BIG_KIB (a
+third file of that many KiB).  Prints one line per
 case: mode, case, edits, reads, wrong, errors, missing (listings of skills/
 without the skill, of all listings), and versions (the complete file
 versions the readers got: more than the first shows that the edits were
@@ -55,6 +56,11 @@ SKILL = "live"
 # each file one size in every version; notes.md spans several pages, so
 # that a write can be seen half done
 SIZES = {"SKILL.md": 3000, os.path.join("references", "notes.md"): 20000}
+# LIVE_STRESS_BIG_KIB: one more file of that size (past the 1 MiB that
+# read-ahead copies take, say), which must be kept whole too while held
+BIG_KIB = int(os.environ.get("LIVE_STRESS_BIG_KIB", "0"))
+if BIG_KIB:
+    SIZES[os.path.join("references", "big.md")] = BIG_KIB * 1024
 GIT = ["git", "-c", "user.name=skillsfs stress", "-c",
        "user.email=stress@skillsfs.invalid", "-c", "advice.detachedHead=false"]
 
