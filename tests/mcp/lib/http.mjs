@@ -107,10 +107,12 @@ function wrap(kind, client, transport, request) {
 }
 
 // headers: sent with every request (Authorization); fetch: the fetch the
-// transport uses (to see when its GET stream opens).
-export async function connectHttpV1(url, { headers, fetch = globalThis.fetch } = {}) {
+// transport uses (to see when its GET stream opens); reconnectionOptions:
+// the transport's, for when its GET stream drops.
+export async function connectHttpV1(url, { headers, fetch = globalThis.fetch,
+	reconnectionOptions } = {}) {
 	const transport = new V1Http(new URL(url), { requestInit: { headers },
-		fetch: (u, init) => fetch(u, withToken(u, init)) });
+		fetch: (u, init) => fetch(u, withToken(u, init)), reconnectionOptions });
 	const client = new V1Client(info('skillsfs-http-test-v1'), { capabilities: {} });
 	await client.connect(transport);
 	return wrap('v1-http', client, transport,
