@@ -237,9 +237,12 @@ static void print_size(long long bytes)
 		printf("%.1f MiB", (double)bytes / (1024 * 1024));
 }
 
-/* Git and MCP roots are fetched into the cache folder. */
-static void print_cache(const cJSON *roots)
+/* Git and MCP roots are fetched into the cache folder, which status.json
+ * names (a daemon older than that: the default one). */
+static void print_cache(const cJSON *st)
 {
+	const cJSON *roots = cJSON_GetObjectItemCaseSensitive(st, SFS_STATUS_ROOTS);
+	const char *named = text_of(st, SFS_STATUS_CACHE_DIR);
 	const cJSON *root;
 	bool fetched = false;
 
@@ -247,7 +250,7 @@ static void print_cache(const cJSON *roots)
 		fetched |= text_of(root, SFS_STATUS_ROOT_KIND) != NULL;
 	if (!fetched)
 		return;
-	char *dir = cli_default_cache_dir();
+	char *dir = named ? strdup(named) : cli_default_cache_dir();
 	if (!dir)
 		return;
 	long long size = folder_size(dir);
@@ -256,7 +259,8 @@ static void print_cache(const cJSON *roots)
 		printf("unknown size (%s)", strerror((int)-size));
 	else
 		print_size(size);
-	printf(" (a mount started with -o cache_dir uses its own)\n");
+	printf("%s\n", named ? "" : " (the default: the mount does not say "
+	       "which it uses)");
 	free(dir);
 }
 
@@ -399,7 +403,7 @@ static bool summarize(const char *point, const cJSON *st)
 		print_finding(d, "    ");
 	print_skills(cJSON_GetObjectItemCaseSensitive(st, SFS_STATUS_SKILLS));
 	print_unlisted(cJSON_GetObjectItemCaseSensitive(st, SFS_STATUS_UNLISTED));
-	print_cache(roots);
+	print_cache(st);
 	bool wrong = errors > 0 || invalid > 0 || unlocked > 0;
 	printf("status: %s\n", wrong ? "something is wrong (see the findings)"
 	                             : "ok");

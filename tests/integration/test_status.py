@@ -7,6 +7,7 @@ mount."""
 import json
 import os
 import shutil
+import subprocess
 import tempfile
 import unittest
 
@@ -68,6 +69,35 @@ class Status(MountTestCase):
         self.assertIn("  twice (shadowed by %s): %s"
                       % (os.path.join(first, "twice"), os.path.join(second, "twice")),
                       r.stdout)
+
+    def git(self, repo, *args):
+        env = dict(os.environ, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull,
+                   GIT_AUTHOR_NAME="Test", GIT_AUTHOR_EMAIL="test@example.com",
+                   GIT_COMMITTER_NAME="Test", GIT_COMMITTER_EMAIL="test@example.com")
+        r = subprocess.run(["git", "-C", repo, *args], env=env, capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return r.stdout.strip()
+
+    def test_git_root_names_its_commit_and_the_cache_folder(self):
+        repo, cache = self.make_dir(), self.make_dir()
+        self.git(repo, "init", "-q", "-b", "main")
+        write_skill(os.path.join(repo, "skills"), "from-git")
+        self.git(repo, "add", "-A")
+        self.git(repo, "commit", "-q", "-m", "one skill")
+        commit = self.git(repo, "rev-parse", "HEAD")
+        url = "git+file://%s#main:skills" % repo
+        m = self.mount([], ["--source", url, "-o", "cache_dir=" + cache])
+        r = status(m.path)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertIn("  %s (from --source), git commit %s: serves 1 skill\n" % (url, commit),
+                      r.stdout)
+        size = sum(os.lstat(os.path.join(d, f)).st_size
+                   for d, _, files in os.walk(cache) for f in files)
+        self.assertGreater(size, 0, "the mount keeps its digests there")
+        shown = "%d bytes" % size if size < 1024 else \
+            "%.1f KiB" % (size / 1024) if size < 1 << 20 else "%.1f MiB" % (size / (1 << 20))
+        self.assertIn("cache folder: %s: %s\n" % (cache, shown), r.stdout)
+        self.assertEqual(m.json("status.json")["cache_dir"], cache)
 
     def test_json_is_the_status_document(self):
         _, m = self.broken_mount()
