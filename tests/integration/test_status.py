@@ -5,13 +5,14 @@ the user with no argument, and the clear errors for a folder that is no
 mount."""
 
 import json
+import re
 import os
 import shutil
 import subprocess
 import tempfile
 import unittest
 
-from intlib import SKILLSFS, MountTestCase, clean_env, run, write, write_skill
+from intlib import SKILLSFS, MountTestCase, clean_env, run, wait_for, write, write_skill
 
 BROKEN = "---\nname: Broken_Name\n---\nA skill with no description.\n"
 
@@ -69,6 +70,24 @@ class Status(MountTestCase):
         self.assertIn("  twice (shadowed by %s): %s"
                       % (os.path.join(first, "twice"), os.path.join(second, "twice")),
                       r.stdout)
+
+    def test_what_waits_to_settle(self):
+        root = self.make_dir()
+        d = write_skill(root, "busy", files={"notes.md": "old notes\n"})
+        m = self.mount([root])
+        with open(os.path.join(d, "notes.md"), "r+b") as f:
+            f.truncate(0)
+            f.write(b"new notes, half")
+            f.flush()
+            pending = wait_for(lambda: m.json("status.json").get("pending"),
+                               what="status.json to tell of the pending change")
+            r = status(m.path)
+            f.write(b" and done\n")
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        # Why it waits may change while the writer is at work (past
+        # settle_max it is held as being edited), since when may not.
+        self.assertRegex(r.stdout, r"\nwaiting to settle since %s: .+\n  busy, served as it was: %s\n"
+                         % (re.escape(pending["since"]), re.escape(d)))
 
     def git(self, repo, *args):
         env = dict(os.environ, GIT_CONFIG_NOSYSTEM="1", GIT_CONFIG_GLOBAL=os.devnull,
