@@ -172,7 +172,14 @@ static cJSON *read_status(const char *point, char **text, size_t *len)
 	cJSON *doc = NULL;
 	int rc = path ? cli_read_whole(path, text, len) : -ENOMEM;
 
-	if (rc < 0) {
+	if (rc == -EACCES) {
+		/* The kernel keeps a FUSE mount to its owner (allow_other
+		 * aside), root included. */
+		cli_fail(CMD, "%s is another user's skillsfs mount: cannot read "
+		         "%s: %s; run skillsfs status as its owner", point, path,
+		         strerror(-rc));
+		*text = NULL;
+	} else if (rc < 0) {
 		cli_fail(CMD, "cannot read %s: %s%s", path ? path : point,
 		         strerror(-rc), rc == -ENOTCONN ? " (the skillsfs daemon "
 		         "that served it has died: unmount it with fusermount3 "

@@ -7,6 +7,7 @@ mount."""
 import json
 import re
 import os
+import pwd
 import shutil
 import subprocess
 import tempfile
@@ -19,6 +20,25 @@ BROKEN = "---\nname: Broken_Name\n---\nA skill with no description.\n"
 
 def status(*args):
     return run([SKILLSFS, "status", *args], env=clean_env())
+
+
+def test_user():
+    """The uid of the unprivileged test user, when this runs as root and
+    it exists (scripts/deps --test-user), else None."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        return pwd.getpwnam("skillsfs-test").pw_uid
+    except KeyError:
+        return None
+
+
+def as_user(uid):
+    def drop():
+        os.setgroups([])
+        os.setgid(uid)
+        os.setuid(uid)
+    return drop
 
 
 class Status(MountTestCase):
@@ -155,6 +175,23 @@ class Status(MountTestCase):
         self.assertEqual(r.returncode, 3)
         self.assertIn("is inside the skillsfs mount %s: name that folder"
                       % os.path.realpath(m.path), r.stderr)
+
+    @unittest.skipUnless(test_user(), "needs root and the user skillsfs-test")
+    def test_another_users_mount(self):
+        # A folder the other user may walk into, with the mount in it.
+        workdir = tempfile.mkdtemp(prefix="skillsfs-status-")
+        os.chmod(workdir, 0o755)
+        m = self.mount([self.copy_examples()], workdir=workdir)
+        uid = test_user()
+        r = subprocess.run([SKILLSFS, "status", m.path], env=clean_env(), capture_output=True,
+                           text=True, timeout=60, preexec_fn=as_user(uid))
+        self.assertEqual(r.returncode, 3, r.stdout + r.stderr)
+        self.assertIn("%s is another user's skillsfs mount" % os.path.realpath(m.path), r.stderr)
+        self.assertIn("run skillsfs status as its owner", r.stderr)
+        r = subprocess.run([SKILLSFS, "status"], env=clean_env(), capture_output=True,
+                           text=True, timeout=60, preexec_fn=as_user(uid))
+        self.assertNotIn(os.path.realpath(m.path), r.stdout + r.stderr,
+                         "a mount of another user is not among one's own")
 
     def test_usage(self):
         r = status("a", "b")
