@@ -119,10 +119,12 @@ export async function connectHttpV1(url, { headers, fetch = globalThis.fetch,
 		(method, params = {}) => client.request({ method, params }, V1ResultSchema));
 }
 
-// era: 'legacy' (initialize, a session) or 'modern' (2026-07-28, pinned).
-export async function connectHttpV2(url, { era = 'legacy', headers, fetch = globalThis.fetch } = {}) {
+// era: 'legacy' (initialize, a session) or 'modern' (2026-07-28, pinned);
+// the rest as for connectHttpV1.
+export async function connectHttpV2(url, { era = 'legacy', headers, fetch = globalThis.fetch,
+	reconnectionOptions } = {}) {
 	const transport = new V2Http(new URL(url), { requestInit: { headers },
-		fetch: (u, init) => fetch(u, withToken(u, init)) });
+		fetch: (u, init) => fetch(u, withToken(u, init)), reconnectionOptions });
 	const options = { capabilities: {} };
 	if (era === 'modern')
 		options.versionNegotiation = { mode: { pin: MODERN } };

@@ -7,7 +7,7 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { mountedFixture, writeSkill, skillMd, skillIds, waitUntil } from '../lib/mount.mjs';
-import { startHttp, connectHttpV1, post, authFetch as fetch } from '../lib/http.mjs';
+import { startHttp, connectHttpV1, connectHttpV2, post, authFetch as fetch } from '../lib/http.mjs';
 import { NEWEST_HANDSHAKE } from '../lib/raw.mjs';
 
 const DEADLINE_MS = 15000;
@@ -98,35 +98,41 @@ async function firstEventId(res) {
 }
 
 describe('resuming a session stream', () => {
-	it('a client whose GET stream dropped hears on resuming of the change it missed (v1 sdk)', async () => {
-		const line = cuttableFetch();
-		const c = await connectHttpV1(server.url, { fetch: line.fetch, reconnectionOptions: {
-			initialReconnectionDelay: 50, maxReconnectionDelay: 500,
-			reconnectionDelayGrowFactor: 2, maxRetries: 20 } });
-		try {
-			let heard = 0;
-			c.client.setNotificationHandler(ResourceListChangedNotificationSchema, () => { heard++; });
-			await waitUntil(() => line.open === 1, { timeoutMs: DEADLINE_MS,
-				what: 'the session GET stream to open' });
-			line.cut();
-			addSkill('resume-missed');
-			// The client's own listing sees the new skill while its stream
-			// is down: the server told the news then, to nobody.
-			await waitUntil(async () => (await c.client.listResources()).resources
-				.some((r) => r.uri.includes('resume-missed')), { timeoutMs: DEADLINE_MS,
-				what: 'the listing to show resume-missed' });
-			assert.equal(heard, 0, 'nothing is heard while the stream is down');
-			line.restore();
-			await waitUntil(() => heard > 0, { timeoutMs: DEADLINE_MS,
-				what: 'the list_changed missed while the stream was down' });
-			assert.equal(line.gets.length, 2, `GETs: ${JSON.stringify(line.gets)}`);
-			assert.equal(line.gets[0], null, 'the first GET resumes nothing');
-			assert.match(line.gets[1] ?? '', /^[0-9a-f]{16}-[0-9]+$/,
-				'the client came back with the id of the last event it got');
-		} finally {
-			await c.close();
-		}
-	});
+	for (const [sdk, connect, schema] of [
+		['v1 sdk', connectHttpV1, ResourceListChangedNotificationSchema],
+		['v2 client', connectHttpV2, 'notifications/resources/list_changed'],
+	]) {
+		it(`a client whose GET stream dropped hears on resuming of the change it missed (${sdk})`, async () => {
+			const line = cuttableFetch();
+			const c = await connect(server.url, { fetch: line.fetch, reconnectionOptions: {
+				initialReconnectionDelay: 50, maxReconnectionDelay: 500,
+				reconnectionDelayGrowFactor: 2, maxRetries: 20 } });
+			const skill = `resume-missed-${sdk.replace(/\W/g, '')}`;
+			try {
+				let heard = 0;
+				c.client.setNotificationHandler(schema, () => { heard++; });
+				await waitUntil(() => line.open === 1, { timeoutMs: DEADLINE_MS,
+					what: 'the session GET stream to open' });
+				line.cut();
+				addSkill(skill);
+				// The client's own listing sees the new skill while its
+				// stream is down: the server told the news then, to nobody.
+				await waitUntil(async () => (await c.client.listResources()).resources
+					.some((r) => r.uri.includes(skill)), { timeoutMs: DEADLINE_MS,
+					what: `the listing to show ${skill}` });
+				assert.equal(heard, 0, 'nothing is heard while the stream is down');
+				line.restore();
+				await waitUntil(() => heard > 0, { timeoutMs: DEADLINE_MS,
+					what: 'the list_changed missed while the stream was down' });
+				assert.equal(line.gets.length, 2, `GETs: ${JSON.stringify(line.gets)}`);
+				assert.equal(line.gets[0], null, 'the first GET resumes nothing');
+				assert.match(line.gets[1] ?? '', /^[0-9a-f]{16}-[0-9]+$/,
+					'the client came back with the id of the last event it got');
+			} finally {
+				await c.close();
+			}
+		});
+	}
 
 	it('events are replayed after Last-Event-ID, each with its id', async () => {
 		const sid = await openSession();
