@@ -152,9 +152,14 @@ int cli_skills_build(const char *cmd, const struct cli_skills *o,
                      bool strict, sfs_catalog **cat);
 void cli_skills_free(struct cli_skills *o);
 
+/* read_whole.c: the whole file at path, NUL-terminated, into *out
+ * (malloc'd) and its length into *len.  Returns 0 or -errno. */
+int cli_read_whole(const char *path, char **out, size_t *len);
+
 /* The skillsfs commands besides the mount. */
 int check_main(int argc, char **argv);
 int export_main(int argc, char **argv);
 int lock_main(int argc, char **argv);
+int status_main(int argc, char **argv);
 
 #endif

@@ -116,52 +116,12 @@ static int parse_args(int argc, char **argv, struct lock_opts *o)
 
 /* ---- reading the mount's documents ------------------------------------- */
 
-/* The whole file at path, NUL-terminated, into *out.  Returns 0 or
- * -errno. */
-static int slurp(const char *path, char **out, size_t *len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t cap = 65536, n = 0;
-	char *buf = NULL;
-
-	if (fd < 0)
-		return -errno;
-	for (;;) {
-		if (!buf || n == cap) {
-			char *nb = realloc(buf, (cap = buf ? cap * 2 : cap) + 1);
-			if (!nb) {
-				free(buf);
-				close(fd);
-				return -ENOMEM;
-			}
-			buf = nb;
-		}
-		ssize_t got = read(fd, buf + n, cap - n);
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got <= 0) {
-			int err = got < 0 ? -errno : 0;
-			close(fd);
-			if (err) {
-				free(buf);
-				return err;
-			}
-			break;
-		}
-		n += (size_t)got;
-	}
-	buf[n] = '\0';
-	*out = buf;
-	*len = n;
-	return 0;
-}
-
 /* A document of the mount, parsed; NULL after fail(). */
 static cJSON *read_json(struct reading *r, const char *path)
 {
 	char *text;
 	size_t len;
-	int rc = slurp(path, &text, &len);
+	int rc = cli_read_whole(path, &text, &len);
 
 	if (rc < 0) {
 		fail(r, "cannot read %s: %s", path, strerror(-rc));
@@ -440,7 +400,7 @@ static int add_skills(struct reading *r)
 	char *path = sfs_mount_path(r->mount, SFS_MOUNT_INDEX);
 	char *text = NULL;
 	size_t len = 0;
-	int rc = path ? slurp(path, &text, &len) : -ENOMEM;
+	int rc = path ? cli_read_whole(path, &text, &len) : -ENOMEM;
 
 	if (rc < 0) {
 		fail(r, "cannot read %s: %s", path ? path : "index.json",

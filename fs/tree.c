@@ -191,6 +191,7 @@ static int render_docs(struct builder *b)
 		.last_refresh = g->built,
 		.refresh_mode = g->refresh_mode,
 		.root_sources = b->p->root_sources,
+		.cache_dir = b->p->cache_dir,
 		.pending = b->p->pending,
 		.views = g->views,
 	};

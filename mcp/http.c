@@ -6,7 +6,8 @@
  *   - the handshake era: a POST of initialize opens a session, whose id
  *     its answer carries in Mcp-Session-Id and every later request names;
  *     a GET naming it opens the session's stream of notifications
- *     (list_changed, log messages); DELETE ends it (http_session.c).
+ *     (list_changed, log messages), resumed after a drop from its
+ *     Last-Event-ID (http_events.c); DELETE ends it (http_session.c).
  *   - 2026-07-28: a request whose _meta names its protocol version stands
  *     alone, answered by a server made for it and freed after it, except
  *     subscriptions/listen, whose POST stays open as an event stream with
@@ -211,7 +212,8 @@ static bool accepts(const char *accept, const char *type)
 /* ---- serving a message ------------------------------------------------ */
 
 /* A message of a session.  Notifications that came before the reply (a
- * new generation of the mount) go to the session's stream if it is open. */
+ * new generation of the mount) went to the session's event log, and to
+ * its stream if it is open (http_session.c). */
 static enum MHD_Result serve_session(struct MHD_Connection *c,
                                      struct session *se, const struct message *m,
                                      uint64_t t0, bool modern)
@@ -219,8 +221,6 @@ static enum MHD_Result serve_session(struct MHD_Connection *c,
 	struct capture cap = { 0 };
 
 	peer_ask(&se->peer, m, t0, &cap, false);
-	if (se->peer.stream)
-		http_stream_send_events(se->peer.stream, &cap.events);
 	enum MHD_Result rc = answer(c, &cap,
 		status_for(&se->peer.server->outcome, modern), NULL);
 	capture_free(&cap);
@@ -449,11 +449,31 @@ static enum MHD_Result post(struct http *h, struct MHD_Connection *c,
 
 /* ---- GET and DELETE --------------------------------------------------- */
 
+/* A Last-Event-ID the session cannot resume from (as the official SDK's
+ * server: 400, -32000). */
+static enum MHD_Result lost_events(struct MHD_Connection *c, const char *id,
+                                   int why)
+{
+	if (why == -ERANGE)
+		return refuse(c, MHD_HTTP_BAD_REQUEST, REFUSED, NULL,
+			      "Bad Request: Last-Event-ID %.80s: the events after it "
+			      "are no longer kept (a session keeps its last %d, at "
+			      "most %zu KiB); open the stream without Last-Event-ID "
+			      "and list again", id, EVENT_LOG_EVENTS,
+			      EVENT_LOG_BYTES / 1024);
+	return refuse(c, MHD_HTTP_BAD_REQUEST, REFUSED, NULL,
+		      "Bad Request: Last-Event-ID %.80s is not an event of this "
+		      "session's stream; open the stream without Last-Event-ID",
+		      id);
+}
+
 static enum MHD_Result get(struct http *h, struct MHD_Connection *c)
 {
 	const char *sid = header(c, "Mcp-Session-Id");
+	const char *last_id = header(c, "Last-Event-ID");
 	struct session *se = sid ? sessions_find(&h->sessions, sid) : NULL;
-	struct buf none = { 0 };
+	struct buf first = { 0 };
+	int rc;
 
 	if (!sid)
 		return refuse_with(c, MHD_HTTP_METHOD_NOT_ALLOWED,
@@ -474,7 +494,15 @@ static enum MHD_Result get(struct http *h, struct MHD_Connection *c)
 			      "Service Unavailable: %d streams are open already",
 			      MAX_STREAMS);
 	se->last_used = now_ns();
-	return peer_stream_open(&se->peer, false, &h->streams, c, &none)
+	if (last_id && (rc = event_log_replay(&se->events, last_id, &first)) < 0) {
+		buf_free(&first);
+		return lost_events(c, last_id, rc);
+	}
+	/* After the replay, so that a client cut off during it resumes
+	 * from the last event it really got. */
+	event_log_prime(&se->events, &first);
+	se->streamed = true;
+	return peer_stream_open(&se->peer, false, &h->streams, c, &first)
 		? MHD_YES : MHD_NO;
 }
 
@@ -716,6 +744,7 @@ static void step(struct http *h, int epoll_fd, uint64_t timeout_ms)
 static void tick(struct http *h)
 {
 	peer_streams_tick(&h->streams);
+	sessions_tick(&h->sessions);
 	sessions_expire(&h->sessions, now_ns());
 	http_guards_expire(&h->guards, now_ns());
 }

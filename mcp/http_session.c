@@ -16,17 +16,33 @@ void capture_free(struct capture *cap)
 	buf_free(&cap->events);
 }
 
+/* A message outside a reply: numbered in the log, for a client that
+ * resumes the stream later, and sent if the stream is open. */
+static void peer_log(struct peer *p, const char *text, size_t len)
+{
+	struct buf event = { 0 };
+
+	event_log_add(p->log, text, len, &event);
+	if (p->stream)
+		http_stream_send_events(p->stream, &event);
+	buf_free(&event);
+}
+
 static void peer_emit(void *arg, const char *text, size_t len)
 {
 	struct peer *p = arg;
 	struct capture *cap = p->capture;
 
 	if (cap) {
-		if (cap->last)
+		if (cap->last && p->log)
+			peer_log(p, cap->last, cap->last_len);
+		else if (cap->last)
 			http_sse_event(&cap->events, cap->last, cap->last_len);
 		free(cap->last);
 		cap->last = strndup(text, len);
 		cap->last_len = cap->last ? len : 0;
+	} else if (p->log) {
+		peer_log(p, text, len);
 	} else if (p->stream) {
 		http_stream_send(p->stream, text, len);
 	}
@@ -144,6 +160,7 @@ void sessions_close(struct sessions *ss, struct session *se)
 		if (ss->slot[i] == se)
 			ss->slot[i] = NULL;
 	peer_fini(&se->peer);
+	event_log_free(&se->events);
 	free(se);
 }
 
@@ -169,15 +186,25 @@ struct session *sessions_open(struct sessions *ss)
 	struct session *se = calloc(1, sizeof(*se));
 
 	if (!se || getrandom(rnd, sizeof(rnd), 0) != (ssize_t)sizeof(rnd) ||
-	    !peer_init(&se->peer, ss->cfg)) {
+	    event_log_init(&se->events) < 0 || !peer_init(&se->peer, ss->cfg)) {
 		free(se);
 		return NULL;
 	}
+	se->peer.log = &se->events;
 	for (size_t i = 0; i < sizeof(rnd); i++)
 		snprintf(se->id + 2 * i, 3, "%02x", rnd[i]);
 	se->last_used = now_ns();
 	ss->slot[free_slot(ss)] = se;
 	return se;
+}
+
+void sessions_tick(struct sessions *ss)
+{
+	for (size_t i = 0; i < MAX_SESSIONS; i++) {
+		struct session *se = ss->slot[i];
+		if (se && se->streamed && !se->peer.stream)
+			mcp_server_tick(se->peer.server);
+	}
 }
 
 void sessions_expire(struct sessions *ss, uint64_t now)

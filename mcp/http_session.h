@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "buf.h"
+#include "http_events.h"
 #include "http_stream.h"
 #include "server.h"
 
@@ -29,12 +30,15 @@ struct capture {
 
 void capture_free(struct capture *cap);
 
-/* A server and where its messages go: into the capture while a request
- * is answered, else to the stream its client keeps open, else nowhere. */
+/* A server and where its messages go: the reply into the capture while a
+ * request is answered; the rest into the peer's event log if it has one
+ * (a session's), and to the stream its client keeps open, if any. */
 struct peer {
 	struct mcp_server *server; /* owned */
 	struct capture *capture;
 	struct http_stream *stream;
+	struct event_log *log;     /* NULL: the peer's events go only to
+				    * its capture or stream */
 };
 
 /* A peer whose server is made with cfg (its emit is the peer's). */
@@ -68,6 +72,8 @@ void peer_streams_end(struct http_streams *all);
 struct session {
 	char id[2 * SESSION_ID_BYTES + 1];  /* random, hex */
 	struct peer peer;
+	struct event_log events;   /* its stream's recent events */
+	bool streamed;             /* its client opened the stream once */
 	uint64_t last_used;        /* now_ns() of its last request */
 };
 
@@ -83,6 +89,10 @@ struct session *sessions_find(struct sessions *ss, const char *id);
  * says); NULL when out of memory. */
 struct session *sessions_open(struct sessions *ss);
 void sessions_close(struct sessions *ss, struct session *se);
+/* Has the server of each session whose client opened its stream once,
+ * but has none open now, look for a new generation of the mount, so
+ * that the news waits in the session's log for the client to resume. */
+void sessions_tick(struct sessions *ss);
 /* Ends the sessions idle for SESSION_IDLE_NS with no stream open. */
 void sessions_expire(struct sessions *ss, uint64_t now);
 void sessions_close_all(struct sessions *ss);

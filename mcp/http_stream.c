@@ -12,8 +12,11 @@
  * for their next event to notice that their client left. */
 #define MAX_WATCHED 128
 
-void http_sse_event(struct buf *b, const char *text, size_t len)
+void http_sse_event_id(struct buf *b, const char *id, const char *text,
+                       size_t len)
 {
+	if (id)
+		buf_printf(b, "id: %s\n", id);
 	buf_adds(b, "event: message\n");
 	while (len) {
 		const char *nl = memchr(text, '\n', len);
@@ -26,6 +29,11 @@ void http_sse_event(struct buf *b, const char *text, size_t len)
 		len -= n;
 	}
 	buf_addc(b, '\n');
+}
+
+void http_sse_event(struct buf *b, const char *text, size_t len)
+{
+	http_sse_event_id(b, NULL, text, len);
 }
 
 static void wake(struct http_stream *st)

@@ -46,6 +46,9 @@ struct http_stream {
 
 /* Appends one message to b as an SSE event, a data line per line. */
 void http_sse_event(struct buf *b, const char *text, size_t len);
+/* The same, with this event id (NULL: none). */
+void http_sse_event_id(struct buf *b, const char *id, const char *text,
+                       size_t len);
 
 /*
  * Answers c with an event stream (200, text/event-stream) that starts

@@ -294,6 +294,8 @@ bool sfs_search_line(const char *line, size_t len, char *id, size_t cap);
 /* An object from each view's name to what it holds: "skills" (count),
  * "spend" and "budget" (characters of the agent's listing), "left_out". */
 #define SFS_STATUS_VIEWS "views"
+/* The folder the daemon keeps its git clones and MCP listings in. */
+#define SFS_STATUS_CACHE_DIR "cache_dir"
 
 /* The generation a head of status.json names, or 0 when it names none. */
 unsigned long long sfs_status_generation(const char *head, size_t len);

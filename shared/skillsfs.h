@@ -425,6 +425,8 @@ struct sfs_status_info {
 	const char *const *root_sources;   /* per root: "--skills-dir", ... */
 	const struct sfs_status_pending *pending; /* or NULL */
 	const struct sfs_views *views;     /* views.h; or NULL */
+	const char *cache_dir;             /* where remote roots are kept;
+	                                      or NULL: not said */
 };
 char *sfs_render_status(const sfs_catalog *cat,
                         const struct sfs_status_info *info);

@@ -16,6 +16,7 @@ COMMANDS = [
     [SKILLSFS],
     [SKILLSFS, "check"],
     [SKILLSFS, "export"],
+    [SKILLSFS, "status"],
     [SKILLSFS_MCP],
     [SKILLSFS_MCP, "instructions"],
 ]

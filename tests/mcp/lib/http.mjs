@@ -107,20 +107,24 @@ function wrap(kind, client, transport, request) {
 }
 
 // headers: sent with every request (Authorization); fetch: the fetch the
-// transport uses (to see when its GET stream opens).
-export async function connectHttpV1(url, { headers, fetch = globalThis.fetch } = {}) {
+// transport uses (to see when its GET stream opens); reconnectionOptions:
+// the transport's, for when its GET stream drops.
+export async function connectHttpV1(url, { headers, fetch = globalThis.fetch,
+	reconnectionOptions } = {}) {
 	const transport = new V1Http(new URL(url), { requestInit: { headers },
-		fetch: (u, init) => fetch(u, withToken(u, init)) });
+		fetch: (u, init) => fetch(u, withToken(u, init)), reconnectionOptions });
 	const client = new V1Client(info('skillsfs-http-test-v1'), { capabilities: {} });
 	await client.connect(transport);
 	return wrap('v1-http', client, transport,
 		(method, params = {}) => client.request({ method, params }, V1ResultSchema));
 }
 
-// era: 'legacy' (initialize, a session) or 'modern' (2026-07-28, pinned).
-export async function connectHttpV2(url, { era = 'legacy', headers, fetch = globalThis.fetch } = {}) {
+// era: 'legacy' (initialize, a session) or 'modern' (2026-07-28, pinned);
+// the rest as for connectHttpV1.
+export async function connectHttpV2(url, { era = 'legacy', headers, fetch = globalThis.fetch,
+	reconnectionOptions } = {}) {
 	const transport = new V2Http(new URL(url), { requestInit: { headers },
-		fetch: (u, init) => fetch(u, withToken(u, init)) });
+		fetch: (u, init) => fetch(u, withToken(u, init)), reconnectionOptions });
 	const options = { capabilities: {} };
 	if (era === 'modern')
 		options.versionNegotiation = { mode: { pin: MODERN } };

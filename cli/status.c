@@ -1,0 +1,513 @@
+/*
+ * status.c - `skillsfs status [MOUNTPOINT]`: what a running mount serves
+ * and what is wrong with it, for a person, read from the mount's
+ * status.json (never from the sources): its roots and what each serves,
+ * the counts of skills, what waits to settle, every finding under its
+ * skill, and the size of the cache folder when a root is fetched into
+ * it.  With no MOUNTPOINT, every skillsfs mount of the user.
+ */
+#include <errno.h>
+#include <fts.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "contract.h"
+#include "skillsfs.h"
+
+#define CMD "skillsfs status"
+#define SKILLSFS_FSTYPE "fuse.skillsfs"
+
+/* Exit statuses besides 0 (nothing wrong) and CLI_EXIT_USAGE. */
+enum { STATUS_WRONG = 1, STATUS_UNREADABLE = 3 };
+
+static const char usage_text[] =
+	"usage: skillsfs status [--json] [MOUNTPOINT]\n"
+	"\n"
+	"Sum up the skillsfs mount at MOUNTPOINT from its status.json: its\n"
+	"roots and what each serves, how many skills are served, invalid and\n"
+	"shadowed, what waits to settle, every finding under its skill, and\n"
+	"the size of the cache folder.  Without MOUNTPOINT, every skillsfs\n"
+	"mount of yours.\n"
+	"\n"
+	"  --json     print the mount's status.json as it is (without\n"
+	"             MOUNTPOINT: an array of {\"mountpoint\", \"status\"})\n"
+	"  --help     print this help and exit\n"
+	"  --version  print the version and exit\n"
+	"\n"
+	"Exit status: 0 when nothing is wrong, 1 when a mount reports errors\n"
+	"(an invalid or unlocked skill, an error among its findings), 2 on a\n"
+	"usage error, 3 when a MOUNTPOINT is no skillsfs mount or its daemon\n"
+	"does not answer.\n";
+
+struct status_opts {
+	const char *mount;     /* or NULL: every mount of the user */
+	bool json;
+};
+
+/* ---- the command line ------------------------------------------------- */
+
+/* Returns -1 to go on, or the exit status. */
+static int parse_args(int argc, char **argv, struct status_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+		if (c == 'j') {
+			o->json = true;
+		} else if (c == 'h') {
+			fputs(usage_text, stdout);
+			return 0;
+		} else if (c == 'V') {
+			return cli_version(CMD);
+		} else {
+			return cli_option_error(CMD, c, argv);
+		}
+	}
+	if (optind + 1 < argc)
+		return cli_usage_error(CMD, "unexpected argument '%s'",
+		                       argv[optind + 1]);
+	o->mount = optind < argc ? argv[optind] : NULL;
+	return -1;
+}
+
+/* ---- which mounts ----------------------------------------------------- */
+
+struct mount_list {
+	char **points;         /* owned */
+	size_t n;
+	bool failed;           /* out of memory */
+};
+
+static void mount_list_free(struct mount_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->points[i]);
+	free(l->points);
+}
+
+/* A skillsfs mount is the user's when its top folder is: the daemon
+ * gives it its own uid, and the kernel keeps other users out of it. */
+static void take_mine(const char *point, const char *type, void *arg)
+{
+	struct mount_list *l = arg;
+	struct stat st;
+
+	if (strcmp(type, SKILLSFS_FSTYPE) != 0 || stat(point, &st) < 0 ||
+	    st.st_uid != getuid())
+		return;
+	char **grown = realloc(l->points, (l->n + 1) * sizeof(*grown));
+	char *copy = strdup(point);
+	if (!grown || !copy) {
+		free(copy);
+		if (grown)
+			l->points = grown;
+		l->failed = true;
+		return;
+	}
+	l->points = grown;
+	l->points[l->n++] = copy;
+}
+
+/* Whether the folder at real (as `arg` named it) is a skillsfs mount's
+ * top folder; says why not when it is not. */
+static bool is_mount_point(const char *arg, const char *real)
+{
+	char *holder = sfs_skillsfs_mount_of(real);
+	bool is = holder && strcmp(holder, real) == 0;
+
+	if (!holder)
+		cli_fail(CMD, "%s is not a skillsfs mount: name the folder "
+		         "skillsfs was mounted on ('skillsfs status' with no "
+		         "argument lists yours)", arg);
+	else if (!is)
+		cli_fail(CMD, "%s is inside the skillsfs mount %s: name that "
+		         "folder", arg, holder);
+	free(holder);
+	return is;
+}
+
+/* The mount point `arg` names, realpath'd into *point (malloc'd).
+ * Returns 0, or the exit status after saying why it is no mount. */
+static int mount_point_of(const char *arg, char **point)
+{
+	char *real = realpath(arg, NULL);
+
+	*point = NULL;
+	if (!real) {
+		int e = errno;
+		cli_fail(CMD, "%s: %s%s", arg, strerror(e), e == ENOTCONN ?
+		         " (the skillsfs daemon that served it has died: "
+		         "unmount it with fusermount3 -u)" : "");
+		return STATUS_UNREADABLE;
+	}
+	if (!is_mount_point(arg, real)) {
+		free(real);
+		return STATUS_UNREADABLE;
+	}
+	*point = real;
+	return 0;
+}
+
+/* ---- reading status.json ---------------------------------------------- */
+
+/* status.json of the mount at point, its text in *text (malloc'd).
+ * Returns the parsed document, or NULL after saying why. */
+static cJSON *read_status(const char *point, char **text, size_t *len)
+{
+	char *path = sfs_mount_path(point, SFS_MOUNT_STATUS);
+	cJSON *doc = NULL;
+	int rc = path ? cli_read_whole(path, text, len) : -ENOMEM;
+
+	if (rc == -EACCES) {
+		/* The kernel keeps a FUSE mount to its owner (allow_other
+		 * aside), root included. */
+		cli_fail(CMD, "%s is another user's skillsfs mount: cannot read "
+		         "%s: %s; run skillsfs status as its owner", point, path,
+		         strerror(-rc));
+		*text = NULL;
+	} else if (rc < 0) {
+		cli_fail(CMD, "cannot read %s: %s%s", path ? path : point,
+		         strerror(-rc), rc == -ENOTCONN ? " (the skillsfs daemon "
+		         "that served it has died: unmount it with fusermount3 "
+		         "-u)" : "");
+		*text = NULL;
+	} else if (!sfs_status_generation(*text, *len) ||
+	           !(doc = cJSON_ParseWithLength(*text, *len)) ||
+	           !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(
+	                   doc, SFS_STATUS_ROOTS))) {
+		cli_fail(CMD, "%s is not a skillsfs status document: it names "
+		         "no generation and roots", path);
+		cJSON_Delete(doc);
+		doc = NULL;
+	}
+	free(path);
+	return doc;
+}
+
+static const char *text_of(const cJSON *o, const char *key)
+{
+	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
+}
+
+static double number_of(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+
+	return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+static const char *plural(double n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* ---- the cache folder ------------------------------------------------- */
+
+/* The bytes of the files under dir; -errno when it cannot be walked. */
+static long long folder_size(const char *dir)
+{
+	char *paths[] = { (char *)dir, NULL };
+	FTS *fts = fts_open(paths, FTS_PHYSICAL | FTS_NOCHDIR, NULL);
+	long long total = 0;
+	FTSENT *e;
+
+	if (!fts)
+		return -errno;
+	while ((e = fts_read(fts)))
+		if (e->fts_info == FTS_F)
+			total += e->fts_statp->st_size;
+	fts_close(fts);
+	return total;
+}
+
+static void print_size(long long bytes)
+{
+	if (bytes < 1024)
+		printf("%lld bytes", bytes);
+	else if (bytes < 1024 * 1024)
+		printf("%.1f KiB", (double)bytes / 1024);
+	else
+		printf("%.1f MiB", (double)bytes / (1024 * 1024));
+}
+
+/* Git and MCP roots are fetched into the cache folder, which status.json
+ * names (a daemon older than that: the default one). */
+static void print_cache(const cJSON *st)
+{
+	const cJSON *roots = cJSON_GetObjectItemCaseSensitive(st, SFS_STATUS_ROOTS);
+	const char *named = text_of(st, SFS_STATUS_CACHE_DIR);
+	const cJSON *root;
+	bool fetched = false;
+
+	cJSON_ArrayForEach(root, roots)
+		fetched |= text_of(root, SFS_STATUS_ROOT_KIND) != NULL;
+	if (!fetched)
+		return;
+	char *dir = named ? strdup(named) : cli_default_cache_dir();
+	if (!dir)
+		return;
+	long long size = folder_size(dir);
+	printf("cache folder: %s: ", dir);
+	if (size < 0)
+		printf("unknown size (%s)", strerror((int)-size));
+	else
+		print_size(size);
+	printf("%s\n", named ? "" : " (the default: the mount does not say "
+	       "which it uses)");
+	free(dir);
+}
+
+/* ---- the summary ------------------------------------------------------ */
+
+static void print_root(const cJSON *root)
+{
+	const char *kind = text_of(root, SFS_STATUS_ROOT_KIND);
+	const char *source = text_of(root, "source");
+	double skills = number_of(root, "skills");
+	const cJSON *member;
+
+	printf("  %s", text_of(root, SFS_STATUS_ROOT_PATH));
+	if (source)
+		printf(" (from %s)", source);
+	if (kind) {
+		printf(", %s", kind);
+		/* what the generation serves of it, under the source's own
+		 * name: a git root's commit, an MCP server's listing */
+		cJSON_ArrayForEach(member, root) {
+			if (strcmp(member->string, SFS_STATUS_ROOT_PATH) &&
+			    strcmp(member->string, SFS_STATUS_ROOT_KIND) &&
+			    strcmp(member->string, "source") &&
+			    strcmp(member->string, "exists") &&
+			    strcmp(member->string, "skills"))
+				printf(" %s %s", member->string,
+				       cJSON_IsString(member) ? member->valuestring
+				                              : "unknown");
+		}
+	}
+	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(root, "exists")))
+		printf(": missing\n");
+	else
+		printf(": serves %.0f skill%s\n", skills, plural(skills));
+}
+
+/* "FILE:LINE:COL: severity: FIELD: MESSAGE", as skillsfs check prints
+ * a finding, without what it does not name. */
+static void print_finding(const cJSON *d, const char *indent)
+{
+	const char *file = text_of(d, "file");
+	const char *field = text_of(d, "field");
+	double line = number_of(d, "line"), column = number_of(d, "column");
+
+	fputs(indent, stdout);
+	if (file && line > 0)
+		printf("%s:%.0f:%.0f: ", file, line, column);
+	else if (file)
+		printf("%s: ", file);
+	printf("%s: ", text_of(d, "severity") ? text_of(d, "severity") : "note");
+	if (field)
+		printf("%s: ", field);
+	printf("%s\n", text_of(d, "message") ? text_of(d, "message") : "");
+}
+
+/* Each skill that is not simply served, or has findings, with them. */
+static void print_skills(const cJSON *skills)
+{
+	const cJSON *sk, *d;
+
+	cJSON_ArrayForEach(sk, skills) {
+		const char *state = text_of(sk, "state");
+		const cJSON *diags = cJSON_GetObjectItemCaseSensitive(sk, "diagnostics");
+		if (state && strcmp(state, "served") == 0 &&
+		    !cJSON_GetArraySize(diags))
+			continue;
+		printf("  %s (%s", text_of(sk, "id") ? text_of(sk, "id") : "?",
+		       state ? state : "?");
+		if (text_of(sk, "shadowed_by"))
+			printf(" by %s", text_of(sk, "shadowed_by"));
+		printf("): %s\n", text_of(sk, "dir") ? text_of(sk, "dir") : "");
+		cJSON_ArrayForEach(d, diags)
+			print_finding(d, "    ");
+	}
+}
+
+static void print_pending(const cJSON *pending)
+{
+	const cJSON *e;
+
+	if (!cJSON_IsObject(pending))
+		return;
+	printf("waiting to settle since %s: %s\n",
+	       text_of(pending, "since") ? text_of(pending, "since") : "?",
+	       text_of(pending, "why") ? text_of(pending, "why") : "");
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(pending, "stale"))
+		printf("  %s, served as it was: %s\n", text_of(e, "id"),
+		       text_of(e, "source") ? text_of(e, "source") : "");
+}
+
+static void print_unlisted(const cJSON *unlisted)
+{
+	const cJSON *e, *why;
+
+	if (!cJSON_GetArraySize(unlisted))
+		return;
+	printf("left out of index.json:\n");
+	cJSON_ArrayForEach(e, unlisted) {
+		printf("  %s:", text_of(e, "id"));
+		cJSON_ArrayForEach(why, cJSON_GetObjectItemCaseSensitive(e, "reasons"))
+			printf(" %s;", cJSON_GetStringValue(why) ? why->valuestring : "");
+		printf("\n");
+	}
+}
+
+/* Prints the summary of one mount; returns whether something is wrong. */
+static bool summarize(const char *point, const cJSON *st)
+{
+	const cJSON *counts = cJSON_GetObjectItemCaseSensitive(st, "counts");
+	const cJSON *roots = cJSON_GetObjectItemCaseSensitive(st, SFS_STATUS_ROOTS);
+	const cJSON *diags = cJSON_GetObjectItemCaseSensitive(st, "diagnostics");
+	const cJSON *root, *d;
+	double served = number_of(counts, "served");
+	double invalid = number_of(counts, "invalid");
+	double shadowed = number_of(counts, "shadowed");
+	double unlocked = number_of(counts, "unlocked");
+	double errors = number_of(counts, "errors");
+	double warnings = number_of(counts, "warnings");
+
+	printf("%s: generation %.0f, refreshed %s (%s)\n", point,
+	       number_of(st, SFS_STATUS_GENERATION),
+	       text_of(st, "last_refresh") ? text_of(st, "last_refresh") : "?",
+	       text_of(st, "refresh_mode") ? text_of(st, "refresh_mode") : "?");
+	printf("roots:\n");
+	cJSON_ArrayForEach(root, roots)
+		print_root(root);
+	printf("skills: %.0f served, %.0f invalid, %.0f shadowed", served,
+	       invalid, shadowed);
+	if (cJSON_GetObjectItemCaseSensitive(counts, "unlocked"))
+		printf(", %.0f unlocked", unlocked);
+	printf("; %.0f error%s, %.0f warning%s\n", errors, plural(errors),
+	       warnings, plural(warnings));
+	print_pending(cJSON_GetObjectItemCaseSensitive(st, "pending"));
+	if (cJSON_GetArraySize(diags) ||
+	    cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(st, SFS_STATUS_SKILLS)))
+		printf("findings:\n");
+	if (cJSON_GetArraySize(diags))
+		printf("  (the mount)\n");
+	cJSON_ArrayForEach(d, diags)
+		print_finding(d, "    ");
+	print_skills(cJSON_GetObjectItemCaseSensitive(st, SFS_STATUS_SKILLS));
+	print_unlisted(cJSON_GetObjectItemCaseSensitive(st, SFS_STATUS_UNLISTED));
+	print_cache(st);
+	bool wrong = errors > 0 || invalid > 0 || unlocked > 0;
+	printf("status: %s\n", wrong ? "something is wrong (see the findings)"
+	                             : "ok");
+	return wrong;
+}
+
+/* ---- the command ------------------------------------------------------ */
+
+/* One mount: its summary (or its status.json, with --json) on stdout.
+ * Returns its exit status. */
+static int status_of(const char *point, const struct status_opts *o)
+{
+	char *text;
+	size_t len;
+	cJSON *st = read_status(point, &text, &len);
+	int rc;
+
+	if (!st)
+		rc = STATUS_UNREADABLE;
+	else if (o->json)
+		rc = fwrite(text, 1, len, stdout) == len ? 0 : STATUS_UNREADABLE;
+	else
+		rc = summarize(point, st) ? STATUS_WRONG : 0;
+	cJSON_Delete(st);
+	free(text);
+	return rc;
+}
+
+/* Every mount of the user, as an array of {mountpoint, status}. */
+static int json_of_all(const struct mount_list *l)
+{
+	cJSON *all = cJSON_CreateArray();
+	int worst = 0;
+
+	for (size_t i = 0; all && i < l->n; i++) {
+		char *text;
+		size_t len;
+		cJSON *st = read_status(l->points[i], &text, &len);
+		free(text);
+		if (!st) {
+			worst = STATUS_UNREADABLE;
+			continue;
+		}
+		cJSON *e = cJSON_CreateObject();
+		cJSON_AddStringToObject(e, "mountpoint", l->points[i]);
+		cJSON_AddItemToObject(e, "status", st);
+		cJSON_AddItemToArray(all, e);
+	}
+	char *out = all ? cJSON_Print(all) : NULL;
+	cJSON_Delete(all);
+	if (!out)
+		return cli_fail(CMD, "%s", strerror(ENOMEM));
+	printf("%s\n", out);
+	free(out);
+	return worst;
+}
+
+static int status_of_all(const struct status_opts *o)
+{
+	struct mount_list l = { 0 };
+	int worst = 0;
+
+	int rc = sfs_mountinfo_each(take_mine, &l);
+	if (rc < 0 || l.failed) {
+		mount_list_free(&l);
+		return cli_fail(CMD, "cannot read the table of mounts: %s",
+		                strerror(rc < 0 ? -rc : ENOMEM));
+	}
+	if (o->json) {
+		worst = json_of_all(&l);
+	} else if (!l.n) {
+		printf("no skillsfs mount of yours is running\n");
+	}
+	for (size_t i = 0; !o->json && i < l.n; i++) {
+		if (i)
+			printf("\n");
+		rc = status_of(l.points[i], o);
+		if (rc > worst)
+			worst = rc;
+	}
+	mount_list_free(&l);
+	return worst;
+}
+
+int status_main(int argc, char **argv)
+{
+	struct status_opts o = { 0 };
+	int rc = parse_args(argc, argv, &o);
+	char *point;
+
+	if (rc >= 0)
+		return rc;
+	if (!o.mount)
+		return status_of_all(&o);
+	if ((rc = mount_point_of(o.mount, &point)))
+		return rc;
+	rc = status_of(point, &o);
+	free(point);
+	return rc;
+}
