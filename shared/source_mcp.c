@@ -40,7 +40,7 @@
 #include <nettle/sha2.h>
 
 #include "grow.h"
-#include "mcp_client.h"
+#include "mcp_client/client.h"
 #include "snapshot.h"
 #include "sealed.h"
 #include "source.h"

@@ -50,7 +50,7 @@
 
 #include <nettle/base64.h>
 
-#include "mcp_client.h"
+#include "mcp_client/client.h"
 #include "snapshot.h"
 #include "source.h"
 #include "trust.h"

@@ -1,0 +1,270 @@
+/*
+ * test_mcp_session.c - the MCP client's JSON-RPC session
+ * (shared/mcp_client/session.c) driven over the real stdio transport, a
+ * child running mcp_script_server.py: the handshake and the version it
+ * settles, the stateless era, an answer found among notifications, a
+ * stray answer and requests of the server's (each answered), a JSON-RPC
+ * error, a line that is not JSON-RPC, a deadline, the owner's stop, a
+ * server that exits; and that every server is reaped.  Prints TAP.
+ *
+ * Usage: test_mcp_session PYTHON3 SCRIPT
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include <cjson/cJSON.h>
+
+#include "fixture.h"
+#include "mcp_client/session.h"
+
+static const char *python, *script;
+static char why[1024];
+
+/* A session with the script server run in `mode` (and its argument, or
+ * NULL): the open's result, the session in *s. */
+static int open_mode(const char *mode, const char *arg, long timeout_ms,
+                     bool (*stop)(void *), void *stop_arg,
+                     struct mcp_session **s)
+{
+	const char *argv[] = { python, script, mode, arg, NULL };
+	struct mcp_transport *t;
+
+	why[0] = '\0';
+	*s = NULL;
+	int rc = mcp_stdio_open(argv, NULL, &t, why, sizeof(why));
+	if (rc < 0)
+		return rc;
+	return mcp_session_open(t, timeout_ms, stop, stop_arg, s, why,
+	                        sizeof(why));
+}
+
+/* A session that must open. */
+static struct mcp_session *must_open(const char *mode, const char *arg,
+                                     long timeout_ms, bool (*stop)(void *),
+                                     void *stop_arg)
+{
+	struct mcp_session *s;
+
+	if (open_mode(mode, arg, timeout_ms, stop, stop_arg, &s) < 0) {
+		fprintf(stderr, "%s\n", why);
+		errno = EPROTO;
+		die("opening a session with the script server");
+	}
+	return s;
+}
+
+/* mcp_session_call with params from JSON text (or none). */
+static int call(struct mcp_session *s, const char *method,
+                const char *params, cJSON **result)
+{
+	why[0] = '\0';
+	*result = NULL;
+	return mcp_session_call(s, method, params ? cJSON_Parse(params) : NULL,
+	                        result, why, sizeof(why));
+}
+
+static bool is_true(const cJSON *o, const char *key)
+{
+	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, key));
+}
+
+/* Whether no child of ours is left, running or unreaped. */
+static bool none_left(void)
+{
+	return waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD;
+}
+
+static void test_handshake(void)
+{
+	struct mcp_session *s = must_open("handshake", "2025-06-18", 10000,
+	                                  NULL, NULL);
+	cJSON *r;
+
+	ok(strcmp(mcp_session_version(s), "2025-06-18") == 0,
+	   "the version the server chose is spoken (%s)",
+	   mcp_session_version(s));
+	ok(strcmp(mcp_session_name(s), python) == 0, "named by its command");
+	int rc = call(s, "echo", "{\"uri\":\"skill://a/SKILL.md\"}", &r);
+	const cJSON *params = cJSON_GetObjectItemCaseSensitive(r, "params");
+	const cJSON *uri = cJSON_GetObjectItemCaseSensitive(params, "uri");
+	ok(rc == 0 && cJSON_IsString(uri) &&
+	   strcmp(uri->valuestring, "skill://a/SKILL.md") == 0,
+	   "a request's params reach the server and its result comes back");
+	ok(is_true(r, "initialized"),
+	   "notifications/initialized came before the first request");
+	ok(!cJSON_HasObjectItem(params, "_meta"),
+	   "the handshake era sends no _meta");
+	cJSON_Delete(r);
+	mcp_session_close(s);
+	ok(none_left(), "the server was reaped");
+}
+
+static void test_interleaved(void)
+{
+	struct mcp_session *s = must_open("handshake", "2025-11-25", 10000,
+	                                  NULL, NULL);
+	cJSON *r;
+
+	int rc = call(s, "chatty", NULL, &r);
+	ok(rc == 0, "the answer is found after a notification, a stray "
+	   "answer and two requests of the server's (%s)", why);
+	ok(is_true(r, "pinged"), "the server's ping was answered with {}");
+	ok(is_true(r, "refused"), "its other request was answered -32601");
+	cJSON_Delete(r);
+	rc = call(s, "echo", NULL, &r);
+	ok(rc == 0, "the next request is answered in step");
+	cJSON_Delete(r);
+	mcp_session_close(s);
+}
+
+static void test_error_answer(void)
+{
+	struct mcp_session *s = must_open("handshake", "2025-11-25", 10000,
+	                                  NULL, NULL);
+	cJSON *r;
+
+	int rc = call(s, "fail", "{}", &r);
+	ok(rc == -EPROTO && !r, "a JSON-RPC error is -EPROTO, with no result");
+	ok(strstr(why, "the MCP server ") && strstr(why, "answered fail with "
+	   "error -32602: no such skill"), "and said: %s", why);
+	rc = call(s, "echo", NULL, &r);
+	ok(rc == 0, "an error answer leaves the session in step");
+	cJSON_Delete(r);
+	mcp_session_close(s);
+}
+
+static void test_malformed_line(void)
+{
+	struct mcp_session *s = must_open("handshake", "2025-11-25", 10000,
+	                                  NULL, NULL);
+	cJSON *r;
+
+	int rc = call(s, "garbage", NULL, &r);
+	ok(rc == -EPROTO && strstr(why, "wrote a line that is not a JSON-RPC "
+	   "message before answering garbage"), "a line that is not JSON-RPC "
+	   "is refused: %s", why);
+	rc = call(s, "echo", NULL, &r);
+	ok(rc == -EIO && strstr(why, "broke earlier"),
+	   "and the session, out of step, takes no more requests: %s", why);
+	mcp_session_close(s);
+	ok(none_left(), "the server was reaped");
+}
+
+static void test_deadline(void)
+{
+	struct mcp_session *s = must_open("handshake", "2025-11-25", 3000,
+	                                  NULL, NULL);
+	cJSON *r;
+
+	int rc = call(s, "silent", NULL, &r);
+	ok(rc == -ETIMEDOUT && strstr(why, "did not answer silent within"),
+	   "a request left unanswered ends at its deadline: %s", why);
+	rc = call(s, "echo", NULL, &r);
+	ok(rc == -EIO, "and a late answer is never taken for the next one");
+	mcp_session_close(s);
+	ok(none_left(), "the silent server was ended and reaped");
+}
+
+static bool say_stop(void *arg)
+{
+	return *(bool *)arg;
+}
+
+static void test_stop(void)
+{
+	bool stopping = false;
+	struct mcp_session *s = must_open("handshake", "2025-11-25", 600000,
+	                                  say_stop, &stopping);
+	cJSON *r;
+
+	stopping = true;
+	int rc = call(s, "silent", NULL, &r);
+	ok(rc == -ECANCELED && strstr(why, "stopped while waiting"),
+	   "the owner's stop ends a wait long before its deadline: %s", why);
+	mcp_session_close(s);
+	ok(none_left(), "the server was ended and reaped");
+}
+
+static void test_server_exits(void)
+{
+	struct mcp_session *s = must_open("handshake", "2025-11-25", 10000,
+	                                  NULL, NULL);
+	cJSON *r;
+
+	int rc = call(s, "exit", NULL, &r);
+	ok(rc == -EIO && strstr(why, "exited with status 5 before answering "
+	   "exit"), "a server that exits mid-request is said: %s", why);
+	mcp_session_close(s);
+	ok(none_left(), "and reaped");
+
+	rc = open_mode("quit", NULL, 10000, NULL, NULL, &s);
+	ok(rc == -EIO && !s && strstr(why, "exited with status 3 before "
+	   "answering initialize"), "one that exits at once fails the open: "
+	   "%s", why);
+	ok(none_left(), "and is reaped");
+}
+
+static void test_eras(void)
+{
+	struct mcp_session *s = must_open("stateless", NULL, 10000, NULL,
+	                                  NULL);
+	cJSON *r;
+
+	ok(strcmp(mcp_session_version(s), SFS_MCP_STATELESS_VERSION) == 0,
+	   "a server that refuses initialize and names %s in server/discover "
+	   "is spoken to in the stateless era", SFS_MCP_STATELESS_VERSION);
+	int rc = call(s, "echo", "{\"uri\":\"skill://b\"}", &r);
+	const cJSON *params = cJSON_GetObjectItemCaseSensitive(r, "params");
+	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(params, "_meta");
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(
+		meta, "io.modelcontextprotocol/protocolVersion");
+	ok(rc == 0 && cJSON_IsString(v) &&
+	   strcmp(v->valuestring, SFS_MCP_STATELESS_VERSION) == 0 &&
+	   cJSON_GetObjectItemCaseSensitive(meta, "io.modelcontextprotocol/"
+	                                    "clientInfo"),
+	   "each request carries the version and our name in its _meta");
+	ok(!is_true(r, "initialized"), "and no initialized notification");
+	cJSON_Delete(r);
+	mcp_session_close(s);
+
+	rc = open_mode("refuse", NULL, 10000, NULL, NULL, &s);
+	ok(rc == -EPROTO && !s && strstr(why, "answered initialize with "
+	   "error -32600"), "a server that refuses both eras fails the open "
+	   "with its refusal: %s", why);
+	ok(none_left(), "and is reaped");
+}
+
+static void test_no_such_command(void)
+{
+	const char *argv[] = { "/nonexistent/mcp-server", NULL };
+	struct mcp_transport *t = NULL;
+
+	int rc = mcp_stdio_open(argv, NULL, &t, why, sizeof(why));
+	ok(rc == -ENOENT && !t && strstr(why, "cannot run the MCP server "
+	   "/nonexistent/mcp-server"), "a command that cannot run: %s", why);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 3) {
+		fprintf(stderr, "usage: %s PYTHON3 SCRIPT\n", argv[0]);
+		return 2;
+	}
+	python = argv[1];
+	script = argv[2];
+	fixture_start("test_mcp_session");
+	test_handshake();
+	test_interleaved();
+	test_error_answer();
+	test_malformed_line();
+	test_deadline();
+	test_stop();
+	test_server_exits();
+	test_eras();
+	test_no_such_command();
+	return tap_end();
+}
