@@ -78,6 +78,20 @@ static bool none_left(void)
 	return waitpid(-1, NULL, WNOHANG) < 0 && errno == ECHILD;
 }
 
+/* A session with a server of the handshake era, answered within
+ * timeout_ms. */
+static struct mcp_session *handshaken(long timeout_ms)
+{
+	return must_open("handshake", "2025-11-25", timeout_ms, NULL, NULL);
+}
+
+/* Ends s, and checks that its server was reaped. */
+static void finish(struct mcp_session *s)
+{
+	mcp_session_close(s);
+	ok(none_left(), "the server was ended and reaped");
+}
+
 static void test_handshake(void)
 {
 	struct mcp_session *s = must_open("handshake", "2025-06-18", 10000,
@@ -99,14 +113,12 @@ static void test_handshake(void)
 	ok(!cJSON_HasObjectItem(params, "_meta"),
 	   "the handshake era sends no _meta");
 	cJSON_Delete(r);
-	mcp_session_close(s);
-	ok(none_left(), "the server was reaped");
+	finish(s);
 }
 
 static void test_interleaved(void)
 {
-	struct mcp_session *s = must_open("handshake", "2025-11-25", 10000,
-	                                  NULL, NULL);
+	struct mcp_session *s = handshaken(10000);
 	cJSON *r;
 
 	int rc = call(s, "chatty", NULL, &r);
@@ -118,55 +130,53 @@ static void test_interleaved(void)
 	rc = call(s, "echo", NULL, &r);
 	ok(rc == 0, "the next request is answered in step");
 	cJSON_Delete(r);
-	mcp_session_close(s);
+	finish(s);
 }
 
-static void test_error_answer(void)
+/* A request that fails, and what that leaves for the next one. */
+static const struct failure {
+	const char *method;
+	long timeout_ms;
+	int rc;
+	const char *said;      /* in *why, after the server's name */
+	int next_rc;           /* of the request after it */
+	const char *what;
+} failures[] = {
+	{ "fail", 10000, -EPROTO,
+	  "answered fail with error -32602: no such skill", 0,
+	  "a JSON-RPC error, which leaves the session in step" },
+	{ "garbage", 10000, -EPROTO,
+	  "wrote a line that is not a JSON-RPC message before answering "
+	  "garbage", -EIO,
+	  "a line that is not JSON-RPC, after which the session, out of "
+	  "step, takes no more requests" },
+	{ "silent", 3000, -ETIMEDOUT,
+	  "did not answer silent within 3 s", -EIO,
+	  "a request left unanswered ends at its deadline, and a late "
+	  "answer is never taken for the next one" },
+	{ "exit", 10000, -EIO,
+	  "exited with status 5 before answering exit", -EIO,
+	  "a server that exits mid-request" },
+};
+
+static void test_failures(void)
 {
-	struct mcp_session *s = must_open("handshake", "2025-11-25", 10000,
-	                                  NULL, NULL);
-	cJSON *r;
+	for (size_t i = 0; i < sizeof(failures) / sizeof(*failures); i++) {
+		const struct failure *f = &failures[i];
+		struct mcp_session *s = handshaken(f->timeout_ms);
+		char named[512];
+		cJSON *r;
 
-	int rc = call(s, "fail", "{}", &r);
-	ok(rc == -EPROTO && !r, "a JSON-RPC error is -EPROTO, with no result");
-	ok(strstr(why, "the MCP server ") && strstr(why, "answered fail with "
-	   "error -32602: no such skill"), "and said: %s", why);
-	rc = call(s, "echo", NULL, &r);
-	ok(rc == 0, "an error answer leaves the session in step");
-	cJSON_Delete(r);
-	mcp_session_close(s);
-}
-
-static void test_malformed_line(void)
-{
-	struct mcp_session *s = must_open("handshake", "2025-11-25", 10000,
-	                                  NULL, NULL);
-	cJSON *r;
-
-	int rc = call(s, "garbage", NULL, &r);
-	ok(rc == -EPROTO && strstr(why, "wrote a line that is not a JSON-RPC "
-	   "message before answering garbage"), "a line that is not JSON-RPC "
-	   "is refused: %s", why);
-	rc = call(s, "echo", NULL, &r);
-	ok(rc == -EIO && strstr(why, "broke earlier"),
-	   "and the session, out of step, takes no more requests: %s", why);
-	mcp_session_close(s);
-	ok(none_left(), "the server was reaped");
-}
-
-static void test_deadline(void)
-{
-	struct mcp_session *s = must_open("handshake", "2025-11-25", 3000,
-	                                  NULL, NULL);
-	cJSON *r;
-
-	int rc = call(s, "silent", NULL, &r);
-	ok(rc == -ETIMEDOUT && strstr(why, "did not answer silent within"),
-	   "a request left unanswered ends at its deadline: %s", why);
-	rc = call(s, "echo", NULL, &r);
-	ok(rc == -EIO, "and a late answer is never taken for the next one");
-	mcp_session_close(s);
-	ok(none_left(), "the silent server was ended and reaped");
+		snprintf(named, sizeof(named), "the MCP server %s ", python);
+		int rc = call(s, f->method, "{}", &r);
+		ok(rc == f->rc && !r && strstr(why, named) == why &&
+		   strstr(why, f->said) == why + strlen(named), "%s: %s",
+		   f->what, why);
+		rc = call(s, "echo", NULL, &r);
+		ok(rc == f->next_rc, "%s: the next request: %d", f->method, rc);
+		cJSON_Delete(r);
+		finish(s);
+	}
 }
 
 static bool say_stop(void *arg)
@@ -185,23 +195,14 @@ static void test_stop(void)
 	int rc = call(s, "silent", NULL, &r);
 	ok(rc == -ECANCELED && strstr(why, "stopped while waiting"),
 	   "the owner's stop ends a wait long before its deadline: %s", why);
-	mcp_session_close(s);
-	ok(none_left(), "the server was ended and reaped");
+	finish(s);
 }
 
-static void test_server_exits(void)
+static void test_server_quits(void)
 {
-	struct mcp_session *s = must_open("handshake", "2025-11-25", 10000,
-	                                  NULL, NULL);
-	cJSON *r;
+	struct mcp_session *s;
 
-	int rc = call(s, "exit", NULL, &r);
-	ok(rc == -EIO && strstr(why, "exited with status 5 before answering "
-	   "exit"), "a server that exits mid-request is said: %s", why);
-	mcp_session_close(s);
-	ok(none_left(), "and reaped");
-
-	rc = open_mode("quit", NULL, 10000, NULL, NULL, &s);
+	int rc = open_mode("quit", NULL, 10000, NULL, NULL, &s);
 	ok(rc == -EIO && !s && strstr(why, "exited with status 3 before "
 	   "answering initialize"), "one that exits at once fails the open: "
 	   "%s", why);
@@ -259,11 +260,9 @@ int main(int argc, char **argv)
 	fixture_start("test_mcp_session");
 	test_handshake();
 	test_interleaved();
-	test_error_answer();
-	test_malformed_line();
-	test_deadline();
+	test_failures();
 	test_stop();
-	test_server_exits();
+	test_server_quits();
 	test_eras();
 	test_no_such_command();
 	return tap_end();
