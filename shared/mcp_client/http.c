@@ -564,7 +564,7 @@ int mcp_http_open(const char *url, const char *token,
 		return -ENOMEM;
 	}
 	h->t = (struct mcp_transport){ .ops = &http_ops, .name = h->url,
-	                               .label = h->url, .frame = "a message",
+	                               .label = h->url, .frame = "an answer",
 	                               .in_step = true };
 	curl_easy_setopt(h->curl, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(h->curl, CURLOPT_CONNECTTIMEOUT,

@@ -262,9 +262,8 @@ static int exchange(struct mcp_session *s, const char *method,
 
 /* A request and its result: 0 with *result, or -errno (-EPROTO for a
  * JSON-RPC error, whose message is then in *error when asked for). */
-static int request(struct mcp_session *s, const char *method,
-                   cJSON *params, cJSON **result, cJSON **error, char *why,
-                   size_t wlen)
+static int ask(struct mcp_session *s, const char *method, cJSON *params,
+               cJSON **result, cJSON **error, char *why, size_t wlen)
 {
 	cJSON *reply = NULL;
 	int rc = exchange(s, method, params, s->next_id++, &reply, why, wlen);
@@ -311,8 +310,8 @@ static bool stateless_era(struct mcp_session *s, const cJSON *refusal)
 	cJSON *result;
 
 	s->stateless = true;
-	int rc = request(s, "server/discover", NULL, &result, NULL, ignored,
-	                 sizeof(ignored));
+	int rc = ask(s, "server/discover", NULL, &result, NULL, ignored,
+	             sizeof(ignored));
 	bool offers = rc == 0 && names_stateless(
 		cJSON_GetObjectItemCaseSensitive(result, "supportedVersions"));
 	cJSON_Delete(result);
@@ -329,8 +328,7 @@ static int handshake(struct mcp_session *s, char *why, size_t wlen)
 		return -ENOMEM;
 	}
 	s->version[0] = '\0';
-	int rc = request(s, "initialize", params, &result, &refusal, why,
-	                 wlen);
+	int rc = ask(s, "initialize", params, &result, &refusal, why, wlen);
 	if (rc == -EPROTO && refusal && stateless_era(s, refusal)) {
 		cJSON_Delete(refusal);
 		snprintf(s->version, sizeof(s->version), "%s",
@@ -392,12 +390,12 @@ int mcp_session_call(struct mcp_session *s, const char *method,
 {
 	cJSON *again = s->t->ops->forget ? cJSON_Duplicate(params, true)
 	                                 : NULL;
-	int rc = request(s, method, params, result, NULL, why, wlen);
+	int rc = ask(s, method, params, result, NULL, why, wlen);
 
 	if (expired(s, rc)) {
 		rc = handshake(s, why, wlen);
 		if (rc == 0)
-			rc = request(s, method, again, result, NULL, why, wlen);
+			rc = ask(s, method, again, result, NULL, why, wlen);
 		again = NULL;
 	}
 	cJSON_Delete(again);
