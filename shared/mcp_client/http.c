@@ -302,10 +302,17 @@ static int post(struct http *h, const char *msg, size_t n,
 	return 0;
 }
 
-/* Whether a's body holds anything but blanks. */
-static bool has_body(const struct answer *a)
+/* Whether the transfer's body is JSON or events: an error status with
+ * such a body may carry a JSON-RPC error, one with a page of HTML says
+ * only its status. */
+static bool has_messages(const struct http *h, const struct answer *a)
 {
-	return a->body && a->body[strspn(a->body, " \t\r\n")];
+	char *ct = NULL;
+
+	curl_easy_getinfo(h->curl, CURLINFO_CONTENT_TYPE, &ct);
+	return a->body && a->body[strspn(a->body, " \t\r\n")] && ct &&
+	       (strncasecmp(ct, "application/json", 16) == 0 ||
+	        strncasecmp(ct, "text/event-stream", 17) == 0);
 }
 
 /* The answer of a request, kept for receive. */
@@ -339,7 +346,7 @@ static int http_send(struct mcp_transport *t, const char *msg, size_t n,
 	}
 	bool ok = status >= 200 && status <= 299;
 	/* an error status may carry a JSON-RPC error: the session reads it */
-	if (rc == 0 && !ok && !(env->answered && has_body(&a)))
+	if (rc == 0 && !ok && !(env->answered && has_messages(h, &a)))
 		rc = http_error(h, what, status, why, wlen);
 	if (rc == 0 && env->answered) {
 		snprintf(h->asked, sizeof(h->asked), "%s", what);

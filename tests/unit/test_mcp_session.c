@@ -21,7 +21,7 @@
 #include "fixture.h"
 #include "mcp_client/session.h"
 
-static const char *python, *script;
+static const char *python, *script, *http_script;
 static char why[1024];
 
 /* A session with the script server run in `mode` (and its argument, or
@@ -249,14 +249,78 @@ static void test_no_such_command(void)
 	   "/nonexistent/mcp-server"), "a command that cannot run: %s", why);
 }
 
+/* The member `key` of an object (NULL: none). */
+static const cJSON *member(const cJSON *r, const char *key)
+{
+	return cJSON_GetObjectItemCaseSensitive(r, key);
+}
+
+static void test_http(void)
+{
+	char cmd[4096], url[64];
+	struct mcp_transport *t;
+	struct mcp_session *s;
+	cJSON *r;
+	int port;
+
+	snprintf(cmd, sizeof(cmd), "exec %s %s", python, http_script);
+	FILE *server = popen(cmd, "r");
+	if (!server || fscanf(server, "%d", &port) != 1)
+		die("starting the HTTP script server");
+	snprintf(url, sizeof(url), "http://127.0.0.1:%d/mcp", port);
+	why[0] = '\0';
+	int rc = mcp_http_open(url, NULL, &t, why, sizeof(why));
+	if (rc == 0)
+		rc = mcp_session_open(t, 10000, NULL, NULL, &s, why, sizeof(why));
+	ok(rc == 0 && strcmp(mcp_session_version(s), "2025-06-18") == 0,
+	   "over HTTP, the answer to initialize is found in an event stream "
+	   "with CRLF line ends, after an event without data (%s)", why);
+	if (rc < 0) {
+		pclose(server);
+		return;
+	}
+	rc = call(s, "echo", "{\"n\":1}", &r);
+	ok(rc == 0 && cJSON_IsString(member(r, "session")) &&
+	   cJSON_GetNumberValue(member(r, "opened")) == 1,
+	   "the session id the server gave goes with each request");
+	cJSON_Delete(r);
+	rc = call(s, "chatty", NULL, &r);
+	ok(rc == 0 && cJSON_IsTrue(member(r, "chatty")), "an answer after a "
+	   "notification, its data over two data: lines (%s)", why);
+	cJSON_Delete(r);
+	rc = call(s, "fail", "{}", &r);
+	ok(rc == -EPROTO && strstr(why, "answered fail with error -32602: no "
+	   "such skill"), "a JSON-RPC error sent with HTTP status 400: %s",
+	   why);
+	rc = call(s, "crash", NULL, &r);
+	ok(rc == -EIO && strstr(why, "answered crash with HTTP status 500"),
+	   "a server error without JSON-RPC: %s", why);
+	rc = call(s, "expire", NULL, &r);
+	cJSON_Delete(r);
+	rc = rc ? rc : call(s, "echo", "{\"n\":2}", &r);
+	const cJSON *params = member(r, "params");
+	ok(rc == 0 && cJSON_GetNumberValue(member(r, "opened")) == 2 &&
+	   cJSON_GetNumberValue(member(params, "n")) == 2,
+	   "a session that expired (404) is opened anew, once, and the "
+	   "request sent again (%s)", why);
+	cJSON_Delete(r);
+	rc = call(s, "bye", NULL, &r);
+	cJSON_Delete(r);
+	mcp_session_close(s);
+	ok(rc == 0 && pclose(server) == 0, "the server was told to end, and "
+	   "ended");
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fprintf(stderr, "usage: %s PYTHON3 SCRIPT\n", argv[0]);
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s PYTHON3 SCRIPT HTTP_SCRIPT\n",
+		        argv[0]);
 		return 2;
 	}
 	python = argv[1];
 	script = argv[2];
+	http_script = argv[3];
 	fixture_start("test_mcp_session");
 	test_handshake();
 	test_interleaved();
@@ -265,5 +329,6 @@ int main(int argc, char **argv)
 	test_server_quits();
 	test_eras();
 	test_no_such_command();
+	test_http();
 	return tap_end();
 }
