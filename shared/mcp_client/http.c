@@ -269,10 +269,8 @@ static int post(struct http *h, const char *msg, size_t n,
 	struct curl_slist *l = headers(h, env);
 	const char *what = env->method ? env->method : "an answer";
 
-	if (!l) {
-		snprintf(why, wlen, "out of memory");
-		return -ENOMEM;
-	}
+	if (!l)
+		return mcp_no_memory(why, wlen);
 	curl_easy_setopt(h->curl, CURLOPT_URL, h->url);
 	curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, l);
 	curl_easy_setopt(h->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)n);
@@ -482,10 +480,8 @@ static int http_stream(struct mcp_transport *t, const char *msg,
 		return -EOPNOTSUPP;
 	}
 	struct curl_slist *hl = headers(h, env);
-	if (!hl) {
-		snprintf(why, wlen, "out of memory");
-		return -ENOMEM;
-	}
+	if (!hl)
+		return mcp_no_memory(why, wlen);
 	curl_easy_setopt(h->curl, CURLOPT_URL, h->url);
 	curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, hl);
 	if (msg) {
@@ -532,11 +528,8 @@ static void http_close(struct mcp_transport *t, bool hurry)
 }
 
 static const struct mcp_transport_ops http_ops = {
-	.send = http_send,
-	.receive = http_receive,
-	.forget = http_forget,
-	.stream = http_stream,
-	.close = http_close,
+	.send = http_send, .receive = http_receive, .forget = http_forget,
+	.stream = http_stream, .close = http_close,
 };
 
 /* Certificates: what OpenSSL's variables name, when set (a private
@@ -566,10 +559,8 @@ int mcp_http_open(const char *url, const char *token,
 		http_close(&h->t, false);
 		h = NULL;
 	}
-	if (!h) {
-		snprintf(why, wlen, "out of memory");
-		return -ENOMEM;
-	}
+	if (!h)
+		return mcp_no_memory(why, wlen);
 	h->t = (struct mcp_transport){ .ops = &http_ops, .name = h->url,
 	                               .label = h->url, .frame = "an answer",
 	                               .in_step = true };

@@ -152,10 +152,8 @@ static int send_text(struct mcp_session *s, char *text,
 {
 	struct mcp_wait w = wait_from_now(s);
 
-	if (!text) {
-		snprintf(why, wlen, "out of memory");
-		return -ENOMEM;
-	}
+	if (!text)
+		return mcp_no_memory(why, wlen);
 	int rc = s->t->ops->send(s->t, text, strlen(text), env, &w, why, wlen);
 	free(text);
 	return rc;
@@ -323,10 +321,8 @@ static int handshake(struct mcp_session *s, char *why, size_t wlen)
 {
 	cJSON *params = initialize_params(), *result, *refusal = NULL;
 
-	if (!params) {
-		snprintf(why, wlen, "out of memory");
-		return -ENOMEM;
-	}
+	if (!params)
+		return mcp_no_memory(why, wlen);
 	s->version[0] = '\0';
 	int rc = ask(s, "initialize", params, &result, &refusal, why, wlen);
 	if (rc == -EPROTO && refusal && stateless_era(s, refusal)) {
@@ -365,8 +361,7 @@ int mcp_session_open(struct mcp_transport *t, long timeout_ms,
 	*out = NULL;
 	if (!s) {
 		t->ops->close(t, false);
-		snprintf(why, wlen, "out of memory");
-		return -ENOMEM;
+		return mcp_no_memory(why, wlen);
 	}
 	*s = (struct mcp_session){ .t = t, .next_id = 1,
 	                           .timeout_ms = timeout_ms, .stop = stop,
@@ -482,10 +477,8 @@ int mcp_session_listen(struct mcp_session *s, const char *method,
 		cJSON_AddBoolToObject(filter, "resourcesListChanged", 1);
 		l.id = s->next_id++;
 		env.method = listen_method;
-		if (!(text = message_text(s, listen_method, params, l.id))) {
-			snprintf(why, wlen, "out of memory");
-			return -ENOMEM;
-		}
+		if (!(text = message_text(s, listen_method, params, l.id)))
+			return mcp_no_memory(why, wlen);
 	}
 	int rc = s->t->ops->stream(s->t, text, &env, &w, take_message, &l,
 	                           why, wlen);

@@ -470,10 +470,8 @@ static int read_line(struct stdio *c, const struct mcp_wait *w,
 			         c->label, SFS_MCP_MAX_ANSWER >> 20);
 			return -EFBIG;
 		}
-		if (make_room(c) < 0) {
-			snprintf(why, wlen, "out of memory");
-			return -ENOMEM;
-		}
+		if (make_room(c) < 0)
+			return mcp_no_memory(why, wlen);
 		struct pollfd pf = { .fd = c->out, .events = POLLIN };
 		int ready = await_fd(&pf, w);
 		if (ready < 0)
@@ -529,10 +527,9 @@ static void stdio_close(struct mcp_transport *t, bool hurry)
 	free(c);
 }
 
+/* no session to forget, no stream between requests */
 static const struct mcp_transport_ops stdio_ops = {
-	.send = stdio_send,
-	.receive = stdio_receive,
-	.close = stdio_close,
+	.send = stdio_send, .receive = stdio_receive, .close = stdio_close,
 };
 
 int mcp_stdio_open(const char *const *argv, const char *const *env,
@@ -550,10 +547,8 @@ int mcp_stdio_open(const char *const *argv, const char *const *env,
 		free(c);
 		c = NULL;
 	}
-	if (!c) {
-		snprintf(why, wlen, "out of memory");
-		return -ENOMEM;
-	}
+	if (!c)
+		return mcp_no_memory(why, wlen);
 	c->t = (struct mcp_transport){ .ops = &stdio_ops, .name = c->command,
 	                               .label = c->label, .frame = "a line",
 	                               .in_step = false };

@@ -12,8 +12,10 @@
 #ifndef SKILLSFS_MCP_TRANSPORT_H
 #define SKILLSFS_MCP_TRANSPORT_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <time.h>
 
 /* The limits of both transports: a server is reached (an HTTP connection
@@ -109,6 +111,13 @@ static inline long long mcp_now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* *why for an allocation that failed: -ENOMEM. */
+static inline int mcp_no_memory(char *why, size_t wlen)
+{
+	snprintf(why, wlen, "out of memory");
+	return -ENOMEM;
 }
 
 static inline bool mcp_stopped(const struct mcp_wait *w)
