@@ -1,7 +1,7 @@
 /*
  * source_mcp.c - the skills of an MCP server that speaks the Skills
  * extension (SEP-2640) as a source: mcp+https://HOST/PATH, or
- * mcp+stdio:NAME, a command the config file runs (mcp_client.h).
+ * mcp+stdio:NAME, a command the config file runs (mcp_client/client.h).
  *
  * A build never waits for the network: discover reads the listing that
  * the last update stored in the cache folder (source_mcp_fetch.c), and a
@@ -40,7 +40,7 @@
 #include <nettle/sha2.h>
 
 #include "grow.h"
-#include "mcp_client.h"
+#include "mcp_client/client.h"
 #include "snapshot.h"
 #include "sealed.h"
 #include "source.h"
@@ -76,7 +76,7 @@ struct mcp_source {
 	char *location;         /* the endpoint: url without "mcp+" */
 	char *cache_dir;
 	char *state;            /* the server's folder in it */
-	char *token_file;       /* or NULL: mcp_client.c reads it */
+	char *token_file;       /* or NULL: mcp_client/client.c reads it */
 	char **argv, **env;     /* a stdio root's command, or NULL */
 	struct sfs_source_options opts;   /* the three, for the fetches */
 	const char *server;     /* who serves it, for messages: location,

@@ -27,8 +27,8 @@
  *                                  frontmatter did not): status.json
  *                                  reports it
  *
- * The server is reached through mcp_client.h, over HTTP (with the bearer
- * token of the root's token_file, read when a fetch or a read starts) or
+ * The server is reached through mcp_client/client.h, over HTTP (with the
+ * bearer token of the root's token_file, read when a fetch or a read starts) or
  * over the stdio of a command run for the update, and for the reads by
  * the source's state (source_mcp.c), which keeps it.
  *
@@ -50,7 +50,7 @@
 
 #include <nettle/base64.h>
 
-#include "mcp_client.h"
+#include "mcp_client/client.h"
 #include "snapshot.h"
 #include "source.h"
 #include "trust.h"

@@ -1,7 +1,8 @@
 /*
- * mcp_client.c - a client of an MCP server over the transport its root
- * names (mcp_client.h): an HTTP endpoint with the bearer token of the
- * root's token_file, or a command run with its args and env.
+ * client.c - a client of an MCP server over the transport its root names
+ * (client.h): an HTTP endpoint with the bearer token of the root's
+ * token_file (http.c), or a command run with its args and env (stdio.c),
+ * with one JSON-RPC session over either (session.c).
  *
  * A root configured with token_file sends the file's text as a bearer
  * token.  The file is read each time a client is opened, so a token that
@@ -15,10 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "mcp_client.h"
-#include "mcp_http.h"
-#include "mcp_stdio.h"
+#include "client.h"
+#include "session.h"
 #include "snapshot.h"
 #include "trust.h"
 
@@ -26,29 +25,9 @@
 /* A bearer token file larger than this is not a token. */
 #define MAX_TOKEN 8192
 
-/* One of the two is set. */
 struct sfs_mcp_client {
-	struct sfs_mcp_http *http;
-	struct sfs_mcp_stdio *stdio;
+	struct mcp_session *session;
 };
-
-cJSON *sfs_mcp_initialize_params(void)
-{
-	cJSON *p = cJSON_CreateObject();
-	cJSON *caps = cJSON_AddObjectToObject(p, "capabilities");
-	cJSON *ext = cJSON_AddObjectToObject(caps, "extensions");
-	cJSON *info = cJSON_AddObjectToObject(p, "clientInfo");
-
-	cJSON_AddStringToObject(p, "protocolVersion", SFS_MCP_PROTOCOL_VERSION);
-	cJSON_AddObjectToObject(ext, SFS_MCP_SKILLS_EXTENSION);
-	cJSON_AddStringToObject(info, "name", "skillsfs");
-	cJSON_AddStringToObject(info, "version", SKILLSFS_VERSION);
-	if (!info || !ext) {
-		cJSON_Delete(p);
-		return NULL;
-	}
-	return p;
-}
 
 /* The token in `file`: its text without the line end around it, in *out
  * (malloc'd).  A token is one line of printable ASCII: anything else
@@ -91,32 +70,42 @@ static int read_token(const char *file, char **out, char *why, size_t wlen)
 	return *out ? 0 : -ENOMEM;
 }
 
-/* An HTTP client of `location` with the token of token_file (or none);
- * a 401 is said in terms of the token. */
+/* An HTTP transport to `location` with the token of token_file (or
+ * none). */
 static int open_http(const char *location,
                      const struct sfs_source_options *opts,
-                     struct sfs_mcp_http **c, char *why, size_t wlen)
+                     struct mcp_transport **t, char *why, size_t wlen)
 {
 	const char *token_file = opts ? opts->token_file : NULL;
 	char *token = NULL;
 	int rc = token_file ? read_token(token_file, &token, why, wlen) : 0;
 
-	*c = NULL;
+	*t = NULL;
 	if (rc < 0)
 		return rc;
-	rc = sfs_mcp_http_open(location, token, opts ? opts->stop : NULL,
-	                       opts ? opts->stop_arg : NULL, c, why, wlen);
+	rc = mcp_http_open(location, token, t, why, wlen);
 	if (token) {
 		explicit_bzero(token, strlen(token));
 		free(token);
 	}
-	if (rc == -EACCES && token_file)
-		snprintf(why, wlen, "%s: the server refused the token in %s "
-		         "(401)", location, token_file);
-	else if (rc == -EACCES)
-		snprintf(why, wlen, "%s needs a token (401): give token_file "
-		         "in the source's entry of the config file", location);
 	return rc;
+}
+
+/* The transport `location` names. */
+static int open_transport(const char *location,
+                          const struct sfs_source_options *opts,
+                          struct mcp_transport **t, char *why, size_t wlen)
+{
+	if (strncmp(location, STDIO_PREFIX, strlen(STDIO_PREFIX)) != 0)
+		return open_http(location, opts, t, why, wlen);
+	if (!opts || !opts->argv || !opts->argv[0]) {
+		*t = NULL;
+		snprintf(why, wlen, "mcp+%s has no command to run: a stdio "
+		         "source is given by the config file's sources: with "
+		         "command:", location);
+		return -EINVAL;
+	}
+	return mcp_stdio_open(opts->argv, opts->env, t, why, wlen);
 }
 
 int sfs_mcp_client_open(const char *location,
@@ -124,22 +113,26 @@ int sfs_mcp_client_open(const char *location,
                         struct sfs_mcp_client **out, char *why, size_t wlen)
 {
 	struct sfs_mcp_client *c = calloc(1, sizeof(*c));
-	int rc;
+	struct mcp_transport *t = NULL;
+	const char *token_file = opts ? opts->token_file : NULL;
+	int rc = c ? open_transport(location, opts, &t, why, wlen) : -ENOMEM;
 
 	*out = NULL;
-	if (!c) {
+	if (rc == 0)
+		rc = mcp_session_open(t, SFS_MCP_TIMEOUT_S * 1000,
+		                      opts ? opts->stop : NULL,
+		                      opts ? opts->stop_arg : NULL, &c->session,
+		                      why, wlen);
+	/* a 401 is said in terms of the token */
+	bool http = strncmp(location, STDIO_PREFIX, strlen(STDIO_PREFIX)) != 0;
+	if (rc == -EACCES && t && http && token_file)
+		snprintf(why, wlen, "%s: the server refused the token in %s "
+		         "(401)", location, token_file);
+	else if (rc == -EACCES && t && http)
+		snprintf(why, wlen, "%s needs a token (401): give token_file "
+		         "in the source's entry of the config file", location);
+	else if (rc == -ENOMEM && !c)
 		snprintf(why, wlen, "out of memory");
-		return -ENOMEM;
-	}
-	if (strncmp(location, STDIO_PREFIX, strlen(STDIO_PREFIX)) != 0)
-		rc = open_http(location, opts, &c->http, why, wlen);
-	else if (!opts || !opts->argv || !opts->argv[0])
-		rc = (snprintf(why, wlen, "mcp+%s has no command to run: a "
-		               "stdio source is given by the config file's "
-		               "sources: with command:", location), -EINVAL);
-	else
-		rc = sfs_mcp_stdio_open(opts->argv, opts->env, opts->stop,
-		                        opts->stop_arg, &c->stdio, why, wlen);
 	if (rc < 0) {
 		free(c);
 		return rc;
@@ -152,34 +145,26 @@ int sfs_mcp_client_call(struct sfs_mcp_client *c, const char *method,
                         cJSON *params, cJSON **result, char *why,
                         size_t wlen)
 {
-	return c->http ?
-	       sfs_mcp_http_call(c->http, method, params, result, why, wlen) :
-	       sfs_mcp_stdio_call(c->stdio, method, params, result, why, wlen);
+	return mcp_session_call(c->session, method, params, result, why, wlen);
 }
 
 int sfs_mcp_client_listen(struct sfs_mcp_client *c, const char *method,
                           void (*heard)(void *), bool (*stop)(void *),
                           void *arg, char *why, size_t wlen)
 {
-	if (c->http)
-		return sfs_mcp_http_listen(c->http, method, heard, stop, arg,
-		                           why, wlen);
-	snprintf(why, wlen, "the MCP server %s is run for each fetch, and "
-	         "listened to by none", sfs_mcp_stdio_command(c->stdio));
-	return -EOPNOTSUPP;
+	return mcp_session_listen(c->session, method, heard, stop, arg, why,
+	                          wlen);
 }
 
 const char *sfs_mcp_client_name(const struct sfs_mcp_client *c)
 {
-	return c->http ? sfs_mcp_http_url(c->http)
-	               : sfs_mcp_stdio_command(c->stdio);
+	return mcp_session_name(c->session);
 }
 
 void sfs_mcp_client_close(struct sfs_mcp_client *c)
 {
 	if (!c)
 		return;
-	sfs_mcp_http_close(c->http);
-	sfs_mcp_stdio_close(c->stdio);
+	mcp_session_close(c->session);
 	free(c);
 }

@@ -1,14 +1,10 @@
 /*
- * mcp_stdio.c - a client of an MCP server that the client runs as its
- * child (MCP's stdio transport): JSON-RPC messages on the child's
- * standard input and output, one a line, in the handshake era
- * (initialize, notifications/initialized, then requests).  The answer to
- * a request is the message with its id; the server's notifications are
- * skipped, and its requests answered (ping with {}, any other with
- * "method not found": a source offers the server nothing), so that a
- * server waiting on one is not left hanging.  A line that is not a
- * JSON-RPC message breaks the transport's rule ("MUST NOT write anything
- * to its stdout that is not a valid MCP message") and is an error.
+ * stdio.c - the stdio transport (MCP's): a server that the client runs as
+ * its child, one message a line on the child's standard input and
+ * output.  Bytes in, bytes out: session.c says what they mean, and
+ * answers what the server asks.  A line that is not a JSON-RPC message
+ * breaks the transport's rule ("MUST NOT write anything to its stdout
+ * that is not a valid MCP message"): the session says so.
  *
  * The child:
  *  - has the process's environment with the source's env: over it;
@@ -44,8 +40,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mcp_client.h"
-#include "mcp_stdio.h"
+#include "transport.h"
 
 /* How long an ending server has to exit before the next, harder, ask;
  * and when the client's owner stops (a mount that ends). */
@@ -57,27 +52,23 @@
 
 extern char **environ;
 
-struct sfs_mcp_stdio {
+struct stdio {
+	struct mcp_transport t;
 	pid_t pid;             /* and its process group's id; 0: none */
 	bool exited;           /* then, as waitid says: */
 	int how;               /* CLD_EXITED, CLD_KILLED...; 0: not known */
 	int status;            /* its exit status, or the signal */
 	int in, out;           /* our ends of its stdin and stdout */
 	char *command;
+	char *label;           /* "the MCP server <command>" */
+	char asked[64];        /* the last request's method, for messages */
 	char *buf;             /* what it wrote and was not taken yet: */
 	size_t start, len, cap;   /* buf[start..len) */
-	long next_id;
-	bool broken;           /* out of step with the server */
-	bool (*stop)(void *);  /* sfs_mcp_stdio_open's, or NULL */
-	void *stop_arg;
 };
 
 static long long now_ms(void)
 {
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+	return mcp_now_ms();
 }
 
 /* ---- the child's life ------------------------------------------------ */
@@ -86,7 +77,7 @@ static long long now_ms(void)
  * status is kept then.  It is not reaped: while it is a zombie its pid,
  * which is also its process group's id, cannot be taken by another
  * process, so that end_group() signals none but the group's. */
-static bool exited_within(struct sfs_mcp_stdio *c, int ms)
+static bool exited_within(struct stdio *c, int ms)
 {
 	long long deadline = now_ms() + ms;
 	int pfd = -1;
@@ -185,17 +176,12 @@ static bool group_ended_within(pid_t pgid, int ms)
  * (SIGTERM), then made to (SIGKILL) after CLOSE_WAIT_MS.  The leader is
  * reaped last: until then its pid, the group's id, is no other's.
  */
-static bool stopped(const struct sfs_mcp_stdio *c)
-{
-	return c->stop && c->stop(c->stop_arg);
-}
-
-static void end_group(struct sfs_mcp_stdio *c)
+static void end_group(struct stdio *c, bool hurry)
 {
 	if (c->pid <= 0)
 		return;
 	/* a mount that ends waits for no server: a stop within a second */
-	int grace = stopped(c) ? STOPPING_WAIT_MS : CLOSE_WAIT_MS;
+	int grace = hurry ? STOPPING_WAIT_MS : CLOSE_WAIT_MS;
 	exited_within(c, grace);
 	if (group_runs(c->pid)) {
 		kill(-c->pid, SIGTERM);
@@ -211,8 +197,7 @@ static void end_group(struct sfs_mcp_stdio *c)
 }
 
 /* Why the server is gone, in why: how it ended, when it did. */
-static int ended(struct sfs_mcp_stdio *c, const char *method, char *why,
-                 size_t wlen)
+static int ended(struct stdio *c, char *why, size_t wlen)
 {
 	char how[64] = "closed its standard output";
 
@@ -224,8 +209,8 @@ static int ended(struct sfs_mcp_stdio *c, const char *method, char *why,
 			snprintf(how, sizeof(how), "was killed by signal %d",
 			         c->status);
 	}
-	snprintf(why, wlen, "the MCP server %s %s before answering %s",
-	         c->command, how, method);
+	snprintf(why, wlen, "%s %s before answering %s", c->label, how,
+	         c->asked);
 	return -EIO;
 }
 
@@ -290,7 +275,7 @@ static void close_pair(int p[2])
 }
 
 /* posix_spawn of argv with in[0] as its stdin, out[1] as its stdout. */
-static int spawn(struct sfs_mcp_stdio *c, const char *const *argv,
+static int spawn(struct stdio *c, const char *const *argv,
                  char **envp, int in[2], int out[2])
 {
 	posix_spawn_file_actions_t fa;
@@ -333,7 +318,7 @@ static int spawn(struct sfs_mcp_stdio *c, const char *const *argv,
 }
 
 /* The server started, its pipes ours. */
-static int start(struct sfs_mcp_stdio *c, const char *const *argv,
+static int start(struct stdio *c, const char *const *argv,
                  const char *const *env, char *why, size_t wlen)
 {
 	int in[2], out[2];
@@ -361,39 +346,39 @@ static int start(struct sfs_mcp_stdio *c, const char *const *argv,
 
 /* ---- messages ---------------------------------------------------------- */
 
-/* poll(2) on pf until it is ready (1), `left` ms pass (0), or the owner
- * says to stop (-ECANCELED). */
-static int await_fd(const struct sfs_mcp_stdio *c, struct pollfd *pf,
-                    long long left)
+/* poll(2) on pf until it is ready (1), the deadline passes (0), or the
+ * owner says to stop (-ECANCELED). */
+static int await_fd(struct pollfd *pf, const struct mcp_wait *w)
 {
+	long long left = w->deadline - now_ms();
+
 	while (left > 0) {
-		long long slice = c->stop && left > STOP_LOOK_MS ?
+		long long slice = w->stop && left > STOP_LOOK_MS ?
 		                  STOP_LOOK_MS : left;
-		long long t0 = now_ms();
-		int n = poll(pf, 1, (int)slice);
-		if (n > 0)
+		if (poll(pf, 1, (int)slice) > 0)
 			return 1;
-		if (stopped(c))
+		if (mcp_stopped(w))
 			return -ECANCELED;
-		left -= now_ms() - t0;
+		left = w->deadline - now_ms();
 	}
 	return 0;
 }
 
 /* *why for a wait the owner ended. */
-static int cancelled(const struct sfs_mcp_stdio *c, const char *method,
-                     char *why, size_t wlen)
+static int cancelled(const struct stdio *c, const char *what, char *why,
+                     size_t wlen)
 {
-	snprintf(why, wlen, "the MCP server %s: %s: stopped while waiting "
-	         "for it", c->command, method);
+	snprintf(why, wlen, "%s: %s: stopped while waiting for it",
+	         c->label, what);
 	return -ECANCELED;
 }
 
-/* Writes n bytes of p to the server's stdin, SIGPIPE held off. */
-static int write_all(struct sfs_mcp_stdio *c, const char *method,
-                     const char *p, size_t n, char *why, size_t wlen)
+/* Writes n bytes of p to the server's stdin by w's deadline, SIGPIPE
+ * held off; `what` is written, for messages. */
+static int write_all(struct stdio *c, const char *what, const char *p,
+                     size_t n, const struct mcp_wait *w, char *why,
+                     size_t wlen)
 {
-	long long deadline = now_ms() + SFS_MCP_TIMEOUT_S * 1000;
 	sigset_t pipe_set, old, pending;
 	int rc = 0;
 
@@ -403,19 +388,16 @@ static int write_all(struct sfs_mcp_stdio *c, const char *method,
 	sigpending(&pending);
 	bool was_pending = sigismember(&pending, SIGPIPE);
 	while (rc == 0 && n > 0) {
-		ssize_t w = write(c->in, p, n);
+		ssize_t put = write(c->in, p, n);
 		struct pollfd pf = { .fd = c->in, .events = POLLOUT };
-		long long left = deadline - now_ms();
-		if (w > 0) {
-			p += w;
-			n -= (size_t)w;
-		} else if (w < 0 && errno == EAGAIN && left > 0) {
-			if (await_fd(c, &pf, left) < 0)
-				rc = -ECANCELED;
-		} else if (w < 0 && errno == EAGAIN) {
-			rc = -ETIMEDOUT;
-		} else if (!(w < 0 && errno == EINTR)) {
-			rc = w < 0 ? -errno : -EIO;
+		if (put > 0) {
+			p += put;
+			n -= (size_t)put;
+		} else if (put < 0 && errno == EAGAIN) {
+			int ready = await_fd(&pf, w);
+			rc = ready < 0 ? ready : ready == 0 ? -ETIMEDOUT : 0;
+		} else if (!(put < 0 && errno == EINTR)) {
+			rc = put < 0 ? -errno : -EIO;
 		}
 	}
 	if (rc == -EPIPE && !was_pending) {
@@ -424,54 +406,55 @@ static int write_all(struct sfs_mcp_stdio *c, const char *method,
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (rc == -EPIPE)
-		return ended(c, method, why, wlen);
+		return ended(c, why, wlen);
 	if (rc == -ECANCELED)
-		return cancelled(c, method, why, wlen);
+		return cancelled(c, what, why, wlen);
 	if (rc == -ETIMEDOUT)
-		snprintf(why, wlen, "the MCP server %s did not read %s within "
-		         "%ld s", c->command, method, SFS_MCP_TIMEOUT_S);
+		snprintf(why, wlen, "%s did not read %s within %ld s",
+		         c->label, what, w->seconds);
 	else if (rc < 0)
-		snprintf(why, wlen, "cannot write to the MCP server %s: %s",
-		         c->command, strerror(-rc));
+		snprintf(why, wlen, "cannot write to %s: %s", c->label,
+		         strerror(-rc));
 	return rc;
 }
 
-/* Sends one JSON-RPC message (params consumed; id 0: a notification). */
-static int send_message(struct sfs_mcp_stdio *c, const char *method,
-                        cJSON *params, long id, char *why, size_t wlen)
+/* One message, one line: the session's text holds no newline (cJSON
+ * escapes every one inside strings). */
+static int stdio_send(struct mcp_transport *t, const char *msg, size_t n,
+                      const struct mcp_envelope *env,
+                      const struct mcp_wait *w, char *why, size_t wlen)
 {
-	cJSON *m = cJSON_CreateObject();
-	char *text = NULL;
+	struct stdio *c = (struct stdio *)t;
+	const char *what = env->method ? env->method : "an answer";
 
-	if (m) {
-		cJSON_AddStringToObject(m, "jsonrpc", "2.0");
-		if (id > 0)
-			cJSON_AddNumberToObject(m, "id", (double)id);
-		cJSON_AddStringToObject(m, "method", method);
-		if (params)
-			cJSON_AddItemToObject(m, "params", params);
-		params = NULL;
-		text = cJSON_PrintUnformatted(m);
-		cJSON_Delete(m);
+	if (env->answered)
+		snprintf(c->asked, sizeof(c->asked), "%s", what);
+	int rc = write_all(c, what, msg, n, w, why, wlen);
+	return rc < 0 ? rc : write_all(c, what, "\n", 1, w, why, wlen);
+}
+
+/* Room in c->buf for CHUNK more bytes, what was taken moved out. */
+static int make_room(struct stdio *c)
+{
+	if (c->start) {
+		memmove(c->buf, c->buf + c->start, c->len - c->start);
+		c->len -= c->start;
+		c->start = 0;
 	}
-	cJSON_Delete(params);
-	if (!text) {
-		snprintf(why, wlen, "out of memory");
+	if (c->cap >= c->len + CHUNK + 1)
+		return 0;
+	char *grown = realloc(c->buf, c->len + CHUNK + 1);
+	if (!grown)
 		return -ENOMEM;
-	}
-	/* cJSON escapes every newline inside strings: one line */
-	size_t n = strlen(text);
-	text[n] = '\n';
-	int rc = write_all(c, method, text, n + 1, why, wlen);
-	free(text);
-	return rc;
+	c->buf = grown;
+	c->cap = c->len + CHUNK + 1;
+	return 0;
 }
 
 /* The next line the server wrote (its end '\n' cut), in *line: valid
  * until the next call. */
-static int read_line(struct sfs_mcp_stdio *c, const char *method,
-                     long long deadline, char **line, char *why,
-                     size_t wlen)
+static int read_line(struct stdio *c, const struct mcp_wait *w,
+                     char **line, char *why, size_t wlen)
 {
 	for (;;) {
 		char *p = c->buf + c->start;
@@ -483,227 +466,101 @@ static int read_line(struct sfs_mcp_stdio *c, const char *method,
 			return 0;
 		}
 		if (c->len - c->start > SFS_MCP_MAX_ANSWER) {
-			snprintf(why, wlen, "the MCP server %s wrote a line "
-			         "larger than %u MiB", c->command,
-			         SFS_MCP_MAX_ANSWER >> 20);
+			snprintf(why, wlen, "%s wrote a line larger than %u MiB",
+			         c->label, SFS_MCP_MAX_ANSWER >> 20);
 			return -EFBIG;
 		}
-		if (c->start) {
-			memmove(c->buf, p, c->len - c->start);
-			c->len -= c->start;
-			c->start = 0;
-		}
-		if (c->cap < c->len + CHUNK + 1) {
-			char *grown = realloc(c->buf, c->len + CHUNK + 1);
-			if (!grown) {
-				snprintf(why, wlen, "out of memory");
-				return -ENOMEM;
-			}
-			c->buf = grown;
-			c->cap = c->len + CHUNK + 1;
-		}
+		if (make_room(c) < 0)
+			return mcp_no_memory(why, wlen);
 		struct pollfd pf = { .fd = c->out, .events = POLLIN };
-		int ready = await_fd(c, &pf, deadline - now_ms());
+		int ready = await_fd(&pf, w);
 		if (ready < 0)
-			return cancelled(c, method, why, wlen);
+			return cancelled(c, c->asked, why, wlen);
 		if (ready == 0) {
-			snprintf(why, wlen, "the MCP server %s did not answer %s "
-			         "within %ld s", c->command, method,
-			         SFS_MCP_TIMEOUT_S);
+			snprintf(why, wlen, "%s did not answer %s within %ld s",
+			         c->label, c->asked, w->seconds);
 			return -ETIMEDOUT;
 		}
 		ssize_t n = read(c->out, c->buf + c->len, CHUNK);
 		if (n == 0)
-			return ended(c, method, why, wlen);
+			return ended(c, why, wlen);
 		if (n > 0)
 			c->len += (size_t)n;
 		else if (errno != EAGAIN && errno != EINTR)
-			return ended(c, method, why, wlen);
+			return ended(c, why, wlen);
 	}
 }
 
-/* Whether m is the answer to request `id`. */
-static bool answers(const cJSON *m, long id)
+static int stdio_receive(struct mcp_transport *t, const struct mcp_wait *w,
+                         char **msg, char *why, size_t wlen)
 {
-	const cJSON *i = cJSON_GetObjectItemCaseSensitive(m, "id");
-	return cJSON_IsNumber(i) && i->valuedouble == id &&
-	       !cJSON_HasObjectItem(m, "method") &&
-	       (cJSON_HasObjectItem(m, "result") ||
-	        cJSON_HasObjectItem(m, "error"));
-}
+	struct stdio *c = (struct stdio *)t;
+	char *line = NULL;
+	int rc;
 
-/* Answers a request of the server's: ping with {}, anything else with
- * "method not found". */
-static int answer_server(struct sfs_mcp_stdio *c, const cJSON *request,
-                         char *why, size_t wlen)
-{
-	const cJSON *method = cJSON_GetObjectItemCaseSensitive(request,
-	                                                       "method");
-	cJSON *m = cJSON_CreateObject();
-	char *text = NULL;
-
-	if (m) {
-		cJSON_AddStringToObject(m, "jsonrpc", "2.0");
-		cJSON_AddItemToObject(m, "id", cJSON_Duplicate(
-			cJSON_GetObjectItemCaseSensitive(request, "id"), true));
-		if (cJSON_IsString(method) &&
-		    strcmp(method->valuestring, "ping") == 0) {
-			cJSON_AddObjectToObject(m, "result");
-		} else {
-			cJSON *e = cJSON_AddObjectToObject(m, "error");
-			cJSON_AddNumberToObject(e, "code", -32601);
-			cJSON_AddStringToObject(e, "message", "Method not found");
-		}
-		text = cJSON_PrintUnformatted(m);
-		cJSON_Delete(m);
-	}
-	if (!text)
-		return -ENOMEM;
-	size_t n = strlen(text);
-	text[n] = '\n';
-	int rc = write_all(c, "its own request", text, n + 1, why, wlen);
-	free(text);
+	*msg = NULL;
+	do   /* an empty line carries nothing */
+		rc = read_line(c, w, &line, why, wlen);
+	while (rc == 0 && line[strspn(line, " \t\r")] == '\0');
+	if (rc == 0 && !(*msg = strdup(line)))
+		rc = -ENOMEM;
 	return rc;
 }
 
-/* Waits for the answer to `id`: 0 with *reply (an error's too). */
-static int await_answer(struct sfs_mcp_stdio *c, const char *method,
-                        long id, cJSON **reply, char *why, size_t wlen)
+/* Ends the server: its standard input closed (the transport's way to
+ * ask it to exit), SIGTERM to its process group a second later (a tenth
+ * of one in a hurry), SIGKILL a second after that; it is reaped in
+ * every case. */
+static void stdio_close(struct mcp_transport *t, bool hurry)
 {
-	long long deadline = now_ms() + SFS_MCP_TIMEOUT_S * 1000;
+	struct stdio *c = (struct stdio *)t;
 
-	for (;;) {
-		char *line = NULL;
-		int rc = read_line(c, method, deadline, &line, why, wlen);
-		if (rc < 0)
-			return rc;
-		if (line[strspn(line, " \t\r")] == '\0')
-			continue;   /* an empty line carries nothing */
-		cJSON *m = cJSON_Parse(line);
-		if (!cJSON_IsObject(m)) {
-			cJSON_Delete(m);
-			snprintf(why, wlen, "the MCP server %s wrote a line that "
-			         "is not a JSON-RPC message before answering %s "
-			         "(its log belongs on standard error)",
-			         c->command, method);
-			return -EPROTO;
-		}
-		if (answers(m, id)) {
-			*reply = m;
-			return 0;
-		}
-		if (cJSON_HasObjectItem(m, "method") &&
-		    cJSON_HasObjectItem(m, "id"))
-			rc = answer_server(c, m, why, wlen);
-		cJSON_Delete(m);
-		if (rc < 0)
-			return rc;
-	}
-}
-
-int sfs_mcp_stdio_call(struct sfs_mcp_stdio *c, const char *method,
-                       cJSON *params, cJSON **result, char *why,
-                       size_t wlen)
-{
-	cJSON *reply = NULL;
-	long id = c->next_id++;
-
-	*result = NULL;
-	if (c->broken) {
-		cJSON_Delete(params);
-		snprintf(why, wlen, "the MCP server %s: its session broke "
-		         "earlier", c->command);
-		return -EIO;
-	}
-	int rc = send_message(c, method, params, id, why, wlen);
-	if (rc == 0)
-		rc = await_answer(c, method, id, &reply, why, wlen);
-	if (rc < 0) {
-		c->broken = true;   /* a half-read answer may follow */
-		return rc;
-	}
-	const cJSON *e = cJSON_GetObjectItemCaseSensitive(reply, "error");
-	if (e) {
-		const cJSON *code = cJSON_GetObjectItemCaseSensitive(e, "code");
-		const cJSON *msg = cJSON_GetObjectItemCaseSensitive(e,
-		                                                   "message");
-		snprintf(why, wlen, "the MCP server %s answered %s with error "
-		         "%d: %s", c->command, method,
-		         cJSON_IsNumber(code) ? code->valueint : 0,
-		         cJSON_IsString(msg) ? msg->valuestring : "(no message)");
-		rc = -EPROTO;
-	} else {
-		*result = cJSON_DetachItemFromObjectCaseSensitive(reply, "result");
-	}
-	cJSON_Delete(reply);
-	return rc;
-}
-
-/* initialize, then notifications/initialized. */
-static int handshake(struct sfs_mcp_stdio *c, char *why, size_t wlen)
-{
-	cJSON *params = sfs_mcp_initialize_params(), *result;
-
-	if (!params) {
-		snprintf(why, wlen, "out of memory");
-		return -ENOMEM;
-	}
-	int rc = sfs_mcp_stdio_call(c, "initialize", params, &result, why,
-	                            wlen);
-	cJSON_Delete(result);
-	return rc < 0 ? rc : send_message(c, "notifications/initialized",
-	                                  NULL, 0, why, wlen);
-}
-
-int sfs_mcp_stdio_open(const char *const *argv, const char *const *env,
-                       bool (*stop)(void *), void *stop_arg,
-                       struct sfs_mcp_stdio **out, char *why, size_t wlen)
-{
-	struct sfs_mcp_stdio *c = calloc(1, sizeof(*c));
-
-	*out = NULL;
-	if (!c || !(c->command = strdup(argv[0])) ||
-	    !(c->buf = malloc(CHUNK + 1))) {
-		if (c)
-			free(c->command);
-		free(c);
-		snprintf(why, wlen, "out of memory");
-		return -ENOMEM;
-	}
-	c->cap = CHUNK + 1;
-	c->in = c->out = -1;
-	c->status = -1;
-	c->next_id = 1;
-	c->stop = stop;
-	c->stop_arg = stop_arg;
-	int rc = start(c, argv, env, why, wlen);
-	if (rc == 0)
-		rc = handshake(c, why, wlen);
-	if (rc < 0) {
-		sfs_mcp_stdio_close(c);
-		return rc;
-	}
-	*out = c;
-	return 0;
-}
-
-const char *sfs_mcp_stdio_command(const struct sfs_mcp_stdio *c)
-{
-	return c->command;
-}
-
-void sfs_mcp_stdio_close(struct sfs_mcp_stdio *c)
-{
-	if (!c)
-		return;
-	/* end of input: the transport's way to ask a server to exit; and a
-	 * server stuck writing to us gets EPIPE */
+	/* and a server stuck writing to us gets EPIPE */
 	if (c->in >= 0)
 		close(c->in);
 	if (c->out >= 0)
 		close(c->out);
-	end_group(c);
+	end_group(c, hurry);
 	free(c->buf);
 	free(c->command);
+	free(c->label);
 	free(c);
+}
+
+/* no session to forget, no stream between requests */
+static const struct mcp_transport_ops stdio_ops = {
+	.send = stdio_send, .receive = stdio_receive, .close = stdio_close,
+};
+
+int mcp_stdio_open(const char *const *argv, const char *const *env,
+                   struct mcp_transport **out, char *why, size_t wlen)
+{
+	struct stdio *c = calloc(1, sizeof(*c));
+
+	*out = NULL;
+	if (c && asprintf(&c->label, "the MCP server %s", argv[0]) < 0)
+		c->label = NULL;
+	if (c && (!c->label || !(c->command = strdup(argv[0])) ||
+	          !(c->buf = malloc(CHUNK + 1)))) {
+		free(c->label);
+		free(c->command);
+		free(c);
+		c = NULL;
+	}
+	if (!c)
+		return mcp_no_memory(why, wlen);
+	c->t = (struct mcp_transport){ .ops = &stdio_ops, .name = c->command,
+	                               .label = c->label, .frame = "a line",
+	                               .in_step = false };
+	c->cap = CHUNK + 1;
+	c->in = c->out = -1;
+	c->status = -1;
+	snprintf(c->asked, sizeof(c->asked), "initialize");
+	int rc = start(c, argv, env, why, wlen);
+	if (rc < 0) {
+		stdio_close(&c->t, false);
+		return rc;
+	}
+	*out = &c->t;
+	return 0;
 }
