@@ -63,7 +63,7 @@ bool backing_may_wait(const struct gen *g, const struct node *n)
 	const struct sfs_source *src = s ? sfs_catalog_source(g->cat, s->root)
 	                                 : NULL;
 
-	return src && src->ops->reads_remote;
+	return src && (src->caps & SFS_SOURCE_READS_REMOTE);
 }
 
 bool backing_may_read_ahead(const struct gen *g, const struct node *n)
@@ -74,19 +74,19 @@ bool backing_may_read_ahead(const struct gen *g, const struct node *n)
 	       !backing_may_wait(g, n);
 }
 
-/* Pinning is part of change detection, which only a folder has: the
- * bytes of a git blob or of a verified cache file cannot change again
+/* Pinning is part of change detection, which only a watched source has:
+ * the bytes of a git blob or of a verified cache file cannot change again
  * before the next refresh. */
-bool backing_is_folder(const sfs_catalog *cat, size_t i)
+bool backing_is_watched(const sfs_catalog *cat, size_t i)
 {
 	const struct sfs_source *src = sfs_catalog_source(cat, i);
-	return src && src->ops == &sfs_source_dir;
+	return src && (src->caps & SFS_SOURCE_WATCHED);
 }
 
 int backing_pin(const sfs_catalog *cat, const struct sfs_skill *s,
                 const struct sfs_file *f)
 {
-	if (!backing_is_folder(cat, s->root))
+	if (!backing_is_watched(cat, s->root))
 		return -EOPNOTSUPP;
 	return sfs_source_dir_pin(s, f);
 }

@@ -24,7 +24,7 @@ int fetcher_init(struct daemon *d);
 bool fetcher_update(struct daemon *d);
 /* The start's update, before the first build: every root is brought up
  * to date, but an MCP server that has not answered within half a second
- * (sfs_source_stoppable) is left to the thread's first turn, its note
+ * (SFS_SOURCE_STOPPABLE) is left to the thread's first turn, its note
  * saying that its first fetch is under way (status.json), and stderr
  * what the mount waits for.  With -o strict or --lock every root must be
  * judged before the mount: the start waits for each. */

@@ -315,14 +315,39 @@ int sfs_source_update(const struct sfs_config *cfg, const char *root,
 int sfs_source_listen(const struct sfs_config *cfg, const char *root,
                       void (*heard)(void *), bool (*stop)(void *),
                       void *arg, char *why, size_t wlen);
-/* Whether sfs_source_update of root waits on a server that its options'
- * stop can cut short (an MCP server's, HTTP or stdio); a folder's and a
- * git+file:// root's answer at once, and a remote git fetch runs to its
- * end. */
-bool sfs_source_stoppable(const char *root);
-/* Whether sfs_source_listen may hear of changes of root (an MCP server
- * over HTTP; whether it sends notifications is known only by asking). */
-bool sfs_source_listens(const char *root);
+/*
+ * What the source a root names can do and needs, whatever its kind
+ * (each kind's file says which it has, source.c finds the kind): the
+ * daemon asks these and never which kind a root is.
+ */
+enum sfs_source_cap {
+	/* A folder on this machine: inotify watches it, its files may
+	 * change under a reader (pinned until the next refresh, settled
+	 * while written), and its root is a path. */
+	SFS_SOURCE_WATCHED = 1u << 0,
+	/* Served at a version sfs_source_update resolves (a commit, a
+	 * listing); it changes only when updated again. */
+	SFS_SOURCE_VERSIONED = 1u << 1,
+	/* A read of a file not read before may go to the network. */
+	SFS_SOURCE_READS_REMOTE = 1u << 2,
+	/* sfs_source_listen may hear of its changes. */
+	SFS_SOURCE_LISTENS = 1u << 3,
+	/* sfs_source_update waits on a server that the options' stop can
+	 * cut short. */
+	SFS_SOURCE_STOPPABLE = 1u << 4,
+	/* Its skills are what a repository or server publishes to whoever
+	 * mounts it, with no file modes to say who may read them
+	 * (private.c). */
+	SFS_SOURCE_PUBLISHED = 1u << 5,
+	/* Run as a command only the configuration file gives (command:):
+	 * never named by a URL on the command line nor in url:. */
+	SFS_SOURCE_COMMAND = 1u << 6,
+	/* May take a bearer token (a configuration file's token_file:). */
+	SFS_SOURCE_TOKEN = 1u << 7,
+};
+
+/* The capabilities (enum sfs_source_cap) of the source root names. */
+unsigned sfs_source_caps(const char *root);
 
 sfs_catalog *sfs_catalog_ref(sfs_catalog *cat);
 void sfs_catalog_unref(sfs_catalog *cat);

@@ -191,6 +191,8 @@ int sfs_source_dir_pin(const struct sfs_skill *s, const struct sfs_file *f)
 
 const struct sfs_source_ops sfs_source_dir = {
 	.kind = "folder",
+	.caps = SFS_SOURCE_WATCHED,
+	.lock = SFS_LOCK_SKILLS,
 	.discover = discover,
 	.list = list,
 	.open_skill_md = open_skill_md,

@@ -95,19 +95,23 @@ static const char *git_message(void)
 
 /* ---- state -------------------------------------------------------------- */
 
-void *sfs_source_git_new(const char *url, const char *commit,
-                         const char *cache_dir, const char *note)
+/* The state of the git source of a->root for one build: with a->version
+ * (a full commit id) the build serves that commit instead of resolving
+ * the URL's ref.  A remote URL is read from its clone under cache_dir;
+ * a->note is why its last fetch failed. */
+static void *open_state(const struct sfs_source_args *a)
 {
 	struct git_source *g = calloc(1, sizeof(*g));
 
 	if (!g)
 		return NULL;
-	if (commit)
-		snprintf(g->keep, sizeof(g->keep), "%s", commit);
-	if (!sfs_strdup_or_null(url, &g->url) ||
-	    !sfs_strdup_or_null(cache_dir, &g->cache_dir) ||
-	    !sfs_strdup_or_null(note, &g->note) ||
-	    !(g->big = sfs_git_big_new(cache_dir)) || git_libgit2_init() < 0) {
+	if (a->version)
+		snprintf(g->keep, sizeof(g->keep), "%s", a->version);
+	if (!sfs_strdup_or_null(a->root, &g->url) ||
+	    !sfs_strdup_or_null(a->cache_dir, &g->cache_dir) ||
+	    !sfs_strdup_or_null(a->note, &g->note) ||
+	    !(g->big = sfs_git_big_new(a->cache_dir)) ||
+	    git_libgit2_init() < 0) {
 		sfs_git_big_free(g->big);
 		free(g->url);
 		free(g->cache_dir);
@@ -1179,7 +1183,7 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
  * can be written there), only when they are that blob and have the
  * digest listed: an object rewritten in place since (the same id, other
  * bytes; libgit2 does not check ids as it reads, see
- * sfs_source_git_new) is not served under the digest published (-EIO). */
+ * open_state) is not served under the digest published (-EIO). */
 static int open_blob(const struct sfs_source *src, const struct sfs_file *f,
                      bool keep)
 {
@@ -1244,14 +1248,32 @@ static int open_file(const struct sfs_source *src, int root_fd,
 	return open_blob(src, f, false);
 }
 
+/* sfs_source_update of a git root: a remote one is fetched into its
+ * clone (source_git_fetch.c); a server's options and ttl are not its. */
+static int update(const char *root, const struct sfs_source_options *opts,
+                  const char *cache_dir, bool skill_mds, char *version,
+                  size_t vlen, unsigned *ttl_ms, char *why, size_t wlen)
+{
+	(void)opts;
+	(void)skill_mds;
+	(void)ttl_ms;
+	return sfs_source_git_update(root, cache_dir, version, vlen, why,
+	                             wlen);
+}
+
 const struct sfs_source_ops sfs_source_git = {
 	.kind = "git",
+	.prefix = "git+",
+	.caps = SFS_SOURCE_VERSIONED | SFS_SOURCE_PUBLISHED,
+	.lock = SFS_LOCK_COMMIT,
+	.parse_url = sfs_source_git_url_parse,
+	.open = open_state,
+	.update = update,
 	.discover = discover,
 	.list = list,
 	.open_skill_md = open_skill_md,
 	.open_file = open_file,
 	.version = version,
 	.version_key = "commit",
-	.published = true,
 	.release = release,
 };

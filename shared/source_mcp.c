@@ -137,20 +137,21 @@ static bool dup_strv(const char *const *v, char ***out)
 	return c != NULL;
 }
 
-void *sfs_source_mcp_new(const char *url, const char *listing,
-                         const char *cache_dir, const char *note,
-                         const struct sfs_source_options *opts,
-                         void (*found)(void *), void *found_arg)
+/* The state of the MCP source of a->root for one build: a->version (or
+ * NULL) is the digest of the listing to serve again, a->note why the
+ * last update failed. */
+static void *open_state(const struct sfs_source_args *a)
 {
+	const struct sfs_source_options *opts = a->opts;
 	struct mcp_source *m = calloc(1, sizeof(*m));
 
 	if (!m)
 		return NULL;
-	if (listing)
-		snprintf(m->keep, sizeof(m->keep), "%s", listing);
-	if (!sfs_strdup_or_null(url, &m->url) ||
-	    !sfs_strdup_or_null(cache_dir, &m->cache_dir) ||
-	    !sfs_strdup_or_null(note, &m->note) ||
+	if (a->version)
+		snprintf(m->keep, sizeof(m->keep), "%s", a->version);
+	if (!sfs_strdup_or_null(a->root, &m->url) ||
+	    !sfs_strdup_or_null(a->cache_dir, &m->cache_dir) ||
+	    !sfs_strdup_or_null(a->note, &m->note) ||
 	    !sfs_strdup_or_null(opts ? opts->token_file : NULL, &m->token_file) ||
 	    !dup_strv(opts ? opts->argv : NULL, &m->argv) ||
 	    !dup_strv(opts ? opts->env : NULL, &m->env)) {
@@ -169,8 +170,8 @@ void *sfs_source_mcp_new(const char *url, const char *listing,
 		.stop = opts ? opts->stop : NULL,
 		.stop_arg = opts ? opts->stop_arg : NULL,
 	};
-	m->found = found;
-	m->found_arg = found_arg;
+	m->found = a->found;
+	m->found_arg = a->found_arg;
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_mutex_init(&m->client_lock, NULL);
 	return m;
@@ -1187,8 +1188,31 @@ static int open_file(const struct sfs_source *src, int root_fd,
 	return fd == -EEXIST || fd == -ENOENT ? -EIO : fd;
 }
 
+/* A server run as a command (mcp+stdio:NAME) runs only for an update:
+ * it is refreshed by fetch_interval and SIGHUP, never heard, and takes
+ * no token. */
+static unsigned root_caps(const char *root)
+{
+	unsigned caps = sfs_source_mcp.caps;
+
+	if (strncmp(root, "mcp+stdio:", 10) == 0)
+		caps = (caps & ~(SFS_SOURCE_LISTENS | SFS_SOURCE_TOKEN)) |
+		       SFS_SOURCE_COMMAND;
+	return caps;
+}
+
 const struct sfs_source_ops sfs_source_mcp = {
 	.kind = "mcp",
+	.prefix = "mcp+",
+	.caps = SFS_SOURCE_VERSIONED | SFS_SOURCE_READS_REMOTE |
+	        SFS_SOURCE_LISTENS | SFS_SOURCE_STOPPABLE |
+	        SFS_SOURCE_PUBLISHED | SFS_SOURCE_TOKEN,
+	.root_caps = root_caps,
+	.lock = SFS_LOCK_SKILLS,
+	.parse_url = sfs_source_mcp_url_parse,
+	.open = open_state,
+	.update = sfs_source_mcp_update,
+	.listen = sfs_source_mcp_listen,
 	.discover = discover,
 	.list = list,
 	.open_skill_md = open_skill_md,
@@ -1196,7 +1220,5 @@ const struct sfs_source_ops sfs_source_mcp = {
 	.open_file = open_file,
 	.version = version,
 	.version_key = "listing",
-	.reads_remote = true,
-	.published = true,
 	.release = release,
 };
