@@ -215,13 +215,19 @@ void sfs_scan_free(struct sfs_scan *s);
 /* What every source shares with the folder's discovery and listing, so
  * that a skill obeys the same rules wherever it comes from: the folders
  * discovery does not search (version control, dependencies, caches), the
- * folders not served inside a skill (hidden ones, node_modules), and the
- * warnings of a skill larger than hosts must accept (SEP-2640) for the
- * entries v of the skill folder dir.  The last returns 0 or -ENOMEM. */
+ * folders not served inside a skill (hidden ones, node_modules). */
 bool sfs_scan_skipped_folder(const char *name);
 bool sfs_scan_hidden_in_skill(const char *name);
-int sfs_scan_check_limits(const struct sfs_file *v, size_t n,
-                          const char *dir, struct sfs_diag_list *diags);
+/* The end of every source's listing of the skill folder dir: the
+ * warnings of a skill larger than hosts must accept (SEP-2640) or than
+ * s->max_files (`capped`: entries were left out), then its n entries v
+ * as out's files (sfs_tree_take_files; v keeps its own memory).
+ * Returns 0 or -ENOMEM. */
+int sfs_scan_finish_listing(const struct sfs_scan *s, const char *dir,
+                            struct sfs_file *v, size_t n, bool capped,
+                            struct sfs_arena *arena,
+                            struct sfs_diag_list *diags,
+                            struct sfs_tree *out);
 
 /* ---- grow.c: the arrays the scan fills ---------------------------------- */
 

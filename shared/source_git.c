@@ -1165,13 +1165,8 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 	pthread_mutex_unlock(&g->digests_lock);
 
 	if (rc == 0)
-		rc = sfs_scan_check_limits(l.v, l.n, f->dir, diags);
-	if (rc == 0 && l.capped)
-		rc = sfs_diag_add(diags, SFS_WARNING, f->dir, 0, 0, "",
-		                  "more than %zu entries; only the first %zu "
-		                  "are served", s->max_files, s->max_files);
-	if (rc == 0)
-		rc = sfs_tree_take_files(l.v, l.n, l.arena, out);
+		rc = sfs_scan_finish_listing(s, f->dir, l.v, l.n, l.capped,
+		                             l.arena, diags, out);
 	free(l.v);
 	return rc;
 }
