@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -40,6 +41,27 @@ struct sfs_diag {
 /* ---- skills ----------------------------------------------------------- */
 
 /* One entry of a skill's tree: a file, a folder or a symlink. */
+/*
+ * What stamps one version of a file of a source that is not a folder,
+ * whatever its kind: an id of its bytes (a git object id, the first 20
+ * bytes of an MCP file's digest) and a generation of what the source
+ * keeps of them (an MCP SKILL.md: 0 fetched, 1 not yet, 2 found not to
+ * match its listing).  The reuse of units and digests across builds (unit.c,
+ * digest.c) compares it beside the stat identity, which such a source
+ * leaves zero; all zero for a folder's file, whose stat identity says it.
+ */
+struct sfs_version {
+	uint8_t id[20];
+	uint32_t gen;
+};
+
+/* Whether a and b stamp the same version. */
+static inline bool sfs_same_version(const struct sfs_version *a,
+                                    const struct sfs_version *b)
+{
+	return a->gen == b->gen && memcmp(a->id, b->id, sizeof(a->id)) == 0;
+}
+
 struct sfs_file {
 	const char *path;     /* relative to the skill folder, '/'-separated */
 	const char *source;   /* same, as named in the source ("skill.md") */
@@ -50,6 +72,7 @@ struct sfs_file {
 	struct timespec mtime;
 	dev_t dev;            /* of the source: change detection */
 	ino_t ino;
+	struct sfs_version version;   /* another source's: see above */
 	const char *link;     /* S_IFLNK: the target as stored; else NULL */
 	bool hashed;          /* sha256 is valid (regular files, file links) */
 	uint8_t sha256[32];

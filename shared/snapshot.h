@@ -70,10 +70,10 @@ struct sfs_digest_cache {
 int sfs_digest_cache_init(struct sfs_digest_cache *c, size_t expected);
 /* Remembers f when it carries a digest. */
 void sfs_digest_cache_add(struct sfs_digest_cache *c, const struct sfs_file *f);
-/* The digest of a file with this identity, or NULL. */
+/* The digest of a file with e's identity (inode, size, mtime, version),
+ * or NULL. */
 const uint8_t *sfs_digest_cache_find(const struct sfs_digest_cache *c,
-                                     dev_t dev, ino_t ino, off_t size,
-                                     struct timespec mtime);
+                                     const struct sfs_file *e);
 void sfs_digest_cache_free(struct sfs_digest_cache *c);
 
 /* The previous snapshot's digests by identity, filled by whichever thread
@@ -335,6 +335,7 @@ int sfs_scan_docs(struct sfs_scan *s, const char *dir, unsigned root,
 struct sfs_stamp {
 	dev_t dev;
 	ino_t ino;
+	struct sfs_version version;
 	off_t size;
 	struct timespec mtime, ctime;
 	mode_t mode;

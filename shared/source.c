@@ -11,6 +11,12 @@
 
 #include "source.h"
 
+/* Each kind's ops, defined in its file (source_<kind>.c) and named
+ * nowhere else. */
+extern const struct sfs_source_ops sfs_source_git;
+extern const struct sfs_source_ops sfs_source_mcp;
+extern const struct sfs_source_ops sfs_source_dir;
+
 static const struct sfs_source_ops *const kinds[] = {
 	&sfs_source_git,
 	&sfs_source_mcp,

@@ -55,10 +55,12 @@ struct sfs_source_args {
 
 /*
  * One kind of source.  Each file of a skill carries an identity
- * (sfs_file's dev, ino, size, mtime, ctime): a folder's are what
- * stat says; another source puts there whatever stamps a version of the
- * file (a blob id for git), so that the reuse of units and digests across
- * builds (unit.c, digest.c), which compares identities, works for it too.
+ * (sfs_file's dev, ino, size, mtime, ctime and version): a folder's is
+ * what stat says, its version zero; another source stamps the version of
+ * the file in sfs_file.version (a blob id for git, a digest for MCP) and
+ * leaves the stat fields but size and mtime zero, so that the reuse of
+ * units and digests across builds (unit.c, digest.c), which compares
+ * identities, works for it too.
  *
  * Change detection is not here: the mount watches the sources that are
  * SFS_SOURCE_WATCHED with inotify and rescans what changed (fs/watch.c,
@@ -144,6 +146,14 @@ struct sfs_source_ops {
 	 * it.  NULL (the operation) for a folder, which has no version. */
 	const char *(*version)(const struct sfs_source *src);
 	const char *version_key;   /* status.json's name of it: "commit" */
+	/* A source whose files change under a reader (SFS_SOURCE_WATCHED):
+	 * pin opens f of the skill s by its path, if it still is the file,
+	 * size and mtime the listing saw (backing_pin), and returns a
+	 * descriptor or -errno; check_pinned tells whether such a
+	 * descriptor still shows what the listing saw (0 or -errno).  NULL
+	 * for another, whose bytes cannot change before the next build. */
+	int (*pin)(const struct sfs_skill *s, const struct sfs_file *f);
+	int (*check_pinned)(int fd, const struct sfs_file *f);
 	/* Frees state; NULL when the source has none. */
 	void (*release)(struct sfs_source *src);
 };
@@ -181,18 +191,6 @@ const struct sfs_source *sfs_catalog_source(const sfs_catalog *cat,
  * -ENOMEM; a root that cannot be read is reported by discover. */
 int sfs_source_open(const struct sfs_config *cfg, const char *root,
                     const char *version, struct sfs_source *out);
-
-/* ---- source_dir.c: a folder on a local filesystem ---------------------- */
-
-extern const struct sfs_source_ops sfs_source_dir;
-
-/* Whether the open descriptor of f still shows what the listing saw
- * (identity, size and mtime), as a folder's open_file requires.
- * Returns 0 or -errno. */
-int sfs_source_dir_check(int fd, const struct sfs_file *f);
-/* Opens f of the skill s by its path, if it still is the file, size and
- * mtime the listing saw (backing_pin).  Returns a descriptor or -errno. */
-int sfs_source_dir_pin(const struct sfs_skill *s, const struct sfs_file *f);
 
 /* ---- source_url.c: the URLs of sources -------------------------------- */
 
@@ -232,8 +230,6 @@ bool sfs_source_is_commit_id(const char *s);
 
 /* ---- source_git.c: a commit of a git repository ------------------------ */
 
-extern const struct sfs_source_ops sfs_source_git;
-
 /* The parse_url of git and of MCP servers (source_url.c). */
 int sfs_source_git_url_parse(const char *s, struct sfs_source_url *u,
                              const char **why);
@@ -262,8 +258,6 @@ int sfs_source_git_update(const char *root, const char *cache_dir,
                           char *commit, size_t clen, char *why, size_t wlen);
 
 /* ---- source_mcp.c: the skills of an MCP server (SEP-2640) ------------- */
-
-extern const struct sfs_source_ops sfs_source_mcp;
 
 /* ---- mcp_listing.c: what the MCP source and its fetch share ----------- */
 

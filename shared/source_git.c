@@ -13,7 +13,7 @@
  * source finds them (the same depth limit, the same folders skipped).
  * Its entries carry git's modes (100755 is served executable), the
  * commit's time as their mtime, and the id of their blob as identity
- * (sfs_file's dev, ino and ctime hold its 20 bytes): a blob the previous
+ * (sfs_file's version): a blob the previous
  * build listed at the same path is not hashed again, and a read opens
  * exactly the blob that was listed.  A symbolic link is served when it
  * resolves inside the skill, as on disk; a submodule (a commit of another
@@ -165,33 +165,21 @@ static const char *version(const struct sfs_source *src)
 
 /* ---- identities --------------------------------------------------------- */
 
-/* The blob (or tree) id as the entry's identity: 8 bytes in dev, 8 in
- * ino, the last 4 in ctime, which nothing serves. */
+/* The blob (or tree) id as the entry's version. */
 static void stamp(struct sfs_file *e, const git_oid *id,
                   const struct git_source *g)
 {
-	uint64_t dev, ino;
-	uint32_t last;
-
-	memcpy(&dev, id->id, 8);
-	memcpy(&ino, id->id + 8, 8);
-	memcpy(&last, id->id + 16, 4);
-	e->dev = (dev_t)dev;
-	e->ino = (ino_t)ino;
-	e->ctime = (struct timespec){ .tv_sec = (time_t)last };
+	_Static_assert(sizeof(e->version.id) == GIT_OID_RAWSZ,
+	               "a version holds a git object id");
+	memcpy(e->version.id, id->id, sizeof(e->version.id));
 	e->mtime = g->time;
 	e->uid = g->uid;
 	e->gid = g->gid;
 }
 
-static void unstamp(const struct sfs_file *f, git_oid *id)
+static void unstamp(const struct sfs_version *v, git_oid *id)
 {
-	uint64_t dev = (uint64_t)f->dev, ino = (uint64_t)f->ino;
-	uint32_t last = (uint32_t)f->ctime.tv_sec;
-
-	memcpy(id->id, &dev, 8);
-	memcpy(id->id + 8, &ino, 8);
-	memcpy(id->id + 16, &last, 4);
+	memcpy(id->id, v->id, sizeof(v->id));
 }
 
 /* The path of the skill folder `dir` (as discover named it) in the
@@ -390,15 +378,11 @@ static struct sfs_unit *same_tree(const struct finder *w, const char *dir,
 {
 	const struct sfs_scan *s = w->s;
 	struct sfs_unit *u = s->reuse ? sfs_unit_find(s->reuse, dir) : NULL;
-	struct sfs_file listed = { .parent = -1 };
 	git_oid was;
 
 	if (!u || u->root != w->root || u->skill.plugin)
 		return NULL;
-	listed.dev = u->self.dev;
-	listed.ino = u->self.ino;
-	listed.ctime = u->self.ctime;
-	unstamp(&listed, &was);
+	unstamp(&u->self.version, &was);
 	return git_oid_equal(&was, id) ? u : NULL;
 }
 
@@ -769,7 +753,7 @@ static int digest_blob(struct lister *l, struct sfs_file *e, const git_oid *id)
 	git_blob *b;
 
 	if (h && h->hashed) {
-		unstamp(h, &known);
+		unstamp(&h->version, &known);
 		if (git_oid_equal(&known, id)) {
 			e->size = h->size;
 			memcpy(e->sha256, h->sha256, sizeof(e->sha256));
@@ -1189,7 +1173,7 @@ static int open_blob(const struct sfs_source *src, const struct sfs_file *f,
 
 	if (!g || !g->ready)
 		return -ENOENT;
-	unstamp(f, &id);
+	unstamp(&f->version, &id);
 	struct git_handle *h = take_handle(g);
 	if (!h) {
 		fd = -EIO;
@@ -1221,7 +1205,7 @@ static int open_skill_md(const struct sfs_source *src, const char *path,
 	if (!S_ISREG(f->mode) && !(S_ISLNK(f->mode) && f->hashed))
 		return -EINVAL;
 	git_oid id;
-	unstamp(f, &id);
+	unstamp(&f->version, &id);
 	int fd = f->size > SFS_GIT_STREAM_MIN ? -ENOENT :
 	         sfs_git_blob_open(g->cache_dir, id.id, f->size);
 	if (fd == -ENOENT || fd == -EACCES)

@@ -21,8 +21,7 @@
  * A skill is at the URI's path (skill://acme/refunds/SKILL.md is the
  * folder acme/refunds below the root), so the same rules as a folder's
  * apply to it from here on: names, limits, shadowing, --strict.  A file's
- * identity is its digest (dev, ino and ctime hold its first 20 bytes, as
- * git's blob ids do); a folder's is the digest of its skill's entry and
+ * version is its digest (sfs_file's version, as git's blob ids are); a folder's is the digest of its skill's entry and
  * its path, so a changed entry is a new folder.
  */
 #include <dirent.h>
@@ -588,19 +587,11 @@ struct lister {
 	bool capped;
 };
 
-/* An identity from a digest: 8 bytes in dev, 8 in ino, 4 in ctime. */
+/* A version from a digest: its first 20 bytes. */
 static void stamp(struct sfs_file *e, const uint8_t sum[32],
                   const struct mcp_source *m)
 {
-	uint64_t dev, ino;
-	uint32_t last;
-
-	memcpy(&dev, sum, 8);
-	memcpy(&ino, sum + 8, 8);
-	memcpy(&last, sum + 16, 4);
-	e->dev = (dev_t)dev;
-	e->ino = (ino_t)ino;
-	e->ctime = (struct timespec){ .tv_sec = (time_t)last };
+	memcpy(e->version.id, sum, sizeof(e->version.id));
 	e->mtime = m->time;
 	e->uid = m->uid;
 	e->gid = m->gid;
@@ -720,7 +711,7 @@ static int mark_unfetched(const struct mcp_source *m, struct sfs_file *e)
 	int bad = mismatched(m, e->sha256);
 	if (bad < 0)
 		return bad;
-	e->ctime.tv_nsec = 1 + bad;
+	e->version.gen = 1 + (uint32_t)bad;
 	return 0;
 }
 
@@ -1186,9 +1177,13 @@ static int open_file(const struct sfs_source *src, int root_fd,
 /* A server run as a command (mcp+stdio:NAME) runs only for an update:
  * it is refreshed by fetch_interval and SIGHUP, never heard, and takes
  * no token. */
+#define CAPS (SFS_SOURCE_VERSIONED | SFS_SOURCE_READS_REMOTE | \
+              SFS_SOURCE_LISTENS | SFS_SOURCE_STOPPABLE | \
+              SFS_SOURCE_PUBLISHED | SFS_SOURCE_TOKEN)
+
 static unsigned root_caps(const char *root)
 {
-	unsigned caps = sfs_source_mcp.caps;
+	unsigned caps = CAPS;
 
 	if (strncmp(root, "mcp+stdio:", 10) == 0)
 		caps = (caps & ~(SFS_SOURCE_LISTENS | SFS_SOURCE_TOKEN)) |
@@ -1199,9 +1194,7 @@ static unsigned root_caps(const char *root)
 const struct sfs_source_ops sfs_source_mcp = {
 	.kind = "mcp",
 	.prefix = "mcp+",
-	.caps = SFS_SOURCE_VERSIONED | SFS_SOURCE_READS_REMOTE |
-	        SFS_SOURCE_LISTENS | SFS_SOURCE_STOPPABLE |
-	        SFS_SOURCE_PUBLISHED | SFS_SOURCE_TOKEN,
+	.caps = CAPS,
 	.root_caps = root_caps,
 	.lock = SFS_LOCK_SKILLS,
 	.parse_url = sfs_source_mcp_url_parse,

@@ -215,6 +215,7 @@ static void pack(struct pack *p, const struct sfs_unit_draft *d,
 		.listing = lv, .nlisting = d->nlisting,
 		.self = {
 			.dev = t->self.dev, .ino = t->self.ino,
+			.version = t->self.version,
 			.size = t->self.size, .mtime = t->self.mtime,
 			.ctime = t->self.ctime, .mode = t->self.mode,
 		},
@@ -308,6 +309,7 @@ static bool same_file(const struct sfs_file *a, const struct sfs_file *b)
 {
 	return a->mode == b->mode && a->size == b->size &&
 	       a->dev == b->dev && a->ino == b->ino &&
+	       sfs_same_version(&a->version, &b->version) &&
 	       same_time(a->mtime, b->mtime) &&
 	       same_time(a->ctime, b->ctime) && a->hashed == b->hashed &&
 	       strcmp(a->path, b->path) == 0 &&
