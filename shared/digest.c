@@ -120,15 +120,12 @@ int sfs_sha256_at(int dirfd, const char *name, uint8_t out[32], off_t *len,
 
 /* ---- the reuse cache ---------------------------------------------------- */
 
-/* The slot of a file's identity: its inode, or another source's version
- * (whose inode is zero). */
+/* The slot of a file's identity: its device and inode, or the first
+ * bytes of another source's version, which share their memory. */
 static size_t slot_of(const struct sfs_digest_cache *c,
                       const struct sfs_file *f)
 {
-	uint64_t id;
-
-	memcpy(&id, f->version.id, sizeof(id));
-	uint64_t key = (uint64_t)f->dev ^ (uint64_t)f->ino ^ id;
+	uint64_t key = (uint64_t)f->dev ^ (uint64_t)f->ino;
 	/* Fibonacci hashing spreads consecutive inode numbers. */
 	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 17) & c->mask;
 }

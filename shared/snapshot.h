@@ -333,11 +333,16 @@ int sfs_scan_docs(struct sfs_scan *s, const char *dir, unsigned root,
 
 /* What stat says of a folder, to tell it changed. */
 struct sfs_stamp {
-	dev_t dev;
-	ino_t ino;
-	struct sfs_version version;
+	union {   /* as sfs_file's */
+		struct {
+			dev_t dev;
+			ino_t ino;
+			struct timespec ctime;
+		};
+		struct sfs_version version;
+	};
 	off_t size;
-	struct timespec mtime, ctime;
+	struct timespec mtime;
 	mode_t mode;
 };
 

@@ -55,12 +55,11 @@ struct sfs_source_args {
 
 /*
  * One kind of source.  Each file of a skill carries an identity
- * (sfs_file's dev, ino, size, mtime, ctime and version): a folder's is
- * what stat says, its version zero; another source stamps the version of
- * the file in sfs_file.version (a blob id for git, a digest for MCP) and
- * leaves the stat fields but size and mtime zero, so that the reuse of
- * units and digests across builds (unit.c, digest.c), which compares
- * identities, works for it too.
+ * (sfs_file's size, mtime, and dev, ino and ctime or version): a
+ * folder's is what stat says; another source stamps the version of the
+ * file in sfs_file.version (a blob id for git, a digest for MCP), so that
+ * the reuse of units and digests across builds (unit.c, digest.c), which
+ * compares identities, works for it too.
  *
  * Change detection is not here: the mount watches the sources that are
  * SFS_SOURCE_WATCHED with inotify and rescans what changed (fs/watch.c,

@@ -214,10 +214,11 @@ static void pack(struct pack *p, const struct sfs_unit_draft *d,
 		.statable = !d->nlisting && !links && S_ISDIR(t->self.mode),
 		.listing = lv, .nlisting = d->nlisting,
 		.self = {
+			/* and the version they share memory with */
 			.dev = t->self.dev, .ino = t->self.ino,
-			.version = t->self.version,
+			.ctime = t->self.ctime,
 			.size = t->self.size, .mtime = t->self.mtime,
-			.ctime = t->self.ctime, .mode = t->self.mode,
+			.mode = t->self.mode,
 		},
 		.name_line = d->name_line, .name_column = d->name_column,
 		.deps_line = d->deps_line, .deps_column = d->deps_column,
