@@ -459,7 +459,6 @@ static bool unchanged(const struct builder *b, const struct node *n,
 		if (f->mode != pf->mode || f->size != pf->size ||
 		    f->uid != pf->uid || f->gid != pf->gid ||
 		    f->dev != pf->dev || f->ino != pf->ino ||
-		    !sfs_same_version(&f->version, &pf->version) ||
 		    !same_timespec(f->mtime, pf->mtime) ||
 		    strcmp(f->source, pf->source) != 0)
 			return false;

@@ -148,12 +148,14 @@ int sfs_digest_cache_init(struct sfs_digest_cache *c, size_t expected)
 	return 0;
 }
 
+/* Not ctime: a new mode or link count leaves the bytes as they were.
+ * dev and ino hold another source's version (the first 16 bytes of its
+ * id, sfs_file). */
 static bool same_identity(const struct sfs_file *f, const struct sfs_file *e)
 {
 	return f->dev == e->dev && f->ino == e->ino && f->size == e->size &&
 	       f->mtime.tv_sec == e->mtime.tv_sec &&
-	       f->mtime.tv_nsec == e->mtime.tv_nsec &&
-	       sfs_same_version(&f->version, &e->version);
+	       f->mtime.tv_nsec == e->mtime.tv_nsec;
 }
 
 void sfs_digest_cache_add(struct sfs_digest_cache *c, const struct sfs_file *f)

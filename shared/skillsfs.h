@@ -19,7 +19,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 #include <sys/types.h>
 #include <time.h>
 
@@ -52,13 +51,6 @@ struct sfs_version {
 	uint32_t gen;
 };
 
-/* Whether a and b stamp the same version. */
-static inline bool sfs_same_version(const struct sfs_version *a,
-                                    const struct sfs_version *b)
-{
-	return a->gen == b->gen && memcmp(a->id, b->id, sizeof(a->id)) == 0;
-}
-
 /* One entry of a skill's tree: a file, a folder or a symlink. */
 struct sfs_file {
 	const char *path;     /* relative to the skill folder, '/'-separated */
@@ -69,11 +61,12 @@ struct sfs_file {
 	off_t size;           /* of a symlink to a file: the target's size */
 	struct timespec mtime;
 	/* Which bytes the entry holds, for the reuse of units and digests
-	 * across builds (unit.c, digest.c, which compare both) and a read's
-	 * check: a watched source's entry has its stat identity (dev, ino,
-	 * ctime), another source's the version it stamps, never both, so
-	 * they share their memory (separate, the 40,000 entries of 10,000
-	 * skills took 1.4 MiB more of the daemon). */
+	 * across builds (unit.c, digest.c) and a read's check: a watched
+	 * source's entry has its stat identity (dev, ino, ctime), another
+	 * source's the version it stamps, never both, so they share their
+	 * memory (apart, the 40,000 entries of 10,000 skills took 1.4 MiB
+	 * more of the daemon).  A comparison of dev, ino and ctime compares
+	 * the version; of dev and ino alone, the first 16 bytes of its id. */
 	union {
 		struct {
 			dev_t dev;

@@ -310,8 +310,8 @@ static bool same_file(const struct sfs_file *a, const struct sfs_file *b)
 {
 	return a->mode == b->mode && a->size == b->size &&
 	       a->dev == b->dev && a->ino == b->ino &&
-	       sfs_same_version(&a->version, &b->version) &&
 	       same_time(a->mtime, b->mtime) &&
+	       /* with dev and ino: the whole identity, or version */
 	       same_time(a->ctime, b->ctime) && a->hashed == b->hashed &&
 	       strcmp(a->path, b->path) == 0 &&
 	       strcmp(a->source, b->source) == 0 && same_str(a->link, b->link);
