@@ -11,7 +11,7 @@
 
 #include "source.h"
 
-/* Each kind's ops, defined in its file (source_<kind>.c) and named
+/* Each kind's ops, defined in its file (sources/<kind>.c) and named
  * nowhere else. */
 extern const struct sfs_source_ops sfs_source_git;
 extern const struct sfs_source_ops sfs_source_mcp;

@@ -5,7 +5,7 @@
  * do (enum sfs_source_cap) and the few operations the catalog and the
  * mount's reads need of it.
  *
- * A new kind of source: one file in shared/ (source_<kind>.c) defining
+ * A new kind of source: one file in shared/sources/ (<kind>.c) defining
  * its struct sfs_source_ops, its line in source.c's table of kinds (the
  * one place that names them), and its line in meson.build.  Nothing else
  * tests a kind: the rest asks the table (sfs_source_kind,
@@ -191,7 +191,7 @@ const struct sfs_source *sfs_catalog_source(const sfs_catalog *cat,
 int sfs_source_open(const struct sfs_config *cfg, const char *root,
                     const char *version, struct sfs_source *out);
 
-/* ---- source_url.c: the URLs of sources -------------------------------- */
+/* ---- sources/url.c: the URLs of sources -------------------------------- */
 
 enum sfs_url_kind {
 	SFS_URL_GIT_FILE = 1,   /* git+file:///ABS/PATH: read in place */
@@ -227,9 +227,9 @@ bool sfs_source_stdio_name_valid(const char *name);
 /* Whether s is 40 hex digits, a full commit id. */
 bool sfs_source_is_commit_id(const char *s);
 
-/* ---- source_git.c: a commit of a git repository ------------------------ */
+/* ---- sources/git.c: a commit of a git repository ----------------------- */
 
-/* The parse_url of git and of MCP servers (source_url.c). */
+/* The parse_url of git and of MCP servers (sources/url.c). */
 int sfs_source_git_url_parse(const char *s, struct sfs_source_url *u,
                              const char **why);
 int sfs_source_mcp_url_parse(const char *s, struct sfs_source_url *u,
@@ -239,7 +239,7 @@ struct git_repository;
 struct git_commit;
 
 
-/* ---- git_repo.c: what the git source and its fetch share --------------- */
+/* ---- sources/git_repo.c: what the git source and its fetch share ------- */
 
 /* The commit `ref` names in repo: a full commit id, a branch, a tag, or
  * (NULL) HEAD.  Returns 0 or libgit2's error. */
@@ -250,15 +250,15 @@ int sfs_git_find_commit(struct git_repository *repo, const char *ref,
  * or no memory. */
 char *sfs_git_clone_path(const char *cache_dir, const char *location);
 
-/* ---- source_git_fetch.c: a git root brought up to date ----------------- */
+/* ---- sources/git_fetch.c: a git root brought up to date ---------------- */
 
 /* sfs_source_update for a git root. */
 int sfs_source_git_update(const char *root, const char *cache_dir,
                           char *commit, size_t clen, char *why, size_t wlen);
 
-/* ---- source_mcp.c: the skills of an MCP server (SEP-2640) ------------- */
+/* ---- sources/mcp.c: the skills of an MCP server (SEP-2640) ------------- */
 
-/* ---- mcp_listing.c: what the MCP source and its fetch share ----------- */
+/* ---- mcp_listing.c: what the MCP source and its fetch share ------------ */
 
 /* One file of a skills/list entry's resources, as the listing gives it. */
 struct sfs_mcp_file {
@@ -309,7 +309,7 @@ int sfs_mcp_current_hex(const char *state, char hex[65]);
 int sfs_mcp_prune(const char *cache_dir, const char *state,
                   const char *previous);
 
-/* ---- source_mcp_fetch.c: an MCP root brought up to date ---------------- */
+/* ---- sources/mcp_fetch.c: an MCP root brought up to date --------------- */
 
 struct sfs_mcp_client;
 
