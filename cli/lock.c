@@ -198,18 +198,13 @@ static int read_status(struct reading *r)
 static int kind_of(struct reading *r, const char *path, const char *kind,
                    const struct sfs_source_ops **ops)
 {
-	static const struct sfs_source_ops *const pinned[] = {
-		&sfs_source_git, &sfs_source_mcp,
-	};
-
 	*ops = NULL;
 	if (!kind)
 		return 0;
-	for (size_t i = 0; i < sizeof(pinned) / sizeof(*pinned); i++)
-		if (strcmp(kind, pinned[i]->kind) == 0) {
-			*ops = pinned[i];
-			return 0;
-		}
+	/* a kind status.json names is one with a version to pin */
+	*ops = sfs_source_kind_named(kind);
+	if (*ops && (*ops)->version_key)
+		return 0;
 	return fail(r, "the source %s is of kind %s, which a lockfile cannot "
 	            "pin", path, kind);
 }
@@ -232,7 +227,7 @@ static int add_source(struct reading *r, const cJSON *root)
 		return fail(r, "the mount could not read the source %s "
 		            "(status.json names no %s of it; its diagnostics "
 		            "say why)", path, ops->version_key);
-	int rc = sfs_lock_add_source(&r->lock, path, ops == &sfs_source_git ?
+	int rc = sfs_lock_add_source(&r->lock, path, ops && ops->lock == SFS_LOCK_COMMIT ?
 	                                             version : NULL);
 	if (rc < 0)
 		return fail(r, "cannot lock the source %s: %s", path,

@@ -36,7 +36,7 @@ static int common_option(const char *cmd, const char *usage, int c,
 			return cli_usage_error(cmd, "bad --source '%s': not "
 			                       "git+... or mcp+... (skillsfs(1))",
 			                       optarg);
-		if (strncmp(optarg, "mcp+stdio:", 10) == 0)
+		if (sfs_source_caps(optarg) & SFS_SOURCE_COMMAND)
 			return cli_usage_error(cmd, "bad --source '%s': %s",
 			                       optarg, CLI_STDIO_SOURCE_REFUSED);
 		if (roots_add(&o->roots, optarg, "--source") < 0)

@@ -43,16 +43,16 @@ int backing_open(const struct gen *g, const struct node *n, bool *borrowed)
 	*borrowed = false;
 	if (!s || !f || n->kind != NODE_SKILL_FILE)
 		return -EINVAL;
-	int fd = gen_pinned(g, n);
-	if (fd >= 0) {
-		/* only a folder's files are pinned (see backing_pin) */
-		int rc = sfs_source_dir_check(fd, f);
-		*borrowed = rc == 0;
-		return rc < 0 ? rc : fd;
-	}
 	const struct sfs_source *src = sfs_catalog_source(g->cat, s->root);
 	if (!src)
 		return -EINVAL;
+	int fd = gen_pinned(g, n);
+	if (fd >= 0 && src->ops->check_pinned) {
+		/* only a watched source's files are pinned (backing_pin) */
+		int rc = src->ops->check_pinned(fd, f);
+		*borrowed = rc == 0;
+		return rc < 0 ? rc : fd;
+	}
 	int root_fd = s->root < g->nroot_fds ? g->root_fds[s->root] : -1;
 	return src->ops->open_file(src, root_fd, s, f);
 }
@@ -63,7 +63,7 @@ bool backing_may_wait(const struct gen *g, const struct node *n)
 	const struct sfs_source *src = s ? sfs_catalog_source(g->cat, s->root)
 	                                 : NULL;
 
-	return src && src->ops->reads_remote;
+	return src && (src->caps & SFS_SOURCE_READS_REMOTE);
 }
 
 bool backing_may_read_ahead(const struct gen *g, const struct node *n)
@@ -74,19 +74,21 @@ bool backing_may_read_ahead(const struct gen *g, const struct node *n)
 	       !backing_may_wait(g, n);
 }
 
-/* Pinning is part of change detection, which only a folder has: the
- * bytes of a git blob or of a verified cache file cannot change again
+/* Pinning is part of change detection, which only a watched source has:
+ * the bytes of a git blob or of a verified cache file cannot change again
  * before the next refresh. */
-bool backing_is_folder(const sfs_catalog *cat, size_t i)
+bool backing_is_watched(const sfs_catalog *cat, size_t i)
 {
 	const struct sfs_source *src = sfs_catalog_source(cat, i);
-	return src && src->ops == &sfs_source_dir;
+	return src && (src->caps & SFS_SOURCE_WATCHED);
 }
 
 int backing_pin(const sfs_catalog *cat, const struct sfs_skill *s,
                 const struct sfs_file *f)
 {
-	if (!backing_is_folder(cat, s->root))
+	const struct sfs_source *src = sfs_catalog_source(cat, s->root);
+
+	if (!src || !src->ops->pin)
 		return -EOPNOTSUPP;
-	return sfs_source_dir_pin(s, f);
+	return src->ops->pin(s, f);
 }

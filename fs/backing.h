@@ -17,11 +17,11 @@ int backing_open_roots(struct gen *g);
  * regular file, or -errno; *borrowed tells that the descriptor is the
  * generation's (a pinned source), which the caller must not close. */
 int backing_open(const struct gen *g, const struct node *n, bool *borrowed);
-/* Whether root i of cat (sfs_catalog_nroots: the docs folder) is a
- * folder.  Only a folder changes under the mount, so only folders are
- * watched, polled and pinned; a git root changes when it is resolved
- * again (SIGHUP). */
-bool backing_is_folder(const sfs_catalog *cat, size_t i);
+/* Whether the source of root i of cat (sfs_catalog_nroots: the docs
+ * folder) is SFS_SOURCE_WATCHED: only such a source changes under the
+ * mount, so only it is watched, polled, settled and pinned; another
+ * changes when it is updated. */
+bool backing_is_watched(const sfs_catalog *cat, size_t i);
 /* Whether opening the file of node n may wait on a server (a remote
  * source's file not in the cache yet): such a read is answered from a
  * worker (remote_read.h), never on the FUSE loop. */

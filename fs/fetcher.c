@@ -103,7 +103,7 @@ static void fetcher_free(struct fetcher *f)
 static bool has_versions(const struct roots *roots)
 {
 	for (size_t i = 0; i < roots->n; i++)
-		if (sfs_source_is_url(roots->paths[i]))
+		if (sfs_source_caps(roots->paths[i]) & SFS_SOURCE_VERSIONED)
 			return true;
 	return false;
 }
@@ -267,7 +267,7 @@ void fetcher_first(struct daemon *d)
 	if (!f)
 		return;
 	for (size_t i = 0; wait && i < roots->n; i++)
-		if (sfs_source_stoppable(roots->paths[i]))
+		if (sfs_source_caps(roots->paths[i]) & SFS_SOURCE_STOPPABLE)
 			fprintf(stderr, "skillsfs: waiting for %s: %s judges "
 			        "every root before it mounts\n", roots->paths[i],
 			        d->opt->lock ? "--lock" : "-o strict");

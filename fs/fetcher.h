@@ -23,12 +23,11 @@ int fetcher_init(struct daemon *d);
  * changed.  Blocks on the network: at start, or on the fetcher's thread. */
 bool fetcher_update(struct daemon *d);
 /* The start's update, before the first build: every root is brought up
- * to date, but a server (MCP, or a git remote: sfs_source_stoppable)
- * that has not answered within half a second is left to the thread's
- * first turn, its note saying that its first fetch is under way
- * (status.json), and stderr what the mount waits for.  With -o strict
- * or --lock every root must be judged before the mount: the start waits
- * for each. */
+ * to date, but a server (MCP, or a git remote: SFS_SOURCE_STOPPABLE) that
+ * has not answered within half a second is left to the thread's first turn, its note
+ * saying that its first fetch is under way (status.json), and stderr
+ * what the mount waits for.  With -o strict or --lock every root must be
+ * judged before the mount: the start waits for each. */
 void fetcher_first(struct daemon *d);
 /* For sfs_source_options.stop: whether the start has waited for the
  * servers as long as it may (fetcher_first). */

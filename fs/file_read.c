@@ -19,7 +19,7 @@ static void say_unverified(struct daemon *d, const struct gen *g,
 	const struct sfs_skill *s = gen_skill(g, n);
 	const struct sfs_file *f = gen_file(g, n);
 
-	if (s && f && !backing_is_folder(g->cat, s->root))
+	if (s && f && !backing_is_watched(g->cat, s->root))
 		report_say(d, LOG_WARNING, "skills/%s/%s: not served: the "
 		           "source did not give the bytes its listing names "
 		           "(status.json says why after the next refresh)",

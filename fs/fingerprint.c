@@ -64,16 +64,16 @@ uint64_t fingerprint(const sfs_catalog *cat, const struct roots *roots,
 
 	if (newest)
 		*newest = (struct timespec){ 0 };
-	/* only folders: a git root changes when it is resolved again */
+	/* only watched roots: another changes when it is updated */
 	for (size_t i = 0; i < roots->n; i++)
-		if (!sfs_source_is_url(roots->paths[i]))
+		if (sfs_source_caps(roots->paths[i]) & SFS_SOURCE_WATCHED)
 			h = mix_stat(h, roots->paths[i], newest);
 	const char *const *dirs = sfs_catalog_dirs(cat, &n);
 	for (size_t i = 0; i < n; i++)
 		h = mix_stat(h, dirs[i], newest);
 	for (size_t i = 0; i < sfs_catalog_nskills(cat); i++) {
 		const struct sfs_skill *s = sfs_catalog_skill(cat, i);
-		if (!backing_is_folder(cat, s->root))
+		if (!backing_is_watched(cat, s->root))
 			continue;
 		for (size_t f = 0; f < s->nfiles; f++)
 			h = mix_file(h, s->dir, s->files[f].source, newest);
@@ -85,7 +85,7 @@ uint64_t fingerprint(const sfs_catalog *cat, const struct roots *roots,
 		h = mix_file(h, docs->dir, docs->files[f].source, newest);
 	const struct sfs_unserved *u = sfs_catalog_unserved(cat, &n);
 	for (size_t i = 0; i < n; i++) {
-		if (!backing_is_folder(cat, u[i].root))
+		if (!backing_is_watched(cat, u[i].root))
 			continue;
 		h = mix_file(h, u[i].dir, "SKILL.md", newest);
 		h = mix_file(h, u[i].dir, "skill.md", newest);

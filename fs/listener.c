@@ -144,7 +144,7 @@ struct listeners *listeners_start(struct daemon *d, int news,
 		return NULL;
 	}
 	for (size_t i = 0; i < roots->n; i++) {
-		if (!sfs_source_listens(roots->paths[i]))
+		if (!(sfs_source_caps(roots->paths[i]) & SFS_SOURCE_LISTENS))
 			continue;
 		struct listener *l = &all->v[all->n++];
 		l->all = all;

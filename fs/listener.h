@@ -11,7 +11,7 @@ struct daemon;
 struct listeners;
 
 /* Starts a thread for each root of d whose source may tell of changes
- * (sfs_source_listens); when root i's did, its thread sets pending[i]
+ * (SFS_SOURCE_LISTENS); when root i's did, its thread sets pending[i]
  * and writes to the eventfd `news`.  Returns the threads (none when no
  * root listens), or NULL when out of memory. */
 struct listeners *listeners_start(struct daemon *d, int news,

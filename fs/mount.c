@@ -137,7 +137,7 @@ static void warn_missing_roots(const struct roots *roots)
 	struct stat st;
 
 	for (size_t i = 0; i < roots->n; i++) {
-		if (sfs_source_is_url(roots->paths[i]))
+		if (!(sfs_source_caps(roots->paths[i]) & SFS_SOURCE_WATCHED))
 			continue;   /* the build reports what it cannot read */
 		if (stat(roots->paths[i], &st) == 0 && S_ISDIR(st.st_mode))
 			continue;
@@ -176,14 +176,14 @@ static void refuse_roots_in_mounts(struct mount_options *o,
 
 	for (size_t i = 0; i < o->roots.n;) {
 		const char *root = o->roots.paths[i];
-		char *real = sfs_source_is_url(root) ? NULL :
-		             realpath(root, NULL);
+		bool path = sfs_source_caps(root) & SFS_SOURCE_WATCHED;
+		char *real = path ? realpath(root, NULL) : NULL;
 		char *other = real ? sfs_skillsfs_mount_of(real) : NULL;
 		/* a root that does not exist yet may be inside this mount,
 		 * whose folders appear with it */
 		const char *at = real ? real : root;
 		size_t n = self ? strlen(self) : 0;
-		bool mine = self && !sfs_source_is_url(root) &&
+		bool mine = self && path &&
 		            strncmp(at, self, n) == 0 &&
 		            (at[n] == '/' || !at[n]);
 		if (mine || other) {

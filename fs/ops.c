@@ -120,7 +120,7 @@ static bool source_moved(const struct gen *g, const struct node *n)
 	bool borrowed;
 
 	if (n->kind != NODE_SKILL_FILE || gen_kept(g, n) ||
-	    !backing_is_folder(g->cat, gen_skill(g, n)->root))
+	    !backing_is_watched(g->cat, gen_skill(g, n)->root))
 		return false;   /* a git blob does not move */
 	int fd = backing_open(g, n, &borrowed);
 	if (fd >= 0 && !borrowed)

@@ -191,9 +191,8 @@ static int add_source(struct mount_options *o, const char *url)
 
 	if (rc == -EINVAL)
 		return usage_error("bad --source '%s': %s", url, why);
-	bool stdio = rc == 0 && u.kind == SFS_URL_MCP_STDIO;
 	sfs_source_url_free(&u);
-	if (stdio)
+	if (rc == 0 && (sfs_source_caps(url) & SFS_SOURCE_COMMAND))
 		return usage_error("bad --source '%s': %s", url,
 		                   CLI_STDIO_SOURCE_REFUSED);
 	if (rc < 0 || roots_add(&o->roots, url, "--source") < 0)

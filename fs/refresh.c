@@ -218,7 +218,8 @@ int refresher_init(struct daemon *d)
 	}
 	for (size_t i = 0; i < d->opt->roots.n; i++) {
 		const char *root = d->opt->roots.paths[i];
-		if (!sfs_source_is_url(root) && remote_fs(root)) {
+		if ((sfs_source_caps(root) & SFS_SOURCE_WATCHED) &&
+		    remote_fs(root)) {
 			use_polling(d, NULL);
 			return 0;
 		}
@@ -303,8 +304,8 @@ static int wanted(const struct daemon *d, const sfs_catalog *cat,
 		rc = want_add(l, dirs[i], NULL);
 	for (size_t i = 0; i < d->opt->roots.n && rc == 0; i++) {
 		const char *root = d->opt->roots.paths[i];
-		if (sfs_source_is_url(root))
-			continue;   /* not a folder: resolved on SIGHUP */
+		if (!(sfs_source_caps(root) & SFS_SOURCE_WATCHED))
+			continue;   /* not a folder: resolved on update */
 		if (stat(root, &st) == 0 && S_ISDIR(st.st_mode))
 			rc = want_add(l, root, NULL);
 		else
@@ -380,7 +381,8 @@ static bool roots_moved(struct daemon *d)
 	bool moved = false;
 
 	for (size_t i = 0; r->roots && i < d->opt->roots.n; i++) {
-		if (sfs_source_is_url(d->opt->roots.paths[i]))
+		if (!(sfs_source_caps(d->opt->roots.paths[i]) &
+		      SFS_SOURCE_WATCHED))
 			continue;
 		struct root_id now = root_id(d->opt->roots.paths[i]);
 		moved |= now.exists != r->roots[i].exists ||
@@ -542,7 +544,7 @@ static int judge(struct daemon *d, const struct gen *g, bool forced,
 	for (size_t i = 0; rc == 0 && i < sfs_catalog_nskills(g->cat); i++) {
 		const struct sfs_skill *t = sfs_catalog_skill(g->cat, i);
 		const struct sfs_skill *s = sfs_catalog_find(cur->cat, t->id);
-		if (s == t || (s && !backing_is_folder(cur->cat, s->root)))
+		if (s == t || (s && !backing_is_watched(cur->cat, s->root)))
 			continue;   /* a skill taken unchanged is the same */
 		if (!s) {
 			/* a new skill has no last version to serve */
@@ -560,7 +562,7 @@ static int judge(struct daemon *d, const struct gen *g, bool forced,
 	for (size_t i = 0; rc == 0 && i < sfs_catalog_nskills(cur->cat); i++) {
 		const struct sfs_skill *s = sfs_catalog_skill(cur->cat, i);
 		if (!sfs_catalog_find(g->cat, s->id) &&
-		    backing_is_folder(cur->cat, s->root))
+		    backing_is_watched(cur->cat, s->root))
 			rc = judge_one(r, s, settle_gone_signs(s), forced, j);
 	}
 	free(signs);

@@ -126,7 +126,7 @@ unsigned *settle_file_signs(const struct gen *prev, const struct gen *g)
 			continue;
 		const struct sfs_skill *t = gen_skill(g, nd);
 		const struct sfs_file *f = gen_file(g, nd);
-		if (!backing_is_folder(g->cat, t->root) || !S_ISREG(f->mode))
+		if (!backing_is_watched(g->cat, t->root) || !S_ISREG(f->mode))
 			continue;
 		unsigned *sg = &v[nd->skill];
 		if (open_for_writing(t->dir, f->source))

@@ -504,9 +504,8 @@ static int source_entry(struct cfg_ctx *c, const char *key,
 		return no_memory(c);
 	if (rc < 0)
 		return fail(c, v, key, "%s: %s", url, why);
-	bool stdio = u.kind == SFS_URL_MCP_STDIO;
 	sfs_source_url_free(&u);
-	if (stdio)
+	if (sfs_source_caps(url) & SFS_SOURCE_COMMAND)
 		return fail(c, v, key, "%s: a stdio source is given by "
 		            "command: (and name:), not url:", url);
 	c->e.url = url;
@@ -551,7 +550,8 @@ static int check_entry(struct cfg_ctx *c, const yaml_node_t *item,
 	if (e->url && (e->args || e->env || e->name))
 		return fail(c, item, key, "args, env and name are for "
 		            "command: sources only");
-	if (e->token_file && (!e->url || strncmp(e->url, "mcp+", 4) != 0))
+	if (e->token_file &&
+	    (!e->url || !(sfs_source_caps(e->url) & SFS_SOURCE_TOKEN)))
 		return fail(c, item, key, "token_file is for mcp+https:// "
 		            "sources only");
 	return 0;

@@ -120,9 +120,12 @@ int sfs_sha256_at(int dirfd, const char *name, uint8_t out[32], off_t *len,
 
 /* ---- the reuse cache ---------------------------------------------------- */
 
-static size_t slot_of(const struct sfs_digest_cache *c, dev_t dev, ino_t ino)
+/* The slot of a file's identity: its device and inode, or the first
+ * bytes of another source's version, which share their memory. */
+static size_t slot_of(const struct sfs_digest_cache *c,
+                      const struct sfs_file *f)
 {
-	uint64_t key = (uint64_t)dev ^ (uint64_t)ino;
+	uint64_t key = (uint64_t)f->dev ^ (uint64_t)f->ino;
 	/* Fibonacci hashing spreads consecutive inode numbers. */
 	return (size_t)((key * 0x9e3779b97f4a7c15ULL) >> 17) & c->mask;
 }
@@ -145,12 +148,14 @@ int sfs_digest_cache_init(struct sfs_digest_cache *c, size_t expected)
 	return 0;
 }
 
-static bool same_identity(const struct sfs_file *f, dev_t dev, ino_t ino,
-                          off_t size, struct timespec mtime)
+/* Not ctime: a new mode or link count leaves the bytes as they were.
+ * dev and ino hold another source's version (the first 16 bytes of its
+ * id, sfs_file). */
+static bool same_identity(const struct sfs_file *f, const struct sfs_file *e)
 {
-	return f->dev == dev && f->ino == ino && f->size == size &&
-	       f->mtime.tv_sec == mtime.tv_sec &&
-	       f->mtime.tv_nsec == mtime.tv_nsec;
+	return f->dev == e->dev && f->ino == e->ino && f->size == e->size &&
+	       f->mtime.tv_sec == e->mtime.tv_sec &&
+	       f->mtime.tv_nsec == e->mtime.tv_nsec;
 }
 
 void sfs_digest_cache_add(struct sfs_digest_cache *c, const struct sfs_file *f)
@@ -159,10 +164,9 @@ void sfs_digest_cache_add(struct sfs_digest_cache *c, const struct sfs_file *f)
 	 * always end at an empty slot. */
 	if (!c->slots || !f->hashed || (c->n + 1) * 2 > c->mask + 1)
 		return;
-	size_t i = slot_of(c, f->dev, f->ino);
+	size_t i = slot_of(c, f);
 	while (c->slots[i]) {
-		if (same_identity(c->slots[i], f->dev, f->ino, f->size,
-		                  f->mtime))
+		if (same_identity(c->slots[i], f))
 			return;
 		i = (i + 1) & c->mask;
 	}
@@ -171,14 +175,13 @@ void sfs_digest_cache_add(struct sfs_digest_cache *c, const struct sfs_file *f)
 }
 
 const uint8_t *sfs_digest_cache_find(const struct sfs_digest_cache *c,
-                                     dev_t dev, ino_t ino, off_t size,
-                                     struct timespec mtime)
+                                     const struct sfs_file *e)
 {
 	if (!c || !c->slots)
 		return NULL;
-	for (size_t i = slot_of(c, dev, ino); c->slots[i];
+	for (size_t i = slot_of(c, e); c->slots[i];
 	     i = (i + 1) & c->mask) {
-		if (same_identity(c->slots[i], dev, ino, size, mtime))
+		if (same_identity(c->slots[i], e))
 			return c->slots[i]->sha256;
 	}
 	return NULL;
@@ -223,8 +226,7 @@ const uint8_t *sfs_digest_reuse(struct sfs_scan *s, const struct sfs_file *e)
 {
 	const struct sfs_file *h = hint_find(s, e->path);
 
-	if (h && h->hashed && same_identity(h, e->dev, e->ino, e->size,
-	                                    e->mtime))
+	if (h && h->hashed && same_identity(h, e))
 		return h->sha256;
 	struct sfs_digests *d = s->digests;
 	if (!s->prev || !d)
@@ -236,6 +238,5 @@ const uint8_t *sfs_digest_reuse(struct sfs_scan *s, const struct sfs_file *e)
 		atomic_store_explicit(&d->filled, true, memory_order_release);
 		pthread_mutex_unlock(&d->lock);
 	}
-	return sfs_digest_cache_find(&d->cache, e->dev, e->ino, e->size,
-	                             e->mtime);
+	return sfs_digest_cache_find(&d->cache, e);
 }

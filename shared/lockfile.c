@@ -125,7 +125,7 @@ static int set_git(struct sfs_lock_source *src, const char *url,
 	int rc = sfs_source_url_parse(url, &u, why);
 	if (rc < 0)
 		return rc;
-	if (u.kind == SFS_URL_MCP || u.kind == SFS_URL_MCP_STDIO) {
+	if (sfs_source_kind(url)->lock != SFS_LOCK_COMMIT) {
 		*why = "an MCP server has no commit: it is pinned by the "
 		       "digests of its skills";
 		*commit_wrong = true;
@@ -178,7 +178,7 @@ static int named_root(const char *root)
 	if (!sfs_source_is_url(root))
 		return root[0] == '/' ? 0 : -EINVAL;
 	int rc = sfs_source_url_parse(root, &u, &why);
-	if (rc == 0 && u.kind != SFS_URL_MCP && u.kind != SFS_URL_MCP_STDIO)
+	if (rc == 0 && sfs_source_kind(root)->lock != SFS_LOCK_SKILLS)
 		rc = -EINVAL;
 	sfs_source_url_free(&u);
 	return rc;
@@ -446,8 +446,8 @@ static int take_mcp(struct reader *r, const cJSON *o, const char *url,
 	return take_named(r, o, "an MCP server", src);
 }
 
-/* A source named by its url: a git source or an MCP server, which the
- * URL tells apart. */
+/* A source named by its url: pinned by its commit (a git source) or by
+ * its skills (an MCP server), as its kind's lock policy says. */
 static int take_url(struct reader *r, const cJSON *o,
                     struct sfs_lock_source *src)
 {
@@ -460,13 +460,12 @@ static int take_url(struct reader *r, const cJSON *o,
 		            "(git+file:///PATH#COMMIT[:SUBDIR], "
 		            "mcp+https://HOST/PATH)");
 	int rc = sfs_source_url_parse(url->valuestring, &u, &why);
-	enum sfs_url_kind kind = u.kind;
 	sfs_source_url_free(&u);
 	if (rc == -ENOMEM)
 		return no_memory(r);
 	if (rc < 0)
 		return fail(r, KEY_URL, NULL, "'%s': %s", url->valuestring, why);
-	if (kind == SFS_URL_MCP || kind == SFS_URL_MCP_STDIO)
+	if (sfs_source_kind(url->valuestring)->lock == SFS_LOCK_SKILLS)
 		return take_mcp(r, o, url->valuestring, src);
 	return take_git(r, o, url->valuestring, src);
 }

@@ -115,7 +115,7 @@ static bool folder_public(const sfs_catalog *cat, const struct sfs_unit *u,
 {
 	const struct sfs_source *src = sfs_catalog_source(cat, u->root);
 
-	if (src && src->ops->published)
+	if (src && (src->caps & SFS_SOURCE_PUBLISHED))
 		return !src->private_skills;
 	char *real = realpath(u->dir, NULL);
 

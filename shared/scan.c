@@ -1145,8 +1145,8 @@ static int drop_outside_links(struct tree_walk *t)
 #define HOST_MAX_FILES 512
 #define HOST_MAX_BYTES ((off_t)16 << 20)
 
-int sfs_scan_check_limits(const struct sfs_file *v, size_t n,
-                          const char *dir, struct sfs_diag_list *diags)
+static int check_limits(const struct sfs_file *v, size_t n,
+                        const char *dir, struct sfs_diag_list *diags)
 {
 	size_t files = 0;
 	off_t bytes = 0;
@@ -1172,9 +1172,25 @@ int sfs_scan_check_limits(const struct sfs_file *v, size_t n,
 	return rc;
 }
 
-/* The folders read and the entries found, sorted and linked, into the
- * arena. */
-static int finish_tree(struct tree_walk *t, struct sfs_tree *out)
+int sfs_scan_finish_listing(const struct sfs_scan *s, const char *dir,
+                            struct sfs_file *v, size_t n, bool capped,
+                            struct sfs_arena *arena,
+                            struct sfs_diag_list *diags,
+                            struct sfs_tree *out)
+{
+	int rc = check_limits(v, n, dir, diags);
+
+	if (rc == 0 && capped)
+		rc = sfs_diag_add(diags, SFS_WARNING, dir, 0, 0, "",
+		                  "more than %zu entries; only the first %zu "
+		                  "are served", s->max_files, s->max_files);
+	if (rc == 0)
+		rc = sfs_tree_take_files(v, n, arena, out);
+	return rc;
+}
+
+/* The folders read, into the arena. */
+static int take_dirs(struct tree_walk *t, struct sfs_tree *out)
 {
 	out->dirs = sfs_arena_alloc(t->arena,
 	                            (t->dirs.n ? t->dirs.n : 1) *
@@ -1184,7 +1200,7 @@ static int finish_tree(struct tree_walk *t, struct sfs_tree *out)
 	out->ndirs = t->dirs.n;
 	if (t->dirs.n)
 		memcpy(out->dirs, t->dirs.v, t->dirs.n * sizeof(*out->dirs));
-	return sfs_tree_take_files(t->v, t->n, t->arena, out);
+	return 0;
 }
 
 int sfs_scan_tree(struct sfs_scan *s, struct sfs_found *f,
@@ -1231,13 +1247,10 @@ int sfs_scan_tree(struct sfs_scan *s, struct sfs_found *f,
 	if (rc == 0)
 		rc = drop_outside_links(&t);
 	if (rc == 0)
-		rc = sfs_scan_check_limits(t.v, t.n, f->dir, diags);
-	if (rc == 0 && t.capped)
-		rc = sfs_diag_add(diags, SFS_WARNING, f->dir, 0, 0, "",
-		                  "more than %zu entries; only the first %zu "
-		                  "are served", s->max_files, s->max_files);
+		rc = take_dirs(&t, out);
 	if (rc == 0)
-		rc = finish_tree(&t, out);
+		rc = sfs_scan_finish_listing(s, f->dir, t.v, t.n, t.capped,
+		                             arena, diags, out);
 	free(t.multi);
 	free(t.v);
 	free(t.dirs.v);

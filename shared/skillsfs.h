@@ -41,6 +41,18 @@ struct sfs_diag {
 
 /* ---- skills ----------------------------------------------------------- */
 
+/*
+ * What stamps one version of a file of a source that is not watched
+ * (SFS_SOURCE_WATCHED), whatever its kind: an id of its bytes (a git
+ * object id, the first 20 bytes of an MCP file's digest) and a generation
+ * of what the source keeps of them (an MCP SKILL.md: 0 fetched, 1 not
+ * yet, 2 found not to match its listing).
+ */
+struct sfs_version {
+	uint8_t id[20];
+	uint32_t gen;
+};
+
 /* One entry of a skill's tree: a file, a folder or a symlink. */
 struct sfs_file {
 	const char *path;     /* relative to the skill folder, '/'-separated */
@@ -50,12 +62,24 @@ struct sfs_file {
 	mode_t mode;          /* S_IFREG, S_IFDIR or S_IFLNK, with permissions */
 	off_t size;           /* of a symlink to a file: the target's size */
 	struct timespec mtime;
-	dev_t dev;            /* of the source: change detection */
-	ino_t ino;
+	/* Which bytes the entry holds, for the reuse of units and digests
+	 * across builds (unit.c, digest.c) and a read's check: a watched
+	 * source's entry has its stat identity (dev, ino, ctime), another
+	 * source's the version it stamps, never both, so they share their
+	 * memory (apart, the 40,000 entries of 10,000 skills took 1.4 MiB
+	 * more of the daemon).  A comparison of dev, ino and ctime compares
+	 * the version; of dev and ino alone, the first 16 bytes of its id. */
+	union {
+		struct {
+			dev_t dev;
+			ino_t ino;
+			struct timespec ctime;
+		};
+		struct sfs_version version;
+	};
 	const char *link;     /* S_IFLNK: the target as stored; else NULL */
 	bool hashed;          /* sha256 is valid (regular files, file links) */
 	uint8_t sha256[32];
-	struct timespec ctime; /* of the source: change detection */
 	uid_t uid;            /* owner of the entry itself (of a symlink: */
 	gid_t gid;            /* the link's), as listed */
 };
@@ -317,14 +341,39 @@ int sfs_source_update(const struct sfs_config *cfg, const char *root,
 int sfs_source_listen(const struct sfs_config *cfg, const char *root,
                       void (*heard)(void *), bool (*stop)(void *),
                       void *arg, char *why, size_t wlen);
-/* Whether sfs_source_update of root waits on a server that its options'
- * stop can cut short (an MCP server's, HTTP or stdio, and a remote git
- * fetch, which is left to run on alone); a folder's and a git+file://
- * root's answer at once. */
-bool sfs_source_stoppable(const char *root);
-/* Whether sfs_source_listen may hear of changes of root (an MCP server
- * over HTTP; whether it sends notifications is known only by asking). */
-bool sfs_source_listens(const char *root);
+/*
+ * What the source a root names can do and needs, whatever its kind
+ * (each kind's file says which it has, source.c finds the kind): the
+ * daemon asks these and never which kind a root is.
+ */
+enum sfs_source_cap {
+	/* A folder on this machine: inotify watches it, its files may
+	 * change under a reader (pinned until the next refresh, settled
+	 * while written), and its root is a path. */
+	SFS_SOURCE_WATCHED = 1u << 0,
+	/* Served at a version sfs_source_update resolves (a commit, a
+	 * listing); it changes only when updated again. */
+	SFS_SOURCE_VERSIONED = 1u << 1,
+	/* A read of a file not read before may go to the network. */
+	SFS_SOURCE_READS_REMOTE = 1u << 2,
+	/* sfs_source_listen may hear of its changes. */
+	SFS_SOURCE_LISTENS = 1u << 3,
+	/* sfs_source_update waits on a server that the options' stop can
+	 * cut short. */
+	SFS_SOURCE_STOPPABLE = 1u << 4,
+	/* Its skills are what a repository or server publishes to whoever
+	 * mounts it, with no file modes to say who may read them
+	 * (private.c). */
+	SFS_SOURCE_PUBLISHED = 1u << 5,
+	/* Run as a command only the configuration file gives (command:):
+	 * never named by a URL on the command line nor in url:. */
+	SFS_SOURCE_COMMAND = 1u << 6,
+	/* May take a bearer token (a configuration file's token_file:). */
+	SFS_SOURCE_TOKEN = 1u << 7,
+};
+
+/* The capabilities (enum sfs_source_cap) of the source root names. */
+unsigned sfs_source_caps(const char *root);
 
 sfs_catalog *sfs_catalog_ref(sfs_catalog *cat);
 void sfs_catalog_unref(sfs_catalog *cat);

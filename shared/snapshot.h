@@ -70,10 +70,10 @@ struct sfs_digest_cache {
 int sfs_digest_cache_init(struct sfs_digest_cache *c, size_t expected);
 /* Remembers f when it carries a digest. */
 void sfs_digest_cache_add(struct sfs_digest_cache *c, const struct sfs_file *f);
-/* The digest of a file with this identity, or NULL. */
+/* The digest of a file with e's identity (inode, size, mtime, version),
+ * or NULL. */
 const uint8_t *sfs_digest_cache_find(const struct sfs_digest_cache *c,
-                                     dev_t dev, ino_t ino, off_t size,
-                                     struct timespec mtime);
+                                     const struct sfs_file *e);
 void sfs_digest_cache_free(struct sfs_digest_cache *c);
 
 /* The previous snapshot's digests by identity, filled by whichever thread
@@ -215,13 +215,19 @@ void sfs_scan_free(struct sfs_scan *s);
 /* What every source shares with the folder's discovery and listing, so
  * that a skill obeys the same rules wherever it comes from: the folders
  * discovery does not search (version control, dependencies, caches), the
- * folders not served inside a skill (hidden ones, node_modules), and the
- * warnings of a skill larger than hosts must accept (SEP-2640) for the
- * entries v of the skill folder dir.  The last returns 0 or -ENOMEM. */
+ * folders not served inside a skill (hidden ones, node_modules). */
 bool sfs_scan_skipped_folder(const char *name);
 bool sfs_scan_hidden_in_skill(const char *name);
-int sfs_scan_check_limits(const struct sfs_file *v, size_t n,
-                          const char *dir, struct sfs_diag_list *diags);
+/* The end of every source's listing of the skill folder dir: the
+ * warnings of a skill larger than hosts must accept (SEP-2640) or than
+ * s->max_files (`capped`: entries were left out), then its n entries v
+ * as out's files (sfs_tree_take_files; v keeps its own memory).
+ * Returns 0 or -ENOMEM. */
+int sfs_scan_finish_listing(const struct sfs_scan *s, const char *dir,
+                            struct sfs_file *v, size_t n, bool capped,
+                            struct sfs_arena *arena,
+                            struct sfs_diag_list *diags,
+                            struct sfs_tree *out);
 
 /* ---- grow.c: the arrays the scan fills ---------------------------------- */
 
@@ -327,10 +333,16 @@ int sfs_scan_docs(struct sfs_scan *s, const char *dir, unsigned root,
 
 /* What stat says of a folder, to tell it changed. */
 struct sfs_stamp {
-	dev_t dev;
-	ino_t ino;
+	union {   /* as sfs_file's */
+		struct {
+			dev_t dev;
+			ino_t ino;
+			struct timespec ctime;
+		};
+		struct sfs_version version;
+	};
 	off_t size;
-	struct timespec mtime, ctime;
+	struct timespec mtime;
 	mode_t mode;
 };
 

@@ -1,8 +1,9 @@
 /*
- * source.c - which kind of source a configured root names: a folder's
- * path, or a URL of another kind (source_url.c): git+... a commit of a
- * git repository, mcp+... an MCP server's skills.  A new kind of source
- * adds its line here.
+ * source.c - the table of the kinds of source, the one place that names
+ * them: a configured root is of the first kind whose prefix it starts
+ * with (git+... a commit of a git repository, mcp+... an MCP server's
+ * skills), or a folder.  A new kind of source adds its line to `kinds`;
+ * everything else asks the table.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -10,16 +11,48 @@
 
 #include "source.h"
 
-/* Whether root names an MCP server (mcp+https://..., mcp+stdio:NAME). */
-static bool is_mcp(const char *root)
+/* Each kind's ops, defined in its file (sources/<kind>.c) and named
+ * nowhere else. */
+extern const struct sfs_source_ops sfs_source_git;
+extern const struct sfs_source_ops sfs_source_mcp;
+extern const struct sfs_source_ops sfs_source_dir;
+
+static const struct sfs_source_ops *const kinds[] = {
+	&sfs_source_git,
+	&sfs_source_mcp,
+	&sfs_source_dir,   /* last: every root no prefix claims */
+};
+
+#define NKINDS (sizeof(kinds) / sizeof(*kinds))
+
+const struct sfs_source_ops *sfs_source_kind(const char *root)
 {
-	return strncmp(root, "mcp+", 4) == 0;
+	for (size_t i = 0; root && i < NKINDS; i++) {
+		const char *p = kinds[i]->prefix;
+		if (!p || strncmp(root, p, strlen(p)) == 0)
+			return kinds[i];
+	}
+	return &sfs_source_dir;
 }
 
-/* Whether root names one run as a command. */
-static bool is_stdio(const char *root)
+const struct sfs_source_ops *sfs_source_kind_named(const char *name)
 {
-	return strncmp(root, "mcp+stdio:", 10) == 0;
+	for (size_t i = 0; name && i < NKINDS; i++)
+		if (strcmp(kinds[i]->kind, name) == 0)
+			return kinds[i];
+	return NULL;
+}
+
+bool sfs_source_is_url(const char *root)
+{
+	return root && sfs_source_kind(root)->prefix != NULL;
+}
+
+unsigned sfs_source_caps(const char *root)
+{
+	const struct sfs_source_ops *kind = sfs_source_kind(root);
+
+	return kind->root_caps && root ? kind->root_caps(root) : kind->caps;
 }
 
 /* cfg's note of the root (why its last update failed), or NULL. */
@@ -44,22 +77,24 @@ static const struct sfs_source_options *root_options(
 int sfs_source_open(const struct sfs_config *cfg, const char *root,
                     const char *version, struct sfs_source *out)
 {
-	*out = (struct sfs_source){ .ops = &sfs_source_dir, .root = root };
-	if (!sfs_source_is_url(root))
+	const struct sfs_source_ops *kind = sfs_source_kind(root);
+
+	*out = (struct sfs_source){
+		.ops = kind, .root = root, .caps = sfs_source_caps(root),
+	};
+	if (!kind->open)
 		return 0;
 	const struct sfs_source_options *o = root_options(cfg, root);
 	out->private_skills = o && o->private_skills;
-	if (is_mcp(root)) {
-		out->ops = &sfs_source_mcp;
-		out->state = sfs_source_mcp_new(root, version, cfg->cache_dir,
-		                                root_note(cfg, root),
-		                                root_options(cfg, root),
-		                                cfg->found, cfg->found_arg);
-	} else {
-		out->ops = &sfs_source_git;
-		out->state = sfs_source_git_new(root, version, cfg->cache_dir,
-		                                root_note(cfg, root));
-	}
+	out->state = kind->open(&(struct sfs_source_args){
+		.root = root,
+		.version = version,
+		.cache_dir = cfg->cache_dir,
+		.note = root_note(cfg, root),
+		.opts = o,
+		.found = cfg->found,
+		.found_arg = cfg->found_arg,
+	});
 	return out->state ? 0 : -ENOMEM;
 }
 
@@ -67,20 +102,17 @@ int sfs_source_update(const struct sfs_config *cfg, const char *root,
                       char *version, size_t vlen, unsigned *ttl_ms,
                       char *why, size_t wlen)
 {
+	const struct sfs_source_ops *kind = sfs_source_kind(root);
 	unsigned ignored;
 
 	if (!ttl_ms)
 		ttl_ms = &ignored;
 	*ttl_ms = 0;
-	if (!sfs_source_is_url(root))
+	if (!kind->update)
 		return 0;
-	const struct sfs_source_options *o = root_options(cfg, root);
-	int rc = is_mcp(root) ?
-	         sfs_source_mcp_update(root, o, cfg->cache_dir,
-	                               cfg->fetch_skill_mds, version, vlen,
-	                               ttl_ms, why, wlen) :
-	         sfs_source_git_update(root, cfg->cache_dir, o, version,
-	                               vlen, why, wlen);
+	int rc = kind->update(root, root_options(cfg, root), cfg->cache_dir,
+	                      cfg->fetch_skill_mds, version, vlen, ttl_ms,
+	                      why, wlen);
 	return rc < 0 ? rc : 1;
 }
 
@@ -88,25 +120,13 @@ int sfs_source_listen(const struct sfs_config *cfg, const char *root,
                       void (*heard)(void *), bool (*stop)(void *),
                       void *arg, char *why, size_t wlen)
 {
-	if (!sfs_source_listens(root)) {
+	const struct sfs_source_ops *kind = sfs_source_kind(root);
+
+	if (!kind->listen || !(sfs_source_caps(root) & SFS_SOURCE_LISTENS)) {
 		snprintf(why, wlen, "%s: no notifications from this kind of "
 		         "source", root);
 		return -EOPNOTSUPP;
 	}
-	const struct sfs_source_options *o = root_options(cfg, root);
-	return sfs_source_mcp_listen(root, o, heard, stop, arg, why, wlen);
-}
-
-bool sfs_source_stoppable(const char *root)
-{
-	/* every URL but git+file://, which is read in place */
-	return sfs_source_is_url(root) &&
-	       strncmp(root, "git+file:", 9) != 0;
-}
-
-bool sfs_source_listens(const char *root)
-{
-	/* a stdio server runs only for a fetch: it is refreshed by
-	 * fetch_interval and SIGHUP */
-	return is_mcp(root) && !is_stdio(root);
+	return kind->listen(root, root_options(cfg, root), heard, stop, arg,
+	                    why, wlen);
 }

@@ -1,11 +1,15 @@
 /*
- * source.h - where a root's skills come from: the few operations the
- * catalog and the mount's reads need of a source, whatever it is.
+ * source.h - where a root's skills come from: the whole life of a source,
+ * whatever its kind: how a root names it, the state one build opens of
+ * it, its update and its listening, how a lockfile pins it, what it can
+ * do (enum sfs_source_cap) and the few operations the catalog and the
+ * mount's reads need of it.
  *
- * A new kind of source: one file in shared/ (source_<kind>.c) defining
- * its struct sfs_source_ops, its declaration at the end of this header,
- * and its line in source.c (sfs_source_open), which picks the kind of
- * source a root names.
+ * A new kind of source: one file in shared/sources/ (<kind>.c) defining
+ * its struct sfs_source_ops, its line in source.c's table of kinds (the
+ * one place that names them), and its line in meson.build.  Nothing else
+ * tests a kind: the rest asks the table (sfs_source_kind,
+ * sfs_source_caps).
  */
 #ifndef SKILLSFS_SOURCE_H
 #define SKILLSFS_SOURCE_H
@@ -25,27 +29,81 @@ struct sfs_scan;
 struct sfs_source;
 struct sfs_tree;
 
+/* How a lockfile pins a source of the kind (lockfile.c). */
+enum sfs_lock_policy {
+	/* by the digests of the skills it served (a folder, an MCP server,
+	 * whose listing is whatever it answers now) */
+	SFS_LOCK_SKILLS,
+	/* by the commit it served, which its URL is rewritten to name */
+	SFS_LOCK_COMMIT,
+};
+
+struct sfs_source_url;
+
+/* What a build gives the constructor of a source's state. */
+struct sfs_source_args {
+	const char *root;       /* the root as configured (its URL) */
+	const char *version;    /* what the previous build of the root
+	                           served (ops->version), to serve again; or
+	                           NULL */
+	const char *cache_dir;  /* the cache folder, or NULL */
+	const char *note;       /* why its last update failed, or NULL */
+	const struct sfs_source_options *opts;   /* the root's, or NULL */
+	void (*found)(void *);  /* sfs_config.found, found_arg */
+	void *found_arg;
+};
+
 /*
- * The operations of one kind of source.  Each file of a skill carries an
- * identity (sfs_file's dev, ino, size, mtime, ctime): a folder's are what
- * stat says; another source puts there whatever stamps a version of the
- * file (a blob id for git), so that the reuse of units and digests across
- * builds (unit.c, digest.c), which compares identities, works for it too.
+ * One kind of source.  Each file of a skill carries an identity
+ * (sfs_file's size, mtime, and dev, ino and ctime or version): a
+ * folder's is what stat says; another source stamps the version of the
+ * file in sfs_file.version (a blob id for git, a digest for MCP), so that
+ * the reuse of units and digests across builds (unit.c, digest.c), which
+ * compares identities, works for it too.
  *
- * Change detection is not here: the mount watches folders with inotify
- * and rescans what changed (fs/watch.c, fs/refresh.c), and holds changed
- * files open until the next refresh (backing_pin), which only a folder
- * needs.  A git commit or a remote server's verified bytes never change
- * under a reader; such a source is refreshed when it is fetched, or for
- * a local repository when the daemon is told to (SIGHUP).
+ * Change detection is not here: the mount watches the sources that are
+ * SFS_SOURCE_WATCHED with inotify and rescans what changed (fs/watch.c,
+ * fs/refresh.c), and holds changed files open until the next refresh
+ * (backing_pin).  A git commit or a remote server's verified bytes never
+ * change under a reader; such a source is SFS_SOURCE_VERSIONED: it is
+ * refreshed when it is updated (fetch_interval, SIGHUP, or a listener
+ * that heard it changed).
  *
- * A source other than a folder keeps what one build resolved it to (a
- * repository opened, a commit) in sfs_source.state, made by the line of
- * sfs_source_open() that picks it and freed by its release(): the catalog
- * holds it as long as the mount may read through it.
+ * A source that keeps state keeps what one build resolved it to (a
+ * repository opened, a commit) in sfs_source.state, made by its open()
+ * and freed by its release(): the catalog holds it as long as the mount
+ * may read through it.
  */
 struct sfs_source_ops {
-	const char *kind;     /* "folder", "git" */
+	const char *kind;     /* status.json's name: "folder", "git" */
+	/* What a root of the kind starts with ("git+"); NULL for the folder,
+	 * which is every root no other kind claims. */
+	const char *prefix;
+	unsigned caps;        /* enum sfs_source_cap */
+	/* The capabilities of one root of the kind, when its form changes
+	 * them (an MCP server run as a command); NULL: caps. */
+	unsigned (*root_caps)(const char *root);
+	enum sfs_lock_policy lock;
+	/* Parses a root of the kind (as sfs_source_url_parse); NULL for a
+	 * kind that is not named by a URL. */
+	int (*parse_url)(const char *s, struct sfs_source_url *u,
+	                 const char **why);
+	/* The state of a source of the kind for one build (release() frees
+	 * it), NULL when out of memory; a root that cannot be parsed or
+	 * read is reported by discover.  NULL (the operation) for a kind
+	 * without state. */
+	void *(*open)(const struct sfs_source_args *a);
+	/* sfs_source_update of a root of the kind (opts: its options, or
+	 * NULL; skill_mds: sfs_config.fetch_skill_mds).  Returns 0 or
+	 * -errno; NULL for an unversioned kind. */
+	int (*update)(const char *root, const struct sfs_source_options *opts,
+	              const char *cache_dir, bool skill_mds, char *version,
+	              size_t vlen, unsigned *ttl_ms, char *why, size_t wlen);
+	/* sfs_source_listen of a root of the kind; NULL when the kind sends
+	 * no news (SFS_SOURCE_LISTENS says which roots may). */
+	int (*listen)(const char *root, const struct sfs_source_options *opts,
+	              void (*heard)(void *), bool (*stop)(void *), void *arg,
+	              char *why, size_t wlen);
 	/* Finds the skill folders of the root (catalog index idx) and
 	 * appends them to s->found, sorted by path; *exists tells whether
 	 * the root could be read.  Returns 0 or -ENOMEM (what cannot be read
@@ -87,16 +145,14 @@ struct sfs_source_ops {
 	 * it.  NULL (the operation) for a folder, which has no version. */
 	const char *(*version)(const struct sfs_source *src);
 	const char *version_key;   /* status.json's name of it: "commit" */
-	/* open_file may go to the network for a file not read before: the
-	 * mount reads such a file only for a reader, never ahead of need
-	 * (SEP-2640: "a supporting file when it is read"). */
-	bool reads_remote;
-	/* The source's skills are what a repository or server publishes to
-	 * whoever mounts it, with no file on disk whose modes would tell who
-	 * may read them: under allow_other they are shared unless the root's
-	 * options say private (private.c).  false: a folder, whose skills
-	 * are shared when every user could read them natively. */
-	bool published;
+	/* A source whose files change under a reader (SFS_SOURCE_WATCHED):
+	 * pin opens f of the skill s by its path, if it still is the file,
+	 * size and mtime the listing saw (backing_pin), and returns a
+	 * descriptor or -errno; check_pinned tells whether such a
+	 * descriptor still shows what the listing saw (0 or -errno).  NULL
+	 * for another, whose bytes cannot change before the next build. */
+	int (*pin)(const struct sfs_skill *s, const struct sfs_file *f);
+	int (*check_pinned)(int fd, const struct sfs_file *f);
 	/* Frees state; NULL when the source has none. */
 	void (*release)(struct sfs_source *src);
 };
@@ -107,6 +163,7 @@ struct sfs_source {
 	const char *root;     /* as configured (a folder's path); NULL for
 	                         the docs folder, which lies below no root */
 	void *state;          /* the source's own; NULL for a folder */
+	unsigned caps;        /* sfs_source_caps(root) */
 	/* private: true in the root's options (sfs_source_options) */
 	bool private_skills;
 };
@@ -114,14 +171,17 @@ struct sfs_source {
 /* Whether root names a source by a URL (git+..., mcp+...) rather than a
  * folder. */
 bool sfs_source_is_url(const char *root);
+/* The kind of source root names (the folder's when no prefix matches);
+ * the kind status.json calls `name`, or NULL. */
+const struct sfs_source_ops *sfs_source_kind(const char *root);
+const struct sfs_source_ops *sfs_source_kind_named(const char *name);
 
 /* The source of root i of the catalog; i == sfs_catalog_nroots() is the
  * docs folder's (sfs_catalog_docs).  NULL past that. */
 const struct sfs_source *sfs_catalog_source(const sfs_catalog *cat,
                                             size_t i);
 
-/* ---- source.c: which kind of source a root names ---------------------- */
-
+/* ---- source.c: the table of the kinds of source ------------------------ */
 
 /* The source of a configured root (a folder's path, or a URL), for one
  * build of cfg (NULL for the docs folder's), in *out; `version` (or
@@ -131,19 +191,7 @@ const struct sfs_source *sfs_catalog_source(const sfs_catalog *cat,
 int sfs_source_open(const struct sfs_config *cfg, const char *root,
                     const char *version, struct sfs_source *out);
 
-/* ---- source_dir.c: a folder on a local filesystem ---------------------- */
-
-extern const struct sfs_source_ops sfs_source_dir;
-
-/* Whether the open descriptor of f still shows what the listing saw
- * (identity, size and mtime), as a folder's open_file requires.
- * Returns 0 or -errno. */
-int sfs_source_dir_check(int fd, const struct sfs_file *f);
-/* Opens f of the skill s by its path, if it still is the file, size and
- * mtime the listing saw (backing_pin).  Returns a descriptor or -errno. */
-int sfs_source_dir_pin(const struct sfs_skill *s, const struct sfs_file *f);
-
-/* ---- source_url.c: the URLs of sources -------------------------------- */
+/* ---- sources/url.c: the URLs of sources -------------------------------- */
 
 enum sfs_url_kind {
 	SFS_URL_GIT_FILE = 1,   /* git+file:///ABS/PATH: read in place */
@@ -179,23 +227,19 @@ bool sfs_source_stdio_name_valid(const char *name);
 /* Whether s is 40 hex digits, a full commit id. */
 bool sfs_source_is_commit_id(const char *s);
 
-/* ---- source_git.c: a commit of a git repository ------------------------ */
+/* ---- sources/git.c: a commit of a git repository ----------------------- */
 
-extern const struct sfs_source_ops sfs_source_git;
+/* The parse_url of git and of MCP servers (sources/url.c). */
+int sfs_source_git_url_parse(const char *s, struct sfs_source_url *u,
+                             const char **why);
+int sfs_source_mcp_url_parse(const char *s, struct sfs_source_url *u,
+                             const char **why);
 
 struct git_repository;
 struct git_commit;
 
-/* The state of the git source of `url` for one build (its release()
- * frees it); NULL when out of memory.  With `commit` (a full id) the
- * build serves that commit instead of resolving the URL's ref.  A remote
- * URL is read from its clone under cache_dir; `note` (or NULL) is why
- * its last fetch failed.  A URL that cannot be parsed or read is
- * reported by discover. */
-void *sfs_source_git_new(const char *url, const char *commit,
-                         const char *cache_dir, const char *note);
 
-/* ---- git_repo.c: what the git source and its fetch share --------------- */
+/* ---- sources/git_repo.c: what the git source and its fetch share ------- */
 
 /* The commit `ref` names in repo: a full commit id, a branch, a tag, or
  * (NULL) HEAD.  Returns 0 or libgit2's error. */
@@ -206,7 +250,7 @@ int sfs_git_find_commit(struct git_repository *repo, const char *ref,
  * or no memory. */
 char *sfs_git_clone_path(const char *cache_dir, const char *location);
 
-/* ---- source_git_fetch.c: a git root brought up to date ----------------- */
+/* ---- sources/git_fetch.c: a git root brought up to date ---------------- */
 
 /* sfs_source_update for a git root; opts' stop (opts may be NULL) ends
  * the wait for a remote's fetch (-ECANCELED), which runs on alone. */
@@ -214,20 +258,9 @@ int sfs_source_git_update(const char *root, const char *cache_dir,
                           const struct sfs_source_options *opts,
                           char *commit, size_t clen, char *why, size_t wlen);
 
-/* ---- source_mcp.c: the skills of an MCP server (SEP-2640) ------------- */
+/* ---- sources/mcp.c: the skills of an MCP server (SEP-2640) ------------- */
 
-extern const struct sfs_source_ops sfs_source_mcp;
-
-/* The state of the MCP source of `url` for one build (its release()
- * frees it), as sfs_source_git_new: `listing` (or NULL) is the digest of
- * the listing to serve again, `note` why the last update failed.  NULL
- * when out of memory. */
-void *sfs_source_mcp_new(const char *url, const char *listing,
-                         const char *cache_dir, const char *note,
-                         const struct sfs_source_options *opts,
-                         void (*found)(void *), void *found_arg);
-
-/* ---- mcp_listing.c: what the MCP source and its fetch share ----------- */
+/* ---- mcp_listing.c: what the MCP source and its fetch share ------------ */
 
 /* One file of a skills/list entry's resources, as the listing gives it. */
 struct sfs_mcp_file {
@@ -278,7 +311,7 @@ int sfs_mcp_current_hex(const char *state, char hex[65]);
 int sfs_mcp_prune(const char *cache_dir, const char *state,
                   const char *previous);
 
-/* ---- source_mcp_fetch.c: an MCP root brought up to date ---------------- */
+/* ---- sources/mcp_fetch.c: an MCP root brought up to date --------------- */
 
 struct sfs_mcp_client;
 

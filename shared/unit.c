@@ -214,9 +214,11 @@ static void pack(struct pack *p, const struct sfs_unit_draft *d,
 		.statable = !d->nlisting && !links && S_ISDIR(t->self.mode),
 		.listing = lv, .nlisting = d->nlisting,
 		.self = {
+			/* and the version they share memory with */
 			.dev = t->self.dev, .ino = t->self.ino,
+			.ctime = t->self.ctime,
 			.size = t->self.size, .mtime = t->self.mtime,
-			.ctime = t->self.ctime, .mode = t->self.mode,
+			.mode = t->self.mode,
 		},
 		.name_line = d->name_line, .name_column = d->name_column,
 		.deps_line = d->deps_line, .deps_column = d->deps_column,
@@ -309,6 +311,7 @@ static bool same_file(const struct sfs_file *a, const struct sfs_file *b)
 	return a->mode == b->mode && a->size == b->size &&
 	       a->dev == b->dev && a->ino == b->ino &&
 	       same_time(a->mtime, b->mtime) &&
+	       /* with dev and ino: the whole identity, or version */
 	       same_time(a->ctime, b->ctime) && a->hashed == b->hashed &&
 	       strcmp(a->path, b->path) == 0 &&
 	       strcmp(a->source, b->source) == 0 && same_str(a->link, b->link);

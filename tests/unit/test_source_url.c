@@ -119,6 +119,38 @@ static void test_helpers(void)
 	   "a short id, a non-hex digit or 41 digits are not");
 }
 
+/* The table of kinds: which kind a root names, and what it can do. */
+static void test_kinds(void)
+{
+	ok(strcmp(sfs_source_kind("/srv/skills")->kind, "folder") == 0 &&
+	   strcmp(sfs_source_kind("git+file:///x")->kind, "git") == 0 &&
+	   strcmp(sfs_source_kind("mcp+stdio:x")->kind, "mcp") == 0 &&
+	   strcmp(sfs_source_kind("gitx")->kind, "folder") == 0,
+	   "a root is of the kind its prefix names, else a folder");
+	ok(sfs_source_kind_named("git") == sfs_source_kind("git+file:///x") &&
+	   !sfs_source_kind_named("svn") && !sfs_source_kind_named(NULL),
+	   "a kind is found by its status.json name");
+	ok(sfs_source_caps("/srv/skills") == SFS_SOURCE_WATCHED,
+	   "a folder is watched, and nothing else");
+	unsigned git = sfs_source_caps("git+https://example.com/r.git");
+	ok((git & SFS_SOURCE_VERSIONED) && (git & SFS_SOURCE_PUBLISHED) &&
+	   !(git & (SFS_SOURCE_WATCHED | SFS_SOURCE_LISTENS |
+	            SFS_SOURCE_STOPPABLE | SFS_SOURCE_READS_REMOTE)),
+	   "git is versioned and published, not watched, heard or stopped");
+	unsigned http = sfs_source_caps("mcp+https://example.com/mcp");
+	unsigned stdio = sfs_source_caps("mcp+stdio:team");
+	ok((http & SFS_SOURCE_LISTENS) && (http & SFS_SOURCE_TOKEN) &&
+	   (http & SFS_SOURCE_READS_REMOTE) && !(http & SFS_SOURCE_COMMAND),
+	   "an MCP server over HTTP is heard and takes a token");
+	ok(!(stdio & SFS_SOURCE_LISTENS) && !(stdio & SFS_SOURCE_TOKEN) &&
+	   (stdio & SFS_SOURCE_COMMAND) && (stdio & SFS_SOURCE_STOPPABLE),
+	   "an MCP server run as a command is not heard and takes none");
+	ok(sfs_source_kind("git+x")->lock == SFS_LOCK_COMMIT &&
+	   sfs_source_kind("mcp+https://h/x")->lock == SFS_LOCK_SKILLS &&
+	   sfs_source_kind("/x")->lock == SFS_LOCK_SKILLS,
+	   "git is locked by its commit, MCP and folders by their skills");
+}
+
 int main(void)
 {
 	test_file_urls();
@@ -126,5 +158,6 @@ int main(void)
 	test_refused();
 	test_mcp_urls();
 	test_helpers();
+	test_kinds();
 	return tap_end();
 }

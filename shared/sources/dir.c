@@ -135,7 +135,9 @@ static int open_by_path(const struct sfs_skill *s, const struct sfs_file *f,
 	return fd;
 }
 
-int sfs_source_dir_check(int fd, const struct sfs_file *f)
+/* Whether the open descriptor of f still shows what the listing saw
+ * (identity, size and mtime), as open_file requires. */
+static int check_pinned(int fd, const struct sfs_file *f)
 {
 	struct stat st;
 
@@ -166,7 +168,7 @@ static int open_file(const struct sfs_source *src, int root_fd,
 		fd = open_by_path(s, f, &st);
 	if (fd < 0)
 		return fd;
-	int rc = sfs_source_dir_check(fd, f);
+	int rc = check_pinned(fd, f);
 	if (rc < 0) {
 		close(fd);
 		return rc;
@@ -174,7 +176,7 @@ static int open_file(const struct sfs_source *src, int root_fd,
 	return fd;
 }
 
-int sfs_source_dir_pin(const struct sfs_skill *s, const struct sfs_file *f)
+static int pin(const struct sfs_skill *s, const struct sfs_file *f)
 {
 	struct stat st;
 	int fd = open_by_path(s, f, &st);
@@ -191,9 +193,13 @@ int sfs_source_dir_pin(const struct sfs_skill *s, const struct sfs_file *f)
 
 const struct sfs_source_ops sfs_source_dir = {
 	.kind = "folder",
+	.caps = SFS_SOURCE_WATCHED,
+	.lock = SFS_LOCK_SKILLS,
 	.discover = discover,
 	.list = list,
 	.open_skill_md = open_skill_md,
 	.open_root = open_root,
 	.open_file = open_file,
+	.pin = pin,
+	.check_pinned = check_pinned,
 };

@@ -16,7 +16,9 @@
  * ':' (git-check-ref-format), so the first ':' of the fragment ends REF.
  * Nothing is decoded: the path is taken as written.
  *
- * A root that is not such a URL is a folder (source.c).
+ * Each parser is its kind's parse_url (source.h); sfs_source_url_parse
+ * asks the kind the URL's prefix names (source.c's table).  A root that
+ * no kind claims is a folder.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -33,11 +35,6 @@
 static bool has_prefix(const char *s, const char *prefix)
 {
 	return s && strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
-bool sfs_source_is_url(const char *root)
-{
-	return has_prefix(root, GIT_PREFIX) || has_prefix(root, MCP_PREFIX);
 }
 
 bool sfs_source_stdio_name_valid(const char *name)
@@ -198,31 +195,43 @@ static int take_location(const char *s, size_t len, struct sfs_source_url *u,
 	return -EINVAL;
 }
 
-int sfs_source_url_parse(const char *s, struct sfs_source_url *u,
-                         const char **why)
+int sfs_source_mcp_url_parse(const char *s, struct sfs_source_url *u,
+                             const char **why)
+{
+	int rc = take_mcp(s, u, why);
+
+	if (rc < 0)
+		sfs_source_url_free(u);
+	return rc;
+}
+
+int sfs_source_git_url_parse(const char *s, struct sfs_source_url *u,
+                             const char **why)
 {
 	const char *hash = strchr(s, '#');
 	size_t len = hash ? (size_t)(hash - s) : strlen(s);
-
-	memset(u, 0, sizeof(*u));
-	*why = "";
-	if (!sfs_source_is_url(s)) {
-		*why = "not a source URL (git+file:///PATH[#REF][:SUBDIR], "
-		       "mcp+https://HOST/PATH)";
-		return -EINVAL;
-	}
-	if (has_prefix(s, MCP_PREFIX)) {
-		int rc = take_mcp(s, u, why);
-		if (rc < 0)
-			sfs_source_url_free(u);
-		return rc;
-	}
 	int rc = take_location(s, len, u, why);
+
 	if (rc == 0 && hash)
 		rc = take_fragment(hash + 1, u, why);
 	if (rc < 0)
 		sfs_source_url_free(u);
 	return rc;
+}
+
+int sfs_source_url_parse(const char *s, struct sfs_source_url *u,
+                         const char **why)
+{
+	const struct sfs_source_ops *kind = sfs_source_kind(s);
+
+	memset(u, 0, sizeof(*u));
+	*why = "";
+	if (!kind || !kind->parse_url) {
+		*why = "not a source URL (git+file:///PATH[#REF][:SUBDIR], "
+		       "mcp+https://HOST/PATH)";
+		return -EINVAL;
+	}
+	return kind->parse_url(s, u, why);
 }
 
 int sfs_source_url_parse_why(const char *s, struct sfs_source_url *u,

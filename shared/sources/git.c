@@ -13,7 +13,7 @@
  * source finds them (the same depth limit, the same folders skipped).
  * Its entries carry git's modes (100755 is served executable), the
  * commit's time as their mtime, and the id of their blob as identity
- * (sfs_file's dev, ino and ctime hold its 20 bytes): a blob the previous
+ * (sfs_file's version): a blob the previous
  * build listed at the same path is not hashed again, and a read opens
  * exactly the blob that was listed.  A symbolic link is served when it
  * resolves inside the skill, as on disk; a submodule (a commit of another
@@ -95,19 +95,23 @@ static const char *git_message(void)
 
 /* ---- state -------------------------------------------------------------- */
 
-void *sfs_source_git_new(const char *url, const char *commit,
-                         const char *cache_dir, const char *note)
+/* The state of the git source of a->root for one build: with a->version
+ * (a full commit id) the build serves that commit instead of resolving
+ * the URL's ref.  A remote URL is read from its clone under cache_dir;
+ * a->note is why its last fetch failed. */
+static void *open_state(const struct sfs_source_args *a)
 {
 	struct git_source *g = calloc(1, sizeof(*g));
 
 	if (!g)
 		return NULL;
-	if (commit)
-		snprintf(g->keep, sizeof(g->keep), "%s", commit);
-	if (!sfs_strdup_or_null(url, &g->url) ||
-	    !sfs_strdup_or_null(cache_dir, &g->cache_dir) ||
-	    !sfs_strdup_or_null(note, &g->note) ||
-	    !(g->big = sfs_git_big_new(cache_dir)) || git_libgit2_init() < 0) {
+	if (a->version)
+		snprintf(g->keep, sizeof(g->keep), "%s", a->version);
+	if (!sfs_strdup_or_null(a->root, &g->url) ||
+	    !sfs_strdup_or_null(a->cache_dir, &g->cache_dir) ||
+	    !sfs_strdup_or_null(a->note, &g->note) ||
+	    !(g->big = sfs_git_big_new(a->cache_dir)) ||
+	    git_libgit2_init() < 0) {
 		sfs_git_big_free(g->big);
 		free(g->url);
 		free(g->cache_dir);
@@ -161,33 +165,21 @@ static const char *version(const struct sfs_source *src)
 
 /* ---- identities --------------------------------------------------------- */
 
-/* The blob (or tree) id as the entry's identity: 8 bytes in dev, 8 in
- * ino, the last 4 in ctime, which nothing serves. */
+/* The blob (or tree) id as the entry's version. */
 static void stamp(struct sfs_file *e, const git_oid *id,
                   const struct git_source *g)
 {
-	uint64_t dev, ino;
-	uint32_t last;
-
-	memcpy(&dev, id->id, 8);
-	memcpy(&ino, id->id + 8, 8);
-	memcpy(&last, id->id + 16, 4);
-	e->dev = (dev_t)dev;
-	e->ino = (ino_t)ino;
-	e->ctime = (struct timespec){ .tv_sec = (time_t)last };
+	_Static_assert(sizeof(e->version.id) == GIT_OID_RAWSZ,
+	               "a version holds a git object id");
+	memcpy(e->version.id, id->id, sizeof(e->version.id));
 	e->mtime = g->time;
 	e->uid = g->uid;
 	e->gid = g->gid;
 }
 
-static void unstamp(const struct sfs_file *f, git_oid *id)
+static void unstamp(const struct sfs_version *v, git_oid *id)
 {
-	uint64_t dev = (uint64_t)f->dev, ino = (uint64_t)f->ino;
-	uint32_t last = (uint32_t)f->ctime.tv_sec;
-
-	memcpy(id->id, &dev, 8);
-	memcpy(id->id + 8, &ino, 8);
-	memcpy(id->id + 16, &last, 4);
+	memcpy(id->id, v->id, sizeof(v->id));
 }
 
 /* The path of the skill folder `dir` (as discover named it) in the
@@ -386,15 +378,11 @@ static struct sfs_unit *same_tree(const struct finder *w, const char *dir,
 {
 	const struct sfs_scan *s = w->s;
 	struct sfs_unit *u = s->reuse ? sfs_unit_find(s->reuse, dir) : NULL;
-	struct sfs_file listed = { .parent = -1 };
 	git_oid was;
 
 	if (!u || u->root != w->root || u->skill.plugin)
 		return NULL;
-	listed.dev = u->self.dev;
-	listed.ino = u->self.ino;
-	listed.ctime = u->self.ctime;
-	unstamp(&listed, &was);
+	unstamp(&u->self.version, &was);
 	return git_oid_equal(&was, id) ? u : NULL;
 }
 
@@ -765,7 +753,7 @@ static int digest_blob(struct lister *l, struct sfs_file *e, const git_oid *id)
 	git_blob *b;
 
 	if (h && h->hashed) {
-		unstamp(h, &known);
+		unstamp(&h->version, &known);
 		if (git_oid_equal(&known, id)) {
 			e->size = h->size;
 			memcpy(e->sha256, h->sha256, sizeof(e->sha256));
@@ -1161,13 +1149,8 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 	pthread_mutex_unlock(&g->digests_lock);
 
 	if (rc == 0)
-		rc = sfs_scan_check_limits(l.v, l.n, f->dir, diags);
-	if (rc == 0 && l.capped)
-		rc = sfs_diag_add(diags, SFS_WARNING, f->dir, 0, 0, "",
-		                  "more than %zu entries; only the first %zu "
-		                  "are served", s->max_files, s->max_files);
-	if (rc == 0)
-		rc = sfs_tree_take_files(l.v, l.n, l.arena, out);
+		rc = sfs_scan_finish_listing(s, f->dir, l.v, l.n, l.capped,
+		                             l.arena, diags, out);
 	free(l.v);
 	return rc;
 }
@@ -1179,7 +1162,7 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
  * can be written there), only when they are that blob and have the
  * digest listed: an object rewritten in place since (the same id, other
  * bytes; libgit2 does not check ids as it reads, see
- * sfs_source_git_new) is not served under the digest published (-EIO). */
+ * open_state) is not served under the digest published (-EIO). */
 static int open_blob(const struct sfs_source *src, const struct sfs_file *f,
                      bool keep)
 {
@@ -1190,7 +1173,7 @@ static int open_blob(const struct sfs_source *src, const struct sfs_file *f,
 
 	if (!g || !g->ready)
 		return -ENOENT;
-	unstamp(f, &id);
+	unstamp(&f->version, &id);
 	struct git_handle *h = take_handle(g);
 	if (!h) {
 		fd = -EIO;
@@ -1222,7 +1205,7 @@ static int open_skill_md(const struct sfs_source *src, const char *path,
 	if (!S_ISREG(f->mode) && !(S_ISLNK(f->mode) && f->hashed))
 		return -EINVAL;
 	git_oid id;
-	unstamp(f, &id);
+	unstamp(&f->version, &id);
 	int fd = f->size > SFS_GIT_STREAM_MIN ? -ENOENT :
 	         sfs_git_blob_open(g->cache_dir, id.id, f->size);
 	if (fd == -ENOENT || fd == -EACCES)
@@ -1244,14 +1227,43 @@ static int open_file(const struct sfs_source *src, int root_fd,
 	return open_blob(src, f, false);
 }
 
+/* sfs_source_update of a git root: a remote one is fetched into its
+ * clone (git_fetch.c), on a thread of its own that opts' stop stops
+ * waiting for; a server's ttl is not its. */
+static int update(const char *root, const struct sfs_source_options *opts,
+                  const char *cache_dir, bool skill_mds, char *version,
+                  size_t vlen, unsigned *ttl_ms, char *why, size_t wlen)
+{
+	(void)skill_mds;
+	(void)ttl_ms;
+	return sfs_source_git_update(root, cache_dir, opts, version, vlen,
+	                             why, wlen);
+}
+
+/* A remote's fetch waits on a server, which a stop can cut short; a
+ * git+file:// root is read in place and answers at once. */
+static unsigned root_caps(const char *root)
+{
+	unsigned caps = SFS_SOURCE_VERSIONED | SFS_SOURCE_PUBLISHED;
+
+	return strncmp(root, "git+file:", 9) == 0 ? caps
+	                                          : caps | SFS_SOURCE_STOPPABLE;
+}
+
 const struct sfs_source_ops sfs_source_git = {
 	.kind = "git",
+	.prefix = "git+",
+	.caps = SFS_SOURCE_VERSIONED | SFS_SOURCE_PUBLISHED,
+	.root_caps = root_caps,
+	.lock = SFS_LOCK_COMMIT,
+	.parse_url = sfs_source_git_url_parse,
+	.open = open_state,
+	.update = update,
 	.discover = discover,
 	.list = list,
 	.open_skill_md = open_skill_md,
 	.open_file = open_file,
 	.version = version,
 	.version_key = "commit",
-	.published = true,
 	.release = release,
 };

@@ -21,8 +21,7 @@
  * A skill is at the URI's path (skill://acme/refunds/SKILL.md is the
  * folder acme/refunds below the root), so the same rules as a folder's
  * apply to it from here on: names, limits, shadowing, --strict.  A file's
- * identity is its digest (dev, ino and ctime hold its first 20 bytes, as
- * git's blob ids do); a folder's is the digest of its skill's entry and
+ * version is its digest (sfs_file's version, as git's blob ids are); a folder's is the digest of its skill's entry and
  * its path, so a changed entry is a new folder.
  */
 #include <dirent.h>
@@ -137,20 +136,21 @@ static bool dup_strv(const char *const *v, char ***out)
 	return c != NULL;
 }
 
-void *sfs_source_mcp_new(const char *url, const char *listing,
-                         const char *cache_dir, const char *note,
-                         const struct sfs_source_options *opts,
-                         void (*found)(void *), void *found_arg)
+/* The state of the MCP source of a->root for one build: a->version (or
+ * NULL) is the digest of the listing to serve again, a->note why the
+ * last update failed. */
+static void *open_state(const struct sfs_source_args *a)
 {
+	const struct sfs_source_options *opts = a->opts;
 	struct mcp_source *m = calloc(1, sizeof(*m));
 
 	if (!m)
 		return NULL;
-	if (listing)
-		snprintf(m->keep, sizeof(m->keep), "%s", listing);
-	if (!sfs_strdup_or_null(url, &m->url) ||
-	    !sfs_strdup_or_null(cache_dir, &m->cache_dir) ||
-	    !sfs_strdup_or_null(note, &m->note) ||
+	if (a->version)
+		snprintf(m->keep, sizeof(m->keep), "%s", a->version);
+	if (!sfs_strdup_or_null(a->root, &m->url) ||
+	    !sfs_strdup_or_null(a->cache_dir, &m->cache_dir) ||
+	    !sfs_strdup_or_null(a->note, &m->note) ||
 	    !sfs_strdup_or_null(opts ? opts->token_file : NULL, &m->token_file) ||
 	    !dup_strv(opts ? opts->argv : NULL, &m->argv) ||
 	    !dup_strv(opts ? opts->env : NULL, &m->env)) {
@@ -169,8 +169,8 @@ void *sfs_source_mcp_new(const char *url, const char *listing,
 		.stop = opts ? opts->stop : NULL,
 		.stop_arg = opts ? opts->stop_arg : NULL,
 	};
-	m->found = found;
-	m->found_arg = found_arg;
+	m->found = a->found;
+	m->found_arg = a->found_arg;
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_mutex_init(&m->client_lock, NULL);
 	return m;
@@ -587,19 +587,11 @@ struct lister {
 	bool capped;
 };
 
-/* An identity from a digest: 8 bytes in dev, 8 in ino, 4 in ctime. */
+/* A version from a digest: its first 20 bytes. */
 static void stamp(struct sfs_file *e, const uint8_t sum[32],
                   const struct mcp_source *m)
 {
-	uint64_t dev, ino;
-	uint32_t last;
-
-	memcpy(&dev, sum, 8);
-	memcpy(&ino, sum + 8, 8);
-	memcpy(&last, sum + 16, 4);
-	e->dev = (dev_t)dev;
-	e->ino = (ino_t)ino;
-	e->ctime = (struct timespec){ .tv_sec = (time_t)last };
+	memcpy(e->version.id, sum, sizeof(e->version.id));
 	e->mtime = m->time;
 	e->uid = m->uid;
 	e->gid = m->gid;
@@ -719,7 +711,7 @@ static int mark_unfetched(const struct mcp_source *m, struct sfs_file *e)
 	int bad = mismatched(m, e->sha256);
 	if (bad < 0)
 		return bad;
-	e->ctime.tv_nsec = 1 + bad;
+	e->version.gen = 1 + (uint32_t)bad;
 	return 0;
 }
 
@@ -789,13 +781,8 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 		rc = add_file(&l, r);
 	}
 	if (rc == 0)
-		rc = sfs_scan_check_limits(l.v, l.n, f->dir, diags);
-	if (rc == 0 && l.capped)
-		rc = sfs_diag_add(diags, SFS_WARNING, f->dir, 0, 0, "",
-		                  "more than %zu entries; only the first %zu "
-		                  "are served", s->max_files, s->max_files);
-	if (rc == 0)
-		rc = sfs_tree_take_files(l.v, l.n, arena, out);
+		rc = sfs_scan_finish_listing(s, f->dir, l.v, l.n, l.capped,
+		                             arena, diags, out);
 	free(l.v);
 	return rc;
 }
@@ -1187,8 +1174,33 @@ static int open_file(const struct sfs_source *src, int root_fd,
 	return fd == -EEXIST || fd == -ENOENT ? -EIO : fd;
 }
 
+/* A server run as a command (mcp+stdio:NAME) runs only for an update:
+ * it is refreshed by fetch_interval and SIGHUP, never heard, and takes
+ * no token. */
+#define CAPS (SFS_SOURCE_VERSIONED | SFS_SOURCE_READS_REMOTE | \
+              SFS_SOURCE_LISTENS | SFS_SOURCE_STOPPABLE | \
+              SFS_SOURCE_PUBLISHED | SFS_SOURCE_TOKEN)
+
+static unsigned root_caps(const char *root)
+{
+	unsigned caps = CAPS;
+
+	if (strncmp(root, "mcp+stdio:", 10) == 0)
+		caps = (caps & ~(SFS_SOURCE_LISTENS | SFS_SOURCE_TOKEN)) |
+		       SFS_SOURCE_COMMAND;
+	return caps;
+}
+
 const struct sfs_source_ops sfs_source_mcp = {
 	.kind = "mcp",
+	.prefix = "mcp+",
+	.caps = CAPS,
+	.root_caps = root_caps,
+	.lock = SFS_LOCK_SKILLS,
+	.parse_url = sfs_source_mcp_url_parse,
+	.open = open_state,
+	.update = sfs_source_mcp_update,
+	.listen = sfs_source_mcp_listen,
 	.discover = discover,
 	.list = list,
 	.open_skill_md = open_skill_md,
@@ -1196,7 +1208,5 @@ const struct sfs_source_ops sfs_source_mcp = {
 	.open_file = open_file,
 	.version = version,
 	.version_key = "listing",
-	.reads_remote = true,
-	.published = true,
 	.release = release,
 };
