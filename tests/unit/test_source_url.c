@@ -133,10 +133,15 @@ static void test_kinds(void)
 	ok(sfs_source_caps("/srv/skills") == SFS_SOURCE_WATCHED,
 	   "a folder is watched, and nothing else");
 	unsigned git = sfs_source_caps("git+https://example.com/r.git");
+	unsigned local = sfs_source_caps("git+file:///srv/r.git");
 	ok((git & SFS_SOURCE_VERSIONED) && (git & SFS_SOURCE_PUBLISHED) &&
+	   (git & SFS_SOURCE_STOPPABLE) &&
 	   !(git & (SFS_SOURCE_WATCHED | SFS_SOURCE_LISTENS |
-	            SFS_SOURCE_STOPPABLE | SFS_SOURCE_READS_REMOTE)),
-	   "git is versioned and published, not watched, heard or stopped");
+	            SFS_SOURCE_READS_REMOTE)),
+	   "git is versioned and published, not watched nor heard; a "
+	   "remote's fetch is stopped");
+	ok(local == (git & ~(unsigned)SFS_SOURCE_STOPPABLE),
+	   "a git+file:// root is read in place: nothing to stop");
 	unsigned http = sfs_source_caps("mcp+https://example.com/mcp");
 	unsigned stdio = sfs_source_caps("mcp+stdio:team");
 	ok((http & SFS_SOURCE_LISTENS) && (http & SFS_SOURCE_TOKEN) &&
