@@ -45,6 +45,7 @@ struct sfs_source_options *cli_source_options(const struct roots *roots,
 			if (strcmp(roots->paths[i], cf->sources[j]) != 0)
 				continue;
 			v[i].token_file = cf->source_token_files[j];
+			v[i].verify = cf->source_verify_files[j];
 			v[i].argv = (const char *const *)
 			            cf->source_commands[j].argv;
 			v[i].env = (const char *const *)

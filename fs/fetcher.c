@@ -72,6 +72,10 @@ struct fetcher {
 	long long *fetched_ms;       /* when its last update ended, 0: never */
 	unsigned *ttl_ms;            /* the ttlMs of its last update, 0:
 	                                none given */
+	bool *rejected;              /* its update said it must not be
+	                                served at all (-EKEYREJECTED: a
+	                                pinned commit no allowed signer
+	                                signed) */
 	bool first_pending;          /* the thread's first turn fetches the
 	                                roots the start did not wait for */
 	bool starting;               /* the start's update: a root cut short
@@ -97,6 +101,7 @@ static void fetcher_free(struct fetcher *f)
 	free(f->pending);
 	free(f->fetched_ms);
 	free(f->ttl_ms);
+	free(f->rejected);
 	free(f);
 }
 
@@ -123,8 +128,9 @@ int fetcher_init(struct daemon *d)
 	f->pending = calloc(n, sizeof(*f->pending));
 	f->fetched_ms = calloc(n, sizeof(*f->fetched_ms));
 	f->ttl_ms = calloc(n, sizeof(*f->ttl_ms));
+	f->rejected = calloc(n, sizeof(*f->rejected));
 	if (!d->root_notes || f->kick < 0 || f->news < 0 || !f->pending ||
-	    !f->fetched_ms || !f->ttl_ms) {
+	    !f->fetched_ms || !f->ttl_ms || !f->rejected) {
 		fetcher_free(f);
 		free(d->root_notes);
 		d->root_notes = NULL;
@@ -206,6 +212,7 @@ static bool update_root(struct daemon *d, const struct sfs_config *cfg,
 		return false;   /* the mount ends: nothing to tell */
 	f->fetched_ms[i] = now_ms();
 	f->ttl_ms[i] = ttl;
+	f->rejected[i] = rc == -EKEYREJECTED;
 	if (rc == 0)
 		return false;
 	/* a new failure, or a recovery: told, and status.json tells it too
@@ -250,6 +257,11 @@ bool fetcher_update(struct daemon *d)
 		moved |= update_root(d, &cfg, i);
 	}
 	return moved;
+}
+
+bool fetcher_rejected(const struct daemon *d, size_t i)
+{
+	return d->fetcher && d->fetcher->rejected[i];
 }
 
 bool fetcher_start_waited(const struct daemon *d)

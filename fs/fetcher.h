@@ -6,6 +6,7 @@
 #define SKILLSFS_FETCHER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct daemon;
 
@@ -32,6 +33,10 @@ void fetcher_first(struct daemon *d);
 /* For sfs_source_options.stop: whether the start has waited for the
  * servers as long as it may (fetcher_first). */
 bool fetcher_start_waited(const struct daemon *d);
+/* Whether root i's last update said it must not be served at all (a
+ * pinned commit that no allowed signer signed): at start, the mount is
+ * refused. */
+bool fetcher_rejected(const struct daemon *d, size_t i);
 /* Starts the thread; after daemonizing.  0 or -errno. */
 int fetcher_start(struct daemon *d);
 /* The eventfd SIGHUP writes to (the thread fetches, then reloads), or -1

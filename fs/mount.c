@@ -219,6 +219,13 @@ static int check_sources(const struct daemon *d)
 	bool fatal = d->opt->strict || d->opt->lock;
 	int status = 0;
 
+	for (size_t i = 0; i < d->opt->roots.n; i++)
+		if (fetcher_rejected(d, i))
+			status = fail("%s: %s; not mounted", d->opt->roots.paths[i],
+			              d->root_notes[i] ? d->root_notes[i] :
+			              "refused");
+	if (status)
+		return status;
 	for (size_t i = 0; i < sfs_catalog_nroots(cat); i++) {
 		const struct sfs_source *src = sfs_catalog_source(cat, i);
 		if (!src->ops->version || src->ops->version(src))

@@ -9,6 +9,8 @@
  *     - url: git+file:///PATH[#REF][:SUBDIR]
  *       token_file: FILE     (an mcp+https:// source's bearer token)
  *       private: true|false  (its skills not shared under allow_other)
+ *       verify: FILE         (a git source: serve commits signed by a key
+ *                             of this allowed-signers file only)
  *     - command: PROG        (an MCP server over stdio: mcp+stdio:NAME)
  *       args: [ARG, ...]
  *       env: {NAME: VALUE, ...}
@@ -51,6 +53,7 @@
 struct entry {
 	const char *url;        /* url:, or NULL */
 	char *token_file;       /* token_file:, or NULL */
+	char *verify;           /* verify:, or NULL */
 	const char *command;    /* command: as written, or NULL */
 	const yaml_node_t *command_at;
 	char *program;          /* and the file it runs (absolute) */
@@ -338,6 +341,7 @@ static void free_strv(char **v)
 static void entry_free(struct entry *e)
 {
 	free(e->token_file);
+	free(e->verify);
 	free(e->program);
 	free_strv(e->args);
 	free_strv(e->env);
@@ -477,6 +481,9 @@ static int source_entry(struct cfg_ctx *c, const char *key,
 	 * and a command line is seen by every user of the machine */
 	if (strcmp(what, "token_file") == 0)
 		return take_path_of(c, v, key, "a file path", &c->e.token_file);
+	if (strcmp(what, "verify") == 0)
+		return take_path_of(c, v, key, "an allowed-signers file",
+		                    &c->e.verify);
 	if (strcmp(what, "command") == 0)
 		return take_command(c, v, key);
 	if (strcmp(what, "private") == 0)
@@ -495,7 +502,7 @@ static int source_entry(struct cfg_ctx *c, const char *key,
 	}
 	if (strcmp(what, "url") != 0)
 		return fail(c, k, key, "unknown key (known: url, token_file, "
-		            "private, command, args, env, name)");
+		            "verify, private, command, args, env, name)");
 	int rc = take_string(c, v, key, "a source URL", &url);
 	if (rc < 0)
 		return rc;
@@ -554,6 +561,10 @@ static int check_entry(struct cfg_ctx *c, const yaml_node_t *item,
 	    (!e->url || !(sfs_source_caps(e->url) & SFS_SOURCE_TOKEN)))
 		return fail(c, item, key, "token_file is for mcp+https:// "
 		            "sources only");
+	if (e->verify &&
+	    (!e->url || !(sfs_source_caps(e->url) & SFS_SOURCE_SIGNED)))
+		return fail(c, item, key, "verify is for git sources only (an "
+		            "allowed-signers file their commits are held to)");
 	return 0;
 }
 
@@ -587,7 +598,11 @@ static int add_source(struct cfg_ctx *c, char *root)
 	                               (o->nsources + 1) * sizeof(bool));
 	if (private_skills)
 		o->source_private = private_skills;
-	if (!root || !tokens || !cmds || !private_skills) {
+	char **verify = realloc(o->source_verify_files,
+	                        (o->nsources + 1) * sizeof(*verify));
+	if (verify)
+		o->source_verify_files = verify;
+	if (!root || !tokens || !cmds || !private_skills || !verify) {
 		free(root);
 		return no_memory(c);
 	}
@@ -604,6 +619,7 @@ static int add_source(struct cfg_ctx *c, char *root)
 	}
 	/* the slots first: push() counts the source */
 	tokens[o->nsources] = c->e.token_file;
+	verify[o->nsources] = c->e.verify;
 	cmds[o->nsources] = cmd;
 	private_skills[o->nsources] = c->e.private_skills == 1;
 	int rc = push(c, &o->sources, &o->nsources, root);
@@ -782,32 +798,6 @@ static int top_entry(struct cfg_ctx *c, const char *key,
 /* The file, if it passes the ownership-and-mode rule (trust.h): a config
  * file can run commands (a stdio source's command:), so one that another
  * user could change is never read. */
-static int read_file(const char *path, char **text, size_t *len, char *why,
-                     size_t wlen)
-{
-	int fd = sfs_trust_open(path, SFS_TRUST_CONFIG, MAX_FILE_BYTES, why,
-	                        wlen);
-	if (fd < 0)
-		return fd;
-	FILE *f = fdopen(fd, "rb");
-	if (!f) {
-		close(fd);
-		return -errno;
-	}
-	char *buf = malloc(MAX_FILE_BYTES + 1);
-	size_t n = buf ? fread(buf, 1, MAX_FILE_BYTES + 1, f) : 0;
-	int rc = !buf ? -ENOMEM : ferror(f) ? -EIO :
-	         n > MAX_FILE_BYTES ? -EFBIG : 0;
-	fclose(f);
-	if (rc < 0) {
-		free(buf);
-		return rc;
-	}
-	*text = buf;
-	*len = n;
-	return 0;
-}
-
 static int load(struct cfg_ctx *c, const char *text, size_t len)
 {
 	yaml_parser_t parser;
@@ -860,7 +850,8 @@ int sfs_config_file_read(const char *path, const char *home,
 	                     .err = err };
 
 	char why[sizeof(err->message)] = "";
-	int rc = read_file(path, &text, &len, why, sizeof(why));
+	int rc = sfs_trust_read(path, SFS_TRUST_CONFIG, MAX_FILE_BYTES,
+	                        &text, &len, why, sizeof(why));
 	if (rc == -EPERM)
 		snprintf(err->message, sizeof(err->message), "%s", why);
 	if (rc < 0 && rc != -EPERM)
@@ -917,7 +908,8 @@ static int project_read(struct cfg_ctx *c, const char *path)
 	struct cfg_ctx p = { .doc = &doc, .dir = "", .home = c->home,
 	                     .out = c->out, .err = c->err, .view = c->view };
 	char why[sizeof(c->err->message)] = "";
-	int rc = read_file(path, &text, &len, why, sizeof(why));
+	int rc = sfs_trust_read(path, SFS_TRUST_CONFIG, MAX_FILE_BYTES,
+	                        &text, &len, why, sizeof(why));
 
 	c->err->file = path;
 	if (rc == -EPERM)
@@ -991,6 +983,7 @@ void sfs_config_file_free(struct sfs_config_file *cf)
 {
 	free_list(cf->roots, cf->nroots);
 	free_list(cf->source_token_files, cf->nsources);
+	free_list(cf->source_verify_files, cf->nsources);
 	for (size_t i = 0; cf->source_commands && i < cf->nsources; i++) {
 		free_strv(cf->source_commands[i].argv);
 		free_strv(cf->source_commands[i].env);

@@ -186,6 +186,10 @@ struct sfs_source_options {
 	 * they are what the repository or server publishes to whoever
 	 * mounts it, shared with the modes the source gives. */
 	bool private_skills;
+	/* A git source held to signed commits (SFS_SOURCE_SIGNED): the
+	 * allowed-signers file (absolute; ssh-keygen(1)'s format) whose keys
+	 * may sign what is served; NULL: any commit. */
+	const char *verify;
 };
 
 struct sfs_config {
@@ -370,6 +374,9 @@ enum sfs_source_cap {
 	SFS_SOURCE_COMMAND = 1u << 6,
 	/* May take a bearer token (a configuration file's token_file:). */
 	SFS_SOURCE_TOKEN = 1u << 7,
+	/* May be held to commits signed by an allowed signer (a
+	 * configuration file's verify:). */
+	SFS_SOURCE_SIGNED = 1u << 8,
 };
 
 /* The capabilities (enum sfs_source_cap) of the source root names. */
@@ -550,6 +557,8 @@ struct sfs_config_file {
 	                          command:), in file order; after
 	                          the roots in precedence */
 	char **source_token_files;   /* for each of sources: its token_file:
+	                                (absolute), or NULL */
+	char **source_verify_files;  /* for each of sources: its verify:
 	                                (absolute), or NULL */
 	struct sfs_source_command *source_commands;   /* for each of sources:
 	                                its command (argv NULL for a url:) */

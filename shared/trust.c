@@ -357,6 +357,32 @@ int sfs_trust_open(const char *path, enum sfs_trust_kind kind, off_t max,
 	return rc;
 }
 
+int sfs_trust_read(const char *path, enum sfs_trust_kind kind, off_t max,
+                   char **text, size_t *len, char *why, size_t wlen)
+{
+	int fd = sfs_trust_open(path, kind, max, why, wlen);
+	if (fd < 0)
+		return fd;
+	FILE *f = fdopen(fd, "rb");
+	if (!f) {
+		close(fd);
+		return -errno;
+	}
+	char *buf = malloc((size_t)max + 1);
+	size_t n = buf ? fread(buf, 1, (size_t)max + 1, f) : 0;
+	int rc = !buf ? -ENOMEM : ferror(f) ? -EIO :
+	         n > (size_t)max ? -EFBIG : 0;
+	fclose(f);
+	if (rc < 0) {
+		free(buf);
+		return rc;
+	}
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
 /* ---- cache files -------------------------------------------------------- */
 
 /* A cache file may be used: a regular file of ours (or root's) that

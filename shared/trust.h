@@ -36,6 +36,12 @@ enum sfs_trust_kind {
 int sfs_trust_open(const char *path, enum sfs_trust_kind kind, off_t max,
                    char *why, size_t wlen);
 
+/* The whole of such a file (sfs_trust_open), NUL-terminated in *text
+ * (malloc'd), *len bytes without the NUL.  Returns 0 or -errno (-EFBIG
+ * past max bytes). */
+int sfs_trust_read(const char *path, enum sfs_trust_kind kind, off_t max,
+                   char **text, size_t *len, char *why, size_t wlen);
+
 /* The folder at `path`, made 0700 (with its missing parents) when
  * `create`, opened after it and every folder above it passed the rule.
  * Returns an O_DIRECTORY descriptor. */

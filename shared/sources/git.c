@@ -43,6 +43,8 @@
 #include "git_blobs.h"
 #include "git_digests.h"
 #include "git_names.h"
+#include "git_verify.h"
+#include "sshsig.h"
 #include "git_stream.h"
 #include "grow.h"
 #include "snapshot.h"
@@ -71,6 +73,7 @@ struct git_source {
 	char *url;                  /* the root as configured; owned */
 	char *cache_dir;            /* where remote roots are cloned; owned */
 	char *note;                 /* why the last fetch failed; owned */
+	char *verify;               /* the allowed-signers file, or NULL */
 	struct sfs_git_digests *digests;   /* blobs read before; owned */
 	pthread_mutex_t lock;       /* guards nhandles, the handles' making */
 	struct git_handle handles[HANDLES];
@@ -110,12 +113,15 @@ static void *open_state(const struct sfs_source_args *a)
 	if (!sfs_strdup_or_null(a->root, &g->url) ||
 	    !sfs_strdup_or_null(a->cache_dir, &g->cache_dir) ||
 	    !sfs_strdup_or_null(a->note, &g->note) ||
+	    !sfs_strdup_or_null(a->opts ? a->opts->verify : NULL,
+	                        &g->verify) ||
 	    !(g->big = sfs_git_big_new(a->cache_dir)) ||
 	    git_libgit2_init() < 0) {
 		sfs_git_big_free(g->big);
 		free(g->url);
 		free(g->cache_dir);
 		free(g->note);
+		free(g->verify);
 		free(g);
 		return NULL;
 	}
@@ -152,6 +158,7 @@ static void release(struct sfs_source *src)
 	free(g->url);
 	free(g->cache_dir);
 	free(g->note);
+	free(g->verify);
 	free(g);
 	git_libgit2_shutdown();
 	src->state = NULL;
@@ -238,6 +245,46 @@ static int take_tree(struct git_source *g, struct sfs_scan *s,
 	              subdir, g->commit);
 }
 
+/* With verify: (g->verify), the commit *c is served only if an allowed
+ * signer signed it; a branch that moved to a commit that is not serves
+ * its newest one that is (a warning says why), and with none the root
+ * serves nothing (an error).  Returns 0 to go on with *c, 1 when the
+ * root is not served (the finding made), or -ENOMEM. */
+static int hold_to_signers(struct git_source *g, struct sfs_scan *s,
+                           const char *ref, git_commit **c)
+{
+	struct sfs_signers *signers;
+	char why[512] = "", who[128] = "", tip[GIT_OID_HEXSZ + 1];
+	bool older;
+	git_repository *repo = g->handles[0].repo;
+
+	git_oid_tostr(tip, sizeof(tip), git_commit_id(*c));
+	int rc = sfs_git_signers_load(g->verify, &signers, why, sizeof(why));
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc < 0)
+		return report(s, g->url, "%s; nothing is served", why) ?: 1;
+	rc = sfs_git_signed_commit(repo, c, signers,
+	                           !g->keep[0] && sfs_git_ref_moves(repo, ref),
+	                           &older, who, why, sizeof(why));
+	sfs_signers_free(signers);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc < 0)
+		return report(s, g->url, "%s; nothing is served", why) ?: 1;
+	if (older) {
+		char served[GIT_OID_HEXSZ + 1];
+		git_oid_tostr(served, sizeof(served), git_commit_id(*c));
+		return sfs_diag_add(s->global, SFS_WARNING, g->url, 0, 0, "",
+		                    "%s is at %.12s, which is not signed by "
+		                    "an allowed signer (%s): serving %.12s, the "
+		                    "newest commit before it that is (signed by "
+		                    "%s)", ref ? ref : "HEAD", tip, why, served,
+		                    who);
+	}
+	return 0;
+}
+
 /* Opens the repository and resolves the ref; what fails is a finding. */
 static int resolve(struct git_source *g, struct sfs_scan *s,
                    const struct sfs_source_url *u)
@@ -265,6 +312,10 @@ static int resolve(struct git_source *g, struct sfs_scan *s,
 	if (rc < 0)
 		return report(s, g->url, "cannot resolve %s in %s: %s",
 		              ref ? ref : "HEAD", u->location, git_message());
+	if (g->verify && (rc = hold_to_signers(g, s, ref, &c)) != 0) {
+		git_commit_free(c);
+		return rc < 0 ? rc : 0;
+	}
 	git_oid_tostr(g->commit, sizeof(g->commit), git_commit_id(c));
 	g->time = (struct timespec){ .tv_sec = (time_t)git_commit_time(c) };
 	g->uid = st.st_uid;
@@ -1244,7 +1295,8 @@ static int update(const char *root, const struct sfs_source_options *opts,
  * git+file:// root is read in place and answers at once. */
 static unsigned root_caps(const char *root)
 {
-	unsigned caps = SFS_SOURCE_VERSIONED | SFS_SOURCE_PUBLISHED;
+	unsigned caps = SFS_SOURCE_VERSIONED | SFS_SOURCE_PUBLISHED |
+	                SFS_SOURCE_SIGNED;
 
 	return strncmp(root, "git+file:", 9) == 0 ? caps
 	                                          : caps | SFS_SOURCE_STOPPABLE;
@@ -1253,7 +1305,7 @@ static unsigned root_caps(const char *root)
 const struct sfs_source_ops sfs_source_git = {
 	.kind = "git",
 	.prefix = "git+",
-	.caps = SFS_SOURCE_VERSIONED | SFS_SOURCE_PUBLISHED,
+	.caps = SFS_SOURCE_VERSIONED | SFS_SOURCE_PUBLISHED | SFS_SOURCE_SIGNED,
 	.root_caps = root_caps,
 	.lock = SFS_LOCK_COMMIT,
 	.parse_url = sfs_source_git_url_parse,

@@ -49,7 +49,9 @@
 #include <git2.h>
 
 #include "git_insteadof.h"
+#include "git_verify.h"
 #include "snapshot.h"
+#include "sshsig.h"
 #include "source.h"
 #include "trust.h"
 
@@ -484,6 +486,41 @@ static int update_local(const struct sfs_source_url *u, char *commit,
 	return rc < 0 ? -ENOENT : 0;
 }
 
+/* A root pinned to a commit id under verify: (opts->verify) must name a
+ * commit an allowed signer signed: else -EKEYREJECTED, which refuses
+ * the mount at start (fs/fetcher.c), for nothing else could be served. */
+static int check_pinned(const struct sfs_source_url *u, const char *path,
+                        const struct sfs_source_options *opts, char *why,
+                        size_t wlen)
+{
+	struct sfs_signers *signers;
+	git_repository *repo;
+	git_oid id;
+	char who[128];
+
+	if (!opts || !opts->verify || !u->ref ||
+	    !sfs_source_is_commit_id(u->ref))
+		return 0;
+	int rc = sfs_git_signers_load(opts->verify, &signers, why, wlen);
+	if (rc < 0)
+		return rc == -ENOMEM ? rc : -EKEYREJECTED;
+	if (git_repository_open_ext(&repo, path, GIT_REPOSITORY_OPEN_NO_SEARCH,
+	                            NULL) < 0 || git_oid_fromstr(&id, u->ref) < 0) {
+		sfs_signers_free(signers);
+		return 0;   /* the build says what cannot be read */
+	}
+	char w[256] = "";
+	rc = sfs_git_verify_commit(repo, &id, signers, who, w, sizeof(w));
+	if (rc < 0 && rc != -ENOMEM) {
+		snprintf(why, wlen, "the pinned commit %.12s is not signed by an "
+		         "allowed signer of %s: %s", u->ref, opts->verify, w);
+		rc = -EKEYREJECTED;
+	}
+	git_repository_free(repo);
+	sfs_signers_free(signers);
+	return rc;
+}
+
 int sfs_source_git_update(const char *root, const char *cache_dir,
                           const struct sfs_source_options *opts,
                           char *commit, size_t clen, char *why, size_t wlen)
@@ -500,6 +537,8 @@ int sfs_source_git_update(const char *root, const char *cache_dir,
 	}
 	if (u.kind == SFS_URL_GIT_FILE) {
 		rc = update_local(&u, commit, clen, why, wlen);
+		if (rc == 0)
+			rc = check_pinned(&u, u.location, opts, why, wlen);
 	} else {
 		char *clone = sfs_git_clone_path(cache_dir, u.location);
 		if (clone && (rc = sfs_cache_check(cache_dir, why, wlen)) < 0) {
@@ -508,9 +547,13 @@ int sfs_source_git_update(const char *root, const char *cache_dir,
 			snprintf(why, wlen, "cannot make the cache folder for "
 			         "%s: %s", clone, sfs_strerror(-rc));
 		} else if (clone) {
+			char *path = strdup(clone);
 			rc = update_remote(&u, clone, opts, commit, clen, why,
 			                   wlen);
 			clone = NULL;   /* the job's */
+			if (rc == 0 && path)
+				rc = check_pinned(&u, path, opts, why, wlen);
+			free(path);
 		} else {
 			snprintf(why, wlen, "no cache folder to fetch into "
 			         "(set XDG_CACHE_HOME or HOME, or -o cache_dir)");
