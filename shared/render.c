@@ -718,11 +718,17 @@ char *sfs_render_skill_record(const sfs_catalog *cat,
 
 /* ---- findings ----------------------------------------------------------- */
 
+/* A finding of the security pass says its rule, and its severity is
+ * the rule's weighing (high, medium, low) rather than error or warning:
+ * it never stops a skill from being served by itself. */
 static cJSON *diag_object(struct json *j, const struct sfs_diag *d)
 {
 	cJSON *o = checked(j, cJSON_CreateObject());
 	add(j, o, "severity",
-	    str(j, d->severity == SFS_ERROR ? "error" : "warning"));
+	    str(j, d->rule ? sfs_risk_name(d->risk) :
+	           d->severity == SFS_ERROR ? "error" : "warning"));
+	if (d->rule)
+		add(j, o, "rule", str(j, d->rule));
 	add(j, o, "file", str(j, d->file));
 	add(j, o, "line", num(j, d->line));
 	add(j, o, "column", num(j, d->column));

@@ -1,0 +1,147 @@
+/*
+ * security.h - what the rule families of the security pass share: one
+ * file as the pass reads it, one line of it with where it stands, and
+ * the way a finding is reported.  Private to shared/security/.
+ *
+ * Every rule is a function of the bytes of one file (and, for names, of
+ * the skill ids of one build): no network, no clock, no model, so that
+ * the same content always gives the same findings.
+ */
+#ifndef SKILLSFS_SECURITY_H
+#define SKILLSFS_SECURITY_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "snapshot.h"
+
+/* What kind of file a rule reads, from its name and first bytes. */
+enum sec_kind {
+	SEC_MARKDOWN = 1,   /* .md, .markdown, .mdx, SKILL.md */
+	SEC_SCRIPT,         /* shells, Python, JavaScript, PowerShell, ...
+	                       or a "#!" first line */
+	SEC_TEXT,           /* any other text: JSON, YAML, HTML, .txt */
+	SEC_BINARY,         /* a known magic, or a NUL in the first bytes */
+};
+
+/* Where a line stands in its file: what a construct there means. */
+enum sec_where {
+	SEC_PROSE = 1,      /* markdown or text outside code: instructions */
+	SEC_EXAMPLE,        /* a fenced code block: shown, maybe run */
+	SEC_CODE,           /* a script: run as it is */
+	SEC_FRONTMATTER,    /* SKILL.md's frontmatter: always loaded */
+	SEC_HIDDEN,         /* inside an HTML comment: read by the model,
+	                       never seen in rendered markdown */
+};
+
+/* One file being scanned.  The bytes end with a NUL past len. */
+struct sec_file {
+	const char *path;            /* absolute, for findings */
+	const char *rel;             /* relative to the skill folder */
+	const char *text;
+	size_t len;
+	enum sec_kind kind;
+	bool is_test;                /* a test file or fixture: a test
+	                                vector is no payload */
+	bool has_network_send;       /* the file sends data somewhere */
+	bool has_credential_read;    /* the file reads a credential */
+	bool has_env_dump;           /* the file dumps the environment */
+};
+
+/* One line of a text file. */
+struct sec_line {
+	const char *p;
+	size_t len;
+	unsigned no;                 /* 1-based */
+	enum sec_where where;
+	/* a fenced example whose block or the prose just above it warns
+	 * against what it shows ("never", "dangerous", "attack", ...) */
+	bool warned;
+	const char *lower;           /* p lowercased (ASCII), NUL-ended */
+};
+
+/* The compiled patterns of the code and prompt rules, made once per
+ * build (security.c) and only read while skills are scanned. */
+enum sec_pattern {
+	PAT_PIPE_SHELL,          /* curl|wget ... | sh */
+	PAT_SUBST_FETCH,         /* $(curl ...) run */
+	PAT_PS_FETCH,            /* iex (iwr ...) */
+	PAT_CODE_FETCH,          /* exec(requests.get(...)) */
+	PAT_DECODE_PIPE,         /* base64 -d | sh */
+	PAT_DECODE_CALL,         /* exec(b64decode(...)), eval(atob(...)) */
+	PAT_PS_ENCODED,          /* powershell -enc BASE64 */
+	PAT_CRED_PATH,           /* ~/.ssh/id_*, ~/.aws/credentials, ... */
+	PAT_NET_SEND,            /* curl -d, requests.post, nc, ... */
+	PAT_ENV_DUMP,            /* printenv, dict(os.environ), ... */
+	PAT_WRITE_OP,            /* >, tee, open(..., "w"), writeFile */
+	PAT_AGENT_PATH,          /* ~/.claude/, CLAUDE.md, .cursorrules */
+	PAT_RC_PATH,             /* ~/.bashrc, $PROFILE */
+	PAT_PERSIST_PATH,        /* authorized_keys, crontab, LaunchAgents */
+	PAT_OVERRIDE,            /* ignore previous instructions */
+	PAT_HIDE,                /* do not tell the user */
+	PAT_HIDE_ACTION,         /* what is hidden is an action */
+	PAT_AGENT_CONFIG,        /* edit CLAUDE.md, other skills */
+	PAT_DISABLE_SAFETY,      /* --dangerously-skip-permissions */
+	PAT_URL,                 /* a URL in markdown */
+	PAT_COUNT
+};
+
+struct sfs_security {
+	regex_t re[PAT_COUNT];
+	bool compiled[PAT_COUNT];
+};
+
+/* What a scan reports into. */
+struct sec_ctx {
+	const struct sfs_security *sec;
+	struct sfs_diag_list *diags;
+};
+
+/* Reports a finding of `rule` at byte offset `off` of f (line and
+ * column, in characters, computed from it).  Returns 0 or -ENOMEM. */
+int sec_report(struct sec_ctx *c, const struct sec_file *f, size_t off,
+               enum sfs_risk risk, const char *rule, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* Up to `max` bytes of s (len) for a message: invisible and deceptive
+ * characters written U+XXXX, control bytes \xNN.  In buf (size). */
+const char *sec_excerpt(const char *s, size_t len, size_t max, char *buf,
+                        size_t size);
+
+/* One code point at s (n bytes left) into *cp; its length, or 0 when
+ * the bytes are not UTF-8. */
+size_t sec_decode(const unsigned char *s, size_t n, uint32_t *cp);
+
+/* Whether the pattern matches the line (NUL-ended text); *so, *eo (may
+ * be NULL) the match. */
+bool sec_match(const struct sfs_security *sec, enum sec_pattern p,
+               const char *text, size_t *so, size_t *eo);
+
+/* One level lower (a test file, a quoted example), never below low. */
+enum sfs_risk sec_lower(enum sfs_risk r);
+
+/* ---- the rule families, each over a whole file or one line ---------- */
+
+int sec_unicode_file(struct sec_ctx *c, const struct sec_file *f);
+int sec_markdown_line(struct sec_ctx *c, const struct sec_file *f,
+                      const struct sec_line *l);
+/* An HTML comment ends: its text (between the markers) at offset off. */
+int sec_markdown_comment(struct sec_ctx *c, const struct sec_file *f,
+                         size_t off, const char *text, size_t len);
+int sec_prompt_line(struct sec_ctx *c, const struct sec_file *f,
+                    const struct sec_line *l);
+/* Sets f's has_* flags from the whole text, before the lines are read. */
+void sec_code_survey(const struct sfs_security *sec, struct sec_file *f);
+int sec_code_line(struct sec_ctx *c, const struct sec_file *f,
+                  const struct sec_line *l);
+/* The kind of file by its magic: a description ("ELF executable") when
+ * the bytes have a known one, else NULL. */
+const char *sec_magic(const unsigned char *p, size_t len, int *klass);
+int sec_binary_file(struct sec_ctx *c, const struct sec_file *f,
+                    const char *const *siblings, size_t nsiblings);
+int sec_blob_line(struct sec_ctx *c, const struct sec_file *f,
+                  const struct sec_line *l);
+
+#endif
