@@ -221,10 +221,20 @@ int sec_blob_line(struct sec_ctx *c, const struct sec_file *f,
 			              memmem(l->lower + (start > 40 ? start - 40 : 0),
 			                     start > 40 ? 40 : start, "font/", 5));
 			bool lower_only = true;
-			for (size_t k = start; k < start + cur && lower_only; k++)
-				lower_only = !isupper((unsigned char)l->p[k]);
-			if (media || f->is_test)
-				return 0;
+			unsigned char seen[256] = { 0 };
+			unsigned distinct = 0;
+			for (size_t k = start; k < start + cur; k++) {
+				unsigned char ch2 = (unsigned char)l->p[k];
+				lower_only = lower_only && !isupper(ch2);
+				distinct += !seen[ch2];
+				seen[ch2] = 1;
+			}
+			/* encoded data uses most of its alphabet; "aaaa..." or a
+			 * long-word-with-hyphens does not */
+			if (media || f->is_test || distinct < 14) {
+				cur = 0;
+				continue;
+			}
 			return sec_report(c, f, (size_t)(l->p - f->text) + start,
 			                  f->kind == SEC_SCRIPT && !lower_only ?
 			                  SFS_RISK_MEDIUM : SFS_RISK_LOW,
