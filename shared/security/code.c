@@ -29,7 +29,7 @@ static const char *const vendors[] = {
 	"get.rvm.io", "dot.net", "dotnet.microsoft.com", "modular.com",
 	"sh.vector.dev", "foundry.paradigm.xyz", "install.determinate.systems",
 	"nodejs.org", "npmjs.com", "openai.com", "railway.app", "docker.com",
-	"gitlab.com", "get.helm.sh", "raw.githubusercontent.com/homebrew",
+	"gitlab.com", "get.helm.sh", "github.com", "fnm.vercel.app", "raw.githubusercontent.com/homebrew",
 	"raw.githubusercontent.com/nvm-sh", "github.com/astral-sh",
 	"cli.doppler.com", "get.jenkins.io", "releases.hashicorp.com",
 	"install.pulumi.com", "get.pulumi.com", "wasmtime.dev", "wasmer.io",
@@ -171,6 +171,10 @@ static int fetch_exec(struct sec_ctx *c, const struct sec_file *f,
 	default:
 		r = by_where(l, SFS_RISK_HIGH, SFS_RISK_MEDIUM, SFS_RISK_LOW);
 	}
+	/* a container image's build runs apart from the user's files */
+	if (l->where == SEC_CODE && hc != HOST_SUSPICIOUS &&
+	    strstr(f->rel, "Dockerfile"))
+		r = sec_lower(r);
 	return found(c, f, l, so, r, "security/fetch-exec",
 	             "runs what it downloads, from ", host_words(hc));
 }
@@ -258,7 +262,15 @@ static int config_write(struct sec_ctx *c, const struct sec_file *f,
 		rc_file = true;
 	if (!agent && !persist && !rc_file)
 		return 0;
-	if (!sec_match(c->sec, PAT_WRITE_OP, l->lower, &wo, NULL))
+	/* the write goes to that path: the operator before it, with no
+	 * other command or a stderr redirect between */
+	if (!sec_match(c->sec, PAT_WRITE_OP, l->lower, &wo, NULL) || wo > so)
+		return 0;
+	for (size_t i = wo; i < so; i++)
+		if (l->lower[i] == '|' || l->lower[i] == ';' ||
+		    (l->lower[i] == '&' && l->lower[i + 1] == '&'))
+			return 0;
+	if (wo > 0 && l->lower[wo] == '>' && isdigit((unsigned char)l->lower[wo - 1]))
 		return 0;
 	bool payload = strstr(l->lower, "curl") || strstr(l->lower, "wget") ||
 	               strstr(l->lower, "base64") || strstr(l->lower, "alias ") ||

@@ -31,11 +31,10 @@ static bool provenance(const char *lower)
 static bool speaks_to_model(const char *lower)
 {
 	static const char *const words[] = {
-		"ignore", "instruction", "assistant", "you must", "you are",
-		"claude", "the model", "the agent", " ai ", "system prompt",
-		"do not tell", "don't tell", "do not mention", "the user",
+		"ignore", "instructions", "assistant:", "you must", "you are ",
+		"do not tell", "don't tell", "do not mention", "tell the user",
 		"execute", "curl ", "wget ", "| sh", "|sh", "| bash", "base64",
-		"upload", "send ", "exfil", "password", "secret", "token",
+		"upload", "send ", "exfil", "password", "secret",
 		".ssh", "credentials", "api key", "always run", "first run",
 		"silently", "important:", "override",
 	};
@@ -102,16 +101,26 @@ static bool placeholder(const char *s, size_t len)
 	return false;
 }
 
-/* The longest run of base64 or hex characters. */
+/* The longest run that looks encoded: letters of both cases and digits
+ * (base64) or hex digits, unbroken by the '-', '_' and '/' of readable
+ * paths. */
 static size_t encoded_run(const char *s, size_t len)
 {
-	size_t best = 0, cur = 0;
-	for (size_t i = 0; i < len; i++) {
-		unsigned char ch = (unsigned char)s[i];
-		cur = isalnum(ch) || ch == '+' || ch == '/' || ch == '=' ||
-		      ch == '_' || ch == '-' ? cur + 1 : 0;
-		if (cur > best)
-			best = cur;
+	size_t best = 0;
+	for (size_t i = 0; i < len;) {
+		size_t j = i;
+		bool upper = false, lower = false, digit = false, hex = true;
+		while (j < len && (isalnum((unsigned char)s[j]) || s[j] == '+' ||
+		                   s[j] == '=' || s[j] == '%')) {
+			unsigned char ch = (unsigned char)s[j++];
+			upper = upper || isupper(ch);
+			lower = lower || islower(ch);
+			digit = digit || isdigit(ch);
+			hex = hex && (isxdigit(ch) || ch == '%');
+		}
+		if (digit && ((upper && lower) || hex) && j - i > best)
+			best = j - i;
+		i = j + 1;
 	}
 	return best;
 }
@@ -156,7 +165,7 @@ static int check_url(struct sec_ctx *c, const struct sec_file *f,
 	const char *host_end = memchr(lu + 8, '/', len > 8 ? len - 8 : 0);
 	size_t path_off = host_end ? (size_t)(host_end - lu) : len;
 	bool holder = placeholder(u + path_off, len - path_off);
-	bool blob = encoded_run(u + path_off, len - path_off) >= 48;
+	bool blob = encoded_run(u + path_off, len - path_off) >= 64;
 	char esc[200];
 
 	if (!holder && !blob)
@@ -164,7 +173,8 @@ static int check_url(struct sec_ctx *c, const struct sec_file *f,
 	if (known_badge_host(lu, len) && !blob)
 		return 0;
 	bool data = q && names_data(lu + (q - u), qlen);
-	enum sfs_risk r = image ? SFS_RISK_HIGH :
+	enum sfs_risk r = image && holder ? SFS_RISK_HIGH :
+	                  image ? SFS_RISK_MEDIUM :
 	                  data || l->where == SEC_HIDDEN ? SFS_RISK_HIGH :
 	                  holder ? SFS_RISK_LOW : SFS_RISK_MEDIUM;
 	if (l->where == SEC_EXAMPLE)

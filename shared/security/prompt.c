@@ -108,14 +108,19 @@ static int agent_config(struct sec_ctx *c, const struct sec_file *f,
 	if (l->where == SEC_CODE || !any(l->lower, t, sizeof(t) / sizeof(*t)) ||
 	    !sec_match(c->sec, PAT_AGENT_CONFIG, l->lower, &so, &eo))
 		return 0;
+	/* real skills tell where their own config goes; what weighs is
+	 * reaching other skills or granting the agent more */
 	const char *m = l->lower + so;
 	size_t n = eo - so;
-	bool home = memmem(m, n, "/.claude", 8) || memmem(m, n, "/.codex", 7) ||
-	            memmem(m, n, "/.cursor", 8) || memmem(m, n, "/.gemini", 8) ||
-	            memmem(m, n, "system", 6) || memmem(m, n, "skills", 6) ||
-	            memmem(m, n, "every skill", 11);
+	bool others = memmem(m, n, "skills", 6) || memmem(m, n, "every skill", 11);
+	bool grants = strstr(l->lower, "allow") || strstr(l->lower, "hook") ||
+	              strstr(l->lower, "permission") ||
+	              strstr(l->lower, "autoapprove") ||
+	              strstr(l->lower, "auto-approve") ||
+	              strstr(l->lower, "trust");
 	return found(c, f, l, so, eo,
-	             weigh(f, l, so, home ? SFS_RISK_HIGH : SFS_RISK_MEDIUM),
+	             weigh(f, l, so, others || grants ? SFS_RISK_HIGH
+	                                              : SFS_RISK_MEDIUM),
 	             "security/agent-config",
 	             "tells the model to change the agent's configuration "
 	             "or other skills");
@@ -141,7 +146,8 @@ static int disable_safety(struct sec_ctx *c, const struct sec_file *f,
 	            strncmp(m, "approval", 8) == 0;
 	enum sfs_risk r;
 	if (l->where == SEC_CODE)
-		r = f->is_test ? SFS_RISK_LOW : SFS_RISK_HIGH;
+		r = f->is_test ? SFS_RISK_LOW : flag ? SFS_RISK_MEDIUM
+		                                     : SFS_RISK_HIGH;
 	else
 		r = weigh(f, l, so, flag ? SFS_RISK_MEDIUM : SFS_RISK_HIGH);
 	return found(c, f, l, so, eo, r, "security/disable-safety",
