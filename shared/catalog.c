@@ -679,12 +679,17 @@ static bool ascii(const char *s)
 static int confusable_one(struct build *b, struct cand *c,
                           const struct cand *other, enum sfs_risk risk)
 {
+	char mine[256], theirs[256];
 	(void)b;
 	return sfs_diag_add_rule(&c->cross, risk, "security/confusable-name",
 	                         c->unit->skill_md_path, c->unit->name_line,
 	                         c->unit->name_column, "the name \"%s\" looks "
-	                         "like \"%s\" (%s)", cand_name(c),
-	                         cand_name(other), other->unit->skill_md_path);
+	                         "like \"%s\" (%s)",
+	                         sfs_security_escape(cand_name(c), mine,
+	                                             sizeof(mine)),
+	                         sfs_security_escape(cand_name(other), theirs,
+	                                             sizeof(theirs)),
+	                         other->unit->skill_md_path);
 }
 
 static int confusable_pair(size_t i, size_t j, void *arg)

@@ -497,6 +497,8 @@ int sfs_security_scan_skill(const struct sfs_security *sec,
 int sfs_security_check_name(const char *name, const char *file,
                             unsigned line, unsigned column,
                             struct sfs_diag_list *diags);
+/* s for a message, its invisible characters written U+XXXX, in buf. */
+const char *sfs_security_escape(const char *s, char *buf, size_t size);
 /* The name as it looks: confusable characters folded to one form
  * (Cyrillic 'а' and Latin 'a', '0' and 'o', "rn" and "m"), in buf. */
 const char *sfs_security_skeleton(const char *name, char *buf, size_t size);

@@ -113,7 +113,8 @@ static bool has_source(const char *rel, const char *const *sib, size_t n)
 	};
 	const char *base = strrchr(rel, '/');
 	base = base ? base + 1 : rel;
-	const char *dot = strrchr(base, '.');
+	/* __pycache__/tool.cpython-312.pyc is built from tool.py */
+	const char *dot = strchr(base, '.');
 	size_t stem = dot && dot != base ? (size_t)(dot - base) : strlen(base);
 	for (size_t i = 0; i < n; i++) {
 		const char *b = strrchr(sib[i], '/');
@@ -122,7 +123,7 @@ static bool has_source(const char *rel, const char *const *sib, size_t n)
 		    strcmp(b, "go.mod") == 0 || strcmp(b, "CMakeLists.txt") == 0 ||
 		    strcmp(b, "build.zig") == 0)
 			return true;
-		if (strncmp(b, base, stem) != 0 || b == base)
+		if (strncmp(b, base, stem) != 0 || strcmp(b, base) == 0)
 			continue;
 		for (size_t k = 0; k < sizeof(src) / sizeof(*src); k++)
 			if (strcmp(b + stem, src[k]) == 0)
@@ -153,8 +154,7 @@ static int binary(struct sec_ctx *c, const struct sec_file *f,
 		                  "%s", ext, what);
 	if (k == K_EXEC || k == K_BYTECODE) {
 		bool src = has_source(f->rel, sib, n);
-		enum sfs_risk r = src ? SFS_RISK_LOW :
-		                  k == K_EXEC ? SFS_RISK_HIGH : SFS_RISK_MEDIUM;
+		enum sfs_risk r = src ? SFS_RISK_LOW : SFS_RISK_HIGH;
 		return sec_report(c, f, 0, r, "security/binary-no-source",
 		                  "%s %s", what, src ? "built from a source in the "
 		                  "skill" : "without its source: what it does "

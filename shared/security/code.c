@@ -144,7 +144,7 @@ static int fetch_exec(struct sec_ctx *c, const struct sec_file *f,
 	static const enum sec_pattern pats[] = {
 		PAT_PIPE_SHELL, PAT_SUBST_FETCH, PAT_PS_FETCH, PAT_CODE_FETCH,
 	};
-	size_t so = 0;
+	size_t so = 0, i;
 	bool hit = false;
 
 	if (!strstr(l->lower, "curl") && !strstr(l->lower, "wget") &&
@@ -152,10 +152,13 @@ static int fetch_exec(struct sec_ctx *c, const struct sec_file *f,
 	    !strstr(l->lower, "exec") && !strstr(l->lower, "eval") &&
 	    !strstr(l->lower, "function"))
 		return 0;
-	for (size_t i = 0; !hit && i < sizeof(pats) / sizeof(*pats); i++)
+	for (i = 0; !hit && i < sizeof(pats) / sizeof(*pats); i++)
 		hit = sec_match(c->sec, pats[i], l->lower, &so, NULL);
 	if (!hit)
 		return 0;
+	/* a pipe into a shell is how vendors ship installers; code run
+	 * straight from a substitution or a download call rarely is */
+	bool piped = i == 1;
 	const char *h = NULL;
 	enum host_class hc = classify(l->lower + so, &h);
 	enum sfs_risk r;
@@ -169,7 +172,8 @@ static int fetch_exec(struct sec_ctx *c, const struct sec_file *f,
 		r = by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM);
 		break;
 	default:
-		r = by_where(l, SFS_RISK_HIGH, SFS_RISK_MEDIUM, SFS_RISK_LOW);
+		r = by_where(l, SFS_RISK_HIGH, piped ? SFS_RISK_MEDIUM
+		                                     : SFS_RISK_HIGH, SFS_RISK_LOW);
 	}
 	/* a container image's build runs apart from the user's files */
 	if (l->where == SEC_CODE && hc != HOST_SUSPICIOUS &&

@@ -36,7 +36,8 @@ static bool speaks_to_model(const char *lower)
 		"execute", "curl ", "wget ", "| sh", "|sh", "| bash", "base64",
 		"upload", "send ", "exfil", "password", "secret",
 		".ssh", "credentials", "api key", "always run", "first run",
-		"silently", "important:", "override",
+		"silently", "important:", "override", ".env", "when you answer",
+		"in your response", "in your answer", "include its",
 	};
 	for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++)
 		if (strstr(lower, words[i]))

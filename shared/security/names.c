@@ -176,3 +176,8 @@ int sfs_security_confusable_pairs(const char *const *names, size_t n,
 	free(k);
 	return rc;
 }
+
+const char *sfs_security_escape(const char *s, char *buf, size_t size)
+{
+	return sec_excerpt(s, strlen(s), 128, buf, size);
+}

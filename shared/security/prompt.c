@@ -112,7 +112,7 @@ static int agent_config(struct sec_ctx *c, const struct sec_file *f,
 	 * reaching other skills or granting the agent more */
 	const char *m = l->lower + so;
 	size_t n = eo - so;
-	bool others = memmem(m, n, "skills", 6) || memmem(m, n, "every skill", 11);
+	bool others = memmem(m, n, "skill", 5) != NULL;
 	bool grants = strstr(l->lower, "allow") || strstr(l->lower, "hook") ||
 	              strstr(l->lower, "permission") ||
 	              strstr(l->lower, "autoapprove") ||

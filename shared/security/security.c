@@ -47,7 +47,9 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                      "*(sudo" SP "+)?" SHELLS "([[:space:];)\"'`]|$)|"
 	                      "(eval|bash|sh|zsh|exec)" SP "+(-c" SP "+)?[\"']?\\$\\("
 	                      "[^)]*(base64|b64)" SP "+(-d|--decode|-D)|"
-	                      "xxd" SP "+-r[^|]*\\|" SP "*" SHELLS, true },
+	                      "xxd" SP "+-r[^|]*\\|" SP "*" SHELLS "|"
+	                      "(base64|b64)" SP "+(-d|--decode|-D)[^|]*>[^;&|]*"
+	                      "(;|&&)" SP "*chmod" SP, true },
 	[PAT_DECODE_CALL] = { "(exec|eval|compile|function|loads)" SP "*\\(" SP "*("
 	                      "(base64|codecs|zlib|marshal|binascii)\\.|"
 	                      "__import__\\([\"'](base64|zlib|codecs|marshal)|"
@@ -148,7 +150,8 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                       "cursor|gemini)|\\.claude/settings|"
 	                       "(claude|agents|gemini)\\.md|\\.cursorrules|"
 	                       "other" SP "+skills|"
-	                       "every" SP "+skill|all" SP "+(other" SP "+)?skills|"
+	                       "every" SP "+(other" SP "+)?skill|all" SP "+(other"
+	                       SP "+)?skills|"
 	                       "\\.mcp\\.json|config\\.toml)", true },
 	[PAT_DISABLE_SAFETY] = { "dangerously-skip-permissions|dangerously-bypass|"
 	                         "bypasspermissions|--yolo|"
