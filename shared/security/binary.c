@@ -215,11 +215,9 @@ int sec_blob_line(struct sec_ctx *c, const struct sec_file *f,
 		if (cur >= MIN_RUN) {
 			/* a picture or a font inlined as a data: URI is a
 			 * document's own */
-			bool media = start >= 8 &&
-			             (memmem(l->lower + (start > 40 ? start - 40 : 0),
-			                     start > 40 ? 40 : start, "image/", 6) ||
-			              memmem(l->lower + (start > 40 ? start - 40 : 0),
-			                     start > 40 ? 40 : start, "font/", 5));
+			size_t from = start > 40 ? start - 40 : 0;
+			bool media = memmem(l->p + from, start - from, "image/", 6) ||
+			             memmem(l->p + from, start - from, "font/", 5);
 			bool lower_only = true;
 			unsigned char seen[256] = { 0 };
 			unsigned distinct = 0;

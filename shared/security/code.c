@@ -147,10 +147,7 @@ static int fetch_exec(struct sec_ctx *c, const struct sec_file *f,
 	size_t so = 0, i;
 	bool hit = false;
 
-	if (!strstr(l->lower, "curl") && !strstr(l->lower, "wget") &&
-	    !strstr(l->lower, "iex") && !strstr(l->lower, "invoke-") &&
-	    !strstr(l->lower, "exec") && !strstr(l->lower, "eval") &&
-	    !strstr(l->lower, "function"))
+	if (!(l->mask & T_FETCH))
 		return 0;
 	for (i = 0; !hit && i < sizeof(pats) / sizeof(*pats); i++)
 		hit = sec_match(c->sec, pats[i], l->lower, &so, NULL);
@@ -192,11 +189,7 @@ static int decode_exec(struct sec_ctx *c, const struct sec_file *f,
 	size_t so = 0;
 	bool hit = false;
 
-	if (!strstr(l->lower, "base64") && !strstr(l->lower, "b64") &&
-	    !strstr(l->lower, "atob") && !strstr(l->lower, "decode") &&
-	    !strstr(l->lower, "hex") && !strstr(l->lower, "xxd") &&
-	    !strstr(l->lower, "-e") && !strstr(l->lower, "marshal") &&
-	    !strstr(l->lower, "zlib"))
+	if (!(l->mask & T_DECODE))
 		return 0;
 	for (size_t i = 0; !hit && i < sizeof(pats) / sizeof(*pats); i++)
 		hit = sec_match(c->sec, pats[i], l->lower, &so, NULL);
@@ -223,7 +216,7 @@ static int credential_read(struct sec_ctx *c, const struct sec_file *f,
                            const struct sec_line *l)
 {
 	size_t so;
-	if (!f->has_credential_read ||
+	if (!(l->mask & T_CRED) || !f->has_credential_read ||
 	    !sec_match(c->sec, PAT_CRED_PATH, l->lower, &so, NULL))
 		return 0;
 	bool send = f->has_network_send || sends_in_prose(l->lower);
@@ -239,7 +232,7 @@ static int env_exfil(struct sec_ctx *c, const struct sec_file *f,
                      const struct sec_line *l)
 {
 	size_t so;
-	if (!f->has_env_dump || !f->has_network_send ||
+	if (!(l->mask & T_ENV) || !f->has_env_dump || !f->has_network_send ||
 	    (l->where != SEC_CODE && l->where != SEC_EXAMPLE) ||
 	    !sec_match(c->sec, PAT_ENV_DUMP, l->lower, &so, NULL))
 		return 0;
@@ -255,8 +248,7 @@ static int config_write(struct sec_ctx *c, const struct sec_file *f,
 	size_t so, wo;
 	bool agent = false, persist = false, rc_file = false;
 
-	if (!strchr(l->lower, '.') && !strstr(l->lower, "cron") &&
-	    !strstr(l->lower, "profile"))
+	if (!(l->mask & (T_CONFIG | T_AGENT)))
 		return 0;
 	if (sec_match(c->sec, PAT_AGENT_PATH, l->lower, &so, NULL))
 		agent = true;
@@ -289,12 +281,18 @@ static int config_write(struct sec_ctx *c, const struct sec_file *f,
 	             "");
 }
 
-void sec_code_survey(const struct sfs_security *sec, struct sec_file *f)
+void sec_code_survey(const struct sfs_security *sec, struct sec_file *f,
+                     const struct sec_line *l)
 {
-	f->has_network_send = sec_match(sec, PAT_NET_SEND, f->text, NULL, NULL);
-	f->has_credential_read = sec_match(sec, PAT_CRED_PATH, f->text, NULL,
-	                                   NULL);
-	f->has_env_dump = sec_match(sec, PAT_ENV_DUMP, f->text, NULL, NULL);
+	if (!f->has_network_send && (l->mask & T_SEND))
+		f->has_network_send = sec_match(sec, PAT_NET_SEND, l->raw, NULL,
+		                                NULL);
+	if (!f->has_credential_read && (l->mask & T_CRED))
+		f->has_credential_read = sec_match(sec, PAT_CRED_PATH, l->lower,
+		                                   NULL, NULL);
+	if (!f->has_env_dump && (l->mask & T_ENV))
+		f->has_env_dump = sec_match(sec, PAT_ENV_DUMP, l->lower, NULL,
+		                            NULL);
 }
 
 int sec_code_line(struct sec_ctx *c, const struct sec_file *f,

@@ -196,7 +196,7 @@ int sec_markdown_line(struct sec_ctx *c, const struct sec_file *f,
 	size_t so, eo, base = 0;
 	int rc = 0;
 
-	if (!memmem(l->lower, l->len, "http", 4))
+	if (!(l->mask & T_URL))
 		return 0;
 	while (rc == 0 && base < l->len &&
 	       sec_match(c->sec, PAT_URL, l->lower + base, &so, &eo)) {

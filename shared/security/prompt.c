@@ -53,24 +53,11 @@ static int found(struct sec_ctx *c, const struct sec_file *f,
 	                  "%s: \"%s\"", what, esc);
 }
 
-static bool any(const char *lower, const char *const *words, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strstr(lower, words[i]))
-			return true;
-	return false;
-}
-
 static int override(struct sec_ctx *c, const struct sec_file *f,
                     const struct sec_line *l)
 {
-	static const char *const t[] = {
-		"ignore", "disregard", "forget", "override", "bypass",
-		"system prompt", "you are now", "im_start", "precedence",
-		"supersede", " override", "message:", "instruction:",
-	};
 	size_t so, eo;
-	if (!any(l->lower, t, sizeof(t) / sizeof(*t)) ||
+	if (!(l->mask & T_OVERRIDE) ||
 	    !sec_match(c->sec, PAT_OVERRIDE, l->lower, &so, &eo))
 		return 0;
 	return found(c, f, l, so, eo, weigh(f, l, so, SFS_RISK_HIGH),
@@ -81,11 +68,9 @@ static int override(struct sec_ctx *c, const struct sec_file *f,
 static int hide(struct sec_ctx *c, const struct sec_file *f,
                 const struct sec_line *l)
 {
-	static const char *const t[] = {
-		"user", "silently", "secretly", "quietly", "covertly",
-	};
 	size_t so, eo;
-	if (!any(l->lower, t, sizeof(t) / sizeof(*t)) ||
+	if (!((l->mask & T_HIDE_LY) ||
+	      (l->mask & (T_HIDE | T_USER)) == (T_HIDE | T_USER)) ||
 	    !sec_match(c->sec, PAT_HIDE, l->lower, &so, &eo))
 		return 0;
 	/* keeping strategy to itself is no attack; hiding an action is */
@@ -99,13 +84,8 @@ static int hide(struct sec_ctx *c, const struct sec_file *f,
 static int agent_config(struct sec_ctx *c, const struct sec_file *f,
                         const struct sec_line *l)
 {
-	static const char *const t[] = {
-		".claude", ".codex", ".cursor", ".gemini", "claude.md",
-		"agents.md", "gemini.md", "system prompt", "skill", "mcp.json",
-		"config.toml",
-	};
 	size_t so, eo;
-	if (l->where == SEC_CODE || !any(l->lower, t, sizeof(t) / sizeof(*t)) ||
+	if (l->where == SEC_CODE || !(l->mask & (T_AGENT | T_OTHERS)) ||
 	    !sec_match(c->sec, PAT_AGENT_CONFIG, l->lower, &so, &eo))
 		return 0;
 	/* real skills tell where their own config goes; what weighs is
@@ -129,13 +109,10 @@ static int agent_config(struct sec_ctx *c, const struct sec_file *f,
 static int disable_safety(struct sec_ctx *c, const struct sec_file *f,
                           const struct sec_line *l)
 {
-	static const char *const t[] = {
-		"dangerously", "bypasspermissions", "--yolo", "approval",
-		"danger-full", "safety", "guardrail", "security", "sandbox",
-		"content", "permission", "confirmation",
-	};
 	size_t so, eo;
-	if (!any(l->lower, t, sizeof(t) / sizeof(*t)) ||
+	if (!((l->mask & T_SAFETY_FLAG) ||
+	      (l->mask & (T_SAFETY_VERB | T_SAFETY_NOUN)) ==
+	      (T_SAFETY_VERB | T_SAFETY_NOUN)) ||
 	    !sec_match(c->sec, PAT_DISABLE_SAFETY, l->lower, &so, &eo))
 		return 0;
 	/* a flag named in prose is documentation more often than not; an

@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "security.h"
-#include "snapshot.h"
-#include "source.h"
+#include "../snapshot.h"
+#include "../source.h"
 
 /* ---- patterns ----------------------------------------------------------- */
 
@@ -169,11 +169,217 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	[PAT_URL] = { "https?://[^[:space:])>\"'`]+", true },
 };
 
+/* ---- trigger words ------------------------------------------------------ */
+
+struct word {
+	const char *w;
+	size_t n;        /* strlen(w) */
+	uint32_t bits;
+};
+
+#define W(word, bits) { word, sizeof(word) - 1, bits }
+
+/* Lowercase; each at least two bytes.  A word that several families
+ * need is listed once with their bits. */
+static const struct word words[] = {
+	W("curl", T_FETCH | T_SEND), W("wget", T_FETCH | T_SEND),
+	W("iex", T_FETCH | T_DECODE), W("invoke-", T_FETCH | T_SEND),
+	W("iwr", T_FETCH), W("irm ", T_FETCH), W("irm(", T_FETCH),
+	W("downloadstring", T_FETCH), W("urlopen", T_FETCH | T_SEND),
+	W("requests.", T_FETCH | T_SEND), W("fetch(", T_FETCH | T_SEND),
+	W("httpx.", T_FETCH | T_SEND), W("axios.", T_FETCH | T_SEND),
+	W("http.get", T_FETCH), W("urllib", T_FETCH | T_SEND),
+	W("base64", T_DECODE), W("frombase64", T_DECODE), W("b64", T_DECODE), W("atob", T_DECODE),
+	W("fromhex", T_DECODE), W("unhexlify", T_DECODE), W("xxd", T_DECODE),
+	W("marshal", T_DECODE), W("zlib", T_DECODE), W("codecs", T_DECODE),
+	W("decode(", T_DECODE), W("powershell", T_DECODE),
+	W("pwsh", T_DECODE), W("openssl", T_DECODE),
+	W(".ssh", T_CRED | T_CONFIG), W(".aws", T_CRED),
+	W("gcloud", T_CRED), W(".kube", T_CRED), W(".docker/", T_CRED),
+	W(".netrc", T_CRED), W("credentials", T_CRED), W(".npmrc", T_CRED),
+	W(".pypirc", T_CRED), W("login data", T_CRED), W("cookies", T_CRED),
+	W("key4.db", T_CRED), W("logins.json", T_CRED),
+	W("wallet.dat", T_CRED), W("-password", T_CRED),
+	W("keychain", T_CRED), W("/etc/shadow", T_CRED), W(".env", T_CRED),
+	W("method", T_SEND), W("nc ", T_SEND), W("/dev/tcp", T_SEND),
+	W("smtplib", T_SEND), W("webhook", T_SEND), W("telegram", T_SEND),
+	W("scp ", T_SEND), W("socket", T_SEND), W(".sendall", T_SEND),
+	W("uploadstring", T_SEND), W("uploadfile", T_SEND),
+	W("sendbeacon", T_SEND),
+	/* the environment as a whole: "env |", not "environment" */
+	W("env |", T_ENV), W("env|", T_ENV), W("env >", T_ENV),
+	W("env>", T_ENV), W("env)", T_ENV), W("env;", T_ENV),
+	W("env`", T_ENV), W("printenv", T_ENV), W("os.environ", T_ENV),
+	W("process.env", T_ENV), W("env:", T_ENV), W("export -p", T_ENV),
+	W("authorized_keys", T_CONFIG), W("crontab", T_CONFIG),
+	W("/etc/cron", T_CONFIG), W("launchagents", T_CONFIG),
+	W("launchdaemons", T_CONFIG), W("systemd/user", T_CONFIG),
+	W("sudoers", T_CONFIG), W("rc.local", T_CONFIG),
+	W("currentversion", T_CONFIG), W(".bashrc", T_CONFIG),
+	W(".zshrc", T_CONFIG), W(".profile", T_CONFIG),
+	W(".bash_profile", T_CONFIG), W(".zprofile", T_CONFIG),
+	W(".zshenv", T_CONFIG), W(".bash_login", T_CONFIG),
+	W("config.fish", T_CONFIG), W("profile", T_CONFIG),
+	W(".claude", T_AGENT), W(".codex", T_AGENT), W(".cursor", T_AGENT),
+	W(".gemini", T_AGENT), W(".windsurf", T_AGENT),
+	W(".continue", T_AGENT), W(".aider", T_AGENT), W(".copilot", T_AGENT),
+	W(".opencode", T_AGENT), W("claude.md", T_AGENT),
+	W("agents.md", T_AGENT), W("gemini.md", T_AGENT),
+	W("mcp.json", T_AGENT), W("config.toml", T_AGENT),
+	W("/skill.md", T_AGENT),
+	W("other skill", T_OTHERS), W("every skill", T_OTHERS),
+	W("all skills", T_OTHERS),
+	W("ignore", T_OVERRIDE | T_SAFETY_VERB), W("disregard", T_OVERRIDE),
+	W("forget", T_OVERRIDE), W("override", T_OVERRIDE),
+	W("bypass", T_OVERRIDE | T_SAFETY_VERB | T_SAFETY_FLAG),
+	W("your new", T_OVERRIDE), W("your real", T_OVERRIDE),
+	W("your true", T_OVERRIDE), W("you are now", T_OVERRIDE),
+	W("message:", T_OVERRIDE), W("instruction:", T_OVERRIDE),
+	W("im_start", T_OVERRIDE), W("precedence", T_OVERRIDE),
+	W("supersede", T_OVERRIDE),
+	W("user", T_USER),
+	W("do not", T_HIDE | T_WARN), W("don't", T_HIDE | T_WARN),
+	W("never", T_HIDE | T_WARN), W("without", T_HIDE), W("hide", T_HIDE),
+	W("conceal", T_HIDE), W("must", T_HIDE), W("should", T_HIDE),
+	W("does", T_HIDE), W("need", T_HIDE),
+	W("silently", T_HIDE_LY), W("secretly", T_HIDE_LY),
+	W("quietly", T_HIDE_LY), W("covertly", T_HIDE_LY),
+	W("dangerously", T_SAFETY_FLAG), W("--yolo", T_SAFETY_FLAG),
+	W("approval", T_SAFETY_FLAG | T_SAFETY_NOUN),
+	W("danger-full", T_SAFETY_FLAG),
+	W("disable", T_SAFETY_VERB), W("turn off", T_SAFETY_VERB),
+	W("deactivate", T_SAFETY_VERB), W("skip", T_SAFETY_VERB),
+	W("circumvent", T_SAFETY_VERB),
+	W("safety", T_SAFETY_NOUN), W("guardrail", T_SAFETY_NOUN),
+	W("security", T_SAFETY_NOUN), W("sandbox", T_SAFETY_NOUN),
+	W("content", T_SAFETY_NOUN), W("permission", T_SAFETY_NOUN),
+	W("confirmation", T_SAFETY_NOUN),
+	W("http", T_URL),
+	W("avoid", T_WARN), W("danger", T_WARN), W("unsafe", T_WARN),
+	W("malicious", T_WARN), W("attack", T_WARN), W("insecure", T_WARN),
+	W("vulnerab", T_WARN), W("exploit", T_WARN), W("warning", T_WARN),
+	W("risk", T_WARN), W("bad:", T_WARN), W("bad example", T_WARN),
+	W("red flag", T_WARN), W("suspicious", T_WARN), W("beware", T_WARN),
+	W("<!--", T_COMMENT),
+};
+
+_Static_assert(sizeof(words) / sizeof(*words) < 255, "word index is a byte");
+
+/* Letters, digits and '_': the bytes inside a word. */
+static const bool word_char[256] = {
+	['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1,
+	['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1, ['_'] = 1,
+	['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1,
+	['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1,
+	['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1,
+	['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+	['y'] = 1, ['z'] = 1,
+	['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1,
+	['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1,
+	['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1,
+	['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+	['Y'] = 1, ['Z'] = 1,
+};
+
+static unsigned char lower_byte(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+}
+
+static unsigned char upper_byte(unsigned char c)
+{
+	return c >= 'a' && c <= 'z' ? (unsigned char)(c - 32) : c;
+}
+
+/* The two-byte keys a word is found under: its first two bytes in
+ * either case, so that the scan looks bytes up as they are.  Returns how
+ * many (up to 4) went to keys. */
+static int word_keys(const struct word *wd, unsigned keys[4])
+{
+	const unsigned char *w = (const unsigned char *)wd->w;
+	unsigned char a[2] = { w[0], upper_byte(w[0]) };
+	unsigned char b[2] = { w[1], upper_byte(w[1]) };
+	int n = 0;
+	for (int x = 0; x < 2; x++)
+		for (int y = 0; y < 2; y++)
+			if (!(x && a[1] == a[0]) && !(y && b[1] == b[0]))
+				keys[n++] = (unsigned)a[x] << 8 | b[y];
+	return n;
+}
+
+static int index_words(struct sec_words *t)
+{
+	enum { NWORDS = sizeof(words) / sizeof(*words) };
+	uint16_t *count = calloc(65536, sizeof(*count));
+	size_t used = 1;   /* list[0] stays 0: "no words" */
+	unsigned keys[4];
+
+	if (!count)
+		return -ENOMEM;
+	for (size_t i = 0; i < NWORDS; i++)
+		for (int k = word_keys(&words[i], keys); k-- > 0;)
+			count[keys[k]]++;
+	for (size_t k = 0; k < 65536; k++) {
+		if (!count[k])
+			continue;
+		t->first[k] = (uint16_t)used;
+		t->any[k >> 6] |= 1ull << (k & 63);
+		used += count[k] + 1u;   /* its words, then a 0 */
+		count[k] = 0;
+	}
+	_Static_assert(sizeof(t->list) >= 4 * 2 * NWORDS, "list too small");
+	for (size_t i = 0; i < NWORDS; i++)
+		for (int k = word_keys(&words[i], keys); k-- > 0;)
+			t->list[t->first[keys[k]] + count[keys[k]]++] =
+				(uint8_t)(i + 1);
+	free(count);
+	return 0;
+}
+
+uint32_t sec_triggers(const struct sfs_security *sec, const char *p,
+                      size_t len)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	const struct sec_words *t = &sec->words;
+	uint32_t mask = 0;
+
+	/* Words are looked for where a word starts (after anything but a
+	 * letter, digit or '_'): a fifth of the positions of prose, and
+	 * "nc " is not found in "once ". */
+	for (size_t i = 0; i + 1 < len;) {
+		unsigned k = (unsigned)u[i] << 8 | u[i + 1];
+		if (t->any[k >> 6] & (1ull << (k & 63))) {
+			for (const uint8_t *c = t->list + t->first[k]; *c; c++) {
+				const struct word *wd = &words[*c - 1];
+				if (wd->n > len - i)
+					continue;
+				size_t j = 2;
+				while (j < wd->n &&
+				       lower_byte(u[i + j]) == (unsigned char)wd->w[j])
+					j++;
+				if (j == wd->n)
+					mask |= wd->bits;
+			}
+		}
+		/* to the next start: past this word, or one byte on */
+		if (word_char[u[i]])
+			while (++i < len && word_char[u[i]])
+				;
+		else
+			i++;
+	}
+	return mask;
+}
+
 int sfs_security_new(struct sfs_security **out)
 {
 	struct sfs_security *sec = calloc(1, sizeof(*sec));
 	if (!sec)
 		return -ENOMEM;
+	if (index_words(&sec->words) < 0) {
+		free(sec);
+		return -ENOMEM;
+	}
 	for (int i = 0; i < PAT_COUNT; i++) {
 		int flags = REG_EXTENDED | REG_NEWLINE |
 		            (patterns[i].icase ? REG_ICASE : 0);
@@ -342,21 +548,6 @@ static bool is_test_path(const char *rel)
 	       strstr(base, ".spec.");
 }
 
-/* Words that, in or just above a fenced example, say it shows what not
- * to do. */
-static bool warns(const char *lower)
-{
-	static const char *const words[] = {
-		"never", "don't", "do not", "avoid", "danger", "unsafe",
-		"malicious", "attack", "insecure", "vulnerab", "exploit",
-		"warning", "risk", "bad:", "bad example", "red flag",
-		"suspicious", "beware",
-	};
-	for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++)
-		if (strstr(lower, words[i]))
-			return true;
-	return false;
-}
 
 /* What the lines of one file share while they are read in order. */
 struct walk {
@@ -381,18 +572,22 @@ static bool fence_line(const char *p, size_t len, char *ch)
 	return false;
 }
 
-/* A fenced block warns when its own lines do too: look ahead once. */
-static bool block_warns(const char *p, const char *end, char fence,
-                        char *lower, size_t cap)
+/* A fenced block warns when its own lines do too ("never", "dangerous",
+ * "attack", ...): look ahead once, up to its closing fence. */
+static bool block_warns(const struct sfs_security *sec, const char *p,
+                        const char *end, char fence)
 {
-	size_t n = 0;
-	for (const char *q = p; q < end && n + 1 < cap; q++) {
-		if (*q == '\n' && q + 3 < end && q[1] == fence && q[2] == fence)
+	const char *q = p;
+	while (q < end) {
+		const char *nl = memchr(q, '\n', (size_t)(end - q));
+		if (!nl || (nl + 3 < end && nl[1] == fence && nl[2] == fence &&
+		            nl[3] == fence)) {
+			q = nl ? nl : end;
 			break;
-		lower[n++] = (char)((*q >= 'A' && *q <= 'Z') ? *q + 32 : *q);
+		}
+		q = nl + 1;
 	}
-	lower[n] = '\0';
-	return warns(lower);
+	return sec_triggers(sec, p, (size_t)(q - p)) & T_WARN;
 }
 
 static int comment_ends(struct sec_ctx *c, const struct sec_file *f,
@@ -410,8 +605,7 @@ static int comment_ends(struct sec_ctx *c, const struct sec_file *f,
 
 /* Where the line at p stands, and the comment state it leaves. */
 static int place_line(struct sec_ctx *c, const struct sec_file *f,
-                      struct walk *w, struct sec_line *l, char *scratch,
-                      size_t cap)
+                      struct walk *w, struct sec_line *l)
 {
 	char ch;
 
@@ -442,7 +636,7 @@ static int place_line(struct sec_ctx *c, const struct sec_file *f,
 			const char *end = f->text + f->len;
 			const char *next = memchr(l->p, '\n', (size_t)(end - l->p));
 			w->block_warned = w->warned_above ||
-				(next && block_warns(next, end, ch, scratch, cap));
+				(next && block_warns(c->sec, next, end, ch));
 		}
 		l->where = SEC_EXAMPLE;
 		l->warned = w->block_warned;
@@ -454,8 +648,8 @@ static int place_line(struct sec_ctx *c, const struct sec_file *f,
 		return 0;
 	}
 	l->where = SEC_PROSE;
-	if (f->kind == SEC_MARKDOWN || ends_with(f->rel, ".html") ||
-	    ends_with(f->rel, ".htm")) {
+	if ((l->mask & T_COMMENT) && (f->kind == SEC_MARKDOWN ||
+	    ends_with(f->rel, ".html") || ends_with(f->rel, ".htm"))) {
 		const char *open = memmem(l->p, l->len, "<!--", 4);
 		if (open) {
 			w->in_comment = true;
@@ -469,7 +663,7 @@ static int place_line(struct sec_ctx *c, const struct sec_file *f,
 	}
 	/* prose warns the example below it within a few lines */
 	if (l->len > 0) {
-		if (warns(l->lower)) {
+		if (l->mask & T_WARN) {
 			w->warned_above = true;
 			w->prose_since_warn = 0;
 		} else if (++w->prose_since_warn > 3) {
@@ -479,51 +673,127 @@ static int place_line(struct sec_ctx *c, const struct sec_file *f,
 	return 0;
 }
 
-static int scan_lines(struct sec_ctx *c, const struct sec_file *f)
-{
-	struct walk w = { 0 };
-	size_t cap = 4096;
-	char *lower = malloc(cap), *scratch = malloc(8192);
-	int rc = 0;
-	unsigned no = 0;
+/* The words that make a line worth a rule's look. */
+#define RULE_TRIGGERS (T_FETCH | T_DECODE | T_CRED | T_ENV | T_CONFIG | \
+	T_AGENT | T_OTHERS | T_OVERRIDE | T_HIDE_LY | T_SAFETY_FLAG | T_URL | \
+	T_USER | T_SAFETY_VERB)
 
-	if (!lower || !scratch) {
-		free(lower);
-		free(scratch);
-		return -ENOMEM;
-	}
+/* One line's bytes: where it starts, how long it is (without "\r"). */
+struct span {
+	size_t off, len;
+};
+
+/* The lines of f and the words each holds; *n lines.  NULL when out of
+ * memory. */
+static struct span *split(const struct sfs_security *sec,
+                          const struct sec_file *f, uint32_t **masks,
+                          size_t *n)
+{
+	size_t cap = 64, k = 0;
+	struct span *v = malloc(cap * sizeof(*v));
+	uint32_t *m = malloc(cap * sizeof(*m));
+	bool oom = !v || !m;
+
 	for (const char *p = f->text, *end = f->text + f->len;
-	     p < end && rc == 0;) {
+	     !oom && p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t len = (size_t)((nl ? nl : end) - p);
-		if (len + 1 > cap) {
-			char *nb = realloc(lower, len + 1);
-			if (!nb) {
-				rc = -ENOMEM;
+		if (len > 0 && p[len - 1] == '\r')
+			len--;   /* CRLF files: the line is the same */
+		if (k == cap) {
+			struct span *nv = realloc(v, 2 * cap * sizeof(*v));
+			if (nv)
+				v = nv;
+			uint32_t *nm = nv ? realloc(m, 2 * cap * sizeof(*m)) : NULL;
+			if (nm)
+				m = nm;
+			oom = !nv || !nm;
+			if (oom)
 				break;
-			}
-			lower = nb;
-			cap = len + 1;
+			cap *= 2;
 		}
-		for (size_t i = 0; i < len; i++)
-			lower[i] = (char)((p[i] >= 'A' && p[i] <= 'Z') ? p[i] + 32
-			                                               : p[i]);
-		lower[len] = '\0';
-		struct sec_line l = { .p = p, .len = len, .no = ++no,
-		                      .lower = lower };
-		rc = place_line(c, f, &w, &l, scratch, 8192);
-		if (rc == 0)
-			rc = sec_code_line(c, f, &l);
-		if (rc == 0)
-			rc = sec_prompt_line(c, f, &l);
-		if (rc == 0 && f->kind != SEC_SCRIPT)
-			rc = sec_markdown_line(c, f, &l);
-		if (rc == 0)
-			rc = sec_blob_line(c, f, &l);
+		v[k] = (struct span){ (size_t)(p - f->text), len };
+		m[k++] = sec_triggers(sec, p, len);
 		p = nl ? nl + 1 : end;
 	}
+	if (oom) {
+		free(v);
+		free(m);
+		return NULL;
+	}
+	*masks = m;
+	*n = k;
+	return v;
+}
+
+/* The line's bytes, as they are and lowercased, NUL-ended, in *raw and
+ * *lower (grown as needed).  0 or -ENOMEM. */
+static int copy_line(const char *p, size_t len, char **raw, char **lower,
+                     size_t *cap)
+{
+	if (len + 1 > *cap) {
+		char *r = realloc(*raw, len + 1);
+		if (r)
+			*raw = r;
+		char *lw = r ? realloc(*lower, len + 1) : NULL;
+		if (!lw)
+			return -ENOMEM;
+		*lower = lw;
+		*cap = len + 1;
+	}
+	for (size_t i = 0; i < len; i++) {
+		(*raw)[i] = p[i];
+		(*lower)[i] = (char)lower_byte((unsigned char)p[i]);
+	}
+	(*raw)[len] = (*lower)[len] = '\0';
+	return 0;
+}
+
+static int scan_lines(struct sec_ctx *c, struct sec_file *f)
+{
+	struct walk w = { 0 };
+	uint32_t *masks = NULL;
+	size_t n = 0, cap = 0;
+	char *raw = NULL, *lower = NULL;
+	int rc = 0;
+	struct span *v = split(c->sec, f, &masks, &n);
+
+	if (!v)
+		return -ENOMEM;
+	/* what the whole file does, before any line is judged: a credential
+	 * read weighs by whether the file also sends */
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (!(masks[i] & (T_SEND | T_CRED | T_ENV)))
+			continue;
+		rc = copy_line(f->text + v[i].off, v[i].len, &raw, &lower, &cap);
+		struct sec_line l = { .p = f->text + v[i].off, .len = v[i].len,
+		                      .no = (unsigned)i + 1, .lower = lower,
+		                      .raw = raw, .mask = masks[i] };
+		if (rc == 0)
+			sec_code_survey(c->sec, f, &l);
+	}
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct sec_line l = { .p = f->text + v[i].off, .len = v[i].len,
+		                      .no = (unsigned)i + 1, .mask = masks[i] };
+		rc = place_line(c, f, &w, &l);
+		if (rc == 0 && (l.mask & RULE_TRIGGERS)) {
+			rc = copy_line(l.p, l.len, &raw, &lower, &cap);
+			l.raw = raw;
+			l.lower = lower;
+			if (rc == 0)
+				rc = sec_code_line(c, f, &l);
+			if (rc == 0)
+				rc = sec_prompt_line(c, f, &l);
+			if (rc == 0 && f->kind != SEC_SCRIPT)
+				rc = sec_markdown_line(c, f, &l);
+		}
+		if (rc == 0)
+			rc = sec_blob_line(c, f, &l);
+	}
+	free(raw);
 	free(lower);
-	free(scratch);
+	free(masks);
+	free(v);
 	return rc;
 }
 
@@ -546,10 +816,8 @@ int sfs_security_scan_bytes(const struct sfs_security *sec, const char *path,
 	int rc = sec_binary_file(&c, &f, siblings, nsiblings);
 	if (rc == 0)
 		rc = sec_unicode_file(&c, &f);
-	if (rc == 0) {
-		sec_code_survey(sec, &f);
+	if (rc == 0)
 		rc = scan_lines(&c, &f);
-	}
 	return rc;
 }
 

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "snapshot.h"
+#include "../snapshot.h"
 
 /* What kind of file a rule reads, from its name and first bytes. */
 enum sec_kind {
@@ -50,6 +50,41 @@ struct sec_file {
 	bool has_env_dump;           /* the file dumps the environment */
 };
 
+/*
+ * Which words a line holds, found in one pass over its bytes (security.c,
+ * sec_triggers): a rule looks at a line only when the words it needs are
+ * there, so that most lines cost a table lookup per byte and no pattern.
+ * Measured: matching every rule's patterns on every line made the pass
+ * cost 4x a mount's whole ready time at 10,000 skills (BENCHMARKS.md).
+ */
+enum sec_trigger {
+	T_FETCH = 1u << 0,       /* curl, wget, iex, iwr, urlopen, ... */
+	T_DECODE = 1u << 1,      /* base64, atob, unhexlify, -enc, ... */
+	T_CRED = 1u << 2,        /* .ssh, .aws, credentials, .env, ... */
+	T_SEND = 1u << 3,        /* curl, post, nc, webhook, socket, ... */
+	T_ENV = 1u << 4,         /* env, printenv, os.environ, ... */
+	T_CONFIG = 1u << 5,      /* authorized_keys, crontab, .bashrc, ... */
+	T_AGENT = 1u << 6,       /* .claude, CLAUDE.md, .mcp.json, ... */
+	T_OTHERS = 1u << 7,      /* other skills, every skill */
+	T_OVERRIDE = 1u << 8,    /* ignore, disregard, you are now, ... */
+	T_USER = 1u << 9,        /* user */
+	T_HIDE = 1u << 10,       /* do not, never, without, hide, ... */
+	T_HIDE_LY = 1u << 11,    /* silently, secretly, quietly, covertly */
+	T_SAFETY_FLAG = 1u << 12,/* dangerously, bypasspermissions, ... */
+	T_SAFETY_VERB = 1u << 13,/* disable, turn off, skip, bypass, ... */
+	T_SAFETY_NOUN = 1u << 14,/* safety, sandbox, guardrail, ... */
+	T_URL = 1u << 15,        /* http */
+	T_WARN = 1u << 16,       /* never, dangerous, attack, ... */
+	T_COMMENT = 1u << 17,    /* <!-- */
+};
+
+/* The trigger words, indexed by their first two bytes as written. */
+struct sec_words {
+	uint64_t any[1024];      /* a bit per two-byte key that has words */
+	uint16_t first[65536];   /* where a key's words start in list */
+	uint8_t list[2048];      /* word indexes + 1, each key's ended by 0 */
+};
+
 /* One line of a text file. */
 struct sec_line {
 	const char *p;
@@ -59,7 +94,10 @@ struct sec_line {
 	/* a fenced example whose block or the prose just above it warns
 	 * against what it shows ("never", "dangerous", "attack", ...) */
 	bool warned;
-	const char *lower;           /* p lowercased (ASCII), NUL-ended */
+	const char *lower;           /* p lowercased (ASCII), NUL-ended;
+	                                set only when mask has a rule's */
+	const char *raw;             /* p, NUL-ended (same condition) */
+	uint32_t mask;               /* enum sec_trigger: words it holds */
 };
 
 /* The compiled patterns of the code and prompt rules, made once per
@@ -91,7 +129,12 @@ enum sec_pattern {
 struct sfs_security {
 	regex_t re[PAT_COUNT];
 	bool compiled[PAT_COUNT];
+	struct sec_words words;
 };
+
+/* The enum sec_trigger bits of the words in p (len bytes). */
+uint32_t sec_triggers(const struct sfs_security *sec, const char *p,
+                      size_t len);
 
 /* What a scan reports into. */
 struct sec_ctx {
@@ -132,8 +175,9 @@ int sec_markdown_comment(struct sec_ctx *c, const struct sec_file *f,
                          size_t off, const char *text, size_t len);
 int sec_prompt_line(struct sec_ctx *c, const struct sec_file *f,
                     const struct sec_line *l);
-/* Sets f's has_* flags from the whole text, before the lines are read. */
-void sec_code_survey(const struct sfs_security *sec, struct sec_file *f);
+/* Sets f's has_* flags from one line, before any line is judged. */
+void sec_code_survey(const struct sfs_security *sec, struct sec_file *f,
+                     const struct sec_line *l);
 int sec_code_line(struct sec_ctx *c, const struct sec_file *f,
                   const struct sec_line *l);
 /* The kind of file by its magic: a description ("ELF executable") when
