@@ -1457,6 +1457,7 @@ static void destroy(sfs_catalog *cat)
 	for (size_t i = 0; cat->sources && i <= cat->nroots; i++)
 		if (cat->sources[i].ops && cat->sources[i].ops->release)
 			cat->sources[i].ops->release(&cat->sources[i]);
+	sfs_security_free(cat->security);
 	sfs_arena_free(&cat->arena);
 	free(cat);
 }
@@ -1473,7 +1474,9 @@ int sfs_catalog_build(const struct sfs_config *cfg, const sfs_catalog *prev,
 	atomic_init(&b.cat->refs, 1);
 
 	int rc = init_build(&b, cfg, prev);
-	if (rc == 0)
+	if (rc == 0 && prev && prev->security)
+		b.sec = sfs_security_ref(prev->security);
+	else if (rc == 0)
 		rc = sfs_security_new(&b.sec);
 	if (rc == 0)
 		rc = scan_roots(&b);
@@ -1484,6 +1487,8 @@ int sfs_catalog_build(const struct sfs_config *cfg, const sfs_catalog *prev,
 		rc = check_all(&b);
 	if (rc == 0)
 		rc = freeze(&b);
+	if (rc == 0)
+		b.cat->security = sfs_security_ref(b.sec);
 	end_build(&b);
 	if (rc < 0) {
 		destroy(b.cat);

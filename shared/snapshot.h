@@ -460,6 +460,8 @@ struct sfs_catalog {
 	                                      first folder was read */
 	bool shared_only;                  /* sfs_config.shared_only */
 	bool locked;                       /* built with sfs_config.lock */
+	struct sfs_security *security;     /* one reference: the rules, for
+	                                      the next build to share */
 	const char **private_dirs;         /* units' dirs, sorted: skill
 	                                      folders not every user could
 	                                      read (private.c) */
@@ -471,10 +473,13 @@ struct sfs_catalog {
 /* What the pass reads of one file at most; the rest is not looked at. */
 #define SFS_SECURITY_MAX_BYTES (1024 * 1024)
 
-/* The compiled rules, made once per build and read by every worker. */
+/* The compiled rules, read by every worker of a build and shared by the
+ * builds that follow (compiling them takes tens of milliseconds, which a
+ * refresh after one edit should not pay).  Reference-counted; immutable. */
 struct sfs_security;
 int sfs_security_new(struct sfs_security **out);   /* 0 or -errno */
-void sfs_security_free(struct sfs_security *sec);
+struct sfs_security *sfs_security_ref(struct sfs_security *sec);
+void sfs_security_free(struct sfs_security *sec);  /* drops a reference */
 
 /* The findings of one file's bytes (text NUL-ended at len), named path
  * in findings and rel in the skill, whose folder holds the files

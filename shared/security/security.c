@@ -7,6 +7,7 @@
  * of it.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -376,6 +377,7 @@ int sfs_security_new(struct sfs_security **out)
 	struct sfs_security *sec = calloc(1, sizeof(*sec));
 	if (!sec)
 		return -ENOMEM;
+	atomic_init(&sec->refs, 1);
 	if (index_words(&sec->words) < 0) {
 		free(sec);
 		return -ENOMEM;
@@ -393,9 +395,18 @@ int sfs_security_new(struct sfs_security **out)
 	return 0;
 }
 
+struct sfs_security *sfs_security_ref(struct sfs_security *sec)
+{
+	if (sec)
+		atomic_fetch_add_explicit(&sec->refs, 1, memory_order_relaxed);
+	return sec;
+}
+
 void sfs_security_free(struct sfs_security *sec)
 {
-	if (!sec)
+	/* acq_rel: every build's last use happens before the free */
+	if (!sec || atomic_fetch_sub_explicit(&sec->refs, 1,
+	                                      memory_order_acq_rel) != 1)
 		return;
 	for (int i = 0; i < PAT_COUNT; i++)
 		if (sec->compiled[i])

@@ -127,6 +127,7 @@ enum sec_pattern {
 };
 
 struct sfs_security {
+	_Atomic unsigned refs;
 	regex_t re[PAT_COUNT];
 	bool compiled[PAT_COUNT];
 	struct sec_words words;
