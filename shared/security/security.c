@@ -320,19 +320,32 @@ static int index_words(struct sec_words *t)
 	for (size_t i = 0; i < NWORDS; i++)
 		for (int k = word_keys(&words[i], keys); k-- > 0;)
 			count[keys[k]]++;
+	size_t nslots = 1;   /* slot 0: none */
 	for (size_t k = 0; k < 65536; k++) {
 		if (!count[k])
 			continue;
-		t->first[k] = (uint16_t)used;
+		if (nslots == SEC_SLOTS) {
+			free(count);
+			return -EINVAL;   /* raise SEC_SLOTS */
+		}
+		t->slot[k] = (uint16_t)nslots;
+		t->slots[nslots++].list = (uint16_t)used;
 		t->any[k >> 6] |= 1ull << (k & 63);
 		used += count[k] + 1u;   /* its words, then a 0 */
 		count[k] = 0;
 	}
 	_Static_assert(sizeof(t->list) >= 4 * 2 * NWORDS, "list too small");
-	for (size_t i = 0; i < NWORDS; i++)
-		for (int k = word_keys(&words[i], keys); k-- > 0;)
-			t->list[t->first[keys[k]] + count[keys[k]]++] =
-				(uint8_t)(i + 1);
+	for (size_t i = 0; i < NWORDS; i++) {
+		unsigned char c3 = (unsigned char)words[i].w[2];
+		for (int k = word_keys(&words[i], keys); k-- > 0;) {
+			struct sec_slot *sl = &t->slots[t->slot[keys[k]]];
+			t->list[sl->list + count[keys[k]]++] = (uint8_t)(i + 1);
+			sl->third[c3 >> 6] |= 1ull << (c3 & 63);
+			c3 = upper_byte(c3);
+			sl->third[c3 >> 6] |= 1ull << (c3 & 63);
+			c3 = (unsigned char)words[i].w[2];
+		}
+	}
 	free(count);
 	return 0;
 }
@@ -346,11 +359,17 @@ uint32_t sec_triggers(const struct sfs_security *sec, const char *p,
 
 	/* Words are looked for where a word starts (after anything but a
 	 * letter, digit or '_'): a fifth of the positions of prose, and
-	 * "nc " is not found in "once ". */
+	 * "nc " is not found in "once ".  A line is followed by '\n', '\r'
+	 * or the NUL that ends the text, none a word's byte: the loop that
+	 * skips a word needs no bound. */
 	for (size_t i = 0; i + 1 < len;) {
 		unsigned k = (unsigned)u[i] << 8 | u[i + 1];
-		if (t->any[k >> 6] & (1ull << (k & 63))) {
-			for (const uint8_t *c = t->list + t->first[k]; *c; c++) {
+		const struct sec_slot *sl;
+		unsigned char c3 = i + 2 < len ? u[i + 2] : 0;
+		if ((t->any[k >> 6] & (1ull << (k & 63))) &&
+		    ((sl = &t->slots[t->slot[k]])->third[c3 >> 6] &
+		     (1ull << (c3 & 63)))) {
+			for (const uint8_t *c = t->list + sl->list; *c; c++) {
 				const struct word *wd = &words[*c - 1];
 				if (wd->n > len - i)
 					continue;
@@ -364,7 +383,7 @@ uint32_t sec_triggers(const struct sfs_security *sec, const char *p,
 		}
 		/* to the next start: past this word, or one byte on */
 		if (word_char[u[i]])
-			while (++i < len && word_char[u[i]])
+			while (word_char[u[++i]])
 				;
 		else
 			i++;

@@ -78,10 +78,18 @@ enum sec_trigger {
 	T_COMMENT = 1u << 17,    /* <!-- */
 };
 
-/* The trigger words, indexed by their first two bytes as written. */
+/* The trigger words, indexed by their first two bytes as written, then
+ * sifted by their third (a word start that shares two bytes with a word
+ * rarely shares three: "with" and "without", not "which"). */
+#define SEC_SLOTS 1024
+struct sec_slot {
+	uint64_t third[4];       /* a bit per third byte some word has */
+	uint16_t list;           /* where the key's words start in list */
+};
 struct sec_words {
 	uint64_t any[1024];      /* a bit per two-byte key that has words */
-	uint16_t first[65536];   /* where a key's words start in list */
+	uint16_t slot[65536];    /* the key's slot; 0 none */
+	struct sec_slot slots[SEC_SLOTS];
 	uint8_t list[2048];      /* word indexes + 1, each key's ended by 0 */
 };
 
