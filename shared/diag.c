@@ -56,6 +56,11 @@ static char *printable(struct sfs_arena *a, const char *s)
 static int add_v(struct sfs_diag_list *l, enum sfs_severity sev,
                  const char *file, unsigned line, unsigned column,
                  const char *field, const char *fmt, va_list ap)
+	__attribute__((format(printf, 7, 0)));
+
+static int add_v(struct sfs_diag_list *l, enum sfs_severity sev,
+                 const char *file, unsigned line, unsigned column,
+                 const char *field, const char *fmt, va_list ap)
 {
 	if (sfs_grow(&l->v, &l->cap, l->n + 1, sizeof(*l->v)) < 0)
 		return -ENOMEM;

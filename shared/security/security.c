@@ -525,8 +525,9 @@ int sec_report(struct sec_ctx *c, const struct sec_file *f, size_t off,
 	char msg[512];
 	va_list ap;
 
-	if (risk == SFS_RISK_NONE)
+	if (risk == SFS_RISK_NONE || c->reported >= SEC_MAX_FINDINGS)
 		return 0;
+	c->reported++;
 	sfs_text_pos(f->text, off <= f->len ? off : f->len, 1, &line, &column);
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);

@@ -145,10 +145,16 @@ struct sfs_security {
 uint32_t sec_triggers(const struct sfs_security *sec, const char *p,
                       size_t len);
 
-/* What a scan reports into. */
+/* Findings one file may have: a file made of thousands of hidden
+ * characters says so in the first, and each finding's position is
+ * counted from the file's start. */
+#define SEC_MAX_FINDINGS 32
+
+/* What a scan of one file reports into. */
 struct sec_ctx {
 	const struct sfs_security *sec;
 	struct sfs_diag_list *diags;
+	unsigned reported;           /* findings of this file so far */
 };
 
 /* Reports a finding of `rule` at byte offset `off` of f (line and

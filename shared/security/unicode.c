@@ -119,7 +119,9 @@ static int end_run(struct uni *s, uint32_t next)
 	if (n == 0)
 		return 0;
 	char esc[200];
-	sec_excerpt(s->f->text + s->run_start, 48, 6, esc, sizeof(esc));
+	size_t left = s->f->len - s->run_start;
+	sec_excerpt(s->f->text + s->run_start, left < 48 ? left : 48, 6, esc,
+	            sizeof(esc));
 	if (s->run_kind == 1) {
 		if (n >= 4)
 			rc = sec_report(s->c, s->f, s->run_start, SFS_RISK_HIGH,
