@@ -92,7 +92,9 @@ static int agent_config(struct sec_ctx *c, const struct sec_file *f,
 	 * reaching other skills or granting the agent more */
 	const char *m = l->lower + so;
 	size_t n = eo - so;
-	bool others = memmem(m, n, "skill", 5) != NULL;
+	/* "update all skills" is what a skill manager does; editing the
+	 * other skills is how an instruction spreads */
+	bool others = memmem(m, n, "other skill", 11) != NULL;
 	bool grants = strstr(l->lower, "allow") || strstr(l->lower, "hook") ||
 	              strstr(l->lower, "permission") ||
 	              strstr(l->lower, "autoapprove") ||
