@@ -477,7 +477,7 @@ static bool shown_escaped(uint32_t cp)
 	       (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x202A && cp <= 0x202E) ||
 	       (cp >= 0x2060 && cp <= 0x206F) || cp == 0xFEFF ||
 	       (cp >= 0xFE00 && cp <= 0xFE0F) || (cp >= 0xE000 && cp <= 0xF8FF) ||
-	       (cp >= 0xE0000 && cp <= 0xE01EF) || cp >= 0xF0000 ||
+	       cp >= 0xE0000 ||   /* plane 14 (tags, selectors) and up */
 	       (cp >= 0xFFF9 && cp <= 0xFFFB);
 }
 
