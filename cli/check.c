@@ -19,7 +19,9 @@ static const char usage_text[] =
 	"                      [--json] [--config FILE] [DIR]...\n"
 	"\n"
 	"Validate skills folders and print every finding as\n"
-	"FILE:LINE:COL: error|warning: FIELD: MESSAGE, then a summary line.\n"
+	"FILE:LINE:COL: error|warning: FIELD: MESSAGE, then a summary line;\n"
+	"a security finding names its rule and risk in place of the field:\n"
+	"FILE:LINE:COL: warning: security/RULE (high|medium|low): MESSAGE.\n"
 	"\n"
 	"  --skills-dir DIR  a folder of skills; repeat it for more, the first\n"
 	"                    one to provide a skill id wins (default: the\n"
@@ -86,7 +88,8 @@ static int parse_args(int argc, char **argv, struct check_opts *o)
 	return status;
 }
 
-/* FILE:LINE:COL: SEVERITY: FIELD: MESSAGE */
+/* FILE:LINE:COL: SEVERITY: FIELD: MESSAGE; a security finding has its
+ * rule and risk where the field goes: "security/fetch-exec (high)". */
 static void print_diag(const struct sfs_diag *d, void *arg)
 {
 	FILE *out = arg;
@@ -98,7 +101,9 @@ static void print_diag(const struct sfs_diag *d, void *arg)
 			fprintf(out, ":%u", d->column);
 	}
 	fprintf(out, ": %s: ", d->severity == SFS_ERROR ? "error" : "warning");
-	if (d->field[0])
+	if (d->rule)
+		fprintf(out, "%s (%s): ", d->rule, sfs_risk_name(d->risk));
+	else if (d->field[0])
 		fprintf(out, "%s: ", d->field);
 	fprintf(out, "%s\n", d->message);
 }

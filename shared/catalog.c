@@ -67,6 +67,7 @@ struct build {
 	size_t n;
 	atomic_size_t next;           /* the next candidate to read */
 	atomic_bool failed;           /* a worker ran out of memory */
+	struct sfs_security *sec;     /* the security pass's rules */
 };
 
 /* One thread reading skill folders, one after another. */
@@ -95,6 +96,9 @@ struct reading {
 	const char *id;               /* the skill id, if it has one */
 	size_t *hashed;               /* the count of files hashed */
 	struct stat md_stat;          /* of SKILL.md as opened */
+	char *md_text;                /* SKILL.md read whole, kept for the
+	                                 security pass; owned */
+	size_t md_len;
 };
 
 /* ---- reading one skill -------------------------------------------------- */
@@ -301,13 +305,19 @@ static int check_skill_md(struct reading *r, int fd)
 		return rc == -ENOMEM ? rc :
 		       sfs_diag_add(&r->diags, SFS_ERROR, r->skill_md_path, 0, 0,
 		                    "", "cannot read: %s", sfs_strerror(-rc));
+	if (whole) {
+		/* the security pass reads these bytes, not the file again */
+		r->md_text = text;
+		r->md_len = len;
+	}
 	rc = sfs_frontmatter_parse(text, len, r->skill_md_path, r->arena,
 	                           &r->diags, &r->fm);
 	r->parsed = true;
 	if (rc == 0)
 		rc = check_frontmatter(r);
 	if (rc < 0) {
-		free(text);
+		if (text != r->md_text)
+			free(text);
 		return rc == -ENOMEM ? rc : 0;
 	}
 
@@ -321,7 +331,8 @@ static int check_skill_md(struct reading *r, int fd)
 		rc = read_at(fd, (off_t)r->fm.body_offset, SKILL_MD_BODY_MAX, -1,
 		             &more, &blen);
 		if (rc == -ENOMEM) {
-			free(text);
+			if (text != r->md_text)
+				free(text);
 			return rc;
 		}
 		body = rc == 0 ? more : NULL;
@@ -334,7 +345,8 @@ static int check_skill_md(struct reading *r, int fd)
 	                              r->skill_md_path, body_link_exists, r,
 	                              &r->diags) : 0;
 	free(more);
-	free(text);
+	if (text != r->md_text)
+		free(text);
 	return rc < 0 ? rc : check_references(r);
 }
 
@@ -393,6 +405,32 @@ static int check_folder(struct worker *w, struct reading *r)
 	w->parsed++;
 	rc = check_skill_md(r, fd);
 	close(fd);
+	return rc;
+}
+
+/*
+ * The security pass over every file of the folder, valid or not (a
+ * missing frontmatter must not hide a payload), and over its names: the
+ * frontmatter's and the folder's.
+ */
+static int check_security(struct worker *w, struct reading *r)
+{
+	int rc = sfs_security_scan_skill(w->b->sec, r->source, r->found->dir,
+	                                 &r->tree, r->md_text, r->md_len,
+	                                 &r->diags);
+	const cJSON *name = r->parsed && r->fm.json ?
+		cJSON_GetObjectItemCaseSensitive(r->fm.json, "name") : NULL;
+	unsigned line = 0, column = 0;
+
+	if (rc == 0 && cJSON_IsString(name)) {
+		fm_position(r, "name", &line, &column);
+		rc = sfs_security_check_name(name->valuestring, r->skill_md_path,
+		                             line, column, &r->diags);
+	}
+	if (rc == 0 && (!cJSON_IsString(name) ||
+	                strcmp(name->valuestring, base_name(r->found->dir))))
+		rc = sfs_security_check_name(base_name(r->found->dir),
+		                             r->found->dir, 0, 0, &r->diags);
 	return rc;
 }
 
@@ -471,8 +509,11 @@ static int read_folder(struct worker *w, struct cand *c)
 		if (rc == 0)
 			rc = check_folder(w, &r);
 		if (rc == 0)
+			rc = check_security(w, &r);
+		if (rc == 0)
 			rc = make_unit(w, &r, nlisting, &c->unit);
 	}
+	free(r.md_text);
 	if (r.parsed)
 		sfs_frontmatter_free(&r.fm);
 	sfs_diag_list_free(&r.diags);
@@ -614,6 +655,69 @@ static int resolve_shadowing(struct build *b)
 		                  winner->unit->skill_md_path);
 	}
 	free(v);
+	return rc;
+}
+
+/* ---- names that look alike ---------------------------------------------- */
+
+static const char *cand_name(const struct cand *c)
+{
+	return c->duplicate || !c->unit ? NULL : c->unit->id ? c->unit->id
+	                                        : base_name(c->unit->dir);
+}
+
+/* Whether s is all ASCII: of two names that look alike, the one that is
+ * not is the impostor. */
+static bool ascii(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s >= 0x80)
+			return false;
+	return true;
+}
+
+static int confusable_one(struct build *b, struct cand *c,
+                          const struct cand *other, enum sfs_risk risk)
+{
+	char mine[256], theirs[256];
+	(void)b;
+	return sfs_diag_add_rule(&c->cross, risk, "security/confusable-name",
+	                         c->unit->skill_md_path, c->unit->name_line,
+	                         c->unit->name_column, "the name \"%s\" looks "
+	                         "like \"%s\" (%s)",
+	                         sfs_security_escape(cand_name(c), mine,
+	                                             sizeof(mine)),
+	                         sfs_security_escape(cand_name(other), theirs,
+	                                             sizeof(theirs)),
+	                         other->unit->skill_md_path);
+}
+
+static int confusable_pair(size_t i, size_t j, void *arg)
+{
+	struct build *b = arg;
+	struct cand *x = &b->c[i], *y = &b->c[j];
+	bool ax = ascii(cand_name(x)), ay = ascii(cand_name(y));
+	int rc = 0;
+
+	if (!ax || ax == ay)
+		rc = confusable_one(b, x, y, ax == ay ? SFS_RISK_MEDIUM
+		                                      : SFS_RISK_HIGH);
+	if (rc == 0 && (!ay || ax == ay))
+		rc = confusable_one(b, y, x, ax == ay ? SFS_RISK_MEDIUM
+		                                      : SFS_RISK_HIGH);
+	return rc;
+}
+
+/* Skills whose names look alike, served or not (security/confusable-name). */
+static int check_confusables(struct build *b)
+{
+	const char **names = malloc((b->n ? b->n : 1) * sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	for (size_t i = 0; i < b->n; i++)
+		names[i] = cand_name(&b->c[i]);
+	int rc = sfs_security_confusable_pairs(names, b->n, confusable_pair, b);
+	free(names);
 	return rc;
 }
 
@@ -1323,6 +1427,8 @@ static int check_all(struct build *b)
 		rc = resolve_shadowing(b);
 	if (rc == 0)
 		rc = check_dependencies(b);
+	if (rc == 0)
+		rc = check_confusables(b);
 	return rc;
 }
 
@@ -1339,6 +1445,7 @@ static void end_build(struct build *b)
 	sfs_digest_cache_free(&b->digests.cache);
 	pthread_mutex_destroy(&b->digests.lock);
 	sfs_diag_list_free(&b->global);
+	sfs_security_free(b->sec);
 }
 
 static void destroy(sfs_catalog *cat)
@@ -1350,6 +1457,7 @@ static void destroy(sfs_catalog *cat)
 	for (size_t i = 0; cat->sources && i <= cat->nroots; i++)
 		if (cat->sources[i].ops && cat->sources[i].ops->release)
 			cat->sources[i].ops->release(&cat->sources[i]);
+	sfs_security_free(cat->security);
 	sfs_arena_free(&cat->arena);
 	free(cat);
 }
@@ -1366,6 +1474,10 @@ int sfs_catalog_build(const struct sfs_config *cfg, const sfs_catalog *prev,
 	atomic_init(&b.cat->refs, 1);
 
 	int rc = init_build(&b, cfg, prev);
+	if (rc == 0 && prev && prev->security)
+		b.sec = sfs_security_ref(prev->security);
+	else if (rc == 0)
+		rc = sfs_security_new(&b.sec);
 	if (rc == 0)
 		rc = scan_roots(&b);
 	if (rc == 0 && cfg->docs_dir)
@@ -1375,6 +1487,8 @@ int sfs_catalog_build(const struct sfs_config *cfg, const sfs_catalog *prev,
 		rc = check_all(&b);
 	if (rc == 0)
 		rc = freeze(&b);
+	if (rc == 0)
+		b.cat->security = sfs_security_ref(b.sec);
 	end_build(&b);
 	if (rc < 0) {
 		destroy(b.cat);

@@ -53,21 +53,25 @@ static char *printable(struct sfs_arena *a, const char *s)
 	return out;
 }
 
-int sfs_diag_add(struct sfs_diag_list *l, enum sfs_severity sev,
+static int add_v(struct sfs_diag_list *l, enum sfs_severity sev,
                  const char *file, unsigned line, unsigned column,
-                 const char *field, const char *fmt, ...)
+                 const char *field, const char *fmt, va_list ap)
+	__attribute__((format(printf, 7, 0)));
+
+static int add_v(struct sfs_diag_list *l, enum sfs_severity sev,
+                 const char *file, unsigned line, unsigned column,
+                 const char *field, const char *fmt, va_list ap)
 {
 	if (sfs_grow(&l->v, &l->cap, l->n + 1, sizeof(*l->v)) < 0)
 		return -ENOMEM;
 
 	char buf[1024];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
 
 	struct sfs_diag *d = &l->v[l->n];
 	d->severity = sev;
+	d->rule = NULL;
+	d->risk = SFS_RISK_NONE;
 	d->file = printable(l->arena, file ? file : "");
 	d->line = line;
 	d->column = column;
@@ -77,6 +81,38 @@ int sfs_diag_add(struct sfs_diag_list *l, enum sfs_severity sev,
 		return -ENOMEM;
 	l->n++;
 	return 0;
+}
+
+int sfs_diag_add(struct sfs_diag_list *l, enum sfs_severity sev,
+                 const char *file, unsigned line, unsigned column,
+                 const char *field, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = add_v(l, sev, file, line, column, field, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int sfs_diag_add_rule(struct sfs_diag_list *l, enum sfs_risk risk,
+                      const char *rule, const char *file, unsigned line,
+                      unsigned column, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = add_v(l, SFS_WARNING, file, line, column, "", fmt, ap);
+	va_end(ap);
+	if (rc == 0) {
+		l->v[l->n - 1].rule = rule;
+		l->v[l->n - 1].risk = risk;
+	}
+	return rc;
+}
+
+const char *sfs_risk_name(enum sfs_risk r)
+{
+	static const char *const names[] = { NULL, "low", "medium", "high" };
+	return r >= SFS_RISK_NONE && r <= SFS_RISK_HIGH ? names[r] : NULL;
 }
 
 size_t sfs_diag_count(const struct sfs_diag_list *l, enum sfs_severity sev)
@@ -90,7 +126,8 @@ size_t sfs_diag_count(const struct sfs_diag_list *l, enum sfs_severity sev)
 void sfs_diag_promote_warnings(struct sfs_diag_list *l)
 {
 	for (size_t i = 0; i < l->n; i++)
-		l->v[i].severity = SFS_ERROR;
+		if (!l->v[i].rule)
+			l->v[i].severity = SFS_ERROR;
 }
 
 void sfs_diag_list_free(struct sfs_diag_list *l)

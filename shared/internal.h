@@ -62,8 +62,13 @@ int sfs_diag_add(struct sfs_diag_list *l, enum sfs_severity sev,
                  const char *file, unsigned line, unsigned column,
                  const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
+/* A finding of the security pass (a warning): rule is static text. */
+int sfs_diag_add_rule(struct sfs_diag_list *l, enum sfs_risk risk,
+                      const char *rule, const char *file, unsigned line,
+                      unsigned column, const char *fmt, ...)
+	__attribute__((format(printf, 7, 8)));
 size_t sfs_diag_count(const struct sfs_diag_list *l, enum sfs_severity sev);
-/* --strict: every warning becomes an error. */
+/* --strict: every warning becomes an error, but the security pass's. */
 void sfs_diag_promote_warnings(struct sfs_diag_list *l);
 void sfs_diag_list_free(struct sfs_diag_list *l);   /* frees v only */
 /* A finding with its place in the order it was made, to sort findings

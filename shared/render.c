@@ -688,6 +688,19 @@ static cJSON *frontmatter(struct json *j, const struct sfs_skill *s)
 	                                        s->frontmatter_json.len));
 }
 
+static cJSON *diag_object(struct json *j, const struct sfs_diag *d);
+
+/* The skill's findings of the security pass, for whoever decides what to
+ * serve (a trust policy) and for the agent that reads the record. */
+static cJSON *security_findings(struct json *j, const struct sfs_skill *s)
+{
+	cJSON *arr = checked(j, cJSON_CreateArray());
+	for (size_t i = 0; i < s->ndiags; i++)
+		if (s->diags[i].rule)
+			push(j, arr, diag_object(j, &s->diags[i]));
+	return arr;
+}
+
 char *sfs_render_skill_record(const sfs_catalog *cat,
                               const struct sfs_skill *s)
 {
@@ -713,16 +726,23 @@ char *sfs_render_skill_record(const sfs_catalog *cat,
 	sfs_format_digest(s->files[s->skill_md].sha256, hex);
 	add(&j, o, "digest", ref(&j, hex));
 	add(&j, o, "frontmatter", frontmatter(&j, s));
+	add(&j, o, "findings", security_findings(&j, s));
 	return print(&j, o, true, true);
 }
 
 /* ---- findings ----------------------------------------------------------- */
 
+/* A finding of the security pass says its rule, and its severity is
+ * the rule's weighing (high, medium, low) rather than error or warning:
+ * it never stops a skill from being served by itself. */
 static cJSON *diag_object(struct json *j, const struct sfs_diag *d)
 {
 	cJSON *o = checked(j, cJSON_CreateObject());
 	add(j, o, "severity",
-	    str(j, d->severity == SFS_ERROR ? "error" : "warning"));
+	    str(j, d->rule ? sfs_risk_name(d->risk) :
+	           d->severity == SFS_ERROR ? "error" : "warning"));
+	if (d->rule)
+		add(j, o, "rule", str(j, d->rule));
 	add(j, o, "file", str(j, d->file));
 	add(j, o, "line", num(j, d->line));
 	add(j, o, "column", num(j, d->column));

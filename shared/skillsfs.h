@@ -30,6 +30,14 @@
 
 enum sfs_severity { SFS_WARNING = 1, SFS_ERROR = 2 };
 
+/* How dangerous a finding of the security pass is (skillsfs(5), "Security
+ * rules"); none for every other finding. */
+enum sfs_risk { SFS_RISK_NONE = 0, SFS_RISK_LOW, SFS_RISK_MEDIUM,
+                SFS_RISK_HIGH };
+
+/* "low", "medium", "high", or NULL for none. */
+const char *sfs_risk_name(enum sfs_risk r);
+
 struct sfs_diag {
 	enum sfs_severity severity;
 	const char *file;   /* absolute path the finding is about */
@@ -37,6 +45,12 @@ struct sfs_diag {
 	unsigned column;    /* 1-based; 0 when not tied to a position */
 	const char *field;  /* dotted key ("x-personal-mcp.version"), or "" */
 	const char *message;
+	/* A finding of the security pass: its rule ("security/unicode-tag",
+	 * static text) and risk; a warning whatever --strict says (what a
+	 * finding means for serving is the trust policy's).  NULL and
+	 * SFS_RISK_NONE for every other finding. */
+	const char *rule;
+	enum sfs_risk risk;
 };
 
 /* ---- skills ----------------------------------------------------------- */

@@ -472,11 +472,59 @@ struct sfs_catalog {
 	                                      first folder was read */
 	bool shared_only;                  /* sfs_config.shared_only */
 	bool locked;                       /* built with sfs_config.lock */
+	struct sfs_security *security;     /* one reference: the rules, for
+	                                      the next build to share */
 	const char **private_dirs;         /* units' dirs, sorted: skill
 	                                      folders not every user could
 	                                      read (private.c) */
 	size_t nprivate;
 };
+
+/* ---- security/: the security pass (skillsfs(5), "Security rules") ------ */
+
+/* What the pass reads of one file at most; the rest is not looked at. */
+#define SFS_SECURITY_MAX_BYTES (1024 * 1024)
+
+/* The compiled rules, read by every worker of a build and shared by the
+ * builds that follow (compiling them takes tens of milliseconds, which a
+ * refresh after one edit should not pay).  Reference-counted; immutable. */
+struct sfs_security;
+int sfs_security_new(struct sfs_security **out);   /* 0 or -errno */
+struct sfs_security *sfs_security_ref(struct sfs_security *sec);
+void sfs_security_free(struct sfs_security *sec);  /* drops a reference */
+
+/* The findings of one file's bytes (text NUL-ended at len), named path
+ * in findings and rel in the skill, whose folder holds the files
+ * `siblings` (relative paths: a binary's source is looked for among
+ * them).  Returns 0 or -ENOMEM. */
+int sfs_security_scan_bytes(const struct sfs_security *sec, const char *path,
+                            const char *rel, const char *text, size_t len,
+                            const char *const *siblings, size_t nsiblings,
+                            struct sfs_diag_list *diags);
+/* Every regular file of a listed skill, read through its source once (md,
+ * when not NULL, is SKILL.md's bytes as the build read them); a source
+ * that reads from the network has only SKILL.md scanned.  Returns 0 or
+ * -ENOMEM. */
+int sfs_security_scan_skill(const struct sfs_security *sec,
+                            const struct sfs_source *src, const char *dir,
+                            const struct sfs_tree *tree, const char *md,
+                            size_t md_len, struct sfs_diag_list *diags);
+/* A skill name (or folder name) that mixes scripts or hides invisible
+ * characters: a finding at file:line:column.  Returns 0 or -ENOMEM. */
+int sfs_security_check_name(const char *name, const char *file,
+                            unsigned line, unsigned column,
+                            struct sfs_diag_list *diags);
+/* s for a message, its invisible characters written U+XXXX, in buf. */
+const char *sfs_security_escape(const char *s, char *buf, size_t size);
+/* The name as it looks: confusable characters folded to one form
+ * (Cyrillic 'а' and Latin 'a', '0' and 'o', "rn" and "m"), in buf. */
+const char *sfs_security_skeleton(const char *name, char *buf, size_t size);
+/* Calls fn for each pair (i, j) of the n names that differ but share a
+ * skeleton (a NULL name has none); stops at and returns what fn returns
+ * when it is not 0.  Returns 0 or -ENOMEM. */
+int sfs_security_confusable_pairs(const char *const *names, size_t n,
+                                  int (*fn)(size_t i, size_t j, void *arg),
+                                  void *arg);
 
 /* ---- private.c ---------------------------------------------------------- */
 

@@ -114,6 +114,7 @@ def record(i, root, source):
         "root": root, "source": source,
         "digest": resources(i, source)[0]["digest"],
         "frontmatter": FRONTMATTER[i],
+        "findings": [],
     }, pretty=True) + "\n"
 
 

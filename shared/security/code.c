@@ -1,0 +1,313 @@
+/*
+ * code.c - code that runs what it fetches or decodes, reads credentials
+ * or dumps the environment and sends them away, or writes outside its
+ * folder into the agent's configuration, shell start-up files or other
+ * places that run later.  Weighed by where the line stands (a script is
+ * run; prose is an order; a fenced example is shown), by the host a
+ * fetch goes to (a vendor's installer, an unknown host, a raw address or
+ * a paste site) and by what the same file does besides (a credential
+ * read in a file that also sends is an exfiltration).
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "security.h"
+
+enum host_class { HOST_NONE, HOST_VENDOR, HOST_UNKNOWN, HOST_SUSPICIOUS };
+
+/* Installers that real skills tell agents to run. */
+static const char *const vendors[] = {
+	"astral.sh", "sh.rustup.rs", "rustup.rs", "get.docker.com", "deno.land",
+	"deno.com", "bun.sh", "brew.sh", "get.pnpm.io", "pnpm.io",
+	"install.python-poetry.org", "pyenv.run", "ollama.com", "claude.ai",
+	"anthropic.com", "cli.github.com", "get.sdkman.io", "sdk.cloud.google.com",
+	"awscli.amazonaws.com", "fly.io", "vercel.com", "supabase.com",
+	"tailscale.com", "starship.rs", "nixos.org", "get.k3s.io", "helm.sh",
+	"deb.nodesource.com", "rpm.nodesource.com", "go.dev", "volta.sh",
+	"mise.run", "mise.jdx.dev", "opencode.ai", "cursor.com", "pkgx.sh",
+	"get.rvm.io", "dot.net", "dotnet.microsoft.com", "modular.com",
+	"sh.vector.dev", "foundry.paradigm.xyz", "install.determinate.systems",
+	"nodejs.org", "npmjs.com", "openai.com", "railway.app", "docker.com",
+	"gitlab.com", "get.helm.sh", "github.com", "fnm.vercel.app", "raw.githubusercontent.com/homebrew",
+	"raw.githubusercontent.com/nvm-sh", "github.com/astral-sh",
+	"cli.doppler.com", "get.jenkins.io", "releases.hashicorp.com",
+	"install.pulumi.com", "get.pulumi.com", "wasmtime.dev", "wasmer.io",
+	"spacetimedb.com", "cloudflare.com", "pixi.sh", "micro.mamba.pm",
+	"install.julialang.org", "ziglang.org", "haskell.org", "ghcup",
+};
+
+static const char *const suspicious[] = {
+	"pastebin.com", "paste.ee", "hastebin", "ghostbin", "rentry.co",
+	"transfer.sh", "0x0.st", "ngrok", "trycloudflare.com", "webhook.site",
+	"requestbin", "pipedream.net", "interact.sh", "oast.", "burpcollaborator",
+	"bit.ly", "tinyurl.com", "is.gd", "t.co/", "discord.com/api/webhooks",
+	"discordapp.com", "cdn.discordapp", "gist.githubusercontent.com",
+	".onion", "glot.io", "termbin.com", "ix.io", "sprunge.us", "temp.sh",
+	"file.io", "anonfiles", "catbox.moe", "workers.dev", "duckdns.org",
+	"no-ip.", "serveo.net", "localtunnel", "loca.lt", "pages.dev",
+};
+
+static const char *const bad_tlds[] = {
+	".xyz", ".top", ".tk", ".ml", ".ga", ".cf", ".gq", ".ru", ".su", ".zip",
+	".mov", ".click", ".icu", ".cn", ".pw", ".cc",
+};
+
+static bool host_is(const char *host, size_t n, const char *name)
+{
+	size_t m = strlen(name);
+	if (memchr(name, '/', m))   /* a host and the start of a path */
+		return strncmp(host, name, m) == 0;
+	return (n == m && memcmp(host, name, n) == 0) ||
+	       (n > m && host[n - m - 1] == '.' &&
+	        memcmp(host + n - m, name, m) == 0);
+}
+
+/* The class of the first URL (or bare address) after `from` on the
+ * line, lowercased. */
+static enum host_class classify(const char *lower, const char **where)
+{
+	const char *u = strstr(lower, "://");
+	if (!u) {
+		/* curl 1.2.3.4/x, wget evil.example/x */
+		for (const char *p = lower; *p; p++)
+			if (isdigit((unsigned char)*p) &&
+			    (p == lower || p[-1] == ' ')) {
+				int a, b, cc, d;
+				if (sscanf(p, "%d.%d.%d.%d", &a, &b, &cc, &d) == 4)
+					return HOST_SUSPICIOUS;
+			}
+		return HOST_NONE;
+	}
+	bool plain = u - lower >= 4 && strncmp(u - 4, "http", 4) == 0 &&
+	             (u - lower < 5 || u[-5] != 's') && u[-1] != 's';
+	const char *h = u + 3;
+	size_t n = strcspn(h, "/:?#\"' )`|;");
+	*where = h;
+	for (size_t i = 0; i < sizeof(suspicious) / sizeof(*suspicious); i++)
+		if (memmem(h, strlen(h), suspicious[i], strlen(suspicious[i])))
+			if ((size_t)((const char *)memmem(h, strlen(h), suspicious[i],
+			                                  strlen(suspicious[i])) - h)
+			    <= n)
+				return HOST_SUSPICIOUS;
+	int a, b, cc, d;
+	if (sscanf(h, "%d.%d.%d.%d", &a, &b, &cc, &d) == 4)
+		return HOST_SUSPICIOUS;
+	for (size_t i = 0; i < sizeof(vendors) / sizeof(*vendors); i++)
+		if (host_is(h, n, vendors[i]))
+			return plain ? HOST_UNKNOWN : HOST_VENDOR;
+	for (size_t i = 0; i < sizeof(bad_tlds) / sizeof(*bad_tlds); i++) {
+		size_t m = strlen(bad_tlds[i]);
+		if (n > m && memcmp(h + n - m, bad_tlds[i], m) == 0)
+			return HOST_SUSPICIOUS;
+	}
+	return plain ? HOST_SUSPICIOUS : HOST_UNKNOWN;
+}
+
+static const char *host_words(enum host_class h)
+{
+	return h == HOST_VENDOR ? "a vendor's installer" :
+	       h == HOST_SUSPICIOUS ? "a raw address, paste site or "
+	                              "unencrypted host" :
+	       h == HOST_UNKNOWN ? "an unknown host" : "a computed address";
+}
+
+static int found(struct sec_ctx *c, const struct sec_file *f,
+                 const struct sec_line *l, size_t so, enum sfs_risk r,
+                 const char *rule, const char *what, const char *more)
+{
+	char esc[200];
+	if (r == SFS_RISK_NONE)
+		return 0;
+	if (f->is_test)
+		r = sec_lower(r);
+	sec_excerpt(l->p + so, l->len - so, 70, esc, sizeof(esc));
+	return sec_report(c, f, (size_t)(l->p - f->text) + so, r, rule,
+	                  "%s%s: \"%s\"", what, more, esc);
+}
+
+/* [code, prose, example, frontmatter or hidden] by where the line is */
+static enum sfs_risk by_where(const struct sec_line *l, enum sfs_risk code,
+                              enum sfs_risk prose, enum sfs_risk example)
+{
+	switch (l->where) {
+	case SEC_CODE: return code;
+	case SEC_PROSE: return prose;
+	case SEC_EXAMPLE: return l->warned ? SFS_RISK_NONE : example;
+	default: return SFS_RISK_HIGH;
+	}
+}
+
+static int fetch_exec(struct sec_ctx *c, const struct sec_file *f,
+                      const struct sec_line *l)
+{
+	static const enum sec_pattern pats[] = {
+		PAT_PIPE_SHELL, PAT_SUBST_FETCH, PAT_PS_FETCH, PAT_CODE_FETCH,
+	};
+	size_t so = 0, i;
+	bool hit = false;
+
+	if (!(l->mask & T_FETCH))
+		return 0;
+	for (i = 0; !hit && i < sizeof(pats) / sizeof(*pats); i++)
+		hit = sec_match(c->sec, pats[i], l->lower, &so, NULL);
+	if (!hit)
+		return 0;
+	/* a pipe into a shell is how vendors ship installers; code run
+	 * straight from a substitution or a download call rarely is */
+	bool piped = i == 1;
+	const char *h = NULL;
+	enum host_class hc = classify(l->lower + so, &h);
+	enum sfs_risk r;
+	switch (hc) {
+	case HOST_VENDOR:
+		r = by_where(l, SFS_RISK_MEDIUM, SFS_RISK_LOW, SFS_RISK_LOW);
+		if (l->where == SEC_HIDDEN)
+			r = SFS_RISK_MEDIUM;
+		break;
+	case HOST_SUSPICIOUS:
+		r = by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM);
+		break;
+	default:
+		r = by_where(l, SFS_RISK_HIGH, piped ? SFS_RISK_MEDIUM
+		                                     : SFS_RISK_HIGH, SFS_RISK_LOW);
+	}
+	/* a container image's build runs apart from the user's files */
+	if (l->where == SEC_CODE && hc != HOST_SUSPICIOUS &&
+	    strstr(f->rel, "Dockerfile"))
+		r = sec_lower(r);
+	return found(c, f, l, so, r, "security/fetch-exec",
+	             "runs what it downloads, from ", host_words(hc));
+}
+
+static int decode_exec(struct sec_ctx *c, const struct sec_file *f,
+                       const struct sec_line *l)
+{
+	static const enum sec_pattern pats[] = {
+		PAT_DECODE_PIPE, PAT_DECODE_CALL, PAT_PS_ENCODED,
+	};
+	size_t so = 0;
+	bool hit = false;
+
+	if (!(l->mask & T_DECODE))
+		return 0;
+	for (size_t i = 0; !hit && i < sizeof(pats) / sizeof(*pats); i++)
+		hit = sec_match(c->sec, pats[i], l->lower, &so, NULL);
+	if (!hit)
+		return 0;
+	return found(c, f, l, so,
+	             by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM),
+	             "security/decode-exec", "runs what it decodes", "");
+}
+
+static bool sends_in_prose(const char *lower)
+{
+	static const char *const words[] = {
+		"send", "upload", "post ", "include", "paste", "share", "attach",
+		"forward", "transmit", "email", "copy",
+	};
+	for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++)
+		if (strstr(lower, words[i]))
+			return true;
+	return false;
+}
+
+static int credential_read(struct sec_ctx *c, const struct sec_file *f,
+                           const struct sec_line *l)
+{
+	size_t so;
+	if (!(l->mask & T_CRED) || !f->has_credential_read ||
+	    !sec_match(c->sec, PAT_CRED_PATH, l->lower, &so, NULL))
+		return 0;
+	bool send = f->has_network_send || sends_in_prose(l->lower);
+	enum sfs_risk r = by_where(l, send ? SFS_RISK_HIGH : SFS_RISK_MEDIUM,
+	                           send ? SFS_RISK_HIGH : SFS_RISK_LOW,
+	                           send ? SFS_RISK_MEDIUM : SFS_RISK_LOW);
+	return found(c, f, l, so, r, "security/credential-read",
+	             "reads credentials",
+	             send ? " and the same file sends data out" : "");
+}
+
+static int env_exfil(struct sec_ctx *c, const struct sec_file *f,
+                     const struct sec_line *l)
+{
+	size_t so;
+	if (!(l->mask & T_ENV) || !f->has_env_dump || !f->has_network_send ||
+	    (l->where != SEC_CODE && l->where != SEC_EXAMPLE) ||
+	    !sec_match(c->sec, PAT_ENV_DUMP, l->lower, &so, NULL))
+		return 0;
+	return found(c, f, l, so,
+	             by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM),
+	             "security/env-exfil", "dumps the whole environment, "
+	             "and the same file sends data out", "");
+}
+
+static int config_write(struct sec_ctx *c, const struct sec_file *f,
+                        const struct sec_line *l)
+{
+	size_t so, wo;
+	bool agent = false, persist = false, rc_file = false;
+
+	if (!(l->mask & (T_CONFIG | T_AGENT)))
+		return 0;
+	if (sec_match(c->sec, PAT_AGENT_PATH, l->lower, &so, NULL))
+		agent = true;
+	else if (sec_match(c->sec, PAT_PERSIST_PATH, l->lower, &so, NULL))
+		persist = true;
+	else if (sec_match(c->sec, PAT_RC_PATH, l->lower, &so, NULL))
+		rc_file = true;
+	if (!agent && !persist && !rc_file)
+		return 0;
+	/* the write goes to that path: the operator before it, with no
+	 * other command or a stderr redirect between */
+	if (!sec_match(c->sec, PAT_WRITE_OP, l->lower, &wo, NULL) || wo > so)
+		return 0;
+	for (size_t i = wo; i < so; i++)
+		if (l->lower[i] == '|' || l->lower[i] == ';' ||
+		    (l->lower[i] == '&' && l->lower[i + 1] == '&'))
+			return 0;
+	if (wo > 0 && l->lower[wo] == '>' && isdigit((unsigned char)l->lower[wo - 1]))
+		return 0;
+	bool payload = strstr(l->lower, "curl") || strstr(l->lower, "wget") ||
+	               strstr(l->lower, "base64") || strstr(l->lower, "alias ") ||
+	               strstr(l->lower, "ssh-");
+	enum sfs_risk r = rc_file && !payload ?
+	        by_where(l, SFS_RISK_MEDIUM, SFS_RISK_LOW, SFS_RISK_LOW) :
+	        by_where(l, SFS_RISK_HIGH, SFS_RISK_MEDIUM, SFS_RISK_LOW);
+	return found(c, f, l, so, r, "security/config-write",
+	             agent ? "writes into the agent's configuration" :
+	             persist ? "writes where code runs later (keys, cron, "
+	                       "start-up)" : "writes into a shell start-up file",
+	             "");
+}
+
+void sec_code_survey(const struct sfs_security *sec, struct sec_file *f,
+                     const struct sec_line *l)
+{
+	if (!f->has_network_send && (l->mask & T_SEND))
+		f->has_network_send = sec_match(sec, PAT_NET_SEND, l->raw, NULL,
+		                                NULL);
+	if (!f->has_credential_read && (l->mask & T_CRED))
+		f->has_credential_read = sec_match(sec, PAT_CRED_PATH, l->lower,
+		                                   NULL, NULL);
+	if (!f->has_env_dump && (l->mask & T_ENV))
+		f->has_env_dump = sec_match(sec, PAT_ENV_DUMP, l->lower, NULL,
+		                            NULL);
+}
+
+int sec_code_line(struct sec_ctx *c, const struct sec_file *f,
+                  const struct sec_line *l)
+{
+	if (l->len < 4)
+		return 0;
+	int rc = fetch_exec(c, f, l);
+	if (rc == 0)
+		rc = decode_exec(c, f, l);
+	if (rc == 0)
+		rc = credential_read(c, f, l);
+	if (rc == 0)
+		rc = env_exfil(c, f, l);
+	if (rc == 0)
+		rc = config_write(c, f, l);
+	return rc;
+}

@@ -1,0 +1,149 @@
+/*
+ * prompt.c - instructions aimed at the model rather than the task:
+ * overriding earlier instructions, hiding actions from the user,
+ * changing the agent's configuration or other skills, disabling its
+ * safety.  The same words weigh most where the model takes them as
+ * orders (prose, the frontmatter, a hidden comment), less in code, and
+ * little in a fenced example or a quotation, where a skill that teaches
+ * about attacks shows them.
+ */
+#include <string.h>
+
+#include "security.h"
+
+/* Whether the match [so, eo) of the line sits inside quotes or inline
+ * code: cited, not said. */
+static bool quoted(const struct sec_line *l, size_t so)
+{
+	size_t q = 0, b = 0;
+	for (size_t i = 0; i < so; i++) {
+		q += l->p[i] == '"';
+		b += l->p[i] == '`';
+	}
+	bool opens_curly = memmem(l->p, so, "\xe2\x80\x9c", 3) != NULL;
+	return q % 2 == 1 || b % 2 == 1 || opens_curly;
+}
+
+/* The weight of a construct that is an order in prose. */
+static enum sfs_risk weigh(const struct sec_file *f, const struct sec_line *l,
+                           size_t so, enum sfs_risk prose)
+{
+	enum sfs_risk r = prose;
+
+	if (l->where == SEC_EXAMPLE)
+		r = l->warned ? SFS_RISK_NONE : SFS_RISK_LOW;
+	else if (l->where == SEC_CODE)
+		r = sec_lower(r);
+	else if (l->where == SEC_PROSE && quoted(l, so))
+		r = SFS_RISK_LOW;
+	else if (l->where == SEC_HIDDEN || l->where == SEC_FRONTMATTER)
+		r = SFS_RISK_HIGH;
+	if (f->is_test && r != SFS_RISK_NONE)
+		r = sec_lower(r);
+	return r;
+}
+
+static int found(struct sec_ctx *c, const struct sec_file *f,
+                 const struct sec_line *l, size_t so, size_t eo,
+                 enum sfs_risk r, const char *rule, const char *what)
+{
+	char esc[200];
+	sec_excerpt(l->p + so, eo - so, 70, esc, sizeof(esc));
+	return sec_report(c, f, (size_t)(l->p - f->text) + so, r, rule,
+	                  "%s: \"%s\"", what, esc);
+}
+
+static int override(struct sec_ctx *c, const struct sec_file *f,
+                    const struct sec_line *l)
+{
+	size_t so, eo;
+	if (!(l->mask & T_OVERRIDE) ||
+	    !sec_match(c->sec, PAT_OVERRIDE, l->lower, &so, &eo))
+		return 0;
+	return found(c, f, l, so, eo, weigh(f, l, so, SFS_RISK_HIGH),
+	             "security/prompt-override",
+	             "tells the model to set aside its instructions");
+}
+
+static int hide(struct sec_ctx *c, const struct sec_file *f,
+                const struct sec_line *l)
+{
+	size_t so, eo;
+	if (!((l->mask & T_HIDE_LY) ||
+	      (l->mask & (T_HIDE | T_USER)) == (T_HIDE | T_USER)) ||
+	    !sec_match(c->sec, PAT_HIDE, l->lower, &so, &eo))
+		return 0;
+	/* keeping strategy to itself is no attack; hiding an action is */
+	if (!sec_match(c->sec, PAT_HIDE_ACTION, l->lower, NULL, NULL))
+		return 0;
+	return found(c, f, l, so, eo, weigh(f, l, so, SFS_RISK_HIGH),
+	             "security/hide-from-user",
+	             "tells the model to keep an action from the user");
+}
+
+static int agent_config(struct sec_ctx *c, const struct sec_file *f,
+                        const struct sec_line *l)
+{
+	size_t so, eo;
+	if (l->where == SEC_CODE || !(l->mask & (T_AGENT | T_OTHERS)) ||
+	    !sec_match(c->sec, PAT_AGENT_CONFIG, l->lower, &so, &eo))
+		return 0;
+	/* real skills tell where their own config goes; what weighs is
+	 * reaching other skills or granting the agent more */
+	const char *m = l->lower + so;
+	size_t n = eo - so;
+	/* "update all skills" is what a skill manager does; editing the
+	 * other skills is how an instruction spreads */
+	bool others = memmem(m, n, "other skill", 11) != NULL;
+	bool grants = strstr(l->lower, "allow") || strstr(l->lower, "hook") ||
+	              strstr(l->lower, "permission") ||
+	              strstr(l->lower, "autoapprove") ||
+	              strstr(l->lower, "auto-approve") ||
+	              strstr(l->lower, "trust");
+	return found(c, f, l, so, eo,
+	             weigh(f, l, so, others || grants ? SFS_RISK_HIGH
+	                                              : SFS_RISK_MEDIUM),
+	             "security/agent-config",
+	             "tells the model to change the agent's configuration "
+	             "or other skills");
+}
+
+static int disable_safety(struct sec_ctx *c, const struct sec_file *f,
+                          const struct sec_line *l)
+{
+	size_t so, eo;
+	if (!((l->mask & T_SAFETY_FLAG) ||
+	      (l->mask & (T_SAFETY_VERB | T_SAFETY_NOUN)) ==
+	      (T_SAFETY_VERB | T_SAFETY_NOUN)) ||
+	    !sec_match(c->sec, PAT_DISABLE_SAFETY, l->lower, &so, &eo))
+		return 0;
+	/* a flag named in prose is documentation more often than not; an
+	 * order to turn safety off, or a flag in code, is not */
+	const char *m = l->lower + so;
+	bool flag = strncmp(m, "danger", 6) == 0 || *m == '-' ||
+	            strncmp(m, "bypassp", 7) == 0 ||
+	            strncmp(m, "approval", 8) == 0;
+	enum sfs_risk r;
+	if (l->where == SEC_CODE)
+		r = f->is_test ? SFS_RISK_LOW : flag ? SFS_RISK_MEDIUM
+		                                     : SFS_RISK_HIGH;
+	else
+		r = weigh(f, l, so, flag ? SFS_RISK_MEDIUM : SFS_RISK_HIGH);
+	return found(c, f, l, so, eo, r, "security/disable-safety",
+	             "turns off the agent's safety");
+}
+
+int sec_prompt_line(struct sec_ctx *c, const struct sec_file *f,
+                    const struct sec_line *l)
+{
+	if (l->len < 8)
+		return 0;
+	int rc = override(c, f, l);
+	if (rc == 0)
+		rc = hide(c, f, l);
+	if (rc == 0)
+		rc = agent_config(c, f, l);
+	if (rc == 0)
+		rc = disable_safety(c, f, l);
+	return rc;
+}

@@ -1,0 +1,206 @@
+/*
+ * security.h - what the rule families of the security pass share: one
+ * file as the pass reads it, one line of it with where it stands, and
+ * the way a finding is reported.  Private to shared/security/.
+ *
+ * Every rule is a function of the bytes of one file (and, for names, of
+ * the skill ids of one build): no network, no clock, no model, so that
+ * the same content always gives the same findings.
+ */
+#ifndef SKILLSFS_SECURITY_H
+#define SKILLSFS_SECURITY_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../snapshot.h"
+
+/* What kind of file a rule reads, from its name and first bytes. */
+enum sec_kind {
+	SEC_MARKDOWN = 1,   /* .md, .markdown, .mdx, SKILL.md */
+	SEC_SCRIPT,         /* shells, Python, JavaScript, PowerShell, ...
+	                       or a "#!" first line */
+	SEC_TEXT,           /* any other text: JSON, YAML, HTML, .txt */
+	SEC_BINARY,         /* a known magic, or a NUL in the first bytes */
+};
+
+/* Where a line stands in its file: what a construct there means. */
+enum sec_where {
+	SEC_PROSE = 1,      /* markdown or text outside code: instructions */
+	SEC_EXAMPLE,        /* a fenced code block: shown, maybe run */
+	SEC_CODE,           /* a script: run as it is */
+	SEC_FRONTMATTER,    /* SKILL.md's frontmatter: always loaded */
+	SEC_HIDDEN,         /* inside an HTML comment: read by the model,
+	                       never seen in rendered markdown */
+};
+
+/* One file being scanned.  The bytes end with a NUL past len. */
+struct sec_file {
+	const char *path;            /* absolute, for findings */
+	const char *rel;             /* relative to the skill folder */
+	const char *text;
+	size_t len;
+	enum sec_kind kind;
+	bool is_test;                /* a test file or fixture: a test
+	                                vector is no payload */
+	bool has_network_send;       /* the file sends data somewhere */
+	bool has_credential_read;    /* the file reads a credential */
+	bool has_env_dump;           /* the file dumps the environment */
+};
+
+/*
+ * Which words a line holds, found in one pass over its bytes (security.c,
+ * sec_triggers): a rule looks at a line only when the words it needs are
+ * there, so that most lines cost a table lookup per byte and no pattern.
+ * Measured: matching every rule's patterns on every line made the pass
+ * cost 4x a mount's whole ready time at 10,000 skills (BENCHMARKS.md).
+ */
+enum sec_trigger {
+	T_FETCH = 1u << 0,       /* curl, wget, iex, iwr, urlopen, ... */
+	T_DECODE = 1u << 1,      /* base64, atob, unhexlify, -enc, ... */
+	T_CRED = 1u << 2,        /* .ssh, .aws, credentials, .env, ... */
+	T_SEND = 1u << 3,        /* curl, post, nc, webhook, socket, ... */
+	T_ENV = 1u << 4,         /* env, printenv, os.environ, ... */
+	T_CONFIG = 1u << 5,      /* authorized_keys, crontab, .bashrc, ... */
+	T_AGENT = 1u << 6,       /* .claude, CLAUDE.md, .mcp.json, ... */
+	T_OTHERS = 1u << 7,      /* other skills, every skill */
+	T_OVERRIDE = 1u << 8,    /* ignore, disregard, you are now, ... */
+	T_USER = 1u << 9,        /* user */
+	T_HIDE = 1u << 10,       /* do not, never, without, hide, ... */
+	T_HIDE_LY = 1u << 11,    /* silently, secretly, quietly, covertly */
+	T_SAFETY_FLAG = 1u << 12,/* dangerously, bypasspermissions, ... */
+	T_SAFETY_VERB = 1u << 13,/* disable, turn off, skip, bypass, ... */
+	T_SAFETY_NOUN = 1u << 14,/* safety, sandbox, guardrail, ... */
+	T_URL = 1u << 15,        /* http */
+	T_WARN = 1u << 16,       /* never, dangerous, attack, ... */
+	T_COMMENT = 1u << 17,    /* <!-- */
+};
+
+/* The trigger words, indexed by their first two bytes as written, then
+ * sifted by their third (a word start that shares two bytes with a word
+ * rarely shares three: "with" and "without", not "which"). */
+#define SEC_SLOTS 1024
+struct sec_slot {
+	uint64_t third[4];       /* a bit per third byte some word has */
+	uint16_t list;           /* where the key's words start in list */
+};
+struct sec_words {
+	uint64_t any[1024];      /* a bit per two-byte key that has words */
+	uint16_t slot[65536];    /* the key's slot; 0 none */
+	struct sec_slot slots[SEC_SLOTS];
+	uint8_t list[2048];      /* word indexes + 1, each key's ended by 0 */
+};
+
+/* One line of a text file. */
+struct sec_line {
+	const char *p;
+	size_t len;
+	unsigned no;                 /* 1-based */
+	enum sec_where where;
+	/* a fenced example whose block or the prose just above it warns
+	 * against what it shows ("never", "dangerous", "attack", ...) */
+	bool warned;
+	const char *lower;           /* p lowercased (ASCII), NUL-ended;
+	                                set only when mask has a rule's */
+	const char *raw;             /* p, NUL-ended (same condition) */
+	uint32_t mask;               /* enum sec_trigger: words it holds */
+};
+
+/* The compiled patterns of the code and prompt rules, made once per
+ * build (security.c) and only read while skills are scanned. */
+enum sec_pattern {
+	PAT_PIPE_SHELL,          /* curl|wget ... | sh */
+	PAT_SUBST_FETCH,         /* $(curl ...) run */
+	PAT_PS_FETCH,            /* iex (iwr ...) */
+	PAT_CODE_FETCH,          /* exec(requests.get(...)) */
+	PAT_DECODE_PIPE,         /* base64 -d | sh */
+	PAT_DECODE_CALL,         /* exec(b64decode(...)), eval(atob(...)) */
+	PAT_PS_ENCODED,          /* powershell -enc BASE64 */
+	PAT_CRED_PATH,           /* ~/.ssh/id_*, ~/.aws/credentials, ... */
+	PAT_NET_SEND,            /* curl -d, requests.post, nc, ... */
+	PAT_ENV_DUMP,            /* printenv, dict(os.environ), ... */
+	PAT_WRITE_OP,            /* >, tee, open(..., "w"), writeFile */
+	PAT_AGENT_PATH,          /* ~/.claude/, CLAUDE.md, .cursorrules */
+	PAT_RC_PATH,             /* ~/.bashrc, $PROFILE */
+	PAT_PERSIST_PATH,        /* authorized_keys, crontab, LaunchAgents */
+	PAT_OVERRIDE,            /* ignore previous instructions */
+	PAT_HIDE,                /* do not tell the user */
+	PAT_HIDE_ACTION,         /* what is hidden is an action */
+	PAT_AGENT_CONFIG,        /* edit CLAUDE.md, other skills */
+	PAT_DISABLE_SAFETY,      /* --dangerously-skip-permissions */
+	PAT_URL,                 /* a URL in markdown */
+	PAT_COUNT
+};
+
+struct sfs_security {
+	_Atomic unsigned refs;
+	regex_t re[PAT_COUNT];
+	bool compiled[PAT_COUNT];
+	struct sec_words words;
+};
+
+/* The enum sec_trigger bits of the words in p (len bytes). */
+uint32_t sec_triggers(const struct sfs_security *sec, const char *p,
+                      size_t len);
+
+/* Findings one file may have: a file made of thousands of hidden
+ * characters says so in the first, and each finding's position is
+ * counted from the file's start. */
+#define SEC_MAX_FINDINGS 32
+
+/* What a scan of one file reports into. */
+struct sec_ctx {
+	const struct sfs_security *sec;
+	struct sfs_diag_list *diags;
+	unsigned reported;           /* findings of this file so far */
+};
+
+/* Reports a finding of `rule` at byte offset `off` of f (line and
+ * column, in characters, computed from it).  Returns 0 or -ENOMEM. */
+int sec_report(struct sec_ctx *c, const struct sec_file *f, size_t off,
+               enum sfs_risk risk, const char *rule, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+
+/* Up to `max` bytes of s (len) for a message: invisible and deceptive
+ * characters written U+XXXX, control bytes \xNN.  In buf (size). */
+const char *sec_excerpt(const char *s, size_t len, size_t max, char *buf,
+                        size_t size);
+
+/* One code point at s (n bytes left) into *cp; its length, or 0 when
+ * the bytes are not UTF-8. */
+size_t sec_decode(const unsigned char *s, size_t n, uint32_t *cp);
+
+/* Whether the pattern matches the line (NUL-ended text); *so, *eo (may
+ * be NULL) the match. */
+bool sec_match(const struct sfs_security *sec, enum sec_pattern p,
+               const char *text, size_t *so, size_t *eo);
+
+/* One level lower (a test file, a quoted example), never below low. */
+enum sfs_risk sec_lower(enum sfs_risk r);
+
+/* ---- the rule families, each over a whole file or one line ---------- */
+
+int sec_unicode_file(struct sec_ctx *c, const struct sec_file *f);
+int sec_markdown_line(struct sec_ctx *c, const struct sec_file *f,
+                      const struct sec_line *l);
+/* An HTML comment ends: its text (between the markers) at offset off. */
+int sec_markdown_comment(struct sec_ctx *c, const struct sec_file *f,
+                         size_t off, const char *text, size_t len);
+int sec_prompt_line(struct sec_ctx *c, const struct sec_file *f,
+                    const struct sec_line *l);
+/* Sets f's has_* flags from one line, before any line is judged. */
+void sec_code_survey(const struct sfs_security *sec, struct sec_file *f,
+                     const struct sec_line *l);
+int sec_code_line(struct sec_ctx *c, const struct sec_file *f,
+                  const struct sec_line *l);
+/* The kind of file by its magic: a description ("ELF executable") when
+ * the bytes have a known one, else NULL. */
+const char *sec_magic(const unsigned char *p, size_t len, int *klass);
+int sec_binary_file(struct sec_ctx *c, const struct sec_file *f,
+                    const char *const *siblings, size_t nsiblings);
+int sec_blob_line(struct sec_ctx *c, const struct sec_file *f,
+                  const struct sec_line *l);
+
+#endif

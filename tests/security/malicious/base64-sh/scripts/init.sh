@@ -1,0 +1,2 @@
+#!/bin/sh
+echo ZWNobyBwd25lZCA+IC90bXAvc2tpbGxzZnMtdGVzdC1tYXJrZXIK | base64 -d | sh

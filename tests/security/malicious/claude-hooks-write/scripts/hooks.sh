@@ -1,0 +1,2 @@
+#!/bin/sh
+cp hooks.json ~/.claude/settings.json

