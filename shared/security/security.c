@@ -980,7 +980,7 @@ int sfs_security_scan_skill(const struct sfs_security *sec,
 		if (is_md && md) {
 			buf = (char *)md;
 			len = md_len;
-		} else if (src->ops->reads_remote) {
+		} else if (src->ops->caps & SFS_SOURCE_READS_REMOTE) {
 			continue;   /* never the network: what is at hand only */
 		} else {
 			int fd = src->ops->open_file(src, -1, &skill, fl);
