@@ -181,10 +181,13 @@ static void test_sources(void)
 	        "sources.url", "REF");
 	refused("an unknown key of a source",
 	        "sources:\n  - url: git+file:///x\n    branch: main\n", 3,
-	        "sources.branch", "unknown key (known: url, token_file, private, "
-	        "command, args, env, name)");
+	        "sources.branch", "unknown key (known: url, token_file, verify, "
+	        "private, command, args, env, name)");
 	refused("a source without url", "sources:\n  - {}\n", 2, "sources",
 	        "needs url");
+	refused("verify: for an MCP source",
+	        "sources:\n  - url: mcp+http://127.0.0.1:1/mcp\n    verify: f\n",
+	        2, "sources", "verify is for git sources only");
 	refused("a token for a git source",
 	        "sources:\n  - url: git+file:///x\n    token_file: t\n", 2,
 	        "sources", "mcp+https:// sources only");
