@@ -90,6 +90,11 @@ struct build_inputs {
 	 * tells. */
 	const char *(*built)(void *arg, sfs_catalog *cat);
 	void *built_arg;
+	/* sfs_config.found: a read found what status.json does not say yet
+	 * (a server that sent other bytes than it listed): whoever builds
+	 * wakes up to build again (refresher_reload); with the daemon as
+	 * its argument. */
+	void (*found)(void *d);
 	/* sfs_config.resolve_sources: on SIGHUP, git roots move to what
 	 * their refs name now. */
 	bool resolve_sources;

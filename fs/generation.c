@@ -107,14 +107,6 @@ static void free_notes(struct daemon *d, const char **notes)
 	free(notes);
 }
 
-/* sfs_config.found: a read found what status.json does not say yet (a
- * server that sent other bytes than it listed): a build says it now,
- * not at the next fetch. */
-static void found(void *arg)
-{
-	refresher_reload(arg);
-}
-
 struct gen *daemon_build(struct daemon *d, const struct gen *prev,
                          const struct build_inputs *in)
 {
@@ -141,7 +133,7 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev,
 		.cache_dir = o->cache_dir,
 		.root_options = d->root_options,
 		.lock = o->lock,
-		.found = found,
+		.found = in->found,
 		.found_arg = d,
 	};
 	sfs_catalog *cat = NULL;

@@ -435,13 +435,19 @@ static const char *sync_watches(void *arg, sfs_catalog *cat)
 	return atomic_load(&d->polling) ? "polling" : "inotify";
 }
 
+/* build_inputs.found: a build says it now, not at the next fetch. */
+static void found(void *d)
+{
+	refresher_reload(d);
+}
+
 struct gen *refresher_build(struct daemon *d, const struct gen *prev,
                             const char *const *changed, size_t nchanged)
 {
 	struct build_inputs in = {
 		.changed = changed, .nchanged = nchanged,
 		.built = sync_watches, .built_arg = d,
-		.resolve_sources = d->refresher->resolve,
+		.found = found, .resolve_sources = d->refresher->resolve,
 	};
 
 	prepare(d, &in);
@@ -659,7 +665,7 @@ static struct gen *build_holding(struct daemon *d, const char *const *seen,
 			.changed = seen, .nchanged = nseen,
 			.held = j->held, .nheld = j->nheld,
 			.built = sync_watches, .built_arg = d,
-			.resolve_sources = d->refresher->resolve,
+			.found = found, .resolve_sources = d->refresher->resolve,
 		};
 		prepare(d, &in);
 		if (g)

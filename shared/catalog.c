@@ -1569,12 +1569,6 @@ const char *sfs_catalog_root(const sfs_catalog *cat, size_t i)
 	return i < cat->nroots ? cat->roots[i] : NULL;
 }
 
-const struct sfs_source *sfs_catalog_source(const sfs_catalog *cat,
-                                            size_t i)
-{
-	return i <= cat->nroots ? &cat->sources[i] : NULL;
-}
-
 const char *const *sfs_catalog_dirs(const sfs_catalog *cat, size_t *n)
 {
 	*n = cat->ndirs;

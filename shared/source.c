@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "snapshot.h"
 #include "source.h"
 
 /* Each kind's ops, defined in its file (sources/<kind>.c) and named
@@ -129,4 +130,12 @@ int sfs_source_listen(const struct sfs_config *cfg, const char *root,
 	}
 	return kind->listen(root, root_options(cfg, root), heard, stop, arg,
 	                    why, wlen);
+}
+
+/* (source.h) Beside the table rather than in catalog.c: private.c and
+ * the readers of a skill's files ask it, and catalog.c calls them. */
+const struct sfs_source *sfs_catalog_source(const sfs_catalog *cat,
+                                            size_t i)
+{
+	return i <= cat->nroots ? &cat->sources[i] : NULL;
 }

@@ -9,7 +9,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "security.h"
+#include "rules.h"
 
 enum klass { K_NONE, K_EXEC, K_BYTECODE, K_ARCHIVE, K_DOCUMENT };
 

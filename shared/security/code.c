@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "security.h"
+#include "rules.h"
 
 enum host_class { HOST_NONE, HOST_VENDOR, HOST_UNKNOWN, HOST_SUSPICIOUS };
 

@@ -8,7 +8,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "security.h"
+#include "rules.h"
 
 /* What a comment of tooling or provenance says: left alone. */
 static bool provenance(const char *lower)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "security.h"
+#include "rules.h"
 
 enum script { S_NONE, S_LATIN, S_CYRILLIC, S_GREEK, S_OTHER };
 

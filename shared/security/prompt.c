@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "security.h"
+#include "rules.h"
 
 /* Whether the match [so, eo) of the line sits inside quotes or inline
  * code: cited, not said. */

@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "security.h"
+#include "rules.h"
 
 static bool is_tag(uint32_t cp) { return cp >= 0xE0000 && cp <= 0xE007F; }
 static bool is_bidi(uint32_t cp)

@@ -1,5 +1,5 @@
 /*
- * security.h - what the rule families of the security pass share: one
+ * rules.h - what the rule families of the security pass share: one
  * file as the pass reads it, one line of it with where it stands, and
  * the way a finding is reported.  Private to shared/security/.
  *
@@ -202,5 +202,12 @@ int sec_binary_file(struct sec_ctx *c, const struct sec_file *f,
                     const char *const *siblings, size_t nsiblings);
 int sec_blob_line(struct sec_ctx *c, const struct sec_file *f,
                   const struct sec_line *l);
+
+/* ASCII letters lowered, every other byte as it is (lines are matched
+ * against lowercase patterns and words). */
+static inline unsigned char sec_lower_byte(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? (unsigned char)(c + 32) : c;
+}
 
 #endif
