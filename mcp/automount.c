@@ -119,19 +119,13 @@ static void free_list(char **list, size_t n)
 	free(list);
 }
 
-static void hex(const uint8_t *d, size_t n, char *out)
-{
-	for (size_t i = 0; i < n; i++)
-		snprintf(out + 2 * i, 3, "%02x", d[i]);
-}
-
 /* The first KEY_HEX hex digits of the SHA-256 of `text`. */
 static void short_digest(const char *text, size_t len, char out[KEY_HEX + 1])
 {
 	uint8_t d[32];
 
 	sfs_sha256(text, len, d);
-	hex(d, KEY_HEX / 2, out);
+	sfs_hex_encode(d, KEY_HEX / 2, out);
 }
 
 /*

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "jsonrpc.h"
+#include "skillsfs.h"
 #include "utf8.h"
 
 /* ---- framing ---------------------------------------------------------- */
@@ -261,14 +262,6 @@ static bool controls_ok(const char *s, size_t len)
 	return true;
 }
 
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = (char)(c | 0x20);
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 /* The code unit of "\uXXXX" at s (s[0] is the backslash), or -1. */
 static long escaped_unit(const char *s, size_t left)
 {
@@ -277,7 +270,7 @@ static long escaped_unit(const char *s, size_t left)
 	if (left < 6 || s[0] != '\\' || s[1] != 'u')
 		return -1;
 	for (int i = 2; i < 6; i++) {
-		int h = hex_value(s[i]);
+		int h = sfs_hex_value(s[i]);
 		if (h < 0)
 			return -1;
 		v = v * 16 + h;

@@ -229,18 +229,6 @@ bool sfs_skill_id_valid(const char *s, size_t n)
 	return true;
 }
 
-/* The value of hex digit c, or -1. */
-int sfs_hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* The byte that %XX at p (n bytes left) stands for, or -1 when p is not
  * such an escape. */
 static int percent_byte(const char *p, size_t n)

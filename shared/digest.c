@@ -15,25 +15,49 @@
 
 #define READ_CHUNK (32 * 1024)   /* on the stack of a worker */
 
-void sfs_format_digest(const uint8_t sha256[32], char out[SFS_DIGEST_LEN])
-{
-	static const char hex[] = "0123456789abcdef";
-	char *p = out;
+/* ---- hex: the one pair every file uses ---------------------------------- */
 
-	for (const char *s = "sha256:"; *s; s++)
-		*p++ = *s;
-	for (int i = 0; i < 32; i++) {
-		*p++ = hex[sha256[i] >> 4];
-		*p++ = hex[sha256[i] & 0xf];
-	}
-	*p = '\0';
-}
-
-static int lower_hex(char c)
+int sfs_hex_value(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
-	return c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+void sfs_hex_encode(const uint8_t *p, size_t n, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < n; i++) {
+		*out++ = digits[p[i] >> 4];
+		*out++ = digits[p[i] & 0xf];
+	}
+	*out = '\0';
+}
+
+bool sfs_hex_decode(const char *h, size_t n, uint8_t *out, bool lower_only)
+{
+	for (size_t i = 0; i < n; i++) {
+		char a = h[2 * i], b = a ? h[2 * i + 1] : '\0';
+		int hi = sfs_hex_value(a), lo = hi < 0 ? -1 : sfs_hex_value(b);
+		if (lo < 0 || (lower_only && ((a >= 'A' && a <= 'F') ||
+		                              (b >= 'A' && b <= 'F'))))
+			return false;
+		out[i] = (uint8_t)(hi << 4 | lo);
+	}
+	return true;
+}
+
+/* ---- digests ------------------------------------------------------------ */
+
+void sfs_format_digest(const uint8_t sha256[32], char out[SFS_DIGEST_LEN])
+{
+	memcpy(out, "sha256:", 7);
+	sfs_hex_encode(sha256, 32, out + 7);
 }
 
 bool sfs_parse_digest(const char *text, uint8_t out[32])
@@ -43,13 +67,7 @@ bool sfs_parse_digest(const char *text, uint8_t out[32])
 	if (strncmp(text, "sha256:", 7) != 0 ||
 	    strlen(p) != SFS_DIGEST_LEN - 1 - 7)
 		return false;
-	for (size_t i = 0; i < 32; i++) {
-		int hi = lower_hex(p[2 * i]), lo = lower_hex(p[2 * i + 1]);
-		if (hi < 0 || lo < 0)
-			return false;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return true;
+	return sfs_hex_decode(p, 32, out, true);
 }
 
 void sfs_sha256(const void *data, size_t len, uint8_t out[32])

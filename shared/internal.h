@@ -94,8 +94,6 @@ static inline bool sfs_file_has_content(const struct sfs_file *f)
 
 /* ---- contract.c --------------------------------------------------------- */
 
-/* The value of hex digit c, or -1. */
-int sfs_hex_value(char c);
 
 #define SFS_FM_MAX_BYTES   (64 * 1024)  /* frontmatter text */
 #define SFS_FM_MAX_DEPTH   32           /* nested collections */

@@ -32,13 +32,8 @@ int sfs_mcp_file_parse(const cJSON *r, struct sfs_mcp_file *out)
 	    strncmp(digest->valuestring, "sha256:", 7) != 0 ||
 	    strlen(digest->valuestring) != 7 + HEX_LEN)
 		return -EINVAL;
-	const char *h = digest->valuestring + 7;
-	for (int i = 0; i < 32; i++) {
-		int hi = sfs_hex_value(h[2 * i]), lo = sfs_hex_value(h[2 * i + 1]);
-		if (hi < 0 || lo < 0)
-			return -EINVAL;
-		out->sha256[i] = (uint8_t)(hi << 4 | lo);
-	}
+	if (!sfs_hex_decode(digest->valuestring + 7, 32, out->sha256, false))
+		return -EINVAL;
 	out->uri = uri->valuestring;
 	out->size = (off_t)size->valuedouble;
 	out->frontmatter = NULL;

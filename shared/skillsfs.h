@@ -505,6 +505,13 @@ char *sfs_render_findings(const sfs_catalog *cat);
 
 /* ---- small helpers ---------------------------------------------------- */
 
+/* Hex: the value of digit c (either case), or -1; n bytes as 2n
+ * lowercase digits and a NUL; 2n digits as n bytes (false when they are
+ * not, or with lower_only an uppercase one is there). */
+int sfs_hex_value(char c);
+void sfs_hex_encode(const uint8_t *p, size_t n, char *out);
+bool sfs_hex_decode(const char *h, size_t n, uint8_t *out, bool lower_only);
+
 /* "sha256:" and 64 lowercase hex digits, NUL-terminated. */
 #define SFS_DIGEST_LEN (7 + 64 + 1)
 void sfs_format_digest(const uint8_t sha256[32], char out[SFS_DIGEST_LEN]);

@@ -58,15 +58,6 @@
 /* Pages of skills/list at most: a server whose cursors never end. */
 #define MAX_PAGES 10000
 
-/* The digest as sfs_format_digest spells it, without "sha256:". */
-static void hex(const uint8_t sum[32], char out[65])
-{
-	char digest[SFS_DIGEST_LEN];
-
-	sfs_format_digest(sum, digest);
-	memcpy(out, digest + strlen("sha256:"), 65);
-}
-
 /* Writes n bytes of p to `path` through a temporary file beside it. */
 static int write_file(const char *path, const void *p, size_t n)
 {
@@ -128,8 +119,8 @@ static void note_mismatch(const char *state, const char *uri,
 {
 	char lh[65], gh[65], *path, *text;
 
-	hex(want->sha256, lh);
-	hex(got, gh);
+	sfs_hex_encode(want->sha256, 32, lh);
+	sfs_hex_encode(got, 32, gh);
 	if (!state || !(path = sfs_mcp_mismatch_path(state, want->sha256)))
 		return;
 	if (!bad) {
@@ -159,7 +150,7 @@ int sfs_mcp_note_blocked(const char *state, const struct sfs_mcp_file *want,
 	char lh[65], *path, *text;
 	int rc = -ENOMEM;
 
-	hex(want->sha256, lh);
+	sfs_hex_encode(want->sha256, 32, lh);
 	if (!state || !(path = sfs_mcp_mismatch_path(state, want->sha256)))
 		return -ENOMEM;
 	cJSON *o = cJSON_CreateObject();
@@ -275,8 +266,8 @@ static int fetch_with(struct sfs_mcp_client *c, const char *cache_dir,
 	sfs_sha256(bytes, len, got);
 	if ((off_t)len != want->size || memcmp(got, want->sha256, 32) != 0) {
 		char lh[65], gh[65];
-		hex(want->sha256, lh);
-		hex(got, gh);
+		sfs_hex_encode(want->sha256, 32, lh);
+		sfs_hex_encode(got, 32, gh);
 		snprintf(why, wlen, "%s: the server sent %zu bytes with sha256:%s"
 		         ", not the %lld bytes with sha256:%s it listed; not "
 		         "served", want->uri, len, gh, (long long)want->size, lh);
@@ -435,7 +426,7 @@ static int store_listing(const char *state, const char *location,
 	if (!text)
 		return -ENOMEM;
 	sfs_sha256(text, strlen(text), sum);
-	hex(sum, h);
+	sfs_hex_encode(sum, 32, h);
 	free(text);
 	cJSON *doc = cJSON_CreateObject();
 	cJSON_AddStringToObject(doc, "url", location);

@@ -50,19 +50,6 @@ static int cmp_digest(const void *a, const void *b)
 	return memcmp(a, b, 32);
 }
 
-/* The 32 bytes the 64 hex digits at h spell; false when they do not. */
-static bool parse_hex(const char *h, uint8_t out[32])
-{
-	for (int i = 0; i < 32; i++) {
-		int hi = sfs_hex_value(h[2 * i]);
-		int lo = hi < 0 ? -1 : sfs_hex_value(h[2 * i + 1]);
-		if (lo < 0)
-			return false;
-		out[i] = (uint8_t)(hi << 4 | lo);
-	}
-	return true;
-}
-
 /* Whether name is PREFIX<64 hex>SUFFIX; its digest in out. */
 static bool named(const char *name, const char *prefix, const char *suffix,
                   uint8_t out[32])
@@ -71,7 +58,7 @@ static bool named(const char *name, const char *prefix, const char *suffix,
 
 	return n == p + HEX_LEN + s && strncmp(name, prefix, p) == 0 &&
 	       strcmp(name + p + HEX_LEN, suffix) == 0 &&
-	       parse_hex(name + p, out);
+	       sfs_hex_decode(name + p, 32, out, false);
 }
 
 /* Adds every digest "sha256:<hex>" of text to set. */
@@ -79,7 +66,7 @@ static int add_named(struct digests *set, const char *text)
 {
 	for (const char *p = text; (p = strstr(p, "sha256:")); p += 7) {
 		uint8_t sum[32];
-		if (strnlen(p + 7, HEX_LEN) < HEX_LEN || !parse_hex(p + 7, sum))
+		if (strnlen(p + 7, HEX_LEN) < HEX_LEN || !sfs_hex_decode(p + 7, 32, sum, false))
 			continue;
 		if (sfs_grow(&set->v, &set->cap, set->n + 1,
 		             sizeof(*set->v)) < 0)
@@ -120,7 +107,7 @@ int sfs_mcp_current_hex(const char *state, char hex[HEX_LEN + 1])
 	int dfd = open(state, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	char *text = dfd < 0 ? NULL : read_at(dfd, "current");
 	uint8_t sum[32];
-	int rc = text && strlen(text) == HEX_LEN && parse_hex(text, sum) ?
+	int rc = text && strlen(text) == HEX_LEN && sfs_hex_decode(text, 32, sum, false) ?
 	         0 : -ENOENT;
 
 	if (rc == 0)
