@@ -132,7 +132,8 @@ struct option;
 /*
  * Runs getopt_long over argv (from the start; errors are ours to print):
  * the command's own options go to take(), the common ones to o, and a
- * bare DIR (optstring "-...") is a root.  Returns -1 to go on, with
+ * bare DIR (optstring "-...") is a root; with o NULL (a command that
+ * reads no skills) only -h and -V are common.  Returns -1 to go on, with
  * optind at the first operand, or the exit status.
  */
 int cli_skills_getopt(const char *cmd, const char *usage, int argc,

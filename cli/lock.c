@@ -78,6 +78,16 @@ static int fail(struct reading *r, const char *fmt, ...)
 
 /* ---- the command line ------------------------------------------------- */
 
+static bool take_option(void *opts, int c)
+{
+	struct lock_opts *o = opts;
+
+	if (c != 'o')
+		return false;
+	o->output = optarg;
+	return true;
+}
+
 /* Returns -1 to go on, or the exit status. */
 static int parse_args(int argc, char **argv, struct lock_opts *o)
 {
@@ -87,22 +97,11 @@ static int parse_args(int argc, char **argv, struct lock_opts *o)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int status = cli_skills_getopt(CMD, usage_text, argc, argv, ":o:hV",
+	                               longopts, take_option, o, NULL);
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":o:hV", longopts, NULL)) != -1) {
-		if (c == 'o') {
-			o->output = optarg;
-		} else if (c == 'h') {
-			fputs(usage_text, stdout);
-			return 0;
-		} else if (c == 'V') {
-			return cli_version(CMD);
-		} else {
-			return cli_option_error(CMD, c, argv);
-		}
-	}
+	if (status >= 0)
+		return status;
 	if (optind == argc)
 		return cli_usage_error(CMD, "%s", "missing MOUNTPOINT");
 	if (optind + 1 < argc)

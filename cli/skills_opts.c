@@ -24,6 +24,8 @@ void cli_skills_init(struct cli_skills *o)
 static int common_option(const char *cmd, const char *usage, int c,
                          char *const argv[], struct cli_skills *o)
 {
+	if (!o && c != 'h' && c != 'V')   /* a command that reads no skills */
+		return cli_option_error(cmd, c, argv);
 	switch (c) {
 	case 1:     /* a folder named without --skills-dir */
 	case 'd':

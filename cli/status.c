@@ -52,6 +52,16 @@ struct status_opts {
 
 /* ---- the command line ------------------------------------------------- */
 
+static bool take_option(void *opts, int c)
+{
+	struct status_opts *o = opts;
+
+	if (c != 'j')
+		return false;
+	o->json = true;
+	return true;
+}
+
 /* Returns -1 to go on, or the exit status. */
 static int parse_args(int argc, char **argv, struct status_opts *o)
 {
@@ -61,22 +71,11 @@ static int parse_args(int argc, char **argv, struct status_opts *o)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c;
+	int status = cli_skills_getopt(CMD, usage_text, argc, argv, ":hV",
+	                               longopts, take_option, o, NULL);
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
-		if (c == 'j') {
-			o->json = true;
-		} else if (c == 'h') {
-			fputs(usage_text, stdout);
-			return 0;
-		} else if (c == 'V') {
-			return cli_version(CMD);
-		} else {
-			return cli_option_error(CMD, c, argv);
-		}
-	}
+	if (status >= 0)
+		return status;
 	if (optind + 1 < argc)
 		return cli_usage_error(CMD, "unexpected argument '%s'",
 		                       argv[optind + 1]);
