@@ -753,10 +753,11 @@ static int *open_roots(const sfs_catalog *cat)
 	size_t n = sfs_catalog_nroots(cat);
 	int *fds = malloc((n + 1) * sizeof(*fds));
 
+	/* [n]: the docs folder's, below no root: its files open by path */
 	for (size_t i = 0; fds && i <= n; i++) {
 		const struct sfs_source *src = sfs_catalog_source(cat, i);
-		fds[i] = src && src->ops->open_root ? src->ops->open_root(src)
-		                                    : -1;
+		fds[i] = i < n && src->ops->open_root ? src->ops->open_root(src)
+		                                      : -1;
 	}
 	return fds;
 }

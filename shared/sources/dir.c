@@ -74,6 +74,8 @@ static int open_skill_md(const struct sfs_source *src, const char *path,
 
 static int open_root(const struct sfs_source *src)
 {
+	if (!src->root)
+		return -1;   /* the docs folder's: below no root */
 	return open(src->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 }
 
