@@ -113,7 +113,7 @@ static void good(const char *kind, const char *path)
 	int rc = unpack(path, &k, why);
 	ok(rc == 2 && strcmp(k.text, "SKILL.md=# Hello\n;scripts/run.sh="
 	                     "#!/bin/sh\n;") == 0,
-	   "a %s gives every listed file (%d: %s)", kind, rc, k.text);
+	   "a %s gives every listed file (%d given)", kind, rc);
 }
 
 static void bad(const char *path, int want, const char *has, const char *what)
@@ -159,7 +159,7 @@ int main(void)
 	memset(&k, 0, sizeof(k));
 	rc = unpack(at("changed.tar.gz"), &k, why);
 	ok(rc == -EBADMSG && strcmp(k.text, "SKILL.md=# Hello\n;") == 0 &&
-	   strstr(why, "scripts/run.sh"),
+	   strstr(why, "scripts/run.sh") && !strchr(why, '\n'),
 	   "a file with other bytes is dropped and named (%s)", why);
 
 	run(PY "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
