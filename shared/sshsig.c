@@ -653,7 +653,7 @@ static int check(const struct sfs_signers *s, const struct sshsig *sig,
 	if (!ok)
 		return fail(why, cap, -EPERM, "the signature does not verify "
 		            "with the key of %s", sg->principals);
-	snprintf(principal, cap, "%.*s", (int)strcspn(sg->principals, ","),
+	snprintf(principal, SFS_PRINCIPAL_MAX, "%.*s", (int)strcspn(sg->principals, ","),
 	         sg->principals);
 	return 0;
 }

@@ -19,6 +19,10 @@
 
 struct sfs_signers;
 
+/* The room a signer's principal is given in (NUL included); a longer
+ * one is cut there. */
+#define SFS_PRINCIPAL_MAX 128
+
 /* Reads an allowed-signers file's text.  Returns 0 and *out (owned; free
  * with sfs_signers_free), or -ENOMEM, or -EINVAL with why (cap bytes)
  * saying which line is not one and what is wrong with it. */
@@ -32,7 +36,7 @@ size_t sfs_signers_count(const struct sfs_signers *s);
  * Verifies the armored signature (`-----BEGIN SSH SIGNATURE-----` ...)
  * over data, made in namespace ns, by a listed key valid at `when`
  * (seconds since the epoch).  Returns 0 and the first principal of the
- * matching line in principal (cap bytes), or -EPERM (a signature this
+ * matching line in principal (SFS_PRINCIPAL_MAX bytes), or -EPERM (a signature this
  * file does not allow: unknown key, wrong namespace, outside its time,
  * a bad signature) or -EINVAL (not a signature this reads), each with
  * why (cap bytes), or -ENOMEM.

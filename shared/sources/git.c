@@ -254,7 +254,7 @@ static int hold_to_signers(struct git_source *g, struct sfs_scan *s,
                            const char *ref, git_commit **c)
 {
 	struct sfs_signers *signers;
-	char why[512] = "", who[128] = "", tip[GIT_OID_HEXSZ + 1];
+	char why[512] = "", who[SFS_PRINCIPAL_MAX] = "", tip[GIT_OID_HEXSZ + 1];
 	bool older;
 	git_repository *repo = g->handles[0].repo;
 

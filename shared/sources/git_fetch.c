@@ -496,7 +496,7 @@ static int check_pinned(const struct sfs_source_url *u, const char *path,
 	struct sfs_signers *signers;
 	git_repository *repo;
 	git_oid id;
-	char who[128];
+	char who[SFS_PRINCIPAL_MAX];
 
 	if (!opts || !opts->verify || !u->ref ||
 	    !sfs_source_is_commit_id(u->ref))

@@ -15,8 +15,8 @@
 
 struct sfs_signers;
 
-/* Returns 0 and the signer's principal (cap bytes), or -EPERM with why
- * (cap bytes: unsigned, signed by a key not allowed, a bad signature,
+/* Returns 0 and the signer's principal (SFS_PRINCIPAL_MAX bytes), or
+ * -EPERM with why (cap bytes: unsigned, signed by a key not allowed, a bad signature,
  * an OpenPGP signature), or -EIO when the commit cannot be read, or
  * -ENOMEM. */
 int sfs_git_verify_commit(git_repository *repo, const git_oid *id,
@@ -38,7 +38,7 @@ int sfs_git_signers_load(const char *path, struct sfs_signers **out,
  * signer signed it; else, when `follow` (a branch that moves), the
  * newest commit on its first-parent line within SFS_GIT_VERIFY_DEPTH
  * that is, which replaces *c (*older set).  Returns 0 with the signer's
- * principal (cap bytes) and, with *older, why the newer ones are not
+ * principal (SFS_PRINCIPAL_MAX bytes) and, with *older, why the newer ones are not
  * served in why; -EKEYREJECTED when none is, with why; or -ENOMEM, -EIO.
  */
 int sfs_git_signed_commit(git_repository *repo, git_commit **c,

@@ -151,6 +151,29 @@ static void each_kind_verifies(void)
 	}
 }
 
+/* A principal longer than the room given for it is cut there, never
+ * written past it (the signers file is the operator's, its lines long). */
+static void long_principal(void)
+{
+	char name[301], principal[SFS_PRINCIPAL_MAX + 8];
+	memset(name, 'p', 300);
+	name[300] = '\0';
+	char *allowed = line_for(0, name, NULL);
+	size_t alen;
+	char *armor = slurp(at("ed25519.sig"), &alen);
+	struct sfs_signers *s = signers(allowed);
+	char why[1024] = "";
+	memset(principal, 'X', sizeof(principal));
+	int rc = sfs_sshsig_verify(s, armor, alen, MESSAGE, strlen(MESSAGE), "git",
+	                           WHEN, principal, why, sizeof(why));
+	ok(rc == 0 && strlen(principal) == SFS_PRINCIPAL_MAX - 1 &&
+	   principal[SFS_PRINCIPAL_MAX] == 'X',
+	   "a 300-character principal is cut at %d bytes", SFS_PRINCIPAL_MAX);
+	sfs_signers_free(s);
+	free(armor);
+	free(allowed);
+}
+
 static void refused(const char *allowed, const char *sig, const char *ns,
                     int want, const char *what)
 {
@@ -218,6 +241,7 @@ int main(void)
 	make_keys();
 	each_kind_verifies();
 	refusals();
+	long_principal();
 	bad_files();
 	return tap_end();
 }
