@@ -164,10 +164,10 @@ class HostileCase(MountTestCase):
             self.assertTrue(hits, "%s has no finding about %r with %r:\n%s" % (
                 where, want, words, json.dumps(diags, indent=1)))
 
-    def assert_safe(self, m=None, max_reads=None, mcp=True):
+    def assert_safe(self, m=None, max_reads=None, mcp=True, timeout=STEP_TIMEOUT):
         """The common checks of every case, in one call."""
         m = m or self.m
-        walk = self.walk(m, max_reads=max_reads)
+        walk = self.walk(m, max_reads=max_reads, timeout=timeout)
         self.assert_nothing_leaks(walk)
         self.assert_alive(m)
         self.assert_control_served(m)
