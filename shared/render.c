@@ -770,19 +770,37 @@ static void collect_diag(const struct sfs_diag *d, void *arg)
 	push(c->j, c->arr, diag_object(c->j, d));
 }
 
+/* {"skill", "rule", "digest"}: what accept: would take (skillsfs(5)). */
+static void collect_accept(const struct sfs_accept *a, void *arg)
+{
+	struct collect *c = arg;
+	char digest[SFS_DIGEST_LEN];
+	cJSON *o = checked(c->j, cJSON_CreateObject());
+
+	sfs_format_digest(a->digest, digest);
+	add(c->j, o, "skill", str(c->j, a->skill));
+	add(c->j, o, "rule", str(c->j, a->rule));
+	add(c->j, o, "digest", str(c->j, digest));
+	push(c->j, c->arr, o);
+}
+
 char *sfs_render_findings(const sfs_catalog *cat)
 {
 	struct json j = { 0 };
 	struct collect c = { &j, checked(&j, cJSON_CreateArray()) };
+	struct collect acc = { &j, checked(&j, cJSON_CreateArray()) };
 	struct sfs_counts n = cat->counts;
 	cJSON *doc = checked(&j, cJSON_CreateObject());
 
 	sfs_catalog_each_diag(cat, collect_diag, &c);
 	add(&j, doc, "findings", c.arr);
+	if (sfs_catalog_each_accept(cat, collect_accept, &acc) < 0)
+		j.oom = true;
+	add(&j, doc, "accept", acc.arr);
 	cJSON *sum = checked(&j, cJSON_CreateObject());
 	add(&j, sum, "skills",
 	    num(&j, (double)(n.served + n.invalid + n.shadowed +
-	                     n.unlocked)));
+	                     n.unlocked + n.withheld)));
 	add(&j, sum, "errors", num(&j, (double)n.errors));
 	add(&j, sum, "warnings", num(&j, (double)n.warnings));
 	add(&j, sum, "shadowed", num(&j, (double)n.shadowed));
@@ -842,6 +860,10 @@ static cJSON *status_counts(struct json *j, const sfs_catalog *cat)
 	add(j, o, "warnings", num(j, (double)n->warnings));
 	if (cat->locked)
 		add(j, o, "unlocked", num(j, (double)n->unlocked));
+	if (cat->trust == SFS_TRUST_WITHHOLD)
+		add(j, o, "withheld", num(j, (double)n->withheld));
+	if (cat->trust == SFS_TRUST_HOLD)
+		add(j, o, "held", num(j, (double)n->held));
 	return o;
 }
 
@@ -853,6 +875,8 @@ static const char *state_name(int state)
 		return "shadowed";
 	if (state == SFS_UNLOCKED)
 		return "unlocked";
+	if (state == SFS_WITHHELD)
+		return "withheld";
 	return "served";
 }
 
@@ -866,9 +890,17 @@ static cJSON *status_skills(struct json *j, const sfs_catalog *cat)
 		cJSON *o = checked(j, cJSON_CreateObject());
 		add(j, o, "dir", str(j, f->dir));
 		add(j, o, "id", str(j, f->id));
-		add(j, o, "state", str(j, state_name(f->state)));
+		add(j, o, "state", str(j, f->nheld ? "held"
+		                                  : state_name(f->state)));
 		if (f->state == SFS_SHADOWED)
 			add(j, o, "shadowed_by", str(j, f->shadowed_by));
+		/* trust hold: what its folder's new version brings */
+		if (f->nheld) {
+			char digest[SFS_DIGEST_LEN];
+			sfs_format_digest(f->held_digest, digest);
+			add(j, o, "held_for", diag_array(j, f->held, f->nheld));
+			add(j, o, "held_digest", str(j, digest));
+		}
 		add(j, o, "diagnostics", diag_array(j, f->diags, f->ndiags));
 		push(j, arr, o);
 	}
