@@ -720,13 +720,13 @@ char *sfs_render_skill_record(const sfs_catalog *cat,
 	add(&j, o, "document", record_document(&j, s));
 	add(&j, o, SFS_RECORD_REFERENCES, record_references(&j, s));
 	add(&j, o, SFS_RECORD_ROOT, ref(&j, sfs_catalog_root(cat, s->root)));
-	add(&j, o, "source", ref(&j, s->dir));
+	add(&j, o, SFS_RECORD_SOURCE, ref(&j, s->dir));
 	if (s->plugin)
 		add(&j, o, "plugin", ref(&j, s->plugin));
 	sfs_format_digest(s->files[s->skill_md].sha256, hex);
 	add(&j, o, "digest", ref(&j, hex));
 	add(&j, o, "frontmatter", frontmatter(&j, s));
-	add(&j, o, "findings", security_findings(&j, s));
+	add(&j, o, SFS_RECORD_FINDINGS, security_findings(&j, s));
 	return print(&j, o, true, true);
 }
 
@@ -738,16 +738,16 @@ char *sfs_render_skill_record(const sfs_catalog *cat,
 static cJSON *diag_object(struct json *j, const struct sfs_diag *d)
 {
 	cJSON *o = checked(j, cJSON_CreateObject());
-	add(j, o, "severity",
+	add(j, o, SFS_FINDING_SEVERITY,
 	    str(j, d->rule ? sfs_risk_name(d->risk) :
 	           d->severity == SFS_ERROR ? "error" : "warning"));
 	if (d->rule)
-		add(j, o, "rule", str(j, d->rule));
-	add(j, o, "file", str(j, d->file));
-	add(j, o, "line", num(j, d->line));
+		add(j, o, SFS_FINDING_RULE, str(j, d->rule));
+	add(j, o, SFS_FINDING_FILE, str(j, d->file));
+	add(j, o, SFS_FINDING_LINE, num(j, d->line));
 	add(j, o, "column", num(j, d->column));
 	add(j, o, "field", str(j, d->field));
-	add(j, o, "message", str(j, d->message));
+	add(j, o, SFS_FINDING_MESSAGE, str(j, d->message));
 	return o;
 }
 
@@ -796,7 +796,11 @@ char *sfs_render_findings(const sfs_catalog *cat)
 	add(&j, doc, "findings", c.arr);
 	if (sfs_catalog_each_accept(cat, collect_accept, &acc) < 0)
 		j.oom = true;
-	add(&j, doc, "accept", acc.arr);
+	/* only with a high finding: what accept: would take */
+	if (cJSON_GetArraySize(acc.arr))
+		add(&j, doc, "accept", acc.arr);
+	else
+		cJSON_Delete(acc.arr);
 	cJSON *sum = checked(&j, cJSON_CreateObject());
 	add(&j, sum, "skills",
 	    num(&j, (double)(n.served + n.invalid + n.shadowed +
