@@ -473,13 +473,20 @@ static int make_unit(struct worker *w, struct reading *r, size_t nlisting,
 
 /* Whether cat (may be NULL) serves the folder dir as it was, held by the
  * trust policy. */
+static int cmp_folder_key(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct sfs_folder *)elem)->dir);
+}
+
 static bool trust_held(const sfs_catalog *cat, const char *dir)
 {
-	for (size_t i = 0; cat && cat->trust == SFS_TRUST_HOLD &&
-	                   i < cat->nfolders; i++)
-		if (cat->folders[i].nheld && strcmp(cat->folders[i].dir, dir) == 0)
-			return true;
-	return false;
+	const struct sfs_folder *f;
+
+	if (!cat || cat->trust != SFS_TRUST_HOLD || !cat->counts.held)
+		return false;
+	f = bsearch(dir, cat->folders, cat->nfolders, sizeof(*f),
+	            cmp_folder_key);   /* sorted by dir */
+	return f && f->nheld;
 }
 
 /*
