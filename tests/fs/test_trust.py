@@ -73,7 +73,12 @@ class Trust(MountTestCase):
         self.assertFalse(os.path.exists(m.file("catalog", "stealer.json")))
         self.assertFalse(os.path.exists(m.file("skills", "stealer", "SKILL.md")))
         self.assertNotIn("stealer.json", os.listdir(m.file("catalog")))
-        self.assertNotIn(b"stealer", m.read("search", "setup"))
+        self.assertNotIn(b"stealer", m.read("search", "stealer"))
+        views = os.listdir(m.file("views"))
+        self.assertTrue(views)
+        for v in views:
+            self.assertIn("notes", os.listdir(m.file("views", v)), v)
+            self.assertNotIn("stealer", os.listdir(m.file("views", v)), v)
         st = m.json("status.json")
         self.assertEqual(st["counts"]["withheld"], 1)
         e = status_entry(m, "stealer")
