@@ -108,6 +108,21 @@ static void print_diag(const struct sfs_diag *d, void *arg)
 	fprintf(out, "%s\n", d->message);
 }
 
+/* "  - {skill: ID, rule: RULE, digest: sha256:...}", for accept: */
+static void print_accept(const struct sfs_accept *a, void *arg)
+{
+	bool *first = arg;
+	char digest[SFS_DIGEST_LEN];
+
+	if (*first)
+		fputs("to accept a high finding after review, a configuration "
+		      "file's\naccept: takes (for this content only):\n", stdout);
+	*first = false;
+	sfs_format_digest(a->digest, digest);
+	printf("  - {skill: %s, rule: %s, digest: %s}\n", a->skill, a->rule,
+	       digest);
+}
+
 static int report(const sfs_catalog *cat, bool json)
 {
 	struct sfs_counts n = sfs_catalog_counts(cat);
@@ -120,9 +135,13 @@ static int report(const sfs_catalog *cat, bool json)
 		fputs(text, stdout);
 		free(text);
 	} else {
+		bool first = true;
 		sfs_catalog_each_diag(cat, print_diag, stdout);
+		if (sfs_catalog_each_accept(cat, print_accept, &first) < 0)
+			return cli_fail(CMD, "%s", strerror(ENOMEM));
 		printf("%zu skills, %zu errors, %zu warnings, %zu shadowed\n",
-		       n.served + n.invalid + n.shadowed + n.unlocked,
+		       n.served + n.invalid + n.shadowed + n.unlocked +
+		       n.withheld,
 		       n.errors, n.warnings,
 		       n.shadowed);
 	}

@@ -137,6 +137,9 @@ int cli_skills_build(const char *cmd, const struct cli_skills *o,
 		.lock = o->lock,
 		.cache_dir = cache,
 		.root_options = opts,
+		.trust = (enum sfs_trust)o->cf.options[SFS_OPT_TRUST].number,
+		.accept = o->cf.accept,
+		.naccept = o->cf.naccept,
 		/* validating is what a one-shot build is for: every SKILL.md
 		 * itself, not only the frontmatter an MCP listing gives */
 		.fetch_skill_mds = true,

@@ -340,6 +340,10 @@ static void print_skills(const cJSON *skills)
 		printf("): %s\n", text_of(sk, "dir") ? text_of(sk, "dir") : "");
 		cJSON_ArrayForEach(d, diags)
 			print_finding(d, "    ");
+		/* trust hold: what the version held back brings */
+		cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(sk,
+		                                                      "held_for"))
+			print_finding(d, "    held back: ");
 	}
 }
 
@@ -397,6 +401,11 @@ static bool summarize(const char *point, const cJSON *st)
 	       invalid, shadowed);
 	if (cJSON_GetObjectItemCaseSensitive(counts, "unlocked"))
 		printf(", %.0f unlocked", unlocked);
+	/* the trust policy's (skillsfs(1), Trust policy) */
+	if (cJSON_GetObjectItemCaseSensitive(counts, "withheld"))
+		printf(", %.0f withheld", number_of(counts, "withheld"));
+	if (cJSON_GetObjectItemCaseSensitive(counts, "held"))
+		printf(", %.0f held as they were", number_of(counts, "held"));
 	printf("; %.0f error%s, %.0f warning%s\n", errors, plural(errors),
 	       warnings, plural(warnings));
 	print_pending(cJSON_GetObjectItemCaseSensitive(st, "pending"));

@@ -57,6 +57,10 @@ struct daemon {
 	char **root_notes;           /* per root, why its last update failed
 	                              * (fetcher.c), or NULL; for each build's
 	                              * sfs_config.root_notes */
+	struct sfs_config_file *reread;   /* --config as a SIGHUP read it
+	                              * again (refresh.c, which owns it):
+	                              * builds take its accept:, or opt's
+	                              * before one; NULL */
 	atomic_bool polling;         /* refresh mode */
 	atomic_llong next_check_ms;  /* polling: when an access should kick
 	                              * the staleness check (CLOCK_MONOTONIC) */

@@ -65,7 +65,12 @@ static void print_row(FILE *out, const struct sfs_opt_row *r)
 	int n = fprintf(out, "    -o %s%s%s", r->name, *arg ? "=" : "", arg);
 	int col = n < HELP_INDENT - 1 ? HELP_INDENT : n + 2;
 
-	if (sfs_opt_is_number(r->kind) && r->def >= r->min)
+	const char *const *words = sfs_opt_choices((enum sfs_opt)(r -
+	                                            sfs_opt_row(0)));
+	if (words)
+		snprintf(help, sizeof(help), "%s (default %s)", r->help,
+		         words[r->def]);
+	else if (sfs_opt_is_number(r->kind) && r->def >= r->min)
 		snprintf(help, sizeof(help), "%s (default %ld)", r->help,
 		         r->def);
 	else
@@ -164,6 +169,7 @@ enum { FIELD_BOOL, FIELD_UNSIGNED, FIELD_TEXT, FIELD_ROOTS };
 #define TYPE_OF_SECONDS FIELD_UNSIGNED
 #define TYPE_OF_MIB FIELD_UNSIGNED
 #define TYPE_OF_COUNT FIELD_UNSIGNED
+#define TYPE_OF_CHOICE FIELD_UNSIGNED
 #define TYPE_OF_FOLDER FIELD_TEXT
 #define TYPE_OF_FILE FIELD_TEXT
 #define TYPE_OF_FOLDERS FIELD_ROOTS
@@ -494,6 +500,12 @@ static int apply_config(struct parse *p)
 
 	if (conffile_load("skillsfs", o->config, &o->cf) < 0)
 		return 2;
+	/* read again at SIGHUP (accept:), after a daemon's chdir("/") */
+	char *abs = sfs_path_absolute(o->config);
+	if (!abs)
+		return usage_error("%s", strerror(ENOMEM));
+	free(o->config);
+	o->config = abs;
 	for (int id = 0; id < SFS_NOPTS && rc == 0; id++)
 		if (cf->options[id].given && !given_on_command_line(o, id))
 			rc = store(o, id, cf->options[id].number,

@@ -39,6 +39,7 @@ struct mount_options {
 	char *cache_dir;           /* -o cache_dir=DIR, or the default */
 	bool force_polling;        /* -o polling: never use inotify */
 	bool strict;               /* -o strict: warnings are errors */
+	unsigned trust;            /* -o trust=: enum sfs_trust */
 	char *docs_dir;            /* --docs-dir, absolute, or NULL */
 	char *config;              /* --config FILE, or NULL */
 	struct sfs_config_file cf; /* what it says; owns include/exclude */

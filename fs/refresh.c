@@ -991,12 +991,38 @@ void refresher_fill_first(struct daemon *d, unsigned ms)
 		fill_some(d);
 }
 
-/* SIGHUP: a build at once, which resolves every git root again and
- * looks at every folder; published whatever the folders are doing. */
+static void free_reread(struct daemon *d)
+{
+	if (d->reread)
+		sfs_config_file_free(d->reread);
+	free(d->reread);
+	d->reread = NULL;
+}
+
+/* The configuration file's accept: read again, so that an operator's
+ * review (skillsfs(5), accept:) takes effect without a new mount; a file
+ * that no longer reads keeps the last one, and says why on stderr. */
+static void reread_accept(struct daemon *d)
+{
+	struct sfs_config_file *cf = calloc(1, sizeof(*cf));
+
+	if (!cf || !d->opt->config ||
+	    conffile_load("skillsfs", d->opt->config, cf) < 0) {
+		free(cf);
+		return;
+	}
+	free_reread(d);
+	d->reread = cf;
+}
+
+/* SIGHUP: a build at once, which resolves every git root again, looks at
+ * every folder and takes the configuration file's accept: again;
+ * published whatever the folders are doing. */
 static void reload(struct daemon *d)
 {
 	struct refresher *r = d->refresher;
 
+	reread_accept(d);
 	r->resolve = true;
 	r->blind = true;
 	rebuild(d, true);
@@ -1209,6 +1235,7 @@ void refresher_stop(struct daemon *d)
 		watcher_close(&r->w);
 	free_owned(r->owned, r->nowned);
 	free_owned(r->held, r->nheld);
+	free_reread(d);
 	free(r->stale);
 	sfs_catalog_unref(r->watched);
 	free(r->roots);

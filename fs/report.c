@@ -100,11 +100,17 @@ void report_catalog(const struct daemon *d, const sfs_catalog *prev,
 		if (!known(prev, &v[i]))
 			report_unserved(d, &v[i]);
 	struct sfs_counts c = sfs_catalog_counts(cat);
-	char unlocked[64] = "";
+	char more[160] = "";
+	int used = 0;
 	if (c.unlocked)
-		snprintf(unlocked, sizeof(unlocked), ", %zu not in the lock",
-		         c.unlocked);
+		used = snprintf(more, sizeof(more),
+		                ", %zu not in the lock", c.unlocked);
+	/* the trust policy's (skillsfs(1), Trust policy) */
+	if (c.withheld || c.held)
+		snprintf(more + used, sizeof(more) - (size_t)used,
+		         ", %zu withheld, %zu held as they were", c.withheld,
+		         c.held);
 	report_say(d, LOG_INFO, "%zu served, %zu rejected, %zu shadowed%s: see "
-	    "%s/%s", c.served, c.invalid, c.shadowed, unlocked,
+	    "%s/%s", c.served, c.invalid, c.shadowed, more,
 	    d->opt->mountpoint, sfs_mount_row(SFS_MOUNT_STATUS)->path);
 }

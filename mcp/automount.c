@@ -8,8 +8,8 @@
  *   RUNDIR            $XDG_RUNTIME_DIR/skillsfs, else /tmp/skillsfs-UID;
  *                     0700 and ours, or refused.
  *   RUNDIR/KEY/       a private mount point.  KEY is a digest of the
- *                     canonical roots, --config (path and content) and
- *                     --docs-dir, so sessions with the same roots share
+ *                     canonical roots, --config (path and content),
+ *                     --docs-dir and --trust, so sessions with the same roots share
  *                     a mount and sessions with other roots never do.
  *   BASE.hold         every session holds LOCK_SH on it for its life.
  *   BASE.keeper       the keeper holds LOCK_EX on it for its life.
@@ -177,6 +177,13 @@ static int canonical_view(struct automount *am,
 			rc = push(&am->args, &am->nargs, docs);
 		else
 			free(docs);
+	}
+	if (sp->trust && !rc) {   /* another policy, another mount */
+		buf_printf(&text, "trust %s\n", sp->trust);
+		rc = push(&am->args, &am->nargs, strdup("-o"));
+		if (!rc)
+			rc = push(&am->args, &am->nargs,
+			          xasprintf("trust=%s", sp->trust));
 	}
 	if (!rc && !text.failed)
 		short_digest(text.data, text.len, key);

@@ -21,6 +21,7 @@ struct automount_spec {
 	const char *config;         /* --config FILE, or NULL */
 	const struct sfs_config_file *cf;  /* its content (roots), or NULL */
 	const char *docs_dir;       /* --docs-dir, or NULL */
+	const char *trust;          /* --trust WORD (-o trust=), or NULL */
 	unsigned linger_ms;         /* a keeper's linger after the last session */
 	bool plain_ok;              /* accept a plain folder (a test aid) */
 };

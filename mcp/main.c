@@ -2,7 +2,8 @@
  * main.c - skillsfs-mcp: options, start-up checks, and the stdio loop.
  *
  *   skillsfs-mcp [--mount MOUNT] [--skills-dir DIR]... [--config FILE]
- *                [--docs-dir DIR] [--linger SECONDS] [--audit-log FILE]
+ *                [--docs-dir DIR] [--linger SECONDS] [--trust WORD]
+ *                [--audit-log FILE]
  *                [--http ADDR:PORT [--token-file FILE]]
  *   skillsfs-mcp instructions [--no-xml]
  *
@@ -54,7 +55,7 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fputs("Usage: skillsfs-mcp --skills-dir DIR... [--config FILE] [--docs-dir DIR]\n"
-	      "                    [--linger SECONDS] [--audit-log FILE]\n"
+	      "                    [--linger SECONDS] [--trust WORD] [--audit-log FILE]\n"
 	      "                    [--http ADDR:PORT [--token-file FILE]]\n"
 	      "       skillsfs-mcp --mount MOUNT [--skills-dir DIR]... [--config FILE]\n"
 	      "                    [--docs-dir DIR] [--audit-log FILE]\n"
@@ -81,6 +82,9 @@ static void usage(FILE *f)
 	      "                          a mount of other folders is refused\n"
 	      "  -l, --linger SECONDS    how long a mount outlives its last session\n"
 	      "                          (default 5)\n"
+	      "  -T, --trust WORD        the mount's trust policy (skillsfs -o trust=):\n"
+	      "                          report, withhold or hold; in a --config file,\n"
+	      "                          options: trust: WORD does the same\n"
 	      "  -a, --audit-log FILE    append one JSON line per request to FILE\n"
 	      "  -w, --view NAME         list_skills and skills/list list the skills\n"
 	      "                          of the mount's view NAME (views/NAME)\n"
@@ -143,6 +147,7 @@ struct options {
 	const char *audit_log;
 	const char *config;
 	const char *docs_dir;
+	const char *trust;             /* --trust WORD, or NULL */
 	struct sfs_config_file cf;
 	unsigned linger_ms;
 	const char *http;
@@ -190,6 +195,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "config", required_argument, NULL, 'c' },
 		{ "docs-dir", required_argument, NULL, 'D' },
 		{ "linger", required_argument, NULL, 'l' },
+		{ "trust", required_argument, NULL, 'T' },
 		{ "http", required_argument, NULL, 'H' },
 		{ "token-file", required_argument, NULL, 't' },
 		{ "view", required_argument, NULL, 'w' },
@@ -200,7 +206,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:s:a:c:D:l:H:t:w:hV", longopts,
+	while ((c = getopt_long(argc, argv, ":m:s:a:c:D:l:T:H:t:w:hV", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'm':
@@ -237,6 +243,18 @@ static int parse_options(int argc, char **argv, struct options *o)
 				return usage_error("--docs-dir needs a folder");
 			o->docs_dir = optarg;
 			break;
+		case 'T': {
+			long word;
+			char expected[64];
+			const struct sfs_opt_row *row = sfs_opt_row(SFS_OPT_TRUST);
+			if (sfs_opt_number(row, optarg, &word) < 0) {
+				sfs_opt_expected(row, expected, sizeof(expected));
+				return usage_error("--trust %s: expected %s", optarg,
+				                   expected);
+			}
+			o->trust = optarg;
+			break;
+		}
 		case 'H':
 			o->http = optarg;
 			break;
@@ -436,6 +454,7 @@ int main(int argc, char **argv)
 		.config = o.config,
 		.cf = o.config ? &o.cf : NULL,
 		.docs_dir = o.docs_dir,
+		.trust = o.trust,
 		.linger_ms = o.linger_ms,
 		.plain_ok = getenv(PLAIN_DIR_ENV) &&
 			    strcmp(getenv(PLAIN_DIR_ENV), "1") == 0,

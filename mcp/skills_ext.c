@@ -21,6 +21,7 @@
 #include "buf.h"
 #include "contract.h"
 #include "cursor.h"
+#include "findings.h"
 #include "jsonrpc.h"
 #include "resources.h"
 #include "selection.h"
@@ -191,9 +192,23 @@ void handle_skills_get(struct mcp_server *s, const struct request *req,
 		reply_bad_uri(r, text, "Unknown skill: %s", text);
 	if (i >= 0) {
 		cJSON *raw = raw_entry(md, -1, (size_t)i, r);
+		int err = 0;
+		/* beside the entry: what the security pass found in the
+		 * skill, for the agent to weigh (skillsfs-mcp(1)) */
+		cJSON *findings = raw ? skill_findings(&s->mount,
+		                                       md->skills[i].id, &err)
+		                      : NULL;
+		if (raw && !findings) {
+			cJSON_Delete(raw);
+			raw = NULL;
+			reply_error(r, JSONRPC_INTERNAL_ERROR, NULL, "Cannot read "
+			            "the catalog record of %s: %s",
+			            md->skills[i].id, strerror(-err));
+		}
 		if (raw) {
 			r->result = cJSON_CreateObject();
 			cJSON_AddItemToObject(r->result, "skill", raw);
+			cJSON_AddItemToObject(r->result, "findings", findings);
 			/* SEP-2640 leaves cache hints on skills/get open; the v2
 			 * SDK's skills client expects them, as on resources/read. */
 			r->cache = CACHE_MOUNT;

@@ -48,6 +48,10 @@ struct cand {
 	struct sfs_unit *unit;        /* one reference, moved to the catalog */
 	struct sfs_diag_list cross;   /* findings of the checks across
 	                                 skills; in the catalog's arena */
+	struct sfs_diag_list held;    /* trust hold: the new version's
+	                                 findings that keep the old one
+	                                 served; in the catalog's arena */
+	uint8_t held_digest[32];      /* and that version's digest */
 	int state;                    /* 0 served, or sfs_unserved_reason */
 	const char *shadowed_by;
 	bool duplicate;               /* the same folder via another root */
@@ -467,6 +471,24 @@ static int make_unit(struct worker *w, struct reading *r, size_t nlisting,
 	return *out ? 0 : -ENOMEM;
 }
 
+/* Whether cat (may be NULL) serves the folder dir as it was, held by the
+ * trust policy. */
+static int cmp_folder_key(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct sfs_folder *)elem)->dir);
+}
+
+static bool trust_held(const sfs_catalog *cat, const char *dir)
+{
+	const struct sfs_folder *f;
+
+	if (!cat || cat->trust != SFS_TRUST_HOLD || !cat->counts.held)
+		return false;
+	f = bsearch(dir, cat->folders, cat->nfolders, sizeof(*f),
+	            cmp_folder_key);   /* sorted by dir */
+	return f && f->nheld;
+}
+
 /*
  * Lists one skill folder, then takes its unit from prev when the listing
  * shows every entry unchanged, or reads and validates it on its own.
@@ -479,8 +501,10 @@ static int read_folder(struct worker *w, struct cand *c)
 	                     .hashed = &w->scan.hashed };
 	struct sfs_unit *old = sfs_unit_find(b->reuse, c->found->dir);
 
-	if (c->found->same) {
-		/* discovery saw by stat alone that nothing changed */
+	if (c->found->same && !trust_held(b->reuse, c->found->dir)) {
+		/* discovery saw by stat alone that nothing changed (a folder
+		 * held by the trust policy is read again: the unit served is
+		 * not what its folder holds) */
 		c->unit = sfs_unit_ref(c->found->same);
 		return 0;
 	}
@@ -775,6 +799,61 @@ static int check_locked(struct build *b)
 		    !lock->sources[root].names_skills)
 			continue;
 		rc = judge_locked(b, c, &lock->sources[root]);
+	}
+	return rc;
+}
+
+/* ---- the trust policy --------------------------------------------------- */
+
+/* trust withhold: a skill with a high finding not accepted is not served,
+ * and its folder says which. */
+static int withhold(struct build *b, struct cand *c)
+{
+	const struct sfs_diag *d = sfs_policy_first(b->cfg, c->unit,
+	                                            c->cross.v, c->cross.n);
+	if (!d)
+		return 0;
+	c->state = SFS_WITHHELD;
+	return sfs_diag_add(&c->cross, SFS_ERROR, c->unit->skill_md_path, 0, 0,
+	                    "", "skill \"%s\" is withheld (trust=withhold): "
+	                    "%s at %s:%u, not accepted for its content",
+	                    cand_id(c), d->rule, d->file, d->line);
+}
+
+/* trust hold: a skill prev served whose folder now brings a high finding
+ * that version lacks keeps prev's version, and says why. */
+static int hold(struct build *b, struct cand *c)
+{
+	struct sfs_unit *old = sfs_unit_find(b->reuse, c->unit->dir);
+
+	if (!old || old == c->unit || !old->id || !c->unit->id ||
+	    strcmp(old->id, c->unit->id) != 0 ||
+	    sfs_catalog_find(b->reuse, old->id) != &old->skill)
+		return 0;   /* not served before, or under another name */
+	int rc = sfs_policy_new_high(b->cfg, c->unit, old, &c->held);
+	if (rc == 0 && c->held.n)
+		rc = sfs_skill_digest(&c->unit->skill, c->held_digest);
+	if (rc < 0 || c->held.n == 0)
+		return rc;
+	sfs_unit_unref(c->unit);
+	c->unit = sfs_unit_ref(old);
+	return 0;
+}
+
+/* What sfs_config.trust makes of each skill that would be served; before
+ * shadowing, so that a skill withheld leaves its id to the next. */
+static int check_trust(struct build *b)
+{
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < b->n; i++) {
+		struct cand *c = &b->c[i];
+		if (c->duplicate || c->state != 0)
+			continue;
+		if (b->cfg->trust == SFS_TRUST_WITHHOLD)
+			rc = withhold(b, c);
+		else if (b->cfg->trust == SFS_TRUST_HOLD && b->reuse)
+			rc = hold(b, c);
 	}
 	return rc;
 }
@@ -1075,7 +1154,7 @@ static int freeze_folders(struct build *b)
 			continue;   /* no unit */
 		size_t nd = cand_skill(c)->ndiags + c->cross.n;
 		nu += c->state != 0;
-		nf += c->state != 0 || nd > 0;
+		nf += c->state != 0 || nd > 0 || c->held.n > 0;
 	}
 	cat->unserved = sfs_arena_alloc(&cat->arena, nu * sizeof(*cat->unserved));
 	cat->folders = sfs_arena_alloc(&cat->arena, nf * sizeof(*cat->folders));
@@ -1096,18 +1175,33 @@ static int freeze_folders(struct build *b)
 				.shadowed_by = c->shadowed_by,
 				.diags = d, .ndiags = nd,
 			};
-		if (c->state != 0 || nd > 0)
+		struct sfs_diag *held = NULL;
+		if (c->held.n) {
+			held = sfs_arena_alloc(&cat->arena,
+			                       c->held.n * sizeof(*held));
+			if (!held)
+				return -ENOMEM;
+			memcpy(held, c->held.v, c->held.n * sizeof(*held));
+			cat->counts.held++;
+		}
+		if (c->state != 0 || nd > 0 || c->held.n > 0)
 			cat->folders[cat->nfolders++] = (struct sfs_folder){
 				.dir = c->unit->dir, .id = c->unit->id,
 				.state = c->state, .shadowed_by = c->shadowed_by,
 				.diags = d, .ndiags = nd,
+				.held = held, .nheld = c->held.n,
 			};
+		if (c->held.n)
+			memcpy(cat->folders[cat->nfolders - 1].held_digest,
+			       c->held_digest, 32);
 		if (c->state == SFS_INVALID)
 			cat->counts.invalid++;
 		else if (c->state == SFS_SHADOWED)
 			cat->counts.shadowed++;
 		else if (c->state == SFS_UNLOCKED)
 			cat->counts.unlocked++;
+		else if (c->state == SFS_WITHHELD)
+			cat->counts.withheld++;
 		count_diags(&cat->counts, d, nd);
 	}
 	sfs_sort(cat->unserved, cat->nunserved, sizeof(*cat->unserved),
@@ -1254,6 +1348,7 @@ static int init_build(struct build *b, const struct sfs_config *cfg,
 	cat->strict = cfg->strict;
 	cat->shared_only = cfg->shared_only;
 	cat->locked = cfg->lock != NULL;
+	cat->trust = cfg->trust;
 	cat->max_depth = cfg->max_depth ? cfg->max_depth : DEFAULT_MAX_DEPTH;
 	cat->max_files = cfg->max_files ? cfg->max_files : DEFAULT_MAX_FILES;
 	b->reuse = reusable(prev, cfg, cat) ? prev : NULL;
@@ -1328,6 +1423,7 @@ static int scan_roots(struct build *b)
 	for (size_t i = 0; i < b->n; i++) {
 		b->c[i].found = &b->scan.found[i];
 		b->c[i].cross.arena = &cat->arena;
+		b->c[i].held.arena = &cat->arena;
 	}
 	return mark_duplicates(b);
 }
@@ -1424,11 +1520,13 @@ static int check_all(struct build *b)
 		sfs_diag_promote_warnings(&b->global);
 	rc = check_locked(b);
 	if (rc == 0)
+		rc = check_confusables(b);
+	if (rc == 0)
+		rc = check_trust(b);
+	if (rc == 0)
 		rc = resolve_shadowing(b);
 	if (rc == 0)
 		rc = check_dependencies(b);
-	if (rc == 0)
-		rc = check_confusables(b);
 	return rc;
 }
 
@@ -1437,6 +1535,7 @@ static void end_build(struct build *b)
 	for (size_t i = 0; b->c && i < b->n; i++) {
 		sfs_unit_unref(b->c[i].unit);
 		sfs_diag_list_free(&b->c[i].cross);
+		sfs_diag_list_free(&b->c[i].held);
 	}
 	free(b->c);
 	free(b->scan.changed);

@@ -26,8 +26,10 @@
  *       budget: characters   per_skill: characters
  *       include: [PATTERN, ...]   exclude: [PATTERN, ...]   pins: [ID, ...]
  *       project: DIR         (its .skillsfs.yaml adds to the above)
+ *   accept:                  (findings accepted for one content only)
+ *     - {skill: ID, rule: security/..., digest: sha256:HEX}
  *   options:                 (mount_opts.h: the rows a file may give)
- *     NAME: true | false | a number | DIR
+ *     NAME: true | false | a number | a word | DIR
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -753,6 +755,65 @@ static int view_entry(struct cfg_ctx *c, const char *key,
 	return rc;
 }
 
+/* ---- accept: findings accepted after review -------------------------- */
+
+/* One key of an accept: entry, into the entry being read (the last). */
+static int accept_key(struct cfg_ctx *c, const char *key,
+                      const yaml_node_t *k, const yaml_node_t *v)
+{
+	struct sfs_accept *a = &c->out->accept[c->out->naccept - 1];
+	const char *name = scalar(k), *s;
+	const char **slot = !strcmp(name, "skill") ? &a->skill :
+	                    !strcmp(name, "rule") ? &a->rule : NULL;
+
+	if (strcmp(name, "digest") && !slot)
+		return fail(c, k, key, "unknown key (known: skill, rule, "
+		            "digest)");
+	int rc = take_string(c, v, key, slot ? "a name" : "a digest", &s);
+	if (rc == 0 && !slot && !sfs_parse_digest(s, a->digest))
+		return fail(c, v, key, "expected sha256: and 64 lowercase hex "
+		            "digits, as skillsfs check prints it");
+	if (rc == 0 && slot && slot == &a->rule && strncmp(s, "security/", 9))
+		return fail(c, v, key, "expected a rule of the security pass "
+		            "(security/...)");
+	if (rc == 0 && slot && !(*slot = strdup(s)))
+		return no_memory(c);
+	return rc;
+}
+
+/* accept: a list of {skill, rule, digest}, each key given. */
+static int take_accepts(struct cfg_ctx *c, const yaml_node_t *v,
+                        const char *key)
+{
+	struct sfs_config_file *o = c->out;
+
+	if (v->type != YAML_SEQUENCE_NODE)
+		return fail(c, v, key, "expected a list of {skill, rule, "
+		            "digest}");
+	for (yaml_node_item_t *i = v->data.sequence.items.start;
+	     i < v->data.sequence.items.top; i++) {
+		const yaml_node_t *item = yaml_document_get_node(c->doc, *i);
+		struct sfs_accept *nv = realloc(o->accept, (o->naccept + 1) *
+		                                           sizeof(*nv));
+		if (!nv)
+			return no_memory(c);
+		o->accept = nv;
+		nv[o->naccept++] = (struct sfs_accept){ 0 };
+		if (item->type != YAML_MAPPING_NODE)
+			return fail(c, item, key, "expected {skill, rule, "
+			            "digest}");
+		int rc = each_entry(c, item, key, accept_key);
+		const struct sfs_accept *a = &nv[o->naccept - 1];
+		if (rc == 0 && (!a->skill || !a->rule ||
+		                !memcmp(a->digest, (uint8_t[32]){ 0 }, 32)))
+			rc = fail(c, item, key, "an entry needs skill, rule "
+			          "and digest");
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 static int top_entry(struct cfg_ctx *c, const char *key,
                      const yaml_node_t *k, const yaml_node_t *v)
 {
@@ -778,6 +839,8 @@ static int top_entry(struct cfg_ctx *c, const char *key,
 		c->lock = k;
 		return take_path_of(c, v, key, "a lockfile's path", &o->lock);
 	}
+	if (!strcmp(key, "accept"))
+		return take_accepts(c, v, key);
 	if (!strcmp(key, "options")) {
 		if (v->type != YAML_MAPPING_NODE)
 			return fail(c, v, key, "expected a mapping of options");
@@ -790,7 +853,7 @@ static int top_entry(struct cfg_ctx *c, const char *key,
 	}
 	return fail(c, k, key, "unknown key (known: roots, sources, lock, "
 	            "mountpoint, docs_dir, include, exclude, views, "
-	            "options)");
+	            "accept, options)");
 }
 
 /* ---- reading ------------------------------------------------------------ */
@@ -998,6 +1061,11 @@ void sfs_config_file_free(struct sfs_config_file *cf)
 		free(cf->options[i].text);
 	free(cf->mountpoint);
 	free(cf->lock);
+	for (size_t i = 0; i < cf->naccept; i++) {
+		free((char *)cf->accept[i].skill);
+		free((char *)cf->accept[i].rule);
+	}
+	free(cf->accept);
 	for (size_t i = 0; i < cf->nviews; i++)
 		sfs_view_def_free(&cf->views[i]);
 	free(cf->views);

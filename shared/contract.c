@@ -117,6 +117,58 @@ bool sfs_search_line(const char *line, size_t len, char *id, size_t cap)
 	return true;
 }
 
+/* ---- catalog/<id>.json ------------------------------------------------- */
+
+/* The text of o's member key when it is a string, else "". */
+static const char *member_text(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) ? v->valuestring : "";
+}
+
+/* file relative to the folder dir when it lies in it, else file. */
+static const char *in_folder(const char *file, const char *dir)
+{
+	size_t n = strlen(dir);
+	if (n && strncmp(file, dir, n) == 0 && file[n] == '/')
+		return file + n + 1;
+	return file;
+}
+
+cJSON *sfs_record_findings(const cJSON *record)
+{
+	const cJSON *all = cJSON_GetObjectItemCaseSensitive(record,
+	                                                    SFS_RECORD_FINDINGS);
+	const char *dir = member_text(record, SFS_RECORD_SOURCE);
+	cJSON *out = cJSON_CreateArray();
+	const cJSON *f;
+
+	cJSON_ArrayForEach(f, all) {
+		const cJSON *line = cJSON_GetObjectItemCaseSensitive(
+			f, SFS_FINDING_LINE);
+		cJSON *o = cJSON_CreateObject();
+		if (!out || !o ||
+		    !cJSON_AddStringToObject(o, SFS_FINDING_RULE,
+		                             member_text(f, SFS_FINDING_RULE)) ||
+		    !cJSON_AddStringToObject(o, SFS_FINDING_SEVERITY,
+		                             member_text(f, SFS_FINDING_SEVERITY)) ||
+		    !cJSON_AddStringToObject(o, SFS_FINDING_FILE,
+		                             in_folder(member_text(f, SFS_FINDING_FILE),
+		                                       dir)) ||
+		    !cJSON_AddNumberToObject(o, SFS_FINDING_LINE,
+		                             cJSON_IsNumber(line) ? line->valuedouble
+		                                                  : 0) ||
+		    !cJSON_AddStringToObject(o, SFS_FINDING_MESSAGE,
+		                             member_text(f, SFS_FINDING_MESSAGE))) {
+			cJSON_Delete(o);
+			cJSON_Delete(out);
+			return NULL;
+		}
+		cJSON_AddItemToArray(out, o);
+	}
+	return out;
+}
+
 /* ---- building URIs ------------------------------------------------------ */
 
 #define RESOURCE "resource://"

@@ -270,6 +270,23 @@ bool sfs_search_line(const char *line, size_t len, char *id, size_t cap);
 #define SFS_REF_PATH "path"
 #define SFS_REF_TITLE "title"
 #define SFS_REF_MIME_TYPE "mime_type"
+/* The skill's source folder, and its findings of the security pass: an
+ * array of objects, each with the finding's rule, severity (its risk:
+ * "high", "medium", "low"), file (absolute, in the source), line,
+ * column and message, as status.json has them. */
+#define SFS_RECORD_SOURCE "source"
+#define SFS_RECORD_FINDINGS "findings"
+#define SFS_FINDING_RULE "rule"
+#define SFS_FINDING_SEVERITY "severity"
+#define SFS_FINDING_FILE "file"
+#define SFS_FINDING_LINE "line"
+#define SFS_FINDING_MESSAGE "message"
+
+/* A parsed record's findings as an agent is told them (get_skill,
+ * skills/get): an array of {rule, severity, file, line, message}, file
+ * relative to the skill's folder.  An empty array when it has none; NULL
+ * when out of memory. */
+cJSON *sfs_record_findings(const cJSON *record);
 
 /* ---- status.json -------------------------------------------------------- */
 

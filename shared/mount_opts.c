@@ -18,6 +18,17 @@ static const struct sfs_opt_row rows[SFS_NOPTS] = {
 #undef SFS_OPT_ROW
 };
 
+static const char *const trust_words[] = { "report", "withhold", "hold",
+                                           NULL };
+static const char *const *const choices[SFS_NOPTS] = {
+	[SFS_OPT_TRUST] = trust_words,
+};
+
+const char *const *sfs_opt_choices(enum sfs_opt id)
+{
+	return choices[id];
+}
+
 const struct sfs_opt_row *sfs_opt_row(enum sfs_opt id)
 {
 	return &rows[id];
@@ -34,7 +45,7 @@ int sfs_opt_find(const char *name, size_t len)
 
 bool sfs_opt_is_number(enum sfs_opt_kind k)
 {
-	return k >= SFS_OPTK_MS && k <= SFS_OPTK_COUNT;
+	return k >= SFS_OPTK_MS && k <= SFS_OPTK_CHOICE;
 }
 
 bool sfs_opt_is_flag(enum sfs_opt_kind k)
@@ -47,7 +58,8 @@ const char *sfs_opt_arg(enum sfs_opt_kind k)
 	static const char *const args[] = {
 		[SFS_OPTK_MS] = "MS", [SFS_OPTK_US] = "US",
 		[SFS_OPTK_SECONDS] = "S", [SFS_OPTK_MIB] = "MIB",
-		[SFS_OPTK_COUNT] = "N", [SFS_OPTK_FOLDER] = "DIR",
+		[SFS_OPTK_COUNT] = "N", [SFS_OPTK_CHOICE] = "WORD",
+		[SFS_OPTK_FOLDER] = "DIR",
 		[SFS_OPTK_FILE] = "FILE", [SFS_OPTK_FOLDERS] = "DIR[:DIR...]",
 	};
 	return args[k] ? args[k] : "";
@@ -79,13 +91,30 @@ int sfs_decimal(const char *text, long min, long max, long *out)
 
 int sfs_opt_number(const struct sfs_opt_row *r, const char *text, long *out)
 {
+	const char *const *words = choices[r - rows];
+
 	if (!sfs_opt_is_number(r->kind))
 		return -EINVAL;
-	return sfs_decimal(text, r->min, r->max, out);
+	for (long i = 0; words && words[i]; i++)
+		if (strcmp(words[i], text) == 0) {
+			*out = i;
+			return 0;
+		}
+	return words ? -EINVAL : sfs_decimal(text, r->min, r->max, out);
 }
 
 void sfs_opt_expected(const struct sfs_opt_row *r, char *buf, size_t len)
 {
+	const char *const *words = choices[r - rows];
+	size_t used = 0;
+
+	if (words) {
+		used = (size_t)snprintf(buf, len, "one of");
+		for (size_t i = 0; words[i] && used < len; i++)
+			used += (size_t)snprintf(buf + used, len - used, "%s %s",
+			                         i ? "," : "", words[i]);
+		return;
+	}
 	snprintf(buf, len, "%s (%ld-%ld)", unit(r->kind), r->min, r->max);
 }
 

@@ -25,7 +25,8 @@ enum sfs_opt_kind {
 	SFS_OPTK_US,        /*   microseconds, */
 	SFS_OPTK_SECONDS,   /*   seconds, */
 	SFS_OPTK_MIB,       /*   mebibytes, */
-	SFS_OPTK_COUNT,     /*   a count */
+	SFS_OPTK_COUNT,     /*   a count, */
+	SFS_OPTK_CHOICE,    /*   one of the row's words, by its index */
 	SFS_OPTK_FOLDER,    /* a folder (char *), made absolute */
 	SFS_OPTK_FILE,      /* a file (char *), as given */
 	SFS_OPTK_FOLDERS,   /* DIR[:DIR...]: roots, in order */
@@ -100,7 +101,11 @@ enum sfs_opt_kind {
 	  "(default: libfuse's)")                                            \
 	X(MAX_THREADS, "max_threads", COUNT, max_threads, 0, 1, 100000,     \
 	  false, "threads at most in the multi-threaded loop (default: "    \
-	  "libfuse's)")
+	  "libfuse's)")                                                      \
+	X(TRUST, "trust", CHOICE, trust, 0, 0, 2, true, "what a high "      \
+	  "finding of the security pass does: report (serve the skill, "   \
+	  "report it), withhold (serve it nowhere) or hold (a change that " \
+	  "brings one is not published)")
 
 enum sfs_opt {
 #define SFS_OPT_ENUM(id, ...) SFS_OPT_##id,
@@ -133,6 +138,10 @@ int sfs_opt_find(const char *name, size_t len);
 /* Whether a value of kind k is a number, a flag. */
 bool sfs_opt_is_number(enum sfs_opt_kind k);
 bool sfs_opt_is_flag(enum sfs_opt_kind k);
+
+/* A choice's words, in index order, NULL-terminated (sfs_trust's for
+ * trust); NULL for a row of another kind. */
+const char *const *sfs_opt_choices(enum sfs_opt id);
 
 /* What the value is called in --help ("MS"), or "" for a flag. */
 const char *sfs_opt_arg(enum sfs_opt_kind k);

@@ -720,13 +720,13 @@ char *sfs_render_skill_record(const sfs_catalog *cat,
 	add(&j, o, "document", record_document(&j, s));
 	add(&j, o, SFS_RECORD_REFERENCES, record_references(&j, s));
 	add(&j, o, SFS_RECORD_ROOT, ref(&j, sfs_catalog_root(cat, s->root)));
-	add(&j, o, "source", ref(&j, s->dir));
+	add(&j, o, SFS_RECORD_SOURCE, ref(&j, s->dir));
 	if (s->plugin)
 		add(&j, o, "plugin", ref(&j, s->plugin));
 	sfs_format_digest(s->files[s->skill_md].sha256, hex);
 	add(&j, o, "digest", ref(&j, hex));
 	add(&j, o, "frontmatter", frontmatter(&j, s));
-	add(&j, o, "findings", security_findings(&j, s));
+	add(&j, o, SFS_RECORD_FINDINGS, security_findings(&j, s));
 	return print(&j, o, true, true);
 }
 
@@ -738,16 +738,16 @@ char *sfs_render_skill_record(const sfs_catalog *cat,
 static cJSON *diag_object(struct json *j, const struct sfs_diag *d)
 {
 	cJSON *o = checked(j, cJSON_CreateObject());
-	add(j, o, "severity",
+	add(j, o, SFS_FINDING_SEVERITY,
 	    str(j, d->rule ? sfs_risk_name(d->risk) :
 	           d->severity == SFS_ERROR ? "error" : "warning"));
 	if (d->rule)
-		add(j, o, "rule", str(j, d->rule));
-	add(j, o, "file", str(j, d->file));
-	add(j, o, "line", num(j, d->line));
+		add(j, o, SFS_FINDING_RULE, str(j, d->rule));
+	add(j, o, SFS_FINDING_FILE, str(j, d->file));
+	add(j, o, SFS_FINDING_LINE, num(j, d->line));
 	add(j, o, "column", num(j, d->column));
 	add(j, o, "field", str(j, d->field));
-	add(j, o, "message", str(j, d->message));
+	add(j, o, SFS_FINDING_MESSAGE, str(j, d->message));
 	return o;
 }
 
@@ -770,19 +770,41 @@ static void collect_diag(const struct sfs_diag *d, void *arg)
 	push(c->j, c->arr, diag_object(c->j, d));
 }
 
+/* {"skill", "rule", "digest"}: what accept: would take (skillsfs(5)). */
+static void collect_accept(const struct sfs_accept *a, void *arg)
+{
+	struct collect *c = arg;
+	char digest[SFS_DIGEST_LEN];
+	cJSON *o = checked(c->j, cJSON_CreateObject());
+
+	sfs_format_digest(a->digest, digest);
+	add(c->j, o, "skill", str(c->j, a->skill));
+	add(c->j, o, "rule", str(c->j, a->rule));
+	add(c->j, o, "digest", str(c->j, digest));
+	push(c->j, c->arr, o);
+}
+
 char *sfs_render_findings(const sfs_catalog *cat)
 {
 	struct json j = { 0 };
 	struct collect c = { &j, checked(&j, cJSON_CreateArray()) };
+	struct collect acc = { &j, checked(&j, cJSON_CreateArray()) };
 	struct sfs_counts n = cat->counts;
 	cJSON *doc = checked(&j, cJSON_CreateObject());
 
 	sfs_catalog_each_diag(cat, collect_diag, &c);
 	add(&j, doc, "findings", c.arr);
+	if (sfs_catalog_each_accept(cat, collect_accept, &acc) < 0)
+		j.oom = true;
+	/* only with a high finding: what accept: would take */
+	if (cJSON_GetArraySize(acc.arr))
+		add(&j, doc, "accept", acc.arr);
+	else
+		cJSON_Delete(acc.arr);
 	cJSON *sum = checked(&j, cJSON_CreateObject());
 	add(&j, sum, "skills",
 	    num(&j, (double)(n.served + n.invalid + n.shadowed +
-	                     n.unlocked)));
+	                     n.unlocked + n.withheld)));
 	add(&j, sum, "errors", num(&j, (double)n.errors));
 	add(&j, sum, "warnings", num(&j, (double)n.warnings));
 	add(&j, sum, "shadowed", num(&j, (double)n.shadowed));
@@ -842,6 +864,10 @@ static cJSON *status_counts(struct json *j, const sfs_catalog *cat)
 	add(j, o, "warnings", num(j, (double)n->warnings));
 	if (cat->locked)
 		add(j, o, "unlocked", num(j, (double)n->unlocked));
+	if (cat->trust == SFS_TRUST_WITHHOLD)
+		add(j, o, "withheld", num(j, (double)n->withheld));
+	if (cat->trust == SFS_TRUST_HOLD)
+		add(j, o, "held", num(j, (double)n->held));
 	return o;
 }
 
@@ -853,6 +879,8 @@ static const char *state_name(int state)
 		return "shadowed";
 	if (state == SFS_UNLOCKED)
 		return "unlocked";
+	if (state == SFS_WITHHELD)
+		return "withheld";
 	return "served";
 }
 
@@ -866,9 +894,17 @@ static cJSON *status_skills(struct json *j, const sfs_catalog *cat)
 		cJSON *o = checked(j, cJSON_CreateObject());
 		add(j, o, "dir", str(j, f->dir));
 		add(j, o, "id", str(j, f->id));
-		add(j, o, "state", str(j, state_name(f->state)));
+		add(j, o, "state", str(j, f->nheld ? "held"
+		                                  : state_name(f->state)));
 		if (f->state == SFS_SHADOWED)
 			add(j, o, "shadowed_by", str(j, f->shadowed_by));
+		/* trust hold: what its folder's new version brings */
+		if (f->nheld) {
+			char digest[SFS_DIGEST_LEN];
+			sfs_format_digest(f->held_digest, digest);
+			add(j, o, "held_for", diag_array(j, f->held, f->nheld));
+			add(j, o, "held_digest", str(j, digest));
+		}
 		add(j, o, "diagnostics", diag_array(j, f->diags, f->ndiags));
 		push(j, arr, o);
 	}

@@ -158,6 +158,8 @@ struct sfs_skill {
  * its folder's lock does not name it. */
 enum sfs_unserved_reason {
 	SFS_INVALID = 1, SFS_SHADOWED = 2, SFS_UNLOCKED = 3,
+	SFS_WITHHELD = 4,          /* sfs_config.trust withhold: a high
+	                              finding not accepted */
 };
 
 struct sfs_unserved {
@@ -173,6 +175,22 @@ struct sfs_unserved {
 /* ---- building a catalog ----------------------------------------------- */
 
 struct sfs_lock;
+
+/* What a high finding of the security pass (one not accepted) means for
+ * serving (-o trust=, skillsfs(5) "Trust policy"): report serves the skill
+ * and reports it; withhold serves no skill that has one; hold publishes
+ * no change that brings a new one to a served skill, which keeps serving
+ * its last version.  The order of mount_opts.c's names. */
+enum sfs_trust { SFS_TRUST_REPORT, SFS_TRUST_WITHHOLD, SFS_TRUST_HOLD };
+
+/* A finding an operator accepted after review: rule `rule` of skill
+ * `skill` while the skill's content has this digest (sfs_skill_digest,
+ * as a lockfile has it), and only then. */
+struct sfs_accept {
+	const char *skill;
+	const char *rule;
+	uint8_t digest[32];
+};
 
 /* What a configuration file says of one source beside its url:. */
 struct sfs_source_options {
@@ -301,11 +319,20 @@ struct sfs_config {
 	 * made soon.  It must not block. */
 	void (*found)(void *arg);
 	void *found_arg;
+	/* The trust policy, and the findings accepted (sfs_accept).  hold
+	 * holds against prev: a skill prev served whose folder now has a
+	 * high finding prev's version lacks is served as prev's version
+	 * (its files as prev published them), and status.json names it. */
+	enum sfs_trust trust;
+	const struct sfs_accept *accept;
+	size_t naccept;
 };
 
 struct sfs_counts {
 	size_t served, invalid, shadowed, errors, warnings;
 	size_t unlocked;           /* with sfs_config.lock */
+	size_t withheld;           /* trust withhold: not served */
+	size_t held;               /* trust hold: served as they were */
 };
 
 typedef struct sfs_catalog sfs_catalog;
@@ -595,6 +622,9 @@ struct sfs_config_file {
 	size_t nviews;
 	char *lock;            /* lock: a lockfile that names every source
 	                          (never with roots or sources), or NULL */
+	struct sfs_accept *accept;   /* accept: the findings accepted; each
+	                                one's strings malloc'd */
+	size_t naccept;
 	/* options: what the file gave, by row of mount_opts.h's table */
 	struct sfs_opt_value options[SFS_NOPTS];
 };
@@ -620,6 +650,15 @@ int sfs_config_file_read(const char *path, const char *home,
                          struct sfs_config_file *out,
                          struct sfs_config_error *err);
 void sfs_config_file_free(struct sfs_config_file *cf);
+
+/* For each skill folder with a name and a high finding of the security
+ * pass, once per rule: the entry of a configuration file's accept: that
+ * would accept it for the content the folder holds now (under trust hold,
+ * the version held back).  skillsfs check prints them for an operator to
+ * copy after review.  Returns 0 or -ENOMEM. */
+typedef void (*sfs_accept_fn)(const struct sfs_accept *a, void *arg);
+int sfs_catalog_each_accept(const sfs_catalog *cat, sfs_accept_fn fn,
+                            void *arg);
 
 /* Visits every diagnostic of the catalog in a stable order: global ones,
  * then per skill folder sorted by folder path. */

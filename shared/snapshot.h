@@ -432,6 +432,11 @@ struct sfs_folder {
 	const char *shadowed_by;
 	const struct sfs_diag *diags;
 	size_t ndiags;
+	/* trust hold: served as it was, since its folder's new version
+	 * has these high findings the served one lacks */
+	const struct sfs_diag *held;
+	size_t nheld;
+	uint8_t held_digest[32];   /* that version's (sfs_skill_digest) */
 };
 
 struct sfs_catalog {
@@ -472,6 +477,7 @@ struct sfs_catalog {
 	                                      first folder was read */
 	bool shared_only;                  /* sfs_config.shared_only */
 	bool locked;                       /* built with sfs_config.lock */
+	enum sfs_trust trust;              /* sfs_config.trust */
 	struct sfs_security *security;     /* one reference: the rules, for
 	                                      the next build to share */
 	const char **private_dirs;         /* units' dirs, sorted: skill
@@ -525,6 +531,28 @@ const char *sfs_security_skeleton(const char *name, char *buf, size_t size);
 int sfs_security_confusable_pairs(const char *const *names, size_t n,
                                   int (*fn)(size_t i, size_t j, void *arg),
                                   void *arg);
+
+/* ---- policy.c: the trust policy's view of findings ------------------- */
+
+/* Whether d, a finding of unit u, is a high finding of the security pass
+ * that cfg does not accept for u's content (*digest, *have: u's digest,
+ * computed once when an accept entry needs it; *have false at first). */
+bool sfs_policy_stands(const struct sfs_config *cfg,
+                       const struct sfs_unit *u, const struct sfs_diag *d,
+                       uint8_t digest[32], bool *have);
+/* The first finding of u's own or of cross (the checks across skills)
+ * that stands, or NULL. */
+const struct sfs_diag *sfs_policy_first(const struct sfs_config *cfg,
+                                        const struct sfs_unit *u,
+                                        const struct sfs_diag *cross,
+                                        size_t ncross);
+/* Copies into out the findings of `now` that stand and that `before`,
+ * an earlier version of the same folder, lacks (same rule, file and
+ * message).  Returns 0 or -ENOMEM. */
+int sfs_policy_new_high(const struct sfs_config *cfg,
+                        const struct sfs_unit *now,
+                        const struct sfs_unit *before,
+                        struct sfs_diag_list *out);
 
 /* ---- private.c ---------------------------------------------------------- */
 

@@ -19,6 +19,8 @@ t = Tap()
 FLAGS = {"FLAG", "NOFLAG", "FUSE_FLAG"}
 NUMBERS = {"MS": "milliseconds", "US": "microseconds", "SECONDS": "seconds",
            "MIB": "mebibytes", "COUNT": "a count"}
+# a word of the row's choices (mount_opts.c), as a file and -o give it
+CHOICES = {"trust": ("report", "one of report, withhold, hold")}
 # libfuse's own -o options the man page names as passing through
 FUSE_OWN = {"allow_root", "default_permissions", "auto_unmount"}
 
@@ -110,7 +112,7 @@ t.eq(sorted(set(re.findall(r"^  (\w+):", example, re.M)) - {n for n in names}),
 with TempTree() as tmp:
     for name, kind, lo, hi, in_file in rows:
         value = ("true" if kind in FLAGS else str(lo) if kind in NUMBERS
-                 else tmp.path)
+                 else CHOICES[name][0] if kind == "CHOICE" else tmp.path)
         conf = tmp.write(f"{name}.yaml", f"options:\n  {name}: {value}\n")
         rc, out, err = run([SKILLSFS, "check", "--config", conf,
                             "--skills-dir", SKILLS])
@@ -144,5 +146,9 @@ with TempTree() as tmp:
             rc, out, err = run(base + [f"{name}={hi + 1}"])
             want = f"-o {name}={hi + 1}: expected {NUMBERS[kind]} ({lo}-{hi})"
             t.ok(rc == 2 and want in err, f"-o {name} past its range", err)
+        if kind == "CHOICE":
+            rc, out, err = run(base + [f"{name}=sometimes"])
+            want = f"-o {name}=sometimes: expected {CHOICES[name][1]}"
+            t.ok(rc == 2 and want in err, f"-o {name}: a word not its own", err)
 
 t.done()

@@ -149,7 +149,7 @@ class ConfigCheck(unittest.TestCase):
         self.assertEqual(rc, 2)
         self.assertEqual(err.splitlines()[0], "skillsfs check: %s:3:1: error: strictness: "
                          "unknown key (known: roots, sources, lock, mountpoint, docs_dir, "
-                         "include, exclude, views, options)" % os.path.join(self.top, "c.yaml"))
+                         "include, exclude, views, accept, options)" % os.path.join(self.top, "c.yaml"))
 
 
 class DefaultRoots(unittest.TestCase):

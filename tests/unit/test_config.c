@@ -336,6 +336,48 @@ static void test_lock(void)
 	refused("an empty lock", "lock: ''\n", 1, "lock", "a lockfile's path");
 }
 
+/* accept: findings accepted for one content; options: trust: a word. */
+static void test_accept(void)
+{
+	const char *path = write_file(at("accept.yaml"),
+		"accept:\n"
+		"  - {skill: pdf, rule: security/fetch-exec, digest: 'sha256:"
+		"00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff'}\n"
+		"options:\n"
+		"  trust: hold\n");
+	struct sfs_config_file cf;
+	struct sfs_config_error err;
+
+	int rc = sfs_config_file_read(path, NULL, &cf, &err);
+	ok(rc == 0 && cf.naccept == 1 && streq(cf.accept[0].skill, "pdf") &&
+	   streq(cf.accept[0].rule, "security/fetch-exec") &&
+	   cf.accept[0].digest[0] == 0x00 && cf.accept[0].digest[1] == 0x11 &&
+	   cf.accept[0].digest[31] == 0xff &&
+	   cf.options[SFS_OPT_TRUST].given &&
+	   cf.options[SFS_OPT_TRUST].number == SFS_TRUST_HOLD,
+	   "accept: skill, rule and digest; trust: hold (got %d: %s)", rc,
+	   rc == 0 ? "" : err.message);
+	if (rc == 0)
+		sfs_config_file_free(&cf);
+	refused("a rule not of the security pass",
+	        "accept:\n  - {skill: a, rule: name, digest: x}\n", 2,
+	        "accept.rule", "security/");
+	refused("a digest not written as check prints it",
+	        "accept:\n  - {skill: a, rule: security/x, digest: abc}\n", 2,
+	        "accept.digest", "64 lowercase hex");
+	refused("an entry without its digest",
+	        "accept:\n  - {skill: a, rule: security/x}\n", 2, "accept",
+	        "needs skill, rule and digest");
+	refused("an unknown key of an entry",
+	        "accept:\n  - {skill: a, why: reviewed}\n", 2, "accept.why",
+	        "unknown key (known: skill, rule, digest)");
+	refused("accept: not a list", "accept: pdf\n", 1, "accept",
+	        "a list of");
+	refused("a trust word not one of the row's",
+	        "options:\n  trust: sometimes\n", 2, "options.trust",
+	        "one of report, withhold, hold");
+}
+
 static void test_missing(void)
 {
 	struct sfs_config_file cf;
@@ -359,6 +401,7 @@ int main(void)
 	test_token_file();
 	test_stdio_sources();
 	test_lock();
+	test_accept();
 	test_missing();
 	return tap_end();
 }

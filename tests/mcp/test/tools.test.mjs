@@ -120,6 +120,12 @@ for (const flavour of FLAVOURS) {
 				const onDisk = fs.readFileSync(got.path, 'utf8');
 				assert.equal(got.content, splitFrontmatter(onDisk)[1], `${want.id}: content is the body`);
 				assert.ok(!got.content.startsWith('---'), `${want.id}: no frontmatter in content`);
+				// the findings of its catalog record, files relative to the skill
+				const rec = JSON.parse(fs.readFileSync(path.join(fx.mnt, 'catalog', `${want.id}.json`), 'utf8'));
+				assert.deepEqual(got.findings, rec.findings.map((f) => ({
+					rule: f.rule, severity: f.severity, file: path.relative(rec.source, f.file),
+					line: f.line, message: f.message,
+				})), `${want.id}: findings`);
 			}
 		});
 
