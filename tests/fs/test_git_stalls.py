@@ -26,6 +26,7 @@ from gitserver import GitServer  # noqa: E402
 from gitstallserver import GitStallServer  # noqa: E402
 
 ANSWER = 10.0       # what answers at all does within this
+TIMEOUT = 3         # -o fetch_timeout of GitDeadlines: well under ANSWER
 
 
 class GitStalls(MountTestCase):
@@ -94,6 +95,104 @@ class GitStalls(MountTestCase):
         self.assertEqual(sorted(os.listdir(m.file("skills"))),
                          ["csv-report", "local-one", "pdf-forms"])
         self.assertIn(b"version one", m.read("skills", "pdf-forms", "reference.md"))
+        self.assertEqual(m.terminate(timeout=ANSWER), 0, m.stderr())
+        self.assertFalse(os.path.ismount(m.path))
+
+
+def diagnostics_of(m, url):
+    """The status.json messages about the root at url."""
+    return [d["message"] for d in m.json("status.json")["diagnostics"]
+            if url in d.get("file", "")]
+
+
+class GitDeadlines(MountTestCase):
+    """A fetch that makes no progress for fetch_timeout seconds is given
+    up: a stalled remote root holds no other root's update (SIGHUP,
+    fetch_interval), status.json says it gave up, and its next fetches
+    skip the clone the abandoned one still holds instead of waiting."""
+
+    def setUp(self):
+        self.repos = GitRepos(self.make_dir())
+        self.work = self.repos.init("work")
+        fill_work(self.work)
+        self.repos.commit(self.work, "first")
+        served = os.path.join(self.repos.top, "served")
+        os.makedirs(served)
+        self.bare = os.path.join(served, "skills.git")
+        self.repos.git(self.repos.top, "clone", "-q", "--bare", self.work, self.bare)
+        self.good = GitServer(served)
+        self.addCleanup(self.good.stop)
+        self.local = os.path.join(self.make_dir(), "skills")
+        write_skill(self.local, "local-one", description="A local skill.")
+        self.cache = self.make_dir()
+        self.home = self.make_dir()
+
+    def mount(self, stalled, interval):
+        m = Mount([self.local],
+                  ["--source", "git+" + stalled.url("skills.git") + "#main:skills",
+                   "--source", "git+" + self.good.url("skills.git") + "#main:skills",
+                   "-o", "cache_dir=" + self.cache, "-o", "fetch_interval=%d" % interval,
+                   "-o", "fetch_timeout=%d" % TIMEOUT],
+                  env=dict(os.environ, HOME=self.home,
+                           XDG_CONFIG_HOME=os.path.join(self.home, ".config")),
+                  wait_fetched=False)
+        self.addCleanup(m.cleanup)
+        m.start()
+        return m
+
+    def push_more(self, text):
+        with open(os.path.join(self.work, "skills", "csv-report", "more.md"), "w") as f:
+            f.write(text)
+        self.repos.commit(self.work, text)
+        self.repos.git(self.work, "push", "-q", self.bare, "main")
+
+    def more_is(self, m, text):
+        try:
+            return m.read("skills", "csv-report", "more.md") == text.encode()
+        except OSError:
+            return False
+
+    def gave_up(self, m, stalled, words):
+        url = stalled.url("skills.git")
+        wait_for(lambda: any(words in s for s in diagnostics_of(m, url)),
+                 timeout=ANSWER, what="status.json to say: " + words)
+
+    def test_a_silent_git_server_holds_no_other_root_on_sighup(self):
+        stalled = GitStallServer("silent")
+        self.addCleanup(stalled.stop)
+        m = self.mount(stalled, 0)
+        # the other remote root is served although the silent one never
+        # answered its first fetch
+        wait_for(lambda: "csv-report" in os.listdir(m.file("skills")), timeout=ANSWER,
+                 what="the answering root's skills")
+        self.gave_up(m, stalled, "gave up after %d s without progress" % TIMEOUT)
+        self.push_more("second\n")
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: self.more_is(m, "second\n"), timeout=ANSWER,
+                 what="the answering root's new commit after SIGHUP")
+        # the abandoned fetch still holds the silent root's clone: the
+        # next one skips it rather than waiting behind it
+        self.gave_up(m, stalled, "still holds its clone")
+        self.push_more("third\n")
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: self.more_is(m, "third\n"), timeout=ANSWER,
+                 what="the answering root's third commit after SIGHUP")
+        self.assertGreater(stalled.open_connections(), 0, "the server let the fetch go")
+        self.assertIn(b"A local skill.", m.read("skills", "local-one", "SKILL.md"))
+        self.assertEqual(m.terminate(timeout=ANSWER), 0, m.stderr())
+        self.assertFalse(os.path.ismount(m.path))
+
+    def test_a_trickling_git_server_holds_no_other_root_on_fetch_interval(self):
+        stalled = GitStallServer("trickle")
+        self.addCleanup(stalled.stop)
+        m = self.mount(stalled, 1)
+        wait_for(lambda: "csv-report" in os.listdir(m.file("skills")), timeout=ANSWER,
+                 what="the answering root's skills")
+        self.gave_up(m, stalled, "without progress")
+        self.push_more("second\n")
+        wait_for(lambda: self.more_is(m, "second\n"), timeout=ANSWER,
+                 what="the answering root's new commit after fetch_interval")
+        self.assertGreater(stalled.sent, 0)
         self.assertEqual(m.terminate(timeout=ANSWER), 0, m.stderr())
         self.assertFalse(os.path.ismount(m.path))
 
