@@ -182,6 +182,26 @@ class GitDeadlines(MountTestCase):
         self.assertEqual(m.terminate(timeout=ANSWER), 0, m.stderr())
         self.assertFalse(os.path.ismount(m.path))
 
+    def test_a_strict_start_gives_up_on_a_silent_git_server(self):
+        """-o strict waits for every root before it mounts: a fetch that
+        never gets an answer is given up, and the start refuses the root
+        with why, instead of waiting for ever."""
+        stalled = GitStallServer("silent")
+        self.addCleanup(stalled.stop)
+        m = Mount([self.local],
+                  ["--source", "git+" + stalled.url("skills.git") + "#main:skills",
+                   "-o", "cache_dir=" + self.cache, "-o", "fetch_interval=0",
+                   "-o", "fetch_timeout=%d" % TIMEOUT, "-o", "strict"],
+                  env=dict(os.environ, HOME=self.home,
+                           XDG_CONFIG_HOME=os.path.join(self.home, ".config")))
+        self.addCleanup(m.cleanup)
+        with self.assertRaises(AssertionError) as refused:
+            m.start(timeout=ANSWER)
+        self.assertIn("skillsfs exited with 1", str(refused.exception))
+        self.assertIn("the fetch of %s gave up after %d s without progress"
+                      % (stalled.url("skills.git"), TIMEOUT), m.stderr())
+        self.assertFalse(os.path.ismount(m.path))
+
     def test_a_trickling_git_server_holds_no_other_root_on_fetch_interval(self):
         stalled = GitStallServer("trickle")
         self.addCleanup(stalled.stop)
