@@ -127,7 +127,7 @@ class GitDeadlines(MountTestCase):
         self.cache = self.make_dir()
         self.home = self.make_dir()
 
-    def mount(self, stalled, interval):
+    def mount(self, stalled, interval, wait_fetched=False):
         m = Mount([self.local],
                   ["--source", "git+" + stalled.url("skills.git") + "#main:skills",
                    "--source", "git+" + self.good.url("skills.git") + "#main:skills",
@@ -135,7 +135,7 @@ class GitDeadlines(MountTestCase):
                    "-o", "fetch_timeout=%d" % TIMEOUT],
                   env=dict(os.environ, HOME=self.home,
                            XDG_CONFIG_HOME=os.path.join(self.home, ".config")),
-                  wait_fetched=False)
+                  wait_fetched=wait_fetched)
         self.addCleanup(m.cleanup)
         m.start()
         return m
@@ -179,6 +179,37 @@ class GitDeadlines(MountTestCase):
                  what="the answering root's third commit after SIGHUP")
         self.assertGreater(stalled.open_connections(), 0, "the server let the fetch go")
         self.assertIn(b"A local skill.", m.read("skills", "local-one", "SKILL.md"))
+        self.assertEqual(m.terminate(timeout=ANSWER), 0, m.stderr())
+        self.assertFalse(os.path.ismount(m.path))
+
+    def test_a_server_that_stops_answering_keeps_its_commit_and_holds_no_other(self):
+        """Both remotes fetched at the start; then one server stops
+        answering: SIGHUP serves the other root's new commit, and the
+        stalled root keeps its commit, status.json saying it gave up."""
+        other = self.repos.init("other")
+        write_skill(os.path.join(other, "skills"), "other-skill",
+                    description="A skill of the server that stops.")
+        kept = self.repos.commit(other, "first")
+        served = os.path.join(self.repos.top, "served-other")
+        os.makedirs(served)
+        self.repos.git(self.repos.top, "clone", "-q", "--bare", other,
+                       os.path.join(served, "skills.git"))
+        stalled = GitServer(served)
+        self.addCleanup(stalled.stop)
+        m = self.mount(stalled, 0, wait_fetched=True)
+        self.assertEqual(sorted(os.listdir(m.file("skills"))),
+                         ["csv-report", "local-one", "other-skill", "pdf-forms"])
+        stalled.stall = True
+        self.push_more("second\n")
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: self.more_is(m, "second\n"), timeout=ANSWER,
+                 what="the answering root's new commit after SIGHUP")
+        self.assertGreater(stalled.stalled, 0)
+        self.gave_up(m, stalled, "serving commit %s, fetched before: the fetch of %s gave "
+                     "up after %d s without progress" % (kept, stalled.url("skills.git"),
+                                                        TIMEOUT))
+        self.assertIn(b"A skill of the server that stops.",
+                      m.read("skills", "other-skill", "SKILL.md"))
         self.assertEqual(m.terminate(timeout=ANSWER), 0, m.stderr())
         self.assertFalse(os.path.ismount(m.path))
 
