@@ -373,8 +373,12 @@ static int wait_for_holder(struct job *j, int fd, const char *path,
 {
 	struct stat st;
 
-	if (fstat(fd, &st) < 0)
-		return -errno;
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		snprintf(why, wlen, "cannot read %s: %s", path,
+		         sfs_strerror(e));
+		return -e;
+	}
 	long long mtime = (long long)st.st_mtim.tv_sec * 1000 +
 	                  st.st_mtim.tv_nsec / 1000000;
 	if (mtime != *seen) {
@@ -383,8 +387,8 @@ static int wait_for_holder(struct job *j, int fd, const char *path,
 	}
 	if (clock_ms(CLOCK_REALTIME) - mtime > (long long)j->timeout_s * 1000) {
 		snprintf(why, wlen, "the fetch of %s gave up after %u s "
-		         "without progress: an earlier fetch, whose server "
-		         "never answered, still holds its clone (%s), which is "
+		         "without progress: an earlier fetch that made none "
+		         "for as long still holds its clone (%s), which is "
 		         "fetched again once that one ends", j->u.location,
 		         j->timeout_s, path);
 		return -EBUSY;
