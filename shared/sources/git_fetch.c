@@ -440,6 +440,7 @@ static int lock_clone(struct job *j, const char *path, char *why,
 		if (lstat(path, &now) == 0 && now.st_dev == held.st_dev &&
 		    now.st_ino == held.st_ino) {
 			futimens(fd, NULL);
+			job_progress(j);   /* the fetch starts now */
 			return fd;
 		}
 		close(fd);   /* removed by the job that held it: again */

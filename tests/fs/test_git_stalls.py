@@ -182,20 +182,59 @@ class GitDeadlines(MountTestCase):
         self.assertEqual(m.terminate(timeout=ANSWER), 0, m.stderr())
         self.assertFalse(os.path.ismount(m.path))
 
-    def test_a_server_that_stops_answering_keeps_its_commit_and_holds_no_other(self):
-        """Both remotes fetched at the start; then one server stops
-        answering: SIGHUP serves the other root's new commit, and the
-        stalled root keeps its commit, status.json saying it gave up."""
+    def other_server(self):
+        """A git server of another repository (skills/other-skill), and
+        its commit."""
         other = self.repos.init("other")
         write_skill(os.path.join(other, "skills"), "other-skill",
                     description="A skill of the server that stops.")
-        kept = self.repos.commit(other, "first")
+        commit = self.repos.commit(other, "first")
         served = os.path.join(self.repos.top, "served-other")
         os.makedirs(served)
         self.repos.git(self.repos.top, "clone", "-q", "--bare", other,
                        os.path.join(served, "skills.git"))
-        stalled = GitServer(served)
-        self.addCleanup(stalled.stop)
+        srv = GitServer(served)
+        self.addCleanup(srv.stop)
+        return srv, commit
+
+    def test_a_fetch_given_up_is_ended_when_its_pack_comes(self):
+        """A server that sends a fetch's pack header only after the fetch
+        was given up, then a byte a second: the fetch is ended at that
+        first byte (libgit2's progress callback; the server sees the
+        connection closed), so the clone is free again and the next
+        SIGHUP fetches it; the other root's new commit is served
+        meanwhile."""
+        stalled, _ = self.other_server()
+        m = self.mount(stalled, 0, wait_fetched=True)
+        stalled.trickle_pack = True
+        stalled.trickle_hold = TIMEOUT + 2
+        other = os.path.join(self.repos.top, "other")
+        write_skill(os.path.join(other, "skills"), "other-skill",
+                    description="A skill of the server that trickles.")
+        self.repos.commit(other, "second")
+        self.repos.git(other, "push", "-q",
+                       os.path.join(stalled.root, "skills.git"), "main")
+        self.push_more("second\n")
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: self.more_is(m, "second\n"), timeout=ANSWER,
+                 what="the answering root's new commit after SIGHUP")
+        self.gave_up(m, stalled, "gave up after %d s without progress" % TIMEOUT)
+        wait_for(lambda: stalled.dropped > 0, timeout=ANSWER,
+                 what="the fetch given up to be ended as its pack came")
+        begun = stalled.trickled
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: stalled.trickled > begun, timeout=ANSWER,
+                 what="SIGHUP's fetch of the clone, free again")
+        self.assertIn(b"A skill of the server that stops.",
+                      m.read("skills", "other-skill", "SKILL.md"))
+        self.assertEqual(m.terminate(timeout=ANSWER), 0, m.stderr())
+        self.assertFalse(os.path.ismount(m.path))
+
+    def test_a_server_that_stops_answering_keeps_its_commit_and_holds_no_other(self):
+        """Both remotes fetched at the start; then one server stops
+        answering: SIGHUP serves the other root's new commit, and the
+        stalled root keeps its commit, status.json saying it gave up."""
+        stalled, kept = self.other_server()
         m = self.mount(stalled, 0, wait_fetched=True)
         self.assertEqual(sorted(os.listdir(m.file("skills"))),
                          ["csv-report", "local-one", "other-skill", "pdf-forms"])
