@@ -9,6 +9,9 @@ the fetch's connection and never answers it, or answers a byte a
 second.  While it holds the connection, the local root's skill is
 served and status.json says the git root is being fetched; SIGTERM
 then ends the daemon while the server still holds the connection.
+A fetch without progress for -o fetch_timeout is given up (GitDeadlines):
+the other roots' updates go on, the stalled root keeps its commit and
+says why, and its later fetches skip a clone the given-up one holds.
 
 The deadlines here are generous bounds for "answers at all", never
 timings: scripts/bench-stalls measures them."""
