@@ -240,8 +240,9 @@ static void follow_remote_head(git_repository *repo, git_remote *remote)
 	git_buf_dispose(&head);
 }
 
-/* Fetches `location` (as given; fetched from `url`, what the user's
- * url.<base>.insteadOf makes of it) into repo. */
+/* Fetches j's location (as given; fetched from `url`, what the user's
+ * url.<base>.insteadOf makes of it) into repo; libgit2's callbacks mark
+ * j's progress and end the fetch once j gave up (job_gave_up). */
 static int fetch(git_repository *repo, struct job *j, const char *url,
                  char *why, size_t wlen)
 {
@@ -562,14 +563,14 @@ static enum job_end job_wait(struct job *j, const struct sfs_source_options *o)
 			end = JOB_STOPPED;
 			break;
 		}
-		struct timespec t;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		long long now = (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-		if (now - j->progress_ms >= (long long)j->timeout_s * 1000) {
+		if (clock_ms(CLOCK_MONOTONIC) - j->progress_ms >=
+		    (long long)j->timeout_s * 1000) {
 			j->abandoned = true;
 			end = JOB_NO_PROGRESS;
 			break;
 		}
+		struct timespec t;
+		clock_gettime(CLOCK_MONOTONIC, &t);
 		t.tv_nsec += STOP_POLL_MS * 1000000L;
 		if (t.tv_nsec >= 1000000000L) {
 			t.tv_sec++;
