@@ -22,7 +22,10 @@
  * on a server within a second (d->stopping, through
  * sfs_source_options.stop); a git fetch the start or a stop no longer
  * waits for runs on alone (source_git_fetch.c), and the next fetch of
- * its clone waits for it.
+ * its clone waits for it while it makes progress.  A git fetch that
+ * makes none for -o fetch_timeout is given up (and a later one skips the
+ * clone such a fetch still holds), so a stalled server holds the other
+ * roots' updates that long at most.
  *
  * An MCP root is looked at again sooner when its server says so: when
  * its listing gives a ttlMs shorter than fetch_interval (how long the

@@ -381,6 +381,7 @@ static int root_options_init(struct daemon *d, const struct mount_options *o)
 			d->root_options[i] = o->root_options[i];
 		d->root_options[i].stop = daemon_stopping;
 		d->root_options[i].stop_arg = d;
+		d->root_options[i].fetch_timeout_s = o->fetch_timeout_s;
 	}
 	return 0;
 }

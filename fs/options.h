@@ -35,6 +35,7 @@ struct mount_options {
 	unsigned busy_poll_us;     /* -o busy_poll=US: serve_loop.c */
 	unsigned retain_mib;       /* -o retain=MIB: retain.h's budget */
 	unsigned fetch_interval_s; /* -o fetch_interval=S; 0: SIGHUP only */
+	unsigned fetch_timeout_s;  /* -o fetch_timeout=S: git_fetch.c */
 	unsigned read_timeout_s;   /* -o read_timeout=S: remote_read.c */
 	char *cache_dir;           /* -o cache_dir=DIR, or the default */
 	bool force_polling;        /* -o polling: never use inotify */

@@ -212,6 +212,11 @@ struct sfs_source_options {
 	 * is given otherwise.  A mount that stops says so here. */
 	bool (*stop)(void *stop_arg);
 	void *stop_arg;
+	/* A remote git source: a fetch that makes no progress (no objects,
+	 * under 1 KiB of a pack, no message of the server's) for this many
+	 * seconds is given up, and its clone keeps serving what it held;
+	 * 0: 30. */
+	unsigned fetch_timeout_s;
 	/* A git or MCP source whose skills only the mounting user may read
 	 * (private: true): under allow_other they are left out of the
 	 * shared documents as a folder's unreadable skills are.  Without it

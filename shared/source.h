@@ -253,7 +253,9 @@ char *sfs_git_clone_path(const char *cache_dir, const char *location);
 /* ---- sources/git_fetch.c: a git root brought up to date ---------------- */
 
 /* sfs_source_update for a git root; opts' stop (opts may be NULL) ends
- * the wait for a remote's fetch (-ECANCELED), which runs on alone. */
+ * the wait for a remote's fetch (-ECANCELED), which runs on alone, as
+ * does a fetch without progress for opts' fetch_timeout_s (-ETIMEDOUT,
+ * or -EBUSY when an earlier one given up so still holds the clone). */
 int sfs_source_git_update(const char *root, const char *cache_dir,
                           const struct sfs_source_options *opts,
                           char *commit, size_t clen, char *why, size_t wlen);

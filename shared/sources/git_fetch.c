@@ -17,23 +17,31 @@
  * network.
  *
  * A remote's update runs on a thread of its own (a job), which the
- * caller waits for while its options' stop says to go on.  libgit2 1.5
- * has no deadline on a connection or an answer and nothing that cuts a
- * fetch short before its transfer starts, so a server that never
- * answers, or answers a byte a second, would hold the caller for as
- * long as it likes: the caller that is told to stop stops waiting
- * instead (-ECANCELED) and the job runs on alone, owning what it uses,
- * until it ends or the process exits.  (The job holds its own
- * git_libgit2_init, so the library is never shut down under it.)
+ * caller waits for while its options' stop says to go on and the job
+ * makes progress.  libgit2 1.5 has no deadline on a connection or an
+ * answer (GIT_OPT_SET_SERVER_TIMEOUT is 1.7's) and cuts a fetch short
+ * only from a callback, which comes only with data, so a server that
+ * never answers, or answers a byte a second, would hold the caller for
+ * as long as it likes.  The caller stops waiting instead: when told to
+ * stop (-ECANCELED), and once the job made no progress (an object, a
+ * kibibyte of pack, a message of the server's) for the options'
+ * fetch_timeout_s (-ETIMEDOUT).  The job runs on alone, owning what it
+ * uses, until its next callback ends it, it ends, or the process exits.
+ * (The job holds its own git_libgit2_init, so the library is never shut
+ * down under it.)
  *
  * One job at a time works in a clone, whatever the process: each holds
  * an flock on a file beside the clone (CLONE.fetching) while it works,
- * so a fetch that follows an abandoned one waits for it to end.  What a
- * job that never ended left in the clone (libgit2's *.lock files and
- * *_git2_* temporaries, a first clone's CLONE.new) is removed by the
- * next one to hold the lock, before it fetches: a lock file left behind
- * would fail every later fetch.  Refs move only once a pack is whole, so
- * what is left is garbage, never a ref to a missing object.
+ * and sets the file's time as it makes progress.  A fetch that follows
+ * waits for the lock while the holder makes progress, and skips the
+ * clone at once (-EBUSY) when it made none for fetch_timeout_s: that is
+ * a fetch given up on a server that still holds it, and waiting behind
+ * it would hold the caller as long.  What a job that never ended left in
+ * the clone (libgit2's *.lock files and *_git2_* temporaries, a first
+ * clone's CLONE.new) is removed by the next one to hold the lock, before
+ * it fetches: a lock file left behind would fail every later fetch.
+ * Refs move only once a pack is whole, so what is left is garbage, never
+ * a ref to a missing object.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -61,6 +69,117 @@ static char *fetch_refspecs[] = {
 	"+refs/tags/*:refs/tags/*",
 };
 
+/* One update of a remote root, shared by its thread and the caller that
+ * waits for it; the last of the two to let go frees it. */
+struct job {
+	pthread_mutex_t lock;
+	pthread_cond_t ended;
+	int refs;
+	bool done;
+	bool abandoned;          /* its caller gave up: end at the next
+	                            callback */
+	long long progress_ms;   /* when it last moved (CLOCK_MONOTONIC) */
+	unsigned timeout_s;      /* no progress for this long: give up */
+	int lock_fd;             /* CLONE.fetching while held, or -1 */
+	long long touched_ms;    /* when lock_fd's time was last set */
+	struct sfs_source_url u;
+	char *clone;
+	int rc;
+	char commit[GIT_OID_HEXSZ + 1];
+	char why[1024];
+};
+
+/* A fetch moves when the server sends objects, or this much more of a
+ * pack: a server that trickles a byte a second makes no progress. */
+#define PROGRESS_BYTES 1024
+/* A fetch's deadline without progress when the options give none (the
+ * default of -o fetch_timeout). */
+#define FETCH_TIMEOUT_S 30
+
+static long long clock_ms(clockid_t clock)
+{
+	struct timespec t;
+
+	clock_gettime(clock, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* j made progress: its caller waits on, and CLONE.fetching's time says
+ * so to a fetch of another process waiting for the clone (at most every
+ * TOUCH_MS, well within the shortest timeout). */
+#define TOUCH_MS 250
+static void job_progress(struct job *j)
+{
+	long long now = clock_ms(CLOCK_MONOTONIC);
+
+	pthread_mutex_lock(&j->lock);
+	j->progress_ms = now;
+	pthread_mutex_unlock(&j->lock);
+	if (j->lock_fd >= 0 && now - j->touched_ms >= TOUCH_MS) {
+		futimens(j->lock_fd, NULL);
+		j->touched_ms = now;
+	}
+}
+
+/* Whether j is to end: its caller gave up, or it made no progress for
+ * its timeout (also when no caller waits any more: a start's). */
+static bool job_gave_up(struct job *j)
+{
+	long long now = clock_ms(CLOCK_MONOTONIC);
+
+	pthread_mutex_lock(&j->lock);
+	bool up = j->abandoned ||
+	          now - j->progress_ms >= (long long)j->timeout_s * 1000;
+	pthread_mutex_unlock(&j->lock);
+	return up;
+}
+
+/* Why a fetch was given up, into why. */
+static void say_gave_up(const struct job *j, char *why, size_t wlen)
+{
+	snprintf(why, wlen, "the fetch of %s gave up after %u s without "
+	         "progress (-o fetch_timeout; git ls-remote %s tells whether "
+	         "the server answers)", j->u.location, j->timeout_s,
+	         j->u.location);
+}
+
+/* What libgit2's callbacks share during one fetch. */
+struct fetch_watch {
+	struct job *job;
+	int asked;               /* the ssh agent was asked */
+	size_t bytes;            /* received_bytes at the last progress */
+	unsigned objects;        /* received + indexed objects and deltas
+	                            at the last progress */
+};
+
+/* libgit2 calls this as a pack comes; a non-zero return ends the fetch
+ * (GIT_EUSER). */
+static int on_transfer(const git_indexer_progress *p, void *arg)
+{
+	struct fetch_watch *w = arg;
+	unsigned objects = p->received_objects + p->indexed_objects +
+	                   p->indexed_deltas;
+
+	if (objects != w->objects || p->received_bytes >= w->bytes +
+	                                                  PROGRESS_BYTES) {
+		w->objects = objects;
+		w->bytes = p->received_bytes;
+		job_progress(w->job);
+	}
+	return job_gave_up(w->job) ? -1 : 0;
+}
+
+/* The server's own progress messages ("Counting objects"). */
+static int on_sideband(const char *text, int len, void *arg)
+{
+	struct fetch_watch *w = arg;
+
+	(void)text;
+	(void)len;
+	job_progress(w->job);
+	return job_gave_up(w->job) ? -1 : 0;
+}
+
 static const char *git_message(void)
 {
 	const git_error *e = git_error_last();
@@ -87,11 +206,11 @@ static int resolve_ref(git_repository *repo, const char *ref, char *out,
 static int credentials(git_credential **out, const char *url,
                        const char *user, unsigned int allowed, void *arg)
 {
-	int *asked = arg;
+	struct fetch_watch *w = arg;
 
 	(void)url;
-	if ((allowed & GIT_CREDENTIAL_SSH_KEY) && !*asked) {
-		*asked = 1;
+	if ((allowed & GIT_CREDENTIAL_SSH_KEY) && !w->asked) {
+		w->asked = 1;
 		return git_credential_ssh_key_from_agent(out, user ? user
 		                                                   : "git");
 	}
@@ -121,15 +240,17 @@ static void follow_remote_head(git_repository *repo, git_remote *remote)
 	git_buf_dispose(&head);
 }
 
-/* Fetches `location` (as given; fetched from `url`, what the user's
- * url.<base>.insteadOf makes of it) into repo. */
-static int fetch(git_repository *repo, const char *location,
-                 const char *url, char *why, size_t wlen)
+/* Fetches j's location (as given; fetched from `url`, what the user's
+ * url.<base>.insteadOf makes of it) into repo; libgit2's callbacks mark
+ * j's progress and end the fetch once j gave up (job_gave_up). */
+static int fetch(git_repository *repo, struct job *j, const char *url,
+                 char *why, size_t wlen)
 {
+	const char *location = j->u.location;
 	git_remote *remote;
 	git_fetch_options fo = GIT_FETCH_OPTIONS_INIT;
 	git_strarray specs = { fetch_refspecs, 2 };
-	int asked = 0;
+	struct fetch_watch watch = { .job = j };
 	char as[1200] = "";
 
 	git_remote_create_options co = GIT_REMOTE_CREATE_OPTIONS_INIT;
@@ -147,12 +268,16 @@ static int fetch(git_repository *repo, const char *location,
 		return -EINVAL;
 	}
 	fo.callbacks.credentials = credentials;
-	fo.callbacks.payload = &asked;
+	fo.callbacks.transfer_progress = on_transfer;
+	fo.callbacks.sideband_progress = on_sideband;
+	fo.callbacks.payload = &watch;
 	fo.prune = GIT_FETCH_PRUNE;
 	fo.download_tags = GIT_REMOTE_DOWNLOAD_TAGS_NONE;
 	int rc = git_remote_fetch(remote, &specs, &fo, NULL);
 	if (rc == 0)
 		follow_remote_head(repo, remote);
+	else if (rc == GIT_EUSER && job_gave_up(j))
+		say_gave_up(j, why, wlen);
 	else
 		snprintf(why, wlen, "cannot fetch %s%s: %s (git ls-remote %s "
 		         "tells whether it can be reached)", location, as,
@@ -200,8 +325,8 @@ static int remove_leftover(const char *path, const struct stat *st,
  * succeeded, so that a failed first fetch leaves nothing (a clone
  * without a commit would read as an empty repository).  The caller holds
  * the clone's lock: CLONE.new is a dead job's, if anything. */
-static int make_clone(const struct sfs_source_url *u, const char *url,
-                      const char *path, char *why, size_t wlen)
+static int make_clone(struct job *j, const char *url, const char *path,
+                      char *why, size_t wlen)
 {
 	git_repository *repo;
 	char *tmp;
@@ -222,7 +347,7 @@ static int make_clone(const struct sfs_source_url *u, const char *url,
 		snprintf(why, wlen, "cannot make the clone %s private: %s", tmp,
 		         sfs_strerror(-rc));
 	} else {
-		rc = fetch(repo, u->location, url, why, wlen);
+		rc = fetch(repo, j, url, why, wlen);
 	}
 	git_repository_free(repo);
 	/* (a clone there is another program's, made as this one is) */
@@ -237,13 +362,58 @@ static int make_clone(const struct sfs_source_url *u, const char *url,
 	return rc;
 }
 
-/* Takes the clone's lock (CLONE.fetching), waiting while another job,
- * of this process or another, holds it.  The file is removed when the
- * lock is let go (unlock_clone), so a cache folder at rest holds only
- * clones: a lock taken on a file that is no longer the one at `path`
- * is taken again on the new one.  Returns its descriptor. */
-static int lock_clone(const char *path, char *why, size_t wlen)
+/* Another job holds the clone's lock (fd, on CLONE.fetching at path):
+ * whether to wait on.  The holder sets the file's time as it makes
+ * progress, which is progress of j's too (*seen: the time last seen);
+ * a holder that made none for j's timeout is one a fetch gave up, whose
+ * server still holds it: j skips the clone (-EBUSY) rather than wait
+ * behind it.  Naps STOP_POLL_MS when j waits on. */
+#define STOP_POLL_MS 100
+static int wait_for_holder(struct job *j, int fd, const char *path,
+                           long long *seen, char *why, size_t wlen)
 {
+	struct stat st;
+
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		snprintf(why, wlen, "cannot read %s: %s", path,
+		         sfs_strerror(e));
+		return -e;
+	}
+	long long mtime = (long long)st.st_mtim.tv_sec * 1000 +
+	                  st.st_mtim.tv_nsec / 1000000;
+	if (mtime != *seen) {
+		*seen = mtime;
+		job_progress(j);
+	}
+	if (clock_ms(CLOCK_REALTIME) - mtime > (long long)j->timeout_s * 1000) {
+		snprintf(why, wlen, "the fetch of %s gave up after %u s "
+		         "without progress: an earlier fetch that made none "
+		         "for as long still holds its clone (%s), which is "
+		         "fetched again once that one ends", j->u.location,
+		         j->timeout_s, path);
+		return -EBUSY;
+	}
+	if (job_gave_up(j)) {
+		say_gave_up(j, why, wlen);
+		return -ETIMEDOUT;
+	}
+	struct timespec nap = { 0, STOP_POLL_MS * 1000000L };
+	nanosleep(&nap, NULL);
+	return 0;
+}
+
+/* Takes the clone's lock (CLONE.fetching) for j, waiting while another
+ * job, of this process or another, holds it and moves (wait_for_holder).
+ * The file is removed when the lock is let go (unlock_clone), so a cache
+ * folder at rest holds only clones: a lock taken on a file that is no
+ * longer the one at `path` is taken again on the new one.  Returns its
+ * descriptor, its time set to now. */
+static int lock_clone(struct job *j, const char *path, char *why,
+                      size_t wlen)
+{
+	long long seen = -1;
+
 	for (;;) {
 		struct stat held, now;
 		int fd = sfs_cache_open_append(path, 0600);
@@ -252,16 +422,28 @@ static int lock_clone(const char *path, char *why, size_t wlen)
 			         path, sfs_strerror(-fd));
 			return fd;
 		}
-		if (flock(fd, LOCK_EX) < 0 || fstat(fd, &held) < 0) {
-			int e = errno;
-			snprintf(why, wlen, "cannot lock %s: %s", path,
-			         sfs_strerror(e));
+		int rc = flock(fd, LOCK_EX | LOCK_NB) < 0 ? -errno : 0;
+		if (rc == -EWOULDBLOCK) {
+			rc = wait_for_holder(j, fd, path, &seen, why, wlen);
 			close(fd);
-			return -e;
+			if (rc < 0)
+				return rc;
+			continue;
+		}
+		if (rc == 0 && fstat(fd, &held) < 0)
+			rc = -errno;
+		if (rc < 0) {
+			snprintf(why, wlen, "cannot lock %s: %s", path,
+			         sfs_strerror(-rc));
+			close(fd);
+			return rc;
 		}
 		if (lstat(path, &now) == 0 && now.st_dev == held.st_dev &&
-		    now.st_ino == held.st_ino)
+		    now.st_ino == held.st_ino) {
+			futimens(fd, NULL);
+			job_progress(j);   /* the fetch starts now */
 			return fd;
+		}
 		close(fd);   /* removed by the job that held it: again */
 	}
 }
@@ -272,11 +454,14 @@ static void unlock_clone(const char *path, int fd)
 	close(fd);   /* and the flock with it */
 }
 
-/* What a remote root names now, fetched into its clone; the caller
+/* What j's remote root names now, fetched into its clone; the caller
  * holds the clone's lock. */
-static int update_locked(const struct sfs_source_url *u, const char *clone,
-                         char *commit, size_t clen, char *why, size_t wlen)
+static int update_locked(struct job *j, char *why, size_t wlen)
 {
+	const struct sfs_source_url *u = &j->u;
+	const char *clone = j->clone;
+	char *commit = j->commit;
+	size_t clen = sizeof(j->commit);
 	git_repository *repo;
 	bool fetched = false;
 	char *url = sfs_git_insteadof(u->location);
@@ -293,7 +478,7 @@ static int update_locked(const struct sfs_source_url *u, const char *clone,
 		rc = 0;
 	} else {
 		why[0] = '\0';
-		rc = make_clone(u, url, clone, why, wlen);
+		rc = make_clone(j, url, clone, why, wlen);
 		fetched = rc == 0;
 	}
 	if (rc == 0 && git_repository_open_bare(&repo, clone) < 0) {
@@ -305,7 +490,7 @@ static int update_locked(const struct sfs_source_url *u, const char *clone,
 		 * network */
 		if (!fetched && !(u->ref && sfs_source_is_commit_id(u->ref) &&
 		                  resolve_ref(repo, u->ref, commit, clen) == 0))
-			rc = fetch(repo, u->location, url, why, wlen);
+			rc = fetch(repo, j, url, why, wlen);
 		if (rc == 0 && resolve_ref(repo, u->ref, commit, clen) < 0) {
 			snprintf(why, wlen, "%s is not a branch, tag or commit "
 			         "of %s (git ls-remote %s lists its branches and "
@@ -319,19 +504,6 @@ static int update_locked(const struct sfs_source_url *u, const char *clone,
 	return rc;
 }
 
-/* One update of a remote root, shared by its thread and the caller that
- * waits for it; the last of the two to let go frees it. */
-struct job {
-	pthread_mutex_t lock;
-	pthread_cond_t ended;
-	int refs;
-	bool done;
-	struct sfs_source_url u;
-	char *clone;
-	int rc;
-	char commit[GIT_OID_HEXSZ + 1];
-	char why[1024];
-};
 
 static void job_put(struct job *j)
 {
@@ -354,11 +526,12 @@ static void *job_run(void *arg)
 	int rc = -ENOMEM, lock;
 
 	if (asprintf(&path, "%s.fetching", j->clone) >= 0) {
-		rc = lock = lock_clone(path, j->why, sizeof(j->why));
+		rc = lock = lock_clone(j, path, j->why, sizeof(j->why));
 		if (lock >= 0) {
-			rc = update_locked(&j->u, j->clone, j->commit,
-			                   sizeof(j->commit), j->why,
-			                   sizeof(j->why));
+			j->lock_fd = lock;
+			j->touched_ms = clock_ms(CLOCK_MONOTONIC);
+			rc = update_locked(j, j->why, sizeof(j->why));
+			j->lock_fd = -1;
 			unlock_clone(path, lock);
 		}
 		free(path);
@@ -373,17 +546,28 @@ static void *job_run(void *arg)
 	return NULL;
 }
 
-/* Waits for j to end, asking stop every STOP_POLL_MS; whether it did. */
-#define STOP_POLL_MS 100
-static bool job_wait(struct job *j, const struct sfs_source_options *o)
+/* How a wait for a job ended. */
+enum job_end { JOB_DONE, JOB_STOPPED, JOB_NO_PROGRESS };
+
+/* Waits for j to end, asking stop every STOP_POLL_MS, and gives up on
+ * it once it made no progress for its timeout (it then ends at its next
+ * callback, if any comes). */
+static enum job_end job_wait(struct job *j, const struct sfs_source_options *o)
 {
 	bool (*stop)(void *) = o ? o->stop : NULL;
+	enum job_end end = JOB_DONE;
 
 	pthread_mutex_lock(&j->lock);
-	while (!j->done && !(stop && stop(o->stop_arg))) {
-		if (!stop) {
-			pthread_cond_wait(&j->ended, &j->lock);
-			continue;
+	while (!j->done) {
+		if (stop && stop(o->stop_arg)) {
+			end = JOB_STOPPED;
+			break;
+		}
+		if (clock_ms(CLOCK_MONOTONIC) - j->progress_ms >=
+		    (long long)j->timeout_s * 1000) {
+			j->abandoned = true;
+			end = JOB_NO_PROGRESS;
+			break;
 		}
 		struct timespec t;
 		clock_gettime(CLOCK_MONOTONIC, &t);
@@ -394,12 +578,12 @@ static bool job_wait(struct job *j, const struct sfs_source_options *o)
 		}
 		pthread_cond_timedwait(&j->ended, &j->lock, &t);
 	}
-	bool done = j->done;
 	pthread_mutex_unlock(&j->lock);
-	return done;
+	return end;
 }
 
-static struct job *job_new(struct sfs_source_url *u, char *clone)
+static struct job *job_new(struct sfs_source_url *u, char *clone,
+                           const struct sfs_source_options *o)
 {
 	struct job *j = calloc(1, sizeof(*j));
 	pthread_condattr_t ca;
@@ -422,6 +606,10 @@ static struct job *job_new(struct sfs_source_url *u, char *clone)
 	j->u = *u;                  /* the job's from now on */
 	*u = (struct sfs_source_url){ 0 };
 	j->clone = clone;
+	j->lock_fd = -1;
+	j->timeout_s = o && o->fetch_timeout_s ? o->fetch_timeout_s
+	                                       : FETCH_TIMEOUT_S;
+	j->progress_ms = clock_ms(CLOCK_MONOTONIC);
 	return j;
 }
 
@@ -431,7 +619,7 @@ static int update_remote(struct sfs_source_url *u, char *clone,
                          const struct sfs_source_options *o, char *commit,
                          size_t clen, char *why, size_t wlen)
 {
-	struct job *j = job_new(u, clone);
+	struct job *j = job_new(u, clone, o);
 	pthread_attr_t attr;
 	pthread_t t;
 
@@ -454,10 +642,14 @@ static int update_remote(struct sfs_source_url *u, char *clone,
 		job_put(j);
 		return rc;
 	}
-	if (!job_wait(j, o)) {
+	enum job_end end = job_wait(j, o);
+	if (end == JOB_STOPPED) {
 		snprintf(why, wlen, "the fetch of %s was stopped",
 		         j->u.location);
 		rc = -ECANCELED;
+	} else if (end == JOB_NO_PROGRESS) {
+		say_gave_up(j, why, wlen);
+		rc = -ETIMEDOUT;
 	} else {
 		rc = j->rc;
 		snprintf(commit, clen, "%s", j->commit);

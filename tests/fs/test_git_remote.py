@@ -65,7 +65,9 @@ class RemoteSources(MountTestCase):
         return commit
 
     def clones(self):
-        return os.listdir(os.path.join(self.cache, "git"))
+        # (not CLONE.fetching, there while a fetch_interval fetch runs)
+        return [n for n in os.listdir(os.path.join(self.cache, "git"))
+                if not n.endswith(".fetching")]
 
     def test_remote_branch_is_git_archive(self):
         m = self.mount_remote()

@@ -9,6 +9,9 @@ the fetch's connection and never answers it, or answers a byte a
 second.  While it holds the connection, the local root's skill is
 served and status.json says the git root is being fetched; SIGTERM
 then ends the daemon while the server still holds the connection.
+A fetch without progress for -o fetch_timeout is given up (GitDeadlines):
+the other roots' updates go on, the stalled root keeps its commit and
+says why, and its later fetches skip a clone the given-up one holds.
 
 The deadlines here are generous bounds for "answers at all", never
 timings: scripts/bench-stalls measures them."""
@@ -26,6 +29,7 @@ from gitserver import GitServer  # noqa: E402
 from gitstallserver import GitStallServer  # noqa: E402
 
 ANSWER = 10.0       # what answers at all does within this
+TIMEOUT = 3         # -o fetch_timeout of GitDeadlines: well under ANSWER
 
 
 class GitStalls(MountTestCase):
@@ -94,6 +98,194 @@ class GitStalls(MountTestCase):
         self.assertEqual(sorted(os.listdir(m.file("skills"))),
                          ["csv-report", "local-one", "pdf-forms"])
         self.assertIn(b"version one", m.read("skills", "pdf-forms", "reference.md"))
+        self.assertEqual(m.terminate(timeout=ANSWER), 0, m.stderr())
+        self.assertFalse(os.path.ismount(m.path))
+
+
+def diagnostics_of(m, url):
+    """The status.json messages about the root at url."""
+    return [d["message"] for d in m.json("status.json")["diagnostics"]
+            if url in d.get("file", "")]
+
+
+class GitDeadlines(MountTestCase):
+    """A fetch that makes no progress for fetch_timeout seconds is given
+    up: a stalled remote root holds no other root's update (SIGHUP,
+    fetch_interval), status.json says it gave up, and its next fetches
+    skip the clone the abandoned one still holds instead of waiting."""
+
+    def setUp(self):
+        self.repos = GitRepos(self.make_dir())
+        self.work = self.repos.init("work")
+        fill_work(self.work)
+        self.repos.commit(self.work, "first")
+        served = os.path.join(self.repos.top, "served")
+        os.makedirs(served)
+        self.bare = os.path.join(served, "skills.git")
+        self.repos.git(self.repos.top, "clone", "-q", "--bare", self.work, self.bare)
+        self.good = GitServer(served)
+        self.addCleanup(self.good.stop)
+        self.local = os.path.join(self.make_dir(), "skills")
+        write_skill(self.local, "local-one", description="A local skill.")
+        self.cache = self.make_dir()
+        self.home = self.make_dir()
+
+    def mount(self, stalled, interval, wait_fetched=False):
+        m = Mount([self.local],
+                  ["--source", "git+" + stalled.url("skills.git") + "#main:skills",
+                   "--source", "git+" + self.good.url("skills.git") + "#main:skills",
+                   "-o", "cache_dir=" + self.cache, "-o", "fetch_interval=%d" % interval,
+                   "-o", "fetch_timeout=%d" % TIMEOUT],
+                  env=dict(os.environ, HOME=self.home,
+                           XDG_CONFIG_HOME=os.path.join(self.home, ".config")),
+                  wait_fetched=wait_fetched)
+        self.addCleanup(m.cleanup)
+        m.start()
+        return m
+
+    def push_more(self, text):
+        with open(os.path.join(self.work, "skills", "csv-report", "more.md"), "w") as f:
+            f.write(text)
+        self.repos.commit(self.work, text)
+        self.repos.git(self.work, "push", "-q", self.bare, "main")
+
+    def more_is(self, m, text):
+        try:
+            return m.read("skills", "csv-report", "more.md") == text.encode()
+        except OSError:
+            return False
+
+    def gave_up(self, m, stalled, words):
+        url = stalled.url("skills.git")
+        wait_for(lambda: any(words in s for s in diagnostics_of(m, url)),
+                 timeout=ANSWER, what="status.json to say: " + words)
+
+    def test_a_silent_git_server_holds_no_other_root_on_sighup(self):
+        stalled = GitStallServer("silent")
+        self.addCleanup(stalled.stop)
+        m = self.mount(stalled, 0)
+        # the other remote root is served although the silent one never
+        # answered its first fetch
+        wait_for(lambda: "csv-report" in os.listdir(m.file("skills")), timeout=ANSWER,
+                 what="the answering root's skills")
+        self.gave_up(m, stalled, "gave up after %d s without progress" % TIMEOUT)
+        self.push_more("second\n")
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: self.more_is(m, "second\n"), timeout=ANSWER,
+                 what="the answering root's new commit after SIGHUP")
+        # the abandoned fetch still holds the silent root's clone: the
+        # next one skips it rather than waiting behind it
+        self.gave_up(m, stalled, "still holds its clone")
+        self.push_more("third\n")
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: self.more_is(m, "third\n"), timeout=ANSWER,
+                 what="the answering root's third commit after SIGHUP")
+        self.assertGreater(stalled.open_connections(), 0, "the server let the fetch go")
+        self.assertIn(b"A local skill.", m.read("skills", "local-one", "SKILL.md"))
+        self.assertEqual(m.terminate(timeout=ANSWER), 0, m.stderr())
+        self.assertFalse(os.path.ismount(m.path))
+
+    def other_server(self):
+        """A git server of another repository (skills/other-skill), and
+        its commit."""
+        other = self.repos.init("other")
+        write_skill(os.path.join(other, "skills"), "other-skill",
+                    description="A skill of the server that stops.")
+        commit = self.repos.commit(other, "first")
+        served = os.path.join(self.repos.top, "served-other")
+        os.makedirs(served)
+        self.repos.git(self.repos.top, "clone", "-q", "--bare", other,
+                       os.path.join(served, "skills.git"))
+        srv = GitServer(served)
+        self.addCleanup(srv.stop)
+        return srv, commit
+
+    def test_a_fetch_given_up_is_ended_when_its_pack_comes(self):
+        """A server that sends a fetch's pack header only after the fetch
+        was given up, then a byte a second: the fetch is ended at that
+        first byte (libgit2's progress callback; the server sees the
+        connection closed), so the clone is free again and the next
+        SIGHUP fetches it; the other root's new commit is served
+        meanwhile."""
+        stalled, _ = self.other_server()
+        m = self.mount(stalled, 0, wait_fetched=True)
+        stalled.trickle_pack = True
+        stalled.trickle_hold = TIMEOUT + 2
+        other = os.path.join(self.repos.top, "other")
+        write_skill(os.path.join(other, "skills"), "other-skill",
+                    description="A skill of the server that trickles.")
+        self.repos.commit(other, "second")
+        self.repos.git(other, "push", "-q",
+                       os.path.join(stalled.root, "skills.git"), "main")
+        self.push_more("second\n")
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: self.more_is(m, "second\n"), timeout=ANSWER,
+                 what="the answering root's new commit after SIGHUP")
+        self.gave_up(m, stalled, "gave up after %d s without progress" % TIMEOUT)
+        wait_for(lambda: stalled.dropped > 0, timeout=ANSWER,
+                 what="the fetch given up to be ended as its pack came")
+        begun = stalled.trickled
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: stalled.trickled > begun, timeout=ANSWER,
+                 what="SIGHUP's fetch of the clone, free again")
+        self.assertIn(b"A skill of the server that stops.",
+                      m.read("skills", "other-skill", "SKILL.md"))
+        self.assertEqual(m.terminate(timeout=ANSWER), 0, m.stderr())
+        self.assertFalse(os.path.ismount(m.path))
+
+    def test_a_server_that_stops_answering_keeps_its_commit_and_holds_no_other(self):
+        """Both remotes fetched at the start; then one server stops
+        answering: SIGHUP serves the other root's new commit, and the
+        stalled root keeps its commit, status.json saying it gave up."""
+        stalled, kept = self.other_server()
+        m = self.mount(stalled, 0, wait_fetched=True)
+        self.assertEqual(sorted(os.listdir(m.file("skills"))),
+                         ["csv-report", "local-one", "other-skill", "pdf-forms"])
+        stalled.stall = True
+        self.push_more("second\n")
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: self.more_is(m, "second\n"), timeout=ANSWER,
+                 what="the answering root's new commit after SIGHUP")
+        self.assertGreater(stalled.stalled, 0)
+        self.gave_up(m, stalled, "serving commit %s, fetched before: the fetch of %s gave "
+                     "up after %d s without progress" % (kept, stalled.url("skills.git"),
+                                                        TIMEOUT))
+        self.assertIn(b"A skill of the server that stops.",
+                      m.read("skills", "other-skill", "SKILL.md"))
+        self.assertEqual(m.terminate(timeout=ANSWER), 0, m.stderr())
+        self.assertFalse(os.path.ismount(m.path))
+
+    def test_a_strict_start_gives_up_on_a_silent_git_server(self):
+        """-o strict waits for every root before it mounts: a fetch that
+        never gets an answer is given up, and the start refuses the root
+        with why, instead of waiting for ever."""
+        stalled = GitStallServer("silent")
+        self.addCleanup(stalled.stop)
+        m = Mount([self.local],
+                  ["--source", "git+" + stalled.url("skills.git") + "#main:skills",
+                   "-o", "cache_dir=" + self.cache, "-o", "fetch_interval=0",
+                   "-o", "fetch_timeout=%d" % TIMEOUT, "-o", "strict"],
+                  env=dict(os.environ, HOME=self.home,
+                           XDG_CONFIG_HOME=os.path.join(self.home, ".config")))
+        self.addCleanup(m.cleanup)
+        with self.assertRaises(AssertionError) as refused:
+            m.start(timeout=ANSWER)
+        self.assertIn("skillsfs exited with 1", str(refused.exception))
+        self.assertIn("the fetch of %s gave up after %d s without progress"
+                      % (stalled.url("skills.git"), TIMEOUT), m.stderr())
+        self.assertFalse(os.path.ismount(m.path))
+
+    def test_a_trickling_git_server_holds_no_other_root_on_fetch_interval(self):
+        stalled = GitStallServer("trickle")
+        self.addCleanup(stalled.stop)
+        m = self.mount(stalled, 1)
+        wait_for(lambda: "csv-report" in os.listdir(m.file("skills")), timeout=ANSWER,
+                 what="the answering root's skills")
+        self.gave_up(m, stalled, "without progress")
+        self.push_more("second\n")
+        wait_for(lambda: self.more_is(m, "second\n"), timeout=ANSWER,
+                 what="the answering root's new commit after fetch_interval")
+        self.assertGreater(stalled.sent, 0)
         self.assertEqual(m.terminate(timeout=ANSWER), 0, m.stderr())
         self.assertFalse(os.path.ismount(m.path))
 

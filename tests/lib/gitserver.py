@@ -10,7 +10,11 @@ Every request is counted (srv.requests) so a test can tell whether a fetch
 went to the network.  srv.stop() (or leaving the with block) ends the
 server thread; srv.fail = True makes it answer 503 to everything, as an
 unreachable or broken server would; srv.stall = True makes it hold every
-request unanswered until it is stopped (srv.stalled counts them).
+request unanswered until it is stopped (srv.stalled counts them);
+srv.trickle_pack = True makes it answer a fetch's pack all but the last
+byte of its 12-byte header at once, nothing for srv.trickle_hold seconds,
+then a byte a second (srv.trickled counts the packs begun, srv.dropped
+those whose client closed the connection before their end).
 """
 import http.server
 import os
@@ -85,6 +89,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         out = subprocess.run([GIT, "http-backend"], input=body, env=env,
                              capture_output=True).stdout
         head, _, payload = out.partition(b"\r\n\r\n")
+        if srv.trickle_pack and path.endswith("/git-upload-pack"):
+            self._trickle(payload)
+            return
         status = 200
         headers = []
         for line in head.split(b"\r\n"):
@@ -101,6 +108,39 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.wfile.write(payload)
 
 
+    def _trickle(self, payload):
+        """Answers an upload-pack request with payload's pack as the
+        class says, in side-band packets (its other packets first,
+        progress messages left out), until the client closes the
+        connection or the server stops."""
+        srv = self.server.owner
+        head, pack, pos = b"", b"", 0
+        while pos + 4 <= len(payload):
+            n = int(payload[pos:pos + 4], 16)
+            pkt = payload[pos + 4:pos + n] if n >= 4 else b""
+            if pkt[:1] == b"\x01":
+                pack += pkt[1:]
+            elif n >= 4 and pkt[:1] not in (b"\x02", b"\x03"):
+                head += payload[pos:pos + n]
+            pos += max(n, 4)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-git-upload-pack-result")
+        self.end_headers()      # HTTP/1.0: the answer ends with the connection
+        with srv.lock:
+            srv.trickled += 1
+        try:
+            self.wfile.write(head + b"%04x\x01" % (5 + 11) + pack[:11])
+            if srv.stopping.wait(srv.trickle_hold):
+                return
+            for byte in pack[11:]:
+                self.wfile.write(b"0006\x01" + bytes([byte]))
+                if srv.stopping.wait(1.0):
+                    return
+        except OSError:
+            with srv.lock:
+                srv.dropped += 1
+
+
 class GitServer:
     def __init__(self, root, tls_dir=None):
         self.root = os.path.abspath(root)
@@ -109,6 +149,10 @@ class GitServer:
         self.fail = False
         self.stall = False
         self.stalled = 0
+        self.trickle_pack = False
+        self.trickle_hold = 0
+        self.trickled = 0
+        self.dropped = 0
         self.stopping = threading.Event()
         self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0),
                                                      _Handler)
