@@ -140,8 +140,12 @@ int cli_skills_getopt(const char *cmd, const char *usage, int argc,
                       char **argv, const char *optstring,
                       const struct option *longopts, cli_take_fn *take,
                       void *cmd_opts, struct cli_skills *o);
+/* After the command line: reads --config FILE, the one reader of every
+ * command's configuration (tests/unit/test_cli_config.c holds them to
+ * it).  Returns -1 to go on, or the exit status after printing why not. */
+int cli_skills_config(const char *cmd, struct cli_skills *o);
 /*
- * After the command line: reads --config FILE and, when no root was
+ * After the command line: reads --config FILE (cli_skills_config) and, when no root was
  * named, takes them from the file's lock: (whose filter the build then
  * applies, as a mount's) or from roots_fallback.  Returns -1 to go on,
  * or the exit status after printing why not.
@@ -162,5 +166,6 @@ int check_main(int argc, char **argv);
 int export_main(int argc, char **argv);
 int lock_main(int argc, char **argv);
 int status_main(int argc, char **argv);
+int gc_main(int argc, char **argv);
 
 #endif

@@ -65,7 +65,10 @@ static void print_row(FILE *out, const struct sfs_opt_row *r)
 	int n = fprintf(out, "    -o %s%s%s", r->name, *arg ? "=" : "", arg);
 	int col = n < HELP_INDENT - 1 ? HELP_INDENT : n + 2;
 
-	if (sfs_opt_is_number(r->kind) && r->def >= r->min)
+	if (r->kind == SFS_OPTK_SIZE && r->def && r->def % (1L << 30) == 0)
+		snprintf(help, sizeof(help), "%s (default %ldG)", r->help,
+		         r->def >> 30);
+	else if (sfs_opt_is_number(r->kind) && r->def >= r->min)
 		snprintf(help, sizeof(help), "%s (default %ld)", r->help,
 		         r->def);
 	else
@@ -152,9 +155,9 @@ static const size_t field_offset[SFS_NOPTS] = {
 };
 
 /* A row's kind must fit its field's type: store() writes through it. */
-enum { FIELD_BOOL, FIELD_UNSIGNED, FIELD_TEXT, FIELD_ROOTS };
+enum { FIELD_BOOL, FIELD_UNSIGNED, FIELD_BYTES, FIELD_TEXT, FIELD_ROOTS };
 #define FIELD_TYPE(f) _Generic((f), bool: FIELD_BOOL, \
-	unsigned: FIELD_UNSIGNED, char *: FIELD_TEXT, \
+	unsigned: FIELD_UNSIGNED, long long: FIELD_BYTES, char *: FIELD_TEXT, \
 	struct roots: FIELD_ROOTS)
 #define TYPE_OF_FLAG FIELD_BOOL
 #define TYPE_OF_NOFLAG FIELD_BOOL
@@ -164,6 +167,7 @@ enum { FIELD_BOOL, FIELD_UNSIGNED, FIELD_TEXT, FIELD_ROOTS };
 #define TYPE_OF_SECONDS FIELD_UNSIGNED
 #define TYPE_OF_MIB FIELD_UNSIGNED
 #define TYPE_OF_COUNT FIELD_UNSIGNED
+#define TYPE_OF_SIZE FIELD_BYTES
 #define TYPE_OF_FOLDER FIELD_TEXT
 #define TYPE_OF_FILE FIELD_TEXT
 #define TYPE_OF_FOLDERS FIELD_ROOTS
@@ -238,6 +242,9 @@ static int store(struct mount_options *o, enum sfs_opt id, long number,
 		return set_text(field, text, false, shown);
 	case SFS_OPTK_FOLDERS:
 		return add_dirs(o, text, "skills_dir=");
+	case SFS_OPTK_SIZE:
+		*(long long *)field = number;
+		return 0;
 	default:
 		*(unsigned *)field = (unsigned)number;
 		return 0;
@@ -252,6 +259,8 @@ static void set_defaults(struct mount_options *o)
 		void *field = (char *)o + field_offset[id];
 		if (sfs_opt_is_flag(r->kind))
 			*(bool *)field = r->def != 0;
+		else if (r->kind == SFS_OPTK_SIZE)
+			*(long long *)field = r->def;
 		else if (sfs_opt_is_number(r->kind))
 			*(unsigned *)field = (unsigned)r->def;
 	}

@@ -37,6 +37,7 @@ struct mount_options {
 	unsigned fetch_interval_s; /* -o fetch_interval=S; 0: SIGHUP only */
 	unsigned read_timeout_s;   /* -o read_timeout=S: remote_read.c */
 	char *cache_dir;           /* -o cache_dir=DIR, or the default */
+	long long cache_max;       /* -o cache_max=SIZE, bytes; 0: none */
 	bool force_polling;        /* -o polling: never use inotify */
 	bool strict;               /* -o strict: warnings are errors */
 	char *docs_dir;            /* --docs-dir, absolute, or NULL */

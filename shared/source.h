@@ -99,6 +99,12 @@ struct sfs_source_ops {
 	int (*update)(const char *root, const struct sfs_source_options *opts,
 	              const char *cache_dir, bool skill_mds, char *version,
 	              size_t vlen, unsigned *ttl_ms, char *why, size_t wlen);
+	/* The entry of the cache folder that holds what a root of the kind
+	 * (parsed: u) keeps there, a path under cache_dir (malloc'd), or
+	 * NULL when it keeps nothing or no memory (cache_gc.h).  NULL (the
+	 * operation) for a kind that keeps nothing. */
+	char *(*cache_path)(const struct sfs_source_url *u,
+	                    const char *cache_dir);
 	/* sfs_source_listen of a root of the kind; NULL when the kind sends
 	 * no news (SFS_SOURCE_LISTENS says which roots may). */
 	int (*listen)(const char *root, const struct sfs_source_options *opts,
