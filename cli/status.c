@@ -239,8 +239,10 @@ static void print_size(long long bytes)
 		printf("%lld bytes", bytes);
 	else if (bytes < 1024 * 1024)
 		printf("%.1f KiB", (double)bytes / 1024);
-	else
+	else if (bytes < 1024LL * 1024 * 1024)
 		printf("%.1f MiB", (double)bytes / (1024 * 1024));
+	else
+		printf("%.1f GiB", (double)bytes / (1024 * 1024 * 1024));
 }
 
 /* Git and MCP roots are fetched into the cache folder, which status.json
@@ -260,11 +262,20 @@ static void print_cache(const cJSON *st)
 	if (!dir)
 		return;
 	long long size = folder_size(dir);
+	const cJSON *max = cJSON_GetObjectItemCaseSensitive(st,
+	                                                    SFS_STATUS_CACHE_MAX);
 	printf("cache folder: %s: ", dir);
 	if (size < 0)
 		printf("unknown size (%s)", strerror((int)-size));
 	else
 		print_size(size);
+	if (cJSON_IsNumber(max) && max->valuedouble > 0) {
+		printf(" of ");
+		print_size((long long)max->valuedouble);
+		printf(" (cache_max)");
+	} else if (cJSON_IsNumber(max)) {
+		printf(" (no cache_max)");
+	}
 	printf("%s\n", named ? "" : " (the default: the mount does not say "
 	       "which it uses)");
 	free(dir);

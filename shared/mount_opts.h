@@ -84,7 +84,7 @@ enum sfs_opt_kind {
 	  "where remote git sources are cloned and MCP listings kept "      \
 	  "(default $XDG_CACHE_HOME/skillsfs, ~/.cache/skillsfs)")           \
 	X(CACHE_MAX, "cache_max", SIZE, cache_max, 1L << 30, 0,            \
-	  __LONG_MAX__, true, "keep the cache folder under SIZE bytes (512M, 2G), "       \
+	  1024L * 1024 * 1024 * 1024 * 1024, true, "keep the cache folder under SIZE bytes (512M, 2G), "       \
 	  "removing what no running mount needs, least recently used "      \
 	  "first; 0: no bound")                                              \
 	X(NONEMPTY, "nonempty", FLAG, nonempty, 0, 0, 0, true,              \
