@@ -168,4 +168,13 @@ int lock_main(int argc, char **argv);
 int status_main(int argc, char **argv);
 int gc_main(int argc, char **argv);
 
+/* What each command's own command line makes of --config FILE, through
+ * the parse its main runs: -1 to go on with *o filled (free it with
+ * cli_skills_free), or the exit status.  Every one ends in
+ * cli_skills_config; tests/unit/test_cli_config.c holds them to it. */
+int check_read_config(int argc, char **argv, struct cli_skills *o);
+int export_read_config(int argc, char **argv, struct cli_skills *o);
+int status_read_config(int argc, char **argv, struct cli_skills *o);
+int gc_read_config(int argc, char **argv, struct cli_skills *o);
+
 #endif

@@ -179,6 +179,16 @@ static int report(const struct gc_opts *o, const char *dir, long long max,
 	return 0;
 }
 
+int gc_read_config(int argc, char **argv, struct cli_skills *o)
+{
+	struct gc_opts g = { .max = SFS_CACHE_MAX_DEFAULT };
+
+	cli_skills_init(&g.skills);
+	int status = parse_args(argc, argv, &g);
+	*o = g.skills;
+	return status;
+}
+
 int gc_main(int argc, char **argv)
 {
 	struct gc_opts o = { .max = SFS_CACHE_MAX_DEFAULT };
