@@ -83,6 +83,8 @@ int cli_fail(const char *cmd, const char *fmt, ...)
 /* The usage error for what getopt_long returned as ':' (a value missing)
  * or '?' (an unknown option), with opterr 0 and ":" leading optstring. */
 int cli_option_error(const char *cmd, int c, char *const argv[]);
+/* Prints a size for a person: "512 bytes", "1.5 KiB", ... "1.0 GiB". */
+void cli_print_size(long long bytes);
 /* --version: prints "CMD VERSION"; returns 0. */
 int cli_version(const char *cmd);
 

@@ -118,18 +118,6 @@ static char **pinned(const struct sfs_lock *lock, const char *cache_dir,
 	return v;
 }
 
-static void print_size(long long bytes)
-{
-	if (bytes < 1024)
-		printf("%lld B", bytes);
-	else if (bytes < 1024 * 1024)
-		printf("%.1f KiB", (double)bytes / 1024);
-	else if (bytes < 1024LL * 1024 * 1024)
-		printf("%.1f MiB", (double)bytes / (1024 * 1024));
-	else
-		printf("%.2f GiB", (double)bytes / (1024 * 1024 * 1024));
-}
-
 static const char *why_kept(enum sfs_cache_need need)
 {
 	switch (need) {
@@ -155,7 +143,7 @@ static int report(const struct gc_opts *o, const char *dir, long long max,
 		printf("%-14s %s (", !e->dropped ? "keep" : e->failed ?
 		       "cannot remove" : o->dry_run ? "would remove" :
 		       "removed", e->name);
-		print_size(e->bytes);
+		cli_print_size(e->bytes);
 		printf(", used %s%s%s)\n", when, e->dropped ? "" : ": ",
 		       e->dropped ? "" : why_kept(e->need));
 		failed |= e->failed;
@@ -165,11 +153,11 @@ static int report(const struct gc_opts *o, const char *dir, long long max,
 		       o->dry_run ? "would remove" : "removed", g->stale_leases,
 		       g->stale_leases == 1 ? "" : "s");
 	printf("%s: ", dir);
-	print_size(g->before);
+	cli_print_size(g->before);
 	printf(" before, ");
-	print_size(g->after);
+	cli_print_size(g->after);
 	printf(o->dry_run ? " after a gc, of " : " now, of ");
-	print_size(max);
+	cli_print_size(max);
 	printf(" (cache_max); %zu running mount%s\n", g->leases,
 	       g->leases == 1 ? "" : "s");
 	if (failed)

@@ -247,18 +247,6 @@ static long long folder_size(const char *dir)
 	return total;
 }
 
-static void print_size(long long bytes)
-{
-	if (bytes < 1024)
-		printf("%lld bytes", bytes);
-	else if (bytes < 1024 * 1024)
-		printf("%.1f KiB", (double)bytes / 1024);
-	else if (bytes < 1024LL * 1024 * 1024)
-		printf("%.1f MiB", (double)bytes / (1024 * 1024));
-	else
-		printf("%.1f GiB", (double)bytes / (1024 * 1024 * 1024));
-}
-
 /* Git and MCP roots are fetched into the cache folder, which status.json
  * names (a daemon older than that: --config's, else the default one). */
 static void print_cache(const cJSON *st, const struct sfs_config_file *cf)
@@ -284,10 +272,10 @@ static void print_cache(const cJSON *st, const struct sfs_config_file *cf)
 	if (size < 0)
 		printf("unknown size (%s)", strerror((int)-size));
 	else
-		print_size(size);
+		cli_print_size(size);
 	if (cJSON_IsNumber(max) && max->valuedouble > 0) {
 		printf(" of ");
-		print_size((long long)max->valuedouble);
+		cli_print_size((long long)max->valuedouble);
 		printf(" (cache_max)");
 	} else if (cJSON_IsNumber(max)) {
 		printf(" (no cache_max)");

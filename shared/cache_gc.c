@@ -23,13 +23,13 @@
 #include "grow.h"
 #include "skillsfs.h"
 #include "snapshot.h"
+#include "source.h"
 #include "trust.h"
 
 #define OPEN_DIR (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
 #define HEX_LEN 64
-/* A lease or a listing larger than this is not read. */
+/* A lease larger than this is not read. */
 #define LEASE_MAX (1u << 20)
-#define LISTING_MAX (256u << 20)
 
 enum entry_kind { CLONE, SERVER, MCP_BLOB, OTHER };
 
@@ -71,36 +71,6 @@ static int open_under(int dfd, const char *rel)
 	return fd < 0 ? -errno : fd;
 }
 
-/* The regular file `name` of dfd, whole and NUL-terminated (malloc'd),
- * or NULL; with fd_out the open descriptor too. */
-static char *read_at(int dfd, const char *name, size_t max, int *fd_out)
-{
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-	                           O_CLOEXEC);
-	struct stat st;
-	char *text = NULL;
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (size_t)st.st_size <= max &&
-	    (text = malloc((size_t)st.st_size + 1))) {
-		ssize_t n = pread(fd, text, (size_t)st.st_size, 0);
-		if (n < 0) {
-			free(text);
-			text = NULL;
-		} else {
-			text[n] = '\0';
-		}
-	}
-	if (fd_out && text)
-		*fd_out = fd;
-	else
-		close(fd);
-	return text;
-}
-
-/* Each name of dfd but . and .., with its lstat, to each(). */
 typedef void each_fn(void *arg, int dfd, const char *name,
                      const struct stat *st, const char *prefix);
 
@@ -144,7 +114,7 @@ static void read_lease(void *arg, int dfd, const char *name,
 	(void)prefix;
 	if (!S_ISREG(st->st_mode) || !has_suffix(name, SFS_CACHE_LEASE_SUFFIX))
 		return;
-	char *text = read_at(dfd, name, LEASE_MAX, &fd);
+	char *text = sfs_cache_read_at(dfd, name, LEASE_MAX, &fd);
 	if (!text)
 		return;
 	if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
@@ -252,38 +222,6 @@ static int cmp_digest(const void *a, const void *b)
 	return memcmp(a, b, 32);
 }
 
-/* Adds each "sha256:<hex>" of text to e's digests (mcp_prune.c's scan:
- * it never removes too much). */
-static void add_named(struct sfs_cache_entry *e, const char *text)
-{
-	size_t cap = e->ndigests;
-
-	for (const char *p = text; (p = strstr(p, "sha256:")); p += 7) {
-		uint8_t sum[32];
-		if (strnlen(p + 7, HEX_LEN) < HEX_LEN ||
-		    !sfs_hex_decode(p + 7, 32, sum, false) ||
-		    sfs_grow(&e->digests, &cap, e->ndigests + 1,
-		             sizeof(*e->digests)) < 0)
-			continue;
-		memcpy(e->digests[e->ndigests++], sum, 32);
-	}
-}
-
-static void read_listing(void *arg, int dfd, const char *name,
-                         const struct stat *st, const char *prefix)
-{
-	struct survey *s = arg;
-	struct sfs_cache_entry *e = &s->out->v[s->out->n - 1];
-
-	(void)prefix;
-	if (!S_ISREG(st->st_mode) || strncmp(name, "listing-", 8) != 0)
-		return;
-	char *text = read_at(dfd, name, LISTING_MAX, NULL);
-	if (text)
-		add_named(e, text);
-	free(text);
-}
-
 static void add_server(void *arg, int dfd, const char *name,
                        const struct stat *st, const char *prefix)
 {
@@ -293,12 +231,12 @@ static void add_server(void *arg, int dfd, const char *name,
 	if (!add_entry(s, dfd, name, prefix, SERVER,
 	               folder_used(dfd, name, st)))
 		return;
+	struct sfs_cache_entry *e = &s->out->v[s->out->n - 1];
 	int fd = openat(dfd, name, OPEN_DIR);
 	if (fd >= 0) {
-		for_each(fd, read_listing, s, NULL);
+		sfs_mcp_listings_named(fd, &e->digests, &e->ndigests);
 		close(fd);
 	}
-	struct sfs_cache_entry *e = &s->out->v[s->out->n - 1];
 	sfs_sort(e->digests, e->ndigests, sizeof(*e->digests), cmp_digest);
 }
 

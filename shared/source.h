@@ -308,6 +308,10 @@ int sfs_mcp_note_blocked(const char *state, const struct sfs_mcp_file *want,
 /* The hex name of the server's current listing (state/current), in hex;
  * -ENOENT when there is none (mcp_prune.c). */
 int sfs_mcp_current_hex(const char *state, char hex[65]);
+/* Appends to *v (*n digests, malloc'd) every digest "sha256:<hex>" that
+ * a listing of the server's folder dfd names, unsorted (mcp_prune.c: a
+ * scan of the text, which never removes too much).  0 or -ENOMEM. */
+int sfs_mcp_listings_named(int dfd, uint8_t (**v)[32], size_t *n);
 /* Removes from the cache what no longer serves (mcp_prune.c): in the
  * server's folder `state`, every listing but the current one and
  * `previous` (hex, or NULL), and the mismatch records of digests neither

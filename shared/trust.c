@@ -551,6 +551,33 @@ int sfs_cache_mkdirs(const char *path)
 
 /* ---- whole entries of a cache folder (cache_gc.c) ----------------------- */
 
+char *sfs_cache_read_at(int dfd, const char *name, size_t max, int *fd_out)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	                           O_CLOEXEC);
+	struct stat st;
+	char *text = NULL;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (size_t)st.st_size <= max &&
+	    (text = malloc((size_t)st.st_size + 1))) {
+		ssize_t n = pread(fd, text, (size_t)st.st_size, 0);
+		if (n < 0) {
+			free(text);
+			text = NULL;
+		} else {
+			text[n] = '\0';
+		}
+	}
+	if (fd_out && text)
+		*fd_out = fd;
+	else
+		close(fd);
+	return text;
+}
+
 /* Calls each(dfd, name, st, arg) for every entry of the folder dfd but
  * . and .., stopping at the first non-zero answer. */
 static int each_entry(int dfd, int (*each)(int, const char *,

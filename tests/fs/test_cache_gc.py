@@ -220,7 +220,7 @@ class CacheGc(MountTestCase):
         with open(conf, "w") as f:
             f.write("options:\n  cache_dir: %s\n  cache_max: 1G\n" % self.cache)
         out = self.gc("--config", conf, "--dry-run")
-        self.assertIn("of 1.00 GiB (cache_max)", out)
+        self.assertIn("of 1.0 GiB (cache_max)", out)
         self.assertIn("keep", self.line(out, self.clone("beta")))
         with open(conf, "w") as f:
             f.write("options:\n  cache_dir: %s\n  cache_max: 0\n" % self.cache)
