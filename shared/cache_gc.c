@@ -307,7 +307,7 @@ static bool blob_named(const struct survey *s, const struct sfs_cache_entry *b)
 		return false;
 	for (size_t i = 0; i < s->out->n; i++) {
 		const struct sfs_cache_entry *e = &s->out->v[i];
-		if (s->kinds[i] == SERVER && !e->dropped &&
+		if (s->kinds[i] == SERVER && !e->dropped && e->ndigests &&
 		    bsearch(sum, e->digests, e->ndigests, sizeof(*e->digests),
 		            cmp_digest))
 			return true;
