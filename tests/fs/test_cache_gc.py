@@ -24,6 +24,7 @@ from test_git_sources import GitRepos, fill_work
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from gitserver import GitServer  # noqa: E402
 from mcpskillserver import SkillServer  # noqa: E402
+from test_mcp_source import fill as fill_served  # noqa: E402
 
 OLD = 1_500_000_000     # 2017: long before anything these tests fetch
 
@@ -173,17 +174,38 @@ class CacheGc(MountTestCase):
         wait_for(lambda: live.generation() > gen, what="the build SIGHUP made")
         self.assertIn(b"version one", live.read("skills", "pdf-forms", "reference.md"))
 
+    @unittest.skipUnless(SkillServer.available(),
+                         "needs node and the MCP SDK (npm ci in tests/mcp)")
     def test_two_mounts_share_a_cache_and_a_dead_mounts_lease_is_ignored(self):
+        served = os.path.join(self.make_dir(), "skills")
+        fill_served(served)
+        srv = SkillServer(served)
+        self.addCleanup(srv.stop)
         first = self.mount_git("alpha")
-        second = self.mount_git("alpha", "beta")
+        # the server first: its skills shadow the repositories' of the
+        # same names
+        second = self.mount([], ["--source", "mcp+" + srv.url,
+                                 "--source", self.url("alpha"), "--source", self.url("beta"),
+                                 "-o", "cache_dir=" + self.cache])
+        self.assertEqual(second.read("skills", "pdf-forms", "scripts", "fill.py"),
+                         b"print('filled')\n")
         alpha, beta = self.clone("alpha"), self.clone("beta")
+        mcp = os.path.join(self.cache, "mcp")
+        [server] = [d for d in os.listdir(mcp) if d != "blobs"]
+        blobs = os.listdir(os.path.join(mcp, "blobs"))
+        self.assertTrue(blobs)
         out = self.gc("--max", "0", status=1)
         self.assertIn("2 running mounts", out)
         self.assertEqual((self.clone("alpha"), self.clone("beta")), (alpha, beta))
+        self.assertIn("in use by a running mount", self.line(out, "mcp/" + server))
+        self.assertIn("named by a kept listing", self.line(out, "mcp/blobs/" + blobs[0]))
+        self.assertEqual(os.listdir(os.path.join(mcp, "blobs")), blobs)
         # the second ends: its lease goes with it, alpha stays the first's
         second.stop()
         self.gc("--max", "0", status=1)
         self.assertEqual((self.clone("alpha"), self.clone("beta")), (alpha, None))
+        self.assertEqual(sorted(os.listdir(mcp)), ["blobs"])
+        self.assertEqual(os.listdir(os.path.join(mcp, "blobs")), [])
         # the first is killed: its lease stays behind, held by nobody
         first.terminate(signal.SIGKILL)
         leases = os.listdir(os.path.join(self.cache, "leases"))
@@ -252,8 +274,7 @@ def cache_bytes_without(cache, entry):
 class CacheMaxThroughAStorm(MountTestCase):
     def test_the_cache_stays_under_cache_max_while_a_listing_storms(self):
         served = os.path.join(self.make_dir(), "skills")
-        from test_mcp_source import fill
-        fill(served)
+        fill_served(served)
         cache = self.make_dir()
         bound = 96 * 1024
         # what an earlier mount left: a clone and a server's folder that
