@@ -93,6 +93,7 @@ void options_usage(FILE *out, const char *prog)
 "             [--strict] [--json] [DIR]...\n"
 "       %s export --anthropic OUTDIR [--skills-dir DIR]... [--config FILE]\n"
 "       %s lock [-o FILE] MOUNTPOINT\n"
+"       %s gc [--config FILE] [--cache-dir DIR] [--max SIZE] [--dry-run]\n"
 "       %s SOURCE MOUNTPOINT -o OPT[,OPT...]     (mount -t fuse.skillsfs)\n"
 "\n"
 "Serves every skill of the skills directories as one read-only filesystem:\n"
@@ -132,7 +133,7 @@ void options_usage(FILE *out, const char *prog)
 "    -h, --help             print this help\n"
 "    -V, --version          print the version\n"
 "\n"
-"skillsfs -o options:\n", prog, prog, prog, prog, prog, prog);
+"skillsfs -o options:\n", prog, prog, prog, prog, prog, prog, prog);
 	print_table(out);
 	fputs(
 "\n"
