@@ -150,6 +150,16 @@ static int report(const sfs_catalog *cat, bool json)
 	return n.errors ? CLI_EXIT_FAILED : 0;
 }
 
+int check_read_config(int argc, char **argv, struct cli_skills *o)
+{
+	struct check_opts c = { 0 };
+
+	cli_skills_init(&c.skills);
+	int status = parse_args(argc, argv, &c);
+	*o = c.skills;
+	return status;
+}
+
 int check_main(int argc, char **argv)
 {
 	struct check_opts o = { 0 };

@@ -83,6 +83,8 @@ int cli_fail(const char *cmd, const char *fmt, ...)
 /* The usage error for what getopt_long returned as ':' (a value missing)
  * or '?' (an unknown option), with opterr 0 and ":" leading optstring. */
 int cli_option_error(const char *cmd, int c, char *const argv[]);
+/* Prints a size for a person: "512 bytes", "1.5 KiB", ... "1.0 GiB". */
+void cli_print_size(long long bytes);
 /* --version: prints "CMD VERSION"; returns 0. */
 int cli_version(const char *cmd);
 
@@ -140,8 +142,12 @@ int cli_skills_getopt(const char *cmd, const char *usage, int argc,
                       char **argv, const char *optstring,
                       const struct option *longopts, cli_take_fn *take,
                       void *cmd_opts, struct cli_skills *o);
+/* After the command line: reads --config FILE, the one reader of every
+ * command's configuration (tests/unit/test_cli_config.c holds them to
+ * it).  Returns -1 to go on, or the exit status after printing why not. */
+int cli_skills_config(const char *cmd, struct cli_skills *o);
 /*
- * After the command line: reads --config FILE and, when no root was
+ * After the command line: reads --config FILE (cli_skills_config) and, when no root was
  * named, takes them from the file's lock: (whose filter the build then
  * applies, as a mount's) or from roots_fallback.  Returns -1 to go on,
  * or the exit status after printing why not.
@@ -162,5 +168,15 @@ int check_main(int argc, char **argv);
 int export_main(int argc, char **argv);
 int lock_main(int argc, char **argv);
 int status_main(int argc, char **argv);
+int gc_main(int argc, char **argv);
+
+/* What each command's own command line makes of --config FILE, through
+ * the parse its main runs: -1 to go on with *o filled (free it with
+ * cli_skills_free), or the exit status.  Every one ends in
+ * cli_skills_config; tests/unit/test_cli_config.c holds them to it. */
+int check_read_config(int argc, char **argv, struct cli_skills *o);
+int export_read_config(int argc, char **argv, struct cli_skills *o);
+int status_read_config(int argc, char **argv, struct cli_skills *o);
+int gc_read_config(int argc, char **argv, struct cli_skills *o);
 
 #endif

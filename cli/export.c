@@ -812,6 +812,16 @@ static int export_catalog(const sfs_catalog *cat, const char *outdir)
 	return status ? status : checked;
 }
 
+int export_read_config(int argc, char **argv, struct cli_skills *o)
+{
+	struct export_opts e = { 0 };
+
+	cli_skills_init(&e.skills);
+	int status = parse_args(argc, argv, &e);
+	*o = e.skills;
+	return status;
+}
+
 int export_main(int argc, char **argv)
 {
 	struct export_opts o = { 0 };

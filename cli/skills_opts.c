@@ -86,10 +86,19 @@ static int roots_of_lock(const char *cmd, struct cli_skills *o)
 	return -1;
 }
 
-int cli_skills_finish(const char *cmd, struct cli_skills *o)
+int cli_skills_config(const char *cmd, struct cli_skills *o)
 {
 	if (o->config && conffile_load(cmd, o->config, &o->cf) < 0)
 		return CLI_EXIT_USAGE;
+	return -1;
+}
+
+int cli_skills_finish(const char *cmd, struct cli_skills *o)
+{
+	int status = cli_skills_config(cmd, o);
+
+	if (status >= 0)
+		return status;
 	if (o->roots.n > 0)
 		return -1;
 	if (o->cf.lock)

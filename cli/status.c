@@ -27,7 +27,7 @@
 enum { STATUS_WRONG = 1, STATUS_UNREADABLE = 3 };
 
 static const char usage_text[] =
-	"usage: skillsfs status [--json] [MOUNTPOINT]\n"
+	"usage: skillsfs status [--json] [--config FILE] [MOUNTPOINT]\n"
 	"\n"
 	"Sum up the skillsfs mount at MOUNTPOINT from its status.json: its\n"
 	"roots and what each serves, how many skills are served, invalid and\n"
@@ -35,10 +35,12 @@ static const char usage_text[] =
 	"the size of the cache folder.  Without MOUNTPOINT, every skillsfs\n"
 	"mount of yours.\n"
 	"\n"
-	"  --json     print the mount's status.json as it is (without\n"
-	"             MOUNTPOINT: an array of {\"mountpoint\", \"status\"})\n"
-	"  --help     print this help and exit\n"
-	"  --version  print the version and exit\n"
+	"  --json         print the mount's status.json as it is (without\n"
+	"                 MOUNTPOINT: an array of {\"mountpoint\", \"status\"})\n"
+	"  --config FILE  the cache folder of a configuration file, for a\n"
+	"                 mount whose status.json names none\n"
+	"  --help         print this help and exit\n"
+	"  --version      print the version and exit\n"
 	"\n"
 	"Exit status: 0 when nothing is wrong, 1 when a mount reports errors\n"
 	"(an invalid or unlocked skill, an error among its findings), 2 on a\n"
@@ -48,6 +50,7 @@ static const char usage_text[] =
 struct status_opts {
 	const char *mount;     /* or NULL: every mount of the user */
 	bool json;
+	struct cli_skills skills;   /* --config FILE and what it says */
 };
 
 /* ---- the command line ------------------------------------------------- */
@@ -67,12 +70,13 @@ static int parse_args(int argc, char **argv, struct status_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "config", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int status = cli_skills_getopt(CMD, usage_text, argc, argv, ":hV",
-	                               longopts, take_option, o, NULL);
+	                               longopts, take_option, o, &o->skills);
 
 	if (status >= 0)
 		return status;
@@ -80,7 +84,17 @@ static int parse_args(int argc, char **argv, struct status_opts *o)
 		return cli_usage_error(CMD, "unexpected argument '%s'",
 		                       argv[optind + 1]);
 	o->mount = optind < argc ? argv[optind] : NULL;
-	return -1;
+	return cli_skills_config(CMD, &o->skills);
+}
+
+int status_read_config(int argc, char **argv, struct cli_skills *o)
+{
+	struct status_opts s = { 0 };
+
+	cli_skills_init(&s.skills);
+	int status = parse_args(argc, argv, &s);
+	*o = s.skills;
+	return status;
 }
 
 /* ---- which mounts ----------------------------------------------------- */
@@ -233,22 +247,13 @@ static long long folder_size(const char *dir)
 	return total;
 }
 
-static void print_size(long long bytes)
-{
-	if (bytes < 1024)
-		printf("%lld bytes", bytes);
-	else if (bytes < 1024 * 1024)
-		printf("%.1f KiB", (double)bytes / 1024);
-	else
-		printf("%.1f MiB", (double)bytes / (1024 * 1024));
-}
-
 /* Git and MCP roots are fetched into the cache folder, which status.json
- * names (a daemon older than that: the default one). */
-static void print_cache(const cJSON *st)
+ * names (a daemon older than that: --config's, else the default one). */
+static void print_cache(const cJSON *st, const struct sfs_config_file *cf)
 {
 	const cJSON *roots = cJSON_GetObjectItemCaseSensitive(st, SFS_STATUS_ROOTS);
 	const char *named = text_of(st, SFS_STATUS_CACHE_DIR);
+	const char *file_dir = cf->options[SFS_OPT_CACHE_DIR].text;
 	const cJSON *root;
 	bool fetched = false;
 
@@ -256,17 +261,28 @@ static void print_cache(const cJSON *st)
 		fetched |= text_of(root, SFS_STATUS_ROOT_KIND) != NULL;
 	if (!fetched)
 		return;
-	char *dir = named ? strdup(named) : cli_default_cache_dir();
+	char *dir = named ? strdup(named) : file_dir ? strdup(file_dir) :
+	            cli_default_cache_dir();
 	if (!dir)
 		return;
 	long long size = folder_size(dir);
+	const cJSON *max = cJSON_GetObjectItemCaseSensitive(st,
+	                                                    SFS_STATUS_CACHE_MAX);
 	printf("cache folder: %s: ", dir);
 	if (size < 0)
 		printf("unknown size (%s)", strerror((int)-size));
 	else
-		print_size(size);
-	printf("%s\n", named ? "" : " (the default: the mount does not say "
-	       "which it uses)");
+		cli_print_size(size);
+	if (cJSON_IsNumber(max) && max->valuedouble > 0) {
+		printf(" of ");
+		cli_print_size((long long)max->valuedouble);
+		printf(" (cache_max)");
+	} else if (cJSON_IsNumber(max)) {
+		printf(" (no cache_max)");
+	}
+	printf("%s\n", named ? "" : file_dir ? " (--config's: the mount does "
+	       "not say which it uses)" : " (the default: the mount does not "
+	       "say which it uses)");
 	free(dir);
 }
 
@@ -377,7 +393,8 @@ static void print_unlisted(const cJSON *unlisted)
 }
 
 /* Prints the summary of one mount; returns whether something is wrong. */
-static bool summarize(const char *point, const cJSON *st)
+static bool summarize(const char *point, const cJSON *st,
+                      const struct sfs_config_file *cf)
 {
 	const cJSON *counts = cJSON_GetObjectItemCaseSensitive(st, "counts");
 	const cJSON *roots = cJSON_GetObjectItemCaseSensitive(st, SFS_STATUS_ROOTS);
@@ -418,7 +435,7 @@ static bool summarize(const char *point, const cJSON *st)
 		print_finding(d, "    ");
 	print_skills(cJSON_GetObjectItemCaseSensitive(st, SFS_STATUS_SKILLS));
 	print_unlisted(cJSON_GetObjectItemCaseSensitive(st, SFS_STATUS_UNLISTED));
-	print_cache(st);
+	print_cache(st, cf);
 	bool wrong = errors > 0 || invalid > 0 || unlocked > 0;
 	printf("status: %s\n", wrong ? "something is wrong (see the findings)"
 	                             : "ok");
@@ -441,7 +458,7 @@ static int status_of(const char *point, const struct status_opts *o)
 	else if (o->json)
 		rc = fwrite(text, 1, len, stdout) == len ? 0 : STATUS_UNREADABLE;
 	else
-		rc = summarize(point, st) ? STATUS_WRONG : 0;
+		rc = summarize(point, st, &o->skills.cf) ? STATUS_WRONG : 0;
 	cJSON_Delete(st);
 	free(text);
 	return rc;
@@ -506,16 +523,16 @@ static int status_of_all(const struct status_opts *o)
 int status_main(int argc, char **argv)
 {
 	struct status_opts o = { 0 };
-	int rc = parse_args(argc, argv, &o);
 	char *point;
 
-	if (rc >= 0)
-		return rc;
-	if (!o.mount)
-		return status_of_all(&o);
-	if ((rc = mount_point_of(o.mount, &point)))
-		return rc;
-	rc = status_of(point, &o);
-	free(point);
+	cli_skills_init(&o.skills);
+	int rc = parse_args(argc, argv, &o);
+	if (rc < 0 && !o.mount)
+		rc = status_of_all(&o);
+	else if (rc < 0 && !(rc = mount_point_of(o.mount, &point))) {
+		rc = status_of(point, &o);
+		free(point);
+	}
+	cli_skills_free(&o.skills);
 	return rc;
 }

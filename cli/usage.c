@@ -57,3 +57,15 @@ int cli_version(const char *cmd)
 	printf("%s %s\n", cmd, SKILLSFS_VERSION);
 	return 0;
 }
+
+void cli_print_size(long long bytes)
+{
+	if (bytes < 1024)
+		printf("%lld bytes", bytes);
+	else if (bytes < 1024 * 1024)
+		printf("%.1f KiB", (double)bytes / 1024);
+	else if (bytes < 1024LL * 1024 * 1024)
+		printf("%.1f MiB", (double)bytes / (1024 * 1024));
+	else
+		printf("%.1f GiB", (double)bytes / (1024 * 1024 * 1024));
+}

@@ -49,6 +49,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cache_bound.h"
 #include "daemon.h"
 #include "fetcher.h"
 #include "listener.h"
@@ -85,6 +86,9 @@ struct fetcher {
 	                                by its deadline waits for that turn */
 	bool first_only;             /* that turn: only those roots */
 	struct listeners *listeners;
+	struct sfs_cache_lease lease; /* on what the roots keep in the
+	                                cache folder (cache_bound.c) */
+	unsigned long updates;       /* updates done, to collect after */
 };
 
 static long long now_ms(void)
@@ -97,6 +101,7 @@ static long long now_ms(void)
 
 static void fetcher_free(struct fetcher *f)
 {
+	sfs_cache_lease_drop(&f->lease);
 	if (f->kick >= 0)
 		close(f->kick);
 	if (f->news >= 0)
@@ -125,6 +130,7 @@ int fetcher_init(struct daemon *d)
 	struct fetcher *f = calloc(1, sizeof(*f));
 	if (!f)
 		return -ENOMEM;
+	f->lease.fd = -1;
 	d->root_notes = calloc(n, sizeof(*d->root_notes));
 	f->kick = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	f->news = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -140,6 +146,8 @@ int fetcher_init(struct daemon *d)
 		return -ENOMEM;
 	}
 	d->fetcher = f;
+	/* before the first fetch: what it brings is leased already */
+	cache_bound_lease(d, &f->lease);
 	return 0;
 }
 
@@ -205,6 +213,7 @@ static bool update_root(struct daemon *d, const struct sfs_config *cfg,
 
 	/* cleared first: news that comes during the fetch is fetched after */
 	atomic_store(&f->pending[i], false);
+	f->updates++;
 	int rc = sfs_source_update(cfg, root, version, sizeof(version), &ttl,
 	                           why, sizeof(why));
 	if (rc == -ECANCELED && f->starting) {
@@ -351,6 +360,7 @@ static void *run(void *arg)
 	long long due = sleep < 0 ? -1 : now_ms() + sleep;   /* every root */
 	int news_ms = -1;
 	bool first = f->first_pending;   /* fetched at once */
+	unsigned long collected = 0;     /* f->updates at the last collection */
 
 	while (!atomic_load(&f->stop)) {
 		struct pollfd p[2] = {
@@ -388,6 +398,10 @@ static void *run(void *arg)
 		/* SIGHUP also looks at every folder: it always rebuilds */
 		if (hup || moved)
 			refresher_reload(d);
+		if (f->updates != collected) {
+			collected = f->updates;
+			cache_bound_keep(d);
+		}
 	}
 	return NULL;
 }
@@ -398,6 +412,9 @@ int fetcher_start(struct daemon *d)
 
 	if (!f)
 		return 0;
+	/* the mount's process now that it has daemonized */
+	if (f->lease.fd >= 0)
+		sfs_cache_lease_refresh(&f->lease);
 	int rc = pthread_create(&f->thread, NULL, run, d);
 	if (rc != 0)
 		return -rc;

@@ -19,5 +19,7 @@ int main(int argc, char **argv)
 		return lock_main(argc - 1, argv + 1);
 	if (argc > 1 && strcmp(argv[1], "status") == 0)
 		return status_main(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "gc") == 0)
+		return gc_main(argc - 1, argv + 1);
 	return mount_main(argc, argv);
 }

@@ -70,6 +70,10 @@ static void print_row(FILE *out, const struct sfs_opt_row *r)
 	if (words)
 		snprintf(help, sizeof(help), "%s (default %s)", r->help,
 		         words[r->def]);
+	else if (r->kind == SFS_OPTK_SIZE && r->def &&
+	         r->def % (1L << 30) == 0)
+		snprintf(help, sizeof(help), "%s (default %ldG)", r->help,
+		         r->def >> 30);
 	else if (sfs_opt_is_number(r->kind) && r->def >= r->min)
 		snprintf(help, sizeof(help), "%s (default %ld)", r->help,
 		         r->def);
@@ -95,6 +99,7 @@ void options_usage(FILE *out, const char *prog)
 "             [--strict] [--json] [DIR]...\n"
 "       %s export --anthropic OUTDIR [--skills-dir DIR]... [--config FILE]\n"
 "       %s lock [-o FILE] MOUNTPOINT\n"
+"       %s gc [--config FILE] [--cache-dir DIR] [--max SIZE] [--dry-run]\n"
 "       %s SOURCE MOUNTPOINT -o OPT[,OPT...]     (mount -t fuse.skillsfs)\n"
 "\n"
 "Serves every skill of the skills directories as one read-only filesystem:\n"
@@ -134,7 +139,7 @@ void options_usage(FILE *out, const char *prog)
 "    -h, --help             print this help\n"
 "    -V, --version          print the version\n"
 "\n"
-"skillsfs -o options:\n", prog, prog, prog, prog, prog, prog);
+"skillsfs -o options:\n", prog, prog, prog, prog, prog, prog, prog);
 	print_table(out);
 	fputs(
 "\n"
@@ -157,9 +162,9 @@ static const size_t field_offset[SFS_NOPTS] = {
 };
 
 /* A row's kind must fit its field's type: store() writes through it. */
-enum { FIELD_BOOL, FIELD_UNSIGNED, FIELD_TEXT, FIELD_ROOTS };
+enum { FIELD_BOOL, FIELD_UNSIGNED, FIELD_BYTES, FIELD_TEXT, FIELD_ROOTS };
 #define FIELD_TYPE(f) _Generic((f), bool: FIELD_BOOL, \
-	unsigned: FIELD_UNSIGNED, char *: FIELD_TEXT, \
+	unsigned: FIELD_UNSIGNED, long long: FIELD_BYTES, char *: FIELD_TEXT, \
 	struct roots: FIELD_ROOTS)
 #define TYPE_OF_FLAG FIELD_BOOL
 #define TYPE_OF_NOFLAG FIELD_BOOL
@@ -170,6 +175,7 @@ enum { FIELD_BOOL, FIELD_UNSIGNED, FIELD_TEXT, FIELD_ROOTS };
 #define TYPE_OF_MIB FIELD_UNSIGNED
 #define TYPE_OF_COUNT FIELD_UNSIGNED
 #define TYPE_OF_CHOICE FIELD_UNSIGNED
+#define TYPE_OF_SIZE FIELD_BYTES
 #define TYPE_OF_FOLDER FIELD_TEXT
 #define TYPE_OF_FILE FIELD_TEXT
 #define TYPE_OF_FOLDERS FIELD_ROOTS
@@ -244,6 +250,9 @@ static int store(struct mount_options *o, enum sfs_opt id, long number,
 		return set_text(field, text, false, shown);
 	case SFS_OPTK_FOLDERS:
 		return add_dirs(o, text, "skills_dir=");
+	case SFS_OPTK_SIZE:
+		*(long long *)field = number;
+		return 0;
 	default:
 		*(unsigned *)field = (unsigned)number;
 		return 0;
@@ -258,6 +267,8 @@ static void set_defaults(struct mount_options *o)
 		void *field = (char *)o + field_offset[id];
 		if (sfs_opt_is_flag(r->kind))
 			*(bool *)field = r->def != 0;
+		else if (r->kind == SFS_OPTK_SIZE)
+			*(long long *)field = r->def;
 		else if (sfs_opt_is_number(r->kind))
 			*(unsigned *)field = (unsigned)r->def;
 	}

@@ -38,6 +38,7 @@ struct mount_options {
 	unsigned fetch_timeout_s;  /* -o fetch_timeout=S: git_fetch.c */
 	unsigned read_timeout_s;   /* -o read_timeout=S: remote_read.c */
 	char *cache_dir;           /* -o cache_dir=DIR, or the default */
+	long long cache_max;       /* -o cache_max=SIZE, bytes; 0: none */
 	bool force_polling;        /* -o polling: never use inotify */
 	bool strict;               /* -o strict: warnings are errors */
 	unsigned trust;            /* -o trust=: enum sfs_trust */

@@ -192,6 +192,7 @@ static int render_docs(struct builder *b)
 		.refresh_mode = g->refresh_mode,
 		.root_sources = b->p->root_sources,
 		.cache_dir = b->p->cache_dir,
+		.cache_max = b->p->cache_max,
 		.pending = b->p->pending,
 		.views = g->views,
 	};

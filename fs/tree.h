@@ -31,6 +31,7 @@ struct gen_params {
 	const char *refresh_mode;           /* static string */
 	const char *const *root_sources;    /* per root, for status.json */
 	const char *cache_dir;              /* for status.json; or NULL */
+	long long cache_max;                /* for status.json */
 	uid_t uid;                          /* owner of generated entries */
 	gid_t gid;
 	uint64_t *next_ino;                 /* allocator, advanced */

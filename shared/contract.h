@@ -313,6 +313,8 @@ cJSON *sfs_record_findings(const cJSON *record);
 #define SFS_STATUS_VIEWS "views"
 /* The folder the daemon keeps its git clones and MCP listings in. */
 #define SFS_STATUS_CACHE_DIR "cache_dir"
+/* Its bound in bytes (-o cache_max; 0: none). */
+#define SFS_STATUS_CACHE_MAX "cache_max"
 
 /* The generation a head of status.json names, or 0 when it names none. */
 unsigned long long sfs_status_generation(const char *head, size_t len);

@@ -4,6 +4,7 @@
  * written and what an error says it should be.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,7 +46,7 @@ int sfs_opt_find(const char *name, size_t len)
 
 bool sfs_opt_is_number(enum sfs_opt_kind k)
 {
-	return k >= SFS_OPTK_MS && k <= SFS_OPTK_CHOICE;
+	return k >= SFS_OPTK_MS && k <= SFS_OPTK_SIZE;
 }
 
 bool sfs_opt_is_flag(enum sfs_opt_kind k)
@@ -59,6 +60,7 @@ const char *sfs_opt_arg(enum sfs_opt_kind k)
 		[SFS_OPTK_MS] = "MS", [SFS_OPTK_US] = "US",
 		[SFS_OPTK_SECONDS] = "S", [SFS_OPTK_MIB] = "MIB",
 		[SFS_OPTK_COUNT] = "N", [SFS_OPTK_CHOICE] = "WORD",
+		[SFS_OPTK_SIZE] = "SIZE",
 		[SFS_OPTK_FOLDER] = "DIR",
 		[SFS_OPTK_FILE] = "FILE", [SFS_OPTK_FOLDERS] = "DIR[:DIR...]",
 	};
@@ -71,6 +73,7 @@ static const char *unit(enum sfs_opt_kind k)
 		[SFS_OPTK_MS] = "milliseconds", [SFS_OPTK_US] = "microseconds",
 		[SFS_OPTK_SECONDS] = "seconds", [SFS_OPTK_MIB] = "mebibytes",
 		[SFS_OPTK_COUNT] = "a count",
+		[SFS_OPTK_SIZE] = "a size in bytes, or with K, M, G or T",
 	};
 	return units[k] ? units[k] : "a value";
 }
@@ -89,6 +92,35 @@ int sfs_decimal(const char *text, long min, long max, long *out)
 	return 0;
 }
 
+int sfs_size(const char *text, long min, long max, long *out)
+{
+	static const char units[] = "KMGT";
+	char digits[32];
+	size_t n = strspn(text, "0123456789");
+	const char *u = n && text[n] ? strchr(units, text[n] & ~0x20) : NULL;
+	const char *rest = u ? text + n + 1 : text + n;
+	long v;
+
+	/* 512M, 512MB, 512MiB: binary multiples, as du and ls -h give */
+	if (n == 0 || n >= sizeof(digits) || (*rest && strcmp(rest, "B") &&
+	                                      (!u || strcmp(rest, "iB"))))
+		return -EINVAL;
+	memcpy(digits, text, n);
+	digits[n] = '\0';
+	if (sfs_decimal(digits, 0, LONG_MAX, &v) < 0)
+		return -EINVAL;
+	for (int shift = u ? (int)(u - units + 1) * 10 : 0; shift > 0;
+	     shift -= 10) {
+		if (v > LONG_MAX >> 10)
+			return -EINVAL;
+		v <<= 10;
+	}
+	if (v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
 int sfs_opt_number(const struct sfs_opt_row *r, const char *text, long *out)
 {
 	const char *const *words = choices[r - rows];
@@ -100,7 +132,11 @@ int sfs_opt_number(const struct sfs_opt_row *r, const char *text, long *out)
 			*out = i;
 			return 0;
 		}
-	return words ? -EINVAL : sfs_decimal(text, r->min, r->max, out);
+	if (words)
+		return -EINVAL;
+	if (r->kind == SFS_OPTK_SIZE)
+		return sfs_size(text, r->min, r->max, out);
+	return sfs_decimal(text, r->min, r->max, out);
 }
 
 void sfs_opt_expected(const struct sfs_opt_row *r, char *buf, size_t len)
@@ -115,7 +151,11 @@ void sfs_opt_expected(const struct sfs_opt_row *r, char *buf, size_t len)
 			                         i ? "," : "", words[i]);
 		return;
 	}
-	snprintf(buf, len, "%s (%ld-%ld)", unit(r->kind), r->min, r->max);
+	if (r->kind == SFS_OPTK_SIZE)
+		snprintf(buf, len, "%s (512M)", unit(r->kind));
+	else
+		snprintf(buf, len, "%s (%ld-%ld)", unit(r->kind), r->min,
+		         r->max);
 }
 
 void sfs_opt_file_names(char *buf, size_t len)

@@ -27,6 +27,7 @@ enum sfs_opt_kind {
 	SFS_OPTK_MIB,       /*   mebibytes, */
 	SFS_OPTK_COUNT,     /*   a count, */
 	SFS_OPTK_CHOICE,    /*   one of the row's words, by its index */
+	SFS_OPTK_SIZE,      /*   bytes (long long), or with K, M, G, T */
 	SFS_OPTK_FOLDER,    /* a folder (char *), made absolute */
 	SFS_OPTK_FILE,      /* a file (char *), as given */
 	SFS_OPTK_FOLDERS,   /* DIR[:DIR...]: roots, in order */
@@ -86,6 +87,10 @@ enum sfs_opt_kind {
 	X(CACHE_DIR, "cache_dir", FOLDER, cache_dir, 0, 0, 0, true,         \
 	  "where remote git sources are cloned and MCP listings kept "      \
 	  "(default $XDG_CACHE_HOME/skillsfs, ~/.cache/skillsfs)")           \
+	X(CACHE_MAX, "cache_max", SIZE, cache_max, 1L << 30, 0,            \
+	  1024L * 1024 * 1024 * 1024 * 1024, true, "keep the cache folder under SIZE bytes (512M, 2G), "       \
+	  "removing what no running mount needs, least recently used "      \
+	  "first; 0: no bound")                                              \
 	X(NONEMPTY, "nonempty", FLAG, nonempty, 0, 0, 0, true,              \
 	  "allow mounting over a non-empty folder")                          \
 	X(ALLOW_OTHER, "allow_other", FUSE_FLAG, allow_other, 0, 0, 0, true,\
@@ -152,6 +157,11 @@ const char *sfs_opt_arg(enum sfs_opt_kind k);
 /* A number from text: decimal digits only, from min to max.  Returns 0,
  * or -EINVAL. */
 int sfs_decimal(const char *text, long min, long max, long *out);
+
+/* A size from text: decimal digits, then K, M, G or T (binary
+ * multiples; "MB" and "MiB" too), from min to max bytes.  Returns 0, or
+ * -EINVAL. */
+int sfs_size(const char *text, long min, long max, long *out);
 
 /* A number of row r from text: decimal digits only, within its range.
  * Returns 0, or -EINVAL. */

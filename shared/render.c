@@ -1024,7 +1024,10 @@ char *sfs_render_status(const sfs_catalog *cat,
 	if (info->pending)
 		add(&j, doc, "pending", status_pending(&j, cat, info->pending));
 	add(&j, doc, "diagnostics", diag_array(&j, cat->diags, cat->ndiags));
-	if (info->cache_dir)
+	if (info->cache_dir) {
 		add(&j, doc, SFS_STATUS_CACHE_DIR, str(&j, info->cache_dir));
+		add(&j, doc, SFS_STATUS_CACHE_MAX,
+		    num(&j, (double)info->cache_max));
+	}
 	return print(&j, doc, true, true);
 }

@@ -529,6 +529,7 @@ struct sfs_status_info {
 	const struct sfs_views *views;     /* views.h; or NULL */
 	const char *cache_dir;             /* where remote roots are kept;
 	                                      or NULL: not said */
+	long long cache_max;               /* its bound in bytes; 0: none */
 };
 char *sfs_render_status(const sfs_catalog *cat,
                         const struct sfs_status_info *info);

@@ -7,8 +7,10 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "cache_gc.h"
 #include "snapshot.h"
 #include "source.h"
 
@@ -73,6 +75,29 @@ static const struct sfs_source_options *root_options(
 		if (strcmp(cfg->roots[i], root) == 0)
 			return &cfg->root_options[i];
 	return NULL;
+}
+
+char *sfs_source_cache_entry(const char *root, const char *cache_dir)
+{
+	const struct sfs_source_ops *kind = sfs_source_kind(root);
+	struct sfs_source_url u;
+	const char *why;
+	char *path = NULL;
+	size_t n = cache_dir ? strlen(cache_dir) : 0;
+
+	if (!kind->cache_path || !n ||
+	    sfs_source_url_parse(root, &u, &why) < 0)
+		return NULL;
+	path = kind->cache_path(&u, cache_dir);
+	sfs_source_url_free(&u);
+	/* the entry's name inside the cache folder */
+	if (path && strncmp(path, cache_dir, n) == 0 && path[n] == '/')
+		memmove(path, path + n + 1, strlen(path + n + 1) + 1);
+	else if (path) {
+		free(path);
+		path = NULL;
+	}
+	return path;
 }
 
 int sfs_source_open(const struct sfs_config *cfg, const char *root,

@@ -99,6 +99,12 @@ struct sfs_source_ops {
 	int (*update)(const char *root, const struct sfs_source_options *opts,
 	              const char *cache_dir, bool skill_mds, char *version,
 	              size_t vlen, unsigned *ttl_ms, char *why, size_t wlen);
+	/* The entry of the cache folder that holds what a root of the kind
+	 * (parsed: u) keeps there, a path under cache_dir (malloc'd), or
+	 * NULL when it keeps nothing or no memory (cache_gc.h).  NULL (the
+	 * operation) for a kind that keeps nothing. */
+	char *(*cache_path)(const struct sfs_source_url *u,
+	                    const char *cache_dir);
 	/* sfs_source_listen of a root of the kind; NULL when the kind sends
 	 * no news (SFS_SOURCE_LISTENS says which roots may). */
 	int (*listen)(const char *root, const struct sfs_source_options *opts,
@@ -304,6 +310,10 @@ int sfs_mcp_note_blocked(const char *state, const struct sfs_mcp_file *want,
 /* The hex name of the server's current listing (state/current), in hex;
  * -ENOENT when there is none (mcp_prune.c). */
 int sfs_mcp_current_hex(const char *state, char hex[65]);
+/* Appends to *v (*n digests, malloc'd) every digest "sha256:<hex>" that
+ * a listing of the server's folder dfd names, unsorted (mcp_prune.c: a
+ * scan of the text, which never removes too much).  0 or -ENOMEM. */
+int sfs_mcp_listings_named(int dfd, uint8_t (**v)[32], size_t *n);
 /* Removes from the cache what no longer serves (mcp_prune.c): in the
  * server's folder `state`, every listing but the current one and
  * `previous` (hex, or NULL), and the mismatch records of digests neither

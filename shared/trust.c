@@ -11,6 +11,7 @@
  * from / or from the folder that holds it: $HOME or a cache folder behind
  * a link still works, and the folder holding the link passed the rule.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -546,4 +547,138 @@ int sfs_cache_mkdirs(const char *path)
 		return dfd;
 	close(dfd);
 	return 0;
+}
+
+/* ---- whole entries of a cache folder (cache_gc.c) ----------------------- */
+
+char *sfs_cache_read_at(int dfd, const char *name, size_t max, int *fd_out)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	                           O_CLOEXEC);
+	struct stat st;
+	char *text = NULL;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (size_t)st.st_size <= max &&
+	    (text = malloc((size_t)st.st_size + 1))) {
+		ssize_t n = pread(fd, text, (size_t)st.st_size, 0);
+		if (n < 0) {
+			free(text);
+			text = NULL;
+		} else {
+			text[n] = '\0';
+		}
+	}
+	if (fd_out && text)
+		*fd_out = fd;
+	else
+		close(fd);
+	return text;
+}
+
+/* Calls each(dfd, name, st, arg) for every entry of the folder dfd but
+ * . and .., stopping at the first non-zero answer. */
+static int each_entry(int dfd, int (*each)(int, const char *,
+                                           const struct stat *, void *),
+                      void *arg)
+{
+	int fd = openat(dfd, ".", OPEN_DIR);
+	DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+	struct dirent *de;
+	int rc = 0;
+
+	if (!dir) {
+		rc = -errno;
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	while (rc == 0 && (de = readdir(dir))) {
+		struct stat st;
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;   /* gone meanwhile */
+		rc = each(dfd, de->d_name, &st, arg);
+	}
+	closedir(dir);
+	return rc;
+}
+
+/* The folder `name` of dfd, on dfd's filesystem: never through a link,
+ * never into another mount. */
+static int open_child_dir(int dfd, const char *name, const struct stat *st)
+{
+	struct stat parent, self;
+	int fd;
+
+	if (!S_ISDIR(st->st_mode) || fstat(dfd, &parent) < 0 ||
+	    st->st_dev != parent.st_dev)
+		return -EXDEV;
+	fd = openat(dfd, name, OPEN_DIR);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &self) < 0 || self.st_dev != st->st_dev ||
+	    self.st_ino != st->st_ino) {
+		close(fd);
+		return -ESTALE;   /* replaced between the look and the open */
+	}
+	return fd;
+}
+
+static int add_size(int dfd, const char *name, const struct stat *st,
+                    void *arg)
+{
+	long long *total = arg;
+
+	if (S_ISREG(st->st_mode)) {
+		*total += st->st_size;
+	} else if (S_ISDIR(st->st_mode)) {
+		int fd = open_child_dir(dfd, name, st);
+		if (fd >= 0) {
+			each_entry(fd, add_size, total);
+			close(fd);
+		}
+	}
+	return 0;
+}
+
+long long sfs_cache_entry_size(int dfd, const char *name)
+{
+	struct stat st;
+	long long total = 0;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	add_size(dfd, name, &st, &total);
+	return total;
+}
+
+static int remove_entry(int dfd, const char *name, const struct stat *st,
+                        void *arg)
+{
+	(void)arg;
+	if (S_ISDIR(st->st_mode)) {
+		int fd = open_child_dir(dfd, name, st);
+		if (fd < 0)
+			return fd;
+		int rc = each_entry(fd, remove_entry, NULL);
+		close(fd);
+		if (rc < 0)
+			return rc;
+		return unlinkat(dfd, name, AT_REMOVEDIR) < 0 ? -errno : 0;
+	}
+	/* a link is removed as a link: what it points to stays */
+	return unlinkat(dfd, name, 0) < 0 && errno != ENOENT ? -errno : 0;
+}
+
+int sfs_cache_remove_entry(int dfd, const char *name)
+{
+	struct stat st;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	return remove_entry(dfd, name, &st, NULL);
 }

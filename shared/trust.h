@@ -76,4 +76,20 @@ int sfs_cache_unlink(const char *path);
 /* The folder that holds `path`, made when missing and checked. */
 int sfs_cache_mkdirs(const char *path);
 
+/*
+ * Whole entries of a folder dfd of the cache (opened with
+ * sfs_trust_dir_open): a file, a link or a folder and all it holds.
+ * Nothing is reached through a link, nor on another filesystem than
+ * dfd's (a mount inside the cache is neither counted nor emptied).
+ */
+/* The regular file `name` of dfd whole, NUL-terminated (malloc'd), or
+ * NULL when it is none (a link is never followed), is past max bytes or
+ * cannot be read; with fd_out, its descriptor is left open there. */
+char *sfs_cache_read_at(int dfd, const char *name, size_t max, int *fd_out);
+/* The bytes of the regular files of entry `name`, or -errno. */
+long long sfs_cache_entry_size(int dfd, const char *name);
+/* Removes entry `name` (a link as a link): 0 (also when it is gone
+ * already) or -errno. */
+int sfs_cache_remove_entry(int dfd, const char *name);
+
 #endif

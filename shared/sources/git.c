@@ -1302,6 +1302,13 @@ static unsigned root_caps(const char *root)
 	                                          : caps | SFS_SOURCE_STOPPABLE;
 }
 
+/* A remote root's clone; a git+file:// root is read in place. */
+static char *cache_path(const struct sfs_source_url *u, const char *cache_dir)
+{
+	return u->kind == SFS_URL_GIT_REMOTE ?
+	       sfs_git_clone_path(cache_dir, u->location) : NULL;
+}
+
 const struct sfs_source_ops sfs_source_git = {
 	.kind = "git",
 	.prefix = "git+",
@@ -1311,6 +1318,7 @@ const struct sfs_source_ops sfs_source_git = {
 	.parse_url = sfs_source_git_url_parse,
 	.open = open_state,
 	.update = update,
+	.cache_path = cache_path,
 	.discover = discover,
 	.list = list,
 	.open_skill_md = open_skill_md,

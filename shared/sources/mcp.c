@@ -1191,6 +1191,12 @@ static unsigned root_caps(const char *root)
 	return caps;
 }
 
+/* The server's folder of listings (its verified files are shared). */
+static char *cache_path(const struct sfs_source_url *u, const char *cache_dir)
+{
+	return sfs_mcp_state_path(cache_dir, u->location);
+}
+
 const struct sfs_source_ops sfs_source_mcp = {
 	.kind = "mcp",
 	.prefix = "mcp+",
@@ -1201,6 +1207,7 @@ const struct sfs_source_ops sfs_source_mcp = {
 	.open = open_state,
 	.update = sfs_source_mcp_update,
 	.listen = sfs_source_mcp_listen,
+	.cache_path = cache_path,
 	.discover = discover,
 	.list = list,
 	.open_skill_md = open_skill_md,

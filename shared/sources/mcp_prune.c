@@ -32,6 +32,7 @@
 #include "grow.h"
 #include "snapshot.h"
 #include "source.h"
+#include "trust.h"
 
 #define HEX_LEN 64
 /* How old an unnamed verified file must be before it is removed. */
@@ -76,36 +77,11 @@ static int add_named(struct digests *set, const char *text)
 	return 0;
 }
 
-/* The regular file `name` in the folder dfd, NUL-terminated, malloc'd;
- * NULL when it is not one or cannot be read. */
-static char *read_at(int dfd, const char *name)
-{
-	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW |
-	                           O_NONBLOCK);
-	struct stat st;
-	char *text = NULL;
-
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (size_t)st.st_size <= LISTING_MAX &&
-	    (text = malloc((size_t)st.st_size + 1))) {
-		ssize_t n = pread(fd, text, (size_t)st.st_size, 0);
-		if (n < 0) {
-			free(text);
-			text = NULL;
-		} else {
-			text[n] = '\0';
-		}
-	}
-	close(fd);
-	return text;
-}
-
 int sfs_mcp_current_hex(const char *state, char hex[HEX_LEN + 1])
 {
 	int dfd = open(state, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	char *text = dfd < 0 ? NULL : read_at(dfd, "current");
+	char *text = dfd < 0 ? NULL :
+	             sfs_cache_read_at(dfd, "current", LISTING_MAX, NULL);
 	uint8_t sum[32];
 	int rc = text && strlen(text) == HEX_LEN && sfs_hex_decode(text, 32, sum, false) ?
 	         0 : -ENOENT;
@@ -166,11 +142,22 @@ static int mark_listings(int dfd, struct digests *set)
 		uint8_t sum[32];
 		if (!named(de->d_name, "listing-", ".json", sum))
 			continue;
-		char *text = read_at(dfd, de->d_name);
+		char *text = sfs_cache_read_at(dfd, de->d_name, LISTING_MAX,
+		                               NULL);
 		rc = text ? add_named(set, text) : 0;
 		free(text);
 	}
 	closedir(dir);
+	return rc;
+}
+
+int sfs_mcp_listings_named(int dfd, uint8_t (**v)[32], size_t *n)
+{
+	struct digests set = { .v = *v, .n = *n, .cap = *n };
+	int rc = mark_listings(dfd, &set);
+
+	*v = set.v;
+	*n = set.n;
 	return rc;
 }
 

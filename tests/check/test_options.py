@@ -18,7 +18,8 @@ t = Tap()
 
 FLAGS = {"FLAG", "NOFLAG", "FUSE_FLAG"}
 NUMBERS = {"MS": "milliseconds", "US": "microseconds", "SECONDS": "seconds",
-           "MIB": "mebibytes", "COUNT": "a count"}
+           "MIB": "mebibytes", "COUNT": "a count",
+           "SIZE": "a size in bytes, or with K, M, G or T"}
 # a word of the row's choices (mount_opts.c), as a file and -o give it
 CHOICES = {"trust": ("report", "one of report, withhold, hold")}
 # libfuse's own -o options the man page names as passing through
@@ -44,7 +45,7 @@ def number(c):
     """A C constant of the table: 86400 or 86400 * 366."""
     product = 1
     for factor in c.split("*"):
-        product *= int(factor)
+        product *= int(factor.strip().rstrip("L"))
     return product
 
 
@@ -144,7 +145,8 @@ with TempTree() as tmp:
              f"-o {name}: a value is needed", err)
         if kind in NUMBERS:
             rc, out, err = run(base + [f"{name}={hi + 1}"])
-            want = f"-o {name}={hi + 1}: expected {NUMBERS[kind]} ({lo}-{hi})"
+            shown = "512M" if kind == "SIZE" else f"{lo}-{hi}"
+            want = f"-o {name}={hi + 1}: expected {NUMBERS[kind]} ({shown})"
             t.ok(rc == 2 and want in err, f"-o {name} past its range", err)
         if kind == "CHOICE":
             rc, out, err = run(base + [f"{name}=sometimes"])

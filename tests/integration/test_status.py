@@ -135,8 +135,10 @@ class Status(MountTestCase):
         self.assertGreater(size, 0, "the mount keeps its digests there")
         shown = "%d bytes" % size if size < 1024 else \
             "%.1f KiB" % (size / 1024) if size < 1 << 20 else "%.1f MiB" % (size / (1 << 20))
-        self.assertIn("cache folder: %s: %s\n" % (cache, shown), r.stdout)
+        self.assertIn("cache folder: %s: %s of 1.0 GiB (cache_max)\n" % (cache, shown),
+                      r.stdout)
         self.assertEqual(m.json("status.json")["cache_dir"], cache)
+        self.assertEqual(m.json("status.json")["cache_max"], 1 << 30)
 
     def test_json_is_the_status_document(self):
         _, m = self.broken_mount()

@@ -1,0 +1,236 @@
+/*
+ * gc.c - `skillsfs gc`: the cache folder brought under its bound
+ * (cache_max), keeping what running mounts lease and what the
+ * configuration's lockfile pins, the rest removed least recently used
+ * first (shared/cache_gc.h says what and how).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cache_gc.h"
+#include "cli.h"
+#include "lockfile.h"
+#include "mount_opts.h"
+
+#define CMD "skillsfs gc"
+
+static const char usage_text[] =
+	"usage: skillsfs gc [--config FILE] [--cache-dir DIR] [--lock FILE]\n"
+	"                   [--max SIZE] [--dry-run]\n"
+	"\n"
+	"Bring the cache folder (where git and MCP sources are fetched) under\n"
+	"its bound: what a running skillsfs mount uses and what the lockfile\n"
+	"pins stay; of the rest, the least recently used goes first until the\n"
+	"folder holds at most SIZE bytes.  Nothing outside the folder is\n"
+	"removed, and no link is followed.\n"
+	"\n"
+	"  --config FILE    the cache folder, cache_max and lock: of a\n"
+	"                   configuration file (skillsfs(5))\n"
+	"  --cache-dir DIR  the cache folder (default: the file's cache_dir,\n"
+	"                   else $XDG_CACHE_HOME/skillsfs, ~/.cache/skillsfs)\n"
+	"  --lock FILE      keep what this lockfile's sources need too\n"
+	"  --max SIZE       the bound: bytes, or 512M, 2G (default: the\n"
+	"                   file's cache_max, else 1G); 0 removes all that\n"
+	"                   nothing uses\n"
+	"  --dry-run        say what would be removed, remove nothing\n"
+	"  --help           print this help and exit\n"
+	"  --version        print the version and exit\n"
+	"\n"
+	"Exit status: 0 when the folder is under its bound (or would be), 1\n"
+	"when what is in use alone is over it or a removal failed, 2 on a\n"
+	"usage error.\n";
+
+struct gc_opts {
+	struct cli_skills skills;   /* --config and what it says */
+	const char *cache_dir, *lock_file;
+	long max;
+	bool max_given, dry_run;
+};
+
+static bool take_option(void *opts, int c)
+{
+	struct gc_opts *o = opts;
+
+	switch (c) {
+	case 'C':
+		o->cache_dir = optarg;
+		return true;
+	case 'L':
+		o->lock_file = optarg;
+		return true;
+	case 'n':
+		o->dry_run = true;
+		return true;
+	case 'm':
+		/* a bad SIZE is said after the parse: -2 marks it */
+		o->max_given = true;
+		if (sfs_size(optarg, 0, __LONG_MAX__, &o->max) < 0)
+			o->max = -2;
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int parse_args(int argc, char **argv, struct gc_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "cache-dir", required_argument, NULL, 'C' },
+		{ "lock", required_argument, NULL, 'L' },
+		{ "max", required_argument, NULL, 'm' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int status = cli_skills_getopt(CMD, usage_text, argc, argv, ":hV",
+	                               longopts, take_option, o, &o->skills);
+
+	if (status < 0 && optind < argc)
+		status = cli_usage_error(CMD, "unexpected argument '%s'",
+		                         argv[optind]);
+	if (status < 0 && o->max == -2)
+		return cli_usage_error(CMD, "bad --max: expected a size in "
+		                       "bytes, or with K, M, G or T (512M)");
+	if (status < 0)
+		status = cli_skills_config(CMD, &o->skills);
+	return status;
+}
+
+/* The entries the lockfile's sources keep (malloc'd names), or NULL. */
+static char **pinned(const struct sfs_lock *lock, const char *cache_dir,
+                     size_t *n)
+{
+	char **v = calloc(lock ? lock->nsources + 1 : 1, sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; v && lock && i < lock->nsources; i++) {
+		char *e = sfs_source_cache_entry(lock->sources[i].root,
+		                                 cache_dir);
+		if (e)
+			v[(*n)++] = e;
+	}
+	return v;
+}
+
+static const char *why_kept(enum sfs_cache_need need)
+{
+	switch (need) {
+	case SFS_CACHE_LEASED: return "in use by a running mount";
+	case SFS_CACHE_PINNED: return "pinned by the lockfile";
+	case SFS_CACHE_FETCHING: return "a fetch is under way";
+	case SFS_CACHE_NAMED: return "named by a kept listing";
+	default: return "under the bound";
+	}
+}
+
+static int report(const struct gc_opts *o, const char *dir, long long max,
+                  const struct sfs_cache_gc *g)
+{
+	bool failed = false;
+
+	for (size_t i = 0; i < g->n; i++) {
+		const struct sfs_cache_entry *e = &g->v[i];
+		char when[32];
+		struct tm tm;
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M",
+		         localtime_r(&e->used, &tm));
+		printf("%-14s %s (", !e->dropped ? "keep" : e->failed ?
+		       "cannot remove" : o->dry_run ? "would remove" :
+		       "removed", e->name);
+		cli_print_size(e->bytes);
+		printf(", used %s%s%s)\n", when, e->dropped ? "" : ": ",
+		       e->dropped ? "" : why_kept(e->need));
+		failed |= e->failed;
+	}
+	if (g->stale_leases)
+		printf("%s %zu lease%s of mounts that ended\n",
+		       o->dry_run ? "would remove" : "removed", g->stale_leases,
+		       g->stale_leases == 1 ? "" : "s");
+	printf("%s: ", dir);
+	cli_print_size(g->before);
+	printf(" before, ");
+	cli_print_size(g->after);
+	printf(o->dry_run ? " after a gc, of " : " now, of ");
+	cli_print_size(max);
+	printf(" (cache_max); %zu running mount%s\n", g->leases,
+	       g->leases == 1 ? "" : "s");
+	if (failed)
+		return cli_fail(CMD, "some entries could not be removed");
+	if (g->after > max)
+		return cli_fail(CMD, "what is in use alone is over cache_max");
+	return 0;
+}
+
+int gc_read_config(int argc, char **argv, struct cli_skills *o)
+{
+	struct gc_opts g = { .max = SFS_CACHE_MAX_DEFAULT };
+
+	cli_skills_init(&g.skills);
+	int status = parse_args(argc, argv, &g);
+	*o = g.skills;
+	return status;
+}
+
+int gc_main(int argc, char **argv)
+{
+	struct gc_opts o = { .max = SFS_CACHE_MAX_DEFAULT };
+	struct sfs_lock lock = { 0 };
+	bool locked = false;
+
+	cli_skills_init(&o.skills);
+	int status = parse_args(argc, argv, &o);
+	const struct sfs_opt_value *fmax =
+		&o.skills.cf.options[SFS_OPT_CACHE_MAX];
+	const char *fdir = o.skills.cf.options[SFS_OPT_CACHE_DIR].text;
+	char *dir = o.cache_dir ? strdup(o.cache_dir) :
+	            fdir ? strdup(fdir) : cli_default_cache_dir();
+	if (!o.max_given && fmax->given)
+		o.max = fmax->number;
+	if (status < 0 && !dir)
+		status = cli_fail(CMD, "no cache folder: give --cache-dir DIR "
+		                  "or set XDG_CACHE_HOME or HOME");
+	const char *lock_file = o.lock_file ? o.lock_file : o.skills.cf.lock;
+	if (status < 0 && lock_file) {
+		if (lockfile_load(CMD, lock_file, &lock) < 0)
+			status = CLI_EXIT_USAGE;
+		else
+			locked = true;
+	}
+	size_t nkeep = 0;
+	char **keep = status < 0 ? pinned(locked ? &lock : NULL, dir, &nkeep)
+	                         : NULL;
+	if (status < 0 && !keep)
+		status = cli_fail(CMD, "%s", strerror(ENOMEM));
+	if (status < 0) {
+		struct sfs_cache_gc g;
+		struct sfs_cache_gc_args a = {
+			.cache_dir = dir, .max = o.max,
+			.keep = (const char *const *)keep, .nkeep = nkeep,
+			.dry_run = o.dry_run, .wait = true,
+		};
+		int rc = sfs_cache_gc_run(&a, &g);
+		if (rc == -ENOENT) {
+			printf("%s: no cache folder yet\n", dir);
+			status = 0;
+		} else if (rc < 0) {
+			status = cli_fail(CMD, "%s: %s", dir, strerror(-rc));
+		} else {
+			status = report(&o, dir, o.max, &g);
+			sfs_cache_gc_free(&g);
+		}
+	}
+	for (size_t i = 0; keep && i < nkeep; i++)
+		free(keep[i]);
+	free(keep);
+	if (locked)
+		sfs_lock_free(&lock);
+	free(dir);
+	cli_skills_free(&o.skills);
+	return status;
+}

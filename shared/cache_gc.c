@@ -1,0 +1,498 @@
+/*
+ * cache_gc.c - the cache folder kept under cache_max (cache_gc.h says
+ * what it holds and what stays).
+ *
+ * One pass: lock out another collection (gc.lock), read the leases of
+ * running mounts, list the entries with their size and when each was
+ * last used, choose, then remove.  Every folder is opened from the cache
+ * folder's descriptor with O_NOFOLLOW and every removal goes through
+ * trust.c's sfs_cache_remove_entry, so a link planted in the cache is
+ * removed as a link and nothing outside the folder is ever reached.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cache_gc.h"
+#include "grow.h"
+#include "skillsfs.h"
+#include "snapshot.h"
+#include "source.h"
+#include "trust.h"
+
+#define OPEN_DIR (O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+#define HEX_LEN 64
+/* A lease larger than this is not read. */
+#define LEASE_MAX (1u << 20)
+
+enum entry_kind { CLONE, SERVER, MCP_BLOB, OTHER };
+
+/* What a survey keeps beside the entries it reports. */
+struct survey {
+	int cfd;                    /* the cache folder */
+	struct sfs_cache_gc *out;
+	enum entry_kind *kinds;     /* per entry of out */
+	size_t kinds_cap;
+	char *needed;               /* "\nNAME\n..." of the live leases */
+	const struct sfs_cache_gc_args *a;
+};
+
+/* ---- reading ------------------------------------------------------------ */
+
+/* The folder `rel` ("mcp/blobs") under dfd, each part opened without
+ * following a link, or -errno. */
+static int open_under(int dfd, const char *rel)
+{
+	char part[256];
+	int fd = dup(dfd);
+
+	while (fd >= 0 && *rel) {
+		size_t n = strcspn(rel, "/");
+		if (n >= sizeof(part)) {
+			close(fd);
+			return -ENAMETOOLONG;
+		}
+		memcpy(part, rel, n);
+		part[n] = '\0';
+		int next = openat(fd, part, OPEN_DIR);
+		int e = errno;
+		close(fd);
+		if (next < 0)
+			return -e;
+		fd = next;
+		rel += n + (rel[n] == '/');
+	}
+	return fd < 0 ? -errno : fd;
+}
+
+typedef void each_fn(void *arg, int dfd, const char *name,
+                     const struct stat *st, const char *prefix);
+
+static void for_each(int dfd, each_fn *each, void *arg, const char *prefix)
+{
+	int fd = openat(dfd, ".", OPEN_DIR);
+	DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+	struct dirent *de;
+
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(dir))) {
+		struct stat st;
+		if (de->d_name[0] == '.' &&
+		    (!de->d_name[1] || strcmp(de->d_name, "..") == 0))
+			continue;
+		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			each(arg, dfd, de->d_name, &st, prefix);
+	}
+	closedir(dir);
+}
+
+/* ---- leases ------------------------------------------------------------- */
+
+static bool has_suffix(const char *name, const char *suffix)
+{
+	size_t n = strlen(name), k = strlen(suffix);
+	return n > k && strcmp(name + n - k, suffix) == 0;
+}
+
+/* A live lease's names join s->needed; a dead mount's lease goes. */
+static void read_lease(void *arg, int dfd, const char *name,
+                       const struct stat *st, const char *prefix)
+{
+	struct survey *s = arg;
+	int fd = -1;
+
+	(void)prefix;
+	if (!S_ISREG(st->st_mode) || !has_suffix(name, SFS_CACHE_LEASE_SUFFIX))
+		return;
+	char *text = sfs_cache_read_at(dfd, name, LEASE_MAX, &fd);
+	if (!text)
+		return;
+	if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
+		/* nobody holds it: its mount has ended */
+		s->out->stale_leases++;
+		if (!s->a->dry_run)
+			unlinkat(dfd, name, 0);
+	} else {
+		char *more;
+		s->out->leases++;
+		if (asprintf(&more, "%s%s", s->needed, text) >= 0) {
+			free(s->needed);
+			s->needed = more;
+		}
+	}
+	close(fd);
+	free(text);
+}
+
+/* Whether line "NAME" is in text, a line of its own. */
+static bool names_line(const char *text, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = text; (p = strstr(p, name)); p += n)
+		if ((p == text || p[-1] == '\n') && (p[n] == '\n' || !p[n]))
+			return true;
+	return false;
+}
+
+/* ---- entries ------------------------------------------------------------ */
+
+/* When st was last used: its mtime, which a fetch, a new listing and a
+ * mount's lease (cache_lease.c) set.  (Not its atime, which reading the
+ * cache, the survey's own included, moves.) */
+static time_t used_of(const struct stat *st)
+{
+	return st->st_mtime;
+}
+
+static void newest_child(void *arg, int dfd, const char *name,
+                         const struct stat *st, const char *prefix)
+{
+	time_t *t = arg;
+
+	(void)dfd, (void)name, (void)prefix;
+	if (used_of(st) > *t)
+		*t = used_of(st);
+}
+
+/* When a folder's entry was last used: the newest of it and what it
+ * holds at its top (a clone's FETCH_HEAD, a server's current). */
+static time_t folder_used(int dfd, const char *name, const struct stat *st)
+{
+	time_t t = used_of(st);
+	int fd = openat(dfd, name, OPEN_DIR);
+
+	if (fd < 0)
+		return t;
+	for_each(fd, newest_child, &t, NULL);
+	close(fd);
+	return t;
+}
+
+static struct sfs_cache_entry *add_entry(struct survey *s, int dfd,
+                                         const char *name, const char *prefix,
+                                         enum entry_kind kind, time_t used)
+{
+	struct sfs_cache_gc *g = s->out;
+	size_t cap = s->kinds_cap;
+
+	if (sfs_grow(&g->v, &g->cap, g->n + 1, sizeof(*g->v)) < 0 ||
+	    sfs_grow(&s->kinds, &cap, g->n + 1, sizeof(*s->kinds)) < 0)
+		return NULL;
+	s->kinds_cap = cap;
+	struct sfs_cache_entry *e = &g->v[g->n];
+	*e = (struct sfs_cache_entry){ .used = used };
+	if (asprintf(&e->name, "%s%s", prefix, name) < 0)
+		return NULL;
+	long long bytes = sfs_cache_entry_size(dfd, name);
+	e->bytes = bytes < 0 ? 0 : bytes;
+	s->kinds[g->n++] = kind;
+	g->before += e->bytes;
+	return e;
+}
+
+static void add_clone(void *arg, int dfd, const char *name,
+                      const struct stat *st, const char *prefix)
+{
+	struct survey *s = arg;
+	if (!S_ISDIR(st->st_mode) || !has_suffix(name, ".git"))
+		return;   /* a link, a lock file, a fetch's temporary */
+	struct sfs_cache_entry *e = add_entry(s, dfd, name, prefix, CLONE,
+	                                      folder_used(dfd, name, st));
+	char busy[300];
+	struct stat b;
+
+	snprintf(busy, sizeof(busy), "%s.fetching", name);
+	if (e && fstatat(dfd, busy, &b, AT_SYMLINK_NOFOLLOW) == 0)
+		e->need = SFS_CACHE_FETCHING;
+}
+
+static int cmp_digest(const void *a, const void *b)
+{
+	return memcmp(a, b, 32);
+}
+
+static void add_server(void *arg, int dfd, const char *name,
+                       const struct stat *st, const char *prefix)
+{
+	struct survey *s = arg;
+	if (!S_ISDIR(st->st_mode) || strcmp(name, "blobs") == 0)
+		return;
+	if (!add_entry(s, dfd, name, prefix, SERVER,
+	               folder_used(dfd, name, st)))
+		return;
+	struct sfs_cache_entry *e = &s->out->v[s->out->n - 1];
+	int fd = openat(dfd, name, OPEN_DIR);
+	if (fd >= 0) {
+		sfs_mcp_listings_named(fd, &e->digests, &e->ndigests);
+		close(fd);
+	}
+	sfs_sort(e->digests, e->ndigests, sizeof(*e->digests), cmp_digest);
+}
+
+static void add_file(void *arg, int dfd, const char *name,
+                     const struct stat *st, const char *prefix)
+{
+	struct survey *s = arg;
+	uint8_t sum[32];
+	bool blob = strcmp(prefix, "mcp/blobs/") == 0;
+
+	if (!S_ISREG(st->st_mode) || (blob && (strlen(name) != HEX_LEN ||
+	    !sfs_hex_decode(name, 32, sum, false))))
+		return;
+	add_entry(s, dfd, name, prefix, blob ? MCP_BLOB : OTHER,
+	          used_of(st));
+}
+
+/* Lists the entries of the cache folder (cache_gc.h's table). */
+static void list_entries(struct survey *s)
+{
+	static const struct {
+		const char *folder;
+		each_fn *each;
+		const char *prefix;
+	} places[] = {
+		{ "git", add_clone, "git/" },
+		{ "mcp", add_server, "mcp/" },
+		{ "mcp/blobs", add_file, "mcp/blobs/" },
+		{ "git-blobs", add_file, "git-blobs/" },
+	};
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
+		int fd = open_under(s->cfd, places[i].folder);
+		if (fd >= 0) {
+			for_each(fd, places[i].each, s, places[i].prefix);
+			close(fd);
+		}
+	}
+	if (fstatat(s->cfd, "git-digests", &st, AT_SYMLINK_NOFOLLOW) == 0)
+		add_file(s, s->cfd, "git-digests", &st, "");
+}
+
+/* ---- choosing ------------------------------------------------------------ */
+
+static void mark_needs(struct survey *s)
+{
+	const struct sfs_cache_gc_args *a = s->a;
+
+	for (size_t i = 0; i < s->out->n; i++) {
+		struct sfs_cache_entry *e = &s->out->v[i];
+		if (e->need)
+			continue;
+		if (names_line(s->needed, e->name))
+			e->need = SFS_CACHE_LEASED;
+		for (size_t k = 0; !e->need && k < a->nkeep; k++)
+			if (a->keep[k] && strcmp(a->keep[k], e->name) == 0)
+				e->need = SFS_CACHE_PINNED;
+	}
+}
+
+/* Whether a server folder that stays names the digest of blob entry b. */
+static bool blob_named(const struct survey *s, const struct sfs_cache_entry *b)
+{
+	uint8_t sum[32];
+
+	if (!sfs_hex_decode(b->name + strlen("mcp/blobs/"), 32, sum, false))
+		return false;
+	for (size_t i = 0; i < s->out->n; i++) {
+		const struct sfs_cache_entry *e = &s->out->v[i];
+		if (s->kinds[i] == SERVER && !e->dropped && e->ndigests &&
+		    bsearch(sum, e->digests, e->ndigests, sizeof(*e->digests),
+		            cmp_digest))
+			return true;
+	}
+	return false;
+}
+
+/* Drops the verified files that no server folder that stays names. */
+static void drop_unnamed_blobs(struct survey *s, long long *total)
+{
+	for (size_t i = 0; i < s->out->n; i++) {
+		struct sfs_cache_entry *e = &s->out->v[i];
+		if (s->kinds[i] != MCP_BLOB || e->dropped)
+			continue;
+		if (blob_named(s, e)) {
+			e->need = SFS_CACHE_NAMED;
+		} else if (*total > s->a->max) {
+			e->need = SFS_CACHE_UNNEEDED;
+			e->dropped = true;
+			*total -= e->bytes;
+		}
+	}
+}
+
+/* The least recently used entry that may go and is not gone, or -1. */
+static long oldest(const struct survey *s)
+{
+	long best = -1;
+
+	for (size_t i = 0; i < s->out->n; i++) {
+		const struct sfs_cache_entry *e = &s->out->v[i];
+		if (e->dropped || e->need || s->kinds[i] == MCP_BLOB)
+			continue;
+		if (best < 0 || e->used < s->out->v[best].used)
+			best = (long)i;
+	}
+	return best;
+}
+
+static void choose(struct survey *s)
+{
+	long long total = s->out->before;
+	long i;
+
+	drop_unnamed_blobs(s, &total);
+	while (total > s->a->max && (i = oldest(s)) >= 0) {
+		s->out->v[i].dropped = true;
+		total -= s->out->v[i].bytes;
+		if (s->kinds[i] == SERVER) {
+			/* its files, unless another server names them */
+			for (size_t k = 0; k < s->out->n; k++)
+				if (s->kinds[k] == MCP_BLOB &&
+				    s->out->v[k].need == SFS_CACHE_NAMED)
+					s->out->v[k].need = SFS_CACHE_UNNEEDED;
+			drop_unnamed_blobs(s, &total);
+		}
+	}
+	s->out->after = total;
+}
+
+/* ---- removing ----------------------------------------------------------- */
+
+/* A clone is removed under its fetch lock (git_fetch.c's CLONE.fetching),
+ * so a fetch of a command that holds no lease is never cut short. */
+static int remove_clone(int pfd, const char *base)
+{
+	char lock[300];
+
+	snprintf(lock, sizeof(lock), "%s.fetching", base);
+	int fd = openat(pfd, lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+	                0600);
+	if (fd < 0)
+		return -errno;
+	int rc = flock(fd, LOCK_EX | LOCK_NB) < 0 ? -errno : 0;
+	if (rc == 0)
+		rc = sfs_cache_remove_entry(pfd, base);
+	unlinkat(pfd, lock, 0);
+	close(fd);
+	return rc;
+}
+
+static void remove_chosen(struct survey *s)
+{
+	for (size_t i = 0; i < s->out->n; i++) {
+		struct sfs_cache_entry *e = &s->out->v[i];
+		if (!e->dropped)
+			continue;
+		char *slash = strrchr(e->name, '/');
+		int pfd = s->cfd;
+		if (slash) {
+			*slash = '\0';
+			pfd = open_under(s->cfd, e->name);
+			*slash = '/';
+		}
+		const char *base = slash ? slash + 1 : e->name;
+		int rc = pfd < 0 ? pfd : s->kinds[i] == CLONE ?
+		         remove_clone(pfd, base) :
+		         sfs_cache_remove_entry(pfd, base);
+		if (rc < 0) {
+			e->failed = true;
+			s->out->after += e->bytes;
+		}
+		if (pfd >= 0 && pfd != s->cfd)
+			close(pfd);
+	}
+}
+
+/* ---- the whole ---------------------------------------------------------- */
+
+static int lock_out_others(int cfd, bool wait)
+{
+	int fd = openat(cfd, SFS_CACHE_GC_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW |
+	                                        O_CLOEXEC, 0600);
+	if (fd < 0 && errno == ELOOP) {   /* a link in its place */
+		unlinkat(cfd, SFS_CACHE_GC_LOCK, 0);
+		fd = openat(cfd, SFS_CACHE_GC_LOCK, O_RDWR | O_CREAT | O_EXCL |
+		                                    O_NOFOLLOW | O_CLOEXEC, 0600);
+	}
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	return fd;
+}
+
+/* Puts the chosen entries first, in the order they were chosen (least
+ * recently used first), then those that stay. */
+static int cmp_report(const void *a, const void *b)
+{
+	const struct sfs_cache_entry *x = a, *y = b;
+
+	if (x->dropped != y->dropped)
+		return x->dropped ? -1 : 1;
+	if (x->used != y->used)
+		return x->used < y->used ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+int sfs_cache_gc_run(const struct sfs_cache_gc_args *a,
+                     struct sfs_cache_gc *out)
+{
+	struct survey s = { .out = out, .a = a };
+
+	memset(out, 0, sizeof(*out));
+	s.cfd = sfs_trust_dir_open(a->cache_dir, false, NULL, 0);
+	if (s.cfd < 0)
+		return s.cfd;
+	int lock = lock_out_others(s.cfd, a->wait);
+	if (lock < 0) {
+		close(s.cfd);
+		return lock;
+	}
+	s.needed = strdup("");
+	int lfd = s.needed ? open_under(s.cfd, SFS_CACHE_LEASES) : -1;
+	if (lfd >= 0) {
+		for_each(lfd, read_lease, &s, NULL);
+		close(lfd);
+	}
+	int rc = s.needed ? 0 : -ENOMEM;
+	if (rc == 0) {
+		list_entries(&s);
+		mark_needs(&s);
+		choose(&s);
+		if (!a->dry_run)
+			remove_chosen(&s);
+		sfs_sort(out->v, out->n, sizeof(*out->v), cmp_report);
+	}
+	free(s.needed);
+	free(s.kinds);
+	close(lock);
+	close(s.cfd);
+	if (rc < 0)
+		sfs_cache_gc_free(out);
+	return rc;
+}
+
+void sfs_cache_gc_free(struct sfs_cache_gc *g)
+{
+	for (size_t i = 0; i < g->n; i++) {
+		free(g->v[i].name);
+		free(g->v[i].digests);
+	}
+	free(g->v);
+	memset(g, 0, sizeof(*g));
+}

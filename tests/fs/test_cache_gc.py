@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+"""The cache folder under a bound: `skillsfs gc` and -o cache_max.  Real git
+repositories served on loopback (tests/lib/gitserver.py) fetched into the
+cache by real mounts and by `skillsfs check`; an MCP server (the official
+SDK's, tests/lib/mcpskillserver.py) that never stops changing its listing.
+gc --dry-run removes nothing; gc removes the least recently fetched first
+and keeps what a running mount leases (two mounts sharing one cache) and
+what a lockfile pins; a dead mount's lease is ignored; a link planted in the
+cache is never followed; and a mount keeps the cache under its cache_max
+while a server's listing storms."""
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import unittest
+
+from mountlib import SKILLSFS, MountTestCase, wait_for
+from test_git_sources import GitRepos, fill_work
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from gitserver import GitServer  # noqa: E402
+from mcpskillserver import SkillServer  # noqa: E402
+from test_mcp_source import fill as fill_served  # noqa: E402
+
+OLD = 1_500_000_000     # 2017: long before anything these tests fetch
+
+
+def cache_bytes(cache):
+    """What gc counts: the regular files of its entries, no link followed."""
+    total = 0
+    for top in ("git", "mcp", "git-blobs"):
+        for dirpath, dirs, files in os.walk(os.path.join(cache, top)):
+            for name in files:
+                st = os.lstat(os.path.join(dirpath, name))
+                if os.path.isfile(os.path.join(dirpath, name)) and not os.path.islink(
+                        os.path.join(dirpath, name)):
+                    total += st.st_size
+    digests = os.path.join(cache, "git-digests")
+    if os.path.isfile(digests) and not os.path.islink(digests):
+        total += os.lstat(digests).st_size
+    return total
+
+
+def snapshot(folder):
+    """Every entry below folder with its kind, size and mtime, but the
+    collector's lock file and the mounts' leases."""
+    out = {}
+    for dirpath, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            p = os.path.join(dirpath, name)
+            rel = os.path.relpath(p, folder)
+            if rel == "gc.lock" or rel.split(os.sep)[0] == "leases":
+                continue
+            st = os.lstat(p)
+            out[rel] = (st.st_mode, st.st_size, st.st_mtime_ns)
+    return out
+
+
+def age(path, when=OLD):
+    """Makes a cache entry look last used at `when` (gc reads the mtimes of
+    the entry and of what it holds at its top)."""
+    for name in os.listdir(path):
+        os.utime(os.path.join(path, name), (when, when), follow_symlinks=False)
+    os.utime(path, (when, when), follow_symlinks=False)
+
+
+class CacheGc(MountTestCase):
+    def setUp(self):
+        self.repos = GitRepos(self.make_dir())
+        served = os.path.join(self.repos.top, "served")
+        os.makedirs(served)
+        for name in ("alpha", "beta", "gamma", "delta"):
+            work = self.repos.init(name + "-work")
+            fill_work(work)
+            self.repos.commit(work, "first")
+            self.repos.git(self.repos.top, "clone", "-q", "--bare", work,
+                           os.path.join(served, name + ".git"))
+        self.server = GitServer(served)
+        self.addCleanup(self.server.stop)
+        self.xdg = self.make_dir()
+        self.cache = os.path.join(self.xdg, "skillsfs")
+
+    def url(self, name):
+        return "git+" + self.server.url(name + ".git") + "#main:skills"
+
+    def mount_git(self, *names, options=()):
+        sources = []
+        for name in names:
+            sources += ["--source", self.url(name)]
+        return self.mount([], sources + ["-o", "cache_dir=" + self.cache] + list(options))
+
+    def run_cmd(self, *args):
+        return subprocess.run([SKILLSFS] + list(args), capture_output=True, text=True,
+                              timeout=120, env=dict(os.environ, XDG_CACHE_HOME=self.xdg))
+
+    def fetch(self, name):
+        r = self.run_cmd("check", "--source", self.url(name))
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+
+    def gc(self, *args, status=0):
+        r = self.run_cmd("gc", *args)
+        self.assertEqual(r.returncode, status, r.stdout + r.stderr)
+        return r.stdout
+
+    def clone(self, name):
+        """The entry of the clone of repository `name`, or None."""
+        found = [d for d in os.listdir(os.path.join(self.cache, "git"))
+                 if d.startswith(name + "-") and d.endswith(".git")]
+        return "git/" + found[0] if found else None
+
+    def line(self, out, entry):
+        [line] = [x for x in out.splitlines() if " %s (" % entry in x]
+        return line
+
+    def test_gc_drops_the_least_recently_used_and_keeps_what_mounts_and_locks_need(self):
+        live = self.mount_git("alpha")
+        # gamma pinned by a lockfile written from a mount that then ends
+        pinned = self.mount_git("gamma")
+        lockfile = os.path.join(self.make_dir(), "skills.lock")
+        r = self.run_cmd("lock", "-o", lockfile, pinned.path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        pinned.stop()
+        self.fetch("beta")
+        self.fetch("delta")
+        clones = {n: self.clone(n) for n in ("alpha", "beta", "gamma", "delta")}
+        self.assertTrue(all(clones.values()), clones)
+        # alpha and gamma are the oldest of all, beta older than delta
+        for name, when in (("alpha", OLD - 20), ("gamma", OLD - 10), ("beta", OLD),
+                           ("delta", OLD + 10)):
+            age(os.path.join(self.cache, clones[name]), when)
+        for folder in ("git-blobs",):
+            for n in os.listdir(os.path.join(self.cache, folder)):
+                os.utime(os.path.join(self.cache, folder, n), (OLD + 20, OLD + 20))
+        if os.path.exists(os.path.join(self.cache, "git-digests")):
+            os.utime(os.path.join(self.cache, "git-digests"), (OLD + 20, OLD + 20))
+
+        # a dry run says what would go and removes nothing
+        before = snapshot(self.cache)
+        out = self.gc("--dry-run", "--lock", lockfile, "--max", "0", status=1)
+        self.assertEqual(snapshot(self.cache), before)
+        self.assertIn("would remove", self.line(out, clones["beta"]))
+        self.assertIn("would remove", self.line(out, clones["delta"]))
+        self.assertIn("in use by a running mount", self.line(out, clones["alpha"]))
+        self.assertIn("pinned by the lockfile", self.line(out, clones["gamma"]))
+        self.assertIn("1 running mount", out)
+
+        # a bound that beta's going meets: beta alone goes, least recently
+        # used of what may go; alpha and gamma, older, stay
+        beta_bytes = cache_bytes(self.cache) - cache_bytes_without(self.cache, clones["beta"])
+        bound = cache_bytes(self.cache) - beta_bytes
+        out = self.gc("--lock", lockfile, "--max", str(bound))
+        self.assertIn("removed", self.line(out, clones["beta"]))
+        self.assertEqual(self.clone("beta"), None)
+        for name in ("alpha", "gamma", "delta"):
+            self.assertEqual(self.clone(name), clones[name])
+        self.assertLessEqual(cache_bytes(self.cache), bound)
+
+        # nothing may stay but what is in use: what is in use alone is
+        # over a bound of 0, which gc says
+        r = self.run_cmd("gc", "--lock", lockfile, "--max", "0")
+        self.assertEqual(r.returncode, 1, r.stdout + r.stderr)
+        self.assertIn("what is in use alone is over cache_max", r.stderr)
+        self.assertEqual(self.clone("delta"), None)
+        self.assertEqual(os.listdir(os.path.join(self.cache, "git-blobs")), [])
+        self.assertEqual(self.clone("alpha"), clones["alpha"])
+        self.assertEqual(self.clone("gamma"), clones["gamma"])
+        # the live mount still fetches into its clone and serves it
+        gen = live.generation()
+        live.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: live.generation() > gen, what="the build SIGHUP made")
+        self.assertIn(b"version one", live.read("skills", "pdf-forms", "reference.md"))
+
+    @unittest.skipUnless(SkillServer.available(),
+                         "needs node and the MCP SDK (npm ci in tests/mcp)")
+    def test_two_mounts_share_a_cache_and_a_dead_mounts_lease_is_ignored(self):
+        served = os.path.join(self.make_dir(), "skills")
+        fill_served(served)
+        srv = SkillServer(served)
+        self.addCleanup(srv.stop)
+        first = self.mount_git("alpha")
+        # the server first: its skills shadow the repositories' of the
+        # same names
+        second = self.mount([], ["--source", "mcp+" + srv.url,
+                                 "--source", self.url("alpha"), "--source", self.url("beta"),
+                                 "-o", "cache_dir=" + self.cache])
+        self.assertEqual(second.read("skills", "pdf-forms", "scripts", "fill.py"),
+                         b"print('filled')\n")
+        alpha, beta = self.clone("alpha"), self.clone("beta")
+        mcp = os.path.join(self.cache, "mcp")
+        [server] = [d for d in os.listdir(mcp) if d != "blobs"]
+        blobs = os.listdir(os.path.join(mcp, "blobs"))
+        self.assertTrue(blobs)
+        out = self.gc("--max", "0", status=1)
+        self.assertIn("2 running mounts", out)
+        self.assertEqual((self.clone("alpha"), self.clone("beta")), (alpha, beta))
+        self.assertIn("in use by a running mount", self.line(out, "mcp/" + server))
+        self.assertIn("named by a kept listing", self.line(out, "mcp/blobs/" + blobs[0]))
+        self.assertEqual(os.listdir(os.path.join(mcp, "blobs")), blobs)
+        # the second ends: its lease goes with it, alpha stays the first's
+        second.stop()
+        self.gc("--max", "0", status=1)
+        self.assertEqual((self.clone("alpha"), self.clone("beta")), (alpha, None))
+        self.assertEqual(sorted(os.listdir(mcp)), ["blobs"])
+        self.assertEqual(os.listdir(os.path.join(mcp, "blobs")), [])
+        # the first is killed: its lease stays behind, held by nobody
+        first.terminate(signal.SIGKILL)
+        leases = os.listdir(os.path.join(self.cache, "leases"))
+        self.assertEqual(len(leases), 1, leases)
+        out = self.gc("--max", "0")
+        self.assertIn("removed 1 lease of mounts that ended", out)
+        self.assertEqual(self.clone("alpha"), None)
+        self.assertEqual(os.listdir(os.path.join(self.cache, "leases")), [])
+
+    def test_a_link_planted_in_the_cache_is_never_followed(self):
+        self.fetch("beta")
+        outside = self.make_dir()
+        with open(os.path.join(outside, "precious"), "w") as f:
+            f.write("not the cache's\n")
+        beta = os.path.join(self.cache, self.clone("beta"))
+        os.symlink(outside, os.path.join(beta, "objects", "planted"))
+        os.symlink(outside, os.path.join(beta, "planted-top"))
+        os.symlink(outside, os.path.join(self.cache, "git", "planted.git"))
+        os.symlink(outside, os.path.join(self.cache, "git-blobs", "0" * 40))
+        os.symlink(os.path.join(outside, "precious"), os.path.join(self.cache, "git-digests.link"))
+        before = snapshot(outside)
+        out = self.gc("--max", "0")
+        self.assertIn("removed", self.line(out, "git/" + os.path.basename(beta)))
+        self.assertFalse(os.path.lexists(beta))
+        self.assertEqual(snapshot(outside), before)
+        with open(os.path.join(outside, "precious")) as f:
+            self.assertEqual(f.read(), "not the cache's\n")
+        # the links that are no entries of the cache are left as they are
+        self.assertTrue(os.path.islink(os.path.join(self.cache, "git", "planted.git")))
+
+    def test_cache_max_and_the_config_file(self):
+        self.fetch("beta")
+        conf = os.path.join(self.make_dir(), "skillsfs.yaml")
+        with open(conf, "w") as f:
+            f.write("options:\n  cache_dir: %s\n  cache_max: 1G\n" % self.cache)
+        out = self.gc("--config", conf, "--dry-run")
+        self.assertIn("of 1.0 GiB (cache_max)", out)
+        self.assertIn("keep", self.line(out, self.clone("beta")))
+        with open(conf, "w") as f:
+            f.write("options:\n  cache_dir: %s\n  cache_max: 0\n" % self.cache)
+        self.gc("--config", conf)
+        self.assertEqual(self.clone("beta"), None)
+        with open(conf, "w") as f:
+            f.write("options:\n  cache_max: 12Q\n")
+        r = self.run_cmd("gc", "--config", conf)
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("cache_max: expected a size in bytes, or with K, M, G or T", r.stderr)
+        r = self.run_cmd("gc", "--max", "lots")
+        self.assertEqual(r.returncode, 2)
+        self.assertIn("bad --max", r.stderr)
+
+
+def cache_bytes_without(cache, entry):
+    """cache_bytes with the entry's bytes left out."""
+    skip = 0
+    for dirpath, dirs, files in os.walk(os.path.join(cache, entry)):
+        for name in files:
+            p = os.path.join(dirpath, name)
+            if os.path.isfile(p) and not os.path.islink(p):
+                skip += os.lstat(p).st_size
+    return cache_bytes(cache) - skip
+
+
+@unittest.skipUnless(SkillServer.available(),
+                     "needs node and the MCP SDK (npm ci in tests/mcp)")
+class CacheMaxThroughAStorm(MountTestCase):
+    def test_the_cache_stays_under_cache_max_while_a_listing_storms(self):
+        served = os.path.join(self.make_dir(), "skills")
+        fill_served(served)
+        cache = self.make_dir()
+        bound = 96 * 1024
+        # what an earlier mount left: a clone and a server's folder that
+        # nothing uses, and verified files no listing names (300 KiB)
+        old_clone = os.path.join(cache, "git", "old-0123456789abcdef.git")
+        os.makedirs(os.path.join(old_clone, "objects"))
+        with open(os.path.join(old_clone, "objects", "pack"), "wb") as f:
+            f.write(os.urandom(200 * 1024))
+        old_server = os.path.join(cache, "mcp", "old.example-0123456789abcdef")
+        os.makedirs(old_server)
+        blobs = os.path.join(cache, "mcp", "blobs")
+        os.makedirs(blobs)
+        for i in range(10):
+            data = os.urandom(10 * 1024)
+            with open(os.path.join(blobs, hashlib.sha256(data).hexdigest()), "wb") as f:
+                f.write(data)
+        with open(os.path.join(old_server, "listing-%s.json" % ("1" * 64)), "w") as f:
+            json.dump({"skills": []}, f)
+        age(old_clone)
+        age(old_server)
+        self.assertGreater(cache_bytes(cache), bound)
+
+        srv = SkillServer(served, era="modern", storm=400)
+        self.addCleanup(srv.stop)
+        m = self.mount([], ["--source", "mcp+" + srv.url, "-o", "cache_dir=" + cache,
+                            "-o", "fetch_interval=0", "-o", "cache_max=%d" % bound])
+        # read every file: the verified files of the listing served
+        for skill in ("pdf-forms", "csv-report"):
+            for dirpath, dirs, files in os.walk(m.file("skills", skill)):
+                for name in files:
+                    with open(os.path.join(dirpath, name), "rb") as f:
+                        f.read()
+        # sampled while the storm's fetches go on, from the mount's start
+        sizes, done = [], threading.Event()
+
+        def sample():
+            while not done.is_set():
+                sizes.append(cache_bytes(cache))
+                done.wait(0.01)
+        sampler = threading.Thread(target=sample)
+        sampler.start()
+        try:
+            line = srv._line()
+            while line == "listening":
+                line = srv._line()
+            self.assertEqual(line, "storm over")
+            wait_for(lambda: cache_bytes(cache) <= bound, timeout=30,
+                     what="the cache under cache_max")
+        finally:
+            done.set()
+            sampler.join()
+        sizes.append(cache_bytes(cache))
+        # once under the bound, the cache never went over it again
+        under = next(i for i, s in enumerate(sizes) if s <= bound)
+        self.assertLessEqual(max(sizes[under:]), bound, sizes)
+        self.assertFalse(os.path.exists(old_clone))
+        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "pdf-forms"])
+        self.assertEqual(m.read("skills", "pdf-forms", "scripts", "fill.py"),
+                         b"print('filled')\n")
+
+
+if __name__ == "__main__":
+    unittest.main()
