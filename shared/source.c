@@ -16,6 +16,7 @@
  * nowhere else. */
 extern const struct sfs_source_ops sfs_source_git;
 extern const struct sfs_source_ops sfs_source_mcp;
+extern const struct sfs_source_ops sfs_source_wellknown;
 extern const struct sfs_source_ops sfs_source_dir;
 
 static bool has_prefix(const char *root, const char *p)
@@ -26,6 +27,7 @@ static bool has_prefix(const char *root, const char *p)
 static const struct sfs_source_ops *const kinds[] = {
 	&sfs_source_git,
 	&sfs_source_mcp,
+	&sfs_source_wellknown,
 	&sfs_source_dir,   /* last: every root no prefix claims */
 };
 
