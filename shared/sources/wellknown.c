@@ -194,37 +194,9 @@ struct update {
 	const char *cache_dir;
 	const char *state;
 	const struct sfs_source_options *opts;
-	const cJSON *raw;       /* the index as sent, for the sizes it gives */
 	char *why;
 	size_t wlen;
 };
-
-/* The "size" the index gives file `path` of skill `name`, or -1. */
-static long long listed_size(const struct update *up, const char *name,
-                             const char *path)
-{
-	const cJSON *sk, *f;
-
-	cJSON_ArrayForEach(sk, cJSON_GetObjectItemCaseSensitive(
-			up->raw, SFS_WK_KEY_SKILLS)) {
-		const cJSON *n = cJSON_GetObjectItemCaseSensitive(
-			sk, SFS_WK_KEY_NAME);
-		if (!cJSON_IsString(n) || strcmp(n->valuestring, name) != 0)
-			continue;
-		cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(
-				sk, SFS_WK_KEY_FILES)) {
-			const cJSON *p = cJSON_GetObjectItemCaseSensitive(
-				f, SFS_WK_KEY_PATH);
-			const cJSON *z = cJSON_GetObjectItemCaseSensitive(
-				f, "size");
-			if (cJSON_IsString(p) && cJSON_IsNumber(z) &&
-			    z->valuedouble >= 0 &&
-			    strcmp(p->valuestring, path) == 0)
-				return (long long)z->valuedouble;
-		}
-	}
-	return -1;
-}
 
 /* Fetches a file whole and keeps it when its bytes are f's (or, f
  * without a digest, whatever they are: f's digest is set to theirs):
@@ -281,7 +253,7 @@ static int file_size(struct update *up, const char *name,
 	}
 	if (!f->has_digest || strcmp(f->path, "SKILL.md") == 0)
 		return fetch_file(up, name, f, size);
-	if ((*size = listed_size(up, name, f->path)) >= 0)
+	if ((*size = f->size) >= 0)
 		return 0;
 	if (!(url = file_url(up->location, name, f->path)))
 		return -ENOMEM;
@@ -465,15 +437,13 @@ static int store_listing(struct update *up, cJSON *doc, char *version,
 	return rc;
 }
 
-/* The index at up->location, read into *idx and up->raw. */
-static int fetch_index(struct update *up, struct sfs_wk_index *idx,
-                       cJSON **raw)
+/* The index at up->location, read into *idx. */
+static int fetch_index(struct update *up, struct sfs_wk_index *idx)
 {
 	char *url, *body;
 	size_t len;
 	long long ignored;
 
-	*raw = NULL;
 	if (asprintf(&url, "%s" SFS_WK_INDEX, up->location) < 0)
 		return -ENOMEM;
 	int rc = sfs_http_get(url, up->opts, false, &body, &len, &ignored,
@@ -486,7 +456,6 @@ static int fetch_index(struct update *up, struct sfs_wk_index *idx,
 			         idx->problems[idx->nproblems - 1].field[0] ?
 			         ": " : "",
 			         idx->problems[idx->nproblems - 1].message);
-		*raw = rc == 0 ? cJSON_ParseWithLength(body, len) : NULL;
 	}
 	free(body);
 	free(url);
@@ -499,7 +468,7 @@ static int update(const char *root, const struct sfs_source_options *opts,
 {
 	struct sfs_source_url u;
 	struct sfs_wk_index idx = { 0 };
-	cJSON *raw = NULL, *doc = cJSON_CreateObject();
+	cJSON *doc = cJSON_CreateObject();
 	int rc = sfs_source_url_parse_why(root, &u, why, wlen);
 
 	(void)skill_mds;   /* every SKILL.md is fetched */
@@ -520,8 +489,7 @@ static int update(const char *root, const struct sfs_source_options *opts,
 	if (rc == 0)
 		rc = sfs_cache_check(cache_dir, why, wlen);
 	if (rc == 0)
-		rc = !doc ? -ENOMEM : fetch_index(&up, &idx, &raw);
-	up.raw = raw;
+		rc = !doc ? -ENOMEM : fetch_index(&up, &idx);
 	cJSON *skills = rc == 0 ? cJSON_AddArrayToObject(doc, "skills") : NULL;
 	if (rc == 0) {
 		char v[24];
@@ -537,7 +505,6 @@ static int update(const char *root, const struct sfs_source_options *opts,
 	if (rc == -ENOMEM && !why[0])
 		snprintf(why, wlen, "out of memory");
 	sfs_wk_index_free(&idx);
-	cJSON_Delete(raw);
 	cJSON_Delete(doc);
 	free(state);
 	sfs_source_url_free(&u);

@@ -166,6 +166,19 @@ class WellKnownSource(MountTestCase):
         self.assertTrue(self.site.gets("pdf-forms", "references/fields.md"))
         self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "pdf-forms"])
 
+    def test_a_size_in_the_index_saves_the_head(self):
+        pdf = entry("pdf-forms", "Fill in PDF forms.", PDF)
+        for f in pdf["files"]:
+            f["size"] = len(PDF[f["path"]])
+        self.site.put_index([pdf])
+        m = self.mount_site()
+        self.assertFalse(any(method == "HEAD" for method, _ in self.site.requests))
+        self.assertFalse(self.site.gets("pdf-forms", "references/fields.md"))
+        self.assertEqual(os.stat(m.file("skills", "pdf-forms", "references", "fields.md")).st_size,
+                         len(PDF["references/fields.md"]))
+        self.assertEqual(m.read("skills", "pdf-forms", "references", "fields.md"),
+                         PDF["references/fields.md"])
+
     def test_bytes_that_disagree_with_their_digest_are_never_served(self):
         liar_md = skill_md("liar-md", "Its SKILL.md is not the listed one.")
         liar = {"SKILL.md": skill_md("liar-file", "One of its files lies."),
@@ -314,17 +327,23 @@ class ReadsAnotherSkillsfs(MountTestCase):
                  what="skillsfs-mcp --http to say where it serves")
         self.assertIsNone(proc.poll())
         config = os.path.join(self.make_dir(), "skillsfs.yaml")
+        cache = self.make_dir()
         with open(config, "w") as f:
             f.write("sources:\n  - url: %s\n    token_file: %s\n"
                     "options:\n  cache_dir: %s\n  fetch_interval: 0\n"
-                    % (served(), token, self.make_dir()))
+                    % (served(), token, cache))
         m = self.mount([], ["--config", config])
         self.assertEqual(diagnostics(m), [])
+        # the publisher gives each file's size: nothing but SKILL.md
+        # fetched before its first read
+        fields = os.path.join(cache, "wellknown", "blobs", sha(b"# Fields\n"))
+        self.assertFalse(os.path.exists(fields))
         self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "pdf-forms"])
         for name in ("csv-report", "pdf-forms"):
             with open(os.path.join(root, name, "SKILL.md"), "rb") as f:
                 self.assertEqual(m.read("skills", name, "SKILL.md"), f.read())
         self.assertEqual(m.read("skills", "pdf-forms", "references", "fields.md"), b"# Fields\n")
+        self.assertTrue(os.path.exists(fields))
 
 
 if __name__ == "__main__":
