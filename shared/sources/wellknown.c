@@ -115,8 +115,10 @@ static int read_cache(const char *path, off_t max, char **text, size_t *len,
 	*text = NULL;
 	if (fd < 0)
 		return fd;
-	if (fstat(fd, st) < 0 || st->st_size > max)
-		rc = fstat(fd, st) < 0 ? -errno : -EFBIG;
+	if (fstat(fd, st) < 0)
+		rc = -errno;
+	else if (st->st_size > max)
+		rc = -EFBIG;
 	if (rc == 0 && !(*text = malloc((size_t)st->st_size + 1)))
 		rc = -ENOMEM;
 	ssize_t n = rc == 0 ? pread(fd, *text, (size_t)st->st_size, 0) : 0;
@@ -231,30 +233,42 @@ static int fetch_file(struct update *up, const char *name,
 	return rc;
 }
 
-/* The size of f: the index's, the cache's, a HEAD's, or the file's
- * fetched (SKILL.md always is, v0.1's every file). */
+/* The size of the verified bytes of f the cache holds, or -1: hashed,
+ * since anything the user runs may write there. */
+static long long cached_size(const struct update *up,
+                             const struct sfs_wk_file *f)
+{
+	char *path = blob_path(up->cache_dir, f->sha256);
+	int fd = path ? sfs_cache_open_read(path) : -1;
+	struct stat st;
+	long long size = fd >= 0 && fstat(fd, &st) == 0 ? st.st_size : -1;
+
+	free(path);
+	if (fd >= 0)
+		close(fd);
+	fd = size >= 0 ? open_verified(up->cache_dir, f->sha256, size) : -1;
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return size;
+}
+
+/* The size of f: the index's, else the cache's, else a HEAD's, else the
+ * file's fetched.  A SKILL.md is fetched when the cache does not hold it
+ * (a build reads it), and so is every file of a v0.1 index. */
 static int file_size(struct update *up, const char *name,
                      struct sfs_wk_file *f, long long *size)
 {
-	char *path, *url, *body;
-	struct stat st;
+	bool fetch_now = !f->has_digest || strcmp(f->path, "SKILL.md") == 0;
+	char *url, *body;
 	size_t len;
 
-	if (f->has_digest && (path = blob_path(up->cache_dir, f->sha256))) {
-		int ok = sfs_cache_open_read(path);
-		free(path);
-		if (ok >= 0 && fstat(ok, &st) == 0) {
-			close(ok);
-			*size = st.st_size;
-			return 0;
-		}
-		if (ok >= 0)
-			close(ok);
-	}
-	if (!f->has_digest || strcmp(f->path, "SKILL.md") == 0)
-		return fetch_file(up, name, f, size);
-	if ((*size = f->size) >= 0)
+	if (!fetch_now && (*size = f->size) >= 0)
 		return 0;
+	if (f->has_digest && (*size = cached_size(up, f)) >= 0)
+		return 0;
+	if (fetch_now)
+		return fetch_file(up, name, f, size);
 	if (!(url = file_url(up->location, name, f->path)))
 		return -ENOMEM;
 	int rc = sfs_http_get(url, up->opts, true, &body, &len, size, up->why,
