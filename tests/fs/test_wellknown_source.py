@@ -166,6 +166,22 @@ class WellKnownSource(MountTestCase):
         self.assertTrue(self.site.gets("pdf-forms", "references/fields.md"))
         self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "pdf-forms"])
 
+    def test_a_cached_file_altered_since_is_fetched_again(self):
+        # the cache folder is the user's: a kept file is hashed at each open
+        self.site.put_index([entry("pdf-forms", "Fill in PDF forms.", PDF)])
+        m = self.mount_site()
+        path = ("skills", "pdf-forms", "references", "fields.md")
+        want = PDF["references/fields.md"]
+        self.assertEqual(m.read(*path), want)
+        blob = os.path.join(self.cache, "wellknown", "blobs", sha(want))
+        with open(blob, "r+b") as f:   # the same size, other bytes
+            f.write(b"X" * len(want))
+        m.cleanup()
+        m = self.mount_site()   # the next mount opens the file again
+        self.assertEqual(m.read(*path), want)
+        with open(blob, "rb") as f:
+            self.assertEqual(f.read(), want)
+
     def test_a_size_in_the_index_saves_the_head(self):
         pdf = entry("pdf-forms", "Fill in PDF forms.", PDF)
         for f in pdf["files"]:
