@@ -779,53 +779,8 @@ struct lister {
 	struct sfs_arena *arena;
 	struct sfs_diag_list *diags;
 	uint8_t id[32];             /* the skill's entry's digest */
-	struct sfs_file *v;         /* owned (malloc) until copied */
-	size_t n, cap;
+	struct sfs_listed out;      /* what is listed so far */
 };
-
-/* A version from a digest: its first 20 bytes. */
-static void stamp(struct sfs_file *e, const uint8_t sum[32],
-                  const struct wk_source *w)
-{
-	memcpy(e->version.id, sum, sizeof(e->version.id));
-	e->mtime = w->time;
-	e->uid = w->uid;
-	e->gid = w->gid;
-}
-
-static int push(struct lister *l, const struct sfs_file *e)
-{
-	struct sfs_file *slot = sfs_file_push(&l->v, &l->n, &l->cap);
-
-	if (!slot)
-		return -ENOMEM;
-	*slot = *e;
-	return 0;
-}
-
-/* The folder at rel[0..len), added when it is not yet. */
-static int add_folder(struct lister *l, const char *rel, size_t len)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (S_ISDIR(l->v[i].mode) && strlen(l->v[i].path) == len &&
-		    strncmp(l->v[i].path, rel, len) == 0)
-			return 0;
-	struct sfs_file e = { .parent = -1, .mode = S_IFDIR | 0755,
-	                      .size = 4096 };
-	char *path = sfs_arena_strndup(l->arena, rel, len);
-	char *key = sfs_arena_printf(l->arena, "%.*s/%s", 32,
-	                             (const char *)l->id, path ? path : "");
-	uint8_t sum[32];
-
-	if (!path || !key)
-		return -ENOMEM;
-	e.path = e.source = path;
-	const char *slash = strrchr(path, '/');
-	e.name = slash ? slash + 1 : path;
-	sfs_sha256(key, strlen(key), sum);
-	stamp(&e, sum, l->w);
-	return push(l, &e);
-}
 
 /* Whether a read found the file with this digest served with other
  * bytes (its record, written by open_file). */
@@ -862,12 +817,11 @@ static int add_file(struct lister *l, const cJSON *jf)
 {
 	const char *rel = str_of(jf, "path"), *hex = str_of(jf, "digest");
 	const cJSON *size = cJSON_GetObjectItemCaseSensitive(jf, "size");
-	struct sfs_file e = { .parent = -1, .mode = S_IFREG | 0644,
-	                      .hashed = true };
+	uint8_t sha256[32];
 	char *record;
 
 	if (!rel || !hex || !cJSON_IsNumber(size) ||
-	    strlen(hex) != HEX_LEN || !sfs_hex_decode(hex, 32, e.sha256, true))
+	    strlen(hex) != HEX_LEN || !sfs_hex_decode(hex, 32, sha256, true))
 		return sfs_diag_add(l->diags, SFS_ERROR, l->f->dir, 0, 0, "",
 		                    "the stored index is damaged; fetch again");
 	int bad = mismatched(l->w, hex, &record);
@@ -885,15 +839,8 @@ static int add_file(struct lister *l, const cJSON *jf)
 	char *path = sfs_arena_strdup(l->arena, rel);
 	if (!path)
 		return -ENOMEM;
-	int rc = 0;
-	for (char *p = strchr(path, '/'); rc == 0 && p; p = strchr(p + 1, '/'))
-		rc = add_folder(l, path, (size_t)(p - path));
-	e.path = e.source = path;
-	e.size = (off_t)size->valuedouble;
-	const char *slash = strrchr(path, '/');
-	e.name = slash ? slash + 1 : path;
-	stamp(&e, e.sha256, l->w);
-	return rc < 0 ? rc : push(l, &e);
+	return sfs_listed_add_file(&l->out, path, (off_t)size->valuedouble,
+	                           sha256, NULL);
 }
 
 static int list(const struct sfs_source *src, struct sfs_scan *s,
@@ -901,7 +848,9 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
                 struct sfs_diag_list *diags, struct sfs_tree *out)
 {
 	struct wk_source *w = src->state;
-	struct lister l = { .w = w, .f = f, .arena = arena, .diags = diags };
+	struct lister l = { .w = w, .f = f, .arena = arena, .diags = diags,
+	                    .out = { .arena = arena, .time = w->time,
+	                             .uid = w->uid, .gid = w->gid } };
 	const cJSON *k = find_skill(w, f->dir), *jf;
 	bool capped = false;
 	int rc = 0;
@@ -915,21 +864,22 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 		return -ENOMEM;
 	sfs_sha256(text, strlen(text), l.id);
 	free(text);
-	stamp(&out->self, l.id, w);
+	l.out.id = l.id;
+	sfs_listed_stamp(&l.out, &out->self, l.id);
 	out->self.mode = S_IFDIR | 0755;
 	cJSON_ArrayForEach(jf, cJSON_GetObjectItemCaseSensitive(k, "files")) {
 		if (rc < 0)
 			break;
-		if (l.n >= s->max_files) {
+		if (l.out.n >= s->max_files) {
 			capped = true;
 			break;
 		}
 		rc = add_file(&l, jf);
 	}
 	if (rc == 0)
-		rc = sfs_scan_finish_listing(s, f->dir, l.v, l.n, capped, arena,
-		                             diags, out);
-	free(l.v);
+		rc = sfs_scan_finish_listing(s, f->dir, l.out.v, l.out.n, capped,
+		                             arena, diags, out);
+	free(l.out.v);
 	return rc;
 }
 
