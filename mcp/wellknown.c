@@ -35,6 +35,8 @@ static struct sfs_wk_file *entry_files(const cJSON *entry, const char *id,
 		                                                SFS_RESOURCE_URI);
 		const cJSON *dg = cJSON_GetObjectItemCaseSensitive(r,
 		                                             SFS_RESOURCE_DIGEST);
+		const cJSON *size = cJSON_GetObjectItemCaseSensitive(r,
+		                                             SFS_RESOURCE_SIZE);
 		if (!files || *n == cap || !cJSON_IsString(uri) ||
 		    !cJSON_IsString(dg) || strlen(uri->valuestring) <= plen ||
 		    !sfs_parse_digest(dg->valuestring, files[*n].sha256)) {
@@ -43,6 +45,8 @@ static struct sfs_wk_file *entry_files(const cJSON *entry, const char *id,
 		}
 		files[*n].path = uri->valuestring + plen;
 		files[*n].has_digest = true;
+		files[*n].size = cJSON_IsNumber(size) ?
+		                 (long long)size->valuedouble : -1;
 		(*n)++;
 	}
 	if (!*n) {
@@ -60,6 +64,8 @@ static cJSON *file_object(const struct sfs_wk_file *f)
 	sfs_format_digest(f->sha256, d);
 	cJSON_AddStringToObject(o, SFS_WK_KEY_PATH, f->path);
 	cJSON_AddStringToObject(o, SFS_WK_KEY_DIGEST, d);
+	if (f->size >= 0)
+		cJSON_AddNumberToObject(o, SFS_WK_KEY_SIZE, (double)f->size);
 	return o;
 }
 

@@ -315,8 +315,8 @@ static int take_git(struct reader *r, const cJSON *o, const char *url,
 	 * mistake, and its missing commit would hide it */
 	if (cJSON_GetObjectItemCaseSensitive(o, KEY_SKILLS))
 		return fail(r, KEY_SKILLS, NULL, "a git source is pinned by its "
-		            "commit; skills is for a folder (path) or an MCP "
-		            "server (mcp+ url)");
+		            "commit; skills is for a folder (path) or a source "
+		            "pinned by its skills (an mcp+ or https:// url)");
 	if (!commit)
 		return fail(r, KEY_COMMIT, NULL, "missing: a git source needs "
 		            "the full commit id it served");
@@ -437,9 +437,9 @@ static int take_mcp(struct reader *r, const cJSON *o, const char *url,
                     struct sfs_lock_source *src)
 {
 	if (cJSON_GetObjectItemCaseSensitive(o, KEY_COMMIT))
-		return fail(r, KEY_COMMIT, NULL, "an MCP server (mcp+ url) has "
-		            "no commit: it is pinned by the digests of the "
-		            "skills it served (skills)");
+		return fail(r, KEY_COMMIT, NULL, "this source (an MCP server, a "
+		            "website's index) has no commit: it is pinned by "
+		            "the digests of the skills it served (skills)");
 	src->root = strdup(url);
 	if (!src->root)
 		return no_memory(r);

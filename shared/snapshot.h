@@ -234,6 +234,32 @@ int sfs_scan_finish_listing(const struct sfs_scan *s, const char *dir,
 /* A new entry at the end of the array (*v, *n, room for *cap), zeroed
  * but for parent (-1, none); NULL when out of memory. */
 struct sfs_file *sfs_file_push(struct sfs_file **v, size_t *n, size_t *cap);
+/*
+ * A skill's entries as a fetched source lists them (an MCP server's
+ * listing, a website's index), not yet sorted: each stamped with a
+ * version from a digest (a file's own; a folder's from the skill's entry
+ * and its path, so a changed entry is a new folder) and with the time and
+ * owner of the stored listing.  v is owned (malloc) until
+ * sfs_scan_finish_listing copies it; the paths are the arena's.
+ */
+struct sfs_listed {
+	struct sfs_file *v;
+	size_t n, cap;
+	struct sfs_arena *arena;
+	const uint8_t *id;          /* the digest of the skill's entry */
+	struct timespec time;
+	uid_t uid;
+	gid_t gid;
+};
+/* e's version from the digest sum (its first 20 bytes), time and owner
+ * from the listing. */
+void sfs_listed_stamp(const struct sfs_listed *l, struct sfs_file *e,
+                      const uint8_t sum[32]);
+/* Adds the regular file rel (the arena's) of size bytes and that digest,
+ * after every folder above it not added yet; *added (or NULL) is its
+ * entry, until the next add.  Returns 0 or -ENOMEM. */
+int sfs_listed_add_file(struct sfs_listed *l, const char *rel, off_t size,
+                        const uint8_t sha256[32], struct sfs_file **added);
 /* The entry of path in v, sorted by path, or NULL. */
 const struct sfs_file *sfs_file_find(const struct sfs_file *v, size_t n,
                                      const char *path);

@@ -18,11 +18,18 @@
  * nowhere else. */
 extern const struct sfs_source_ops sfs_source_git;
 extern const struct sfs_source_ops sfs_source_mcp;
+extern const struct sfs_source_ops sfs_source_wellknown;
 extern const struct sfs_source_ops sfs_source_dir;
+
+static bool has_prefix(const char *root, const char *p)
+{
+	return p && strncmp(root, p, strlen(p)) == 0;
+}
 
 static const struct sfs_source_ops *const kinds[] = {
 	&sfs_source_git,
 	&sfs_source_mcp,
+	&sfs_source_wellknown,
 	&sfs_source_dir,   /* last: every root no prefix claims */
 };
 
@@ -31,9 +38,10 @@ static const struct sfs_source_ops *const kinds[] = {
 const struct sfs_source_ops *sfs_source_kind(const char *root)
 {
 	for (size_t i = 0; root && i < NKINDS; i++) {
-		const char *p = kinds[i]->prefix;
-		if (!p || strncmp(root, p, strlen(p)) == 0)
-			return kinds[i];
+		const struct sfs_source_ops *k = kinds[i];
+		if (!k->prefix || has_prefix(root, k->prefix) ||
+		    has_prefix(root, k->prefix2))
+			return k;
 	}
 	return &sfs_source_dir;
 }

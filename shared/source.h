@@ -79,6 +79,8 @@ struct sfs_source_ops {
 	/* What a root of the kind starts with ("git+"); NULL for the folder,
 	 * which is every root no other kind claims. */
 	const char *prefix;
+	/* A second form of it, or NULL ("http://" beside "https://"). */
+	const char *prefix2;
 	unsigned caps;        /* enum sfs_source_cap */
 	/* The capabilities of one root of the kind, when its form changes
 	 * them (an MCP server run as a command); NULL: caps. */
@@ -207,6 +209,10 @@ enum sfs_url_kind {
 	                           with the Skills extension (source_mcp.c) */
 	SFS_URL_MCP_STDIO,      /* mcp+stdio:NAME: the same, a command the
 	                           config file runs (location "stdio:NAME") */
+	SFS_URL_WELLKNOWN,      /* https://HOST[/BASE], http://...: a
+	                           website's well-known skills index
+	                           (sources/wellknown.c; location: the URL
+	                           without a trailing '/') */
 };
 
 /* git+file:///ABS/PATH[#[REF][:SUBDIR]], and the remote forms. */

@@ -168,3 +168,30 @@ void sfs_mcp_client_close(struct sfs_mcp_client *c)
 	mcp_session_close(c->session);
 	free(c);
 }
+
+int sfs_http_get(const char *url, const struct sfs_source_options *opts,
+                 bool head, char **body, size_t *len, long long *length,
+                 char *why, size_t wlen)
+{
+	const char *token_file = opts ? opts->token_file : NULL;
+	char *token = NULL;
+	struct mcp_wait w = {
+		.deadline = mcp_now_ms() + SFS_MCP_TIMEOUT_S * 1000,
+		.seconds = SFS_MCP_TIMEOUT_S,
+		.stop = opts ? opts->stop : NULL,
+		.stop_arg = opts ? opts->stop_arg : NULL,
+	};
+	int rc = token_file ? read_token(token_file, &token, why, wlen) : 0;
+
+	*body = NULL;
+	*len = 0;
+	*length = -1;
+	if (rc < 0)
+		return rc;
+	rc = mcp_http_get(url, token, head, &w, body, len, length, why, wlen);
+	if (token) {
+		explicit_bzero(token, strlen(token));
+		free(token);
+	}
+	return rc;
+}

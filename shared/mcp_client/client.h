@@ -49,4 +49,20 @@ const char *sfs_mcp_client_name(const struct sfs_mcp_client *c);
  * client. */
 void sfs_mcp_client_close(struct sfs_mcp_client *c);
 
+/*
+ * A plain GET of url (https:// or http://, no redirect followed, the
+ * HTTP transport's certificates and limits: at most SFS_MCP_MAX_ANSWER
+ * bytes, SFS_MCP_TIMEOUT_S) with the root's options (opts, or NULL):
+ * token_file's token as a bearer token (read now, as for a server), and
+ * stop asked as the transfer waits.  0 with the body in *body (malloc'd,
+ * NUL-terminated, *len bytes without the NUL), or -errno with *why
+ * naming the URL (-ENOENT for 404, -EACCES for 401, -ECANCELED,
+ * -EFBIG).  With head, a HEAD instead: *body NULL, *length the
+ * Content-Length the answer gave (-1 when none).  For the well-known
+ * skills source, which reads a website rather than an MCP server.
+ */
+int sfs_http_get(const char *url, const struct sfs_source_options *opts,
+                 bool head, char **body, size_t *len, long long *length,
+                 char *why, size_t wlen);
+
 #endif

@@ -574,3 +574,75 @@ int mcp_http_open(const char *url, const char *token,
 	*out = &h->t;
 	return 0;
 }
+
+/* ---- a plain GET --------------------------------------------------------- */
+
+/* Content-Length of a HEAD's answer, which libcurl reads itself. */
+static long long head_length(CURL *curl)
+{
+	curl_off_t n = -1;
+
+	if (curl_easy_getinfo(curl, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &n) !=
+	    CURLE_OK)
+		return -1;
+	return n;
+}
+
+int mcp_http_get(const char *url, const char *token, bool head,
+                 const struct mcp_wait *w, char **body, size_t *len,
+                 long long *length, char *why, size_t wlen)
+{
+	struct mcp_transport *t;
+	struct answer a = { 0 };
+	struct curl_slist *l = NULL;
+	long status = 0;
+
+	*body = NULL;
+	*len = 0;
+	*length = -1;
+	int rc = mcp_http_open(url, token, &t, why, wlen);
+	if (rc < 0)
+		return rc;
+	struct http *h = (struct http *)t;
+	if (h->auth && !(l = curl_slist_append(NULL, h->auth))) {
+		http_close(t, false);
+		return mcp_no_memory(why, wlen);
+	}
+	curl_easy_setopt(h->curl, CURLOPT_URL, h->url);
+	curl_easy_setopt(h->curl, CURLOPT_HTTPHEADER, l);
+	curl_easy_setopt(h->curl, CURLOPT_NOBODY, head ? 1L : 0L);
+	curl_easy_setopt(h->curl, CURLOPT_WRITEFUNCTION, take_body);
+	curl_easy_setopt(h->curl, CURLOPT_WRITEDATA, &a);
+	CURLcode cc = perform(h, w);
+	curl_slist_free_all(l);
+	if (a.too_big) {
+		snprintf(why, wlen, "%s: larger than %u MiB", url,
+		         MAX_ANSWER >> 20);
+		rc = -EFBIG;
+	} else if (cc == CURLE_ABORTED_BY_CALLBACK) {
+		snprintf(why, wlen, "%s: stopped while waiting for it", url);
+		rc = -ECANCELED;
+	} else if (cc != CURLE_OK) {
+		snprintf(why, wlen, "cannot reach %s: %s", url,
+		         curl_easy_strerror(cc));
+		rc = cc == CURLE_OUT_OF_MEMORY ? -ENOMEM : -EIO;
+	} else {
+		curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &status);
+		if (status < 200 || status > 299)
+			rc = http_error(h, head ? "HEAD" : "GET", status, why,
+			                wlen);
+	}
+	if (rc == 0 && head)
+		*length = head_length(h->curl);
+	if (rc == 0 && !head && !a.body && !(a.body = strdup("")))
+		rc = mcp_no_memory(why, wlen);
+	if (rc == 0) {
+		*body = a.body;
+		*len = a.len;
+		a.body = NULL;
+	}
+	free(a.body);
+	free(a.session);
+	http_close(t, false);
+	return rc;
+}

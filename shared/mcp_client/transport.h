@@ -93,6 +93,12 @@ struct mcp_transport {
 	                        * a half-read answer may follow does not) */
 };
 
+/* A plain GET (with head: a HEAD) of url, waiting as w says, `token`
+ * (or NULL) as a bearer token: sfs_http_get in client.h. */
+int mcp_http_get(const char *url, const char *token, bool head,
+                 const struct mcp_wait *w, char **body, size_t *len,
+                 long long *length, char *why, size_t wlen);
+
 /* A transport over Streamable HTTP to `url` (http:// or https://;
  * certificates from SSL_CERT_FILE and SSL_CERT_DIR when set); `token`
  * (or NULL) goes as a bearer token and never into *why. */

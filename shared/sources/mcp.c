@@ -582,20 +582,9 @@ struct lister {
 	const struct sfs_found *f;
 	struct sfs_arena *arena;
 	struct sfs_diag_list *diags;
-	struct sfs_file *v;         /* owned (malloc) until copied */
-	size_t n, cap;
+	struct sfs_listed out;      /* what is listed so far */
 	bool capped;
 };
-
-/* A version from a digest: its first 20 bytes. */
-static void stamp(struct sfs_file *e, const uint8_t sum[32],
-                  const struct mcp_source *m)
-{
-	memcpy(e->version.id, sum, sizeof(e->version.id));
-	e->mtime = m->time;
-	e->uid = m->uid;
-	e->gid = m->gid;
-}
 
 /* A listed file not served: a warning, or an error for SKILL.md. */
 static int hide(struct lister *l, const char *uri, const char *why)
@@ -607,42 +596,6 @@ static int hide(struct lister *l, const char *uri, const char *why)
 		                    why);
 	return sfs_diag_add(l->diags, SFS_WARNING, l->f->dir, 0, 0, "",
 	                    "%s: %s; hidden", uri, why);
-}
-
-static int push(struct lister *l, const struct sfs_file *e)
-{
-	struct sfs_file *slot = sfs_file_push(&l->v, &l->n, &l->cap);
-
-	if (!slot)
-		return -ENOMEM;
-	*slot = *e;
-	return 0;
-}
-
-/* The folder at rel[0..len) in the list, added when it is not yet. */
-static int add_folder(struct lister *l, const char *rel, size_t len)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (S_ISDIR(l->v[i].mode) && strlen(l->v[i].path) == len &&
-		    strncmp(l->v[i].path, rel, len) == 0)
-			return 0;
-	struct sfs_file e = { .parent = -1, .mode = S_IFDIR | 0755,
-	                      .size = 4096 };
-	char *path = sfs_arena_strndup(l->arena, rel, len);
-	if (!path)
-		return -ENOMEM;
-	e.path = e.source = path;
-	const char *slash = strrchr(path, '/');
-	e.name = slash ? slash + 1 : path;
-	/* the entry's digest and the folder's path */
-	uint8_t sum[32];
-	char *key;
-	if (asprintf(&key, "%.*s/%s", 32, (const char *)l->k->id, path) < 0)
-		return -ENOMEM;
-	sfs_sha256(key, strlen(key), sum);
-	free(key);
-	stamp(&e, sum, l->m);
-	return push(l, &e);
 }
 
 /* Why rel cannot be a file's path in the skill, or NULL; *skip when it
@@ -735,22 +688,14 @@ static int add_file(struct lister *l, const cJSON *r)
 		return 0;
 	if (why)
 		return hide(l, uri, why);
-	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->v[i].path, rel) == 0)
+	for (size_t i = 0; i < l->out.n; i++)
+		if (strcmp(l->out.v[i].path, rel) == 0)
 			return hide(l, uri, "listed twice, or also a folder");
-	int rc = 0;
-	for (char *p = strchr(rel, '/'); rc == 0 && p; p = strchr(p + 1, '/'))
-		rc = add_folder(l, rel, (size_t)(p - rel));
-	struct sfs_file e = { .parent = -1, .mode = S_IFREG | 0644,
-	                      .size = want.size, .hashed = true,
-	                      .path = rel, .source = rel };
-	const char *slash = strrchr(rel, '/');
-	e.name = slash ? slash + 1 : rel;
-	memcpy(e.sha256, want.sha256, 32);
-	stamp(&e, want.sha256, l->m);
+	struct sfs_file *e;
+	int rc = sfs_listed_add_file(&l->out, rel, want.size, want.sha256, &e);
 	if (rc == 0 && strcmp(rel, "SKILL.md") == 0)
-		rc = mark_unfetched(l->m, &e);
-	return rc < 0 ? rc : push(l, &e);
+		rc = mark_unfetched(l->m, e);
+	return rc;
 }
 
 static int list(const struct sfs_source *src, struct sfs_scan *s,
@@ -759,7 +704,9 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 {
 	struct mcp_source *m = src->state;
 	struct lister l = { .m = m, .s = s, .f = f, .arena = arena,
-	                    .diags = diags };
+	                    .diags = diags,
+	                    .out = { .arena = arena, .time = m->time,
+	                             .uid = m->uid, .gid = m->gid } };
 	const cJSON *r;
 	int rc = 0;
 
@@ -768,22 +715,23 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 	if (!l.k)
 		return sfs_diag_add(diags, SFS_ERROR, f->dir, 0, 0, "",
 		                    "not in the listing of %s", m->server);
-	stamp(&out->self, l.k->id, m);
+	l.out.id = l.k->id;
+	sfs_listed_stamp(&l.out, &out->self, l.k->id);
 	out->self.mode = S_IFDIR | 0755;
 	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(l.k->entry,
 	                                                       "resources")) {
 		if (rc < 0)
 			break;
-		if (l.n >= s->max_files) {
+		if (l.out.n >= s->max_files) {
 			l.capped = true;
 			break;
 		}
 		rc = add_file(&l, r);
 	}
 	if (rc == 0)
-		rc = sfs_scan_finish_listing(s, f->dir, l.v, l.n, l.capped,
-		                             arena, diags, out);
-	free(l.v);
+		rc = sfs_scan_finish_listing(s, f->dir, l.out.v, l.out.n,
+		                             l.capped, arena, diags, out);
+	free(l.out.v);
 	return rc;
 }
 

@@ -143,6 +143,10 @@ static int read_file(struct sfs_wk_index *idx, const cJSON *item,
 		return add_problem(idx, true, field, "the digest of %s is not "
 		                   "sha256: and 64 lowercase hex digits", path)
 		       ?: 1;
+	const cJSON *size = cJSON_GetObjectItemCaseSensitive(item,
+	                                                     SFS_WK_KEY_SIZE);
+	f->size = cJSON_IsNumber(size) && size->valuedouble >= 0 &&
+	          size->valuedouble <= 1e15 ? (long long)size->valuedouble : -1;
 	f->has_digest = digest != NULL;
 	f->path = strdup(path);
 	return f->path ? 0 : -ENOMEM;

@@ -32,6 +32,9 @@
 #define SFS_WK_KEY_PATH "path"
 #define SFS_WK_KEY_PACKAGE "package"
 #define SFS_WK_KEY_URL "url"
+/* A file's length in bytes: not the RFC's, an optional key skillsfs-mcp
+ * adds, so that a reader knows a file's size before it fetches it. */
+#define SFS_WK_KEY_SIZE "size"
 
 /* What an index may hold at most: more is refused, naming the bound. */
 #define SFS_WK_MAX_INDEX_BYTES (16u << 20)
@@ -43,6 +46,7 @@ struct sfs_wk_file {
 	char *path;             /* relative, '/'-separated, checked */
 	uint8_t sha256[32];
 	bool has_digest;        /* false in a v0.1 index */
+	long long size;         /* SFS_WK_KEY_SIZE, or -1 when not given */
 };
 
 struct sfs_wk_skill {

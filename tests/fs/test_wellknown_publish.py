@@ -98,6 +98,7 @@ class WellKnownPublish(MountTestCase):
                 with open(os.path.join(source, f["path"]), "rb") as src:
                     self.assertEqual(body, src.read())
                 self.assertEqual(f["digest"], "sha256:" + sha256(body))
+                self.assertEqual(f["size"], len(body))
             self.assertEqual(skill["digest"], rfc_skill_digest(skill["files"]))
         self.assertIn("Fill in PDF forms.", [s["description"] for s in idx["skills"]])
 

@@ -320,7 +320,7 @@ static void test_malformed(void)
 	    "sources[0].commit", "expected a full commit id");
 	bad(V1 "{\"url\":3,\"commit\":\"" COMMIT "\"}]}", "/h",
 	    "sources[0].url", "expected a source URL");
-	bad(V1 "{\"url\":\"https://x/r\",\"commit\":\"" COMMIT "\"}]}", "/h",
+	bad(V1 "{\"url\":\"ftp://x/r\",\"commit\":\"" COMMIT "\"}]}", "/h",
 	    "sources[0].url", "not a source URL");
 	bad(V1 "{\"url\":\"git+file:///r#" OTHER "\",\"commit\":\"" COMMIT
 	    "\"}]}", "/h", "sources[0].url", "another commit");
@@ -329,10 +329,11 @@ static void test_malformed(void)
 	    "pinned by its commit");
 	bad(V1 "{\"url\":\"git+file:///r\",\"skills\":{}}]}", "/h",
 	    "sources[0].skills", "a git source is pinned by its commit; "
-	    "skills is for a folder (path) or an MCP server");
+	    "skills is for a folder (path) or a source pinned by its "
+	    "skills");
 	bad(V1 "{\"url\":\"" MCP "\",\"commit\":\"" COMMIT
 	    "\",\"skills\":{}}]}", "/h", "sources[0].commit",
-	    "an MCP server (mcp+ url) has no commit");
+	    "this source (an MCP server, a website's index) has no commit");
 	bad(V1 "{\"url\":\"" MCP "\"}]}", "/h", "sources[0].skills",
 	    "missing: an MCP server names the skills it served");
 	bad(V1 "{\"url\":\"" MCP "\",\"skills\":[]}]}", "/h",

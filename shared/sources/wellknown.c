@@ -1,0 +1,999 @@
+/*
+ * wellknown.c - the skills a website publishes at
+ * BASE/.well-known/agent-skills/index.json (the Agent Skills Discovery
+ * RFC v0.2.0, read by wellknown/index.c) as a source: https://HOST[/BASE]
+ * or http://HOST[/BASE].
+ *
+ * An update (the mount's fetcher thread) fetches the index and writes
+ * what a build needs of it into the cache folder as one listing, named by
+ * its digest, which is the version the source serves: every skill with
+ * its files' paths, digests and sizes.  A file's size is the "size" the
+ * index gives it (an optional key of ours), else the Content-Length a
+ * HEAD of it answers, else it is fetched whole; a SKILL.md is fetched at
+ * the update, since every build reads it; a package is fetched and
+ * unpacked (wellknown/package.c) at the update, its files kept; every
+ * other file is fetched at its first read.  Only verified bytes are
+ * served: the cache's files are named by their digest and hashed into a
+ * sealed memory file at each open (the cache folder is the user's).  A
+ * file whose bytes are not those of its digest is an error for its
+ * reader (EIO) and makes its skill invalid from the next build on; a
+ * SKILL.md or a package that does not match leaves its skill out at the
+ * update, named in status.json.
+ *
+ * A v0.1 index gives no digests: every file is fetched at the update and
+ * served as it came then, with a warning that nothing could be verified.
+ * A build never waits for the network: it reads the listing the last
+ * update stored.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "grow.h"
+#include "mcp_client/client.h"
+#include "sealed.h"
+#include "snapshot.h"
+#include "source.h"
+#include "trust.h"
+#include "wellknown/index.h"
+#include "wellknown/package.h"
+
+#define PREFIX "https://"
+#define PREFIX_PLAIN "http://"
+#define HEX_LEN 64
+
+/* ---- the URL and the cache ------------------------------------------------ */
+
+static int parse_url(const char *s, struct sfs_source_url *u,
+                     const char **why)
+{
+	size_t n = strncmp(s, PREFIX, strlen(PREFIX)) == 0 ? strlen(PREFIX) :
+	           strlen(PREFIX_PLAIN);
+	size_t len = strlen(s);
+
+	memset(u, 0, sizeof(*u));
+	if (s[n] == '\0' || s[n] == '/') {
+		*why = "the URL names no host";
+		return -EINVAL;
+	}
+	if (strpbrk(s, "#? \t\r\n")) {
+		*why = "a website's URL has no query (?), no fragment (#) and "
+		       "no spaces";
+		return -EINVAL;
+	}
+	while (len > n && s[len - 1] == '/')
+		len--;
+	u->kind = SFS_URL_WELLKNOWN;
+	u->location = strndup(s, len);
+	return u->location ? 0 : -ENOMEM;
+}
+
+/* The folder of the website `location` in the cache, its verified files,
+ * a stored listing, the name of the current one, the record of a file
+ * that did not match: each malloc'd, NULL when out of memory. */
+static char *state_path(const char *cache_dir, const char *location)
+{
+	uint8_t sum[32];
+	char hex[HEX_LEN + 1], *path;
+
+	sfs_sha256(location, strlen(location), sum);
+	sfs_hex_encode(sum, 32, hex);
+	return asprintf(&path, "%s/wellknown/%.32s", cache_dir, hex) < 0 ?
+	       NULL : path;
+}
+
+static char *blob_path(const char *cache_dir, const uint8_t sha256[32])
+{
+	char hex[HEX_LEN + 1], *path;
+
+	sfs_hex_encode(sha256, 32, hex);
+	return asprintf(&path, "%s/wellknown/blobs/%s", cache_dir, hex) < 0 ?
+	       NULL : path;
+}
+
+static char *state_file(const char *state, const char *name,
+                        const char *hex)
+{
+	char *path;
+
+	return asprintf(&path, "%s/%s%s", state, name, hex) < 0 ? NULL : path;
+}
+
+/* The whole cache file at path (at most max bytes), NUL-terminated, in
+ * *text; its stat in *st.  0 or -errno. */
+static int read_cache(const char *path, off_t max, char **text, size_t *len,
+                      struct stat *st)
+{
+	int fd = sfs_cache_open_read(path);
+	int rc = 0;
+
+	*text = NULL;
+	if (fd < 0)
+		return fd;
+	if (fstat(fd, st) < 0)
+		rc = -errno;
+	else if (st->st_size > max)
+		rc = -EFBIG;
+	if (rc == 0 && !(*text = malloc((size_t)st->st_size + 1)))
+		rc = -ENOMEM;
+	ssize_t n = rc == 0 ? pread(fd, *text, (size_t)st->st_size, 0) : 0;
+	if (rc == 0 && n != st->st_size)
+		rc = n < 0 ? -errno : -EIO;
+	close(fd);
+	if (rc < 0) {
+		free(*text);
+		*text = NULL;
+		return rc;
+	}
+	(*text)[n] = '\0';
+	*len = (size_t)n;
+	return 0;
+}
+
+/* The verified bytes with this digest and size in the cache, as a sealed
+ * memory file: a descriptor, -ENOENT when the cache does not hold them
+ * (what is at their name but other bytes is removed), or -errno. */
+static int open_verified(const char *cache_dir, const uint8_t sha256[32],
+                         off_t size)
+{
+	char *path = blob_path(cache_dir, sha256), *data;
+	uint8_t sum[32];
+	struct stat st;
+	size_t len;
+
+	if (!path)
+		return -ENOMEM;
+	int rc = read_cache(path, SFS_WK_MAX_FILE_BYTES, &data, &len, &st);
+	if (rc == 0) {
+		sfs_sha256(data, len, sum);
+		if ((off_t)len != size || memcmp(sum, sha256, 32) != 0)
+			rc = -ENOENT;
+	}
+	if (rc == -ENOENT || rc == -ELOOP || rc == -EPERM || rc == -EFBIG)
+		sfs_cache_unlink(path);
+	free(path);
+	if (rc < 0) {
+		free(data);
+		return rc == -ENOMEM ? rc : -ENOENT;
+	}
+	rc = sfs_sealed_copy("skillsfs-verified", data, len);
+	free(data);
+	return rc;
+}
+
+/* Keeps bytes whose digest was checked in the cache. */
+static int keep_verified(const char *cache_dir, const uint8_t sha256[32],
+                         const void *p, size_t n)
+{
+	char *path = blob_path(cache_dir, sha256);
+	int rc = path ? sfs_cache_mkdirs(path) : -ENOMEM;
+
+	if (rc == 0)
+		rc = sfs_cache_write(path, p, n, 0600, false);
+	free(path);
+	return rc;
+}
+
+/* The URL of a skill's file: BASE/.well-known/agent-skills/NAME/PATH. */
+static char *file_url(const char *location, const char *name,
+                      const char *path)
+{
+	char *url;
+
+	return asprintf(&url, "%s" SFS_WK_PATH "%s/%s", location, name,
+	                path) < 0 ? NULL : url;
+}
+
+/* ---- an update: the index fetched and stored as a listing ------------------ */
+
+struct update {
+	const char *location;
+	const char *cache_dir;
+	const char *state;
+	const struct sfs_source_options *opts;
+	char *why;
+	size_t wlen;
+};
+
+/* Fetches a file whole and keeps it when its bytes are f's (or, f
+ * without a digest, whatever they are: f's digest is set to theirs):
+ * 0 with *size, -EBADMSG when they are not (*why says so), or -errno. */
+static int fetch_file(struct update *up, const char *name,
+                      struct sfs_wk_file *f, long long *size)
+{
+	char *url = file_url(up->location, name, f->path), *body;
+	size_t len;
+	long long ignored;
+	uint8_t sum[32];
+
+	if (!url)
+		return -ENOMEM;
+	int rc = sfs_http_get(url, up->opts, false, &body, &len, &ignored,
+	                      up->why, up->wlen);
+	if (rc == 0) {
+		sfs_sha256(body, len, sum);
+		if (f->has_digest && memcmp(sum, f->sha256, 32) != 0) {
+			snprintf(up->why, up->wlen, "%s: its bytes are not "
+			         "those of its digest in the index", url);
+			rc = -EBADMSG;
+		}
+	}
+	if (rc == 0) {
+		memcpy(f->sha256, sum, 32);
+		*size = (long long)len;
+		rc = keep_verified(up->cache_dir, sum, body, len);
+	}
+	free(body);
+	free(url);
+	return rc;
+}
+
+/* The size of the verified bytes of f the cache holds, or -1: hashed,
+ * since anything the user runs may write there. */
+static long long cached_size(const struct update *up,
+                             const struct sfs_wk_file *f)
+{
+	char *path = blob_path(up->cache_dir, f->sha256);
+	int fd = path ? sfs_cache_open_read(path) : -1;
+	struct stat st;
+	long long size = fd >= 0 && fstat(fd, &st) == 0 ? st.st_size : -1;
+
+	free(path);
+	if (fd >= 0)
+		close(fd);
+	fd = size >= 0 ? open_verified(up->cache_dir, f->sha256, size) : -1;
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return size;
+}
+
+/* The size of f: the index's, else the cache's, else a HEAD's, else the
+ * file's fetched.  A SKILL.md is fetched when the cache does not hold it
+ * (a build reads it), and so is every file of a v0.1 index. */
+static int file_size(struct update *up, const char *name,
+                     struct sfs_wk_file *f, long long *size)
+{
+	bool fetch_now = !f->has_digest || strcmp(f->path, "SKILL.md") == 0;
+	char *url, *body;
+	size_t len;
+
+	if (!fetch_now && (*size = f->size) >= 0)
+		return 0;
+	if (f->has_digest && (*size = cached_size(up, f)) >= 0)
+		return 0;
+	if (fetch_now)
+		return fetch_file(up, name, f, size);
+	if (!(url = file_url(up->location, name, f->path)))
+		return -ENOMEM;
+	int rc = sfs_http_get(url, up->opts, true, &body, &len, size, up->why,
+	                      up->wlen);
+	free(url);
+	/* a server that answers no HEAD (405), or without a length: the
+	 * file is fetched now */
+	if (rc == -ENOMEM || rc == -EACCES || rc == -ECANCELED ||
+	    (rc == 0 && *size >= 0))
+		return rc;
+	return fetch_file(up, name, f, size);
+}
+
+/* A package's files, each kept in the cache as its digest is checked. */
+struct pkg_sink {
+	struct update *up;
+	const struct sfs_wk_file *f;
+	char *buf;
+	size_t len, cap;
+};
+
+static int sink_open(void *arg, const struct sfs_wk_file *f)
+{
+	struct pkg_sink *k = arg;
+
+	k->f = f;
+	k->len = 0;
+	return 0;
+}
+
+static int sink_write(void *arg, const void *p, size_t n)
+{
+	struct pkg_sink *k = arg;
+
+	if (sfs_grow(&k->buf, &k->cap, k->len + n, 1) < 0)
+		return -ENOMEM;
+	memcpy(k->buf + k->len, p, n);
+	k->len += n;
+	return 0;
+}
+
+static int sink_close(void *arg, bool ok)
+{
+	struct pkg_sink *k = arg;
+
+	return ok ? keep_verified(k->up->cache_dir, k->f->sha256, k->buf,
+	                          k->len) : 0;
+}
+
+/* The package's URL: as given when absolute, else from the site's root
+ * ("/...") or the index's folder. */
+static char *package_url(const char *location, const char *url)
+{
+	char *out;
+	const char *host = strstr(location, "://") + 3;
+	const char *slash = strchr(host, '/');
+	int origin = slash ? (int)(slash - location) : (int)strlen(location);
+
+	if (strncmp(url, PREFIX, strlen(PREFIX)) == 0 ||
+	    strncmp(url, PREFIX_PLAIN, strlen(PREFIX_PLAIN)) == 0)
+		return strdup(url);
+	if (url[0] == '/')
+		return asprintf(&out, "%.*s%s", origin, location, url) < 0 ?
+		       NULL : out;
+	return asprintf(&out, "%s" SFS_WK_PATH "%s", location, url) < 0 ?
+	       NULL : out;
+}
+
+static int unpack(struct update *up, const struct sfs_wk_skill *s)
+{
+	char *url = package_url(up->location, s->package_url), *body;
+	struct pkg_sink k = { .up = up };
+	struct sfs_wk_sink sink = { .open = sink_open, .write = sink_write,
+	                            .close = sink_close, .arg = &k };
+	size_t len;
+	long long ignored;
+
+	if (!url)
+		return -ENOMEM;
+	int rc = sfs_http_get(url, up->opts, false, &body, &len, &ignored,
+	                      up->why, up->wlen);
+	if (rc == 0) {
+		rc = sfs_wk_package_unpack(body, len, s, &sink, up->why,
+		                           up->wlen);
+		if (rc == -EBADMSG && !strstr(up->why, url)) {
+			size_t at = strlen(up->why);
+			snprintf(up->why + at, up->wlen - at, "%s(package %s)",
+			         at ? " " : "", url);
+		}
+	}
+	free(body);
+	free(k.buf);
+	free(url);
+	return rc < 0 ? rc : 0;
+}
+
+/* The listing's entry of one skill, or its "bad" reason. */
+static int take_skill(struct update *up, struct sfs_wk_skill *s,
+                      cJSON *skills)
+{
+	cJSON *o = cJSON_CreateObject(), *files = cJSON_CreateArray();
+	char hex[HEX_LEN + 1];
+	int rc = o && files ? 0 : -ENOMEM;
+
+	cJSON_AddItemToArray(skills, o);
+	cJSON_AddItemToObject(o, "files", files);
+	cJSON_AddStringToObject(o, "name", s->name);
+	cJSON_AddStringToObject(o, "description", s->description);
+	up->why[0] = '\0';
+	if (rc == 0 && s->package_url)
+		rc = unpack(up, s);
+	for (size_t i = 0; rc == 0 && i < s->nfiles; i++) {
+		long long size = -1;
+		rc = file_size(up, s->name, &s->files[i], &size);
+		cJSON *f = rc == 0 ? cJSON_CreateObject() : NULL;
+		if (rc == 0 && !f)
+			rc = -ENOMEM;
+		if (rc < 0)
+			break;
+		sfs_hex_encode(s->files[i].sha256, 32, hex);
+		cJSON_AddItemToArray(files, f);
+		cJSON_AddStringToObject(f, "path", s->files[i].path);
+		cJSON_AddStringToObject(f, "digest", hex);
+		cJSON_AddNumberToObject(f, "size", (double)size);
+	}
+	if (rc == -ENOMEM || rc == -ECANCELED || rc == -EACCES)
+		return rc;
+	if (rc < 0)
+		cJSON_AddStringToObject(o, "bad", up->why[0] ? up->why :
+		                        sfs_strerror(-rc));
+	return 0;
+}
+
+static cJSON *problems_of(const struct sfs_wk_index *idx)
+{
+	cJSON *v = cJSON_CreateArray();
+
+	for (size_t i = 0; v && i < idx->nproblems; i++) {
+		const struct sfs_wk_problem *p = &idx->problems[i];
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddItemToArray(v, o);
+		cJSON_AddBoolToObject(o, "error", p->error);
+		cJSON_AddStringToObject(o, "field", p->field);
+		cJSON_AddStringToObject(o, "message", p->message);
+	}
+	return v;
+}
+
+/* Writes the listing doc as state/listing-<hex>, hex its digest, and
+ * names it current. */
+static int store_listing(struct update *up, cJSON *doc, char *version,
+                         size_t vlen)
+{
+	char *text = cJSON_PrintUnformatted(doc), *path = NULL;
+	char hex[HEX_LEN + 1];
+	uint8_t sum[32];
+	int rc = text ? 0 : -ENOMEM;
+
+	if (rc == 0) {
+		sfs_sha256(text, strlen(text), sum);
+		sfs_hex_encode(sum, 32, hex);
+		path = state_file(up->state, "listing-", hex);
+		rc = path ? sfs_cache_mkdirs(path) : -ENOMEM;
+	}
+	if (rc == 0)
+		rc = sfs_cache_write(path, text, strlen(text), 0600, false);
+	free(path);
+	path = NULL;
+	if (rc == 0 && !(path = state_file(up->state, "current", "")))
+		rc = -ENOMEM;
+	if (rc == 0)
+		rc = sfs_cache_write(path, hex, HEX_LEN, 0600, false);
+	if (rc < 0 && rc != -ENOMEM)
+		snprintf(up->why, up->wlen, "cannot store the index of %s in "
+		         "%s: %s", up->location, up->state, sfs_strerror(-rc));
+	if (rc == 0)
+		snprintf(version, vlen, "%s", hex);
+	free(path);
+	free(text);
+	return rc;
+}
+
+/* The index at up->location, read into *idx. */
+static int fetch_index(struct update *up, struct sfs_wk_index *idx)
+{
+	char *url, *body;
+	size_t len;
+	long long ignored;
+
+	if (asprintf(&url, "%s" SFS_WK_INDEX, up->location) < 0)
+		return -ENOMEM;
+	int rc = sfs_http_get(url, up->opts, false, &body, &len, &ignored,
+	                      up->why, up->wlen);
+	if (rc == 0) {
+		rc = sfs_wk_index_parse(body, len, idx);
+		if (rc == -EINVAL && idx->nproblems)
+			snprintf(up->why, up->wlen, "%s: %s%s%s", url,
+			         idx->problems[idx->nproblems - 1].field,
+			         idx->problems[idx->nproblems - 1].field[0] ?
+			         ": " : "",
+			         idx->problems[idx->nproblems - 1].message);
+	}
+	free(body);
+	free(url);
+	return rc;
+}
+
+static int update(const char *root, const struct sfs_source_options *opts,
+                  const char *cache_dir, bool skill_mds, char *version,
+                  size_t vlen, unsigned *ttl_ms, char *why, size_t wlen)
+{
+	struct sfs_source_url u;
+	struct sfs_wk_index idx = { 0 };
+	cJSON *doc = cJSON_CreateObject();
+	int rc = sfs_source_url_parse_why(root, &u, why, wlen);
+
+	(void)skill_mds;   /* every SKILL.md is fetched */
+	(void)ttl_ms;
+	if (rc < 0) {
+		cJSON_Delete(doc);
+		return rc;
+	}
+	char *state = cache_dir ? state_path(cache_dir, u.location) : NULL;
+	struct update up = { .location = u.location, .cache_dir = cache_dir,
+	                     .state = state, .opts = opts, .why = why,
+	                     .wlen = wlen };
+	if (!state) {
+		snprintf(why, wlen, "no cache folder to fetch into (set "
+		         "XDG_CACHE_HOME or HOME, or -o cache_dir)");
+		rc = -EINVAL;
+	}
+	if (rc == 0)
+		rc = sfs_cache_check(cache_dir, why, wlen);
+	if (rc == 0)
+		rc = !doc ? -ENOMEM : fetch_index(&up, &idx);
+	cJSON *skills = rc == 0 ? cJSON_AddArrayToObject(doc, "skills") : NULL;
+	if (rc == 0) {
+		char v[24];
+		snprintf(v, sizeof(v), "%u.%u", idx.major, idx.minor);
+		cJSON_AddStringToObject(doc, "index", v);
+		cJSON_AddBoolToObject(doc, "verifiable", idx.verifiable);
+		cJSON_AddItemToObject(doc, "problems", problems_of(&idx));
+	}
+	for (size_t i = 0; rc == 0 && i < idx.nskills; i++)
+		rc = take_skill(&up, &idx.skills[i], skills);
+	if (rc == 0)
+		rc = store_listing(&up, doc, version, vlen);
+	if (rc == -ENOMEM && !why[0])
+		snprintf(why, wlen, "out of memory");
+	sfs_wk_index_free(&idx);
+	cJSON_Delete(doc);
+	free(state);
+	sfs_source_url_free(&u);
+	return rc;
+}
+
+/* ---- a build: the stored listing ------------------------------------------- */
+
+struct wk_source {
+	char *url;              /* the root as configured */
+	char *location;
+	char *cache_dir;
+	char *state;
+	char *token_file;
+	struct sfs_source_options opts;   /* token_file and stop */
+	char *note;             /* why the last update failed */
+	char keep[HEX_LEN + 1]; /* the listing to serve again, or "" */
+	char listing[HEX_LEN + 1];
+	cJSON *doc;
+	struct timespec time;   /* the listing's: every entry's mtime */
+	uid_t uid;
+	gid_t gid;
+	bool ready;
+	void (*found)(void *);
+	void *found_arg;
+};
+
+static void release(struct sfs_source *src)
+{
+	struct wk_source *w = src->state;
+
+	if (!w)
+		return;
+	cJSON_Delete(w->doc);
+	free(w->url);
+	free(w->location);
+	free(w->cache_dir);
+	free(w->state);
+	free(w->token_file);
+	free(w->note);
+	free(w);
+	src->state = NULL;
+}
+
+static void *open_state(const struct sfs_source_args *a)
+{
+	struct wk_source *w = calloc(1, sizeof(*w));
+	struct sfs_source fake = { .state = w };
+
+	if (!w)
+		return NULL;
+	if (a->version)
+		snprintf(w->keep, sizeof(w->keep), "%s", a->version);
+	if (!sfs_strdup_or_null(a->root, &w->url) ||
+	    !sfs_strdup_or_null(a->cache_dir, &w->cache_dir) ||
+	    !sfs_strdup_or_null(a->note, &w->note) ||
+	    !sfs_strdup_or_null(a->opts ? a->opts->token_file : NULL,
+	                        &w->token_file)) {
+		release(&fake);
+		return NULL;
+	}
+	w->opts = (struct sfs_source_options){
+		.token_file = w->token_file,
+		.stop = a->opts ? a->opts->stop : NULL,
+		.stop_arg = a->opts ? a->opts->stop_arg : NULL,
+	};
+	w->found = a->found;
+	w->found_arg = a->found_arg;
+	return w;
+}
+
+static const char *version(const struct sfs_source *src)
+{
+	const struct wk_source *w = src->state;
+	return w && w->ready ? w->listing : NULL;
+}
+
+__attribute__((format(printf, 4, 5)))
+static int report(struct sfs_diag_list *l, enum sfs_severity sev,
+                  const char *where, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return sfs_diag_add(l, sev, where, 0, 0, "", "%s", msg);
+}
+
+/* The listing to serve: the kept one while it is stored, else the
+ * current one.  Sets w->listing and w->doc; -ENOENT when none. */
+static int load_listing(struct wk_source *w)
+{
+	char *path = NULL, *text = NULL;
+	struct stat st;
+	size_t len;
+
+	if (w->keep[0] && (path = state_file(w->state, "listing-", w->keep)) &&
+	    access(path, F_OK) == 0) {
+		snprintf(w->listing, sizeof(w->listing), "%s", w->keep);
+	} else {
+		free(path);
+		if (!(path = state_file(w->state, "current", "")))
+			return -ENOMEM;
+		int rc = read_cache(path, HEX_LEN, &text, &len, &st);
+		free(path);
+		if (rc == -ENOMEM)
+			return rc;
+		if (rc < 0 || len != HEX_LEN) {
+			free(text);
+			return -ENOENT;
+		}
+		snprintf(w->listing, sizeof(w->listing), "%s", text);
+		free(text);
+		if (!(path = state_file(w->state, "listing-", w->listing)))
+			return -ENOMEM;
+	}
+	int rc = read_cache(path, SFS_WK_MAX_INDEX_BYTES * 2, &text, &len, &st);
+	free(path);
+	if (rc == -ENOMEM)
+		return rc;
+	w->doc = rc == 0 ? cJSON_ParseWithLength(text, len) : NULL;
+	free(text);
+	if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(w->doc, "skills")))
+		return -ENOENT;
+	w->time = st.st_mtim;
+	w->uid = st.st_uid;
+	w->gid = st.st_gid;
+	return 0;
+}
+
+static const char *str_of(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* What the index itself was found to hold wrong, as findings. */
+static int report_index(struct wk_source *w, struct sfs_scan *s)
+{
+	const cJSON *p, *doc = w->doc;
+	int rc = 0;
+
+	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "verifiable")))
+		rc = report(s->global, SFS_WARNING, w->url, "the index (version "
+		            "%s) gives no digests: nothing it serves can be "
+		            "verified", str_of(doc, "index"));
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(doc,
+	                                                       "problems")) {
+		const char *field = str_of(p, "field");
+		if (rc == 0)
+			rc = report(s->global, cJSON_IsTrue(
+			    cJSON_GetObjectItemCaseSensitive(p, "error")) ?
+			    SFS_ERROR : SFS_WARNING, w->url,
+			    "index.json%s%s: %s", field && *field ? ": " : "",
+			    field ? field : "", str_of(p, "message"));
+	}
+	return rc;
+}
+
+/* The skill's entry of the listing at dir (URL/NAME), or NULL. */
+static const cJSON *find_skill(const struct wk_source *w, const char *dir)
+{
+	size_t n = strlen(w->url);
+	const cJSON *k;
+
+	if (strncmp(dir, w->url, n) != 0 || dir[n] != '/')
+		return NULL;
+	cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(w->doc,
+	                                                       "skills")) {
+		const char *name = str_of(k, "name");
+		if (name && strcmp(name, dir + n + 1) == 0 &&
+		    !str_of(k, "bad"))
+			return k;
+	}
+	return NULL;
+}
+
+static int add_found(struct wk_source *w, struct sfs_scan *s, unsigned idx)
+{
+	struct sfs_arena *a = s->paths ? s->paths : s->arena;
+	const cJSON *k;
+	size_t n = 0;
+	int rc = 0;
+
+	cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(w->doc,
+	                                                       "skills")) {
+		const char *bad = str_of(k, "bad");
+		if (rc < 0)
+			break;
+		if (bad) {
+			rc = report(s->global, SFS_ERROR, w->url, "%s: not "
+			            "served: %s", str_of(k, "name"), bad);
+			continue;
+		}
+		const char *dir = sfs_arena_printf(a, "%s/%s", w->url,
+		                                   str_of(k, "name"));
+		if (!dir || sfs_grow(&s->found, &s->capfound, s->nfound + 1,
+		                     sizeof(*s->found)) < 0)
+			return -ENOMEM;
+		s->found[s->nfound++] = (struct sfs_found){
+			.dir = dir, .skill_md = "SKILL.md", .root = idx,
+		};
+		n++;
+	}
+	if (rc == 0 && n == 0)
+		rc = report(s->global, SFS_WARNING, w->url, "no skill found: "
+		            "%s" SFS_WK_INDEX " lists none", w->location);
+	return rc;
+}
+
+static int discover(const struct sfs_source *src, struct sfs_scan *s,
+                    unsigned idx, bool *exists)
+{
+	struct wk_source *w = src->state;
+	struct sfs_source_url u;
+	const char *why;
+
+	*exists = false;
+	int rc = sfs_source_url_parse(w->url, &u, &why);
+	if (rc < 0)
+		return rc == -ENOMEM ? rc : report(s->global, SFS_ERROR, w->url,
+		                                   "%s", why);
+	w->location = u.location;
+	u.location = NULL;
+	sfs_source_url_free(&u);
+	if (!w->cache_dir)
+		return report(s->global, SFS_ERROR, w->url, "no cache folder "
+		              "to fetch %s into (set XDG_CACHE_HOME or HOME, or "
+		              "-o cache_dir)", w->location);
+	if (!(w->state = state_path(w->cache_dir, w->location)))
+		return -ENOMEM;
+	rc = load_listing(w);
+	if (rc == -ENOENT)
+		return report(s->global, SFS_ERROR, w->url, "not fetched yet: "
+		              "%s", w->note ? w->note :
+		              "the first fetch has not finished");
+	if (rc < 0)
+		return rc;
+	w->ready = true;
+	if (w->note)
+		rc = report(s->global, SFS_WARNING, w->url, "serving the index "
+		            "%.12s, fetched before: %s", w->listing, w->note);
+	if (rc == 0)
+		rc = report_index(w, s);
+	if (rc == 0)
+		rc = add_found(w, s, idx);
+	*exists = true;
+	return rc;
+}
+
+/* ---- one skill's files ------------------------------------------------------ */
+
+struct lister {
+	const struct wk_source *w;
+	const struct sfs_found *f;
+	struct sfs_arena *arena;
+	struct sfs_diag_list *diags;
+	uint8_t id[32];             /* the skill's entry's digest */
+	struct sfs_listed out;      /* what is listed so far */
+};
+
+/* Whether a read found the file with this digest served with other
+ * bytes (its record, written by open_file). */
+static int mismatched(const struct wk_source *w, const char *hex,
+                      char **record)
+{
+	char *path = state_file(w->state, "mismatch-", hex);
+	struct stat st;
+	size_t len;
+
+	*record = NULL;
+	if (!path)
+		return -ENOMEM;
+	int rc = read_cache(path, 4096, record, &len, &st);
+	free(path);
+	return rc == 0 ? 1 : rc == -ENOMEM ? rc : 0;
+}
+
+/* Whether rel lies in a folder a skill does not serve (a hidden one,
+ * node_modules), as a folder's scan skips it. */
+static bool in_hidden_folder(const char *rel)
+{
+	char part[SFS_WK_MAX_PATH + 1];
+
+	for (const char *c = rel, *end; (end = strchr(c, '/')); c = end + 1) {
+		snprintf(part, sizeof(part), "%.*s", (int)(end - c), c);
+		if (sfs_scan_hidden_in_skill(part))
+			return true;
+	}
+	return false;
+}
+
+static int add_file(struct lister *l, const cJSON *jf)
+{
+	const char *rel = str_of(jf, "path"), *hex = str_of(jf, "digest");
+	const cJSON *size = cJSON_GetObjectItemCaseSensitive(jf, "size");
+	uint8_t sha256[32];
+	char *record;
+
+	if (!rel || !hex || !cJSON_IsNumber(size) ||
+	    strlen(hex) != HEX_LEN || !sfs_hex_decode(hex, 32, sha256, true))
+		return sfs_diag_add(l->diags, SFS_ERROR, l->f->dir, 0, 0, "",
+		                    "the stored index is damaged; fetch again");
+	int bad = mismatched(l->w, hex, &record);
+	if (bad < 0)
+		return bad;
+	if (bad) {
+		int rc = sfs_diag_add(l->diags, SFS_ERROR, l->f->dir, 0, 0, "",
+		                      "%s: %s; the skill is not served", rel,
+		                      record);
+		free(record);
+		return rc;
+	}
+	if (in_hidden_folder(rel))
+		return 0;
+	char *path = sfs_arena_strdup(l->arena, rel);
+	if (!path)
+		return -ENOMEM;
+	return sfs_listed_add_file(&l->out, path, (off_t)size->valuedouble,
+	                           sha256, NULL);
+}
+
+static int list(const struct sfs_source *src, struct sfs_scan *s,
+                struct sfs_found *f, struct sfs_arena *arena,
+                struct sfs_diag_list *diags, struct sfs_tree *out)
+{
+	struct wk_source *w = src->state;
+	struct lister l = { .w = w, .f = f, .arena = arena, .diags = diags,
+	                    .out = { .arena = arena, .time = w->time,
+	                             .uid = w->uid, .gid = w->gid } };
+	const cJSON *k = find_skill(w, f->dir), *jf;
+	bool capped = false;
+	int rc = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!k)
+		return sfs_diag_add(diags, SFS_ERROR, f->dir, 0, 0, "",
+		                    "not in the index of %s", w->location);
+	char *text = cJSON_PrintUnformatted(k);
+	if (!text)
+		return -ENOMEM;
+	sfs_sha256(text, strlen(text), l.id);
+	free(text);
+	l.out.id = l.id;
+	sfs_listed_stamp(&l.out, &out->self, l.id);
+	out->self.mode = S_IFDIR | 0755;
+	cJSON_ArrayForEach(jf, cJSON_GetObjectItemCaseSensitive(k, "files")) {
+		if (rc < 0)
+			break;
+		if (l.out.n >= s->max_files) {
+			capped = true;
+			break;
+		}
+		rc = add_file(&l, jf);
+	}
+	if (rc == 0)
+		rc = sfs_scan_finish_listing(s, f->dir, l.out.v, l.out.n, capped,
+		                             arena, diags, out);
+	free(l.out.v);
+	return rc;
+}
+
+/* ---- reads ------------------------------------------------------------------ */
+
+static int open_skill_md(const struct sfs_source *src, const char *path,
+                         const struct sfs_file *f, struct stat *st)
+{
+	const struct wk_source *w = src->state;
+
+	(void)path;
+	if (!w || !w->ready || !S_ISREG(f->mode) || !f->hashed)
+		return -EINVAL;
+	int fd = open_verified(w->cache_dir, f->sha256, f->size);
+	if (fd == -ENOENT)
+		return -EAGAIN;   /* gone from the cache: the index's name and
+		                     description are validated meanwhile */
+	if (fd >= 0)
+		sfs_source_listed_stat(f, st);
+	return fd;
+}
+
+static cJSON *listed_frontmatter(const struct sfs_source *src,
+                                 const char *dir)
+{
+	const struct wk_source *w = src->state;
+	const cJSON *k = w ? find_skill(w, dir) : NULL;
+	cJSON *fm = k ? cJSON_CreateObject() : cJSON_CreateNull();
+
+	if (k && fm) {
+		cJSON_AddStringToObject(fm, "name", str_of(k, "name"));
+		cJSON_AddStringToObject(fm, "description",
+		                        str_of(k, "description"));
+	}
+	return fm;
+}
+
+/* Records that url served other bytes than f's digest, for the next
+ * build, and says so to the caller (sfs_config.found). */
+static void note_mismatch(const struct wk_source *w, const char *url,
+                          const struct sfs_file *f, const uint8_t got[32],
+                          size_t len)
+{
+	char want[HEX_LEN + 1], hex[HEX_LEN + 1], *path, *text;
+
+	sfs_hex_encode(f->sha256, 32, want);
+	sfs_hex_encode(got, 32, hex);
+	path = state_file(w->state, "mismatch-", want);
+	if (path && asprintf(&text, "%s sent %zu bytes with sha256:%s, not the "
+	                     "%lld bytes with sha256:%s the index gives", url,
+	                     len, hex, (long long)f->size, want) >= 0) {
+		sfs_cache_write(path, text, strlen(text), 0600, false);
+		free(text);
+	}
+	free(path);
+	if (w->found)
+		w->found(w->found_arg);
+}
+
+/* A file not in the cache yet is fetched at its first read: served only
+ * when its bytes are those of its digest, else an error (EIO) for the
+ * reader and a finding of a build made at once (sfs_config.found). */
+static int open_file(const struct sfs_source *src, int root_fd,
+                     const struct sfs_skill *s, const struct sfs_file *f)
+{
+	const struct wk_source *w = src->state;
+	char why[1024], *body, *url;
+	size_t len;
+	long long ignored;
+	uint8_t sum[32];
+
+	(void)root_fd;
+	if (!w || !w->ready || !S_ISREG(f->mode) || !f->hashed)
+		return -EINVAL;
+	int fd = open_verified(w->cache_dir, f->sha256, f->size);
+	if (fd != -ENOENT)
+		return fd;
+	const cJSON *k = find_skill(w, s->dir);
+	if (!k || !(url = file_url(w->location, str_of(k, "name"), f->source)))
+		return k ? -ENOMEM : -EIO;
+	int rc = sfs_http_get(url, &w->opts, false, &body, &len, &ignored, why,
+	                      sizeof(why));
+	if (rc == 0) {
+		sfs_sha256(body, len, sum);
+		if ((off_t)len != f->size || memcmp(sum, f->sha256, 32) != 0) {
+			note_mismatch(w, url, f, sum, len);
+			rc = -EIO;
+		}
+	}
+	free(url);
+	if (rc == 0) {
+		keep_verified(w->cache_dir, sum, body, len);
+		rc = sfs_sealed_copy("skillsfs-verified", body, len);
+	}
+	free(body);
+	return rc == -ENOMEM || rc >= 0 ? rc : -EIO;
+}
+
+const struct sfs_source_ops sfs_source_wellknown = {
+	.kind = "wellknown",
+	.prefix = PREFIX,
+	.prefix2 = PREFIX_PLAIN,
+	.caps = SFS_SOURCE_VERSIONED | SFS_SOURCE_READS_REMOTE |
+	        SFS_SOURCE_STOPPABLE | SFS_SOURCE_PUBLISHED | SFS_SOURCE_TOKEN,
+	.lock = SFS_LOCK_SKILLS,
+	.parse_url = parse_url,
+	.open = open_state,
+	.update = update,
+	.discover = discover,
+	.list = list,
+	.open_skill_md = open_skill_md,
+	.listed_frontmatter = listed_frontmatter,
+	.open_file = open_file,
+	.version = version,
+	.version_key = "index",
+	.release = release,
+};

@@ -1,0 +1,366 @@
+#!/usr/bin/env python3
+"""A website's well-known skills index as a source (--source http://...):
+a hand-written index (the Agent Skills Discovery RFC v0.2.0) served by
+Python's http.server on 127.0.0.1: every file byte-identical and verified
+against its digest, nothing but the index and SKILL.md fetched ahead of
+need, a package unpacked, a SKILL.md or a file whose bytes disagree with
+its digest not served and named in status.json while the rest is served,
+a v0.1 index served with a warning, a change followed on SIGHUP, a
+lockfile's pin; and one skillsfs reading what another's skillsfs-mcp
+--http publishes."""
+
+import errno
+import gzip
+import hashlib
+import http.server
+import io
+import json
+import os
+import re
+import signal
+import subprocess
+import tarfile
+import threading
+import unittest
+
+from mountlib import SKILLSFS, Mount, MountTestCase, wait_for, write_skill
+
+SKILLSFS_MCP = os.environ.get("SKILLSFS_MCP", "skillsfs-mcp")
+WK = os.path.join(".well-known", "agent-skills")
+
+
+def sha(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def skill_md(name, description):
+    return ("---\nname: %s\ndescription: %s\n---\n\n# %s\n\nBody.\n"
+            % (name, description, name)).encode()
+
+
+def entry(name, description, files, digests=None):
+    """A v0.2.0 index entry for files (path -> bytes); digests overrides
+    a file's listed digest (a lie)."""
+    listed = [{"path": p, "digest": "sha256:" + (digests or {}).get(p, sha(b))}
+              for p, b in sorted(files.items())]
+    lines = b"".join(f["path"].encode() + b"\0" + f["digest"][7:].encode() + b"\n"
+                     for f in listed)
+    return {"name": name, "description": description,
+            "digest": "sha256:" + sha(lines), "files": listed}
+
+
+class Site:
+    """A static website on 127.0.0.1 serving a folder, which keeps the
+    paths and methods of the requests it answered."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        self.requests = []
+        site = self
+
+        class Handler(http.server.SimpleHTTPRequestHandler):
+            def __init__(self, *a, **kw):
+                super().__init__(*a, directory=folder, **kw)
+
+            def send_head(self):
+                site.requests.append((self.command, self.path))
+                return super().send_head()
+
+            def log_message(self, *a):
+                pass
+
+        self.httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+        self.url = "http://127.0.0.1:%d" % self.httpd.server_address[1]
+
+    def stop(self):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.thread.join(timeout=10)
+
+    def put(self, rel, data):
+        path = os.path.join(self.folder, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(data)
+
+    def put_skill(self, name, files):
+        for p, b in files.items():
+            self.put(os.path.join(WK, name, p), b)
+
+    def put_index(self, skills, version="0.2.0"):
+        doc = {"skills": skills}
+        if version:
+            doc["version"] = version
+        self.put(os.path.join(WK, "index.json"), json.dumps(doc).encode())
+
+    def gets(self, name, path):
+        return ("GET", "/.well-known/agent-skills/%s/%s" % (name, path)) in self.requests
+
+
+PDF = {"SKILL.md": skill_md("pdf-forms", "Fill in PDF forms."),
+       "references/fields.md": b"# Fields\n\nname, date, signature\n"}
+CSV = {"SKILL.md": skill_md("csv-report", "Summarize a CSV file."),
+       "template.md": b"| a | b |\n"}
+PACKED = {"SKILL.md": skill_md("packed", "Comes as a package."),
+          "scripts/run.sh": b"echo packed\n"}
+
+
+def targz(files):
+    """A package: the skill folder is the archive's root."""
+    out = io.BytesIO()
+    with gzip.GzipFile(fileobj=out, mode="wb", mtime=0) as z:
+        with tarfile.open(fileobj=z, mode="w") as t:
+            for p, b in sorted(files.items()):
+                info = tarfile.TarInfo(p)
+                info.size = len(b)
+                t.addfile(info, io.BytesIO(b))
+    return out.getvalue()
+
+
+def diagnostics(m):
+    return m.json("status.json")["diagnostics"]
+
+
+def skill_states(m):
+    return {s["id"]: (s["state"], [d["message"] for d in s["diagnostics"]])
+            for s in m.json("status.json")["skills"]}
+
+
+class WellKnownSource(MountTestCase):
+    def setUp(self):
+        self.site = Site(self.make_dir())
+        self.addCleanup(self.site.stop)
+        self.cache = self.make_dir()
+        self.site.put_skill("pdf-forms", PDF)
+        self.site.put_skill("csv-report", CSV)
+
+    def mount_site(self, options=(), env=None):
+        return self.mount([], ["--source", self.site.url, "-o", "cache_dir=" + self.cache,
+                               "-o", "fetch_interval=0"] + list(options), env=env)
+
+    def sighup(self, m):
+        gen = m.generation()
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
+
+    def test_files_are_the_sites_and_fetched_at_need(self):
+        self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV),
+                             entry("pdf-forms", "Fill in PDF forms.", PDF)])
+        m = self.mount_site()
+        root = m.json("status.json")["roots"][0]
+        self.assertEqual((root["kind"], root["path"], root["exists"], root["skills"]),
+                         ("wellknown", self.site.url, True, 2))
+        self.assertRegex(root["index"], "^[0-9a-f]{64}$")
+        self.assertEqual(diagnostics(m), [])
+        # the index and each SKILL.md, nothing else yet (a HEAD for a size)
+        self.assertTrue(self.site.gets("pdf-forms", "SKILL.md"))
+        self.assertFalse(self.site.gets("pdf-forms", "references/fields.md"))
+        self.assertIn(("HEAD", "/.well-known/agent-skills/pdf-forms/references/fields.md"),
+                      self.site.requests)
+        for name, files in (("pdf-forms", PDF), ("csv-report", CSV)):
+            for p, b in files.items():
+                self.assertEqual(m.read("skills", name, *p.split("/")), b)
+                self.assertEqual(os.stat(m.file("skills", name, *p.split("/"))).st_size, len(b))
+        self.assertTrue(self.site.gets("pdf-forms", "references/fields.md"))
+        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "pdf-forms"])
+
+    def test_a_cached_file_altered_since_is_fetched_again(self):
+        # the cache folder is the user's: a kept file is hashed at each open
+        self.site.put_index([entry("pdf-forms", "Fill in PDF forms.", PDF)])
+        m = self.mount_site()
+        path = ("skills", "pdf-forms", "references", "fields.md")
+        want = PDF["references/fields.md"]
+        self.assertEqual(m.read(*path), want)
+        blob = os.path.join(self.cache, "wellknown", "blobs", sha(want))
+        with open(blob, "r+b") as f:   # the same size, other bytes
+            f.write(b"X" * len(want))
+        m.cleanup()
+        m = self.mount_site()   # the next mount opens the file again
+        self.assertEqual(m.read(*path), want)
+        with open(blob, "rb") as f:
+            self.assertEqual(f.read(), want)
+
+    def test_a_size_in_the_index_saves_the_head(self):
+        pdf = entry("pdf-forms", "Fill in PDF forms.", PDF)
+        for f in pdf["files"]:
+            f["size"] = len(PDF[f["path"]])
+        self.site.put_index([pdf])
+        m = self.mount_site()
+        self.assertFalse(any(method == "HEAD" for method, _ in self.site.requests))
+        self.assertFalse(self.site.gets("pdf-forms", "references/fields.md"))
+        self.assertEqual(os.stat(m.file("skills", "pdf-forms", "references", "fields.md")).st_size,
+                         len(PDF["references/fields.md"]))
+        self.assertEqual(m.read("skills", "pdf-forms", "references", "fields.md"),
+                         PDF["references/fields.md"])
+
+    def test_bytes_that_disagree_with_their_digest_are_never_served(self):
+        liar_md = skill_md("liar-md", "Its SKILL.md is not the listed one.")
+        liar = {"SKILL.md": skill_md("liar-file", "One of its files lies."),
+                "notes.md": b"the real notes\n"}
+        self.site.put_skill("liar-md", {"SKILL.md": liar_md})
+        self.site.put_skill("liar-file", liar)
+        self.site.put_index([
+            entry("csv-report", "Summarize a CSV file.", CSV),
+            entry("liar-md", "Its SKILL.md is not the listed one.", {"SKILL.md": liar_md},
+                  digests={"SKILL.md": sha(b"other bytes")}),
+            entry("liar-file", "One of its files lies.", liar,
+                  digests={"notes.md": sha(b"other notes\n")}),
+            entry("pdf-forms", "Fill in PDF forms.", PDF)])
+        m = self.mount_site()
+        # the SKILL.md is checked at the fetch: the skill is left out
+        [d] = diagnostics(m)
+        self.assertEqual(d["severity"], "error")
+        self.assertIn("liar-md: not served:", d["message"])
+        self.assertIn("SKILL.md: its bytes are not those of its digest in the index",
+                      d["message"])
+        self.assertEqual(sorted(os.listdir(m.file("skills"))),
+                         ["csv-report", "liar-file", "pdf-forms"])
+        # another file at its first read: EIO, and the skill invalid at once
+        with self.assertRaises(OSError) as e:
+            m.read("skills", "liar-file", "notes.md")
+        self.assertEqual(e.exception.errno, errno.EIO)
+        wait_for(lambda: skill_states(m).get("liar-file", ("",))[0] == "invalid",
+                 what="the lying file in status.json")
+        [msg] = skill_states(m)["liar-file"][1]
+        self.assertIn("notes.md: %s/.well-known/agent-skills/liar-file/notes.md sent 15 bytes "
+                      "with sha256:%s" % (self.site.url, sha(b"the real notes\n")), msg)
+        self.assertNotIn("liar-file", os.listdir(m.file("skills")))
+        # the rest is served
+        self.assertEqual(m.read("skills", "csv-report", "template.md"), CSV["template.md"])
+        self.assertEqual(m.read("skills", "pdf-forms", "SKILL.md"), PDF["SKILL.md"])
+
+    def test_a_package_is_unpacked_and_checked(self):
+        package = targz(PACKED)
+        self.site.put("packages/packed.tar.gz", package)
+        packed = entry("packed", "Comes as a package.", PACKED)
+        packed["package"] = {"url": "/packages/packed.tar.gz", "digest": "sha256:" + sha(package)}
+        # a package whose bytes are not those of its digest
+        bad = entry("badpack", "A package that lies.", PACKED)
+        self.site.put("packages/badpack.tar.gz", package + b"\0")
+        bad["package"] = {"url": "/packages/badpack.tar.gz", "digest": "sha256:" + sha(package)}
+        self.site.put_index([bad, entry("csv-report", "Summarize a CSV file.", CSV), packed])
+        m = self.mount_site()
+        for p, b in PACKED.items():
+            self.assertEqual(m.read("skills", "packed", *p.split("/")), b)
+        # no file of the package was fetched on its own
+        self.assertFalse(any("/agent-skills/packed/" in path for _, path in self.site.requests))
+        [d] = diagnostics(m)
+        self.assertIn("badpack: not served:", d["message"])
+        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "packed"])
+
+    def test_a_v01_index_is_served_with_a_warning(self):
+        self.site.put_skill("csv-report", CSV)
+        self.site.put(os.path.join(WK, "index.json"), json.dumps({"skills": [
+            {"name": "csv-report", "description": "Summarize a CSV file.",
+             "files": sorted(CSV)}]}).encode())
+        m = self.mount_site()
+        self.assertEqual(m.read("skills", "csv-report", "template.md"), CSV["template.md"])
+        msgs = [d["message"] for d in diagnostics(m)]
+        self.assertTrue(any("nothing it serves can be verified" in x for x in msgs), msgs)
+        self.assertTrue(all(d["severity"] == "warning" for d in diagnostics(m)))
+
+    def test_a_change_is_followed_on_sighup(self):
+        self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV)])
+        m = self.mount_site()
+        self.assertEqual(os.listdir(m.file("skills")), ["csv-report"])
+        self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV),
+                             entry("pdf-forms", "Fill in PDF forms.", PDF)])
+        self.assertEqual(os.listdir(m.file("skills")), ["csv-report"])
+        self.sighup(m)
+        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "pdf-forms"])
+        self.assertEqual(m.read("skills", "pdf-forms", "references", "fields.md"),
+                         PDF["references/fields.md"])
+
+    def test_a_lockfile_pins_each_skill(self):
+        self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV),
+                             entry("pdf-forms", "Fill in PDF forms.", PDF)])
+        m = self.mount_site()
+        index = m.read("index.json")
+        lockfile = os.path.join(self.make_dir(), "skills.lock")
+        r = subprocess.run([SKILLSFS, "lock", "-o", lockfile, m.path],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        with open(lockfile) as f:
+            lock = json.load(f)
+        self.assertEqual([s.get("url") for s in lock["sources"]], [self.site.url])
+        self.assertEqual(sorted(lock["sources"][0]["skills"]), ["csv-report", "pdf-forms"])
+        m.cleanup()
+        opts = ["--lock", lockfile, "-o", "fetch_interval=0"]
+        locked = self.mount([], opts + ["-o", "cache_dir=" + self.make_dir()])
+        self.assertEqual(locked.read("index.json"), index)
+        locked.cleanup()
+        # a skill changed on the site: not as locked, the start refused
+        changed = dict(PDF, **{"references/fields.md": b"# Fields\n\nname\n"})
+        self.site.put_skill("pdf-forms", changed)
+        self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV),
+                             entry("pdf-forms", "Fill in PDF forms.", changed)])
+        bad = Mount([], opts + ["-o", "cache_dir=" + self.make_dir()])
+        self.addCleanup(bad.cleanup)
+        bad._stderr = open(bad.stderr_path, "wb")
+        bad.proc = subprocess.Popen(bad.argv(), stdout=subprocess.DEVNULL, stderr=bad._stderr)
+        try:
+            rc = bad.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            bad.stop()
+            self.fail("the mount started:\n" + bad.stderr())
+        self.assertEqual(rc, 1, bad.stderr())
+        self.assertIn('skill "pdf-forms" differs from the lock', bad.stderr())
+
+
+class ReadsAnotherSkillsfs(MountTestCase):
+    """skillsfs-mcp --http publishes a folder's skills; a mount reads
+    them through the well-known index, with the bearer token."""
+
+    def test_one_skillsfs_reads_anothers_index(self):
+        root = os.path.join(self.make_dir(), "skills")
+        write_skill(root, "pdf-forms", description="Fill in PDF forms.")
+        os.makedirs(os.path.join(root, "pdf-forms", "references"))
+        with open(os.path.join(root, "pdf-forms", "references", "fields.md"), "w") as f:
+            f.write("# Fields\n")
+        write_skill(root, "csv-report", description="Summarize a CSV file.")
+        keys = self.make_dir()
+        token = os.path.join(keys, "token")
+        with open(os.open(token, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+            f.write("wk-token-0123456789abcdef\n")
+        err = open(os.path.join(keys, "mcp.err"), "w+")
+        self.addCleanup(err.close)
+        proc = subprocess.Popen([SKILLSFS_MCP, "--http", "127.0.0.1:0", "--token-file", token,
+                                 "--skills-dir", root, "--linger", "0"],
+                                stdout=subprocess.DEVNULL, stderr=err)
+
+        def end():
+            proc.terminate()
+            proc.wait(timeout=30)
+        self.addCleanup(end)
+
+        def served():
+            err.seek(0)
+            found = re.search(r"serving (http://\S+)/mcp", err.read())
+            return found.group(1) if found else None
+        wait_for(lambda: served() or proc.poll() is not None, timeout=60,
+                 what="skillsfs-mcp --http to say where it serves")
+        self.assertIsNone(proc.poll())
+        config = os.path.join(self.make_dir(), "skillsfs.yaml")
+        cache = self.make_dir()
+        with open(config, "w") as f:
+            f.write("sources:\n  - url: %s\n    token_file: %s\n"
+                    "options:\n  cache_dir: %s\n  fetch_interval: 0\n"
+                    % (served(), token, cache))
+        m = self.mount([], ["--config", config])
+        self.assertEqual(diagnostics(m), [])
+        # the publisher gives each file's size: nothing but SKILL.md
+        # fetched before its first read
+        fields = os.path.join(cache, "wellknown", "blobs", sha(b"# Fields\n"))
+        self.assertFalse(os.path.exists(fields))
+        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "pdf-forms"])
+        for name in ("csv-report", "pdf-forms"):
+            with open(os.path.join(root, name, "SKILL.md"), "rb") as f:
+                self.assertEqual(m.read("skills", name, "SKILL.md"), f.read())
+        self.assertEqual(m.read("skills", "pdf-forms", "references", "fields.md"), b"# Fields\n")
+        self.assertTrue(os.path.exists(fields))
+
+
+if __name__ == "__main__":
+    unittest.main()
