@@ -388,10 +388,13 @@ static void *run(void *arg)
 		/* the first turn fetches the roots the start did not wait
 		 * for (all of them after a SIGHUP) */
 		f->first_only = first && !all;
-		bool moved = all || first ? fetcher_update(d) : false;
+		bool fetched = all || first;
+		bool moved = fetched ? fetcher_update(d) : false;
 		f->first_only = first = false;
 		moved |= update_news(d, &news_ms);
-		if (all) {
+		/* also after the first turn: a root the start did not wait
+		 * for brings its ttlMs only now */
+		if (fetched) {
 			sleep = sleep_ms(d, interval);
 			due = sleep < 0 ? -1 : now_ms() + sleep;
 		}

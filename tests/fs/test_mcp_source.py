@@ -22,7 +22,7 @@ import sys
 import time
 import unittest
 
-from mountlib import SKILLSFS, Mount, MountTestCase, wait_for, write_skill
+from mountlib import FETCHING, SKILLSFS, Mount, MountTestCase, wait_for, write_skill
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from mcpskillserver import STDIO_SCRIPT, SkillServer  # noqa: E402
@@ -503,11 +503,33 @@ class McpSources(MountTestCase):
         # renamed, so no list_changed)
         srv = SkillServer(self.served, era="modern", ttl_ms=1000)
         self.addCleanup(srv.stop)
-        m = self.mount(["--source", "mcp+" + srv.url, "-o", "cache_dir=" + self.cache,
-                        "-o", "fetch_interval=3600"])
+        m = self.mount([], ["--source", "mcp+" + srv.url, "-o", "cache_dir=" + self.cache,
+                            "-o", "fetch_interval=3600"])
         srv.expect("listening")
         self.assertEqual(m.read("skills", "pdf-forms", "scripts", "fill.py"),
                          b"print('filled')\n")
+        write(os.path.join(self.served, "pdf-forms", "scripts", "fill.py"), "print('done')\n")
+        srv.reload()
+        wait_for(lambda: m.read("skills", "pdf-forms", "scripts", "fill.py") ==
+                 b"print('done')\n", what="the new bytes once the listing's ttlMs ran out")
+
+    def test_the_ttl_of_a_server_the_start_did_not_wait_for(self):
+        # the server is stopped while the mount starts, so the start goes
+        # on without it and its first listing (with its ttlMs) comes on
+        # the fetcher's first turn; that turn must set the next fetch by
+        # the ttl, not leave it at fetch_interval's hour
+        srv = SkillServer(self.served, era="modern", ttl_ms=1000)
+        self.addCleanup(srv.stop)
+        os.kill(srv.proc.pid, signal.SIGSTOP)
+        self.addCleanup(lambda: srv.proc.poll() is None and
+                        os.kill(srv.proc.pid, signal.SIGCONT))
+        m = self.mount([], ["--source", "mcp+" + srv.url, "-o", "cache_dir=" + self.cache,
+                            "-o", "fetch_interval=3600"], wait_fetched=False)
+        self.assertIn(FETCHING, " ".join(d["message"] for d in diagnostics(m)))
+        os.kill(srv.proc.pid, signal.SIGCONT)
+        srv.expect("listening")
+        wait_for(lambda: m.read("skills", "pdf-forms", "scripts", "fill.py") ==
+                 b"print('filled')\n", what="the server's skill once it answers")
         write(os.path.join(self.served, "pdf-forms", "scripts", "fill.py"), "print('done')\n")
         srv.reload()
         wait_for(lambda: m.read("skills", "pdf-forms", "scripts", "fill.py") ==
