@@ -27,6 +27,10 @@
 /* How much older than the previous build a folder's ctime must be for
  * stat alone to prove its listing unchanged (sfs_config). */
 #define CTIME_MARGIN_MS     2000
+/* The bytes of one skill's files a listing keeps at most for the
+ * security pass (sfs_scan.keep_skill_max), per thread that reads; past
+ * them a file is read again. */
+#define KEEP_SKILL_MAX      ((size_t)16 << 20)
 /* Threads that read skill folders at most, and the folders that make a
  * thread worth starting. */
 #define MAX_THREADS         4
@@ -513,6 +517,7 @@ static int read_folder(struct worker *w, struct cand *c)
 		if (rc == 0)
 			rc = make_unit(w, &r, nlisting, &c->unit);
 	}
+	sfs_tree_drop_bytes(&r.tree);
 	free(r.md_text);
 	if (r.parsed)
 		sfs_frontmatter_free(&r.fm);
@@ -1273,6 +1278,12 @@ static int init_build(struct build *b, const struct sfs_config *cfg,
 		.digests = &b->digests,
 		.before_listing = cfg->before_listing,
 		.before_listing_arg = cfg->before_listing_arg,
+		/* What the security pass reads of a file, kept from the
+		 * hashing: reading every file a second time made the pass
+		 * cost a third of a mount's ready time at 10,000 skills
+		 * (BENCHMARKS.md, "The security pass"). */
+		.keep_file_max = SFS_SECURITY_MAX_BYTES,
+		.keep_skill_max = KEEP_SKILL_MAX,
 	};
 	pthread_mutex_init(&b->digests.lock, NULL);
 	clock_gettime(CLOCK_REALTIME, &cat->started);
