@@ -395,6 +395,17 @@ int sfs_security_scan_skill(const struct sfs_security *sec,
 		} else if (held && (size_t)fl->size <= SFS_SECURITY_MAX_BYTES) {
 			buf = (char *)held;   /* the bytes hashed, NUL-ended */
 			len = (size_t)fl->size;
+		} else if (held) {
+			/* kept whole for the daemon's copy: the pass reads
+			 * its first SFS_SECURITY_MAX_BYTES, NUL-ended */
+			len = SFS_SECURITY_MAX_BYTES;
+			buf = malloc(len + 1);
+			if (!buf) {
+				rc = -ENOMEM;
+				break;
+			}
+			memcpy(buf, held, len);
+			buf[len] = '\0';
 		} else if (src->ops->caps & SFS_SOURCE_READS_REMOTE) {
 			continue;   /* never the network: what is at hand only */
 		} else {
