@@ -60,6 +60,10 @@ bool daemon_wait_newer(struct daemon *d, uint64_t seen, unsigned ms)
 	return newer;
 }
 
+/* What a build keeps of a file for the security pass, at least
+ * (SFS_SECURITY_MAX_BYTES): sfs_config.keep_file_max is never lower. */
+#define KEEP_AT_LEAST ((size_t)1 << 20)
+
 static long ms_between(struct timespec a, struct timespec b)
 {
 	return (b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000;
@@ -68,16 +72,28 @@ static long ms_between(struct timespec a, struct timespec b)
 /* Copies the files that changed since the previous generation (those
  * with inode numbers from first_new on): these are the ones an author is
  * at work on, and the copy keeps their published version readable
- * whatever the author does next.  A file that changed again since the
- * scan cannot be copied; the generation is then built again (rebuild()
- * in refresh.c), as for a file that could not be pinned. */
-static void retain_changed(struct daemon *d, struct gen *g, uint64_t first_new)
+ * whatever the author does next.  The copy is the build's own bytes when
+ * it offered them (retain_offer); else the source is read, and a file
+ * that changed again since the scan cannot be copied: the generation is
+ * then built again (rebuild() in refresh.c), as for a file that could
+ * not be pinned. */
+static void retain_changed(struct daemon *d, struct gen *g, uint64_t first_new,
+                           struct retain_offers *offers)
 {
 	for (uint32_t i = 0; i < g->nnodes; i++) {
 		const struct node *n = &g->nodes[i];
 		if (n->kind != NODE_SKILL_FILE || n->in_view ||
 		    n->ino < first_new || !backing_may_read_ahead(g, n))
 			continue;
+		const struct sfs_file *f = gen_file(g, n);
+		struct kept *k = f && f->hashed && f->size > 0 ?
+			retain_offer_find(offers, f->sha256, (size_t)f->size) :
+			NULL;
+		if (k) {
+			if (!gen_keep(g, n, k))
+				kept_unref(k);   /* another thread was first */
+			continue;
+		}
 		int rc = retain_node(&d->retainer, g, n, d->retainer.budget,
 		                     RETAIN_CHANGED_MAX(&d->retainer));
 		g->unpinned += rc == -ESTALE || rc == -ENOENT;
@@ -142,14 +158,30 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev,
 	sfs_catalog *cat = NULL;
 	const char **notes = copy_notes(d);
 	cfg.root_notes = notes;
+	/* A rebuild keeps the bytes it hashes of the files a changed skill
+	 * holds, for their copies (retain_changed). */
+	struct retain_offers offers;
+	size_t changed_max = RETAIN_CHANGED_MAX(&d->retainer);
+	bool offer = prev && changed_max > 0 &&
+	             retain_offers_init(&offers, &d->retainer,
+	                                d->retainer.budget, changed_max) == 0;
+	if (offer) {
+		cfg.kept = retain_offer;
+		cfg.kept_arg = &offers;
+		cfg.keep_file_max = changed_max > KEEP_AT_LEAST ? changed_max
+		                                                 : KEEP_AT_LEAST;
+	}
 
 	uint64_t first_new = d->next_ino;
 	struct timespec t0, t1, t2, t3;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int rc = sfs_catalog_build(&cfg, prev ? prev->cat : NULL, &cat);
 	free_notes(d, notes);
-	if (rc < 0)
+	if (rc < 0) {
+		if (offer)
+			retain_offers_free(&offers);
 		return NULL;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	struct gen_params p = {
 		.number = d->generations + 1,
@@ -180,7 +212,9 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev,
 		g = NULL;
 	}
 	if (g && prev)
-		retain_changed(d, g, first_new);
+		retain_changed(d, g, first_new, offer ? &offers : NULL);
+	if (offer)
+		retain_offers_free(&offers);
 	if (g)
 		d->generations++;
 	return g;

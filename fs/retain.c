@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "backing.h"
+#include "grow.h"
 #include "retain.h"
 
 void kept_unref(struct kept *k)
@@ -56,6 +57,28 @@ static int read_exactly(int fd, unsigned char *buf, size_t len)
 	return n == 0 ? 0 : n < 0 ? -errno : -ESTALE;
 }
 
+/* A copy of len bytes charged to r within limit, one reference; NULL
+ * with *err set when it does not fit or there is no memory. */
+static struct kept *kept_new(struct retainer *r, size_t len, size_t limit,
+                             int *err)
+{
+	if (!charge(r, len, limit)) {
+		*err = -ENOSPC;
+		return NULL;
+	}
+	struct kept *k = malloc(sizeof(*k) + (len ? len : 1));
+	if (!k) {
+		atomic_fetch_sub(&r->used, len);
+		atomic_fetch_sub(&r->files, 1);
+		*err = -ENOMEM;
+		return NULL;
+	}
+	atomic_init(&k->refs, 1);
+	k->len = len;
+	k->owner = r;
+	return k;
+}
+
 int retain_copy(struct retainer *r, const struct gen *g, const struct node *n,
                 size_t limit, size_t file_max, struct kept **out)
 {
@@ -69,19 +92,12 @@ int retain_copy(struct retainer *r, const struct gen *g, const struct node *n,
 	if ((uint64_t)f->size > file_max)
 		return -EFBIG;
 	size_t len = (size_t)f->size;
-	if (!charge(r, len, limit))
-		return -ENOSPC;
-	struct kept *k = malloc(sizeof(*k) + (len ? len : 1));
-	if (!k) {
-		atomic_fetch_sub(&r->used, len);
-		atomic_fetch_sub(&r->files, 1);
-		return -ENOMEM;
-	}
-	atomic_init(&k->refs, 1);
-	k->len = len;
-	k->owner = r;
+	int rc;
+	struct kept *k = kept_new(r, len, limit, &rc);
+	if (!k)
+		return rc;
 	int fd = backing_open(g, n, &borrowed);
-	int rc = fd < 0 ? fd : read_exactly(fd, k->bytes, len);
+	rc = fd < 0 ? fd : read_exactly(fd, k->bytes, len);
 	if (fd >= 0 && !borrowed)
 		close(fd);
 	if (rc == 0) {
@@ -110,4 +126,90 @@ int retain_node(struct retainer *r, struct gen *g, const struct node *n,
 	if (!gen_keep(g, n, k))
 		kept_unref(k);   /* another thread was first */
 	return 0;
+}
+
+/* ---- copies offered by a build ------------------------------------------ */
+
+/* The offers one build keeps at most: they are looked for one by one,
+ * and a build that changes more files than this (a checkout) has the
+ * others read from their sources, as before offers. */
+#define RETAIN_OFFERS_MAX 1024
+
+struct retain_offer {
+	uint8_t sha256[32];
+	struct kept *k;
+};
+
+int retain_offers_init(struct retain_offers *o, struct retainer *r,
+                       size_t limit, size_t file_max)
+{
+	*o = (struct retain_offers){ .r = r, .limit = limit,
+	                             .file_max = file_max };
+	return -pthread_mutex_init(&o->lock, NULL);
+}
+
+static bool offered(const struct retain_offers *o, const uint8_t sha256[32],
+                    size_t len, size_t *at)
+{
+	for (size_t i = 0; i < o->n; i++)
+		if (o->v[i].k->len == len &&
+		    memcmp(o->v[i].sha256, sha256, 32) == 0) {
+			*at = i;
+			return true;
+		}
+	return false;
+}
+
+void retain_offer(void *arg, const struct sfs_file *f,
+                  const unsigned char *bytes)
+{
+	struct retain_offers *o = arg;
+	size_t len = (size_t)f->size, at;
+	int err;
+
+	if (f->size <= 0 || len > o->file_max)
+		return;
+	pthread_mutex_lock(&o->lock);
+	bool have = offered(o, f->sha256, len, &at) ||
+	            o->n >= RETAIN_OFFERS_MAX;
+	pthread_mutex_unlock(&o->lock);
+	if (have)
+		return;
+	/* copied outside the lock: the build's threads offer at once */
+	struct kept *k = kept_new(o->r, len, o->limit, &err);
+	if (!k)
+		return;   /* read from the source then, as before */
+	memcpy(k->bytes, bytes, len);
+	pthread_mutex_lock(&o->lock);
+	if (!offered(o, f->sha256, len, &at) &&
+	    sfs_grow(&o->v, &o->cap, o->n + 1, sizeof(*o->v)) == 0) {
+		memcpy(o->v[o->n].sha256, f->sha256, 32);
+		o->v[o->n++].k = k;
+		k = NULL;
+	}
+	pthread_mutex_unlock(&o->lock);
+	kept_unref(k);   /* offered first by another thread, or no room */
+}
+
+struct kept *retain_offer_find(struct retain_offers *o,
+                               const uint8_t sha256[32], size_t len)
+{
+	size_t at;
+	struct kept *k = NULL;
+
+	if (!o)
+		return NULL;
+	pthread_mutex_lock(&o->lock);
+	if (offered(o, sha256, len, &at))
+		k = kept_ref(o->v[at].k);
+	pthread_mutex_unlock(&o->lock);
+	return k;
+}
+
+void retain_offers_free(struct retain_offers *o)
+{
+	for (size_t i = 0; i < o->n; i++)
+		kept_unref(o->v[i].k);
+	free(o->v);
+	pthread_mutex_destroy(&o->lock);
 }

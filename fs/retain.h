@@ -13,6 +13,7 @@
 #ifndef SKILLSFS_RETAIN_H
 #define SKILLSFS_RETAIN_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -38,10 +39,13 @@ struct retainer {
  * copied up to a quarter of the budget (RETAIN_CHANGED_MAX): with 1 MiB,
  * a held skill's 2 MiB file was never copied (tests/stress,
  * LIVE_STRESS_BIG_KIB=2048, cp, 8 s with -o settle_max=300: 115 of 3,928
- * reads ESTALE, then none).  A copy is still missed when the file
- * changes between the scan that hashed it and the copy: over 20 s of
- * back-to-back rewrites of a 2 MiB file a quarter of the reads can
- * fail (issue 28, open). */
+ * reads ESTALE, then none).  Such a copy is made from the bytes the
+ * build hashed (struct retain_offers), not from the source read again:
+ * read again, a file rewritten back to back had changed since the scan
+ * for a quarter of 80,406 reads of a 2 MiB file over 20 s (issue 28).
+ * Under polling some reads still fail (cp -r of a 2 MiB file, 60 s:
+ * 94 of 14,582): a generation can publish such a file with a digest an
+ * earlier build took and no copy (issue 28, open). */
 #define RETAIN_FILE_MAX (1u << 20)
 #define RETAIN_CHANGED_MAX(r) ((r)->budget / 4)
 
@@ -72,5 +76,34 @@ int retain_copy(struct retainer *r, const struct gen *g, const struct node *n,
  */
 int retain_node(struct retainer *r, struct gen *g, const struct node *n,
                 size_t limit, size_t file_max);
+
+/*
+ * The copies one build offers of the bytes it hashed (sfs_config.kept,
+ * from any of its threads), charged to r within limit, each of at most
+ * file_max bytes: the generation it makes takes its copies from them
+ * (retain_offer_find), which are of exactly the published content even
+ * when the source was rewritten after the scan.  What no node takes is
+ * given back by retain_offers_free.
+ */
+struct retain_offer;
+struct retain_offers {
+	pthread_mutex_t lock;
+	struct retainer *r;
+	size_t limit, file_max;
+	struct retain_offer *v;  /* malloc */
+	size_t n, cap;
+};
+
+int retain_offers_init(struct retain_offers *o, struct retainer *r,
+                       size_t limit, size_t file_max);   /* 0 or -errno */
+struct sfs_file;
+/* sfs_config.kept, with the offers as its argument. */
+void retain_offer(void *offers, const struct sfs_file *f,
+                  const unsigned char *bytes);
+/* A reference to the copy offered of the bytes with this digest and
+ * length, or NULL (also when o is NULL). */
+struct kept *retain_offer_find(struct retain_offers *o,
+                               const uint8_t sha256[32], size_t len);
+void retain_offers_free(struct retain_offers *o);
 
 #endif

@@ -27,6 +27,10 @@
 /* How much older than the previous build a folder's ctime must be for
  * stat alone to prove its listing unchanged (sfs_config). */
 #define CTIME_MARGIN_MS     2000
+/* The bytes of one skill's files a listing keeps at most for the
+ * security pass (sfs_scan.keep_skill_max), per thread that reads; past
+ * them a file is read again. */
+#define KEEP_SKILL_MAX      ((size_t)16 << 20)
 /* Threads that read skill folders at most, and the folders that make a
  * thread worth starting. */
 #define MAX_THREADS         4
@@ -103,6 +107,7 @@ struct reading {
 	char *md_text;                /* SKILL.md read whole, kept for the
 	                                 security pass; owned */
 	size_t md_len;
+	bool md_hashed;               /* SKILL.md's digest is md_text's */
 };
 
 /* ---- reading one skill -------------------------------------------------- */
@@ -264,6 +269,7 @@ static int hash_skill_md(struct reading *r, int fd, const char *text,
 	f->gid = st.st_gid;
 	if (whole) {
 		sfs_sha256(text, len, f->sha256);
+		r->md_hashed = true;
 	} else {
 		int rc = lseek(fd, 0, SEEK_SET) < 0 ? -errno :
 		         sfs_sha256_fd(fd, f->sha256, &size);
@@ -438,6 +444,25 @@ static int check_security(struct worker *w, struct reading *r)
 	return rc;
 }
 
+/* Hands the caller (sfs_config.kept) the bytes of the files this reading
+ * hashed from what it read whole: the copies of fs/retain.h are then of
+ * exactly the hashed content, whatever a writer did since (issue 28). */
+static void offer_kept(const struct build *b, const struct reading *r)
+{
+	const struct sfs_config *cfg = b->cfg;
+	const struct sfs_tree *t = &r->tree;
+
+	if (!cfg->kept)
+		return;
+	for (size_t i = 0; t->bytes && i < t->nfiles; i++)
+		if (t->bytes[i] && t->files[i].hashed)
+			cfg->kept(cfg->kept_arg, &t->files[i], t->bytes[i]);
+	if (r->md_hashed && r->md_text &&
+	    t->files[t->skill_md].size == (off_t)r->md_len)
+		cfg->kept(cfg->kept_arg, &t->files[t->skill_md],
+		          (const unsigned char *)r->md_text);
+}
+
 /* The finished reading as a unit of its own. */
 static int make_unit(struct worker *w, struct reading *r, size_t nlisting,
                      struct sfs_unit **out)
@@ -536,7 +561,10 @@ static int read_folder(struct worker *w, struct cand *c)
 			rc = check_security(w, &r);
 		if (rc == 0)
 			rc = make_unit(w, &r, nlisting, &c->unit);
+		if (rc == 0)
+			offer_kept(b, &r);
 	}
+	sfs_tree_drop_bytes(&r.tree);
 	free(r.md_text);
 	if (r.parsed)
 		sfs_frontmatter_free(&r.fm);
@@ -1368,6 +1396,13 @@ static int init_build(struct build *b, const struct sfs_config *cfg,
 		.digests = &b->digests,
 		.before_listing = cfg->before_listing,
 		.before_listing_arg = cfg->before_listing_arg,
+		/* What the security pass reads of a file, kept from the
+		 * hashing: reading every file a second time made the pass
+		 * cost a third of a mount's ready time at 10,000 skills
+		 * (BENCHMARKS.md, "The security pass"). */
+		.keep_file_max = cfg->keep_file_max ? cfg->keep_file_max
+		                                    : SFS_SECURITY_MAX_BYTES,
+		.keep_skill_max = KEEP_SKILL_MAX,
 	};
 	pthread_mutex_init(&b->digests.lock, NULL);
 	clock_gettime(CLOCK_REALTIME, &cat->started);

@@ -112,13 +112,48 @@ int sfs_sha256_fd(int fd, uint8_t out[32], off_t *len)
 	return hash_fd(fd, -1, out, len);
 }
 
-int sfs_sha256_at(int dirfd, const char *name, uint8_t out[32], off_t *len,
-                  struct stat *st)
+/* Reads fd (expect bytes, by fstat) into one buffer and hashes that:
+ * the bytes hashed are the bytes kept.  A file that grew meanwhile is
+ * kept as far as expect, one that shrank as far as it goes. */
+static int hash_keeping(int fd, off_t expect, uint8_t out[32], off_t *len,
+                        unsigned char **kept)
+{
+	size_t want = (size_t)expect, got = 0;
+	unsigned char *buf = malloc(want + 1);
+
+	if (!buf)
+		return -ENOMEM;
+	while (got < want) {
+		ssize_t n = read(fd, buf + got, want - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+			free(buf);
+			return -err;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	sfs_sha256(buf, got, out);
+	if (len)
+		*len = (off_t)got;
+	*kept = buf;
+	return 0;
+}
+
+int sfs_sha256_keep_at(int dirfd, const char *name, size_t keep_max,
+                       uint8_t out[32], off_t *len, struct stat *st,
+                       unsigned char **kept)
 {
 	/* O_NONBLOCK: a FIFO swapped in after the listing must not hang the
 	 * build; it fails the regular-file check below instead. */
 	int fd = openat(dirfd, name,
 	                O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+
+	*kept = NULL;
 	if (fd < 0)
 		return -errno;
 
@@ -130,10 +165,20 @@ int sfs_sha256_at(int dirfd, const char *name, uint8_t out[32], off_t *len,
 		rc = -errno;
 	else if (!S_ISREG(st->st_mode))
 		rc = -EINVAL;
+	else if (st->st_size > 0 && (uint64_t)st->st_size <= keep_max)
+		rc = hash_keeping(fd, st->st_size, out, len, kept);
 	else
 		rc = hash_fd(fd, st->st_size, out, len);
 	close(fd);
 	return rc;
+}
+
+int sfs_sha256_at(int dirfd, const char *name, uint8_t out[32], off_t *len,
+                  struct stat *st)
+{
+	unsigned char *none;
+
+	return sfs_sha256_keep_at(dirfd, name, 0, out, len, st, &none);
 }
 
 /* ---- the reuse cache ---------------------------------------------------- */

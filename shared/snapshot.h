@@ -53,6 +53,12 @@ int sfs_sha256_fd(int fd, uint8_t out[32], off_t *len);
  * -errno. */
 int sfs_sha256_at(int dirfd, const char *name, uint8_t out[32], off_t *len,
                   struct stat *st);
+/* The same, and the bytes hashed in *kept (malloc, NUL-ended after *len
+ * bytes) when the file held 1 to keep_max bytes when opened; else *kept
+ * is NULL and the file is hashed as it streams by. */
+int sfs_sha256_keep_at(int dirfd, const char *name, size_t keep_max,
+                       uint8_t out[32], off_t *len, struct stat *st,
+                       unsigned char **kept);
 
 /*
  * The digests of a previous snapshot, found by the identity of the file
@@ -173,6 +179,11 @@ struct sfs_scan {
 	/* sfs_config.before_listing and its argument */
 	void (*before_listing)(const char *path, void *arg);
 	void *before_listing_arg;
+	/* Which bytes a listing keeps (sfs_tree.bytes): files of at most
+	 * keep_file_max bytes, keep_skill_max bytes in all per skill; a
+	 * file past either is hashed as it streams by. */
+	size_t keep_file_max;
+	size_t keep_skill_max;
 };
 
 /*
@@ -194,7 +205,16 @@ struct sfs_tree {
 	size_t ndirs;
 	struct sfs_file self;     /* the skill folder's identity, taken
 	                             before it was listed; path NULL */
+	/* The bytes a folder's listing read to hash its files, so that the
+	 * security pass and the daemon's copies (fs/retain.h) have exactly
+	 * the hashed content without reading it again: bytes[i], when not
+	 * NULL, holds files[i].size bytes and a NUL (malloc).  NULL when
+	 * nothing was kept.  Freed by sfs_tree_drop_bytes. */
+	unsigned char **bytes;
 };
+
+/* Frees what t->bytes holds; t stays a listing without bytes. */
+void sfs_tree_drop_bytes(struct sfs_tree *t);
 
 /*
  * Lists the files, folders and in-skill symlinks of the skill in `f`,

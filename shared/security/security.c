@@ -2,8 +2,9 @@
  * security.c - the security pass's entry points: one file's bytes
  * classified, split into lines that know where they stand (prose, a
  * fenced example, code, frontmatter, an HTML comment) and handed to each
- * rule family; a whole skill read through its source, each file once and
- * at most SFS_SECURITY_MAX_BYTES of it.  The patterns are patterns.c's,
+ * rule family; a whole skill's files, at most SFS_SECURITY_MAX_BYTES of
+ * each: the bytes its listing kept from hashing them (sfs_tree.bytes),
+ * else read through its source.  The patterns are patterns.c's,
  * the reporting report.c's: the rule families call those, never this.
  */
 #include <errno.h>
@@ -387,9 +388,24 @@ int sfs_security_scan_skill(const struct sfs_security *sec,
 		if (!S_ISREG(fl->mode) || fl->size == 0)
 			continue;
 		bool is_md = i == tree->skill_md;
+		const unsigned char *held = tree->bytes ? tree->bytes[i] : NULL;
 		if (is_md && md) {
 			buf = (char *)md;
 			len = md_len;
+		} else if (held && (size_t)fl->size <= SFS_SECURITY_MAX_BYTES) {
+			buf = (char *)held;   /* the bytes hashed, NUL-ended */
+			len = (size_t)fl->size;
+		} else if (held) {
+			/* kept whole for the daemon's copy: the pass reads
+			 * its first SFS_SECURITY_MAX_BYTES, NUL-ended */
+			len = SFS_SECURITY_MAX_BYTES;
+			buf = malloc(len + 1);
+			if (!buf) {
+				rc = -ENOMEM;
+				break;
+			}
+			memcpy(buf, held, len);
+			buf[len] = '\0';
 		} else if (src->ops->caps & SFS_SOURCE_READS_REMOTE) {
 			continue;   /* never the network: what is at hand only */
 		} else {
@@ -408,7 +424,7 @@ int sfs_security_scan_skill(const struct sfs_security *sec,
 			rc = sfs_security_scan_bytes(sec, path, fl->path, buf, len,
 			                             names, tree->nfiles, diags);
 		free(path);
-		if (buf != md)
+		if (buf != md && buf != (const char *)held)
 			free(buf);
 	}
 	free(names);

@@ -988,6 +988,109 @@ static void test_before_listing(void)
 	sfs_catalog_unref(cat);
 }
 
+/* The whole file at path (malloc, NUL-ended), *len bytes; NULL when it
+ * cannot be read. */
+static char *read_text(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = malloc(1 << 16);
+	size_t n = f && buf ? fread(buf, 1, (1 << 16) - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	if (!buf)
+		return NULL;
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+/* What sfs_config.kept was given: each file's path and whether its bytes
+ * were the file's content as written (the digest's). */
+struct offered {
+	pthread_mutex_t lock;
+	const char *big;        /* the content of big.txt */
+	size_t n, right;
+	bool skill_md, notes, big_seen;
+};
+
+static void on_kept(void *arg, const struct sfs_file *f,
+                    const unsigned char *bytes)
+{
+	struct offered *o = arg;
+	char *want = NULL;
+	size_t len = 0;
+
+	pthread_mutex_lock(&o->lock);
+	o->n++;
+	if (strcmp(f->path, "SKILL.md") == 0) {
+		o->skill_md = true;
+		want = read_text(at("r/k/SKILL.md"), &len);
+	} else if (strcmp(f->path, "notes.txt") == 0) {
+		o->notes = true;
+		want = read_text(at("r/k/notes.txt"), &len);
+	} else if (strcmp(f->path, "big.txt") == 0) {
+		o->big_seen = true;
+		want = strdup(o->big);
+		len = strlen(o->big);
+	}
+	o->right += want && f->size == (off_t)len &&
+	            memcmp(bytes, want, len) == 0 && bytes[len] == '\0';
+	pthread_mutex_unlock(&o->lock);
+	free(want);
+}
+
+/* sfs_config.kept: the bytes read to hash a file, for the daemon's copies
+ * (issue 28), within keep_file_max; a rebuild offers only what it hashed
+ * again. */
+static void test_kept(void)
+{
+	clear_top();
+	skill(at("r/k"), NULL, NULL);
+	write_file(at("r/k/notes.txt"), "notes, first\n");
+	size_t big_len = (3u << 20) / 2;   /* past the 1 MiB default */
+	char *big = malloc(big_len + 1);
+	if (!big)
+		die("malloc");
+	for (size_t i = 0; i < big_len; i++)
+		big[i] = (char)('a' + i % 26);
+	big[big_len] = '\0';
+	write_file(at("r/k/big.txt"), big);
+
+	struct offered o = { .lock = PTHREAD_MUTEX_INITIALIZER, .big = big };
+	const char *roots[] = { at("r") };
+	struct sfs_config cfg = { .roots = roots, .nroots = 1,
+	                          .kept = on_kept, .kept_arg = &o,
+	                          .keep_file_max = 2u << 20 };
+	sfs_catalog *first = build_cfg(&cfg, NULL);
+	ok(o.n == 3 && o.right == 3 && o.skill_md && o.notes && o.big_seen,
+	   "every file hashed is offered with the bytes hashed (%zu, %zu "
+	   "right)", o.n, o.right);
+
+	struct offered d = { .lock = PTHREAD_MUTEX_INITIALIZER, .big = big };
+	cfg.kept_arg = &d;
+	cfg.keep_file_max = 0;
+	sfs_catalog *plain = build_cfg(&cfg, NULL);
+	ok(d.n == 2 && d.right == 2 && !d.big_seen,
+	   "a file past keep_file_max (1 MiB by default) is not (%zu)", d.n);
+	sfs_catalog_unref(plain);
+
+	write_file(at("r/k/notes.txt"), "notes, second\n");
+	struct timeval later[2] = { { 2000000000, 0 }, { 2000000000, 0 } };
+	if (utimes(at("r/k/notes.txt"), later) < 0)
+		die("utimes");
+	struct offered e = { .lock = PTHREAD_MUTEX_INITIALIZER, .big = big };
+	cfg.kept_arg = &e;
+	cfg.keep_file_max = 2u << 20;
+	sfs_catalog *second = build_cfg(&cfg, first);
+	ok(e.n == 1 && e.right == 1 && e.notes,
+	   "a rebuild offers the edited file only, with its new bytes (%zu)",
+	   e.n);
+	sfs_catalog_unref(first);
+	sfs_catalog_unref(second);
+	free(big);
+}
+
 int main(void)
 {
 	fixture_start("test_catalog");
@@ -1006,5 +1109,6 @@ int main(void)
 	test_refcount_threads();
 	test_before_listing();
 	test_shared_only();
+	test_kept();
 	return tap_end();
 }
