@@ -27,7 +27,7 @@ import threading
 import time
 import unittest
 
-from mountlib import MountTestCase, wait_for, write_skill
+from mountlib import LoopThreads, MountTestCase, wait_for, write_skill
 
 PACE = 0.2                 # s between paced edits
 DURATION = float(os.environ.get("SKILLSFS_TEST_EDIT_SECONDS", "3"))
@@ -123,16 +123,14 @@ def append_line(k):
     return ("appended line %d\n" % k).encode()
 
 
-class Readers:
+class Readers(LoopThreads):
     """Threads that read files of the mount in a loop and classify reads."""
 
     def __init__(self, mount, files, threads=3):
         self.mount = mount
         self.files = files          # relative path below skills/live -> Versions
         self.tally = Tally()
-        self.stop = threading.Event()
-        self.threads = [threading.Thread(target=self.run, daemon=True)
-                        for _ in range(threads)]
+        super().__init__([self.run] * threads)
 
     def run(self):
         paths = [(self.mount.file("skills", "live", rel), v)
@@ -146,16 +144,6 @@ class Readers:
                     self.tally.add("error", errno.errorcode.get(e.errno, e.errno))
                     continue
                 self.tally.add(versions.classify(data), data[-40:])
-
-    def __enter__(self):
-        for t in self.threads:
-            t.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop.set()
-        for t in self.threads:
-            t.join(timeout=30)
 
 
 def write_file(path, data):

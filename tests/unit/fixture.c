@@ -129,6 +129,35 @@ void clear_top(void)
 	mkdirs(top);
 }
 
+void sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (system(cmd) != 0) {
+		errno = EIO;
+		die(cmd);
+	}
+}
+
+char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 ||
+	    fseek(f, 0, SEEK_SET) != 0 || !(buf = malloc((size_t)n + 1)))
+		die(path);
+	*len = fread(buf, 1, (size_t)n, f);
+	buf[*len] = '\0';
+	fclose(f);
+	return buf;
+}
+
 sfs_catalog *build_catalog(const struct sfs_config *cfg,
                            const sfs_catalog *prev)
 {

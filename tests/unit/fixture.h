@@ -8,6 +8,7 @@
 #define SKILLSFS_UNIT_FIXTURE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "skillsfs.h"
 
@@ -46,6 +47,13 @@ int remove_tree(const char *path);
 
 /* Empties top for the next test. */
 void clear_top(void);
+
+/* Runs a shell command (printf-style); bails out when it fails. */
+void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A whole file, malloc'd and NUL-terminated, its length in *len; bails
+ * out when it cannot be read. */
+char *slurp(const char *path, size_t *len);
 
 /* sfs_catalog_build, bailing out when the library fails. */
 sfs_catalog *build_catalog(const struct sfs_config *cfg,

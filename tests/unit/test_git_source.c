@@ -19,22 +19,6 @@
 #include "snapshot.h"
 #include "source.h"
 
-/* Runs a shell command in the repository folder; bails out on failure. */
-static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void sh(const char *fmt, ...)
-{
-	char cmd[4096];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	if (system(cmd) != 0) {
-		errno = EIO;
-		die(cmd);
-	}
-}
-
 /* The output of a git command's first line (static storage). */
 static const char *git_out(const char *args)
 {

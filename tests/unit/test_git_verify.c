@@ -20,20 +20,6 @@
 #include "git_verify.h"
 #include "sshsig.h"
 
-static void run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void run(const char *fmt, ...)
-{
-	char cmd[4096];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	if (system(cmd) != 0) {
-		errno = EIO;
-		die(cmd);
-	}
-}
-
 /* The output of a command, its first line. */
 static char *capture(const char *cmd)
 {
@@ -57,11 +43,11 @@ static void commit(const char *key, char *id_out)
 	const char *repo = at("repo");
 	static int n;
 	write_file(at("repo/f%d", ++n), "x\n");
-	run(GIT "add -A", repo);
+	sh(GIT "add -A", repo);
 	if (key)
-		run(GIT "-c user.signingkey=%s commit -q -S -m c%d", repo, key, n);
+		sh(GIT "-c user.signingkey=%s commit -q -S -m c%d", repo, key, n);
 	else
-		run(GIT "commit -q -m c%d", repo, n);
+		sh(GIT "commit -q -m c%d", repo, n);
 	char cmd[512];
 	snprintf(cmd, sizeof(cmd), "git -C %s rev-parse HEAD", repo);
 	strcpy(id_out, capture(cmd));
@@ -81,9 +67,9 @@ static void forge(const char *from, char *id_out, const char *swap_from,
 
 static void make_repo(void)
 {
-	run("ssh-keygen -q -t ed25519 -N '' -C dev -f %s", at("dev"));
-	run("ssh-keygen -q -t ed25519 -N '' -C other -f %s", at("other"));
-	run("git init -q %s", at("repo"));
+	sh("ssh-keygen -q -t ed25519 -N '' -C dev -f %s", at("dev"));
+	sh("ssh-keygen -q -t ed25519 -N '' -C other -f %s", at("other"));
+	sh("git init -q %s", at("repo"));
 	commit(at("dev.pub"), signed_id);
 	commit(NULL, unsigned_id);
 	commit(at("other.pub"), stranger_id);
