@@ -16,7 +16,7 @@ import sys
 import unittest
 
 from mountlib import SKILLSFS, FileReaders, Mount, MountTestCase, wait_for, write_skill
-from test_git_sources import GitRepos, fill_work, root_status, tree_of, write
+from test_git_sources import GitRepos, fill_work, root_status, tree_of, two_commits, write
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from gitserver import GitServer  # noqa: E402
@@ -27,13 +27,7 @@ class RemoteSources(MountTestCase):
 
     def setUp(self):
         self.repos = GitRepos(self.make_dir())
-        self.work = self.repos.init("work")
-        fill_work(self.work)
-        self.first = self.repos.commit(self.work, "first")
-        self.repos.git(self.work, "tag", "-a", "v1", "-m", "version 1")
-        write(os.path.join(self.work, "skills", "pdf-forms", "reference.md"),
-              "# Reference\n\nversion two\n")
-        self.second = self.repos.commit(self.work, "second")
+        self.work, self.first, self.second = two_commits(self.repos)
         served = os.path.join(self.repos.top, "served")
         os.makedirs(served)
         self.bare = os.path.join(served, "skills.git")

@@ -93,6 +93,19 @@ def fill_work(work):
     write(os.path.join(work, "README.md"), "Not a skill.\n")
 
 
+def two_commits(repos):
+    """A work tree filled by fill_work() in repos, committed twice: the
+    first commit tagged v1, the second changing pdf-forms/reference.md to
+    version two.  (work, first, second)."""
+    work = repos.init("work")
+    fill_work(work)
+    first = repos.commit(work, "first")
+    repos.git(work, "tag", "-a", "v1", "-m", "version 1")
+    write(os.path.join(work, "skills", "pdf-forms", "reference.md"),
+          "# Reference\n\nversion two\n")
+    return work, first, repos.commit(work, "second")
+
+
 def tree_of(folder):
     """Every entry below folder: relative path -> ("link", target) |
     ("dir",) | ("file", bytes, executable)."""
@@ -131,13 +144,7 @@ def messages(m):
 class GitSources(MountTestCase):
     def setUp(self):
         self.repos = GitRepos(self.make_dir())
-        self.work = self.repos.init("work")
-        fill_work(self.work)
-        self.first = self.repos.commit(self.work, "first")
-        self.repos.git(self.work, "tag", "-a", "v1", "-m", "version 1")
-        write(os.path.join(self.work, "skills", "pdf-forms", "reference.md"),
-              "# Reference\n\nversion two\n")
-        self.second = self.repos.commit(self.work, "second")
+        self.work, self.first, self.second = two_commits(self.repos)
         self.bare = self.repos.bare_clone(self.work, "skills.git")
 
     def mount_source(self, url, options=(), roots=()):

@@ -143,6 +143,24 @@ void sh(const char *fmt, ...)
 	}
 }
 
+const char *sh_out(const char *fmt, ...)
+{
+	static char line[256];
+	char cmd[4096];
+	va_list ap;
+	FILE *p;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	p = popen(cmd, "r");
+	if (!p || !fgets(line, sizeof(line), p))
+		die(cmd);
+	pclose(p);
+	line[strcspn(line, "\n")] = '\0';
+	return line;
+}
+
 char *slurp(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");

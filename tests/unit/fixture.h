@@ -51,6 +51,11 @@ void clear_top(void);
 /* Runs a shell command (printf-style); bails out when it fails. */
 void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The first line of a shell command's output, without its newline
+ * (static storage, valid until the next call); bails out when the
+ * command cannot run or prints nothing. */
+const char *sh_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* A whole file, malloc'd and NUL-terminated, its length in *len; bails
  * out when it cannot be read. */
 char *slurp(const char *path, size_t *len);
