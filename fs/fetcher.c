@@ -61,6 +61,15 @@
  * are served within a second of the start whatever the others do. */
 #define START_WAIT_MS 500
 
+/* What the thread keeps of a root's last update. */
+struct root_fetch {
+	long long fetched_ms;        /* when it ended, 0: never */
+	unsigned ttl_ms;             /* its ttlMs, 0: none given */
+	bool rejected;               /* it said the root must not be served
+	                                at all (-EKEYREJECTED: a pinned
+	                                commit no allowed signer signed) */
+};
+
 struct fetcher {
 	pthread_t thread;
 	bool started;
@@ -69,13 +78,7 @@ struct fetcher {
 	atomic_bool stop;
 	/* per root: */
 	atomic_bool *pending;        /* news not fetched yet (listener.c) */
-	long long *fetched_ms;       /* when its last update ended, 0: never */
-	unsigned *ttl_ms;            /* the ttlMs of its last update, 0:
-	                                none given */
-	bool *rejected;              /* its update said it must not be
-	                                served at all (-EKEYREJECTED: a
-	                                pinned commit no allowed signer
-	                                signed) */
+	struct root_fetch *last;
 	bool first_pending;          /* the thread's first turn fetches the
 	                                roots the start did not wait for */
 	bool starting;               /* the start's update: a root cut short
@@ -99,9 +102,7 @@ static void fetcher_free(struct fetcher *f)
 	if (f->news >= 0)
 		close(f->news);
 	free(f->pending);
-	free(f->fetched_ms);
-	free(f->ttl_ms);
-	free(f->rejected);
+	free(f->last);
 	free(f);
 }
 
@@ -126,11 +127,9 @@ int fetcher_init(struct daemon *d)
 	f->kick = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	f->news = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	f->pending = calloc(n, sizeof(*f->pending));
-	f->fetched_ms = calloc(n, sizeof(*f->fetched_ms));
-	f->ttl_ms = calloc(n, sizeof(*f->ttl_ms));
-	f->rejected = calloc(n, sizeof(*f->rejected));
+	f->last = calloc(n, sizeof(*f->last));
 	if (!d->root_notes || f->kick < 0 || f->news < 0 || !f->pending ||
-	    !f->fetched_ms || !f->ttl_ms || !f->rejected) {
+	    !f->last) {
 		fetcher_free(f);
 		free(d->root_notes);
 		d->root_notes = NULL;
@@ -210,9 +209,8 @@ static bool update_root(struct daemon *d, const struct sfs_config *cfg,
 	}
 	if (rc == -ECANCELED && atomic_load(&d->stopping))
 		return false;   /* the mount ends: nothing to tell */
-	f->fetched_ms[i] = now_ms();
-	f->ttl_ms[i] = ttl;
-	f->rejected[i] = rc == -EKEYREJECTED;
+	f->last[i] = (struct root_fetch){ .fetched_ms = now_ms(), .ttl_ms = ttl,
+	                                  .rejected = rc == -EKEYREJECTED };
 	if (rc == 0)
 		return false;
 	/* a new failure, or a recovery: told, and status.json tells it too
@@ -261,7 +259,7 @@ bool fetcher_update(struct daemon *d)
 
 bool fetcher_rejected(const struct daemon *d, size_t i)
 {
-	return d->fetcher && d->fetcher->rejected[i];
+	return d->fetcher && d->fetcher->last[i].rejected;
 }
 
 bool fetcher_start_waited(const struct daemon *d)
@@ -304,9 +302,9 @@ static bool update_news(struct daemon *d, int *wait_ms)
 	for (size_t i = 0; i < d->opt->roots.n; i++) {
 		if (!atomic_load(&f->pending[i]))
 			continue;
-		long long left = f->fetched_ms[i] + FETCHER_NEWS_GAP_MS -
+		long long left = f->last[i].fetched_ms + FETCHER_NEWS_GAP_MS -
 		                 now_ms();
-		if (f->fetched_ms[i] && left > 0) {
+		if (f->last[i].fetched_ms && left > 0) {
 			if (*wait_ms < 0 || left < *wait_ms)
 				*wait_ms = (int)left;
 			continue;
@@ -328,9 +326,11 @@ static long long sleep_ms(const struct daemon *d, unsigned interval_s)
 	                                        86400 * 24 : interval_s) * 1000
 	                          : -1;
 
-	for (size_t i = 0; ms > 0 && i < d->opt->roots.n; i++)
-		if (f->ttl_ms[i] && f->ttl_ms[i] < ms)
-			ms = f->ttl_ms[i] < 1000 ? 1000 : f->ttl_ms[i];
+	for (size_t i = 0; ms > 0 && i < d->opt->roots.n; i++) {
+		unsigned ttl = f->last[i].ttl_ms;
+		if (ttl && ttl < ms)
+			ms = ttl < 1000 ? 1000 : ttl;
+	}
 	return ms;
 }
 

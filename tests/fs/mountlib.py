@@ -2,6 +2,7 @@
 foreground, readiness by polling with a deadline, and an unmount that always
 happens (also when a test fails)."""
 
+import contextlib
 import hashlib
 import json
 import os
@@ -61,6 +62,30 @@ def write_skill(root, skill_id, description="A skill made by a test.", body="Bod
         with open(p, "w") as f:
             f.write(content)
     return d
+
+
+@contextlib.contextmanager
+def half_written(path, half=b"new notes, half", rest=b" and done\n"):
+    """path rewritten in place by a writer at work in the with block:
+    emptied, half written and flushed; the rest written as it ends."""
+    with open(path, "r+b") as f:
+        f.truncate(0)
+        f.write(half)
+        f.flush()
+        yield f
+        f.write(rest)
+
+
+def proc_files(name):
+    """(pid, bytes) of /proc/PID/name for every process still there."""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/%s" % (pid, name), "rb") as f:
+                yield int(pid), f.read()
+        except OSError:
+            continue        # it ended meanwhile
 
 
 def unmount(mountpoint):

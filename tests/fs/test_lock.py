@@ -50,17 +50,6 @@ def content_digest(folder):
     return "sha256:" + h.hexdigest()
 
 
-def tree_bytes(folder):
-    """Every file below folder: relative path -> bytes."""
-    out = {}
-    for dirpath, _, names in os.walk(folder):
-        for name in names:
-            path = os.path.join(dirpath, name)
-            with open(path, "rb") as f:
-                out[os.path.relpath(path, folder)] = f.read()
-    return out
-
-
 def folder_entries(m):
     """status.json's skill folders: dir -> (state, [messages])."""
     return {s["dir"]: (s["state"], [(d["severity"], d["message"]) for d in s["diagnostics"]])
@@ -161,7 +150,7 @@ class Locks(LockTestCase):
             self.assertEqual(locked.json("status.json")["roots"][1]["commit"], self.first)
             self.assertEqual(locked.read("index.json"), index)
             self.assertEqual(locked.read("skills", "pdf-forms", "reference.md"), b"version one\n")
-        self.assertEqual(tree_bytes(a.file("skills")), tree_bytes(b.file("skills")))
+        self.assertEqual(files_of(a.file("skills")), files_of(b.file("skills")))
         # locking a locked mount gives the same lockfile
         with open(self.lockfile) as f:
             self.assertEqual(self.lock(a), (0, f.read(), ""))

@@ -164,6 +164,14 @@ class HostileCase(MountTestCase):
             self.assertTrue(hits, "%s has no finding about %r with %r:\n%s" % (
                 where, want, words, json.dumps(diags, indent=1)))
 
+    def assert_skill_refused(self, skill_id, path, words):
+        """A mount of the root serves nothing of skill_id, safely, and an
+        error names path with words."""
+        self.mount_root()
+        self.assert_safe()
+        self.assertNotIn(skill_id, self.index_ids())
+        self.assert_diag(path, words, "error")
+
     def assert_safe(self, m=None, max_reads=None, mcp=True):
         """The common checks of every case, in one call."""
         m = m or self.m
