@@ -204,13 +204,12 @@ static const char *in_tree(const struct git_source *g, const char *dir)
 __attribute__((format(printf, 3, 4)))
 static int report(struct sfs_scan *s, const char *url, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	int rc = sfs_diag_addv(s->global, SFS_ERROR, url, 0, 0, "", fmt, ap);
 	va_end(ap);
-	return sfs_diag_add(s->global, SFS_ERROR, url, 0, 0, "", "%s", msg);
+	return rc;
 }
 
 /* The tree at SUBDIR of the commit, into handle 0's top. */

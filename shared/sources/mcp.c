@@ -211,13 +211,12 @@ __attribute__((format(printf, 4, 5)))
 static int report(struct sfs_scan *s, enum sfs_severity sev,
                   const char *url, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	int rc = sfs_diag_addv(s->global, sev, url, 0, 0, "", fmt, ap);
 	va_end(ap);
-	return sfs_diag_add(s->global, sev, url, 0, 0, "", "%s", msg);
+	return rc;
 }
 
 /* The skill's path in a SKILL.md URI (SCHEME://PATH/SKILL.md), malloc'd,
