@@ -120,6 +120,17 @@ int sfs_strvec_push(struct sfs_strvec *v, const char *s)
 	return 0;
 }
 
+void sfs_file_set_identity(struct sfs_file *f, const struct stat *st)
+{
+	f->size = st->st_size;
+	f->mtime = st->st_mtim;
+	f->ctime = st->st_ctim;
+	f->dev = st->st_dev;
+	f->ino = st->st_ino;
+	f->uid = st->st_uid;
+	f->gid = st->st_gid;
+}
+
 void sfs_source_listed_stat(const struct sfs_file *f, struct stat *st)
 {
 	memset(st, 0, sizeof(*st));

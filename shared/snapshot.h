@@ -237,6 +237,8 @@ struct sfs_file *sfs_file_push(struct sfs_file **v, size_t *n, size_t *cap);
 /* The entry of path in v, sorted by path, or NULL. */
 const struct sfs_file *sfs_file_find(const struct sfs_file *v, size_t n,
                                      const char *path);
+/* f's identity (size, times, dev, ino, owner) from what stat said. */
+void sfs_file_set_identity(struct sfs_file *f, const struct stat *st);
 /* *st as the listing saw f, for a source whose identities stamp content
  * (a blob id, a digest): what was opened is that very content. */
 void sfs_source_listed_stat(const struct sfs_file *f, struct stat *st);

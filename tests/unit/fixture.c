@@ -176,6 +176,18 @@ char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+const struct sfs_unserved *unserved_at(const sfs_catalog *cat,
+                                       const char *dir)
+{
+	size_t n;
+	const struct sfs_unserved *u = sfs_catalog_unserved(cat, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(u[i].dir, dir) == 0)
+			return &u[i];
+	return NULL;
+}
+
 sfs_catalog *build_catalog(const struct sfs_config *cfg,
                            const sfs_catalog *prev)
 {

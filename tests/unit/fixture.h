@@ -64,4 +64,8 @@ char *slurp(const char *path, size_t *len);
 sfs_catalog *build_catalog(const struct sfs_config *cfg,
                            const sfs_catalog *prev);
 
+/* The folder dir of cat that is not served, or NULL. */
+const struct sfs_unserved *unserved_at(const sfs_catalog *cat,
+                                       const char *dir);
+
 #endif
