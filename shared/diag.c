@@ -89,6 +89,15 @@ int sfs_diag_add(struct sfs_diag_list *l, enum sfs_severity sev,
 	return rc;
 }
 
+int sfs_diag_hidden(struct sfs_diag_list *l, const char *path,
+                    bool is_skill_md, const char *why)
+{
+	if (is_skill_md)
+		return sfs_diag_add(l, SFS_ERROR, path, 0, 0, "",
+		                    "%s; the skill cannot be served", why);
+	return sfs_diag_add(l, SFS_WARNING, path, 0, 0, "", "%s; hidden", why);
+}
+
 int sfs_diag_add_rule(struct sfs_diag_list *l, enum sfs_risk risk,
                       const char *rule, const char *file, unsigned line,
                       unsigned column, const char *fmt, ...)

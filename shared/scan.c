@@ -736,13 +736,7 @@ static int hide(struct tree_walk *t, bool is_skill_md, const char *rel,
                 const char *why)
 {
 	const char *abs = join(t->arena, t->f->dir, rel);
-	if (!abs)
-		return -ENOMEM;
-	if (is_skill_md)
-		return sfs_diag_add(t->diags, SFS_ERROR, abs, 0, 0, "",
-		                    "%s; the skill cannot be served", why);
-	return sfs_diag_add(t->diags, SFS_WARNING, abs, 0, 0, "",
-	                    "%s; hidden", why);
+	return abs ? sfs_diag_hidden(t->diags, abs, is_skill_md, why) : -ENOMEM;
 }
 
 static int hide_errno(struct tree_walk *t, bool is_skill_md, const char *rel,

@@ -663,13 +663,7 @@ static int hide(struct lister *l, bool is_skill_md, const char *rel,
 {
 	const char *abs = sfs_arena_printf(l->arena, "%s/%s", l->f->dir, rel);
 
-	if (!abs)
-		return -ENOMEM;
-	if (is_skill_md)
-		return sfs_diag_add(l->diags, SFS_ERROR, abs, 0, 0, "",
-		                    "%s; the skill cannot be served", why);
-	return sfs_diag_add(l->diags, SFS_WARNING, abs, 0, 0, "",
-	                    "%s; hidden", why);
+	return abs ? sfs_diag_hidden(l->diags, abs, is_skill_md, why) : -ENOMEM;
 }
 
 /* An entry git fsck would refuse, in the folder rel (NULL: the skill's
