@@ -176,6 +176,15 @@ char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+bool status_says(const sfs_catalog *cat, const char *a, const char *b)
+{
+	char *status = sfs_render_status(cat, &(struct sfs_status_info){ 0 });
+	bool says = status && strstr(status, a) && strstr(status, b);
+
+	free(status);
+	return says;
+}
+
 const struct sfs_unserved *unserved_at(const sfs_catalog *cat,
                                        const char *dir)
 {

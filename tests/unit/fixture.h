@@ -64,6 +64,9 @@ char *slurp(const char *path, size_t *len);
 sfs_catalog *build_catalog(const struct sfs_config *cfg,
                            const sfs_catalog *prev);
 
+/* Whether cat's status.json holds both texts a and b. */
+bool status_says(const sfs_catalog *cat, const char *a, const char *b);
+
 /* The folder dir of cat that is not served, or NULL. */
 const struct sfs_unserved *unserved_at(const sfs_catalog *cat,
                                        const char *dir);

@@ -463,11 +463,8 @@ static void test_catalog_lock(void)
 	ok(n.served == 2 && n.invalid == 1 && n.unlocked == 2 &&
 	   n.shadowed == 0, "counts: %zu served, %zu invalid, %zu unlocked",
 	   n.served, n.invalid, n.unlocked);
-	char *status = sfs_render_status(cat, &(struct sfs_status_info){ 0 });
-	ok(status && strstr(status, "\"unlocked\":\t2") &&
-	   strstr(status, "\"state\":\t\"unlocked\""),
+	ok(status_says(cat, "\"unlocked\":\t2", "\"state\":\t\"unlocked\""),
 	   "status.json counts them and names their state");
-	free(status);
 	sfs_catalog_unref(cat);
 
 	cfg.strict = true;
