@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,12 @@
 
 /* Reads of a mount that keeps changing under them, before giving up. */
 #define MAX_TRIES 5
+/* How long a lock waits for the first fetch of a remote root that the
+ * mount's start did not wait for (it serves the other roots meanwhile):
+ * `skillsfs MOUNTPOINT` then `skillsfs lock` at once, as README shows,
+ * must not fail on a slow network. */
+#define FIRST_FETCH_WAIT_MS 120000
+#define FIRST_FETCH_POLL_MS 100
 /* status.json's head holds its generation (contract.h). */
 #define STATUS_HEAD 4096
 
@@ -46,6 +53,9 @@ static const char usage_text[] =
 	"                     rather than to standard output\n"
 	"  --help             print this help and exit\n"
 	"  --version          print the version and exit\n"
+	"\n"
+	"A remote source whose first fetch is under way is waited for (at\n"
+	"most 120 s).\n"
 	"\n"
 	"Exit status: 0 when the lockfile was written, 1 when the mount\n"
 	"cannot be locked, 2 on a usage error.\n";
@@ -422,13 +432,50 @@ static void reading_reset(struct reading *r)
 	r->names_skills = false;
 }
 
+/* Whether status.json says a remote root's first fetch is under way. */
+static bool first_fetch_under_way(const cJSON *status)
+{
+	const cJSON *d;
+
+	cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(status,
+	                                                       "diagnostics")) {
+		const char *m = string_of(d, SFS_FINDING_MESSAGE);
+		if (m && strstr(m, SFS_STATUS_FIRST_FETCH))
+			return true;
+	}
+	return false;
+}
+
+/* Reads status.json until no first fetch is under way, or the wait ran
+ * out (then what add_sources says of the root stands).  Returns what
+ * read_status does. */
+static int read_status_fetched(struct reading *r)
+{
+	int rc = read_status(r);
+	bool said = false;
+
+	for (int waited = 0; rc == 0 && waited < FIRST_FETCH_WAIT_MS &&
+	                     first_fetch_under_way(r->status);
+	     waited += FIRST_FETCH_POLL_MS) {
+		if (!said)
+			fprintf(stderr, "%s: waiting for the first fetch of a "
+			        "remote source (status.json: \"%s\")\n", CMD,
+			        SFS_STATUS_FIRST_FETCH);
+		said = true;
+		poll(NULL, 0, FIRST_FETCH_POLL_MS);
+		reading_reset(r);
+		rc = read_status(r);
+	}
+	return rc;
+}
+
 /* Reads the mount into r->lock, from one generation.  Returns 0, or -1
  * with r->why. */
 static int read_mount(struct reading *r)
 {
 	for (int tries = 0; tries < MAX_TRIES; tries++) {
 		reading_reset(r);
-		int rc = read_status(r);
+		int rc = read_status_fetched(r);
 		if (rc == 0)
 			rc = add_sources(r);
 		if (rc == 0 && r->names_skills)

@@ -122,6 +122,9 @@ void daemon_publish(struct daemon *d, struct gen *g);
  * generation; otherwise the next build's new allocations would come on
  * top.  After a build is published, off the request path. */
 void daemon_trim(void);
+/* A condition variable whose timed waits count on CLOCK_MONOTONIC (a
+ * deadline that the wall clock's steps cannot move); 0 or -errno. */
+int cond_init_monotonic(pthread_cond_t *c);
 
 /* ops.c */
 const struct fuse_lowlevel_ops *skillsfs_ops(void);

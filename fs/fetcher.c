@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #include "cache_bound.h"
+#include "contract.h"
 #include "daemon.h"
 #include "fetcher.h"
 #include "listener.h"
@@ -59,11 +60,20 @@
 #define VERSION_MAX 72   /* a commit id, or a listing digest (64 hex) */
 /* The note of a remote root the start did not wait for, until its first
  * fetch ends (status.json: "not fetched yet: ..."). */
-#define FETCHING_NOTE "the first fetch is under way"
+#define FETCHING_NOTE SFS_STATUS_FIRST_FETCH
 /* How long a start waits for the remote roots, together:
  * one that answers by then is in the first generation; the local roots
  * are served within a second of the start whatever the others do. */
 #define START_WAIT_MS 500
+
+/* What the thread keeps of a root's last update. */
+struct root_fetch {
+	long long fetched_ms;        /* when it ended, 0: never */
+	unsigned ttl_ms;             /* its ttlMs, 0: none given */
+	bool rejected;               /* it said the root must not be served
+	                                at all (-EKEYREJECTED: a pinned
+	                                commit no allowed signer signed) */
+};
 
 struct fetcher {
 	pthread_t thread;
@@ -73,13 +83,7 @@ struct fetcher {
 	atomic_bool stop;
 	/* per root: */
 	atomic_bool *pending;        /* news not fetched yet (listener.c) */
-	long long *fetched_ms;       /* when its last update ended, 0: never */
-	unsigned *ttl_ms;            /* the ttlMs of its last update, 0:
-	                                none given */
-	bool *rejected;              /* its update said it must not be
-	                                served at all (-EKEYREJECTED: a
-	                                pinned commit no allowed signer
-	                                signed) */
+	struct root_fetch *last;
 	bool first_pending;          /* the thread's first turn fetches the
 	                                roots the start did not wait for */
 	bool starting;               /* the start's update: a root cut short
@@ -107,9 +111,7 @@ static void fetcher_free(struct fetcher *f)
 	if (f->news >= 0)
 		close(f->news);
 	free(f->pending);
-	free(f->fetched_ms);
-	free(f->ttl_ms);
-	free(f->rejected);
+	free(f->last);
 	free(f);
 }
 
@@ -135,11 +137,9 @@ int fetcher_init(struct daemon *d)
 	f->kick = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	f->news = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	f->pending = calloc(n, sizeof(*f->pending));
-	f->fetched_ms = calloc(n, sizeof(*f->fetched_ms));
-	f->ttl_ms = calloc(n, sizeof(*f->ttl_ms));
-	f->rejected = calloc(n, sizeof(*f->rejected));
+	f->last = calloc(n, sizeof(*f->last));
 	if (!d->root_notes || f->kick < 0 || f->news < 0 || !f->pending ||
-	    !f->fetched_ms || !f->ttl_ms || !f->rejected) {
+	    !f->last) {
 		fetcher_free(f);
 		free(d->root_notes);
 		d->root_notes = NULL;
@@ -222,9 +222,8 @@ static bool update_root(struct daemon *d, const struct sfs_config *cfg,
 	}
 	if (rc == -ECANCELED && atomic_load(&d->stopping))
 		return false;   /* the mount ends: nothing to tell */
-	f->fetched_ms[i] = now_ms();
-	f->ttl_ms[i] = ttl;
-	f->rejected[i] = rc == -EKEYREJECTED;
+	f->last[i] = (struct root_fetch){ .fetched_ms = now_ms(), .ttl_ms = ttl,
+	                                  .rejected = rc == -EKEYREJECTED };
 	if (rc == 0)
 		return false;
 	/* a new failure, or a recovery: told, and status.json tells it too
@@ -278,7 +277,7 @@ bool fetcher_update(struct daemon *d)
 
 bool fetcher_rejected(const struct daemon *d, size_t i)
 {
-	return d->fetcher && d->fetcher->rejected[i];
+	return d->fetcher && d->fetcher->last[i].rejected;
 }
 
 bool fetcher_start_waited(const struct daemon *d)
@@ -321,9 +320,9 @@ static bool update_news(struct daemon *d, int *wait_ms)
 	for (size_t i = 0; i < d->opt->roots.n; i++) {
 		if (!atomic_load(&f->pending[i]))
 			continue;
-		long long left = f->fetched_ms[i] + FETCHER_NEWS_GAP_MS -
+		long long left = f->last[i].fetched_ms + FETCHER_NEWS_GAP_MS -
 		                 now_ms();
-		if (f->fetched_ms[i] && left > 0) {
+		if (f->last[i].fetched_ms && left > 0) {
 			if (*wait_ms < 0 || left < *wait_ms)
 				*wait_ms = (int)left;
 			continue;
@@ -345,9 +344,11 @@ static long long sleep_ms(const struct daemon *d, unsigned interval_s)
 	                                        86400 * 24 : interval_s) * 1000
 	                          : -1;
 
-	for (size_t i = 0; ms > 0 && i < d->opt->roots.n; i++)
-		if (f->ttl_ms[i] && f->ttl_ms[i] < ms)
-			ms = f->ttl_ms[i] < 1000 ? 1000 : f->ttl_ms[i];
+	for (size_t i = 0; ms > 0 && i < d->opt->roots.n; i++) {
+		unsigned ttl = f->last[i].ttl_ms;
+		if (ttl && ttl < ms)
+			ms = ttl < 1000 ? 1000 : ttl;
+	}
 	return ms;
 }
 

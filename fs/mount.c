@@ -410,22 +410,30 @@ static int daemon_init(struct daemon *d, const struct mount_options *o,
 		pthread_mutex_destroy(&d->cur_lock);
 		return -ENOMEM;
 	}
-	pthread_condattr_t ca;
-	int rc = pthread_condattr_init(&ca);
-	if (rc == 0)
-		rc = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	if (rc == 0)
-		rc = pthread_cond_init(&d->published, &ca);
-	pthread_condattr_destroy(&ca);
-	if (rc != 0) {
+	int rc = cond_init_monotonic(&d->published);
+	if (rc < 0) {
 		pthread_mutex_destroy(&d->cur_lock);
 		pthread_mutex_destroy(&d->notes_lock);
-		return -rc;
+		return rc;
 	}
 	rc = searches_init(&d->searches);
 	if (rc == 0)
 		rc = lookups_init(&d->lookups);
 	return rc;
+}
+
+int cond_init_monotonic(pthread_cond_t *c)
+{
+	pthread_condattr_t ca;
+	int rc = pthread_condattr_init(&ca);
+
+	if (rc != 0)
+		return -rc;
+	rc = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	if (rc == 0)
+		rc = pthread_cond_init(c, &ca);
+	pthread_condattr_destroy(&ca);
+	return -rc;
 }
 
 static void daemon_fini(struct daemon *d)

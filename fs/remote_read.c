@@ -255,16 +255,10 @@ void remote_read_submit(struct remote_reads *rr, fuse_req_t req,
 
 static int init_sync(struct remote_reads *rr)
 {
-	pthread_condattr_t ca;
-	int rc = pthread_condattr_init(&ca);
+	int rc = cond_init_monotonic(&rr->changed);
 
-	if (rc == 0)
-		rc = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	if (rc == 0)
-		rc = pthread_cond_init(&rr->changed, &ca);
-	pthread_condattr_destroy(&ca);
-	if (rc != 0)
-		return -rc;
+	if (rc < 0)
+		return rc;
 	if ((rc = pthread_cond_init(&rr->work, NULL)) != 0) {
 		pthread_cond_destroy(&rr->changed);
 		return -rc;

@@ -918,16 +918,15 @@ static int dep_error(struct cand *c, const char *fmt, ...)
 
 static int dep_error(struct cand *c, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 
 	c->state = SFS_INVALID;
-	return sfs_diag_add(&c->cross, SFS_ERROR, c->unit->skill_md_path,
-	                    c->unit->deps_line, c->unit->deps_column,
-	                    "x-personal-mcp.depends_on", "%s", msg);
+	va_start(ap, fmt);
+	int rc = sfs_diag_addv(&c->cross, SFS_ERROR, c->unit->skill_md_path,
+	                       c->unit->deps_line, c->unit->deps_column,
+	                       "x-personal-mcp.depends_on", fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 /* Invalidates served skills that depend on a skill that is not served,

@@ -311,6 +311,10 @@ cJSON *sfs_record_findings(const cJSON *record);
 /* An object from each view's name to what it holds: "skills" (count),
  * "spend" and "budget" (characters of the agent's listing), "left_out". */
 #define SFS_STATUS_VIEWS "views"
+/* What a diagnostic of a remote root says while the start has not waited
+ * for its first fetch (fs/fetcher.c writes it, `skillsfs lock` waits for
+ * it to go). */
+#define SFS_STATUS_FIRST_FETCH "the first fetch is under way"
 /* The folder the daemon keeps its git clones and MCP listings in. */
 #define SFS_STATUS_CACHE_DIR "cache_dir"
 /* Its bound in bytes (-o cache_max; 0: none). */

@@ -53,14 +53,9 @@ static char *printable(struct sfs_arena *a, const char *s)
 	return out;
 }
 
-static int add_v(struct sfs_diag_list *l, enum sfs_severity sev,
-                 const char *file, unsigned line, unsigned column,
-                 const char *field, const char *fmt, va_list ap)
-	__attribute__((format(printf, 7, 0)));
-
-static int add_v(struct sfs_diag_list *l, enum sfs_severity sev,
-                 const char *file, unsigned line, unsigned column,
-                 const char *field, const char *fmt, va_list ap)
+int sfs_diag_addv(struct sfs_diag_list *l, enum sfs_severity sev,
+                  const char *file, unsigned line, unsigned column,
+                  const char *field, const char *fmt, va_list ap)
 {
 	if (sfs_grow(&l->v, &l->cap, l->n + 1, sizeof(*l->v)) < 0)
 		return -ENOMEM;
@@ -89,9 +84,18 @@ int sfs_diag_add(struct sfs_diag_list *l, enum sfs_severity sev,
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = add_v(l, sev, file, line, column, field, fmt, ap);
+	int rc = sfs_diag_addv(l, sev, file, line, column, field, fmt, ap);
 	va_end(ap);
 	return rc;
+}
+
+int sfs_diag_hidden(struct sfs_diag_list *l, const char *path,
+                    bool is_skill_md, const char *why)
+{
+	if (is_skill_md)
+		return sfs_diag_add(l, SFS_ERROR, path, 0, 0, "",
+		                    "%s; the skill cannot be served", why);
+	return sfs_diag_add(l, SFS_WARNING, path, 0, 0, "", "%s; hidden", why);
 }
 
 int sfs_diag_add_rule(struct sfs_diag_list *l, enum sfs_risk risk,
@@ -100,7 +104,7 @@ int sfs_diag_add_rule(struct sfs_diag_list *l, enum sfs_risk risk,
 {
 	va_list ap;
 	va_start(ap, fmt);
-	int rc = add_v(l, SFS_WARNING, file, line, column, "", fmt, ap);
+	int rc = sfs_diag_addv(l, SFS_WARNING, file, line, column, "", fmt, ap);
 	va_end(ap);
 	if (rc == 0) {
 		l->v[l->n - 1].rule = rule;

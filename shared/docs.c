@@ -120,10 +120,7 @@ static int fill_entry(struct docs_walk *w, const char *rel,
 	const char *slash = strrchr(e->path, '/');
 	e->name = slash ? slash + 1 : e->path;
 	e->mode = st->st_mode;
-	e->size = st->st_size;
-	e->mtime = st->st_mtim;
-	e->dev = st->st_dev;
-	e->ino = st->st_ino;
+	sfs_file_set_identity(e, st);
 	e->uid = own->st_uid;
 	e->gid = own->st_gid;
 	if (link) {

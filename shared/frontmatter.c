@@ -117,16 +117,13 @@ __attribute__((format(printf, 5, 6)))
 static int refuse(struct fm_ctx *c, unsigned line, unsigned column,
                   const char *field, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	int rc = sfs_diag_addv(c->diags, SFS_ERROR, c->file, line, column,
+	                       field, fmt, ap);
 	va_end(ap);
-	if (sfs_diag_add(c->diags, SFS_ERROR, c->file, line, column,
-	                 field, "%s", msg) < 0)
-		return -ENOMEM;
-	return -1;
+	return rc < 0 ? -ENOMEM : -1;
 }
 
 #define refuse_at(c, mark, field, ...) \

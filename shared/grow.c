@@ -182,15 +182,23 @@ int sfs_strvec_push(struct sfs_strvec *v, const char *s)
 	return 0;
 }
 
+void sfs_file_set_identity(struct sfs_file *f, const struct stat *st)
+{
+	f->size = st->st_size;
+	f->mtime = st->st_mtim;
+	f->ctime = st->st_ctim;
+	f->dev = st->st_dev;
+	f->ino = st->st_ino;
+	f->uid = st->st_uid;
+	f->gid = st->st_gid;
+}
+
 void sfs_source_listed_stat(const struct sfs_file *f, struct stat *st)
 {
-	memset(st, 0, sizeof(*st));
-	st->st_mode = S_IFREG | (S_ISREG(f->mode) ? (f->mode & 07777) : 0644);
-	st->st_size = f->size;
-	st->st_dev = f->dev;
-	st->st_ino = f->ino;
-	st->st_mtim = f->mtime;
-	st->st_ctim = f->ctime;
-	st->st_uid = f->uid;
-	st->st_gid = f->gid;
+	*st = (struct stat){
+		.st_mode = S_IFREG | (S_ISREG(f->mode) ? (f->mode & 07777) : 0644),
+		.st_size = f->size, .st_dev = f->dev, .st_ino = f->ino,
+		.st_mtim = f->mtime, .st_ctim = f->ctime,
+		.st_uid = f->uid, .st_gid = f->gid,
+	};
 }

@@ -62,6 +62,16 @@ int sfs_diag_add(struct sfs_diag_list *l, enum sfs_severity sev,
                  const char *file, unsigned line, unsigned column,
                  const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 7, 8)));
+/* sfs_diag_add with the arguments of fmt in ap: for the functions that
+ * add a finding of their own kind with a format of their callers'. */
+int sfs_diag_addv(struct sfs_diag_list *l, enum sfs_severity sev,
+                  const char *file, unsigned line, unsigned column,
+                  const char *field, const char *fmt, va_list ap)
+	__attribute__((format(printf, 7, 0)));
+/* An entry a listing leaves out (why: the reason): a warning, or an
+ * error when it is SKILL.md itself, which the skill cannot do without. */
+int sfs_diag_hidden(struct sfs_diag_list *l, const char *path,
+                    bool is_skill_md, const char *why);
 /* A finding of the security pass (a warning): rule is static text. */
 int sfs_diag_add_rule(struct sfs_diag_list *l, enum sfs_risk risk,
                       const char *rule, const char *file, unsigned line,

@@ -746,13 +746,7 @@ static int hide(struct tree_walk *t, bool is_skill_md, const char *rel,
                 const char *why)
 {
 	const char *abs = join(t->arena, t->f->dir, rel);
-	if (!abs)
-		return -ENOMEM;
-	if (is_skill_md)
-		return sfs_diag_add(t->diags, SFS_ERROR, abs, 0, 0, "",
-		                    "%s; the skill cannot be served", why);
-	return sfs_diag_add(t->diags, SFS_WARNING, abs, 0, 0, "",
-	                    "%s; hidden", why);
+	return abs ? sfs_diag_hidden(t->diags, abs, is_skill_md, why) : -ENOMEM;
 }
 
 static int hide_errno(struct tree_walk *t, bool is_skill_md, const char *rel,
@@ -851,17 +845,6 @@ static int digest_entry(struct tree_walk *t, int dfd, const char *name,
 	return 0;
 }
 
-static void set_identity(struct sfs_file *e, const struct stat *st)
-{
-	e->size = st->st_size;
-	e->mtime = st->st_mtim;
-	e->ctime = st->st_ctim;
-	e->dev = st->st_dev;
-	e->ino = st->st_ino;
-	e->uid = st->st_uid;
-	e->gid = st->st_gid;
-}
-
 /* The real path of the skill folder, asked for only when a symlink needs
  * it (realpath reads every component of the path); NULL when it cannot
  * be had, and then every symlink is hidden. */
@@ -909,12 +892,12 @@ static int keep_link(struct tree_walk *t, const struct sfs_file *model,
 	if (!e->link)
 		return -ENOMEM;
 	if (S_ISDIR(st->st_mode)) {
-		set_identity(e, lst);
+		sfs_file_set_identity(e, lst);
 		return 0;
 	}
 	/* The content is the target's, so is its identity: an edit of the
 	 * target changes the digest.  The owner is the link's own. */
-	set_identity(e, st);
+	sfs_file_set_identity(e, st);
 	e->uid = lst->st_uid;
 	e->gid = lst->st_gid;
 	int rc = digest_entry(t, AT_FDCWD, real, e);
@@ -1015,7 +998,7 @@ static int add_folder(struct tree_walk *t, int dfd, const char *name,
 	else
 		*e = *model;
 	if (rc == 0) {
-		set_identity(e, st);
+		sfs_file_set_identity(e, st);
 		rc = sfs_strvec_push(&t->dirs, abs);
 	}
 	if (rc == 0) {
@@ -1055,7 +1038,7 @@ static int add_listed_file(struct tree_walk *t, int dfd, const char *name,
 	if (hash_entry(t, dfd, name, &e, &st) < 0)
 		return 1;
 	off_t len = e.size;   /* what was hashed, see hash_entry */
-	set_identity(&e, &st);
+	sfs_file_set_identity(&e, &st);
 	e.mode = st.st_mode;
 	e.size = len;
 	e.hashed = true;
@@ -1122,7 +1105,7 @@ static int list_one(struct tree_walk *t, int dfd, const char *rel,
 	if (!e)
 		return -ENOMEM;
 	*e = model;
-	set_identity(e, &st);
+	sfs_file_set_identity(e, &st);
 	/* SKILL.md, read anyway to be parsed, is hashed from what is read
 	 * there (catalog.c): it is not read twice. */
 	if (is_skill_md && !sfs_digest_reuse(t->s, e))
@@ -1294,7 +1277,7 @@ int sfs_scan_tree(struct sfs_scan *s, struct sfs_found *f,
 	 * in the next stat (see sfs_unit_unchanged). */
 	struct stat st;
 	if (fstat(fd, &st) == 0) {
-		set_identity(&out->self, &st);
+		sfs_file_set_identity(&out->self, &st);
 		out->self.mode = st.st_mode;
 	}
 	int rc = read_names(fd, s->max_files + 1, &nm, &cut);

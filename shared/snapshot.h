@@ -283,6 +283,8 @@ int sfs_listed_add_file(struct sfs_listed *l, const char *rel, off_t size,
 /* The entry of path in v, sorted by path, or NULL. */
 const struct sfs_file *sfs_file_find(const struct sfs_file *v, size_t n,
                                      const char *path);
+/* f's identity (size, times, dev, ino, owner) from what stat said. */
+void sfs_file_set_identity(struct sfs_file *f, const struct stat *st);
 /* *st as the listing saw f, for a source whose identities stamp content
  * (a blob id, a digest): what was opened is that very content. */
 void sfs_source_listed_stat(const struct sfs_file *f, struct stat *st);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cache_gc.h"
+#include "internal.h"
 #include "snapshot.h"
 #include "source.h"
 
@@ -171,4 +172,19 @@ const struct sfs_source *sfs_catalog_source(const sfs_catalog *cat,
                                             size_t i)
 {
 	return i <= cat->nroots ? &cat->sources[i] : NULL;
+}
+
+int sfs_source_owned_copy(const struct sfs_source_args *a,
+                          struct sfs_source_owned *o)
+{
+	return sfs_strdup_or_null(a->root, &o->url) &&
+	       sfs_strdup_or_null(a->cache_dir, &o->cache_dir) &&
+	       sfs_strdup_or_null(a->note, &o->note) ? 0 : -ENOMEM;
+}
+
+void sfs_source_owned_free(struct sfs_source_owned *o)
+{
+	free(o->url);
+	free(o->cache_dir);
+	free(o->note);
 }

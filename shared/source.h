@@ -53,6 +53,19 @@ struct sfs_source_args {
 	void *found_arg;
 };
 
+/* The arguments a kind's state keeps copies of, owned. */
+struct sfs_source_owned {
+	char *url;              /* args->root */
+	char *cache_dir;        /* or NULL */
+	char *note;             /* or NULL */
+};
+
+/* Copies a's root, cache folder and note into o: 0, or -ENOMEM with o
+ * holding what was copied (for sfs_source_owned_free). */
+int sfs_source_owned_copy(const struct sfs_source_args *a,
+                          struct sfs_source_owned *o);
+void sfs_source_owned_free(struct sfs_source_owned *o);
+
 /*
  * One kind of source.  Each file of a skill carries an identity
  * (sfs_file's size, mtime, and dev, ino and ctime or version): a

@@ -218,7 +218,6 @@ static void report(struct vctx *v, enum sfs_severity sev, const char *field,
 {
 	const struct sfs_fm_pos *pos = sfs_frontmatter_pos(v->fm, field);
 	unsigned line = 0, column = 0;
-	char msg[768];
 	va_list ap;
 
 	if (pos) {
@@ -239,11 +238,10 @@ static void report(struct vctx *v, enum sfs_severity sev, const char *field,
 		}
 	}
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (sfs_diag_add(v->diags, sev, v->file, line, column, field,
-	                 "%s", msg) < 0)
+	if (sfs_diag_addv(v->diags, sev, v->file, line, column, field,
+	                  fmt, ap) < 0)
 		v->err = -ENOMEM;
+	va_end(ap);
 }
 
 /* "<parent>.<child>" for a field name, in a caller's buffer. */

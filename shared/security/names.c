@@ -65,19 +65,26 @@ static bool invisible(uint32_t cp)
 	       (cp >= 0xE0000 && cp <= 0xE01EF);
 }
 
+/* The code point at *i of u (n bytes) into *cp, *i moved past it; false
+ * at the end.  A byte that starts no UTF-8 sequence is passed over. */
+static bool next_cp(const unsigned char *u, size_t n, size_t *i, uint32_t *cp)
+{
+	while (*i < n) {
+		size_t len = sec_decode(u + *i, n - *i, cp);
+		*i += len ? len : 1;
+		if (len)
+			return true;
+	}
+	return false;
+}
+
 const char *sfs_security_skeleton(const char *name, char *buf, size_t size)
 {
 	const unsigned char *u = (const unsigned char *)name;
 	size_t n = strlen(name), o = 0;
+	uint32_t cp;
 
-	for (size_t i = 0; i < n && o + 2 < size;) {
-		uint32_t cp;
-		size_t len = sec_decode(u + i, n - i, &cp);
-		if (len == 0) {
-			i++;
-			continue;
-		}
-		i += len;
+	for (size_t i = 0; o + 2 < size && next_cp(u, n, &i, &cp);) {
 		if (invisible(cp))
 			continue;
 		char ch = fold(cp);
@@ -105,15 +112,9 @@ int sfs_security_check_name(const char *name, const char *file,
 	unsigned seen = 0;
 	bool hidden = false;
 	char esc[256];
+	uint32_t cp;
 
-	for (size_t i = 0; i < n;) {
-		uint32_t cp;
-		size_t len = sec_decode(u + i, n - i, &cp);
-		if (len == 0) {
-			i++;
-			continue;
-		}
-		i += len;
+	for (size_t i = 0; next_cp(u, n, &i, &cp);) {
 		hidden = hidden || invisible(cp);
 		enum script s = script_of(cp);
 		if (s != S_NONE)

@@ -70,9 +70,10 @@ struct git_handle {
 };
 
 struct git_source {
-	char *url;                  /* the root as configured; owned */
-	char *cache_dir;            /* where remote roots are cloned; owned */
-	char *note;                 /* why the last fetch failed; owned */
+	struct sfs_source_owned own;   /* url: the root as configured;
+	                                  cache_dir: where remote roots are
+	                                  cloned; note: why the last fetch
+	                                  failed */
 	char *verify;               /* the allowed-signers file, or NULL */
 	struct sfs_git_digests *digests;   /* blobs read before; owned */
 	pthread_mutex_t lock;       /* guards nhandles, the handles' making */
@@ -98,6 +99,26 @@ static const char *git_message(void)
 
 /* ---- state -------------------------------------------------------------- */
 
+/* All of g, also a g open_state() gave up on half made (its pointers
+ * NULL then). */
+static void free_state(struct git_source *g)
+{
+	for (unsigned i = 0; i < HANDLES; i++) {
+		git_tree_free(g->handles[i].top);
+		git_repository_free(g->handles[i].repo);
+		pthread_mutex_destroy(&g->handles[i].lock);
+	}
+	sfs_git_digests_close(g->digests);
+	sfs_git_big_free(g->big);
+	pthread_mutex_destroy(&g->lock);
+	pthread_mutex_destroy(&g->digests_lock);
+	free(g->path);
+	sfs_source_owned_free(&g->own);
+	free(g->verify);
+	free(g);
+	git_libgit2_shutdown();
+}
+
 /* The state of the git source of a->root for one build: with a->version
  * (a full commit id) the build serves that commit instead of resolving
  * the URL's ref.  A remote URL is read from its clone under cache_dir;
@@ -106,22 +127,7 @@ static void *open_state(const struct sfs_source_args *a)
 {
 	struct git_source *g = calloc(1, sizeof(*g));
 
-	if (!g)
-		return NULL;
-	if (a->version)
-		snprintf(g->keep, sizeof(g->keep), "%s", a->version);
-	if (!sfs_strdup_or_null(a->root, &g->url) ||
-	    !sfs_strdup_or_null(a->cache_dir, &g->cache_dir) ||
-	    !sfs_strdup_or_null(a->note, &g->note) ||
-	    !sfs_strdup_or_null(a->opts ? a->opts->verify : NULL,
-	                        &g->verify) ||
-	    !(g->big = sfs_git_big_new(a->cache_dir)) ||
-	    git_libgit2_init() < 0) {
-		sfs_git_big_free(g->big);
-		free(g->url);
-		free(g->cache_dir);
-		free(g->note);
-		free(g->verify);
+	if (!g || git_libgit2_init() < 0) {
 		free(g);
 		return NULL;
 	}
@@ -136,31 +142,22 @@ static void *open_state(const struct sfs_source_args *a)
 	pthread_mutex_init(&g->digests_lock, NULL);
 	for (unsigned i = 0; i < HANDLES; i++)
 		pthread_mutex_init(&g->handles[i].lock, NULL);
+	if (a->version)
+		snprintf(g->keep, sizeof(g->keep), "%s", a->version);
+	if (sfs_source_owned_copy(a, &g->own) < 0 ||
+	    !sfs_strdup_or_null(a->opts ? a->opts->verify : NULL,
+	                        &g->verify) ||
+	    !(g->big = sfs_git_big_new(a->cache_dir))) {
+		free_state(g);
+		return NULL;
+	}
 	return g;
 }
 
 static void release(struct sfs_source *src)
 {
-	struct git_source *g = src->state;
-
-	if (!g)
-		return;
-	for (unsigned i = 0; i < HANDLES; i++) {
-		git_tree_free(g->handles[i].top);
-		git_repository_free(g->handles[i].repo);
-		pthread_mutex_destroy(&g->handles[i].lock);
-	}
-	sfs_git_digests_close(g->digests);
-	sfs_git_big_free(g->big);
-	pthread_mutex_destroy(&g->lock);
-	pthread_mutex_destroy(&g->digests_lock);
-	free(g->path);
-	free(g->url);
-	free(g->cache_dir);
-	free(g->note);
-	free(g->verify);
-	free(g);
-	git_libgit2_shutdown();
+	if (src->state)
+		free_state(src->state);
 	src->state = NULL;
 }
 
@@ -193,9 +190,9 @@ static void unstamp(const struct sfs_version *v, git_oid *id)
  * served tree: "" for its top, NULL when dir is not below the root. */
 static const char *in_tree(const struct git_source *g, const char *dir)
 {
-	size_t n = strlen(g->url);
+	size_t n = strlen(g->own.url);
 
-	if (strncmp(dir, g->url, n) != 0)
+	if (strncmp(dir, g->own.url, n) != 0)
 		return NULL;
 	if (dir[n] == '\0')
 		return dir + n;
@@ -207,13 +204,12 @@ static const char *in_tree(const struct git_source *g, const char *dir)
 __attribute__((format(printf, 3, 4)))
 static int report(struct sfs_scan *s, const char *url, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	int rc = sfs_diag_addv(s->global, SFS_ERROR, url, 0, 0, "", fmt, ap);
 	va_end(ap);
-	return sfs_diag_add(s->global, SFS_ERROR, url, 0, 0, "", "%s", msg);
+	return rc;
 }
 
 /* The tree at SUBDIR of the commit, into handle 0's top. */
@@ -224,7 +220,7 @@ static int take_tree(struct git_source *g, struct sfs_scan *s,
 	git_tree_entry *e;
 
 	if (git_commit_tree(&tree, c) < 0)
-		return report(s, g->url, "cannot read the tree of commit %s: "
+		return report(s, g->own.url, "cannot read the tree of commit %s: "
 		              "%s", g->commit, git_message());
 	if (!subdir) {
 		g->handles[0].top = tree;
@@ -240,7 +236,7 @@ static int take_tree(struct git_source *g, struct sfs_scan *s,
 	git_tree_free(tree);
 	if (rc == 0)
 		return 0;
-	return report(s, g->url, "%s is not a folder in commit %s; give a "
+	return report(s, g->own.url, "%s is not a folder in commit %s; give a "
 	              "folder of the repository after ':' (#REF:SUBDIR)",
 	              subdir, g->commit);
 }
@@ -263,7 +259,7 @@ static int hold_to_signers(struct git_source *g, struct sfs_scan *s,
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc < 0)
-		return report(s, g->url, "%s; nothing is served", why) ?: 1;
+		return report(s, g->own.url, "%s; nothing is served", why) ?: 1;
 	rc = sfs_git_signed_commit(repo, c, signers,
 	                           !g->keep[0] && sfs_git_ref_moves(repo, ref),
 	                           &older, who, why, sizeof(why));
@@ -271,11 +267,11 @@ static int hold_to_signers(struct git_source *g, struct sfs_scan *s,
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc < 0)
-		return report(s, g->url, "%s; nothing is served", why) ?: 1;
+		return report(s, g->own.url, "%s; nothing is served", why) ?: 1;
 	if (older) {
 		char served[GIT_OID_HEXSZ + 1];
 		git_oid_tostr(served, sizeof(served), git_commit_id(*c));
-		return sfs_diag_add(s->global, SFS_WARNING, g->url, 0, 0, "",
+		return sfs_diag_add(s->global, SFS_WARNING, g->own.url, 0, 0, "",
 		                    "%s is at %.12s, which is not signed by "
 		                    "an allowed signer (%s): serving %.12s, the "
 		                    "newest commit before it that is (signed by "
@@ -293,24 +289,24 @@ static int resolve(struct git_source *g, struct sfs_scan *s,
 	git_commit *c;
 
 	if (stat(u->location, &st) < 0)
-		return report(s, g->url, "cannot read the repository %s: %s",
+		return report(s, g->own.url, "cannot read the repository %s: %s",
 		              u->location, sfs_strerror(errno));
 	if (git_repository_open_ext(&g->handles[0].repo, u->location,
 	                            GIT_REPOSITORY_OPEN_NO_SEARCH, NULL) < 0)
-		return report(s, g->url, "%s is not a git repository (%s); "
+		return report(s, g->own.url, "%s is not a git repository (%s); "
 		              "give the folder of a repository, bare or not",
 		              u->location, git_message());
 	/* a rebuild that is not to move the source serves its commit */
 	const char *ref = g->keep[0] ? g->keep : u->ref;
 	int rc = sfs_git_find_commit(g->handles[0].repo, ref, &c);
 	if (rc == GIT_ENOTFOUND || rc == GIT_EUNBORNBRANCH || rc == GIT_EPEEL)
-		return report(s, g->url, ref ?
+		return report(s, g->own.url, ref ?
 		              "%s is not a branch, tag or commit of %s; "
 		              "git -C %s show-ref lists its branches and tags" :
 		              "%s%s has no commit at HEAD (git -C %s log)",
 		              ref ? ref : "", u->location, u->location);
 	if (rc < 0)
-		return report(s, g->url, "cannot resolve %s in %s: %s",
+		return report(s, g->own.url, "cannot resolve %s in %s: %s",
 		              ref ? ref : "HEAD", u->location, git_message());
 	if (g->verify && (rc = hold_to_signers(g, s, ref, &c)) != 0) {
 		git_commit_free(c);
@@ -340,26 +336,26 @@ static int resolve(struct git_source *g, struct sfs_scan *s,
 static int resolve_clone(struct git_source *g, struct sfs_scan *s,
                          struct sfs_source_url *u)
 {
-	char *clone = sfs_git_clone_path(g->cache_dir, u->location);
+	char *clone = sfs_git_clone_path(g->own.cache_dir, u->location);
 	struct stat st;
 	int rc;
 
 	if (!clone)
-		return g->cache_dir ? -ENOMEM :
-		       report(s, g->url, "no cache folder to fetch %s into "
+		return g->own.cache_dir ? -ENOMEM :
+		       report(s, g->own.url, "no cache folder to fetch %s into "
 		              "(set XDG_CACHE_HOME or HOME, or -o cache_dir)",
 		              u->location);
 	char twhy[512];
 	int cfd = sfs_trust_dir_open(clone, false, twhy, sizeof(twhy));
 	if (cfd == -EPERM) {   /* another user's clone: never read */
-		rc = report(s, g->url, "%s", twhy);
+		rc = report(s, g->own.url, "%s", twhy);
 		free(clone);
 		return rc;
 	}
 	if (cfd < 0 || stat(clone, &st) < 0) {
 		if (cfd >= 0)
 			close(cfd);
-		rc = report(s, g->url, "not fetched yet: %s", g->note ? g->note :
+		rc = report(s, g->own.url, "not fetched yet: %s", g->own.note ? g->own.note :
 		            "the first fetch has not finished");
 		free(clone);
 		return rc;
@@ -368,12 +364,12 @@ static int resolve_clone(struct git_source *g, struct sfs_scan *s,
 	free(u->location);
 	u->location = clone;
 	rc = resolve(g, s, u);
-	if (rc == 0 && g->note)
+	if (rc == 0 && g->own.note)
 		rc = g->ready ?
-		     sfs_diag_add(s->global, SFS_WARNING, g->url, 0, 0, "",
+		     sfs_diag_add(s->global, SFS_WARNING, g->own.url, 0, 0, "",
 		                  "serving commit %s, fetched before: %s",
-		                  g->commit, g->note) :
-		     report(s, g->url, "%s", g->note);
+		                  g->commit, g->own.note) :
+		     report(s, g->own.url, "%s", g->own.note);
 	return rc;
 }
 
@@ -442,8 +438,8 @@ static int add_found(struct finder *w, const char *path, const char *md,
 {
 	struct sfs_scan *s = w->s;
 	struct sfs_arena *a = s->paths ? s->paths : s->arena;
-	const char *dir = *path ? sfs_arena_printf(a, "%s/%s", w->g->url, path)
-	                        : sfs_arena_strdup(a, w->g->url);
+	const char *dir = *path ? sfs_arena_printf(a, "%s/%s", w->g->own.url, path)
+	                        : sfs_arena_strdup(a, w->g->own.url);
 
 	if (!dir || sfs_grow(&s->found, &s->capfound, s->nfound + 1,
 	                     sizeof(*s->found)) < 0)
@@ -469,7 +465,7 @@ static int find_entry(struct finder *w, const git_tree_entry *e,
 	if (git_tree_entry_filemode(e) != GIT_FILEMODE_TREE)
 		return 0;
 	if (refused)
-		return sfs_diag_add(s->global, SFS_WARNING, w->g->url, 0, 0, "",
+		return sfs_diag_add(s->global, SFS_WARNING, w->g->own.url, 0, 0, "",
 		                    "folder %s of the tree: entry \"%s\" not "
 		                    "searched: %s", *path ? path : ".", name,
 		                    refused);
@@ -480,7 +476,7 @@ static int find_entry(struct finder *w, const git_tree_entry *e,
 		return -ENOMEM;
 	const char *bad = sfs_bad_name(name);
 	if (bad)
-		return sfs_diag_add(s->global, SFS_WARNING, w->g->url, 0, 0, "",
+		return sfs_diag_add(s->global, SFS_WARNING, w->g->own.url, 0, 0, "",
 		                    "%s: not searched: the folder's %s", child,
 		                    bad);
 	if (depth + 1 > s->max_depth) {
@@ -491,7 +487,7 @@ static int find_entry(struct finder *w, const git_tree_entry *e,
 	git_tree *sub;
 	if (git_tree_lookup(&sub, w->g->handles[0].repo,
 	                    git_tree_entry_id(e)) < 0)
-		return sfs_diag_add(s->global, SFS_WARNING, w->g->url, 0, 0, "",
+		return sfs_diag_add(s->global, SFS_WARNING, w->g->own.url, 0, 0, "",
 		                    "%s: cannot read the folder: %s", child,
 		                    git_message());
 	int rc = find_in(w, sub, child, depth + 1);
@@ -544,16 +540,16 @@ static int find_skills(struct git_source *g, struct sfs_scan *s,
 		sfs_sort(s->found + first, s->nfound - first,
 		         sizeof(*s->found), cmp_found);
 	else
-		rc = sfs_diag_add(s->global, SFS_WARNING, g->url, 0, 0, "",
+		rc = sfs_diag_add(s->global, SFS_WARNING, g->own.url, 0, 0, "",
 		                  "no skill found in commit %s: searched %zu "
 		                  "folders up to %u levels down for a SKILL.md",
 		                  g->commit, w.searched, s->max_depth);
 	if (rc == 0 && w.out_of_budget)
-		rc = sfs_diag_add(s->global, SFS_WARNING, g->url, 0, 0, "",
+		rc = sfs_diag_add(s->global, SFS_WARNING, g->own.url, 0, 0, "",
 		                  "search stopped after %zu entries; skills "
 		                  "further on were not found", s->max_entries);
 	if (rc == 0 && w.too_deep)
-		rc = sfs_diag_add(s->global, SFS_WARNING, g->url, 0, 0, "",
+		rc = sfs_diag_add(s->global, SFS_WARNING, g->own.url, 0, 0, "",
 		                  "%s: not searched: more than %u folder levels "
 		                  "below the source", w.too_deep, s->max_depth);
 	return rc;
@@ -567,16 +563,16 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
 	const char *why;
 
 	*exists = false;
-	int rc = sfs_source_url_parse(g->url, &u, &why);
+	int rc = sfs_source_url_parse(g->own.url, &u, &why);
 	if (rc == -ENOMEM)
 		return rc;
 	if (rc < 0)
-		return report(s, g->url, "%s", why);
+		return report(s, g->own.url, "%s", why);
 	pthread_mutex_lock(&g->lock);
 	rc = u.kind == SFS_URL_GIT_REMOTE ? resolve_clone(g, s, &u)
 	                                  : resolve(g, s, &u);
 	if (rc == 0 && g->ready && !g->digests) {
-		g->digests = sfs_git_digests_open(g->cache_dir);
+		g->digests = sfs_git_digests_open(g->own.cache_dir);
 		rc = g->digests ? 0 : -ENOMEM;
 	}
 	if (rc == 0 && g->ready) {
@@ -667,13 +663,7 @@ static int hide(struct lister *l, bool is_skill_md, const char *rel,
 {
 	const char *abs = sfs_arena_printf(l->arena, "%s/%s", l->f->dir, rel);
 
-	if (!abs)
-		return -ENOMEM;
-	if (is_skill_md)
-		return sfs_diag_add(l->diags, SFS_ERROR, abs, 0, 0, "",
-		                    "%s; the skill cannot be served", why);
-	return sfs_diag_add(l->diags, SFS_WARNING, abs, 0, 0, "",
-	                    "%s; hidden", why);
+	return abs ? sfs_diag_hidden(l->diags, abs, is_skill_md, why) : -ENOMEM;
 }
 
 /* An entry git fsck would refuse, in the folder rel (NULL: the skill's
@@ -1239,7 +1229,7 @@ static int open_blob(const struct sfs_source *src, const struct sfs_file *f,
 		fd = (off_t)n != f->size ? -ESTALE :
 		     !sfs_git_blob_verify(p, n, id.id, f->hashed ? f->sha256
 		                                                 : NULL) ? -EIO :
-		     keep ? sfs_git_blob_keep(g->cache_dir, id.id, p, n) : -1;
+		     keep ? sfs_git_blob_keep(g->own.cache_dir, id.id, p, n) : -1;
 		if (fd < 0 && fd != -ESTALE && fd != -EIO)
 			fd = sfs_git_sealed_copy(p, n);
 		git_blob_free(b);
@@ -1258,9 +1248,9 @@ static int open_skill_md(const struct sfs_source *src, const char *path,
 	git_oid id;
 	unstamp(&f->version, &id);
 	int fd = f->size > SFS_GIT_STREAM_MIN ? -ENOENT :
-	         sfs_git_blob_open(g->cache_dir, id.id, f->size);
+	         sfs_git_blob_open(g->own.cache_dir, id.id, f->size);
 	if (fd == -ENOENT || fd == -EACCES)
-		fd = open_blob(src, f, g->cache_dir != NULL);
+		fd = open_blob(src, f, g->own.cache_dir != NULL);
 	if (fd < 0)
 		return fd;
 	/* the identity listed: what was opened is that very blob */

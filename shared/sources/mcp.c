@@ -71,16 +71,15 @@ struct sealed {
 #define SEALED_FILES 256
 
 struct mcp_source {
-	char *url;              /* the root as configured */
+	struct sfs_source_owned own;   /* url: the root as configured;
+	                                  note: why the last update failed */
 	char *location;         /* the endpoint: url without "mcp+" */
-	char *cache_dir;
 	char *state;            /* the server's folder in it */
 	char *token_file;       /* or NULL: mcp_client/client.c reads it */
 	char **argv, **env;     /* a stdio root's command, or NULL */
 	struct sfs_source_options opts;   /* the three, for the fetches */
 	const char *server;     /* who serves it, for messages: location,
 	                           or the command */
-	char *note;             /* why the last update failed */
 	char keep[HEX_LEN + 1]; /* the listing to serve again, or "" */
 	char listing[HEX_LEN + 1];
 	cJSON *doc;             /* the listing served */
@@ -136,52 +135,10 @@ static bool dup_strv(const char *const *v, char ***out)
 	return c != NULL;
 }
 
-/* The state of the MCP source of a->root for one build: a->version (or
- * NULL) is the digest of the listing to serve again, a->note why the
- * last update failed. */
-static void *open_state(const struct sfs_source_args *a)
+/* All of m, also an m open_state() gave up on half made (its pointers
+ * NULL then). */
+static void free_state(struct mcp_source *m)
 {
-	const struct sfs_source_options *opts = a->opts;
-	struct mcp_source *m = calloc(1, sizeof(*m));
-
-	if (!m)
-		return NULL;
-	if (a->version)
-		snprintf(m->keep, sizeof(m->keep), "%s", a->version);
-	if (!sfs_strdup_or_null(a->root, &m->url) ||
-	    !sfs_strdup_or_null(a->cache_dir, &m->cache_dir) ||
-	    !sfs_strdup_or_null(a->note, &m->note) ||
-	    !sfs_strdup_or_null(opts ? opts->token_file : NULL, &m->token_file) ||
-	    !dup_strv(opts ? opts->argv : NULL, &m->argv) ||
-	    !dup_strv(opts ? opts->env : NULL, &m->env)) {
-		free(m->url);
-		free(m->cache_dir);
-		free(m->token_file);
-		free_strv(m->argv);
-		free(m->note);
-		free(m);
-		return NULL;
-	}
-	m->opts = (struct sfs_source_options){
-		.token_file = m->token_file,
-		.argv = (const char *const *)m->argv,
-		.env = (const char *const *)m->env,
-		.stop = opts ? opts->stop : NULL,
-		.stop_arg = opts ? opts->stop_arg : NULL,
-	};
-	m->found = a->found;
-	m->found_arg = a->found_arg;
-	pthread_mutex_init(&m->lock, NULL);
-	pthread_mutex_init(&m->client_lock, NULL);
-	return m;
-}
-
-static void release(struct sfs_source *src)
-{
-	struct mcp_source *m = src->state;
-
-	if (!m)
-		return;
 	for (size_t i = 0; i < m->n; i++) {
 		free(m->skills[i].dir);
 		free(m->skills[i].prefix);
@@ -195,15 +152,52 @@ static void release(struct sfs_source *src)
 	sfs_mcp_client_close(m->client);
 	pthread_mutex_destroy(&m->client_lock);
 	pthread_mutex_destroy(&m->lock);
-	free(m->url);
+	sfs_source_owned_free(&m->own);
 	free(m->location);
-	free(m->cache_dir);
 	free(m->state);
 	free(m->token_file);
 	free_strv(m->argv);
 	free_strv(m->env);
-	free(m->note);
 	free(m);
+}
+
+/* The state of the MCP source of a->root for one build: a->version (or
+ * NULL) is the digest of the listing to serve again, a->note why the
+ * last update failed. */
+static void *open_state(const struct sfs_source_args *a)
+{
+	const struct sfs_source_options *opts = a->opts;
+	struct mcp_source *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	pthread_mutex_init(&m->lock, NULL);
+	pthread_mutex_init(&m->client_lock, NULL);
+	if (a->version)
+		snprintf(m->keep, sizeof(m->keep), "%s", a->version);
+	if (sfs_source_owned_copy(a, &m->own) < 0 ||
+	    !sfs_strdup_or_null(opts ? opts->token_file : NULL, &m->token_file) ||
+	    !dup_strv(opts ? opts->argv : NULL, &m->argv) ||
+	    !dup_strv(opts ? opts->env : NULL, &m->env)) {
+		free_state(m);
+		return NULL;
+	}
+	m->opts = (struct sfs_source_options){
+		.token_file = m->token_file,
+		.argv = (const char *const *)m->argv,
+		.env = (const char *const *)m->env,
+		.stop = opts ? opts->stop : NULL,
+		.stop_arg = opts ? opts->stop_arg : NULL,
+	};
+	m->found = a->found;
+	m->found_arg = a->found_arg;
+	return m;
+}
+
+static void release(struct sfs_source *src)
+{
+	if (src->state)
+		free_state(src->state);
 	src->state = NULL;
 }
 
@@ -217,13 +211,12 @@ __attribute__((format(printf, 4, 5)))
 static int report(struct sfs_scan *s, enum sfs_severity sev,
                   const char *url, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	int rc = sfs_diag_addv(s->global, sev, url, 0, 0, "", fmt, ap);
 	va_end(ap);
-	return sfs_diag_add(s->global, sev, url, 0, 0, "", "%s", msg);
+	return rc;
 }
 
 /* The skill's path in a SKILL.md URI (SCHEME://PATH/SKILL.md), malloc'd,
@@ -276,16 +269,16 @@ static int take_entry(struct mcp_source *m, struct sfs_scan *s,
 	struct sfs_mcp_file md;
 
 	if (cJSON_IsString(res) && strcmp(res->valuestring, "dynamic") == 0)
-		return report(s, SFS_WARNING, m->url, "%s: not served: its "
+		return report(s, SFS_WARNING, m->own.url, "%s: not served: its "
 		              "resources are \"dynamic\" (no digests to verify "
 		              "its files against)", u);
 	if (sfs_mcp_skill_md_of(entry, &md) < 0)
-		return report(s, SFS_WARNING, m->url, "%s: not served: its "
+		return report(s, SFS_WARNING, m->own.url, "%s: not served: its "
 		              "resources list no SKILL.md with a size and a "
 		              "sha256 digest", u);
 	char *path = skill_path(u, &why);
 	if (!path)
-		return report(s, SFS_WARNING, m->url, "%s: not served: %s", u,
+		return report(s, SFS_WARNING, m->own.url, "%s: not served: %s", u,
 		              why);
 	struct mcp_skill k = { .entry = entry };
 	char *text = cJSON_PrintUnformatted(entry);
@@ -293,7 +286,7 @@ static int take_entry(struct mcp_source *m, struct sfs_scan *s,
 		sfs_sha256(text, strlen(text), k.id);
 		free(text);
 	}
-	if (!text || asprintf(&k.dir, "%s/%s", m->url, path) < 0)
+	if (!text || asprintf(&k.dir, "%s/%s", m->own.url, path) < 0)
 		k.dir = NULL;
 	if (!k.dir || !(k.prefix = strndup(u, strlen(u) - strlen("SKILL.md"))) ||
 	    sfs_grow(&m->skills, &m->cap, m->n + 1, sizeof(*m->skills)) < 0) {
@@ -428,7 +421,7 @@ static int report_mismatch(struct mcp_source *m, struct sfs_scan *s,
 	if (cJSON_IsString(uri) && cJSON_IsString(want) &&
 	    cJSON_IsString(blocked) &&
 	    listed(m, uri->valuestring, want->valuestring))
-		rc = report(s, SFS_ERROR, m->url, "%s: the cache entry %s; "
+		rc = report(s, SFS_ERROR, m->own.url, "%s: the cache entry %s; "
 		            "the file is not served (remove it)",
 		            uri->valuestring, blocked->valuestring);
 	else if (!cJSON_IsString(uri) || !cJSON_IsString(want) ||
@@ -436,13 +429,13 @@ static int report_mismatch(struct mcp_source *m, struct sfs_scan *s,
 	    !listed(m, uri->valuestring, want->valuestring))
 		rc = 0;
 	else if (cJSON_IsString(field))
-		rc = report(s, SFS_ERROR, m->url, "%s: the frontmatter %s "
+		rc = report(s, SFS_ERROR, m->own.url, "%s: the frontmatter %s "
 		            "sent (sha256:%s) differs from the one its listing "
 		            "gives, in %s; the skill is not served",
 		            uri->valuestring, m->server, got->valuestring,
 		            field->valuestring);
 	else
-		rc = report(s, SFS_ERROR, m->url, "%s: %s sent %.0f bytes with "
+		rc = report(s, SFS_ERROR, m->own.url, "%s: %s sent %.0f bytes with "
 		            "sha256:%s, not the %.0f bytes with sha256:%s its "
 		            "listing gives; the file is not served",
 		            uri->valuestring, m->server, gn->valuedouble,
@@ -500,7 +493,7 @@ static int take_skills(struct mcp_source *m, struct sfs_scan *s)
 			m->skills[kept++] = m->skills[i];
 			continue;
 		}
-		rc = report(s, SFS_WARNING, m->url, "%sSKILL.md: listed twice; "
+		rc = report(s, SFS_WARNING, m->own.url, "%sSKILL.md: listed twice; "
 		            "only the first entry is served",
 		            m->skills[i].prefix);
 		free(m->skills[i].dir);
@@ -524,7 +517,7 @@ static int add_found(struct mcp_source *m, struct sfs_scan *s, unsigned idx)
 		};
 	}
 	if (m->n == 0)
-		return report(s, SFS_WARNING, m->url, "no skill found: %s "
+		return report(s, SFS_WARNING, m->own.url, "no skill found: %s "
 		              "lists none", m->server);
 	return 0;
 }
@@ -537,32 +530,32 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
 	const char *why;
 
 	*exists = false;
-	int rc = sfs_source_url_parse(m->url, &u, &why);
+	int rc = sfs_source_url_parse(m->own.url, &u, &why);
 	if (rc < 0)
-		return rc == -ENOMEM ? rc : report(s, SFS_ERROR, m->url, "%s",
+		return rc == -ENOMEM ? rc : report(s, SFS_ERROR, m->own.url, "%s",
 		                                   why);
 	m->location = u.location;
 	u.location = NULL;
 	sfs_source_url_free(&u);
 	m->server = m->argv ? m->argv[0] : m->location;
-	char *state = sfs_mcp_state_path(m->cache_dir, m->location);
+	char *state = sfs_mcp_state_path(m->own.cache_dir, m->location);
 	if (!state)
-		return m->cache_dir ? -ENOMEM :
-		       report(s, SFS_ERROR, m->url, "no cache folder to fetch "
+		return m->own.cache_dir ? -ENOMEM :
+		       report(s, SFS_ERROR, m->own.url, "no cache folder to fetch "
 		              "%s into (set XDG_CACHE_HOME or HOME, or -o "
 		              "cache_dir)", m->location);
 	free(m->state);
 	m->state = state;
 	rc = load_listing(m, state);
 	if (rc == -ENOENT)
-		rc = report(s, SFS_ERROR, m->url, "not fetched yet: %s",
-		            m->note ? m->note :
+		rc = report(s, SFS_ERROR, m->own.url, "not fetched yet: %s",
+		            m->own.note ? m->own.note :
 		            "the first fetch has not finished");
 	else if (rc == 0)
 		m->ready = true;
-	if (rc == 0 && m->ready && m->note)
-		rc = report(s, SFS_WARNING, m->url, "serving the listing "
-		            "%.12s, fetched before: %s", m->listing, m->note);
+	if (rc == 0 && m->ready && m->own.note)
+		rc = report(s, SFS_WARNING, m->own.url, "serving the listing "
+		            "%.12s, fetched before: %s", m->listing, m->own.note);
 	if (rc == 0 && m->ready)
 		rc = take_skills(m, s);
 	if (rc == 0 && m->ready)
@@ -642,7 +635,7 @@ static int mismatched(const struct mcp_source *m, const uint8_t sha256[32])
 /* Whether the cache holds the verified bytes with this digest. */
 static int in_cache(const struct mcp_source *m, const uint8_t sha256[32])
 {
-	char *path = sfs_mcp_blob_path(m->cache_dir, sha256);
+	char *path = sfs_mcp_blob_path(m->own.cache_dir, sha256);
 
 	if (!path)
 		return -ENOMEM;
@@ -740,7 +733,7 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 /* Removes f's file from the cache: its bytes are not the ones named. */
 static void unlink_blob(const struct mcp_source *m, const struct sfs_file *f)
 {
-	char *path = sfs_mcp_blob_path(m->cache_dir, f->sha256);
+	char *path = sfs_mcp_blob_path(m->own.cache_dir, f->sha256);
 
 	if (path)
 		sfs_cache_unlink(path);
@@ -929,7 +922,7 @@ static int open_blob(struct mcp_source *m, const struct sfs_file *f,
 	int sealed = open_sealed(m, f->sha256);
 	if (sealed >= 0)
 		return sealed;
-	char *path = sfs_mcp_blob_path(m->cache_dir, f->sha256);
+	char *path = sfs_mcp_blob_path(m->own.cache_dir, f->sha256);
 	if (!path)
 		return -ENOMEM;
 	/* O_NONBLOCK: a FIFO put in its place must not hang the read */
@@ -1040,11 +1033,11 @@ static int fetch(struct mcp_source *m, const struct sfs_mcp_file *want,
 	if (m->argv ? pthread_mutex_lock(&m->client_lock) == 0 :
 	              pthread_mutex_trylock(&m->client_lock) == 0) {
 		rc = sfs_mcp_fetch_file(&m->client, m->location, &m->opts,
-		                        m->cache_dir, want, why, wlen);
+		                        m->own.cache_dir, want, why, wlen);
 		pthread_mutex_unlock(&m->client_lock);
 		return rc;
 	}
-	rc = sfs_mcp_fetch_file(&own, m->location, &m->opts, m->cache_dir,
+	rc = sfs_mcp_fetch_file(&own, m->location, &m->opts, m->own.cache_dir,
 	                        want, why, wlen);
 	sfs_mcp_client_close(own);
 	return rc;

@@ -170,6 +170,13 @@ class Agent:
         env.update(network_env())
         return env
 
+    def configure(self, skills_dir, mount, mcp=False):
+        """Its skills folder (skills_home, below its home) links to
+        skills_dir; with mcp, its MCP configuration names skillsfs-mcp on
+        mount."""
+        self.link_skills(self.skills_home, skills_dir)
+        self.mcp_mount = mount if mcp else None
+
     def link_skills(self, rel, target):
         """The agent's own skills folder, a symlink to target (none when
         target is None: the agent reads another agent's link)."""
@@ -219,10 +226,7 @@ class ClaudeCode(Agent):
     program_name = "claude"
     read_tool = "Read"
     model = "claude-sonnet-4-5"
-
-    def configure(self, skills_dir, mount, mcp=False):
-        self.link_skills(".claude/skills", skills_dir)
-        self.mcp_mount = mount if mcp else None
+    skills_home = ".claude/skills"
 
     def command(self, mock, prompt):
         env = self.base_env()
@@ -297,12 +301,12 @@ class Codex(Agent):
     name = "codex"
     program_name = "codex"
     read_tool = "exec_command"
+    skills_home = ".agents/skills"
 
     def configure(self, skills_dir, mount, mcp=False):
-        self.link_skills(".agents/skills", skills_dir)
+        super().configure(skills_dir, mount, mcp)
         self.codex_home = os.path.join(self.home, ".codex")
         os.makedirs(self.codex_home, exist_ok=True)
-        self.mcp_mount = mount if mcp else None
 
     def command(self, mock, prompt):
         config = ('model = "mock-model"\nmodel_provider = "mock"\n'
@@ -359,9 +363,10 @@ class Gemini(Agent):
     name = "gemini"
     program_name = "gemini"
     read_tool = "read_file"
+    skills_home = ".gemini/skills"
 
     def configure(self, skills_dir, mount, mcp=False, include_mount=True):
-        self.link_skills(".gemini/skills", skills_dir)
+        self.link_skills(self.skills_home, skills_dir)
         settings = {
             "security": {"auth": {"selectedType": "gemini-api-key"},
                          "folderTrust": {"enabled": False}},
@@ -419,10 +424,7 @@ class Copilot(Agent):
     read_tool = "view"
     model = "gpt-5.4"
     cut_marker = "Additional skills available (invoke by name):"
-
-    def configure(self, skills_dir, mount, mcp=False):
-        self.link_skills(".copilot/skills", skills_dir)
-        self.mcp_mount = mount if mcp else None
+    skills_home = ".copilot/skills"
 
     def command(self, mock, prompt):
         env = self.base_env()

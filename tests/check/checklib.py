@@ -130,6 +130,13 @@ def resources(skill_id, skill_dir):
     return res
 
 
+# The frontmatter of a skill "refs" with a reference "guide"
+# (references/guide.md), for the trees with findings.
+REFS_FM = ("x-personal-mcp:\n  id: refs\n  version: 1.0.0\n  capabilities:\n"
+           "    - resource://skills/refs/document\n  references:\n    guide:\n"
+           "      path: references/guide.md\n")
+
+
 class TempTree:
     """A temporary folder that is removed at exit, with helpers to write
     skills into it."""

@@ -79,20 +79,24 @@ static char *render_frontmatters(const sfs_catalog *cat)
 	return text;
 }
 
+/* What the tool renders by name (but record=ID). */
+static const struct {
+	const char *name;
+	char *(*render)(const sfs_catalog *cat);
+} renderers[] = {
+	{ "frontmatters", render_frontmatters },
+	{ "index", sfs_render_index },
+	{ "skills-index", sfs_render_skills_index },
+	{ "status", render_status },
+	{ "findings", sfs_render_findings },
+	{ "dirs", render_dirs },
+};
+
 static char *render(const sfs_catalog *cat, const char *what)
 {
-	if (strcmp(what, "frontmatters") == 0)
-		return render_frontmatters(cat);
-	if (strcmp(what, "index") == 0)
-		return sfs_render_index(cat);
-	if (strcmp(what, "skills-index") == 0)
-		return sfs_render_skills_index(cat);
-	if (strcmp(what, "status") == 0)
-		return render_status(cat);
-	if (strcmp(what, "findings") == 0)
-		return sfs_render_findings(cat);
-	if (strcmp(what, "dirs") == 0)
-		return render_dirs(cat);
+	for (size_t i = 0; i < sizeof(renderers) / sizeof(*renderers); i++)
+		if (strcmp(what, renderers[i].name) == 0)
+			return renderers[i].render(cat);
 	if (strncmp(what, "record=", 7) == 0) {
 		const struct sfs_skill *s = sfs_catalog_find(cat, what + 7);
 		if (!s) {

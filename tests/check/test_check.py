@@ -4,7 +4,7 @@ and usage errors.  $SKILLSFS is the program under test."""
 import json
 import os
 
-from checklib import SKILLS, Tap, TempTree, run
+from checklib import REFS_FM, SKILLS, Tap, TempTree, run
 
 SKILLSFS = os.environ["SKILLSFS"]
 t = Tap()
@@ -38,10 +38,6 @@ t.eq((rc, out), (0, '{"findings":[],"summary":{"skills":3,"errors":0,"warnings":
                     '"shadowed":0}}\n'), "--json on clean skills")
 
 # ---- a tree with findings ---------------------------------------------------
-
-REFS_FM = ("x-personal-mcp:\n  id: refs\n  version: 1.0.0\n  capabilities:\n"
-           "    - resource://skills/refs/document\n  references:\n    guide:\n"
-           "      path: references/guide.md\n")
 
 with TempTree() as tree:
     r1, r2, r3 = tree.p("r1"), tree.p("r2"), tree.p("r3-missing")

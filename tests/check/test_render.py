@@ -8,7 +8,7 @@ usage: test_render.py RENDER_TOOL"""
 import os
 import sys
 
-from checklib import SKILLS, Tap, TempTree, cjson, lines_document, resources, run
+from checklib import REFS_FM, SKILLS, Tap, TempTree, cjson, lines_document, resources, run
 
 RENDER = sys.argv[1]
 t = Tap()
@@ -122,10 +122,6 @@ for i in IDS:
     t.eq(render([SKILLS], f"record={i}"), record(i, SKILLS, DIRS[i]), f"catalog/{i}.json")
 
 # ---- a tree with every kind of finding ------------------------------------
-
-REFS_FM = ("x-personal-mcp:\n  id: refs\n  version: 1.0.0\n  capabilities:\n"
-           "    - resource://skills/refs/document\n  references:\n    guide:\n"
-           "      path: references/guide.md\n")
 
 with TempTree() as tree:
     r1, r2, r3 = tree.p("r1"), tree.p("r2"), tree.p("r3-missing")

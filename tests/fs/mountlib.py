@@ -2,13 +2,16 @@
 foreground, readiness by polling with a deadline, and an unmount that always
 happens (also when a test fails)."""
 
+import contextlib
 import hashlib
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 import unittest
 
@@ -61,6 +64,30 @@ def write_skill(root, skill_id, description="A skill made by a test.", body="Bod
         with open(p, "w") as f:
             f.write(content)
     return d
+
+
+@contextlib.contextmanager
+def half_written(path, half=b"new notes, half", rest=b" and done\n"):
+    """path rewritten in place by a writer at work in the with block:
+    emptied, half written and flushed; the rest written as it ends."""
+    with open(path, "r+b") as f:
+        f.truncate(0)
+        f.write(half)
+        f.flush()
+        yield f
+        f.write(rest)
+
+
+def proc_files(name):
+    """(pid, bytes) of /proc/PID/name for every process still there."""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/%s" % (pid, name), "rb") as f:
+                yield int(pid), f.read()
+        except OSError:
+            continue        # it ended meanwhile
 
 
 def unmount(mountpoint):
@@ -187,6 +214,45 @@ class Mount:
         shutil.rmtree(self.workdir, ignore_errors=True)
 
 
+class LoopThreads:
+    """Threads, each running one of the loops given until the with block
+    ends; the loops look at self.stop."""
+
+    join_timeout = 30
+
+    def __init__(self, loops):
+        self.stop = threading.Event()
+        self.threads = [threading.Thread(target=loop, daemon=True) for loop in loops]
+
+    def __enter__(self):
+        for t in self.threads:
+            t.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        for t in self.threads:
+            t.join(timeout=self.join_timeout)
+
+
+class FileReaders(LoopThreads):
+    """Threads that read one file whole in a loop: the contents they saw
+    (a set) and the errors they met."""
+
+    def __init__(self, path, threads=3):
+        self.path = path
+        self.seen, self.errors = set(), []
+        super().__init__([self.read_loop] * threads)
+
+    def read_loop(self):
+        while not self.stop.is_set():
+            try:
+                with open(self.path, "rb") as f:
+                    self.seen.add(f.read())
+            except OSError as e:
+                self.errors.append(e)
+
+
 class MountTestCase(unittest.TestCase):
     """A test case with helpers to copy the example skills and mount them."""
 
@@ -205,3 +271,29 @@ class MountTestCase(unittest.TestCase):
         self.addCleanup(m.cleanup)
         m.start()
         return m
+
+    def serve_mcp_http(self, argv, env=None, timeout=60):
+        """Starts skillsfs-mcp --http (argv, the whole command line), ended
+        after the test, and waits until it says where it serves: (its
+        URL, ending in /mcp, and all it said on stderr by then)."""
+        err = open(os.path.join(self.make_dir(), "mcp.err"), "w+")
+        self.addCleanup(err.close)
+        proc = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=err)
+
+        def end():
+            proc.terminate()
+            proc.wait(timeout=30)
+        self.addCleanup(end)
+
+        def said():
+            err.seek(0)
+            return err.read()
+
+        def url():      # a whole line: the port may still be half written
+            m = re.search(r"serving (http://\S+)\n", said())
+            return m.group(1) if m else None
+        wait_for(lambda: url() or proc.poll() is not None,
+                 timeout=timeout, what="skillsfs-mcp --http to say where it serves")
+        if proc.poll() is not None:
+            self.fail("skillsfs-mcp --http ended: " + said())
+        return url(), said()

@@ -11,7 +11,7 @@ import tempfile
 import time
 import unittest
 
-from mountlib import (SKILLSFS, Mount, MountTestCase, is_stale, unmount, wait_for,
+from mountlib import (SKILLSFS, Mount, MountTestCase, is_stale, proc_files, unmount, wait_for,
                       write_skill)
 
 
@@ -22,17 +22,10 @@ def run(args, **kw):
 def daemons_serving(mountpoint):
     """PIDs of skillsfs processes whose command line names mountpoint."""
     pids = []
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            with open("/proc/%s/cmdline" % pid, "rb") as f:
-                argv = f.read().split(b"\0")
-        except OSError:
-            continue
-        if argv and os.path.basename(argv[0]) == b"skillsfs" and \
-                mountpoint.encode() in argv:
-            pids.append(int(pid))
+    for pid, cmdline in proc_files("cmdline"):
+        argv = cmdline.split(b"\0")
+        if os.path.basename(argv[0]) == b"skillsfs" and mountpoint.encode() in argv:
+            pids.append(pid)
     return pids
 
 

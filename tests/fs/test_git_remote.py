@@ -13,11 +13,10 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import unittest
 
-from mountlib import SKILLSFS, Mount, MountTestCase, wait_for, write_skill
-from test_git_sources import GitRepos, fill_work, root_status, tree_of, write
+from mountlib import SKILLSFS, FileReaders, Mount, MountTestCase, wait_for, write_skill
+from test_git_sources import GitRepos, fill_work, root_status, tree_of, two_commits, write
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from gitserver import GitServer  # noqa: E402
@@ -28,13 +27,7 @@ class RemoteSources(MountTestCase):
 
     def setUp(self):
         self.repos = GitRepos(self.make_dir())
-        self.work = self.repos.init("work")
-        fill_work(self.work)
-        self.first = self.repos.commit(self.work, "first")
-        self.repos.git(self.work, "tag", "-a", "v1", "-m", "version 1")
-        write(os.path.join(self.work, "skills", "pdf-forms", "reference.md"),
-              "# Reference\n\nversion two\n")
-        self.second = self.repos.commit(self.work, "second")
+        self.work, self.first, self.second = two_commits(self.repos)
         served = os.path.join(self.repos.top, "served")
         os.makedirs(served)
         self.bare = os.path.join(served, "skills.git")
@@ -103,32 +96,14 @@ class RemoteSources(MountTestCase):
         old = b"# Reference\n\nversion two\n"
         new = b"# Reference\n\nversion three, pushed\n"
         path = m.file("skills", "pdf-forms", "reference.md")
-        stop = threading.Event()
-        errors, seen = [], set()
-
-        def reader():
-            while not stop.is_set():
-                try:
-                    with open(path, "rb") as f:
-                        seen.add(f.read())
-                except OSError as e:
-                    errors.append(e)
-
-        threads = [threading.Thread(target=reader) for _ in range(3)]
-        for t in threads:
-            t.start()
-        try:
-            wait_for(lambda: old in seen, what="the readers' first reads")
+        with FileReaders(path) as r:
+            wait_for(lambda: old in r.seen, what="the readers' first reads")
             third = self.push(new.decode())
             wait_for(lambda: root_status(m)["commit"] == third,
                      what="the pushed commit in status.json, without SIGHUP")
-            wait_for(lambda: new in seen, what="the readers to see the new bytes")
-        finally:
-            stop.set()
-            for t in threads:
-                t.join()
-        self.assertEqual(errors, [])
-        self.assertEqual(seen, {old, new})
+            wait_for(lambda: new in r.seen, what="the readers to see the new bytes")
+        self.assertEqual(r.errors, [])
+        self.assertEqual(r.seen, {old, new})
         # fetches that find nothing new make no new generation
         now = m.generation()
         self.assertGreater(now, gen)

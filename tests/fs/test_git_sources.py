@@ -13,10 +13,9 @@ import stat
 import subprocess
 import tarfile
 import tempfile
-import threading
 import unittest
 
-from mountlib import SKILLSFS, Mount, MountTestCase, wait_for, write_skill
+from mountlib import SKILLSFS, FileReaders, Mount, MountTestCase, wait_for, write_skill
 
 LFS_POINTER = ("version https://git-lfs.github.com/spec/v1\n"
                "oid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\n"
@@ -94,6 +93,19 @@ def fill_work(work):
     write(os.path.join(work, "README.md"), "Not a skill.\n")
 
 
+def two_commits(repos):
+    """A work tree filled by fill_work() in repos, committed twice: the
+    first commit tagged v1, the second changing pdf-forms/reference.md to
+    version two.  (work, first, second)."""
+    work = repos.init("work")
+    fill_work(work)
+    first = repos.commit(work, "first")
+    repos.git(work, "tag", "-a", "v1", "-m", "version 1")
+    write(os.path.join(work, "skills", "pdf-forms", "reference.md"),
+          "# Reference\n\nversion two\n")
+    return work, first, repos.commit(work, "second")
+
+
 def tree_of(folder):
     """Every entry below folder: relative path -> ("link", target) |
     ("dir",) | ("file", bytes, executable)."""
@@ -132,13 +144,7 @@ def messages(m):
 class GitSources(MountTestCase):
     def setUp(self):
         self.repos = GitRepos(self.make_dir())
-        self.work = self.repos.init("work")
-        fill_work(self.work)
-        self.first = self.repos.commit(self.work, "first")
-        self.repos.git(self.work, "tag", "-a", "v1", "-m", "version 1")
-        write(os.path.join(self.work, "skills", "pdf-forms", "reference.md"),
-              "# Reference\n\nversion two\n")
-        self.second = self.repos.commit(self.work, "second")
+        self.work, self.first, self.second = two_commits(self.repos)
         self.bare = self.repos.bare_clone(self.work, "skills.git")
 
     def mount_source(self, url, options=(), roots=()):
@@ -233,31 +239,13 @@ class GitSources(MountTestCase):
         self.assertEqual(root_status(m)["commit"], self.second)
         self.assertEqual(m.read("skills", "pdf-forms", "reference.md"), old)
 
-        stop = threading.Event()
-        errors, seen = [], set()
-
-        def reader():
-            while not stop.is_set():
-                try:
-                    with open(path, "rb") as f:
-                        seen.add(f.read())
-                except OSError as e:
-                    errors.append(e)
-
-        threads = [threading.Thread(target=reader) for _ in range(3)]
-        for t in threads:
-            t.start()
-        try:
-            wait_for(lambda: old in seen, what="the readers' first reads")
+        with FileReaders(path) as r:
+            wait_for(lambda: old in r.seen, what="the readers' first reads")
             m.proc.send_signal(signal.SIGHUP)
             wait_for(lambda: root_status(m)["commit"] == third, what="the new commit in status.json")
-            wait_for(lambda: new in seen, what="the readers to see the new bytes")
-        finally:
-            stop.set()
-            for t in threads:
-                t.join()
-        self.assertEqual(errors, [])
-        self.assertEqual(seen, {old, new})
+            wait_for(lambda: new in r.seen, what="the readers to see the new bytes")
+        self.assertEqual(r.errors, [])
+        self.assertEqual(r.seen, {old, new})
         self.assertEqual(m.read("skills", "pdf-forms", "reference.md"), new)
         self.assertIsNone(m.proc.poll(), "the daemon is still serving after SIGHUP")
         # csv-report's tree is the same in both commits: the skill was

@@ -27,7 +27,7 @@ import threading
 import time
 import unittest
 
-from mountlib import MountTestCase, wait_for, write_skill
+from mountlib import LoopThreads, MountTestCase, half_written, wait_for, write_skill
 
 PACE = 0.2                 # s between paced edits
 DURATION = float(os.environ.get("SKILLSFS_TEST_EDIT_SECONDS", "3"))
@@ -123,16 +123,14 @@ def append_line(k):
     return ("appended line %d\n" % k).encode()
 
 
-class Readers:
+class Readers(LoopThreads):
     """Threads that read files of the mount in a loop and classify reads."""
 
     def __init__(self, mount, files, threads=3):
         self.mount = mount
         self.files = files          # relative path below skills/live -> Versions
         self.tally = Tally()
-        self.stop = threading.Event()
-        self.threads = [threading.Thread(target=self.run, daemon=True)
-                        for _ in range(threads)]
+        super().__init__([self.run] * threads)
 
     def run(self):
         paths = [(self.mount.file("skills", "live", rel), v)
@@ -146,16 +144,6 @@ class Readers:
                     self.tally.add("error", errno.errorcode.get(e.errno, e.errno))
                     continue
                 self.tally.add(versions.classify(data), data[-40:])
-
-    def __enter__(self):
-        for t in self.threads:
-            t.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop.set()
-        for t in self.threads:
-            t.join(timeout=30)
 
 
 def write_file(path, data):
@@ -316,6 +304,15 @@ class LiveEditsPolling(LiveEdits):
     options = ("-o", "polling", "-o", "poll_interval=100")
 
 
+def mount_numbered(test, options):
+    """test.count skills s0, s1, ... each with notes.md "old K", mounted
+    with options: (their root, the mount)."""
+    root = test.make_dir()
+    for k in range(test.count):
+        write_skill(root, "s%d" % k, files={"notes.md": "old %d\n" % k})
+    return root, test.mount([root], options)
+
+
 class ReadBack(MountTestCase):
     """A file changed in its source and read at once through a mount that
     had not read it: the old version or the new one, never an error."""
@@ -324,10 +321,7 @@ class ReadBack(MountTestCase):
     count = 60
 
     def test_read_back(self):
-        root = self.make_dir()
-        for k in range(self.count):
-            write_skill(root, "s%d" % k, files={"notes.md": "old %d\n" % k})
-        m = self.mount([root], ("-d",) + self.options)
+        root, m = mount_numbered(self, ("-d",) + self.options)
         # the daemon has copied the published bytes of every file
         wait_for(lambda: "generation 1: retained %d files" % (2 * self.count) in m.stderr(),
                  what="the first generation's files to be retained")
@@ -355,6 +349,14 @@ class ReadBackPolling(ReadBack):
     options = ("-o", "polling")
 
 
+def wait_done(m, what):
+    """Waits until busy/notes.md, half_written() done, is published and
+    nothing is pending."""
+    wait_for(lambda: "pending" not in m.json("status.json") and
+             m.read("skills", "busy", "notes.md") == b"new notes, half and done\n",
+             what=what)
+
+
 class PendingStatus(MountTestCase):
     """While a change waits to settle, status.json says which skills are
     served as they were and why; once it is published, nothing waits."""
@@ -367,20 +369,14 @@ class PendingStatus(MountTestCase):
         d = write_skill(root, "busy", files={"notes.md": "old notes\n"})
         m = self.mount([root], self.options)
         self.assertNotIn("pending", m.json("status.json"))
-        with open(os.path.join(d, "notes.md"), "r+b") as f:
-            f.truncate(0)
-            f.write(b"new notes, half")
-            f.flush()
+        with half_written(os.path.join(d, "notes.md")):
             st = wait_for(lambda: m.json("status.json").get("pending"),
                           what="status.json to tell of the pending change")
             self.assertEqual([e["id"] for e in st["stale"]], ["busy"])
             self.assertEqual(st["stale"][0]["source"], d)
             self.assertIn("open for writing", st["why"])
             self.assertEqual(m.read("skills", "busy", "notes.md"), b"old notes\n")
-            f.write(b" and done\n")
-        wait_for(lambda: "pending" not in m.json("status.json") and
-                 m.read("skills", "busy", "notes.md") == b"new notes, half and done\n",
-                 what="the settled change published")
+        wait_done(m, "the settled change published")
 
 
 class PendingStatusPolling(PendingStatus):
@@ -401,10 +397,7 @@ class HeldWhileEdited(MountTestCase):
         busy = write_skill(root, "busy", files={"notes.md": "old notes\n"})
         m = self.mount([root], ("-o", "settle_max=300") + self.options)
         self.assertEqual(m.read("skills", "busy", "notes.md"), b"old notes\n")
-        with open(os.path.join(busy, "notes.md"), "r+b") as f:
-            f.truncate(0)
-            f.write(b"new notes, half")
-            f.flush()
+        with half_written(os.path.join(busy, "notes.md")):
             write_file(os.path.join(calm, "notes.md"), b"calm v2\n")
             wait_for(lambda: m.read("skills", "calm", "notes.md") == b"calm v2\n",
                      what="another skill's change, published amid the writer's")
@@ -415,10 +408,7 @@ class HeldWhileEdited(MountTestCase):
                           what="status.json to name the skill held as it was")
             self.assertEqual([e["id"] for e in st["stale"]], ["busy"])
             self.assertEqual(m.read("skills", "busy", "notes.md"), b"old notes\n")
-            f.write(b" and done\n")
-        wait_for(lambda: "pending" not in m.json("status.json") and
-                 m.read("skills", "busy", "notes.md") == b"new notes, half and done\n",
-                 what="the writer's version published once it is done")
+        wait_done(m, "the writer's version published once it is done")
 
 
 class HeldWhileEditedPolling(HeldWhileEdited):
@@ -435,10 +425,7 @@ class ReadBackNoCopies(MountTestCase):
     count = 20
 
     def test_rewritten_in_place_then_read(self):
-        root = self.make_dir()
-        for k in range(self.count):
-            write_skill(root, "s%d" % k, files={"notes.md": "old %d\n" % k})
-        m = self.mount([root], ("-o", "retain=0") + self.options)
+        root, m = mount_numbered(self, ("-o", "retain=0") + self.options)
         tally = Tally()
         for k in range(self.count):
             new = ("new version %d, longer than the old one\n" % k).encode()

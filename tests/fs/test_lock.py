@@ -50,17 +50,6 @@ def content_digest(folder):
     return "sha256:" + h.hexdigest()
 
 
-def tree_bytes(folder):
-    """Every file below folder: relative path -> bytes."""
-    out = {}
-    for dirpath, _, names in os.walk(folder):
-        for name in names:
-            path = os.path.join(dirpath, name)
-            with open(path, "rb") as f:
-                out[os.path.relpath(path, folder)] = f.read()
-    return out
-
-
 def folder_entries(m):
     """status.json's skill folders: dir -> (state, [messages])."""
     return {s["dir"]: (s["state"], [(d["severity"], d["message"]) for d in s["diagnostics"]])
@@ -161,7 +150,7 @@ class Locks(LockTestCase):
             self.assertEqual(locked.json("status.json")["roots"][1]["commit"], self.first)
             self.assertEqual(locked.read("index.json"), index)
             self.assertEqual(locked.read("skills", "pdf-forms", "reference.md"), b"version one\n")
-        self.assertEqual(tree_bytes(a.file("skills")), tree_bytes(b.file("skills")))
+        self.assertEqual(files_of(a.file("skills")), files_of(b.file("skills")))
         # locking a locked mount gives the same lockfile
         with open(self.lockfile) as f:
             self.assertEqual(self.lock(a), (0, f.read(), ""))
@@ -372,6 +361,32 @@ class McpLock(LockTestCase):
         # locking a locked mount gives the same lockfile
         with open(self.lockfile) as f:
             self.assertEqual(self.lock(locked), (0, f.read(), ""))
+
+    def test_lock_waits_for_a_first_fetch_under_way(self):
+        # the server is stopped while the mount starts: the start serves
+        # the folder without it, and a lock taken at once (README's
+        # sequence) waits for the fetch rather than failing
+        os.kill(self.srv.proc.pid, signal.SIGSTOP)
+        self.addCleanup(lambda: self.srv.proc.poll() is None and
+                        os.kill(self.srv.proc.pid, signal.SIGCONT))
+        m = Mount([self.folder], ["--source", self.url] + self.cache(), env=self.env,
+                  wait_fetched=False)
+        self.addCleanup(m.cleanup)
+        m.start()
+        lock = subprocess.Popen([SKILLSFS, "lock", "-o", self.lockfile, m.path],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env=self.env)
+        self.addCleanup(lambda: lock.poll() is None and lock.kill())
+        # it says it waits (its first line), and has not given up
+        self.assertIn("waiting for the first fetch", lock.stderr.readline())
+        self.assertIsNone(lock.poll())
+        os.kill(self.srv.proc.pid, signal.SIGCONT)
+        out, err = lock.communicate(timeout=120)
+        self.assertEqual((lock.returncode, out, err), (0, "", ""))
+        with open(self.lockfile) as f:
+            self.assertEqual(json.load(f)["sources"][1]["skills"], {
+                "csv-report": self.digest("csv-report"),
+                "pdf-forms": self.digest("pdf-forms")})
 
     def test_a_skill_changed_on_the_server_refuses_the_start(self):
         locked = self.write_lock(self.mount_server())["sources"][1]["skills"]

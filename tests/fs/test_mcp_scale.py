@@ -57,7 +57,7 @@ class McpSourceAtScale(MountTestCase):
                             "-o", "fetch_interval=0"])
         # every page of skills/list was asked for, one after another
         for n in range(1, SKILLS // PAGE + 1):
-            srv.expect("page %d" % n)
+            srv.expect("page %d" % n, ignore=("listening",))
         root = m.json("status.json")["roots"][0]
         self.assertEqual((root["kind"], root["skills"]), ("mcp", SKILLS))
         self.assertEqual(m.json("status.json")["diagnostics"], [])

@@ -22,7 +22,8 @@ import sys
 import time
 import unittest
 
-from mountlib import FETCHING, SKILLSFS, Mount, MountTestCase, wait_for, write_skill
+from mountlib import (FETCHING, SKILLSFS, Mount, MountTestCase, proc_files, wait_for,
+                      write_skill)
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from mcpskillserver import STDIO_SCRIPT, SkillServer  # noqa: E402
@@ -550,7 +551,10 @@ class McpSources(MountTestCase):
         m.proc.send_signal(signal.SIGHUP)
         wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
 
-    def test_bearer_token_from_a_file(self):
+    def token_server(self):
+        """A server that wants the token alpha-1 from its token file, and
+        our own token file holding it: (their folder, the server's, ours,
+        the server)."""
         keys = self.make_dir()
         server_token = os.path.join(keys, "server.token")
         ours = os.path.join(keys, "ours.token")
@@ -559,6 +563,10 @@ class McpSources(MountTestCase):
         os.chmod(ours, 0o600)   # a token file others may read is refused
         srv = SkillServer(self.served, token_file=server_token)
         self.addCleanup(srv.stop)
+        return keys, server_token, ours, srv
+
+    def test_bearer_token_from_a_file(self):
+        _, server_token, ours, srv = self.token_server()
         m = self.mount_config(srv, token_file=ours)
         self.assertEqual(files_of(m.file("skills", "csv-report")),
                          files_of(os.path.join(self.served, "csv-report")))
@@ -588,14 +596,7 @@ class McpSources(MountTestCase):
         # skillsfs export --config reads the sources as check does: the
         # server's token from token_file, every file verified against the
         # listing's digest; the upload projection changes SKILL.md only
-        keys = self.make_dir()
-        server_token = os.path.join(keys, "server.token")
-        ours = os.path.join(keys, "ours.token")
-        write(server_token, "alpha-1\n")
-        write(ours, "alpha-1\n")
-        os.chmod(ours, 0o600)
-        srv = SkillServer(self.served, token_file=server_token)
-        self.addCleanup(srv.stop)
+        keys, _, ours, srv = self.token_server()
         config = os.path.join(keys, "skillsfs.yaml")
         write(config, "sources:\n  - url: mcp+%s\n    token_file: %s\n"
               "options:\n  cache_dir: %s\n" % (srv.url, ours, self.cache))
@@ -717,17 +718,10 @@ class McpSources(MountTestCase):
 def children(pid):
     """(pid, state) of each process whose parent is pid, from /proc."""
     out = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open("/proc/%s/stat" % name) as f:
-                stat = f.read()
-        except OSError:
-            continue
-        fields = stat[stat.rindex(")") + 2:].split()
+    for child, stat in proc_files("stat"):
+        fields = stat[stat.rindex(b")") + 2:].decode().split()
         if int(fields[1]) == pid:
-            out.append((int(name), fields[0]))
+            out.append((child, fields[0]))
     return out
 
 

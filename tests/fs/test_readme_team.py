@@ -112,26 +112,8 @@ class TeamPatterns(MountTestCase):
         host = self.fill(self.blocks[1].strip(), [
             ("0.0.0.0:8750", "127.0.0.1:0"),     # loopback only in tests
             ("/etc/skillsfs/token", token), ("/srv/skills", srv_skills)])
-        err = open(os.path.join(self.top, "mcp.err"), "w+")
-        self.addCleanup(err.close)
-        proc = subprocess.Popen(shlex.split(host), env=self.env, stdout=subprocess.DEVNULL,
-                                stderr=err)
-
-        def end():
-            proc.terminate()
-            proc.wait(timeout=30)
-        self.addCleanup(end)
-
-        def served_url():
-            err.seek(0)
-            m = re.search(r"serving (http://\S+)", err.read())
-            return m.group(1) if m else None
-        wait_for(lambda: served_url() or proc.poll() is not None, timeout=60,
-                 what="skillsfs-mcp --http to say where it serves")
-        if proc.poll() is not None:
-            err.seek(0)
-            self.fail("skillsfs-mcp --http ended: " + err.read())
-        port = re.search(r":(\d+)/mcp$", served_url()).group(1)
+        url, _ = self.serve_mcp_http(shlex.split(host), env=self.env)
+        port = re.search(r":(\d+)/mcp$", url).group(1)
         config = os.path.join(self.home, ".config", "skillsfs")
         os.makedirs(config)
         with open(os.open(os.path.join(config, "token"), os.O_WRONLY | os.O_CREAT, 0o600),

@@ -10,7 +10,6 @@ import hashlib
 import json
 import os
 import re
-import subprocess
 import unittest
 import urllib.error
 import urllib.request
@@ -46,27 +45,10 @@ class WellKnownPublish(MountTestCase):
         token = os.path.join(keys, "token")
         with open(os.open(token, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
             f.write(TOKEN + "\n")
-        err = open(os.path.join(keys, "mcp.err"), "w+")
-        self.addCleanup(err.close)
-        proc = subprocess.Popen([SKILLSFS_MCP, "--http", "127.0.0.1:0", "--token-file", token,
-                                 "--skills-dir", self.root, "--linger", "0"],
-                                stdout=subprocess.DEVNULL, stderr=err)
-
-        def end():
-            proc.terminate()
-            proc.wait(timeout=30)
-        self.addCleanup(end)
-
-        def served():
-            err.seek(0)
-            m = re.search(r"serving (http://\S+)/mcp", err.read())
-            return m.group(1) if m else None
-        wait_for(lambda: served() or proc.poll() is not None, timeout=60,
-                 what="skillsfs-mcp --http to say where it serves")
-        if proc.poll() is not None:
-            err.seek(0)
-            self.fail("skillsfs-mcp --http ended: " + err.read())
-        self.base = served() + "/.well-known/agent-skills/"
+        url, _ = self.serve_mcp_http([SKILLSFS_MCP, "--http", "127.0.0.1:0",
+                                      "--token-file", token, "--skills-dir", self.root,
+                                      "--linger", "0"])
+        self.base = re.sub(r"/mcp$", "", url) + "/.well-known/agent-skills/"
 
     def get(self, rel, token=TOKEN, method="GET"):
         req = urllib.request.Request(self.base + rel, method=method)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* Optional: run once before the first input. */
@@ -27,5 +28,25 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 		abort(); \
 	} \
 } while (0)
+
+/* A cleaned relative path: not empty, not absolute, and no empty, "."
+ * or ".." component (so no "//" and no trailing '/'). */
+static inline void fuzz_assert_clean_rel(const char *p)
+{
+	FUZZ_ASSERT(p && *p && p[0] != '/', "path '%s' is empty or absolute",
+		    p ? p : "(null)");
+	for (const char *s = p; *s;) {
+		size_t len = strcspn(s, "/");
+		FUZZ_ASSERT(len > 0, "empty segment in '%s'", p);
+		FUZZ_ASSERT(!(len == 1 && s[0] == '.'), "'.' in '%s'", p);
+		FUZZ_ASSERT(!(len == 2 && s[0] == '.' && s[1] == '.'),
+			    "'..' in '%s'", p);
+		s += len;
+		if (*s == '/') {
+			s++;
+			FUZZ_ASSERT(*s, "trailing '/' in '%s'", p);
+		}
+	}
+}
 
 #endif

@@ -35,27 +35,11 @@ static const char *const skill_files[] = {
 	"scripts/list_fields.py",
 };
 
-/* The body checks hand over paths they have cleaned: relative, with no
- * empty, "." or ".." component. */
-static void check_relpath(const char *p)
-{
-	FUZZ_ASSERT(p && *p, "empty link path");
-	FUZZ_ASSERT(p[0] != '/', "absolute link path %s", p);
-	for (const char *s = p; *s;) {
-		size_t len = strcspn(s, "/");
-		FUZZ_ASSERT(len > 0, "empty component in %s", p);
-		FUZZ_ASSERT(!(len == 1 && s[0] == '.'), "'.' in %s", p);
-		FUZZ_ASSERT(!(len == 2 && s[0] == '.' && s[1] == '.'),
-			    "'..' in %s", p);
-		s += len + (s[len] == '/');
-		FUZZ_ASSERT(!(s[-1] == '/' && !*s), "trailing '/' in %s", p);
-	}
-}
-
 static bool stub_exists(const char *relpath, const char **actual, void *arg)
 {
 	(void)arg;
-	check_relpath(relpath);
+	/* the body checks hand over paths they have cleaned */
+	fuzz_assert_clean_rel(relpath);
 	*actual = NULL;
 	for (size_t i = 0; i < sizeof(skill_files) / sizeof(*skill_files); i++) {
 		if (strcmp(relpath, skill_files[i]) == 0)

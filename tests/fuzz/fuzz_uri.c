@@ -66,19 +66,7 @@ static void assert_inside(const char *path, const char *root)
 /* What contract.h promises of a path taken from a URI. */
 static void assert_clean_rel(const char *p)
 {
-	FUZZ_ASSERT(*p && p[0] != '/', "path '%s' is empty or absolute", p);
-	for (const char *s = p; *s;) {
-		size_t len = strcspn(s, "/");
-		FUZZ_ASSERT(len > 0, "empty segment in '%s'", p);
-		FUZZ_ASSERT(!(len == 1 && s[0] == '.'), "'.' in '%s'", p);
-		FUZZ_ASSERT(!(len == 2 && s[0] == '.' && s[1] == '.'),
-			    "'..' in '%s'", p);
-		s += len;
-		if (*s == '/') {
-			s++;
-			FUZZ_ASSERT(*s, "trailing '/' in '%s'", p);
-		}
-	}
+	fuzz_assert_clean_rel(p);
 	for (const unsigned char *c = (const unsigned char *)p; *c; c++)
 		FUZZ_ASSERT(*c >= 0x20 && *c != 0x7F, "control byte in '%s'", p);
 	FUZZ_ASSERT(sfs_utf8_valid(p, strlen(p)), "'%s' is not UTF-8", p);

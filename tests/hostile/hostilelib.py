@@ -164,6 +164,14 @@ class HostileCase(MountTestCase):
             self.assertTrue(hits, "%s has no finding about %r with %r:\n%s" % (
                 where, want, words, json.dumps(diags, indent=1)))
 
+    def assert_skill_refused(self, skill_id, path, words):
+        """A mount of the root serves nothing of skill_id, safely, and an
+        error names path with words."""
+        self.mount_root()
+        self.assert_safe()
+        self.assertNotIn(skill_id, self.index_ids())
+        self.assert_diag(path, words, "error")
+
     def assert_safe(self, m=None, max_reads=None, mcp=True, timeout=STEP_TIMEOUT):
         """The common checks of every case, in one call."""
         m = m or self.m
@@ -191,27 +199,11 @@ class HostileCase(MountTestCase):
         """skillsfs-mcp --http LISTEN --skills-dir ROOT, its runtime folder
         run_dir, ended after the test: (url, the token file it named, or
         None when it named none)."""
-        err = open(os.path.join(self.make_dir(), "mcp.err"), "w+")
-        self.addCleanup(err.close)
-        proc = subprocess.Popen([SKILLSFS_MCP, "--http", listen, "--skills-dir", self.root,
-                                 "--linger", "0"], env=dict(os.environ, XDG_RUNTIME_DIR=run_dir),
-                                stdout=subprocess.DEVNULL, stderr=err)
-
-        def end():
-            proc.terminate()
-            proc.wait(timeout=30)
-        self.addCleanup(end)
-
-        def said():
-            err.seek(0)
-            return err.read()
-        wait_for(lambda: "serving http" in said() or proc.poll() is not None,
-                 timeout=STEP_TIMEOUT, what="skillsfs-mcp --http to say where it serves")
-        url = re.search(r"serving (http://\S+)", said())
-        token = re.search(r"bearer token in (\S+):", said())
-        if proc.poll() is not None or not url:
-            self.fail("skillsfs-mcp --http %s: %s" % (listen, said()))
-        return url.group(1), token.group(1) if token else None
+        url, said = self.serve_mcp_http(
+            [SKILLSFS_MCP, "--http", listen, "--skills-dir", self.root, "--linger", "0"],
+            env=dict(os.environ, XDG_RUNTIME_DIR=run_dir), timeout=STEP_TIMEOUT)
+        token = re.search(r"bearer token in (\S+):", said)
+        return url, token.group(1) if token else None
 
     def assert_no_marker(self, raw, what):
         for mk in self.markers:

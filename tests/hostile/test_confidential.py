@@ -40,17 +40,29 @@ def become_test_user(uid):
     return drop
 
 
-class Confidential(HostileCase):
+class OtherUserCase(HostileCase):
+    """Root's sources, and the test user (self.uid) beside: the root and
+    the folders above readable by every user; self.canary, bytes to put
+    where only root may read."""
+
+    needs_root = "needs root"    # why the test is skipped as another user
+
     def setUp(self):
         super().setUp()
         if os.geteuid() != 0:
-            self.skipTest("needs root: mounts with allow_other and becomes another user")
+            self.skipTest(self.needs_root)
         self.uid = test_user()
         self.canary = b"SKILLSFS-CANARY-" + os.urandom(8).hex().encode()
-        self.markers = [self.canary] + self.markers
-        # the sources every user may read: the root and the folders above
         for d in (os.path.dirname(self.root), self.root):
             os.chmod(d, 0o755)
+
+
+class Confidential(OtherUserCase):
+    needs_root = "needs root: mounts with allow_other and becomes another user"
+
+    def setUp(self):
+        super().setUp()
+        self.markers = [self.canary] + self.markers
         for dirpath, dirs, files in os.walk(os.path.join(self.root, CONTROL_ID)):
             os.chmod(dirpath, 0o755)
             for f in files:

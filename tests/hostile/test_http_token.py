@@ -13,8 +13,8 @@ import os
 import subprocess
 import unittest
 
-from hostilelib import ANY_PYTHON, CONTROL_ID, STEP_TIMEOUT, HostileCase, write_skill
-from test_confidential import become_test_user, test_user
+from hostilelib import ANY_PYTHON, CONTROL_ID, STEP_TIMEOUT, write_skill
+from test_confidential import OtherUserCase, become_test_user
 
 HIDDEN = "root-only"
 
@@ -51,15 +51,11 @@ def modern(method, params, rid=1):
                        "params": dict(params, _meta=meta)})
 
 
-class HttpToken(HostileCase):
+class HttpToken(OtherUserCase):
+    needs_root = "needs root: serves root's files and asks as another user"
+
     def setUp(self):
         super().setUp()
-        if os.geteuid() != 0:
-            self.skipTest("needs root: serves root's files and asks as another user")
-        self.uid = test_user()
-        self.canary = b"SKILLSFS-CANARY-" + os.urandom(8).hex().encode()
-        for d in (os.path.dirname(self.root), self.root):
-            os.chmod(d, 0o755)
         d = write_skill(self.root, HIDDEN,
                         description="Root only %s." % self.canary.decode(),
                         body="Secret body %s\n" % self.canary.decode())

@@ -35,10 +35,7 @@ class SymlinkLoops(HostileCase):
         d = os.path.join(self.root, "md-loop")
         os.makedirs(d)
         os.symlink("SKILL.md", os.path.join(d, "SKILL.md"))
-        self.mount_root()
-        self.assert_safe()
-        self.assertNotIn("md-loop", self.index_ids())
-        self.assert_diag(os.path.join(d, "SKILL.md"), ["loop"], "error")
+        self.assert_skill_refused("md-loop", os.path.join(d, "SKILL.md"), ["loop"])
 
 
 class SymlinkEscapes(HostileCase):
@@ -86,10 +83,8 @@ class SymlinkEscapes(HostileCase):
         d = os.path.join(self.root, "md-escape")
         os.makedirs(d)
         os.symlink(os.path.relpath(self.secret, d), os.path.join(d, "SKILL.md"))
-        self.mount_root()
-        self.assert_safe()
-        self.assertNotIn("md-escape", self.index_ids())
-        self.assert_diag(os.path.join(d, "SKILL.md"), ["outside the skill folder"], "error")
+        self.assert_skill_refused("md-escape", os.path.join(d, "SKILL.md"),
+                                  ["outside the skill folder"])
 
     def test_linked_skill_folders(self):
         # A skill outside the root, linked in, is followed: the folder the
@@ -149,10 +144,7 @@ class HardLinks(HostileCase):
             f.write("---\nname: hard-md\ndescription: linked in\n---\n" +
                     self.marker.decode() + "\n")
         os.link(src, os.path.join(d, "SKILL.md"))
-        self.mount_root()
-        self.assert_safe()
-        self.assertNotIn("hard-md", self.index_ids())
-        self.assert_diag(os.path.join(d, "SKILL.md"), ["hard link"], "error")
+        self.assert_skill_refused("hard-md", os.path.join(d, "SKILL.md"), ["hard link"])
 
 
 class HostileDocs(HostileCase):

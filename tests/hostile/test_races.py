@@ -58,6 +58,13 @@ class ChangedBeforeRead(HostileCase):
             "gone.md": "soon gone\n", "short.md": "x" * 10000 + "\n",
             "references/doc.md": "the real reference\n", "swap.md": "swap me\n"})
 
+    def assert_read_hides(self, m, rel, hidden, what):
+        """A read of skills/changing/REL fails (stale or gone: never other
+        bytes) and the refresh after it hides skills/changing/HIDDEN."""
+        self.assertIn(read_errno(m.file("skills/changing/" + rel)), (errno.ESTALE, errno.ENOENT))
+        wait_for(lambda: not os.path.exists(m.file("skills/changing/" + hidden)), what=what)
+        self.assert_safe()
+
     def test_deleted(self):
         m = self.mount_root()
         os.unlink(os.path.join(self.d, "gone.md"))
@@ -102,22 +109,14 @@ class ChangedBeforeRead(HostileCase):
         os.utime(os.path.join(decoy, "doc.md"), ns=(st.st_atime_ns, st.st_mtime_ns))
         os.rename(refs, refs + ".old")
         os.symlink(decoy, refs)
-        err = read_errno(m.file("skills/changing/references/doc.md"))
-        self.assertIn(err, (errno.ESTALE, errno.ENOENT))
-        wait_for(lambda: not os.path.exists(m.file("skills/changing/references")),
-                 what="the swapped folder hidden")
-        self.assert_safe()
+        self.assert_read_hides(m, "references/doc.md", "references", "the swapped folder hidden")
         self.assert_diag(refs, ["absolute target"], "warning")
 
     def test_file_swapped_for_hard_link(self):
         m = self.mount_root()
         src, st = swap_for_hard_link(self)
         self.assertEqual(os.path.getsize(src), st.st_size)
-        err = read_errno(m.file("skills/changing/swap.md"))
-        self.assertIn(err, (errno.ESTALE, errno.ENOENT))
-        wait_for(lambda: not os.path.exists(m.file("skills/changing/swap.md")),
-                 what="the hard link hidden")
-        self.assert_safe()
+        self.assert_read_hides(m, "swap.md", "swap.md", "the hard link hidden")
         self.assert_diag(src, ["hard link"], "warning")
 
 

@@ -9,7 +9,7 @@ TESTS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path[:0] = [os.path.join(TESTS, "fs"), os.path.join(TESTS, "lib")]
 
 from mountlib import (EXAMPLE_SKILLS, SKILLSFS, SOURCE_ROOT, Mount,  # noqa: E402,F401
-                      MountTestCase, is_stale, unmount, wait_for, write_skill)
+                      MountTestCase, half_written, is_stale, unmount, wait_for, write_skill)
 from mcpclient import SKILLSFS_MCP, McpClient  # noqa: E402,F401
 
 BUILD_ROOT = os.environ.get("SKILLSFS_BUILD_ROOT", os.path.join(SOURCE_ROOT, "build"))

@@ -22,6 +22,17 @@ COMMANDS = [
 ]
 
 
+def check_config(test, text):
+    """skillsfs check --config FILE of a configuration text, in a
+    temporary home removed after the test."""
+    top = tempfile.mkdtemp(prefix="skillsfs-config-")
+    test.addCleanup(shutil.rmtree, top, True)
+    cfg = os.path.join(top, "skillsfs.yaml")
+    with open(cfg, "w") as f:
+        f.write(text)
+    return run([SKILLSFS, "check", "--config", cfg], env=clean_env(HOME=top))
+
+
 class HelpAndVersion(unittest.TestCase):
     def answers(self, flags, pattern):
         """Every program answers each flag with exit 0, stdout matching
@@ -80,12 +91,7 @@ class ManPages(unittest.TestCase):
         start = five.index("# /etc/skillsfs/mnt\\-skills.yaml")
         text = five[start:five.index(".EE", start)]
         text = text.replace("\\-", "-").replace("\\(aq", "'")
-        top = tempfile.mkdtemp(prefix="skillsfs-man-")
-        self.addCleanup(shutil.rmtree, top, True)
-        cfg = os.path.join(top, "example.yaml")
-        with open(cfg, "w") as f:
-            f.write(text)
-        r = run([SKILLSFS, "check", "--config", cfg], env=clean_env(HOME=top))
+        r = check_config(self, text)
         # the example's folders do not exist here: findings (1), not a
         # usage error (2)
         self.assertEqual(r.returncode, 1, r.stderr)
@@ -113,12 +119,7 @@ class Readme(unittest.TestCase):
 
     def test_yaml_example_is_a_valid_configuration(self):
         (block,) = self.blocks("yaml")
-        top = tempfile.mkdtemp(prefix="skillsfs-readme-")
-        self.addCleanup(shutil.rmtree, top, True)
-        cfg = os.path.join(top, "readme.yaml")
-        with open(cfg, "w") as f:
-            f.write(block)
-        r = run([SKILLSFS, "check", "--config", cfg], env=clean_env(HOME=top))
+        r = check_config(self, block)
         self.assertEqual(r.returncode, 1, r.stderr)   # its folders do not exist here
 
     def test_conformance_lines(self):

@@ -13,7 +13,8 @@ import subprocess
 import tempfile
 import unittest
 
-from intlib import SKILLSFS, MountTestCase, clean_env, run, wait_for, write, write_skill
+from intlib import (SKILLSFS, MountTestCase, clean_env, half_written, run, wait_for, write,
+                    write_skill)
 
 BROKEN = "---\nname: Broken_Name\n---\nA skill with no description.\n"
 
@@ -95,14 +96,10 @@ class Status(MountTestCase):
         root = self.make_dir()
         d = write_skill(root, "busy", files={"notes.md": "old notes\n"})
         m = self.mount([root])
-        with open(os.path.join(d, "notes.md"), "r+b") as f:
-            f.truncate(0)
-            f.write(b"new notes, half")
-            f.flush()
+        with half_written(os.path.join(d, "notes.md")):
             pending = wait_for(lambda: m.json("status.json").get("pending"),
                                what="status.json to tell of the pending change")
             r = status(m.path)
-            f.write(b" and done\n")
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         # Why it waits may change while the writer is at work (past
         # settle_max it is held as being edited), since when may not.

@@ -85,9 +85,12 @@ class SkillServer:
             raise AssertionError("the MCP test server ended: %s" % self.proc.stderr.read())
         return line
 
-    def expect(self, want):
-        """Waits for the server to print the line `want`."""
+    def expect(self, want, ignore=()):
+        """Waits for the server to print the line `want`, passing over the
+        lines in `ignore` (a listener's "listening" comes when it comes)."""
         line = self._line()
+        while line in ignore:
+            line = self._line()
         if line != want:
             raise AssertionError("the MCP test server said %r, not %r" % (line, want))
 

@@ -44,7 +44,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "fs"))
-from mountlib import Mount, wait_for, write_skill  # noqa: E402
+from mountlib import LoopThreads, Mount, wait_for, write_skill  # noqa: E402
 
 SECONDS = float(os.environ.get("LIVE_STRESS_SECONDS", "60"))
 CASES = os.environ.get("LIVE_STRESS_CASES", "rewrite,checkout,cp").split(",")
@@ -139,17 +139,15 @@ class Tally:
         return self.counts["empty"] + self.counts["truncated"] + self.counts["mixed"]
 
 
-class Readers:
+class Readers(LoopThreads):
     """Reader threads and processes over skills/live of mount m."""
+
+    join_timeout = 60
 
     def __init__(self, m):
         self.m = m
         self.tally = Tally()
-        self.stop = threading.Event()
-        self.threads = [threading.Thread(target=self.read_loop) for _ in range(3)]
-        self.threads += [threading.Thread(target=self.cat_loop),
-                         threading.Thread(target=self.grep_loop),
-                         threading.Thread(target=self.list_loop)]
+        super().__init__([self.read_loop] * 3 + [self.cat_loop, self.grep_loop, self.list_loop])
 
     def path(self, rel):
         return self.m.file("skills", SKILL, rel)
@@ -198,16 +196,6 @@ class Readers:
             if SKILL not in names:
                 self.tally.add("missing")
             time.sleep(0.005)
-
-    def __enter__(self):
-        for t in self.threads:
-            t.start()
-        return self
-
-    def __exit__(self, *exc):
-        self.stop.set()
-        for t in self.threads:
-            t.join(timeout=60)
 
 
 def git(root, *args):

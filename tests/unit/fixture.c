@@ -129,6 +129,74 @@ void clear_top(void)
 	mkdirs(top);
 }
 
+void sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	if (system(cmd) != 0) {
+		errno = EIO;
+		die(cmd);
+	}
+}
+
+const char *sh_out(const char *fmt, ...)
+{
+	static char line[256];
+	char cmd[4096];
+	va_list ap;
+	FILE *p;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	p = popen(cmd, "r");
+	if (!p || !fgets(line, sizeof(line), p))
+		die(cmd);
+	pclose(p);
+	line[strcspn(line, "\n")] = '\0';
+	return line;
+}
+
+char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 ||
+	    fseek(f, 0, SEEK_SET) != 0 || !(buf = malloc((size_t)n + 1)))
+		die(path);
+	*len = fread(buf, 1, (size_t)n, f);
+	buf[*len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+bool status_says(const sfs_catalog *cat, const char *a, const char *b)
+{
+	char *status = sfs_render_status(cat, &(struct sfs_status_info){ 0 });
+	bool says = status && strstr(status, a) && strstr(status, b);
+
+	free(status);
+	return says;
+}
+
+const struct sfs_unserved *unserved_at(const sfs_catalog *cat,
+                                       const char *dir)
+{
+	size_t n;
+	const struct sfs_unserved *u = sfs_catalog_unserved(cat, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(u[i].dir, dir) == 0)
+			return &u[i];
+	return NULL;
+}
+
 sfs_catalog *build_catalog(const struct sfs_config *cfg,
                            const sfs_catalog *prev)
 {

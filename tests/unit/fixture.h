@@ -8,6 +8,7 @@
 #define SKILLSFS_UNIT_FIXTURE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "skillsfs.h"
 
@@ -47,8 +48,27 @@ int remove_tree(const char *path);
 /* Empties top for the next test. */
 void clear_top(void);
 
+/* Runs a shell command (printf-style); bails out when it fails. */
+void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The first line of a shell command's output, without its newline
+ * (static storage, valid until the next call); bails out when the
+ * command cannot run or prints nothing. */
+const char *sh_out(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A whole file, malloc'd and NUL-terminated, its length in *len; bails
+ * out when it cannot be read. */
+char *slurp(const char *path, size_t *len);
+
 /* sfs_catalog_build, bailing out when the library fails. */
 sfs_catalog *build_catalog(const struct sfs_config *cfg,
                            const sfs_catalog *prev);
+
+/* Whether cat's status.json holds both texts a and b. */
+bool status_says(const sfs_catalog *cat, const char *a, const char *b);
+
+/* The folder dir of cat that is not served, or NULL. */
+const struct sfs_unserved *unserved_at(const sfs_catalog *cat,
+                                       const char *dir);
 
 #endif

@@ -90,17 +90,6 @@ static const struct sfs_file *file_of(const struct sfs_skill *s,
 	return NULL;
 }
 
-static const struct sfs_unserved *unserved_at(const sfs_catalog *cat,
-                                              const char *dir)
-{
-	size_t n;
-	const struct sfs_unserved *u = sfs_catalog_unserved(cat, &n);
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(u[i].dir, dir) == 0)
-			return &u[i];
-	return NULL;
-}
-
 static bool has_dir(const sfs_catalog *cat, const char *dir)
 {
 	size_t n;

@@ -19,36 +19,8 @@
 #include "snapshot.h"
 #include "source.h"
 
-/* Runs a shell command in the repository folder; bails out on failure. */
-static void sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void sh(const char *fmt, ...)
-{
-	char cmd[4096];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	if (system(cmd) != 0) {
-		errno = EIO;
-		die(cmd);
-	}
-}
-
-/* The output of a git command's first line (static storage). */
-static const char *git_out(const char *args)
-{
-	static char line[256];
-	char cmd[1024];
-
-	snprintf(cmd, sizeof(cmd), "git -C %s %s", at("work"), args);
-	FILE *p = popen(cmd, "r");
-	if (!p || !fgets(line, sizeof(line), p))
-		die(cmd);
-	pclose(p);
-	line[strcspn(line, "\n")] = '\0';
-	return line;
-}
+/* The first line of a git command's output in the work tree. */
+#define git_out(args) sh_out("git -C %s %s", at("work"), args)
 
 static void commit(const char *message)
 {

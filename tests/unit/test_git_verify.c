@@ -20,32 +20,6 @@
 #include "git_verify.h"
 #include "sshsig.h"
 
-static void run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void run(const char *fmt, ...)
-{
-	char cmd[4096];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	if (system(cmd) != 0) {
-		errno = EIO;
-		die(cmd);
-	}
-}
-
-/* The output of a command, its first line. */
-static char *capture(const char *cmd)
-{
-	static char out[256];
-	FILE *p = popen(cmd, "r");
-	if (!p || !fgets(out, sizeof(out), p))
-		die(cmd);
-	pclose(p);
-	out[strcspn(out, "\n")] = '\0';
-	return out;
-}
-
 #define GIT "git -C %s -c user.name=T -c user.email=t@example.com " \
             "-c gpg.format=ssh -c commit.gpgsign=false "
 
@@ -57,14 +31,12 @@ static void commit(const char *key, char *id_out)
 	const char *repo = at("repo");
 	static int n;
 	write_file(at("repo/f%d", ++n), "x\n");
-	run(GIT "add -A", repo);
+	sh(GIT "add -A", repo);
 	if (key)
-		run(GIT "-c user.signingkey=%s commit -q -S -m c%d", repo, key, n);
+		sh(GIT "-c user.signingkey=%s commit -q -S -m c%d", repo, key, n);
 	else
-		run(GIT "commit -q -m c%d", repo, n);
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "git -C %s rev-parse HEAD", repo);
-	strcpy(id_out, capture(cmd));
+		sh(GIT "commit -q -m c%d", repo, n);
+	strcpy(id_out, sh_out("git -C %s rev-parse HEAD", repo));
 }
 
 /* A commit object like `from` with another message: its gpgsig no longer
@@ -72,28 +44,23 @@ static void commit(const char *key, char *id_out)
 static void forge(const char *from, char *id_out, const char *swap_from,
                   const char *swap_to)
 {
-	char cmd[1024];
-	snprintf(cmd, sizeof(cmd), "git -C %s cat-file commit %s | sed "
-	         "'s/%s/%s/' | git -C %s hash-object -t commit -w --stdin",
-	         at("repo"), from, swap_from, swap_to, at("repo"));
-	strcpy(id_out, capture(cmd));
+	strcpy(id_out, sh_out("git -C %s cat-file commit %s | sed 's/%s/%s/' | "
+	                      "git -C %s hash-object -t commit -w --stdin",
+	                      at("repo"), from, swap_from, swap_to, at("repo")));
 }
 
 static void make_repo(void)
 {
-	run("ssh-keygen -q -t ed25519 -N '' -C dev -f %s", at("dev"));
-	run("ssh-keygen -q -t ed25519 -N '' -C other -f %s", at("other"));
-	run("git init -q %s", at("repo"));
+	sh("ssh-keygen -q -t ed25519 -N '' -C dev -f %s", at("dev"));
+	sh("ssh-keygen -q -t ed25519 -N '' -C other -f %s", at("other"));
+	sh("git init -q %s", at("repo"));
 	commit(at("dev.pub"), signed_id);
 	commit(NULL, unsigned_id);
 	commit(at("other.pub"), stranger_id);
 	forge(signed_id, forged_id, "^c1$", "c1 forged");
 	forge(signed_id, pgp_id, "BEGIN SSH SIGNATURE", "BEGIN PGP SIGNATURE");
-	char cmd[512];
-	snprintf(cmd, sizeof(cmd), "printf 'dev@example.com %%s\\n' \"$(cut "
-	         "-d' ' -f1,2 %s)\" > %s && echo ok", at("dev.pub"),
-	         at("allowed"));
-	capture(cmd);
+	sh("printf 'dev@example.com %%s\\n' \"$(cut -d' ' -f1,2 %s)\" > %s",
+	   at("dev.pub"), at("allowed"));
 }
 
 static bool git_verifies(const char *id)

@@ -22,33 +22,6 @@ static const char *const kinds[] = { "ed25519", "rsa", "ecdsa" };
                 "author A <a@example.com> 1700000000 +0000\n\nsigned\n"
 #define WHEN 1700000000   /* 2023-11-14 */
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		die(path);
-	char *buf = malloc(1 << 16);
-	size_t n = fread(buf, 1, (1 << 16) - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
-static void run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void run(const char *fmt, ...)
-{
-	char cmd[2048];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	if (system(cmd) != 0) {
-		errno = EIO;
-		die(cmd);
-	}
-}
-
 /* The public key line "type base64 comment" of key kind i. */
 static char *pubkey(size_t i)
 {
@@ -61,16 +34,16 @@ static char *pubkey(size_t i)
 static void make_keys(void)
 {
 	for (size_t i = 0; i < NKINDS; i++)
-		run("ssh-keygen -q -t %s -N '' -C %s@example.com -f %s",
+		sh("ssh-keygen -q -t %s -N '' -C %s@example.com -f %s",
 		    kinds[i], kinds[i], at("%s", kinds[i]));
-	run("ssh-keygen -q -t ed25519 -N '' -f %s", at("stranger"));
+	sh("ssh-keygen -q -t ed25519 -N '' -f %s", at("stranger"));
 	write_file(at("msg"), MESSAGE);
 	for (size_t i = 0; i < NKINDS; i++)
-		run("ssh-keygen -q -Y sign -n git -f %s < %s > %s", at("%s",
+		sh("ssh-keygen -q -Y sign -n git -f %s < %s > %s", at("%s",
 		    kinds[i]), at("msg"), at("%s.sig", kinds[i]));
-	run("ssh-keygen -q -Y sign -n file -f %s < %s > %s", at("ed25519"),
+	sh("ssh-keygen -q -Y sign -n file -f %s < %s > %s", at("ed25519"),
 	    at("msg"), at("file.sig"));
-	run("ssh-keygen -q -Y sign -n git -f %s < %s > %s", at("stranger"),
+	sh("ssh-keygen -q -Y sign -n git -f %s < %s > %s", at("stranger"),
 	    at("msg"), at("stranger.sig"));
 }
 

@@ -17,34 +17,6 @@
 #include "package.h"
 #include "skillsfs.h"
 
-static void run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void run(const char *fmt, ...)
-{
-	char cmd[4096];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	if (system(cmd) != 0) {
-		errno = EIO;
-		die(cmd);
-	}
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		die(path);
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	rewind(f);
-	char *buf = malloc((size_t)n + 1);
-	*len = fread(buf, 1, (size_t)n, f);
-	fclose(f);
-	return buf;
-}
-
 /* The sink: what it kept, as "path=bytes;" in order. */
 struct kept {
 	char text[4096];
@@ -133,8 +105,8 @@ int main(void)
 	write_file(at("skill/SKILL.md"), "# Hello\n");
 	write_file(at("skill/scripts/run.sh"), "#!/bin/sh\n");
 	write_file(at("skill/notes.txt"), "not listed\n");
-	run("tar -C %s -czf %s .", at("skill"), at("good.tar.gz"));
-	run("cd %s && python3 -m zipfile -c %s SKILL.md scripts notes.txt",
+	sh("tar -C %s -czf %s .", at("skill"), at("good.tar.gz"));
+	sh("cd %s && python3 -m zipfile -c %s SKILL.md scripts notes.txt",
 	    at("skill"), at("good.zip"));
 	good("tar.gz made by tar (entries ./SKILL.md, a file not listed)",
 	     at("good.tar.gz"));
@@ -155,35 +127,35 @@ int main(void)
 
 	write_file(at("other/SKILL.md"), "# Hello\n");
 	write_file(at("other/scripts/run.sh"), "#!/bin/sh\necho owned\n");
-	run("tar -C %s -czf %s .", at("other"), at("changed.tar.gz"));
+	sh("tar -C %s -czf %s .", at("other"), at("changed.tar.gz"));
 	memset(&k, 0, sizeof(k));
 	rc = unpack(at("changed.tar.gz"), &k, why);
 	ok(rc == -EBADMSG && strcmp(k.text, "SKILL.md=# Hello\n;") == 0 &&
 	   strstr(why, "scripts/run.sh") && !strchr(why, '\n'),
 	   "a file with other bytes is dropped and named (%s)", why);
 
-	run(PY "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
+	sh(PY "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
 	    "i=tarfile.TarInfo(\"../escape\"); d=b\"x\"; i.size=1\n"
 	    "t.addfile(i, io.BytesIO(d)); t.close()' %s", at("dotdot.tar.gz"));
 	bad(at("dotdot.tar.gz"), -EINVAL, "../escape", "an entry with ..");
-	run(PY "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
+	sh(PY "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
 	    "i=tarfile.TarInfo(\"/etc/cron.d/x\"); i.size=1\n"
 	    "t.addfile(i, io.BytesIO(b\"x\")); t.close()' %s", at("abs.tar.gz"));
 	bad(at("abs.tar.gz"), -EINVAL, "/etc/cron.d/x", "an absolute path");
-	run(PY "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
+	sh(PY "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
 	    "i=tarfile.TarInfo(\"SKILL.md\"); i.type=tarfile.SYMTYPE\n"
 	    "i.linkname=\"/etc/passwd\"; t.addfile(i); t.close()' %s",
 	    at("link.tar.gz"));
 	bad(at("link.tar.gz"), -EINVAL, "a link", "a symbolic link");
-	run(PY "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
+	sh(PY "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
 	    "i=tarfile.TarInfo(\"SKILL.md\"); i.type=tarfile.LNKTYPE\n"
 	    "i.linkname=\"../../etc/passwd\"; t.addfile(i); t.close()' %s",
 	    at("hard.tar.gz"));
 	bad(at("hard.tar.gz"), -EINVAL, "", "a hard link");
-	run(PY "z=zipfile.ZipFile(sys.argv[1],\"w\")\n"
+	sh(PY "z=zipfile.ZipFile(sys.argv[1],\"w\")\n"
 	    "z.writestr(\"a/../../x\", \"x\"); z.close()' %s", at("dotdot.zip"));
 	bad(at("dotdot.zip"), -EINVAL, "..", "a zip entry with ..");
-	run(PY "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
+	sh(PY "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
 	    "i=tarfile.TarInfo(\"SKILL.md\"); i.size=65<<20\n"
 	    "t.addfile(i, io.BytesIO(bytes(i.size))); t.close()' %s",
 	    at("bomb.tar.gz"));

@@ -88,6 +88,15 @@ export async function rejectsWith(p, code) {
 	throw new Error(`expected JSON-RPC error ${code}, got a result: ${JSON.stringify(result).slice(0, 500)}`);
 }
 
+// Calls call(uri) for each of uris, each expected to be refused with
+// -32602 (invalid params); the errors, in the order of uris.
+export async function invalidEach(uris, call) {
+	const errs = [];
+	for (const uri of uris)
+		errs.push(await rejectsWith(call(uri), -32602));
+	return errs;
+}
+
 // Parses a tools/call result: checks structuredContent and the text copy.
 export function toolJson(result) {
 	const text = result.content?.find((c) => c.type === 'text')?.text;

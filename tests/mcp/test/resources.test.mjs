@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fixtureForFile, skillIds, skillFiles, indexEntries } from '../lib/mount.mjs';
-import { FLAVOURS, rejectsWith } from '../lib/clients.mjs';
+import { FLAVOURS, invalidEach, rejectsWith } from '../lib/clients.mjs';
 import { listAll, metaMentions } from '../lib/expect.mjs';
 
 const fixture = fixtureForFile();
@@ -177,7 +177,7 @@ for (const flavour of FLAVOURS) {
 		});
 
 		it('an unknown resource is -32602 with data.uri', async () => {
-			for (const uri of ['resource://catalog/skills/no-such-skill',
+			const unknown = ['resource://catalog/skills/no-such-skill',
 				'resource://skills/no-such-skill/document',
 				'resource://skills/pdf-forms/references/no-such-ref',
 				'resource://docs/index.md',
@@ -185,14 +185,13 @@ for (const flavour of FLAVOURS) {
 				'skill://pdf-forms/no-such-file.md',
 				'skill://pdf-forms/references/field-types.md.bak',
 				'resource://catalog/nothing',
-				'unknown-scheme://pdf-forms/SKILL.md']) {
-				const err = await rejectsWith(read(uri), -32602);
-				assert.equal(err.data?.uri, uri, `${uri}: data.uri`);
-			}
+				'unknown-scheme://pdf-forms/SKILL.md'];
+			const errs = await invalidEach(unknown, read);
+			errs.forEach((err, k) => assert.equal(err.data?.uri, unknown[k], `${unknown[k]}: data.uri`));
 		});
 
 		it('path traversal is refused', async () => {
-			for (const uri of ['skill://pdf-forms/../csv-report/SKILL.md',
+			await invalidEach(['skill://pdf-forms/../csv-report/SKILL.md',
 				'skill://pdf-forms/../../../../../../etc/passwd',
 				'skill://pdf-forms/scripts/../../../../etc/hostname',
 				'skill://pdf-forms/%2e%2e/%2e%2e/%2e%2e/etc/passwd',
@@ -203,9 +202,7 @@ for (const flavour of FLAVOURS) {
 				'resource://skills/../../etc/passwd/document',
 				'resource://skills/pdf-forms/references/../../csv-report/document',
 				'resource://docs/../../../etc/passwd',
-				'resource://catalog/skills/../skills_index']) {
-				await rejectsWith(read(uri), -32602);
-			}
+				'resource://catalog/skills/../skills_index'], read);
 		});
 
 		it('resources/read without a uri is -32602', async () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fixtureForFile, indexEntries, skillIds } from '../lib/mount.mjs';
-import { FLAVOURS, SkillsClient, rejectsWith } from '../lib/clients.mjs';
+import { FLAVOURS, SkillsClient, invalidEach, rejectsWith } from '../lib/clients.mjs';
 import { SKILLS_EXT } from '../lib/raw.mjs';
 import { listAll, readSkillVerified } from '../lib/expect.mjs';
 
@@ -80,14 +80,12 @@ for (const flavour of FLAVOURS) {
 		});
 
 		it('skills/get of an unknown skill, or of a URI that is not a SKILL.md, is -32602', async () => {
-			for (const uri of ['skill://no-such-skill/SKILL.md',
+			await invalidEach(['skill://no-such-skill/SKILL.md',
 				'skill://pdf-forms/references/field-types.md',
 				'skill://pdf-forms',
 				'skill://pdf-forms/../csv-report/SKILL.md',
 				'resource://skills/pdf-forms/document',
-				'not a uri']) {
-				await rejectsWith(c.request('skills/get', { uri }), -32602);
-			}
+				'not a uri'], (uri) => c.request('skills/get', { uri }));
 			await rejectsWith(c.request('skills/get', {}), -32602);
 		});
 
@@ -121,14 +119,12 @@ for (const flavour of FLAVOURS) {
 		});
 
 		it('resources/directory/read of a file or an unknown folder is -32602', async () => {
-			for (const uri of ['skill://pdf-forms/SKILL.md',
+			await invalidEach(['skill://pdf-forms/SKILL.md',
 				'skill://pdf-forms/scripts/fill.sh',
 				'skill://pdf-forms/no-such-folder',
 				'skill://no-such-skill',
 				'skill://pdf-forms/../csv-report',
-				'resource://catalog/skills_index']) {
-				await rejectsWith(c.request('resources/directory/read', { uri }), -32602);
-			}
+				'resource://catalog/skills_index'], (uri) => c.request('resources/directory/read', { uri }));
 			await rejectsWith(c.request('resources/directory/read', {}), -32602);
 		});
 
