@@ -104,6 +104,17 @@ static char *state_file(const char *state, const char *name,
 	return asprintf(&path, "%s/%s%s", state, name, hex) < 0 ? NULL : path;
 }
 
+/* A stored listing: named, and its digests written, as an MCP server's
+ * are, so that mcp_prune.c prunes this cache too and gc (cache_gc.c)
+ * reads which verified files it names. */
+static char *listing_path(const char *state, const char *hex)
+{
+	char *path;
+
+	return asprintf(&path, "%s/listing-%s.json", state, hex) < 0 ? NULL :
+	       path;
+}
+
 /* The whole cache file at path (at most max bytes), NUL-terminated, in
  * *text; its stat in *st.  0 or -errno. */
 static int read_cache(const char *path, off_t max, char **text, size_t *len,
@@ -370,7 +381,7 @@ static int take_skill(struct update *up, struct sfs_wk_skill *s,
                       cJSON *skills)
 {
 	cJSON *o = cJSON_CreateObject(), *files = cJSON_CreateArray();
-	char hex[HEX_LEN + 1];
+	char hex[7 + HEX_LEN + 1];
 	int rc = o && files ? 0 : -ENOMEM;
 
 	cJSON_AddItemToArray(skills, o);
@@ -388,7 +399,8 @@ static int take_skill(struct update *up, struct sfs_wk_skill *s,
 			rc = -ENOMEM;
 		if (rc < 0)
 			break;
-		sfs_hex_encode(s->files[i].sha256, 32, hex);
+		memcpy(hex, "sha256:", 7);
+		sfs_hex_encode(s->files[i].sha256, 32, hex + 7);
 		cJSON_AddItemToArray(files, f);
 		cJSON_AddStringToObject(f, "path", s->files[i].path);
 		cJSON_AddStringToObject(f, "digest", hex);
@@ -430,7 +442,7 @@ static int store_listing(struct update *up, cJSON *doc, char *version,
 	if (rc == 0) {
 		sfs_sha256(text, strlen(text), sum);
 		sfs_hex_encode(sum, 32, hex);
-		path = state_file(up->state, "listing-", hex);
+		path = listing_path(up->state, hex);
 		rc = path ? sfs_cache_mkdirs(path) : -ENOMEM;
 	}
 	if (rc == 0)
@@ -502,6 +514,9 @@ static int update(const char *root, const struct sfs_source_options *opts,
 	}
 	if (rc == 0)
 		rc = sfs_cache_check(cache_dir, why, wlen);
+	char before[HEX_LEN + 1] = "";
+	if (rc == 0 && sfs_mcp_current_hex(state, before) < 0)
+		before[0] = '\0';
 	if (rc == 0)
 		rc = !doc ? -ENOMEM : fetch_index(&up, &idx);
 	cJSON *skills = rc == 0 ? cJSON_AddArrayToObject(doc, "skills") : NULL;
@@ -516,6 +531,10 @@ static int update(const char *root, const struct sfs_source_options *opts,
 		rc = take_skill(&up, &idx.skills[i], skills);
 	if (rc == 0)
 		rc = store_listing(&up, doc, version, vlen);
+	/* a new listing: what only the ones before it named goes (a
+	 * failure to remove is no failure of the update) */
+	if (rc == 0 && strcmp(before, version) != 0)
+		sfs_mcp_prune(cache_dir, state, before[0] ? before : NULL);
 	if (rc == -ENOMEM && !why[0])
 		snprintf(why, wlen, "out of memory");
 	sfs_wk_index_free(&idx);
@@ -617,7 +636,7 @@ static int load_listing(struct wk_source *w)
 	struct stat st;
 	size_t len;
 
-	if (w->keep[0] && (path = state_file(w->state, "listing-", w->keep)) &&
+	if (w->keep[0] && (path = listing_path(w->state, w->keep)) &&
 	    access(path, F_OK) == 0) {
 		snprintf(w->listing, sizeof(w->listing), "%s", w->keep);
 	} else {
@@ -634,7 +653,7 @@ static int load_listing(struct wk_source *w)
 		}
 		snprintf(w->listing, sizeof(w->listing), "%s", text);
 		free(text);
-		if (!(path = state_file(w->state, "listing-", w->listing)))
+		if (!(path = listing_path(w->state, w->listing)))
 			return -ENOMEM;
 	}
 	int rc = read_cache(path, SFS_WK_MAX_INDEX_BYTES * 2, &text, &len, &st);
@@ -820,6 +839,10 @@ static int add_file(struct lister *l, const cJSON *jf)
 	uint8_t sha256[32];
 	char *record;
 
+	if (hex && strncmp(hex, "sha256:", 7) == 0)
+		hex += 7;
+	else
+		hex = NULL;
 	if (!rel || !hex || !cJSON_IsNumber(size) ||
 	    strlen(hex) != HEX_LEN || !sfs_hex_decode(hex, 32, sha256, true))
 		return sfs_diag_add(l->diags, SFS_ERROR, l->f->dir, 0, 0, "",
@@ -978,6 +1001,12 @@ static int open_file(const struct sfs_source *src, int root_fd,
 	return rc == -ENOMEM || rc >= 0 ? rc : -EIO;
 }
 
+/* The website's folder of listings (its verified files are shared). */
+static char *cache_path(const struct sfs_source_url *u, const char *cache_dir)
+{
+	return state_path(cache_dir, u->location);
+}
+
 const struct sfs_source_ops sfs_source_wellknown = {
 	.kind = "wellknown",
 	.prefix = PREFIX,
@@ -988,6 +1017,7 @@ const struct sfs_source_ops sfs_source_wellknown = {
 	.parse_url = parse_url,
 	.open = open_state,
 	.update = update,
+	.cache_path = cache_path,
 	.discover = discover,
 	.list = list,
 	.open_skill_md = open_skill_md,
