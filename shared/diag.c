@@ -94,6 +94,16 @@ int sfs_diag_add(struct sfs_diag_list *l, enum sfs_severity sev,
 	return rc;
 }
 
+int sfs_diag_add_root(struct sfs_diag_list *l, enum sfs_severity sev,
+                      const char *root, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = add_v(l, sev, root, 0, 0, "", fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
 int sfs_diag_add_rule(struct sfs_diag_list *l, enum sfs_risk risk,
                       const char *rule, const char *file, unsigned line,
                       unsigned column, const char *fmt, ...)

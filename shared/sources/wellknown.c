@@ -27,7 +27,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -615,19 +614,6 @@ static const char *version(const struct sfs_source *src)
 	return w && w->ready ? w->listing : NULL;
 }
 
-__attribute__((format(printf, 4, 5)))
-static int report(struct sfs_diag_list *l, enum sfs_severity sev,
-                  const char *where, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return sfs_diag_add(l, sev, where, 0, 0, "", "%s", msg);
-}
-
 /* The listing to serve: the kept one while it is stored, else the
  * current one.  Sets w->listing and w->doc; -ENOENT when none. */
 static int load_listing(struct wk_source *w)
@@ -683,14 +669,15 @@ static int report_index(struct wk_source *w, struct sfs_scan *s)
 	int rc = 0;
 
 	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "verifiable")))
-		rc = report(s->global, SFS_WARNING, w->url, "the index (version "
-		            "%s) gives no digests: nothing it serves can be "
-		            "verified", str_of(doc, "index"));
+		rc = sfs_diag_add_root(s->global, SFS_WARNING, w->url, "the "
+		                       "index (version %s) gives no digests: "
+		                       "nothing it serves can be verified",
+		                       str_of(doc, "index"));
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(doc,
 	                                                       "problems")) {
 		const char *field = str_of(p, "field");
 		if (rc == 0)
-			rc = report(s->global, cJSON_IsTrue(
+			rc = sfs_diag_add_root(s->global, cJSON_IsTrue(
 			    cJSON_GetObjectItemCaseSensitive(p, "error")) ?
 			    SFS_ERROR : SFS_WARNING, w->url,
 			    "index.json%s%s: %s", field && *field ? ": " : "",
@@ -730,8 +717,9 @@ static int add_found(struct wk_source *w, struct sfs_scan *s, unsigned idx)
 		if (rc < 0)
 			break;
 		if (bad) {
-			rc = report(s->global, SFS_ERROR, w->url, "%s: not "
-			            "served: %s", str_of(k, "name"), bad);
+			rc = sfs_diag_add_root(s->global, SFS_ERROR, w->url,
+			                       "%s: not served: %s",
+			                       str_of(k, "name"), bad);
 			continue;
 		}
 		const char *dir = sfs_arena_printf(a, "%s/%s", w->url,
@@ -745,8 +733,9 @@ static int add_found(struct wk_source *w, struct sfs_scan *s, unsigned idx)
 		n++;
 	}
 	if (rc == 0 && n == 0)
-		rc = report(s->global, SFS_WARNING, w->url, "no skill found: "
-		            "%s" SFS_WK_INDEX " lists none", w->location);
+		rc = sfs_diag_add_root(s->global, SFS_WARNING, w->url,
+		                       "no skill found: %s" SFS_WK_INDEX
+		                       " lists none", w->location);
 	return rc;
 }
 
@@ -760,28 +749,31 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
 	*exists = false;
 	int rc = sfs_source_url_parse(w->url, &u, &why);
 	if (rc < 0)
-		return rc == -ENOMEM ? rc : report(s->global, SFS_ERROR, w->url,
-		                                   "%s", why);
+		return rc == -ENOMEM ? rc : sfs_diag_add_root(s->global,
+		                                              SFS_ERROR, w->url,
+		                                              "%s", why);
 	w->location = u.location;
 	u.location = NULL;
 	sfs_source_url_free(&u);
 	if (!w->cache_dir)
-		return report(s->global, SFS_ERROR, w->url, "no cache folder "
-		              "to fetch %s into (set XDG_CACHE_HOME or HOME, or "
-		              "-o cache_dir)", w->location);
+		return sfs_diag_add_root(s->global, SFS_ERROR, w->url, "no "
+		                         "cache folder to fetch %s into (set "
+		                         "XDG_CACHE_HOME or HOME, or -o "
+		                         "cache_dir)", w->location);
 	if (!(w->state = state_path(w->cache_dir, w->location)))
 		return -ENOMEM;
 	rc = load_listing(w);
 	if (rc == -ENOENT)
-		return report(s->global, SFS_ERROR, w->url, "not fetched yet: "
-		              "%s", w->note ? w->note :
-		              "the first fetch has not finished");
+		return sfs_diag_add_root(s->global, SFS_ERROR, w->url, "not "
+		                         "fetched yet: %s", w->note ? w->note :
+		                         "the first fetch has not finished");
 	if (rc < 0)
 		return rc;
 	w->ready = true;
 	if (w->note)
-		rc = report(s->global, SFS_WARNING, w->url, "serving the index "
-		            "%.12s, fetched before: %s", w->listing, w->note);
+		rc = sfs_diag_add_root(s->global, SFS_WARNING, w->url,
+		                       "serving the index %.12s, fetched "
+		                       "before: %s", w->listing, w->note);
 	if (rc == 0)
 		rc = report_index(w, s);
 	if (rc == 0)
