@@ -19,6 +19,20 @@ void cli_skills_init(struct cli_skills *o)
 	sfs_config_file_free(&o->cf);   /* all unset */
 }
 
+/* A --source that is no source's URL: the library's message, which names
+ * every form (sfs_source_url_parse), as the mount says it. */
+static int bad_source(const char *cmd, const char *url)
+{
+	struct sfs_source_url u;
+	const char *why;
+
+	if (sfs_source_url_parse(url, &u, &why) == 0) {
+		sfs_source_url_free(&u);
+		why = "not a source URL";
+	}
+	return cli_usage_error(cmd, "bad --source '%s': %s", url, why);
+}
+
 /* A common option, or an error.  Returns -1 to go on, or the exit
  * status. */
 static int common_option(const char *cmd, const char *usage, int c,
@@ -33,11 +47,9 @@ static int common_option(const char *cmd, const char *usage, int c,
 			return cli_usage_error(cmd, "cannot use skills folder "
 			                       "'%s'", optarg);
 		return -1;
-	case 'S':   /* a git or MCP source, in its place among the roots */
+	case 'S':   /* a source, in its place among the roots */
 		if (!sfs_source_is_url(optarg))
-			return cli_usage_error(cmd, "bad --source '%s': not "
-			                       "git+... or mcp+... (skillsfs(1))",
-			                       optarg);
+			return bad_source(cmd, optarg);
 		if (sfs_source_caps(optarg) & SFS_SOURCE_COMMAND)
 			return cli_usage_error(cmd, "bad --source '%s': %s",
 			                       optarg, CLI_STDIO_SOURCE_REFUSED);

@@ -31,7 +31,9 @@
 /* A lease larger than this is not read. */
 #define LEASE_MAX (1u << 20)
 
-enum entry_kind { CLONE, SERVER, MCP_BLOB, OTHER };
+/* A SERVER is an MCP server's or a website's folder of listings, a BLOB
+ * a verified file of either kind (they keep the same layout). */
+enum entry_kind { CLONE, SERVER, BLOB, OTHER };
 
 /* What a survey keeps beside the entries it reports. */
 struct survey {
@@ -245,12 +247,13 @@ static void add_file(void *arg, int dfd, const char *name,
 {
 	struct survey *s = arg;
 	uint8_t sum[32];
-	bool blob = strcmp(prefix, "mcp/blobs/") == 0;
+	bool blob = strcmp(prefix, "mcp/blobs/") == 0 ||
+	            strcmp(prefix, "wellknown/blobs/") == 0;
 
 	if (!S_ISREG(st->st_mode) || (blob && (strlen(name) != HEX_LEN ||
 	    !sfs_hex_decode(name, 32, sum, false))))
 		return;
-	add_entry(s, dfd, name, prefix, blob ? MCP_BLOB : OTHER,
+	add_entry(s, dfd, name, prefix, blob ? BLOB : OTHER,
 	          used_of(st));
 }
 
@@ -265,6 +268,8 @@ static void list_entries(struct survey *s)
 		{ "git", add_clone, "git/" },
 		{ "mcp", add_server, "mcp/" },
 		{ "mcp/blobs", add_file, "mcp/blobs/" },
+		{ "wellknown", add_server, "wellknown/" },
+		{ "wellknown/blobs", add_file, "wellknown/blobs/" },
 		{ "git-blobs", add_file, "git-blobs/" },
 	};
 	struct stat st;
@@ -303,7 +308,7 @@ static bool blob_named(const struct survey *s, const struct sfs_cache_entry *b)
 {
 	uint8_t sum[32];
 
-	if (!sfs_hex_decode(b->name + strlen("mcp/blobs/"), 32, sum, false))
+	if (!sfs_hex_decode(strrchr(b->name, '/') + 1, 32, sum, false))
 		return false;
 	for (size_t i = 0; i < s->out->n; i++) {
 		const struct sfs_cache_entry *e = &s->out->v[i];
@@ -320,7 +325,7 @@ static void drop_unnamed_blobs(struct survey *s, long long *total)
 {
 	for (size_t i = 0; i < s->out->n; i++) {
 		struct sfs_cache_entry *e = &s->out->v[i];
-		if (s->kinds[i] != MCP_BLOB || e->dropped)
+		if (s->kinds[i] != BLOB || e->dropped)
 			continue;
 		if (blob_named(s, e)) {
 			e->need = SFS_CACHE_NAMED;
@@ -339,7 +344,7 @@ static long oldest(const struct survey *s)
 
 	for (size_t i = 0; i < s->out->n; i++) {
 		const struct sfs_cache_entry *e = &s->out->v[i];
-		if (e->dropped || e->need || s->kinds[i] == MCP_BLOB)
+		if (e->dropped || e->need || s->kinds[i] == BLOB)
 			continue;
 		if (best < 0 || e->used < s->out->v[best].used)
 			best = (long)i;
@@ -359,7 +364,7 @@ static void choose(struct survey *s)
 		if (s->kinds[i] == SERVER) {
 			/* its files, unless another server names them */
 			for (size_t k = 0; k < s->out->n; k++)
-				if (s->kinds[k] == MCP_BLOB &&
+				if (s->kinds[k] == BLOB &&
 				    s->out->v[k].need == SFS_CACHE_NAMED)
 					s->out->v[k].need = SFS_CACHE_UNNEEDED;
 			drop_unnamed_blobs(s, &total);

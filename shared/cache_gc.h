@@ -10,6 +10,9 @@
  *   mcp/<name>-<hash>/        an MCP server's listings
  *   mcp/blobs/<sha256>        a verified file of an MCP server; kept
  *                             while a listing of a kept server names it
+ *   wellknown/<hash>/         a website's listings (its index)
+ *   wellknown/blobs/<sha256>  a verified file of a website, kept while a
+ *                             listing of a kept website names it
  *   git-blobs/<id>            a SKILL.md blob's bytes (read again from
  *                             the clone when missing)
  *   git-digests               the digests of git blobs (computed again
@@ -98,9 +101,9 @@ int sfs_cache_gc_run(const struct sfs_cache_gc_args *a,
 void sfs_cache_gc_free(struct sfs_cache_gc *g);
 
 /* The entry of the cache folder that root keeps its state in (a git
- * remote's clone, an MCP server's folder), relative to cache_dir
- * (malloc'd); NULL when it keeps none (a folder, git+file://) or out of
- * memory.  (source.c, by the kind's cache_path.) */
+ * remote's clone, an MCP server's or a website's folder), relative to
+ * cache_dir (malloc'd); NULL when it keeps none (a folder, git+file://)
+ * or out of memory.  (source.c, by the kind's cache_path.) */
 char *sfs_source_cache_entry(const char *root, const char *cache_dir);
 
 /* ---- cache_lease.c: what a running mount needs ------------------------ */

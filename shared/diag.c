@@ -98,6 +98,16 @@ int sfs_diag_hidden(struct sfs_diag_list *l, const char *path,
 	return sfs_diag_add(l, SFS_WARNING, path, 0, 0, "", "%s; hidden", why);
 }
 
+int sfs_diag_add_root(struct sfs_diag_list *l, enum sfs_severity sev,
+                      const char *root, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int rc = sfs_diag_addv(l, sev, root, 0, 0, "", fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
 int sfs_diag_add_rule(struct sfs_diag_list *l, enum sfs_risk risk,
                       const char *rule, const char *file, unsigned line,
                       unsigned column, const char *fmt, ...)

@@ -72,6 +72,11 @@ int sfs_diag_addv(struct sfs_diag_list *l, enum sfs_severity sev,
  * error when it is SKILL.md itself, which the skill cannot do without. */
 int sfs_diag_hidden(struct sfs_diag_list *l, const char *path,
                     bool is_skill_md, const char *why);
+/* A finding about a root as a whole (a source's URL): no line, column
+ * nor field. */
+int sfs_diag_add_root(struct sfs_diag_list *l, enum sfs_severity sev,
+                      const char *root, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* A finding of the security pass (a warning): rule is static text. */
 int sfs_diag_add_rule(struct sfs_diag_list *l, enum sfs_risk risk,
                       const char *rule, const char *file, unsigned line,

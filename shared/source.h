@@ -334,10 +334,12 @@ int sfs_mcp_current_hex(const char *state, char hex[65]);
  * scan of the text, which never removes too much).  0 or -ENOMEM. */
 int sfs_mcp_listings_named(int dfd, uint8_t (**v)[32], size_t *n);
 /* Removes from the cache what no longer serves (mcp_prune.c): in the
- * server's folder `state`, every listing but the current one and
- * `previous` (hex, or NULL), and the mismatch records of digests neither
- * names; in blobs/, each verified file that no listing in the cache
- * names, once it is ten minutes old.  0 or -errno; a file that cannot be
+ * server's folder `state` (CACHE/mcp/NAME, or a website's
+ * CACHE/wellknown/NAME, which keeps the same layout), every listing but
+ * the current one and `previous` (hex, or NULL), and the mismatch
+ * records of digests neither names; in the blobs/ beside `state`, each
+ * verified file that no listing of that folder names, once it is ten
+ * minutes old.  0 or -errno; a file that cannot be
  * removed is left. */
 int sfs_mcp_prune(const char *cache_dir, const char *state,
                   const char *previous);

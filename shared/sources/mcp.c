@@ -28,7 +28,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,18 +206,6 @@ static const char *version(const struct sfs_source *src)
 	return m && m->ready ? m->listing : NULL;
 }
 
-__attribute__((format(printf, 4, 5)))
-static int report(struct sfs_scan *s, enum sfs_severity sev,
-                  const char *url, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	int rc = sfs_diag_addv(s->global, sev, url, 0, 0, "", fmt, ap);
-	va_end(ap);
-	return rc;
-}
-
 /* The skill's path in a SKILL.md URI (SCHEME://PATH/SKILL.md), malloc'd,
  * or NULL (*why says why). */
 static char *skill_path(const char *uri, const char **why)
@@ -269,17 +256,19 @@ static int take_entry(struct mcp_source *m, struct sfs_scan *s,
 	struct sfs_mcp_file md;
 
 	if (cJSON_IsString(res) && strcmp(res->valuestring, "dynamic") == 0)
-		return report(s, SFS_WARNING, m->own.url, "%s: not served: its "
-		              "resources are \"dynamic\" (no digests to verify "
-		              "its files against)", u);
+		return sfs_diag_add_root(s->global, SFS_WARNING, m->own.url, "%s: "
+		                         "not served: its resources are "
+		                         "\"dynamic\" (no digests to verify "
+		                         "its files against)", u);
 	if (sfs_mcp_skill_md_of(entry, &md) < 0)
-		return report(s, SFS_WARNING, m->own.url, "%s: not served: its "
-		              "resources list no SKILL.md with a size and a "
-		              "sha256 digest", u);
+		return sfs_diag_add_root(s->global, SFS_WARNING, m->own.url, "%s: "
+		                         "not served: its resources list no "
+		                         "SKILL.md with a size and a sha256 "
+		                         "digest", u);
 	char *path = skill_path(u, &why);
 	if (!path)
-		return report(s, SFS_WARNING, m->own.url, "%s: not served: %s", u,
-		              why);
+		return sfs_diag_add_root(s->global, SFS_WARNING, m->own.url, "%s: "
+		                         "not served: %s", u, why);
 	struct mcp_skill k = { .entry = entry };
 	char *text = cJSON_PrintUnformatted(entry);
 	if (text) {
@@ -421,26 +410,29 @@ static int report_mismatch(struct mcp_source *m, struct sfs_scan *s,
 	if (cJSON_IsString(uri) && cJSON_IsString(want) &&
 	    cJSON_IsString(blocked) &&
 	    listed(m, uri->valuestring, want->valuestring))
-		rc = report(s, SFS_ERROR, m->own.url, "%s: the cache entry %s; "
-		            "the file is not served (remove it)",
-		            uri->valuestring, blocked->valuestring);
+		rc = sfs_diag_add_root(s->global, SFS_ERROR, m->own.url, "%s: the "
+		                       "cache entry %s; the file is not "
+		                       "served (remove it)", uri->valuestring,
+		                       blocked->valuestring);
 	else if (!cJSON_IsString(uri) || !cJSON_IsString(want) ||
 	    !cJSON_IsString(got) || !cJSON_IsNumber(wn) || !cJSON_IsNumber(gn) ||
 	    !listed(m, uri->valuestring, want->valuestring))
 		rc = 0;
 	else if (cJSON_IsString(field))
-		rc = report(s, SFS_ERROR, m->own.url, "%s: the frontmatter %s "
-		            "sent (sha256:%s) differs from the one its listing "
-		            "gives, in %s; the skill is not served",
-		            uri->valuestring, m->server, got->valuestring,
-		            field->valuestring);
+		rc = sfs_diag_add_root(s->global, SFS_ERROR, m->own.url, "%s: the "
+		                       "frontmatter %s sent (sha256:%s) "
+		                       "differs from the one its listing "
+		                       "gives, in %s; the skill is not served",
+		                       uri->valuestring, m->server,
+		                       got->valuestring, field->valuestring);
 	else
-		rc = report(s, SFS_ERROR, m->own.url, "%s: %s sent %.0f bytes with "
-		            "sha256:%s, not the %.0f bytes with sha256:%s its "
-		            "listing gives; the file is not served",
-		            uri->valuestring, m->server, gn->valuedouble,
-		            got->valuestring, wn->valuedouble,
-		            want->valuestring);
+		rc = sfs_diag_add_root(s->global, SFS_ERROR, m->own.url, "%s: %s "
+		                       "sent %.0f bytes with sha256:%s, not "
+		                       "the %.0f bytes with sha256:%s its "
+		                       "listing gives; the file is not served",
+		                       uri->valuestring, m->server,
+		                       gn->valuedouble, got->valuestring,
+		                       wn->valuedouble, want->valuestring);
 	cJSON_Delete(o);
 	return rc;
 }
@@ -493,9 +485,10 @@ static int take_skills(struct mcp_source *m, struct sfs_scan *s)
 			m->skills[kept++] = m->skills[i];
 			continue;
 		}
-		rc = report(s, SFS_WARNING, m->own.url, "%sSKILL.md: listed twice; "
-		            "only the first entry is served",
-		            m->skills[i].prefix);
+		rc = sfs_diag_add_root(s->global, SFS_WARNING, m->own.url,
+		                       "%sSKILL.md: listed twice; only the "
+		                       "first entry is served",
+		                       m->skills[i].prefix);
 		free(m->skills[i].dir);
 		free(m->skills[i].prefix);
 	}
@@ -517,8 +510,8 @@ static int add_found(struct mcp_source *m, struct sfs_scan *s, unsigned idx)
 		};
 	}
 	if (m->n == 0)
-		return report(s, SFS_WARNING, m->own.url, "no skill found: %s "
-		              "lists none", m->server);
+		return sfs_diag_add_root(s->global, SFS_WARNING, m->own.url, "no "
+		                         "skill found: %s lists none", m->server);
 	return 0;
 }
 
@@ -532,8 +525,9 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
 	*exists = false;
 	int rc = sfs_source_url_parse(m->own.url, &u, &why);
 	if (rc < 0)
-		return rc == -ENOMEM ? rc : report(s, SFS_ERROR, m->own.url, "%s",
-		                                   why);
+		return rc == -ENOMEM ? rc : sfs_diag_add_root(s->global,
+		                                              SFS_ERROR, m->own.url,
+		                                              "%s", why);
 	m->location = u.location;
 	u.location = NULL;
 	sfs_source_url_free(&u);
@@ -541,21 +535,23 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
 	char *state = sfs_mcp_state_path(m->own.cache_dir, m->location);
 	if (!state)
 		return m->own.cache_dir ? -ENOMEM :
-		       report(s, SFS_ERROR, m->own.url, "no cache folder to fetch "
-		              "%s into (set XDG_CACHE_HOME or HOME, or -o "
-		              "cache_dir)", m->location);
+		       sfs_diag_add_root(s->global, SFS_ERROR, m->own.url, "no "
+		                         "cache folder to fetch %s into (set "
+		                         "XDG_CACHE_HOME or HOME, or -o "
+		                         "cache_dir)", m->location);
 	free(m->state);
 	m->state = state;
 	rc = load_listing(m, state);
 	if (rc == -ENOENT)
-		rc = report(s, SFS_ERROR, m->own.url, "not fetched yet: %s",
-		            m->own.note ? m->own.note :
-		            "the first fetch has not finished");
+		rc = sfs_diag_add_root(s->global, SFS_ERROR, m->own.url, "not "
+		                       "fetched yet: %s", m->own.note ? m->own.note :
+		                       "the first fetch has not finished");
 	else if (rc == 0)
 		m->ready = true;
 	if (rc == 0 && m->ready && m->own.note)
-		rc = report(s, SFS_WARNING, m->own.url, "serving the listing "
-		            "%.12s, fetched before: %s", m->listing, m->own.note);
+		rc = sfs_diag_add_root(s->global, SFS_WARNING, m->own.url,
+		                       "serving the listing %.12s, fetched "
+		                       "before: %s", m->listing, m->own.note);
 	if (rc == 0 && m->ready)
 		rc = take_skills(m, s);
 	if (rc == 0 && m->ready)

@@ -18,6 +18,11 @@
  * them.  A digest counts as named when "sha256:<hex>" appears anywhere in
  * a listing: a scan of the text, which never removes too much, and costs
  * far less than parsing every listing.
+ *
+ * The well-known kind (wellknown.c) keeps the same layout under
+ * wellknown/ (a site's folder of listings, blobs/ beside it) and is
+ * pruned here too: the blobs/ swept are those of the folder that holds
+ * `state`, and only the listings of that folder name them.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -233,6 +238,22 @@ static void sweep_blobs(int mcp, const struct digests *set)
 	closedir(dir);
 }
 
+/* The folder of the kind that holds `state` (mcp/, wellknown/) in *out,
+ * malloc'd; -EINVAL when it is not a folder of cache_dir. */
+static int kind_folder(const char *cache_dir, const char *state, char **out)
+{
+	const char *slash = strrchr(state, '/');
+	size_t n = strlen(cache_dir);
+
+	*out = NULL;
+	if (!slash || strncmp(state, cache_dir, n) != 0 || state[n] != '/' ||
+	    slash == state + n || memchr(state + n + 1, '/',
+	                                 (size_t)(slash - state - n - 1)))
+		return -EINVAL;
+	*out = strndup(state, (size_t)(slash - state));
+	return *out ? 0 : -ENOMEM;
+}
+
 int sfs_mcp_prune(const char *cache_dir, const char *state,
                   const char *previous)
 {
@@ -249,7 +270,7 @@ int sfs_mcp_prune(const char *cache_dir, const char *state,
 	if (rc == 0) {
 		sfs_sort(own.v, own.n, sizeof(*own.v), cmp_digest);
 		prune_mismatches(sfd, &own);
-		rc = asprintf(&mcp, "%s/mcp", cache_dir) < 0 ? -ENOMEM : 0;
+		rc = kind_folder(cache_dir, state, &mcp);
 	}
 	int mfd = rc == 0 ? open(mcp, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
 	if (rc == 0 && mfd < 0)

@@ -228,7 +228,9 @@ int sfs_source_url_parse(const char *s, struct sfs_source_url *u,
 	*why = "";
 	if (!kind || !kind->parse_url) {
 		*why = "not a source URL (git+file:///PATH[#REF][:SUBDIR], "
-		       "mcp+https://HOST/PATH)";
+		       "mcp+https://HOST/PATH, or a website's well-known "
+		       "skills index, https://HOST[/BASE] or "
+		       "http://HOST[/BASE])";
 		return -EINVAL;
 	}
 	return kind->parse_url(s, u, why);

@@ -27,7 +27,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +101,17 @@ static char *state_file(const char *state, const char *name,
 	char *path;
 
 	return asprintf(&path, "%s/%s%s", state, name, hex) < 0 ? NULL : path;
+}
+
+/* A stored listing: named, and its digests written, as an MCP server's
+ * are, so that mcp_prune.c prunes this cache too and gc (cache_gc.c)
+ * reads which verified files it names. */
+static char *listing_path(const char *state, const char *hex)
+{
+	char *path;
+
+	return asprintf(&path, "%s/listing-%s.json", state, hex) < 0 ? NULL :
+	       path;
 }
 
 /* The whole cache file at path (at most max bytes), NUL-terminated, in
@@ -370,7 +380,7 @@ static int take_skill(struct update *up, struct sfs_wk_skill *s,
                       cJSON *skills)
 {
 	cJSON *o = cJSON_CreateObject(), *files = cJSON_CreateArray();
-	char hex[HEX_LEN + 1];
+	char hex[7 + HEX_LEN + 1];
 	int rc = o && files ? 0 : -ENOMEM;
 
 	cJSON_AddItemToArray(skills, o);
@@ -388,7 +398,8 @@ static int take_skill(struct update *up, struct sfs_wk_skill *s,
 			rc = -ENOMEM;
 		if (rc < 0)
 			break;
-		sfs_hex_encode(s->files[i].sha256, 32, hex);
+		memcpy(hex, "sha256:", 7);
+		sfs_hex_encode(s->files[i].sha256, 32, hex + 7);
 		cJSON_AddItemToArray(files, f);
 		cJSON_AddStringToObject(f, "path", s->files[i].path);
 		cJSON_AddStringToObject(f, "digest", hex);
@@ -430,7 +441,7 @@ static int store_listing(struct update *up, cJSON *doc, char *version,
 	if (rc == 0) {
 		sfs_sha256(text, strlen(text), sum);
 		sfs_hex_encode(sum, 32, hex);
-		path = state_file(up->state, "listing-", hex);
+		path = listing_path(up->state, hex);
 		rc = path ? sfs_cache_mkdirs(path) : -ENOMEM;
 	}
 	if (rc == 0)
@@ -502,6 +513,9 @@ static int update(const char *root, const struct sfs_source_options *opts,
 	}
 	if (rc == 0)
 		rc = sfs_cache_check(cache_dir, why, wlen);
+	char before[HEX_LEN + 1] = "";
+	if (rc == 0 && sfs_mcp_current_hex(state, before) < 0)
+		before[0] = '\0';
 	if (rc == 0)
 		rc = !doc ? -ENOMEM : fetch_index(&up, &idx);
 	cJSON *skills = rc == 0 ? cJSON_AddArrayToObject(doc, "skills") : NULL;
@@ -516,6 +530,10 @@ static int update(const char *root, const struct sfs_source_options *opts,
 		rc = take_skill(&up, &idx.skills[i], skills);
 	if (rc == 0)
 		rc = store_listing(&up, doc, version, vlen);
+	/* a new listing: what only the ones before it named goes (a
+	 * failure to remove is no failure of the update) */
+	if (rc == 0 && strcmp(before, version) != 0)
+		sfs_mcp_prune(cache_dir, state, before[0] ? before : NULL);
 	if (rc == -ENOMEM && !why[0])
 		snprintf(why, wlen, "out of memory");
 	sfs_wk_index_free(&idx);
@@ -596,19 +614,6 @@ static const char *version(const struct sfs_source *src)
 	return w && w->ready ? w->listing : NULL;
 }
 
-__attribute__((format(printf, 4, 5)))
-static int report(struct sfs_diag_list *l, enum sfs_severity sev,
-                  const char *where, const char *fmt, ...)
-{
-	char msg[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return sfs_diag_add(l, sev, where, 0, 0, "", "%s", msg);
-}
-
 /* The listing to serve: the kept one while it is stored, else the
  * current one.  Sets w->listing and w->doc; -ENOENT when none. */
 static int load_listing(struct wk_source *w)
@@ -617,7 +622,7 @@ static int load_listing(struct wk_source *w)
 	struct stat st;
 	size_t len;
 
-	if (w->keep[0] && (path = state_file(w->state, "listing-", w->keep)) &&
+	if (w->keep[0] && (path = listing_path(w->state, w->keep)) &&
 	    access(path, F_OK) == 0) {
 		snprintf(w->listing, sizeof(w->listing), "%s", w->keep);
 	} else {
@@ -634,7 +639,7 @@ static int load_listing(struct wk_source *w)
 		}
 		snprintf(w->listing, sizeof(w->listing), "%s", text);
 		free(text);
-		if (!(path = state_file(w->state, "listing-", w->listing)))
+		if (!(path = listing_path(w->state, w->listing)))
 			return -ENOMEM;
 	}
 	int rc = read_cache(path, SFS_WK_MAX_INDEX_BYTES * 2, &text, &len, &st);
@@ -664,14 +669,15 @@ static int report_index(struct wk_source *w, struct sfs_scan *s)
 	int rc = 0;
 
 	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "verifiable")))
-		rc = report(s->global, SFS_WARNING, w->url, "the index (version "
-		            "%s) gives no digests: nothing it serves can be "
-		            "verified", str_of(doc, "index"));
+		rc = sfs_diag_add_root(s->global, SFS_WARNING, w->url, "the "
+		                       "index (version %s) gives no digests: "
+		                       "nothing it serves can be verified",
+		                       str_of(doc, "index"));
 	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(doc,
 	                                                       "problems")) {
 		const char *field = str_of(p, "field");
 		if (rc == 0)
-			rc = report(s->global, cJSON_IsTrue(
+			rc = sfs_diag_add_root(s->global, cJSON_IsTrue(
 			    cJSON_GetObjectItemCaseSensitive(p, "error")) ?
 			    SFS_ERROR : SFS_WARNING, w->url,
 			    "index.json%s%s: %s", field && *field ? ": " : "",
@@ -711,8 +717,9 @@ static int add_found(struct wk_source *w, struct sfs_scan *s, unsigned idx)
 		if (rc < 0)
 			break;
 		if (bad) {
-			rc = report(s->global, SFS_ERROR, w->url, "%s: not "
-			            "served: %s", str_of(k, "name"), bad);
+			rc = sfs_diag_add_root(s->global, SFS_ERROR, w->url,
+			                       "%s: not served: %s",
+			                       str_of(k, "name"), bad);
 			continue;
 		}
 		const char *dir = sfs_arena_printf(a, "%s/%s", w->url,
@@ -726,8 +733,9 @@ static int add_found(struct wk_source *w, struct sfs_scan *s, unsigned idx)
 		n++;
 	}
 	if (rc == 0 && n == 0)
-		rc = report(s->global, SFS_WARNING, w->url, "no skill found: "
-		            "%s" SFS_WK_INDEX " lists none", w->location);
+		rc = sfs_diag_add_root(s->global, SFS_WARNING, w->url,
+		                       "no skill found: %s" SFS_WK_INDEX
+		                       " lists none", w->location);
 	return rc;
 }
 
@@ -741,28 +749,31 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
 	*exists = false;
 	int rc = sfs_source_url_parse(w->url, &u, &why);
 	if (rc < 0)
-		return rc == -ENOMEM ? rc : report(s->global, SFS_ERROR, w->url,
-		                                   "%s", why);
+		return rc == -ENOMEM ? rc : sfs_diag_add_root(s->global,
+		                                              SFS_ERROR, w->url,
+		                                              "%s", why);
 	w->location = u.location;
 	u.location = NULL;
 	sfs_source_url_free(&u);
 	if (!w->cache_dir)
-		return report(s->global, SFS_ERROR, w->url, "no cache folder "
-		              "to fetch %s into (set XDG_CACHE_HOME or HOME, or "
-		              "-o cache_dir)", w->location);
+		return sfs_diag_add_root(s->global, SFS_ERROR, w->url, "no "
+		                         "cache folder to fetch %s into (set "
+		                         "XDG_CACHE_HOME or HOME, or -o "
+		                         "cache_dir)", w->location);
 	if (!(w->state = state_path(w->cache_dir, w->location)))
 		return -ENOMEM;
 	rc = load_listing(w);
 	if (rc == -ENOENT)
-		return report(s->global, SFS_ERROR, w->url, "not fetched yet: "
-		              "%s", w->note ? w->note :
-		              "the first fetch has not finished");
+		return sfs_diag_add_root(s->global, SFS_ERROR, w->url, "not "
+		                         "fetched yet: %s", w->note ? w->note :
+		                         "the first fetch has not finished");
 	if (rc < 0)
 		return rc;
 	w->ready = true;
 	if (w->note)
-		rc = report(s->global, SFS_WARNING, w->url, "serving the index "
-		            "%.12s, fetched before: %s", w->listing, w->note);
+		rc = sfs_diag_add_root(s->global, SFS_WARNING, w->url,
+		                       "serving the index %.12s, fetched "
+		                       "before: %s", w->listing, w->note);
 	if (rc == 0)
 		rc = report_index(w, s);
 	if (rc == 0)
@@ -820,6 +831,10 @@ static int add_file(struct lister *l, const cJSON *jf)
 	uint8_t sha256[32];
 	char *record;
 
+	if (hex && strncmp(hex, "sha256:", 7) == 0)
+		hex += 7;
+	else
+		hex = NULL;
 	if (!rel || !hex || !cJSON_IsNumber(size) ||
 	    strlen(hex) != HEX_LEN || !sfs_hex_decode(hex, 32, sha256, true))
 		return sfs_diag_add(l->diags, SFS_ERROR, l->f->dir, 0, 0, "",
@@ -978,6 +993,12 @@ static int open_file(const struct sfs_source *src, int root_fd,
 	return rc == -ENOMEM || rc >= 0 ? rc : -EIO;
 }
 
+/* The website's folder of listings (its verified files are shared). */
+static char *cache_path(const struct sfs_source_url *u, const char *cache_dir)
+{
+	return state_path(cache_dir, u->location);
+}
+
 const struct sfs_source_ops sfs_source_wellknown = {
 	.kind = "wellknown",
 	.prefix = PREFIX,
@@ -988,6 +1009,7 @@ const struct sfs_source_ops sfs_source_wellknown = {
 	.parse_url = parse_url,
 	.open = open_state,
 	.update = update,
+	.cache_path = cache_path,
 	.discover = discover,
 	.list = list,
 	.open_skill_md = open_skill_md,

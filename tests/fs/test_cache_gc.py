@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from gitserver import GitServer  # noqa: E402
 from mcpskillserver import SkillServer  # noqa: E402
 from test_mcp_source import fill as fill_served  # noqa: E402
+from test_wellknown_source import CSV, PDF, Site, entry, sha, skill_md  # noqa: E402
 
 OLD = 1_500_000_000     # 2017: long before anything these tests fetch
 
@@ -32,7 +33,7 @@ OLD = 1_500_000_000     # 2017: long before anything these tests fetch
 def cache_bytes(cache):
     """What gc counts: the regular files of its entries, no link followed."""
     total = 0
-    for top in ("git", "mcp", "git-blobs"):
+    for top in ("git", "mcp", "wellknown", "git-blobs"):
         for dirpath, dirs, files in os.walk(os.path.join(cache, top)):
             for name in files:
                 st = os.lstat(os.path.join(dirpath, name))
@@ -256,6 +257,108 @@ class CacheGc(MountTestCase):
         r = self.run_cmd("gc", "--max", "lots")
         self.assertEqual(r.returncode, 2)
         self.assertIn("bad --max", r.stderr)
+
+
+class WellKnownCacheGc(MountTestCase):
+    """A website's cache (wellknown/): a new index prunes the listings but
+    the last two and the verified files only older ones named; gc keeps
+    what a running mount leases and a lockfile pins, and drops the rest."""
+
+    def setUp(self):
+        self.site = Site(self.make_dir())
+        self.addCleanup(self.site.stop)
+        self.site.put_skill("pdf-forms", PDF)
+        self.site.put_skill("csv-report", CSV)
+        self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV),
+                             entry("pdf-forms", "Fill in PDF forms.", PDF)])
+        self.xdg = self.make_dir()
+        self.cache = os.path.join(self.xdg, "skillsfs")
+        self.wk = os.path.join(self.cache, "wellknown")
+
+    def run_cmd(self, *args):
+        return subprocess.run([SKILLSFS] + list(args), capture_output=True, text=True,
+                              timeout=120, env=dict(os.environ, XDG_CACHE_HOME=self.xdg))
+
+    def gc(self, *args, status=0):
+        r = self.run_cmd("gc", *args)
+        self.assertEqual(r.returncode, status, r.stdout + r.stderr)
+        return r.stdout
+
+    def line(self, out, entry):
+        [line] = [x for x in out.splitlines() if " %s (" % entry in x]
+        return line
+
+    def site_folder(self):
+        [name] = [d for d in os.listdir(self.wk) if d != "blobs"]
+        return name
+
+    def listings(self):
+        folder = os.path.join(self.wk, self.site_folder())
+        return sorted(n for n in os.listdir(folder) if n.startswith("listing-"))
+
+    def blobs(self):
+        return set(os.listdir(os.path.join(self.wk, "blobs")))
+
+    def publish(self, version):
+        """A new SKILL.md of pdf-forms; csv-report no longer listed."""
+        files = dict(PDF, **{"SKILL.md": skill_md("pdf-forms", "Fill in PDF forms, v%d." % version)})
+        self.site.put_skill("pdf-forms", files)
+        self.site.put_index([entry("pdf-forms", "Fill in PDF forms, v%d." % version, files)])
+        return files
+
+    def sighup(self, m):
+        gen = m.generation()
+        m.proc.send_signal(signal.SIGHUP)
+        wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
+
+    def test_a_websites_cache_is_pruned_and_collected(self):
+        m = self.mount([], ["--source", self.site.url, "-o", "cache_dir=" + self.cache,
+                            "-o", "fetch_interval=0"])
+        self.assertEqual(m.read("skills", "csv-report", "template.md"), CSV["template.md"])
+        site = "wellknown/" + self.site_folder()
+        csv_md = sha(CSV["SKILL.md"])
+        self.assertIn(csv_md, self.blobs())
+        self.assertEqual(len(self.listings()), 1)
+        # what only csv-report named is older than a fetch under way
+        for name in self.blobs():
+            os.utime(os.path.join(self.wk, "blobs", name), (OLD, OLD))
+
+        # two new indexes: the first listing goes, and with it what only
+        # it named; the one before the current stays (a build may serve it)
+        self.publish(2)
+        self.sighup(m)
+        self.assertEqual(len(self.listings()), 2)
+        self.assertIn(csv_md, self.blobs())
+        v3 = self.publish(3)
+        self.sighup(m)
+        self.assertEqual(len(self.listings()), 2)
+        self.assertNotIn(csv_md, self.blobs())
+        self.assertNotIn(sha(CSV["template.md"]), self.blobs())
+        self.assertIn(sha(v3["SKILL.md"]), self.blobs())
+        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["pdf-forms"])
+
+        # a running mount's website stays, and the files its listings name
+        out = self.gc("--max", "0", status=1)
+        self.assertIn("in use by a running mount", self.line(out, site))
+        kept = "wellknown/blobs/" + sha(v3["SKILL.md"])
+        self.assertIn("named by a kept listing", self.line(out, kept))
+        self.assertTrue(os.path.isdir(os.path.join(self.cache, site)))
+
+        # a lockfile pins it once the mount has ended
+        lockfile = os.path.join(self.make_dir(), "skills.lock")
+        r = self.run_cmd("lock", "-o", lockfile, m.path)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        m.stop()
+        out = self.gc("--lock", lockfile, "--max", "0", status=1)
+        self.assertIn("pinned by the lockfile", self.line(out, site))
+        self.assertIn(sha(v3["SKILL.md"]), self.blobs())
+
+        # nothing needs it: the website's folder and its files go
+        out = self.gc("--max", "0")
+        self.assertIn("removed", self.line(out, site))
+        self.assertEqual(sorted(os.listdir(self.wk)), ["blobs"])
+        self.assertEqual(self.blobs(), set())
+        self.assertEqual(cache_bytes(self.cache), 0)
 
 
 def cache_bytes_without(cache, entry):

@@ -309,6 +309,22 @@ class WellKnownSource(MountTestCase):
         self.assertIn('skill "pdf-forms" differs from the lock', bad.stderr())
 
 
+class NotASourceUrl(MountTestCase):
+    def test_the_message_names_the_well_known_form(self):
+        # the mount and check say alike which URLs a source may have
+        for argv in ([SKILLSFS, self.make_dir(), "--source", "ftp://127.0.0.1/x"],
+                     [SKILLSFS, "check", "--source", "ftp://127.0.0.1/x"]):
+            r = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertIn("bad --source 'ftp://127.0.0.1/x': not a source URL", r.stderr)
+            self.assertIn("mcp+https://HOST/PATH, or a website's well-known skills index, "
+                          "https://HOST[/BASE] or http://HOST[/BASE])", r.stderr)
+        for argv in ([SKILLSFS, "--help"], [SKILLSFS, "check", "--help"]):
+            r = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            self.assertIn("https://HOST[/BASE]", r.stdout)
+
+
 class ReadsAnotherSkillsfs(MountTestCase):
     """skillsfs-mcp --http publishes a folder's skills; a mount reads
     them through the well-known index, with the bearer token."""
