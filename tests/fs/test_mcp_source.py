@@ -441,8 +441,11 @@ class McpSources(MountTestCase):
         self.assertLessEqual(asked(counts, "skills/list"), bound)
         self.assertLessEqual(asked(counts, "initialize"), bound + 1)   # the stream's too
         self.assertLessEqual(m.generation() - gen, bound)
-        # the root that said nothing was not fetched again
-        self.assertEqual(asked(quiet_counts, "skills/list"), 1)
+        # the root that said nothing was not fetched again: once, or
+        # twice when the start gave up waiting for its first answer (a
+        # loaded machine) and the fetcher's first turn asked again
+        deferred = "waiting for mcp+" + quiet.url in m.stderr()
+        self.assertEqual(asked(quiet_counts, "skills/list"), 2 if deferred else 1)
         # the cache keeps the current listing and the one before it: a
         # fetch still under way holds a third until it prunes
         port = srv.url.split(":")[2].split("/")[0]
