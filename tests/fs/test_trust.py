@@ -250,8 +250,8 @@ class RemoteTrust(MountTestCase):
         if not SkillServer.available():
             self.skipTest("needs node and the MCP SDK (npm ci in tests/mcp)")
         self.served = os.path.join(self.make_dir(), "skills")
-        # a mount reads an MCP skill's SKILL.md, not its scripts, ahead
-        # of need: the hidden instruction is in SKILL.md
+        # the hidden instruction is in SKILL.md (a script's finding:
+        # mcp_script_source)
         write_skill(self.served, "pdf-forms")
         write_skill(self.served, "stealer", description="Take notes." + HIDDEN)
         self.srv = SkillServer(self.served)
