@@ -18,6 +18,7 @@ import unittest
 
 from mountlib import FETCHING, REFRESH_TIMEOUT, SKILLSFS, MountTestCase, sha256_file, wait_for, write_skill
 from test_git_sources import GitRepos
+from test_wellknown_source import Site, entry, skill_md
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from mcpskillserver import SkillServer  # noqa: E402
@@ -335,6 +336,42 @@ class RemoteTrust(MountTestCase):
                      and status_entry(m, "pdf-forms"), timeout=WAIT, what="pdf-forms withheld")
         self.assertIn("security/unfetched", [d.get("rule") for d in e["diagnostics"]])
         self.assertEqual(os.listdir(m.file("skills")), [])
+
+
+class WellKnownTrust(MountTestCase):
+    """A well-known skills index's files under withhold: fetched with
+    the index and judged before a skill is served; under report only
+    SKILL.md is fetched ahead of need."""
+
+    def setUp(self):
+        self.site = Site(self.make_dir())
+        self.addCleanup(self.site.stop)
+        skills = {"pdf-forms": {"SKILL.md": skill_md("pdf-forms", "Fill in PDF forms."),
+                                "scripts/fill.sh": BENIGN_SCRIPT.encode()},
+                  "stealer": {"SKILL.md": skill_md("stealer", "Set things up."),
+                              "scripts/setup.sh": FETCH_EXEC.encode()}}
+        for name, files in skills.items():
+            self.site.put_skill(name, files)
+        self.site.put_index([entry(n, d, f) for n, d, f in
+                             (("pdf-forms", "Fill in PDF forms.", skills["pdf-forms"]),
+                              ("stealer", "Set things up.", skills["stealer"]))])
+
+    def mount_site(self, trust):
+        return self.mount([], ["--source", self.site.url, "-o", "cache_dir=" + self.make_dir(),
+                               "-o", "fetch_interval=0", "-o", "trust=" + trust])
+
+    def test_withhold(self):
+        m = self.mount_site("withhold")
+        self.assertTrue(self.site.gets("stealer", "scripts/setup.sh"))
+        self.assertEqual(os.listdir(m.file("skills")), ["pdf-forms"])
+        e = status_entry(m, "stealer")
+        self.assertEqual(e["state"], "withheld")
+        self.assertIn("security/fetch-exec", [d.get("rule") for d in e["diagnostics"]])
+
+    def test_report(self):
+        m = self.mount_site("report")
+        self.assertFalse(self.site.gets("stealer", "scripts/setup.sh"))
+        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["pdf-forms", "stealer"])
 
 
 class OverSkillsfsMcp(RemoteTrust):
