@@ -10,7 +10,9 @@
  * first read (resources/read) and kept only when its bytes have the size
  * and sha256 the listing gives, and for a SKILL.md a frontmatter equal to
  * the listed one field by field.  (skillsfs check asks for every SKILL.md
- * with the listing, to validate each file itself.)
+ * with the listing, to validate each file itself; a trust policy,
+ * withhold or hold, for every file, so that the security pass judges a
+ * skill whole before it is served.)
  *
  * The cache folder holds, below mcp/:
  *
