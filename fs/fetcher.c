@@ -252,11 +252,11 @@ static struct sfs_config config_of(const struct daemon *d)
 		.nroots = roots->n,
 		.cache_dir = d->opt->cache_dir,
 		.root_options = d->root_options,
-		/* a trust policy judges what it has read: every SKILL.md is
-		 * fetched before its skill is served (SEP-2640 would have a
-		 * host fetch it when the skill is loaded, after the agent
-		 * has seen its listing) */
-		.fetch_skill_mds = d->opt->trust != SFS_TRUST_REPORT,
+		/* a trust policy judges what it has read: every file of a
+		 * remote skill is fetched before the skill is served
+		 * (SEP-2640 would have a host fetch it when the skill is
+		 * loaded, after the agent has seen its listing) */
+		.trust = (enum sfs_trust)d->opt->trust,
 	};
 }
 

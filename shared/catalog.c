@@ -425,9 +425,11 @@ static int check_folder(struct worker *w, struct reading *r)
  */
 static int check_security(struct worker *w, struct reading *r)
 {
+	/* a trust policy judges every file: its update fetched them */
+	bool remote = w->b->cfg->trust != SFS_TRUST_REPORT;
 	int rc = sfs_security_scan_skill(w->b->sec, r->source, r->found->dir,
 	                                 &r->tree, r->md_text, r->md_len,
-	                                 &r->diags);
+	                                 remote, &r->diags);
 	const cJSON *name = r->parsed && r->fm.json ?
 		cJSON_GetObjectItemCaseSensitive(r->fm.json, "name") : NULL;
 	unsigned line = 0, column = 0;

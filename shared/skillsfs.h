@@ -300,7 +300,10 @@ struct sfs_config {
 	 * in the cache, so that a build validates each file itself, not
 	 * only the frontmatter the listing gives (skillsfs check).  A mount
 	 * leaves it false: SEP-2640 has a host fetch a SKILL.md when the
-	 * skill is loaded, never on listing. */
+	 * skill is loaded, never on listing.  Under a trust policy other
+	 * than report, an update of a remote root fetches every file of
+	 * every skill, whatever this says, so that the security pass
+	 * judges each before the skill is served. */
 	bool fetch_skill_mds;
 	/* When not NULL: for each root (in roots' order), why its last
 	 * sfs_source_update failed, or NULL; a build serves such a root from

@@ -556,13 +556,17 @@ int sfs_security_scan_bytes(const struct sfs_security *sec, const char *path,
                             const char *const *siblings, size_t nsiblings,
                             struct sfs_diag_list *diags);
 /* Every regular file of a listed skill, read through its source once (md,
- * when not NULL, is SKILL.md's bytes as the build read them); a source
- * that reads from the network has only SKILL.md scanned.  Returns 0 or
- * -ENOMEM. */
+ * when not NULL, is SKILL.md's bytes as the build read them).  A source
+ * that reads from the network has only SKILL.md scanned, unless `remote`
+ * (a trust policy, whose update fetched every file): then each file is
+ * read from what is at hand (ops->open_at_hand), and one that is not is
+ * a high finding (security/unfetched), never a wait on the network.
+ * Returns 0 or -ENOMEM. */
 int sfs_security_scan_skill(const struct sfs_security *sec,
                             const struct sfs_source *src, const char *dir,
                             const struct sfs_tree *tree, const char *md,
-                            size_t md_len, struct sfs_diag_list *diags);
+                            size_t md_len, bool remote,
+                            struct sfs_diag_list *diags);
 /* A skill name (or folder name) that mixes scripts or hides invisible
  * characters: a finding at file:line:column.  Returns 0 or -ENOMEM. */
 int sfs_security_check_name(const char *name, const char *file,

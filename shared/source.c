@@ -145,9 +145,13 @@ int sfs_source_update(const struct sfs_config *cfg, const char *root,
 	*ttl_ms = 0;
 	if (!kind->update)
 		return 0;
+	/* a trust policy judges every file of what it serves, and a
+	 * build reads only what is at hand */
+	enum sfs_fetch_ahead ahead = cfg->trust != SFS_TRUST_REPORT ?
+		SFS_FETCH_ALL_FILES : cfg->fetch_skill_mds ?
+		SFS_FETCH_SKILL_MDS : SFS_FETCH_LISTING;
 	int rc = kind->update(root, root_options(cfg, root), cfg->cache_dir,
-	                      cfg->fetch_skill_mds, version, vlen, ttl_ms,
-	                      why, wlen);
+	                      ahead, version, vlen, ttl_ms, why, wlen);
 	return rc < 0 ? rc : 1;
 }
 

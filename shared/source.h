@@ -40,6 +40,16 @@ enum sfs_lock_policy {
 
 struct sfs_source_url;
 
+/* What an update fetches ahead of a read (sfs_source_update): the
+ * listing only (a mount under trust=report), also each SKILL.md
+ * (sfs_config.fetch_skill_mds), or every file of every skill (a trust
+ * policy that judges what it serves: withhold, hold). */
+enum sfs_fetch_ahead {
+	SFS_FETCH_LISTING,
+	SFS_FETCH_SKILL_MDS,
+	SFS_FETCH_ALL_FILES,
+};
+
 /* What a build gives the constructor of a source's state. */
 struct sfs_source_args {
 	const char *root;       /* the root as configured (its URL) */
@@ -109,10 +119,12 @@ struct sfs_source_ops {
 	 * without state. */
 	void *(*open)(const struct sfs_source_args *a);
 	/* sfs_source_update of a root of the kind (opts: its options, or
-	 * NULL; skill_mds: sfs_config.fetch_skill_mds).  Returns 0 or
+	 * NULL; ahead: what to fetch besides the listing, each file only
+	 * when the cache does not hold its verified bytes).  Returns 0 or
 	 * -errno; NULL for an unversioned kind. */
 	int (*update)(const char *root, const struct sfs_source_options *opts,
-	              const char *cache_dir, bool skill_mds, char *version,
+	              const char *cache_dir, enum sfs_fetch_ahead ahead,
+	              char *version,
 	              size_t vlen, unsigned *ttl_ms, char *why, size_t wlen);
 	/* The entry of the cache folder that holds what a root of the kind
 	 * (parsed: u) keeps there, a path under cache_dir (malloc'd), or
@@ -161,6 +173,14 @@ struct sfs_source_ops {
 	 * (-ESTALE: it changed since). */
 	int (*open_file)(const struct sfs_source *src, int root_fd,
 	                 const struct sfs_skill *s, const struct sfs_file *f);
+	/* As open_file, but only from what is at hand (the cache's verified
+	 * bytes): -ENOENT when the file would have to be fetched.  The
+	 * security pass reads a remote source's files through it under a
+	 * trust policy, after an update that fetched them all
+	 * (SFS_FETCH_ALL_FILES).  NULL for a source that never reads over
+	 * the network (SFS_SOURCE_READS_REMOTE unset). */
+	int (*open_at_hand)(const struct sfs_source *src,
+	                    const struct sfs_file *f);
 	/* What this build serves of the source, for status.json: the
 	 * commit's id of a git source; NULL when discover could not resolve
 	 * it.  NULL (the operation) for a folder, which has no version. */
@@ -365,12 +385,13 @@ int sfs_mcp_fetch_file(struct sfs_mcp_client **client, const char *location,
  * answered 401); argv and env the command of a stdio root, run for this
  * update and ended after it.  The listing is fetched, and the SKILL.md
  * the cache does not hold of each entry that gives no frontmatter to
- * build from, or with skill_mds of every entry (skillsfs check validates
- * them all).  *ttl_ms is the listing's ttlMs (the smallest of its
- * pages'), 0 when it gives none. */
+ * build from, or with SFS_FETCH_SKILL_MDS of every entry (skillsfs check
+ * validates them all), or with SFS_FETCH_ALL_FILES every file of every entry.
+ * *ttl_ms is the listing's ttlMs (the smallest of its pages'), 0 when
+ * it gives none. */
 int sfs_source_mcp_update(const char *root,
                           const struct sfs_source_options *opts,
-                          const char *cache_dir, bool skill_mds,
+                          const char *cache_dir, enum sfs_fetch_ahead ahead,
                           char *version, size_t vlen, unsigned *ttl_ms,
                           char *why, size_t wlen);
 /* sfs_source_listen for an MCP root; -EOPNOTSUPP for a stdio one. */

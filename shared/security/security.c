@@ -367,10 +367,38 @@ static int read_bounded(int fd, char **out, size_t *len)
 	return 0;
 }
 
+/* A remote source's file from what is at hand (remote: a trust
+ * policy's build, whose update fetched it), read as open_file's would
+ * be: 0 with *buf, 1 when it is not to be read (report's build: never
+ * the network), or -ENOMEM.  One that is not at hand cannot be judged:
+ * a high finding, so that the policy does not serve it unjudged. */
+static int read_at_hand(const struct sfs_source *src, bool remote,
+                        const char *path, const struct sfs_file *fl,
+                        char **buf, size_t *len, struct sfs_diag_list *diags)
+{
+	if (!remote || !src->ops->open_at_hand)
+		return 1;
+	int fd = src->ops->open_at_hand(src, fl);
+	if (fd == -ENOMEM)
+		return fd;
+	if (fd < 0) {
+		int rc = sfs_diag_add_rule(diags, SFS_RISK_HIGH,
+		                           "security/unfetched", path, 0, 0,
+		                           "not fetched from %s, so not judged: "
+		                           "%s", src->root ? src->root : "its "
+		                           "source", sfs_strerror(-fd));
+		return rc < 0 ? rc : 1;
+	}
+	int rc = read_bounded(fd, buf, len);
+	close(fd);
+	return rc;
+}
+
 int sfs_security_scan_skill(const struct sfs_security *sec,
                             const struct sfs_source *src, const char *dir,
                             const struct sfs_tree *tree, const char *md,
-                            size_t md_len, struct sfs_diag_list *diags)
+                            size_t md_len, bool remote,
+                            struct sfs_diag_list *diags)
 {
 	const struct sfs_skill skill = { .dir = dir };
 	const char **names = malloc((tree->nfiles + 1) * sizeof(*names));
@@ -407,7 +435,20 @@ int sfs_security_scan_skill(const struct sfs_security *sec,
 			memcpy(buf, held, len);
 			buf[len] = '\0';
 		} else if (src->ops->caps & SFS_SOURCE_READS_REMOTE) {
-			continue;   /* never the network: what is at hand only */
+			/* never the network: what is at hand only */
+			if (asprintf(&path, "%s/%s", dir, fl->source ?
+			             fl->source : fl->path) < 0) {
+				rc = -ENOMEM;
+				break;
+			}
+			rc = read_at_hand(src, remote, path, fl, &buf, &len,
+			                  diags);
+			free(path);
+			path = NULL;
+			if (rc != 0) {
+				rc = rc < 0 ? rc : 0;
+				continue;
+			}
 		} else {
 			int fd = src->ops->open_file(src, -1, &skill, fl);
 			if (fd < 0)

@@ -1272,10 +1272,11 @@ static int open_file(const struct sfs_source *src, int root_fd,
  * clone (git_fetch.c), on a thread of its own that opts' stop stops
  * waiting for; a server's ttl is not its. */
 static int update(const char *root, const struct sfs_source_options *opts,
-                  const char *cache_dir, bool skill_mds, char *version,
-                  size_t vlen, unsigned *ttl_ms, char *why, size_t wlen)
+                  const char *cache_dir, enum sfs_fetch_ahead ahead,
+                  char *version, size_t vlen, unsigned *ttl_ms, char *why,
+                  size_t wlen)
 {
-	(void)skill_mds;
+	(void)ahead;   /* a fetch brings every object */
 	(void)ttl_ms;
 	return sfs_source_git_update(root, cache_dir, opts, version, vlen,
 	                             why, wlen);

@@ -640,10 +640,11 @@ static int in_cache(const struct mcp_source *m, const uint8_t sha256[32])
 	return rc;
 }
 
-/* A SKILL.md not fetched yet has another identity than the same file
+/* A file not fetched yet has another identity than the same file
  * fetched, or found not to match the listing: the build after the fetch
- * validates the file (or withdraws the skill), where the one before could
- * only validate the listed frontmatter. */
+ * validates a SKILL.md (or withdraws the skill), where the one before
+ * could only validate the listed frontmatter, and under a trust policy
+ * judges a file the one before could not (security/unfetched). */
 static int mark_unfetched(const struct mcp_source *m, struct sfs_file *e)
 {
 	int cached = in_cache(m, e->sha256);
@@ -682,7 +683,7 @@ static int add_file(struct lister *l, const cJSON *r)
 			return hide(l, uri, "listed twice, or also a folder");
 	struct sfs_file *e;
 	int rc = sfs_listed_add_file(&l->out, rel, want.size, want.sha256, &e);
-	if (rc == 0 && strcmp(rel, "SKILL.md") == 0)
+	if (rc == 0)
 		rc = mark_unfetched(l->m, e);
 	return rc;
 }
@@ -1111,6 +1112,22 @@ static int open_file(const struct sfs_source *src, int root_fd,
 	return fd == -EEXIST || fd == -ENOENT ? -EIO : fd;
 }
 
+/* A file's verified bytes, only from the cache (the security pass's):
+ * -ENOENT when they would have to be fetched, -EIO when what is in their
+ * way cannot be removed. */
+static int open_at_hand(const struct sfs_source *src,
+                        const struct sfs_file *f)
+{
+	struct mcp_source *m = src->state;
+	char *blocked;
+
+	if (!m || !m->ready || !S_ISREG(f->mode) || !f->hashed)
+		return -EINVAL;
+	int fd = open_blob(m, f, &blocked);
+	free(blocked);   /* said by a read of the file */
+	return fd == -EEXIST ? -EIO : fd;
+}
+
 /* A server run as a command (mcp+stdio:NAME) runs only for an update:
  * it is refreshed by fetch_interval and SIGHUP, never heard, and takes
  * no token. */
@@ -1150,6 +1167,7 @@ const struct sfs_source_ops sfs_source_mcp = {
 	.open_skill_md = open_skill_md,
 	.listed_frontmatter = listed_frontmatter,
 	.open_file = open_file,
+	.open_at_hand = open_at_hand,
 	.version = version,
 	.version_key = "listing",
 	.release = release,

@@ -10,7 +10,9 @@
  * first read (resources/read) and kept only when its bytes have the size
  * and sha256 the listing gives, and for a SKILL.md a frontmatter equal to
  * the listed one field by field.  (skillsfs check asks for every SKILL.md
- * with the listing, to validate each file itself.)
+ * with the listing, to validate each file itself; a trust policy,
+ * withhold or hold, for every file, so that the security pass judges a
+ * skill whole before it is served.)
  *
  * The cache folder holds, below mcp/:
  *
@@ -385,33 +387,79 @@ static int list_all(struct sfs_mcp_client *c, cJSON *skills, unsigned *ttl_ms,
 	return rc;
 }
 
-/* Reads and keeps the SKILL.md that the blob cache does not hold yet of
- * each skill (all), or of each whose entry gives no frontmatter to build
- * from.  A file that does not match the listing is recorded and left out
- * (discover reports it); only what stops the update fails it. */
-static int fetch_skill_mds(struct sfs_mcp_client *c, const char *cache_dir,
-                           const char *state, const cJSON *skills, bool all,
-                           char *why, size_t wlen)
+/* want fetched unless the blob cache holds it: 0, or what stops the
+ * update (a file that does not match the listing is recorded and left
+ * out: discover or its read reports it). */
+static int fetch_missing(struct sfs_mcp_client *c, const char *cache_dir,
+                         const char *state, const struct sfs_mcp_file *want,
+                         char *why, size_t wlen)
+{
+	char *blob = sfs_mcp_blob_path(cache_dir, want->sha256);
+	if (!blob)
+		return -ENOMEM;
+	int rc = access(blob, F_OK) == 0 ? 0 :
+	         fetch_with(c, cache_dir, state, want, why, wlen);
+	free(blob);
+	if (rc < 0 && rc != -EBADMSG && rc != -EPROTO)
+		return rc;
+	why[0] = '\0';
+	return 0;
+}
+
+/* Every file an entry lists besides its SKILL.md (a trust policy's: the
+ * security pass judges each before the skill is served).  A resource
+ * without a size and a digest is left for list() to report. */
+static int fetch_resources(struct sfs_mcp_client *c, const char *cache_dir,
+                           const char *state, const cJSON *entry,
+                           const struct sfs_mcp_file *md, char *why,
+                           size_t wlen)
+{
+	const cJSON *r;
+	int rc = 0;
+
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(entry,
+	                                                       "resources")) {
+		struct sfs_mcp_file want;
+		if (sfs_mcp_file_parse(r, &want) < 0 ||
+		    strcmp(want.uri, md->uri) == 0)
+			continue;
+		rc = fetch_missing(c, cache_dir, state, &want, why, wlen);
+		/* larger than an answer may be: never served, and the
+		 * security pass says it could not judge it */
+		if (rc == -EFBIG)
+			rc = 0;
+		if (rc < 0)
+			break;
+		why[0] = '\0';
+	}
+	return rc;
+}
+
+/* Reads and keeps what the blob cache does not hold yet of each skill:
+ * its SKILL.md when the entry gives no frontmatter to build from, or
+ * (ahead) every SKILL.md, or every file. */
+static int fetch_ahead(struct sfs_mcp_client *c, const char *cache_dir,
+                       const char *state, const cJSON *skills,
+                       enum sfs_fetch_ahead ahead, char *why, size_t wlen)
 {
 	const cJSON *entry;
+	int rc = 0;
 
 	cJSON_ArrayForEach(entry, skills) {
 		struct sfs_mcp_file want;
 		if (sfs_mcp_skill_md_of(entry, &want) < 0)
 			continue;   /* discover says what is wrong with it */
-		if (!all && cJSON_IsObject(want.frontmatter))
+		if (ahead == SFS_FETCH_LISTING &&
+		    cJSON_IsObject(want.frontmatter))
 			continue;   /* fetched when it is read */
-		char *blob = sfs_mcp_blob_path(cache_dir, want.sha256);
-		if (!blob)
-			return -ENOMEM;
-		int rc = access(blob, F_OK) == 0 ? 0 :
-		         fetch_with(c, cache_dir, state, &want, why, wlen);
-		free(blob);
-		if (rc < 0 && rc != -EBADMSG && rc != -EPROTO)
-			return rc;
-		why[0] = '\0';
+		rc = fetch_missing(c, cache_dir, state, &want, why, wlen);
+		if (rc == 0 && ahead == SFS_FETCH_ALL_FILES)
+			rc = fetch_resources(c, cache_dir, state, entry, &want,
+			                     why, wlen);
+		if (rc < 0)
+			break;
 	}
-	return 0;
+	return rc;
 }
 
 /* Stores the listing of `location` under state; its digest in version. */
@@ -454,7 +502,7 @@ static int store_listing(const char *state, const char *location,
 
 int sfs_source_mcp_update(const char *root,
                           const struct sfs_source_options *opts,
-                          const char *cache_dir, bool skill_mds,
+                          const char *cache_dir, enum sfs_fetch_ahead ahead,
                           char *version, size_t vlen, unsigned *ttl_ms,
                           char *why, size_t wlen)
 {
@@ -484,8 +532,8 @@ int sfs_source_mcp_update(const char *root,
 	if (rc == 0)
 		rc = !skills ? -ENOMEM : list_all(c, skills, ttl_ms, why, wlen);
 	if (rc == 0)
-		rc = fetch_skill_mds(c, cache_dir, state, skills, skill_mds,
-		                     why, wlen);
+		rc = fetch_ahead(c, cache_dir, state, skills, ahead, why,
+		                 wlen);
 	if (rc == 0)
 		rc = store_listing(state, u.location, skills, version, vlen,
 		                   why, wlen);

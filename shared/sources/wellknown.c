@@ -208,6 +208,7 @@ struct update {
 	const struct sfs_source_options *opts;
 	char *why;
 	size_t wlen;
+	enum sfs_fetch_ahead ahead;
 };
 
 /* Fetches a file whole and keeps it when its bytes are f's (or, f
@@ -265,11 +266,13 @@ static long long cached_size(const struct update *up,
 
 /* The size of f: the index's, else the cache's, else a HEAD's, else the
  * file's fetched.  A SKILL.md is fetched when the cache does not hold it
- * (a build reads it), and so is every file of a v0.1 index. */
+ * (a build reads it), and so is every file of a v0.1 index, and every
+ * file under a trust policy (up->ahead: the security pass judges it). */
 static int file_size(struct update *up, const char *name,
                      struct sfs_wk_file *f, long long *size)
 {
-	bool fetch_now = !f->has_digest || strcmp(f->path, "SKILL.md") == 0;
+	bool fetch_now = !f->has_digest || strcmp(f->path, "SKILL.md") == 0 ||
+	                 up->ahead == SFS_FETCH_ALL_FILES;
 	char *url, *body;
 	size_t len;
 
@@ -488,15 +491,15 @@ static int fetch_index(struct update *up, struct sfs_wk_index *idx)
 }
 
 static int update(const char *root, const struct sfs_source_options *opts,
-                  const char *cache_dir, bool skill_mds, char *version,
-                  size_t vlen, unsigned *ttl_ms, char *why, size_t wlen)
+                  const char *cache_dir, enum sfs_fetch_ahead ahead,
+                  char *version, size_t vlen, unsigned *ttl_ms, char *why,
+                  size_t wlen)
 {
 	struct sfs_source_url u;
 	struct sfs_wk_index idx = { 0 };
 	cJSON *doc = cJSON_CreateObject();
 	int rc = sfs_source_url_parse_why(root, &u, why, wlen);
 
-	(void)skill_mds;   /* every SKILL.md is fetched */
 	(void)ttl_ms;
 	if (rc < 0) {
 		cJSON_Delete(doc);
@@ -505,7 +508,7 @@ static int update(const char *root, const struct sfs_source_options *opts,
 	char *state = cache_dir ? state_path(cache_dir, u.location) : NULL;
 	struct update up = { .location = u.location, .cache_dir = cache_dir,
 	                     .state = state, .opts = opts, .why = why,
-	                     .wlen = wlen };
+	                     .wlen = wlen, .ahead = ahead };
 	if (!state) {
 		snprintf(why, wlen, "no cache folder to fetch into (set "
 		         "XDG_CACHE_HOME or HOME, or -o cache_dir)");
@@ -999,6 +1002,17 @@ static char *cache_path(const struct sfs_source_url *u, const char *cache_dir)
 	return state_path(cache_dir, u->location);
 }
 
+/* A file's verified bytes, only from the cache (the security pass's). */
+static int open_at_hand(const struct sfs_source *src,
+                        const struct sfs_file *f)
+{
+	const struct wk_source *w = src->state;
+
+	if (!w || !w->ready || !S_ISREG(f->mode) || !f->hashed)
+		return -EINVAL;
+	return open_verified(w->cache_dir, f->sha256, f->size);
+}
+
 const struct sfs_source_ops sfs_source_wellknown = {
 	.kind = "wellknown",
 	.prefix = PREFIX,
@@ -1015,6 +1029,7 @@ const struct sfs_source_ops sfs_source_wellknown = {
 	.open_skill_md = open_skill_md,
 	.listed_frontmatter = listed_frontmatter,
 	.open_file = open_file,
+	.open_at_hand = open_at_hand,
 	.version = version,
 	.version_key = "index",
 	.release = release,

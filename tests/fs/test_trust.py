@@ -8,6 +8,7 @@ downloads, an instruction in Unicode tag characters) until the operator
 accepts the finding for that very content (accept: in the configuration
 file, read again at SIGHUP), when the new version is published."""
 
+import hashlib
 import json
 import os
 import signal
@@ -17,6 +18,7 @@ import unittest
 
 from mountlib import FETCHING, REFRESH_TIMEOUT, SKILLSFS, MountTestCase, sha256_file, wait_for, write_skill
 from test_git_sources import GitRepos
+from test_wellknown_source import Site, entry, skill_md
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from mcpskillserver import SkillServer  # noqa: E402
@@ -249,8 +251,8 @@ class RemoteTrust(MountTestCase):
         if not SkillServer.available():
             self.skipTest("needs node and the MCP SDK (npm ci in tests/mcp)")
         self.served = os.path.join(self.make_dir(), "skills")
-        # a mount reads an MCP skill's SKILL.md, not its scripts, ahead
-        # of need: the hidden instruction is in SKILL.md
+        # the hidden instruction is in SKILL.md (a script's finding:
+        # mcp_script_source)
         write_skill(self.served, "pdf-forms")
         write_skill(self.served, "stealer", description="Take notes." + HIDDEN)
         self.srv = SkillServer(self.served)
@@ -276,6 +278,100 @@ class RemoteTrust(MountTestCase):
                                 before.replace("A skill made by a test.",
                                                "Fill PDF forms." + HIDDEN),
                                 "security/unicode-tag")
+
+    # ---- an MCP skill's scripts -------------------------------------------
+
+    def mcp_script_source(self, lie=()):
+        """pdf-forms with a benign script, stealer with one that runs
+        what it downloads: under a policy a mount fetches every file of
+        an MCP skill and judges it before serving the skill."""
+        if not SkillServer.available():
+            self.skipTest("needs node and the MCP SDK (npm ci in tests/mcp)")
+        self.served = os.path.join(self.make_dir(), "skills")
+        write_skill(self.served, "pdf-forms", files={"scripts/fill.sh": BENIGN_SCRIPT})
+        write_skill(self.served, "stealer", files={"scripts/setup.sh": FETCH_EXEC})
+        self.cache = self.make_dir()
+        self.srv = SkillServer(self.served, lie=lie)
+        self.addCleanup(self.srv.stop)
+        return ["--source", "mcp+" + self.srv.url, "-o", "fetch_interval=0",
+                "-o", "cache_dir=" + self.cache]
+
+    def cached(self, text):
+        """Whether the cache holds the verified bytes of text."""
+        hexd = hashlib.sha256(text.encode()).hexdigest()
+        return os.path.exists(os.path.join(self.cache, "mcp", "blobs", hexd))
+
+    def test_mcp_script_withhold(self):
+        m = self.mount([], self.mcp_script_source() + ["-o", "trust=withhold"])
+        self.assertEqual(os.listdir(m.file("skills")), ["pdf-forms"])
+        e = status_entry(m, "stealer")
+        self.assertEqual(e["state"], "withheld")
+        [f] = [d for d in e["diagnostics"] if d.get("rule") == "security/fetch-exec"]
+        self.assertTrue(f["file"].endswith("stealer/scripts/setup.sh"), f)
+        self.assertEqual(read_script(m), BENIGN_SCRIPT)
+
+    def test_mcp_script_report(self):
+        m = self.mount([], self.mcp_script_source())
+        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["pdf-forms", "stealer"])
+        # nothing fetched ahead of need: the script only when it is read
+        self.assertFalse(self.cached(FETCH_EXEC))
+        with open(m.file("skills", "stealer", "scripts", "setup.sh"), "rb") as f:
+            self.assertEqual(f.read(), FETCH_EXEC.encode())
+        self.assertTrue(self.cached(FETCH_EXEC))
+
+    def test_mcp_script_hold(self):
+        m = self.mount([], self.mcp_script_source() + ["-o", "trust=hold", "--config", self.conf])
+
+        def edit():
+            with open(os.path.join(self.served, "pdf-forms", "scripts", "fill.sh"), "w") as f:
+                f.write(FETCH_EXEC)
+            self.srv.reload()
+        self.held_then_accepted(m, edit, "scripts/fill.sh", BENIGN_SCRIPT, FETCH_EXEC,
+                                "security/fetch-exec")
+
+    def test_mcp_script_not_verified_is_withheld(self):
+        lie = ["skill://pdf-forms/scripts/fill.sh"]
+        m = self.mount([], self.mcp_script_source(lie) + ["-o", "trust=withhold"])
+        e = wait_for(lambda: (status_entry(m, "pdf-forms") or {}).get("state") == "withheld"
+                     and status_entry(m, "pdf-forms"), timeout=WAIT, what="pdf-forms withheld")
+        self.assertIn("security/unfetched", [d.get("rule") for d in e["diagnostics"]])
+        self.assertEqual(os.listdir(m.file("skills")), [])
+
+
+class WellKnownTrust(MountTestCase):
+    """A well-known skills index's files under withhold: fetched with
+    the index and judged before a skill is served; under report only
+    SKILL.md is fetched ahead of need."""
+
+    def setUp(self):
+        self.site = Site(self.make_dir())
+        self.addCleanup(self.site.stop)
+        skills = {"pdf-forms": {"SKILL.md": skill_md("pdf-forms", "Fill in PDF forms."),
+                                "scripts/fill.sh": BENIGN_SCRIPT.encode()},
+                  "stealer": {"SKILL.md": skill_md("stealer", "Set things up."),
+                              "scripts/setup.sh": FETCH_EXEC.encode()}}
+        for name, files in skills.items():
+            self.site.put_skill(name, files)
+        self.site.put_index([entry(n, d, f) for n, d, f in
+                             (("pdf-forms", "Fill in PDF forms.", skills["pdf-forms"]),
+                              ("stealer", "Set things up.", skills["stealer"]))])
+
+    def mount_site(self, trust):
+        return self.mount([], ["--source", self.site.url, "-o", "cache_dir=" + self.make_dir(),
+                               "-o", "fetch_interval=0", "-o", "trust=" + trust])
+
+    def test_withhold(self):
+        m = self.mount_site("withhold")
+        self.assertTrue(self.site.gets("stealer", "scripts/setup.sh"))
+        self.assertEqual(os.listdir(m.file("skills")), ["pdf-forms"])
+        e = status_entry(m, "stealer")
+        self.assertEqual(e["state"], "withheld")
+        self.assertIn("security/fetch-exec", [d.get("rule") for d in e["diagnostics"]])
+
+    def test_report(self):
+        m = self.mount_site("report")
+        self.assertFalse(self.site.gets("stealer", "scripts/setup.sh"))
+        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["pdf-forms", "stealer"])
 
 
 class OverSkillsfsMcp(RemoteTrust):
@@ -398,6 +494,8 @@ class OverSkillsfsMcp(RemoteTrust):
     # the mount's own tests run in RemoteTrust
     test_git_withhold = test_git_hold = None
     test_mcp_withhold = test_mcp_hold = None
+    test_mcp_script_withhold = test_mcp_script_report = test_mcp_script_hold = None
+    test_mcp_script_not_verified_is_withheld = None
 
 
 if __name__ == "__main__":
