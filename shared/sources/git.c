@@ -42,6 +42,7 @@
 #include "git_big.h"
 #include "git_blobs.h"
 #include "git_digests.h"
+#include "git_units.h"
 #include "git_names.h"
 #include "git_verify.h"
 #include "sshsig.h"
@@ -88,6 +89,10 @@ struct git_source {
 	gid_t gid;
 	bool ready;                 /* discover resolved the commit */
 	struct sfs_git_big *big;    /* big blobs' bytes for reads; owned */
+	/* The units a former mount kept (git_units.c), read by a build
+	 * with no previous catalog; owned until the build took them. */
+	struct sfs_git_units *kept;
+	bool missed;                /* a skill was read: keep them again */
 };
 
 static const char *git_message(void)
@@ -151,6 +156,7 @@ static void release(struct sfs_source *src)
 		pthread_mutex_destroy(&g->handles[i].lock);
 	}
 	sfs_git_digests_close(g->digests);
+	sfs_git_units_free(g->kept);
 	sfs_git_big_free(g->big);
 	pthread_mutex_destroy(&g->lock);
 	pthread_mutex_destroy(&g->digests_lock);
@@ -437,6 +443,18 @@ static struct sfs_unit *same_tree(const struct finder *w, const char *dir,
 	return git_oid_equal(&was, id) ? u : NULL;
 }
 
+/* The unit a former mount kept of the skill folder dir listed from this
+ * very tree (git_units.c), or NULL; the build's copy is a miss. */
+static struct sfs_unit *kept_tree(const struct finder *w, const char *dir,
+                                  const git_oid *id)
+{
+	struct sfs_unit *u = sfs_git_units_find(w->g->kept, dir, id->id);
+
+	if (!u)
+		w->g->missed = true;
+	return u;
+}
+
 static int add_found(struct finder *w, const char *path, const char *md,
                      const git_tree *t)
 {
@@ -452,6 +470,9 @@ static int add_found(struct finder *w, const char *path, const char *md,
 		.dir = dir, .skill_md = md, .root = w->root,
 		.same = same_tree(w, dir, git_tree_id(t)),
 	};
+	if (!s->found[s->nfound - 1].same)
+		s->found[s->nfound - 1].same = kept_tree(w, dir,
+		                                         git_tree_id(t));
 	return 0;
 }
 
@@ -559,6 +580,70 @@ static int find_skills(struct git_source *g, struct sfs_scan *s,
 	return rc;
 }
 
+static void units_for(const struct git_source *g, bool strict,
+                      unsigned max_depth, size_t max_files, unsigned idx,
+                      struct sfs_git_units_for *f)
+{
+	*f = (struct sfs_git_units_for){
+		.strict = strict, .max_depth = max_depth,
+		.max_files = max_files, .time = g->time, .uid = g->uid,
+		.gid = g->gid, .root = idx,
+	};
+}
+
+/* What a former mount kept of the root's units, for a build that has no
+ * previous catalog to take them from (a start).  A file that is not
+ * what this program wrote under its key is a warning and ignored. */
+static int take_kept(struct git_source *g, struct sfs_scan *s, unsigned idx)
+{
+	struct sfs_git_units_for f;
+	uint8_t key[SFS_GIT_UNITS_KEY_LEN];
+
+	g->missed = false;
+	sfs_git_units_free(g->kept);
+	g->kept = NULL;
+	if (!g->cache_dir || !sfs_git_digests_key(g->digests, key))
+		return 0;
+	units_for(g, s->strict, s->max_depth, s->max_files, idx, &f);
+	int rc = sfs_git_units_load(g->cache_dir, g->url, key, &f, &g->kept);
+	if (rc == -EBADMSG)
+		return sfs_diag_add(s->global, SFS_WARNING, g->url, 0, 0, "",
+		                    "the skills kept in the cache folder "
+		                    "(%s/git-units) are not used: not written "
+		                    "by this program under its key (corrupt or "
+		                    "forged); every skill is read again",
+		                    g->cache_dir);
+	return rc == -ENOMEM ? rc : 0;
+}
+
+/* After a build that read a skill no former mount kept: the root's units
+ * kept for the next start, in place of the former ones. */
+static void built(const struct sfs_source *src, const struct sfs_catalog *cat,
+                  unsigned idx)
+{
+	struct git_source *g = src->state;
+	struct sfs_git_units_for f;
+	uint8_t key[SFS_GIT_UNITS_KEY_LEN];
+
+	if (!g || !g->ready)
+		return;
+	pthread_mutex_lock(&g->lock);
+	/* the catalog holds its own references */
+	sfs_git_units_free(g->kept);
+	g->kept = NULL;
+	if (g->missed && g->cache_dir && g->digests &&
+	    sfs_git_digests_key(g->digests, key)) {
+		units_for(g, cat->strict, cat->max_depth, cat->max_files, idx,
+		          &f);
+		/* a cache that cannot be written: the next start reads every
+		 * skill, as this one did */
+		(void)sfs_git_units_save(g->cache_dir, g->url, key, &f,
+		                         cat->units, cat->nunits);
+	}
+	g->missed = false;
+	pthread_mutex_unlock(&g->lock);
+}
+
 static int discover(const struct sfs_source *src, struct sfs_scan *s,
                     unsigned idx, bool *exists)
 {
@@ -579,6 +664,8 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
 		g->digests = sfs_git_digests_open(g->cache_dir);
 		rc = g->digests ? 0 : -ENOMEM;
 	}
+	if (rc == 0 && g->ready && !s->reuse)
+		rc = take_kept(g, s, idx);
 	if (rc == 0 && g->ready) {
 		*exists = true;
 		rc = find_skills(g, s, idx);
@@ -1317,5 +1404,6 @@ const struct sfs_source_ops sfs_source_git = {
 	.open_file = open_file,
 	.version = version,
 	.version_key = "commit",
+	.built = built,
 	.release = release,
 };
