@@ -52,9 +52,10 @@ static char *room(struct walk *w, size_t n)
 }
 
 /* Saving: the offset of *slot in the copy; reading: the pointer back,
- * checked to hold `bytes` bytes inside the allocation (a string when
- * bytes is 0). */
-static void fix(struct walk *w, const void *const *slot, size_t bytes)
+ * checked to hold `bytes` bytes inside the allocation (with `string`, a
+ * NUL-terminated string).  An empty array may point at the very end. */
+static void fix_at(struct walk *w, const void *const *slot, size_t bytes,
+                   bool string)
 {
 	size_t at = (size_t)((const char *)slot - w->base);
 	uint64_t off;
@@ -65,7 +66,8 @@ static void fix(struct walk *w, const void *const *slot, size_t bytes)
 		const char *p = *slot;
 		if (!p)
 			off = 0;
-		else if (p >= w->base && p < w->base + w->size)
+		else if (p >= w->base && (p < w->base + w->size ||
+		                          (!string && p == w->base + w->size)))
 			off = (uint64_t)(p - w->base) + 1;
 		else {
 			w->bad = true;
@@ -76,17 +78,23 @@ static void fix(struct walk *w, const void *const *slot, size_t bytes)
 	}
 	memcpy(&off, slot, sizeof(off));
 	const char *p = off ? w->base + off - 1 : NULL;
-	if (off && (off - 1 >= w->size || w->size - (off - 1) < bytes ||
-	            (!bytes && !memchr(p, '\0', w->size - (off - 1)))))
+	if (off && (off - 1 > w->size || w->size - (off - 1) < bytes ||
+	            (string && (off - 1 == w->size ||
+	                        !memchr(p, '\0', w->size - (off - 1))))))
 		w->bad = true;
 	memcpy((void *)slot, &p, sizeof(p));
+}
+
+static void fix(struct walk *w, const void *const *slot, size_t bytes)
+{
+	fix_at(w, slot, bytes, false);
 }
 
 /* A rule: static text, kept after the unit. */
 static void fix_rule(struct walk *w, const char *const *slot)
 {
 	if (!w->saving || !*slot || w->bad) {
-		fix(w, (const void *const *)slot, 0);
+		fix_at(w, (const void *const *)slot, 0, true);
 		return;
 	}
 	size_t n = strlen(*slot) + 1;
@@ -101,7 +109,9 @@ static void fix_rule(struct walk *w, const char *const *slot)
 	memcpy(w->copy + ((const char *)slot - w->base), &off, sizeof(off));
 }
 
-#define FIX(w, slot, bytes) fix(w, (const void *const *)&(slot), bytes)
+/* A string */
+#define FIX(w, slot) \
+	fix_at(w, (const void *const *)&(slot), 0, true)
 
 /* An array of n elements: the slot, then whether it can be walked. */
 static bool fix_array(struct walk *w, const void *const *slot, size_t n,
@@ -112,7 +122,9 @@ static bool fix_array(struct walk *w, const void *const *slot, size_t n,
 		return false;
 	}
 	fix(w, slot, n * elem);
-	return !w->bad && (*slot || !n);
+	if (!*slot && n)
+		w->bad = true;   /* n elements at NULL */
+	return !w->bad;
 }
 
 #define ARRAY(w, slot, n) \
@@ -121,15 +133,15 @@ static bool fix_array(struct walk *w, const void *const *slot, size_t n,
 static void strings(struct walk *w, const char *const *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		FIX(w, v[i], 0);
+		FIX(w, v[i]);
 }
 
 static void diags(struct walk *w, const struct sfs_diag *v, size_t n)
 {
 	for (size_t i = 0; i < n && !w->bad; i++) {
-		FIX(w, v[i].file, 0);
-		FIX(w, v[i].field, 0);
-		FIX(w, v[i].message, 0);
+		FIX(w, v[i].file);
+		FIX(w, v[i].field);
+		FIX(w, v[i].message);
 		fix_rule(w, &v[i].rule);
 	}
 }
@@ -137,20 +149,20 @@ static void diags(struct walk *w, const struct sfs_diag *v, size_t n)
 static void files(struct walk *w, const struct sfs_file *v, size_t n)
 {
 	for (size_t i = 0; i < n && !w->bad; i++) {
-		FIX(w, v[i].path, 0);
-		FIX(w, v[i].source, 0);
-		FIX(w, v[i].name, 0);
-		FIX(w, v[i].link, 0);
+		FIX(w, v[i].path);
+		FIX(w, v[i].source);
+		FIX(w, v[i].name);
+		FIX(w, v[i].link);
 	}
 }
 
 static void refs(struct walk *w, const struct sfs_ref *v, size_t n)
 {
 	for (size_t i = 0; i < n && !w->bad; i++) {
-		FIX(w, v[i].id, 0);
-		FIX(w, v[i].path, 0);
-		FIX(w, v[i].title, 0);
-		FIX(w, v[i].mime_type, 0);
+		FIX(w, v[i].id);
+		FIX(w, v[i].path);
+		FIX(w, v[i].title);
+		FIX(w, v[i].mime_type);
 	}
 }
 
@@ -159,18 +171,18 @@ static void walk(struct walk *w, const struct sfs_unit *u)
 {
 	const struct sfs_skill *s = &u->skill;
 
-	FIX(w, u->dir, 0);
-	FIX(w, u->skill_md, 0);
-	FIX(w, u->skill_md_path, 0);
-	FIX(w, u->id, 0);
+	FIX(w, u->dir);
+	FIX(w, u->skill_md);
+	FIX(w, u->skill_md_path);
+	FIX(w, u->id);
 	if (ARRAY(w, u->dirs, u->ndirs))
 		strings(w, u->dirs, u->ndirs);
 	if (ARRAY(w, u->listing, u->nlisting))
 		diags(w, u->listing, u->nlisting);
-	FIX(w, s->id, 0);
-	FIX(w, s->description, 0);
-	FIX(w, s->dir, 0);
-	FIX(w, s->version, 0);
+	FIX(w, s->id);
+	FIX(w, s->description);
+	FIX(w, s->dir);
+	FIX(w, s->version);
 	if (ARRAY(w, s->tags, s->ntags))
 		strings(w, s->tags, s->ntags);
 	if (ARRAY(w, s->capabilities, s->ncapabilities))
@@ -185,12 +197,12 @@ static void walk(struct walk *w, const struct sfs_unit *u)
 		diags(w, s->diags, s->ndiags);
 	if (ARRAY(w, s->unlisted, s->nunlisted))
 		strings(w, s->unlisted, s->nunlisted);
-	FIX(w, s->plugin, 0);
+	FIX(w, s->plugin);
 	if (s->frontmatter_json.len >= w->size)
 		w->bad = true;
 	fix(w, (const void *const *)&s->frontmatter_json.p,
 	    s->frontmatter_json.len + 1);
-	FIX(w, s->headings, 0);
+	FIX(w, s->headings);
 }
 
 int sfs_unit_save(const struct sfs_unit *u, char **out, size_t *len,
