@@ -271,6 +271,9 @@ static void list_entries(struct survey *s)
 		{ "wellknown", add_server, "wellknown/" },
 		{ "wellknown/blobs", add_file, "wellknown/blobs/" },
 		{ "git-blobs", add_file, "git-blobs/" },
+		/* a git root's skills as its last start built them: read
+		 * at a start only, made again by the next one */
+		{ "git-units", add_file, "git-units/" },
 	};
 	struct stat st;
 

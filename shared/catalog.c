@@ -1388,6 +1388,7 @@ static int init_build(struct build *b, const struct sfs_config *cfg,
 		.max_entries = cfg->max_entries ? cfg->max_entries
 		                                : DEFAULT_MAX_ENTRIES,
 		.max_files = cat->max_files,
+		.strict = cfg->strict,
 		.paths = &b->paths,
 		.reuse = b->reuse,
 		.unit_if_unchanged = b->reuse ? sfs_unit_if_unchanged : NULL,
@@ -1624,6 +1625,11 @@ int sfs_catalog_build(const struct sfs_config *cfg, const sfs_catalog *prev,
 		rc = freeze(&b);
 	if (rc == 0)
 		b.cat->security = sfs_security_ref(b.sec);
+	for (size_t i = 0; rc == 0 && i < b.cat->nroots; i++) {
+		const struct sfs_source *src = &b.cat->sources[i];
+		if (src->ops->built)
+			src->ops->built(src, b.cat, (unsigned)i);
+	}
 	end_build(&b);
 	if (rc < 0) {
 		destroy(b.cat);

@@ -149,6 +149,8 @@ struct sfs_scan {
 	unsigned max_depth;
 	size_t max_entries;
 	size_t max_files;
+	bool strict;                     /* sfs_config.strict (units depend
+	                                    on it) */
 	struct sfs_strvec dirs;          /* folders read by discovery */
 	struct sfs_found *found;         /* owned (malloc) */
 	size_t nfound, capfound;
@@ -407,6 +409,7 @@ struct sfs_stamp {
  */
 struct sfs_unit {
 	_Atomic unsigned refs;
+	size_t size;                /* of the allocation */
 	const char *dir;            /* absolute source folder */
 	const char *skill_md;       /* the spelling found: "SKILL.md" or
 	                               "skill.md" */
@@ -469,6 +472,23 @@ bool sfs_unit_same_tree(const struct sfs_unit *u, const struct sfs_found *f,
  */
 struct sfs_unit *sfs_unit_if_unchanged(const struct sfs_scan *s,
                                        const struct sfs_probe *p);
+
+/* ---- unit_file.c: a unit kept across mounts --------------------------- */
+
+/* Appends the unit as bytes to *out (*len bytes used of *cap, grown with
+ * sfs_grow).  0, -ENOMEM, or -EINVAL for a unit that points outside
+ * itself. */
+int sfs_unit_save(const struct sfs_unit *u, char **out, size_t *len,
+                  size_t *cap);
+/* The unit kept at p (at most n bytes), one reference, and in *used the
+ * bytes it took; NULL when they are not one (or out of memory). */
+struct sfs_unit *sfs_unit_load(const char *p, size_t n, size_t *used);
+
+/* The build id of the running program (at most SFS_PROGRAM_ID_MAX bytes
+ * into out): what was kept by another build is not read.  0 when it has
+ * none. */
+#define SFS_PROGRAM_ID_MAX 32
+size_t sfs_program_id(uint8_t out[SFS_PROGRAM_ID_MAX]);
 
 /* ---- catalog.c: the snapshot itself ------------------------------------ */
 

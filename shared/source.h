@@ -23,6 +23,7 @@
 #include "skillsfs.h"
 
 struct sfs_arena;
+struct sfs_catalog;
 struct sfs_diag_list;
 struct sfs_found;
 struct sfs_scan;
@@ -194,6 +195,11 @@ struct sfs_source_ops {
 	 * for another, whose bytes cannot change before the next build. */
 	int (*pin)(const struct sfs_skill *s, const struct sfs_file *f);
 	int (*check_pinned)(int fd, const struct sfs_file *f);
+	/* Told the catalog built with the root (index idx), its units
+	 * final: what the source keeps of them for a later mount.  NULL:
+	 * nothing. */
+	void (*built)(const struct sfs_source *src,
+	              const struct sfs_catalog *cat, unsigned idx);
 	/* Frees state; NULL when the source has none. */
 	void (*release)(struct sfs_source *src);
 };

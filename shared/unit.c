@@ -254,9 +254,13 @@ struct sfs_unit *sfs_unit_make(const struct sfs_unit_draft *d)
 
 	if (k && (d->invalid || fm)) {
 		pack(&measure, d, k, fm);
-		fill.base = malloc(measure.off);
-		if (fill.base)
+		/* zeroed: the padding too is written when it is kept
+		 * (unit_file.c) */
+		fill.base = calloc(1, measure.off);
+		if (fill.base) {
 			pack(&fill, d, k, fm);
+			((struct sfs_unit *)fill.base)->size = measure.off;
+		}
 	}
 	cJSON_free(fm);
 	free(k);

@@ -42,6 +42,7 @@
 #include "git_big.h"
 #include "git_blobs.h"
 #include "git_digests.h"
+#include "git_units.h"
 #include "git_names.h"
 #include "git_verify.h"
 #include "sshsig.h"
@@ -89,6 +90,11 @@ struct git_source {
 	gid_t gid;
 	bool ready;                 /* discover resolved the commit */
 	struct sfs_git_big *big;    /* big blobs' bytes for reads; owned */
+	/* The units a former mount kept (git_units.c), read by a build
+	 * with no previous catalog; owned until the build took them. */
+	struct sfs_git_units *kept;
+	bool starting;              /* this build is such a one */
+	bool missed;                /* a skill was read: keep them again */
 };
 
 static const char *git_message(void)
@@ -109,6 +115,7 @@ static void free_state(struct git_source *g)
 		pthread_mutex_destroy(&g->handles[i].lock);
 	}
 	sfs_git_digests_close(g->digests);
+	sfs_git_units_free(g->kept);
 	sfs_git_big_free(g->big);
 	pthread_mutex_destroy(&g->lock);
 	pthread_mutex_destroy(&g->digests_lock);
@@ -433,6 +440,18 @@ static struct sfs_unit *same_tree(const struct finder *w, const char *dir,
 	return git_oid_equal(&was, id) ? u : NULL;
 }
 
+/* The unit a former mount kept of the skill folder dir listed from this
+ * very tree (git_units.c), or NULL; the build's copy is a miss. */
+static struct sfs_unit *kept_tree(const struct finder *w, const char *dir,
+                                  const git_oid *id)
+{
+	struct sfs_unit *u = sfs_git_units_find(w->g->kept, dir, id->id);
+
+	if (!u)
+		w->g->missed = true;
+	return u;
+}
+
 static int add_found(struct finder *w, const char *path, const char *md,
                      const git_tree *t)
 {
@@ -448,6 +467,9 @@ static int add_found(struct finder *w, const char *path, const char *md,
 		.dir = dir, .skill_md = md, .root = w->root,
 		.same = same_tree(w, dir, git_tree_id(t)),
 	};
+	if (!s->found[s->nfound - 1].same)
+		s->found[s->nfound - 1].same = kept_tree(w, dir,
+		                                         git_tree_id(t));
 	return 0;
 }
 
@@ -555,6 +577,75 @@ static int find_skills(struct git_source *g, struct sfs_scan *s,
 	return rc;
 }
 
+static void units_for(const struct git_source *g, bool strict,
+                      unsigned max_depth, size_t max_files, unsigned idx,
+                      struct sfs_git_units_for *f)
+{
+	*f = (struct sfs_git_units_for){
+		.strict = strict, .max_depth = max_depth,
+		.max_files = max_files, .time = g->time, .uid = g->uid,
+		.gid = g->gid, .root = idx,
+	};
+}
+
+/* What a former mount kept of the root's units, for a build that has no
+ * previous catalog to take them from (a start).  A file that is not
+ * what this program wrote under its key is a warning and ignored. */
+static int take_kept(struct git_source *g, struct sfs_scan *s, unsigned idx)
+{
+	struct sfs_git_units_for f;
+	uint8_t key[SFS_GIT_UNITS_KEY_LEN];
+
+	g->missed = false;
+	g->starting = true;
+	sfs_git_units_free(g->kept);
+	g->kept = NULL;
+	if (!g->own.cache_dir || !sfs_git_digests_key(g->digests, key))
+		return 0;
+	units_for(g, s->strict, s->max_depth, s->max_files, idx, &f);
+	int rc = sfs_git_units_load(g->own.cache_dir, g->own.url, key, &f, &g->kept);
+	if (rc == -EBADMSG)
+		return sfs_diag_add(s->global, SFS_WARNING, g->own.url, 0, 0, "",
+		                    "the skills kept in the cache folder "
+		                    "(%s/git-units) are not used: not written "
+		                    "by this program under its key (corrupt or "
+		                    "forged); every skill is read again",
+		                    g->own.cache_dir);
+	return rc == -ENOMEM ? rc : 0;
+}
+
+/* After a start that read a skill no former mount kept: the root's units
+ * kept for the next start, in place of the former ones.  Not after a
+ * rebuild (SIGHUP, a fetch), whose new generation would wait for the
+ * file: 22.6 MB at 10,000 skills, and a switch of one skill took 432 ms
+ * instead of about 100 (scripts/bench-git, 2026-11-26); a commit served
+ * only since then is read whole at the next start, and kept then. */
+static void built(const struct sfs_source *src, const struct sfs_catalog *cat,
+                  unsigned idx)
+{
+	struct git_source *g = src->state;
+	struct sfs_git_units_for f;
+	uint8_t key[SFS_GIT_UNITS_KEY_LEN];
+
+	if (!g || !g->ready)
+		return;
+	pthread_mutex_lock(&g->lock);
+	/* the catalog holds its own references */
+	sfs_git_units_free(g->kept);
+	g->kept = NULL;
+	if (g->starting && g->missed && g->own.cache_dir && g->digests &&
+	    sfs_git_digests_key(g->digests, key)) {
+		units_for(g, cat->strict, cat->max_depth, cat->max_files, idx,
+		          &f);
+		/* a cache that cannot be written: the next start reads every
+		 * skill, as this one did */
+		(void)sfs_git_units_save(g->own.cache_dir, g->own.url, key, &f,
+		                         cat->units, cat->nunits);
+	}
+	g->missed = false;
+	pthread_mutex_unlock(&g->lock);
+}
+
 static int discover(const struct sfs_source *src, struct sfs_scan *s,
                     unsigned idx, bool *exists)
 {
@@ -575,6 +666,8 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
 		g->digests = sfs_git_digests_open(g->own.cache_dir);
 		rc = g->digests ? 0 : -ENOMEM;
 	}
+	if (rc == 0 && g->ready && !s->reuse)
+		rc = take_kept(g, s, idx);
 	if (rc == 0 && g->ready) {
 		*exists = true;
 		rc = find_skills(g, s, idx);
@@ -1316,5 +1409,6 @@ const struct sfs_source_ops sfs_source_git = {
 	.open_file = open_file,
 	.version = version,
 	.version_key = "commit",
+	.built = built,
 	.release = release,
 };

@@ -311,6 +311,15 @@ void sfs_git_digests_flush(struct sfs_git_digests *d)
 	d->npending = 0;
 }
 
+bool sfs_git_digests_key(const struct sfs_git_digests *d, uint8_t key[32])
+{
+	_Static_assert(KEY_LEN == 32, "the key's length");
+	if (d->fd < 0)
+		return false;
+	memcpy(key, d->key, KEY_LEN);
+	return true;
+}
+
 void sfs_git_digests_close(struct sfs_git_digests *d)
 {
 	if (!d)

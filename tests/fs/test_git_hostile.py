@@ -13,6 +13,7 @@ import errno
 import hashlib
 import os
 import pwd
+import shutil
 import sys
 import signal
 import subprocess
@@ -208,8 +209,8 @@ class GitCachesVerified(MountTestCase):
     def blob_id(self, rel):
         return self.repos.git(self.work, "rev-parse", "HEAD:skills/truth/" + rel)
 
-    def description(self, m):
-        [entry] = m.json("index.json")["skills"]
+    def description(self, m, name="truth"):
+        [entry] = [e for e in m.json("index.json")["skills"] if e["frontmatter"]["name"] == name]
         return entry["frontmatter"]["description"]
 
     def test_a_forged_kept_skill_md_is_not_published(self):
@@ -224,11 +225,72 @@ class GitCachesVerified(MountTestCase):
         os.chmod(kept, 0o600)
         with open(kept, "wb") as f:
             f.write(forged)
+        # the skill kept whole (git-units) would not read SKILL.md at all
+        shutil.rmtree(os.path.join(self.cache, "git-units"))
         m = self.mount_work()
         self.assertEqual(self.description(m), self.DESCRIPTION)
         self.assertNotIn(self.FORGED, m.read("index.json").decode())
         with open(kept, "rb") as f:
             self.assertEqual(f.read(), real, "the forged file was not replaced")
+
+    def kept_units(self):
+        """The one file of git-units (the skills a mount kept for the next
+        start)."""
+        folder = os.path.join(self.cache, "git-units")
+        names = os.listdir(folder) if os.path.isdir(folder) else []
+        self.assertEqual(len(names), 1, "git-units holds %r" % names)
+        return os.path.join(folder, names[0])
+
+    def test_kept_skills_are_taken_at_a_start_and_a_changed_one_read_again(self):
+        write(os.path.join(self.work, "skills", "other", "SKILL.md"),
+              "---\nname: other\ndescription: Another skill.\n---\nBody.\n")
+        self.repos.commit(self.work, "two skills")
+        m = self.mount_work()
+        self.assertEqual(len(m.json("index.json")["skills"]), 2)
+        m.cleanup()
+        kept = self.kept_units()
+        with open(kept, "rb") as f:
+            self.assertIn(self.DESCRIPTION.encode(), f.read())
+        # the same commit again: served from what was kept, as it was
+        m = self.mount_work()
+        self.assertEqual(self.description(m, "truth"), self.DESCRIPTION)
+        self.assertFalse(any("git-units" in t for t in messages(m)), messages(m))
+        m.cleanup()
+        # one skill changed in a new commit: read again (the new commit
+        # time, every file's mtime, makes every kept skill another)
+        changed = "A skill whose description changed."
+        write(os.path.join(self.work, "skills", "truth", "SKILL.md"),
+              "---\nname: truth\ndescription: %s\n---\nBody.\n" % changed)
+        self.repos.commit(self.work, "changed")
+        m = self.mount_work()
+        self.assertEqual(self.description(m, "truth"), changed)
+        self.assertEqual(self.description(m, "other"), "Another skill.")
+        self.assertEqual(m.read("skills", "truth", "SKILL.md").decode().count(changed), 1)
+        m.cleanup()
+        with open(kept, "rb") as f:
+            self.assertIn(changed.encode(), f.read(), "the changed skill was not kept")
+
+    def test_forged_kept_skills_are_not_served_and_said(self):
+        m = self.mount_work()
+        self.assertEqual(self.description(m), self.DESCRIPTION)
+        m.cleanup()
+        kept = self.kept_units()
+        with open(kept, "rb") as f:
+            real = f.read()
+        forged = real.replace(self.DESCRIPTION.encode(), self.FORGED.encode())
+        self.assertNotEqual(forged, real)
+        self.assertEqual(len(forged), len(real))
+        for data in (forged, real[:len(real) // 2], b"not a cache file at all\n"):
+            with open(kept, "wb") as f:
+                f.write(data)
+            m = self.mount_work()
+            self.assertEqual(self.description(m), self.DESCRIPTION)
+            self.assertNotIn(self.FORGED, m.read("index.json").decode())
+            self.assertTrue(any("git-units) are not used" in t for t in messages(m)),
+                            messages(m))
+            m.cleanup()
+            with open(kept, "rb") as f:
+                self.assertEqual(f.read(), real, "the kept skills were not written again")
 
     def test_a_forged_digest_record_is_not_published(self):
         m = self.mount_work()

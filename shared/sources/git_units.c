@@ -1,0 +1,286 @@
+/*
+ * git_units.c - a git root's skills as the last build made them (units,
+ * unit.c), kept across mounts in the cache folder: git-units/HASH, HASH
+ * naming the root's URL.
+ *
+ * Why: a second mount of an unchanged commit read every SKILL.md again,
+ * parsed and validated it and ran the security pass over every file of
+ * every skill (every blob looked up and inflated): 60% of its CPU at
+ * 10,000 skills (BENCHMARKS.md).  A skill folder's tree id names every
+ * byte below it, so the unit made of that tree is taken whole, as a
+ * build does with the previous build's (git.c, same_tree).
+ *
+ * What a unit says is served as it is (its frontmatter, its findings,
+ * its files' digests), so the file is believed only when it was written
+ * by this very program (its build id: another version may validate
+ * otherwise), for the same options the units depend on, and its MAC
+ * (HMAC-SHA256 under the key of git-digests, which only the daemon's
+ * user reads) checks; a unit is taken only for the folder and tree id it
+ * was made from.  A file that fails is ignored whole, and every skill
+ * read as on a first mount.
+ *
+ * Layout: MAGIC, the MAC of everything after it, then the header (struct
+ * head) and the units, each its tree id and its bytes (unit_file.c).  The
+ * file is written whole (a temporary renamed into place) after a build
+ * that read a skill it did not hold.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nettle/hmac.h>
+#include <nettle/sha2.h>
+
+#include "git_units.h"
+#include "grow.h"
+#include "snapshot.h"
+#include "trust.h"
+
+#define MAGIC "skillsfs git units 1\n"
+#define MAGIC_LEN (sizeof(MAGIC) - 1)
+#define MAC_LEN 32
+#define MAX_FILE ((off_t)1 << 30)
+
+/* What the units depend on besides their trees. */
+struct head {
+	uint8_t program[SFS_PROGRAM_ID_MAX];
+	uint64_t program_len;
+	uint64_t max_files;
+	uint64_t max_depth;
+	uint64_t strict;
+	int64_t time_sec, time_nsec;   /* the commit's: every mtime */
+	uint64_t uid, gid;
+	uint64_t root;
+	uint64_t count;
+};
+
+struct kept {
+	uint8_t id[SFS_GIT_ID_LEN];
+	struct sfs_unit *unit;
+};
+
+struct sfs_git_units {
+	struct kept *v;     /* sorted by dir */
+	size_t n;
+};
+
+static void head_of(struct head *h, const struct sfs_git_units_for *f)
+{
+	memset(h, 0, sizeof(*h));
+	h->program_len = sfs_program_id(h->program);
+	h->max_files = f->max_files;
+	h->max_depth = f->max_depth;
+	h->strict = f->strict;
+	h->time_sec = f->time.tv_sec;
+	h->time_nsec = f->time.tv_nsec;
+	h->uid = f->uid;
+	h->gid = f->gid;
+	h->root = f->root;
+}
+
+/* cache_dir/git-units/HASH, HASH the first 16 bytes of the URL's SHA-256
+ * in hex; malloc'd, or NULL. */
+static char *path_of(const char *cache_dir, const char *url)
+{
+	struct sha256_ctx c;
+	uint8_t d[SHA256_DIGEST_SIZE];
+	char hex[33];
+	char *p = NULL;
+
+	sha256_init(&c);
+	sha256_update(&c, strlen(url), (const uint8_t *)url);
+	sha256_digest(&c, sizeof(d), d);
+	for (int i = 0; i < 16; i++)
+		snprintf(hex + 2 * i, 3, "%02x", d[i]);
+	return asprintf(&p, "%s/git-units/%s", cache_dir, hex) < 0 ? NULL : p;
+}
+
+static void mac_of(const uint8_t key[SFS_GIT_UNITS_KEY_LEN], const char *p,
+                   size_t n, uint8_t mac[MAC_LEN])
+{
+	struct hmac_sha256_ctx c;
+
+	hmac_sha256_set_key(&c, SFS_GIT_UNITS_KEY_LEN, key);
+	hmac_sha256_update(&c, n, (const uint8_t *)p);
+	hmac_sha256_digest(&c, MAC_LEN, mac);
+}
+
+void sfs_git_units_free(struct sfs_git_units *k)
+{
+	if (!k)
+		return;
+	for (size_t i = 0; i < k->n; i++)
+		sfs_unit_unref(k->v[i].unit);
+	free(k->v);
+	free(k);
+}
+
+/* The units of body (n bytes after the MAC) into k; false when they are
+ * not units of a git root, in order. */
+static bool parse(struct sfs_git_units *k, const char *p, size_t n,
+                  const struct head *want)
+{
+	struct head h;
+
+	if (n < sizeof(h))
+		return false;
+	memcpy(&h, p, sizeof(h));
+	p += sizeof(h);
+	n -= sizeof(h);
+	if (h.count > n / (SFS_GIT_ID_LEN + 16) ||
+	    !(k->v = calloc(h.count ? h.count : 1, sizeof(*k->v))))
+		return false;
+	for (k->n = 0; k->n < h.count; k->n++) {
+		struct kept *e = &k->v[k->n];
+		size_t used;
+		if (n < SFS_GIT_ID_LEN)
+			return false;
+		memcpy(e->id, p, SFS_GIT_ID_LEN);
+		p += SFS_GIT_ID_LEN;
+		n -= SFS_GIT_ID_LEN;
+		e->unit = sfs_unit_load(p, n, &used);
+		if (!e->unit)
+			return false;
+		p += used;
+		n -= used;
+		if (e->unit->root != want->root || e->unit->skill.plugin ||
+		    (k->n && strcmp(k->v[k->n - 1].unit->dir,
+		                    e->unit->dir) >= 0)) {
+			k->n++;
+			return false;
+		}
+	}
+	return n == 0;
+}
+
+/* The whole file at path into *text (malloc'd): 0, or -errno. */
+static int read_whole(const char *path, char **text, size_t *len)
+{
+	struct stat st;
+	int fd = sfs_cache_open_read(path);
+
+	if (fd < 0)
+		return fd;
+	int rc = fstat(fd, &st) < 0 ? -errno :
+	         st.st_size > MAX_FILE ? -EFBIG : 0;
+	*len = rc == 0 ? (size_t)st.st_size : 0;
+	if (rc == 0 && !(*text = malloc(*len ? *len : 1)))
+		rc = -ENOMEM;
+	for (size_t got = 0; rc == 0 && got < *len;) {
+		ssize_t r = pread(fd, *text + got, *len - got, (off_t)got);
+		if (r <= 0)
+			rc = r < 0 ? -errno : -EIO;
+		got += r > 0 ? (size_t)r : 0;
+	}
+	close(fd);
+	return rc;
+}
+
+int sfs_git_units_load(const char *cache_dir, const char *url,
+                       const uint8_t key[SFS_GIT_UNITS_KEY_LEN],
+                       const struct sfs_git_units_for *f,
+                       struct sfs_git_units **out)
+{
+	struct head want;
+	char *path = path_of(cache_dir, url), *text = NULL;
+	size_t len = 0;
+	uint8_t mac[MAC_LEN];
+
+	*out = NULL;
+	if (!path)
+		return -ENOMEM;
+	int rc = read_whole(path, &text, &len);
+	free(path);
+	if (rc == -ENOENT) {
+		free(text);
+		return 0;   /* none kept */
+	}
+	if (rc < 0) {
+		free(text);
+		return rc == -ENOMEM ? rc : -EBADMSG;
+	}
+	head_of(&want, f);
+	const char *body = text + MAGIC_LEN + MAC_LEN;
+	size_t n = len - MAGIC_LEN - MAC_LEN;
+	if (len < MAGIC_LEN + MAC_LEN + sizeof(want) ||
+	    memcmp(text, MAGIC, MAGIC_LEN) != 0) {
+		n = 0;
+		rc = -EBADMSG;
+	} else if (memcmp(body, &want, offsetof(struct head, count)) != 0) {
+		rc = 0;   /* another program's, or other options: not ours */
+	} else {
+		mac_of(key, body, n, mac);
+		struct sfs_git_units *k = calloc(1, sizeof(*k));
+		if (!k)
+			rc = -ENOMEM;
+		else if (memcmp(mac, text + MAGIC_LEN, MAC_LEN) != 0 ||
+		         !parse(k, body, n, &want)) {
+			sfs_git_units_free(k);
+			rc = -EBADMSG;
+		} else {
+			*out = k;
+		}
+	}
+	free(text);
+	return rc;
+}
+
+static int cmp_dir(const void *key, const void *elem)
+{
+	return strcmp(key, ((const struct kept *)elem)->unit->dir);
+}
+
+struct sfs_unit *sfs_git_units_find(const struct sfs_git_units *k,
+                                    const char *dir,
+                                    const uint8_t id[SFS_GIT_ID_LEN])
+{
+	const struct kept *e = k ? bsearch(dir, k->v, k->n, sizeof(*k->v),
+	                                   cmp_dir) : NULL;
+
+	return e && memcmp(e->id, id, SFS_GIT_ID_LEN) == 0 ? e->unit : NULL;
+}
+
+int sfs_git_units_save(const char *cache_dir, const char *url,
+                       const uint8_t key[SFS_GIT_UNITS_KEY_LEN],
+                       const struct sfs_git_units_for *f,
+                       struct sfs_unit *const *units, size_t nunits)
+{
+	struct head h;
+	char *out = NULL, *path = NULL;
+	size_t len = 0, cap = 0;
+	int rc = sfs_grow(&out, &cap, MAGIC_LEN + MAC_LEN + sizeof(h), 1);
+
+	head_of(&h, f);
+	len = MAGIC_LEN + MAC_LEN + sizeof(h);
+	for (size_t i = 0; rc == 0 && i < nunits; i++) {
+		const struct sfs_unit *u = units[i];
+		if (u->root != f->root || u->skill.plugin)
+			continue;
+		rc = sfs_grow(&out, &cap, len + SFS_GIT_ID_LEN, 1);
+		if (rc < 0)
+			break;
+		memcpy(out + len, u->self.version.id, SFS_GIT_ID_LEN);
+		len += SFS_GIT_ID_LEN;
+		rc = sfs_unit_save(u, &out, &len, &cap);
+		h.count++;
+	}
+	if (rc == 0 && !(path = path_of(cache_dir, url)))
+		rc = -ENOMEM;
+	if (rc == 0) {
+		memcpy(out, MAGIC, MAGIC_LEN);
+		memcpy(out + MAGIC_LEN + MAC_LEN, &h, sizeof(h));
+		uint8_t mac[MAC_LEN];
+		mac_of(key, out + MAGIC_LEN + MAC_LEN,
+		       len - MAGIC_LEN - MAC_LEN, mac);
+		memcpy(out + MAGIC_LEN, mac, MAC_LEN);
+		rc = sfs_cache_mkdirs(path);
+	}
+	if (rc == 0)
+		rc = sfs_cache_write(path, out, len, 0600, false);
+	free(path);
+	free(out);
+	return rc;
+}
