@@ -33,7 +33,7 @@ OLD = 1_500_000_000     # 2017: long before anything these tests fetch
 def cache_bytes(cache):
     """What gc counts: the regular files of its entries, no link followed."""
     total = 0
-    for top in ("git", "mcp", "wellknown", "git-blobs"):
+    for top in ("git", "mcp", "wellknown", "git-blobs", "git-units"):
         for dirpath, dirs, files in os.walk(os.path.join(cache, top)):
             for name in files:
                 st = os.lstat(os.path.join(dirpath, name))
@@ -133,8 +133,9 @@ class CacheGc(MountTestCase):
         for name, when in (("alpha", OLD - 20), ("gamma", OLD - 10), ("beta", OLD),
                            ("delta", OLD + 10)):
             age(os.path.join(self.cache, clones[name]), when)
-        for folder in ("git-blobs",):
-            for n in os.listdir(os.path.join(self.cache, folder)):
+        for folder in ("git-blobs", "git-units"):
+            for n in os.listdir(os.path.join(self.cache, folder)) if os.path.isdir(
+                    os.path.join(self.cache, folder)) else []:
                 os.utime(os.path.join(self.cache, folder, n), (OLD + 20, OLD + 20))
         if os.path.exists(os.path.join(self.cache, "git-digests")):
             os.utime(os.path.join(self.cache, "git-digests"), (OLD + 20, OLD + 20))
