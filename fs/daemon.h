@@ -123,8 +123,21 @@ void daemon_publish(struct daemon *d, struct gen *g);
  * top.  After a build is published, off the request path. */
 void daemon_trim(void);
 /* A condition variable whose timed waits count on CLOCK_MONOTONIC (a
- * deadline that the wall clock's steps cannot move); 0 or -errno. */
-int cond_init_monotonic(pthread_cond_t *c);
+ * deadline that the wall clock's steps cannot move); 0 or -errno.
+ * Inline: mount.c and remote_read.c each make one. */
+static inline int cond_init_monotonic(pthread_cond_t *c)
+{
+	pthread_condattr_t ca;
+	int rc = pthread_condattr_init(&ca);
+
+	if (rc != 0)
+		return -rc;
+	rc = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	if (rc == 0)
+		rc = pthread_cond_init(c, &ca);
+	pthread_condattr_destroy(&ca);
+	return -rc;
+}
 
 /* ops.c */
 const struct fuse_lowlevel_ops *skillsfs_ops(void);

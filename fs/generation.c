@@ -166,8 +166,8 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev,
 	             retain_offers_init(&offers, &d->retainer,
 	                                d->retainer.budget, changed_max) == 0;
 	if (offer) {
-		cfg.kept = retain_offer;
-		cfg.kept_arg = &offers;
+		cfg.hashed = retain_offer;
+		cfg.hashed_arg = &offers;
 		cfg.keep_file_max = changed_max > KEEP_AT_LEAST ? changed_max
 		                                                 : KEEP_AT_LEAST;
 	}

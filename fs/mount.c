@@ -422,20 +422,6 @@ static int daemon_init(struct daemon *d, const struct mount_options *o,
 	return rc;
 }
 
-int cond_init_monotonic(pthread_cond_t *c)
-{
-	pthread_condattr_t ca;
-	int rc = pthread_condattr_init(&ca);
-
-	if (rc != 0)
-		return -rc;
-	rc = pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	if (rc == 0)
-		rc = pthread_cond_init(c, &ca);
-	pthread_condattr_destroy(&ca);
-	return -rc;
-}
-
 static void daemon_fini(struct daemon *d)
 {
 	fetcher_stop(d);

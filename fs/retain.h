@@ -78,7 +78,7 @@ int retain_node(struct retainer *r, struct gen *g, const struct node *n,
                 size_t limit, size_t file_max);
 
 /*
- * The copies one build offers of the bytes it hashed (sfs_config.kept,
+ * The copies one build offers of the bytes it hashed (sfs_config.hashed,
  * from any of its threads), charged to r within limit, each of at most
  * file_max bytes: the generation it makes takes its copies from them
  * (retain_offer_find), which are of exactly the published content even
@@ -97,7 +97,7 @@ struct retain_offers {
 int retain_offers_init(struct retain_offers *o, struct retainer *r,
                        size_t limit, size_t file_max);   /* 0 or -errno */
 struct sfs_file;
-/* sfs_config.kept, with the offers as its argument. */
+/* sfs_config.hashed, with the offers as its argument. */
 void retain_offer(void *offers, const struct sfs_file *f,
                   const unsigned char *bytes);
 /* A reference to the copy offered of the bytes with this digest and

@@ -446,7 +446,7 @@ static int check_security(struct worker *w, struct reading *r)
 	return rc;
 }
 
-/* Hands the caller (sfs_config.kept) the bytes of the files this reading
+/* Hands the caller (sfs_config.hashed) the bytes of the files this reading
  * hashed from what it read whole: the copies of fs/retain.h are then of
  * exactly the hashed content, whatever a writer did since (issue 28). */
 static void offer_kept(const struct build *b, const struct reading *r)
@@ -454,14 +454,14 @@ static void offer_kept(const struct build *b, const struct reading *r)
 	const struct sfs_config *cfg = b->cfg;
 	const struct sfs_tree *t = &r->tree;
 
-	if (!cfg->kept)
+	if (!cfg->hashed)
 		return;
 	for (size_t i = 0; t->bytes && i < t->nfiles; i++)
 		if (t->bytes[i] && t->files[i].hashed)
-			cfg->kept(cfg->kept_arg, &t->files[i], t->bytes[i]);
+			cfg->hashed(cfg->hashed_arg, &t->files[i], t->bytes[i]);
 	if (r->md_hashed && r->md_text &&
 	    t->files[t->skill_md].size == (off_t)r->md_len)
-		cfg->kept(cfg->kept_arg, &t->files[t->skill_md],
+		cfg->hashed(cfg->hashed_arg, &t->files[t->skill_md],
 		          (const unsigned char *)r->md_text);
 }
 

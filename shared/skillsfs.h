@@ -334,18 +334,18 @@ struct sfs_config {
 	enum sfs_trust trust;
 	const struct sfs_accept *accept;
 	size_t naccept;
-	/* When not NULL: called with kept_arg, on the thread that read a
+	/* When not NULL: called with hashed_arg, on the thread that read a
 	 * skill folder, for each file of it hashed in this build whose bytes
 	 * were read whole to be hashed (a folder's files of at most
 	 * keep_file_max bytes, SKILL.md): `bytes` are exactly what the
 	 * file's digest (f->sha256, f->size bytes) describes, even when the
 	 * file has been rewritten since.  They stay the build's: the call
 	 * copies what it keeps.  It must not block. */
-	void (*kept)(void *arg, const struct sfs_file *f,
-	             const unsigned char *bytes);
-	void *kept_arg;
+	void (*hashed)(void *arg, const struct sfs_file *f,
+	               const unsigned char *bytes);
+	void *hashed_arg;
 	/* The largest file whose bytes a listing keeps for the security
-	 * pass and `kept`; 0: SFS_SECURITY_MAX_BYTES (1 MiB). */
+	 * pass and `hashed`; 0: SFS_SECURITY_MAX_BYTES (1 MiB). */
 	size_t keep_file_max;
 };
 

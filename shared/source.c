@@ -192,3 +192,33 @@ void sfs_source_owned_free(struct sfs_source_owned *o)
 	free(o->cache_dir);
 	free(o->note);
 }
+
+/* ---- URLs: which kind parses one ------------------------------------------ */
+
+int sfs_source_url_parse(const char *s, struct sfs_source_url *u,
+                         const char **why)
+{
+	const struct sfs_source_ops *kind = sfs_source_kind(s);
+
+	memset(u, 0, sizeof(*u));
+	*why = "";
+	if (!kind || !kind->parse_url) {
+		*why = "not a source URL (git+file:///PATH[#REF][:SUBDIR], "
+		       "mcp+https://HOST/PATH, or a website's well-known "
+		       "skills index, https://HOST[/BASE] or "
+		       "http://HOST[/BASE])";
+		return -EINVAL;
+	}
+	return kind->parse_url(s, u, why);
+}
+
+int sfs_source_url_parse_why(const char *s, struct sfs_source_url *u,
+                             char *why, size_t wlen)
+{
+	const char *bad;
+	int rc = sfs_source_url_parse(s, u, &bad);
+
+	if (rc < 0)
+		snprintf(why, wlen, "%s", bad);
+	return rc;
+}

@@ -238,30 +238,9 @@ const struct sfs_source *sfs_catalog_source(const sfs_catalog *cat,
 int sfs_source_open(const struct sfs_config *cfg, const char *root,
                     const char *version, struct sfs_source *out);
 
-/* ---- sources/url.c: the URLs of sources -------------------------------- */
+/* ---- the URLs of sources: sources/url.h; which kind, source.c ----------- */
 
-enum sfs_url_kind {
-	SFS_URL_GIT_FILE = 1,   /* git+file:///ABS/PATH: read in place */
-	SFS_URL_GIT_REMOTE,     /* git+https://, git+http://, git+ssh://:
-	                           fetched into a clone (source_git_fetch.c) */
-	SFS_URL_MCP,            /* mcp+https://, mcp+http://: an MCP server
-	                           with the Skills extension (source_mcp.c) */
-	SFS_URL_MCP_STDIO,      /* mcp+stdio:NAME: the same, a command the
-	                           config file runs (location "stdio:NAME") */
-	SFS_URL_WELLKNOWN,      /* https://HOST[/BASE], http://...: a
-	                           website's well-known skills index
-	                           (sources/wellknown.c; location: the URL
-	                           without a trailing '/') */
-};
-
-/* git+file:///ABS/PATH[#[REF][:SUBDIR]], and the remote forms. */
-struct sfs_source_url {
-	enum sfs_url_kind kind;
-	char *location;   /* file: the absolute path; remote: the URL
-	                     without "git+" ("mcp+") and the fragment */
-	char *ref;        /* branch, tag or full commit id; NULL: HEAD */
-	char *subdir;     /* cleaned, relative; NULL: the whole tree */
-};
+#include "sources/url.h"
 
 /* Parses s into *u (free it with sfs_source_url_free).  Returns 0,
  * -ENOMEM, or -EINVAL with *why saying what is wrong (static text). */
@@ -271,20 +250,8 @@ int sfs_source_url_parse(const char *s, struct sfs_source_url *u,
  * that reports in a `why` of its own. */
 int sfs_source_url_parse_why(const char *s, struct sfs_source_url *u,
                              char *why, size_t wlen);
-void sfs_source_url_free(struct sfs_source_url *u);
-/* Whether name may name a stdio source (mcp+stdio:NAME): 1-64 of
- * [a-z0-9._-]. */
-bool sfs_source_stdio_name_valid(const char *name);
-/* Whether s is 40 hex digits, a full commit id. */
-bool sfs_source_is_commit_id(const char *s);
 
 /* ---- sources/git.c: a commit of a git repository ----------------------- */
-
-/* The parse_url of git and of MCP servers (sources/url.c). */
-int sfs_source_git_url_parse(const char *s, struct sfs_source_url *u,
-                             const char **why);
-int sfs_source_mcp_url_parse(const char *s, struct sfs_source_url *u,
-                             const char **why);
 
 struct git_repository;
 struct git_commit;

@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "snapshot.h"
-#include "source.h"
+#include "url.h"
 
 #define GIT_PREFIX "git+"
 #define MCP_PREFIX "mcp+"
@@ -216,34 +216,6 @@ int sfs_source_git_url_parse(const char *s, struct sfs_source_url *u,
 		rc = take_fragment(hash + 1, u, why);
 	if (rc < 0)
 		sfs_source_url_free(u);
-	return rc;
-}
-
-int sfs_source_url_parse(const char *s, struct sfs_source_url *u,
-                         const char **why)
-{
-	const struct sfs_source_ops *kind = sfs_source_kind(s);
-
-	memset(u, 0, sizeof(*u));
-	*why = "";
-	if (!kind || !kind->parse_url) {
-		*why = "not a source URL (git+file:///PATH[#REF][:SUBDIR], "
-		       "mcp+https://HOST/PATH, or a website's well-known "
-		       "skills index, https://HOST[/BASE] or "
-		       "http://HOST[/BASE])";
-		return -EINVAL;
-	}
-	return kind->parse_url(s, u, why);
-}
-
-int sfs_source_url_parse_why(const char *s, struct sfs_source_url *u,
-                             char *why, size_t wlen)
-{
-	const char *bad;
-	int rc = sfs_source_url_parse(s, u, &bad);
-
-	if (rc < 0)
-		snprintf(why, wlen, "%s", bad);
 	return rc;
 }
 

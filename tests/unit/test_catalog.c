@@ -994,7 +994,7 @@ static char *read_text(const char *path, size_t *len)
 	return buf;
 }
 
-/* What sfs_config.kept was given: each file's path and whether its bytes
+/* What sfs_config.hashed was given: each file's path and whether its bytes
  * were the file's content as written (the digest's). */
 struct offered {
 	pthread_mutex_t lock;
@@ -1029,7 +1029,7 @@ static void on_kept(void *arg, const struct sfs_file *f,
 	free(want);
 }
 
-/* sfs_config.kept: the bytes read to hash a file, for the daemon's copies
+/* sfs_config.hashed: the bytes read to hash a file, for the daemon's copies
  * (issue 28), within keep_file_max; a rebuild offers only what it hashed
  * again. */
 static void test_kept(void)
@@ -1049,7 +1049,7 @@ static void test_kept(void)
 	struct offered o = { .lock = PTHREAD_MUTEX_INITIALIZER, .big = big };
 	const char *roots[] = { at("r") };
 	struct sfs_config cfg = { .roots = roots, .nroots = 1,
-	                          .kept = on_kept, .kept_arg = &o,
+	                          .hashed = on_kept, .hashed_arg = &o,
 	                          .keep_file_max = 2u << 20 };
 	sfs_catalog *first = build_cfg(&cfg, NULL);
 	ok(o.n == 3 && o.right == 3 && o.skill_md && o.notes && o.big_seen,
@@ -1057,7 +1057,7 @@ static void test_kept(void)
 	   "right)", o.n, o.right);
 
 	struct offered d = { .lock = PTHREAD_MUTEX_INITIALIZER, .big = big };
-	cfg.kept_arg = &d;
+	cfg.hashed_arg = &d;
 	cfg.keep_file_max = 0;
 	sfs_catalog *plain = build_cfg(&cfg, NULL);
 	ok(d.n == 2 && d.right == 2 && !d.big_seen,
@@ -1069,7 +1069,7 @@ static void test_kept(void)
 	if (utimes(at("r/k/notes.txt"), later) < 0)
 		die("utimes");
 	struct offered e = { .lock = PTHREAD_MUTEX_INITIALIZER, .big = big };
-	cfg.kept_arg = &e;
+	cfg.hashed_arg = &e;
 	cfg.keep_file_max = 2u << 20;
 	sfs_catalog *second = build_cfg(&cfg, first);
 	ok(e.n == 1 && e.right == 1 && e.notes,
