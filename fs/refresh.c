@@ -93,6 +93,8 @@ struct refresher {
 	long long settle_since;  /* polling: when settle_fp was first seen */
 	uint64_t fill_gen;       /* the generation being filled with copies */
 	uint32_t fill_at;        /* its next node to copy */
+	bool fill_large;         /* the pass of the files over
+	                          * RETAIN_FILE_MAX (fill_pending) */
 	bool fill_done;
 	struct root_id *roots;   /* per root, as the last build saw it */
 	long long roots_checked; /* CLOCK_MONOTONIC ms */
@@ -940,7 +942,13 @@ static int sleep_ms(struct daemon *d, bool pending, long long first,
  * changed were copied before it was published (daemon_build); these are
  * the others, copied in the background up to three quarters of the
  * budget, so that a file rewritten in place before the mount read it
- * still reads as published.  The last quarter is kept for changes. */
+ * still reads as published.  The last quarter is kept for changes.
+ * Files of at most RETAIN_FILE_MAX go first; then, with the room left,
+ * those of at most RETAIN_CHANGED_MAX: a larger file without a copy is
+ * lost to a skill held as it was (settle.h) once its author rewrites it,
+ * and in polling mode, where no close tells that a writer is done, a
+ * skill rewritten back to back is held from the first version on (cp -r
+ * of a 2 MiB file for 12 s: 4,824 of 14,256 reads ESTALE, issue 28). */
 static bool fill_pending(struct daemon *d)
 {
 	struct refresher *r = d->refresher;
@@ -948,9 +956,41 @@ static bool fill_pending(struct daemon *d)
 	if (r->fill_gen != d->cur->number) {
 		r->fill_gen = d->cur->number;
 		r->fill_at = 0;
+		r->fill_large = false;
 		r->fill_done = d->retainer.budget == 0;
 	}
 	return !r->fill_done;
+}
+
+/* Whether node n is one the current pass of the fill copies. */
+static bool fill_wants(const struct refresher *r, const struct gen *g,
+                       const struct node *n)
+{
+	if (n->kind != NODE_SKILL_FILE || n->in_view || gen_kept(g, n) ||
+	    !backing_may_read_ahead(g, n))
+		return false;
+	const struct sfs_file *f = gen_file(g, n);
+	bool large = f && f->size > (off_t)RETAIN_FILE_MAX;
+	return large == r->fill_large;
+}
+
+/* After the last node of a pass: the next pass, or done. */
+static void fill_next_pass(struct daemon *d)
+{
+	struct refresher *r = d->refresher;
+
+	if (!r->fill_large &&
+	    RETAIN_CHANGED_MAX(&d->retainer) > RETAIN_FILE_MAX) {
+		r->fill_large = true;
+		r->fill_at = 0;
+		return;
+	}
+	r->fill_done = true;
+	if (d->opt->debug)
+		fprintf(stderr, "skillsfs: generation %llu: retained %zu "
+		        "files, %zu bytes\n", (unsigned long long)d->cur->number,
+		        atomic_load(&d->retainer.files),
+		        atomic_load(&d->retainer.used));
 }
 
 static void fill_some(struct daemon *d)
@@ -962,25 +1002,24 @@ static void fill_some(struct daemon *d)
 
 	if (!fill_pending(d))
 		return;
+	size_t file_max = r->fill_large ? RETAIN_CHANGED_MAX(&d->retainer)
+	                                : RETAIN_FILE_MAX;
 	for (; r->fill_at < g->nnodes && copied < FILL_BATCH; r->fill_at++) {
 		const struct node *n = &g->nodes[r->fill_at];
-		if (n->kind != NODE_SKILL_FILE || n->in_view || gen_kept(g, n) ||
-		    !backing_may_read_ahead(g, n))
+		if (!fill_wants(r, g, n))
 			continue;
-		copied++;
-		if (retain_node(&d->retainer, g, n, limit, RETAIN_FILE_MAX) ==
+		/* a large file is a turn of its own */
+		copied += r->fill_large ? FILL_BATCH : 1;
+		if (retain_node(&d->retainer, g, n, limit, file_max) ==
 		    -ENOSPC &&
-		    atomic_load(&d->retainer.used) >= limit)
-			r->fill_at = g->nnodes - 1;   /* full */
+		    atomic_load(&d->retainer.used) >= limit) {
+			r->fill_large = true;         /* full: no next pass */
+			r->fill_at = g->nnodes - 1;
+		}
 	}
 	if (r->fill_at < g->nnodes)
 		return;
-	r->fill_done = true;
-	if (d->opt->debug)
-		fprintf(stderr, "skillsfs: generation %llu: retained %zu "
-		        "files, %zu bytes\n", (unsigned long long)g->number,
-		        atomic_load(&d->retainer.files),
-		        atomic_load(&d->retainer.used));
+	fill_next_pass(d);
 }
 
 void refresher_fill_first(struct daemon *d, unsigned ms)

@@ -33,8 +33,9 @@ struct retainer {
 	size_t budget;           /* 0: keep nothing */
 };
 
-/* The largest file copied ahead of need (at its first read, or in the
- * background); a larger one is read from its source.  A file that
+/* The largest file copied at its first read, and in the background's
+ * first pass; the second copies files up to RETAIN_CHANGED_MAX (refresh.c,
+ * fill_pending).  A larger one is read from its source.  A file that
  * changed, which its author may rewrite in place at any moment, is
  * copied up to a quarter of the budget (RETAIN_CHANGED_MAX): with 1 MiB,
  * a held skill's 2 MiB file was never copied (tests/stress,
@@ -43,9 +44,11 @@ struct retainer {
  * build hashed (struct retain_offers), not from the source read again:
  * read again, a file rewritten back to back had changed since the scan
  * for a quarter of 80,406 reads of a 2 MiB file over 20 s (issue 28).
- * Under polling some reads still fail (cp -r of a 2 MiB file, 60 s:
- * 94 of 14,582): a generation can publish such a file with a digest an
- * earlier build took and no copy (issue 28, open). */
+ * A skill held as it was (settle.h) serves a version an earlier build
+ * published, whose copy only the background could make: over 1 MiB it
+ * made none, and under polling, where a skill rewritten back to back is
+ * held from its first version on, up to a third of the reads of its
+ * 2 MiB file failed (ESTALE) until the second pass. */
 #define RETAIN_FILE_MAX (1u << 20)
 #define RETAIN_CHANGED_MAX(r) ((r)->budget / 4)
 

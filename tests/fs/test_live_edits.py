@@ -415,6 +415,47 @@ class HeldWhileEditedPolling(HeldWhileEdited):
     options = ("-o", "polling")
 
 
+class HeldLargeFile(MountTestCase):
+    """A skill held as it was while its writer is at work (-o
+    settle_max=300) serves the published bytes of a file over 1 MiB,
+    which the mount never read before its source was truncated: the
+    background fill copied it.  (Without the copy every read of it
+    failed with ESTALE for as long as the skill was held: with polling,
+    where no close tells that a writer is done, a skill rewritten back
+    to back is held from its first version on; issue 28.)"""
+
+    options = ()
+    size = 2 << 20
+
+    def version(self, tag):
+        line = ("%s version of a large file\n" % tag).encode()
+        return (line * (self.size // len(line) + 1))[:self.size]
+
+    def test_large_file_of_held_skill(self):
+        root = self.make_dir()
+        old, new = self.version("old"), self.version("new")
+        busy = write_skill(root, "busy", files={"big.md": old.decode()})
+        m = self.mount([root], ("-d", "-o", "settle_max=300") + self.options)
+        wait_for(lambda: "generation 1: retained" in m.stderr(),
+                 what="the first generation's files to be retained")
+        with open(os.path.join(busy, "big.md"), "r+b") as f:
+            f.truncate(0)
+            f.write(new[:self.size // 2])
+            f.flush()
+            wait_for(lambda: "being edited" in
+                     m.json("status.json").get("pending", {}).get("why", ""),
+                     what="status.json to name the skill held as it was")
+            self.assertEqual(m.read("skills", "busy", "big.md"), old)
+            f.write(new[self.size // 2:])
+        wait_for(lambda: "pending" not in m.json("status.json") and
+                 m.read("skills", "busy", "big.md") == new,
+                 what="the writer's version published once it is done")
+
+
+class HeldLargeFilePolling(HeldLargeFile):
+    options = ("-o", "polling")
+
+
 class ReadBackNoCopies(MountTestCase):
     """Without copies (-o retain=0) a file rewritten in place before the
     mount ever read it has no published bytes to serve: the lookup waits
