@@ -300,6 +300,26 @@ static int word_keys(const struct word *wd, unsigned keys[4])
 	return n;
 }
 
+/* The hash of three bytes under which a word starting with them is
+ * found in start3.  Folding with | 0x20 maps a letter's two cases to
+ * one (and some punctuation onto other bytes, which only lets a few
+ * more starts through to words_at). */
+static inline unsigned start3_hash(const unsigned char *u)
+{
+	unsigned a = u[0] | 0x20u, b = u[1] | 0x20u, c = u[2] | 0x20u;
+	return (a * 961u + b * 31u + c) & 0xffffu;
+}
+
+static inline void set_bit(uint64_t *set, unsigned k)
+{
+	set[k >> 6] |= 1ull << (k & 63);
+}
+
+static inline bool has_bit(const uint64_t *set, unsigned k)
+{
+	return set[k >> 6] & (1ull << (k & 63));
+}
+
 static int index_words(struct sec_words *t)
 {
 	enum { NWORDS = sizeof(words) / sizeof(*words) };
@@ -309,9 +329,16 @@ static int index_words(struct sec_words *t)
 
 	if (!count)
 		return -ENOMEM;
-	for (size_t i = 0; i < NWORDS; i++)
+	for (size_t i = 0; i < NWORDS; i++) {
+		if (words[i].n < 3) {
+			free(count);
+			return -EINVAL;   /* start3 needs three bytes */
+		}
+		set_bit(t->start3,
+		        start3_hash((const unsigned char *)words[i].w));
 		for (int k = word_keys(&words[i], keys); k-- > 0;)
 			count[keys[k]]++;
+	}
 	size_t nslots = 1;   /* slot 0: none */
 	for (size_t k = 0; k < 65536; k++) {
 		if (!count[k])
@@ -342,13 +369,22 @@ static int index_words(struct sec_words *t)
 	return 0;
 }
 
-/* Whether some word starts with the two bytes at u + i: the test every
- * word start takes, inline; words_at() follows for the few that pass. */
+/* Whether some word starts with the two bytes at u + i. */
 static inline bool may_start(const struct sec_words *t,
                              const unsigned char *u, size_t i)
 {
 	unsigned k = (unsigned)u[i] << 8 | u[i + 1];
 	return t->any[k >> 6] & (1ull << (k & 63));
+}
+
+/* Whether some word may start with the three bytes at u + i (i + 2 <
+ * len): the test every word start takes, inline; words_at() follows
+ * for the few that pass.  Every word has three bytes or more, so a
+ * start with fewer left before the line ends holds none. */
+static inline bool may_start3(const struct sec_words *t,
+                              const unsigned char *u, size_t i)
+{
+	return has_bit(t->start3, start3_hash(u + i));
 }
 
 /* The words whose first two bytes stand at u + i. */
@@ -440,14 +476,15 @@ uint32_t sec_triggers(const struct sfs_security *sec, const char *p,
 		while (starts) {
 			unsigned b = (unsigned)__builtin_ctz(starts);
 			starts &= starts - 1;
-			if (i + b + 1 < len && may_start(t, u, i + b))
+			if (i + b + 2 < len && may_start3(t, u, i + b))
 				mask |= words_at(t, u, i + b, len);
 		}
 	}
 #endif
 	for (; i + 1 < len; i++) {
 		bool w = word_char[u[i]];
-		if ((w && !before) || punct_start(u[i]))
+		if (((w && !before) || punct_start(u[i])) && i + 2 < len &&
+		    may_start3(t, u, i))
 			mask |= words_at(t, u, i, len);
 		before = w;
 	}

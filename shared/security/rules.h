@@ -88,6 +88,9 @@ struct sec_slot {
 };
 struct sec_words {
 	uint64_t any[1024];      /* a bit per two-byte key that has words */
+	/* a bit per hash of a word's first three bytes, case folded as
+	 * sec_start3() does: the test every word start takes */
+	uint64_t start3[1024];
 	uint16_t slot[65536];    /* the key's slot; 0 none */
 	struct sec_slot slots[SEC_SLOTS];
 	uint8_t list[2048];      /* word indexes + 1, each key's ended by 0 */
