@@ -99,13 +99,16 @@ struct cli_skills {
 	                              fetched now fails the command, rather
 	                              than a finding over its last fetch */
 };
-/* getopt_long's entries for them, and their short letters. */
-#define CLI_SKILLS_LONGOPTS \
-	{ "skills-dir", required_argument, NULL, 'd' }, \
-	{ "source", required_argument, NULL, 'S' }, \
+/* getopt_long's entries for them, and their short letters; the
+ * commands that take no roots (gc, status) use the config ones only. */
+#define CLI_CONFIG_LONGOPTS \
 	{ "config", required_argument, NULL, 'c' }, \
 	{ "help", no_argument, NULL, 'h' }, \
 	{ "version", no_argument, NULL, 'V' }
+#define CLI_SKILLS_LONGOPTS \
+	{ "skills-dir", required_argument, NULL, 'd' }, \
+	{ "source", required_argument, NULL, 'S' }, \
+	CLI_CONFIG_LONGOPTS
 void cli_skills_init(struct cli_skills *o);
 
 /* ---- sources.c: roots that are not folders ----------------------------- */

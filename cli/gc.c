@@ -83,9 +83,7 @@ static int parse_args(int argc, char **argv, struct gc_opts *o)
 		{ "lock", required_argument, NULL, 'L' },
 		{ "max", required_argument, NULL, 'm' },
 		{ "dry-run", no_argument, NULL, 'n' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		CLI_CONFIG_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int status = cli_skills_getopt(CMD, usage_text, argc, argv, ":hV",

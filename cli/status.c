@@ -70,9 +70,7 @@ static int parse_args(int argc, char **argv, struct status_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
+		CLI_CONFIG_LONGOPTS,
 		{ NULL, 0, NULL, 0 },
 	};
 	int status = cli_skills_getopt(CMD, usage_text, argc, argv, ":hV",

@@ -123,6 +123,24 @@ static void free_notes(struct daemon *d, const char **notes)
 	free(notes);
 }
 
+/* What every next generation is built with, a rebuild's or a new
+ * status's; the caller adds what is its own. */
+static struct gen_params next_params(struct daemon *d)
+{
+	return (struct gen_params){
+		.number = d->generations + 1,
+		.root_sources = d->opt->roots.sources,
+		.cache_dir = d->opt->cache_dir,
+		.cache_max = d->opt->cache_max,
+		.uid = getuid(),
+		.gid = getgid(),
+		.next_ino = &d->next_ino,
+		.mountpoint = d->mountpoint,
+		.views = d->opt->cf.views,
+		.nviews = d->opt->cf.nviews,
+	};
+}
+
 struct gen *daemon_build(struct daemon *d, const struct gen *prev,
                          const struct build_inputs *in)
 {
@@ -183,21 +201,10 @@ struct gen *daemon_build(struct daemon *d, const struct gen *prev,
 		return NULL;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
-	struct gen_params p = {
-		.number = d->generations + 1,
-		.refresh_mode = in->built(in->built_arg, cat),
-		.root_sources = d->opt->roots.sources,
-		.cache_dir = d->opt->cache_dir,
-		.cache_max = d->opt->cache_max,
-		.uid = getuid(),
-		.gid = getgid(),
-		.next_ino = &d->next_ino,
-		.pin = backing_pin,
-		.max_pins = d->max_pins,
-		.mountpoint = d->mountpoint,
-		.views = d->opt->cf.views,
-		.nviews = d->opt->cf.nviews,
-	};
+	struct gen_params p = next_params(d);
+	p.refresh_mode = in->built(in->built_arg, cat);
+	p.pin = backing_pin;
+	p.max_pins = d->max_pins;
 	clock_gettime(CLOCK_MONOTONIC, &t2);
 	clock_gettime(CLOCK_REALTIME, &p.now);
 	struct gen *g = gen_build(cat, prev, &p);
@@ -240,21 +247,10 @@ struct gen *daemon_restatus(struct daemon *d,
                             const struct sfs_status_pending *pending)
 {
 	const struct gen *prev = d->cur;
-	struct gen_params p = {
-		.number = d->generations + 1,
-		.now = prev->built,      /* last_refresh: the sources' */
-		.refresh_mode = prev->refresh_mode,
-		.root_sources = d->opt->roots.sources,
-		.cache_dir = d->opt->cache_dir,
-		.cache_max = d->opt->cache_max,
-		.uid = getuid(),
-		.gid = getgid(),
-		.next_ino = &d->next_ino,
-		.pending = pending,
-		.mountpoint = d->mountpoint,
-		.views = d->opt->cf.views,
-		.nviews = d->opt->cf.nviews,
-	};
+	struct gen_params p = next_params(d);
+	p.now = prev->built;      /* last_refresh: the sources' */
+	p.refresh_mode = prev->refresh_mode;
+	p.pending = pending;
 	struct gen *g = gen_build(prev->cat, prev, &p);
 
 	if (g && backing_open_roots(g) < 0) {

@@ -1644,15 +1644,13 @@ int sfs_catalog_build(const struct sfs_config *cfg, const sfs_catalog *prev,
 sfs_catalog *sfs_catalog_ref(sfs_catalog *cat)
 {
 	if (cat)
-		atomic_fetch_add_explicit(&cat->refs, 1, memory_order_relaxed);
+		sfs_refs_take(&cat->refs);
 	return cat;
 }
 
 void sfs_catalog_unref(sfs_catalog *cat)
 {
-	/* acq_rel: every reader's last access happens before the free. */
-	if (cat && atomic_fetch_sub_explicit(&cat->refs, 1,
-	                                     memory_order_acq_rel) == 1)
+	if (cat && sfs_refs_drop(&cat->refs))
 		destroy(cat);
 }
 

@@ -6,9 +6,27 @@
 #define SKILLSFS_INTERNAL_H
 
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <sys/stat.h>
 
 #include "skillsfs.h"
+
+/* ---- reference counts of the objects readers share (catalog, unit,
+ * search index) ------------------------------------------------------- */
+
+/* One holder more. */
+static inline void sfs_refs_take(_Atomic unsigned *refs)
+{
+	atomic_fetch_add_explicit(refs, 1, memory_order_relaxed);
+}
+
+/* One holder fewer: true for the last one, who frees the object.
+ * acq_rel: every holder's last access happens before the free. */
+static inline bool sfs_refs_drop(_Atomic unsigned *refs)
+{
+	return atomic_fetch_sub_explicit(refs, 1, memory_order_acq_rel) == 1;
+}
 
 /* ---- arena.c: one owner for the many small strings of a snapshot ------ */
 

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "buf.h"
 #include "contract.h"
 #include "snapshot.h"
 #include "source.h"
@@ -112,42 +113,12 @@ static char *print(struct json *j, cJSON *item, bool pretty, bool nl)
  * frontmatter printed by cJSON itself.
  */
 
-struct text {
-	char *p;
-	size_t n, cap;
-	bool oom;
-};
-
-/* Room for `len` more bytes and a NUL. */
-static bool reserve(struct text *t, size_t len)
+static void append_n(struct buf *t, const char *s, size_t len)
 {
-	if (t->oom)
-		return false;
-	if (t->n + len + 1 > t->cap) {
-		size_t cap = t->cap ? t->cap : 4096;
-		while (cap < t->n + len + 1)
-			cap *= 2;
-		char *p = realloc(t->p, cap);
-		if (!p) {
-			t->oom = true;
-			return false;
-		}
-		t->p = p;
-		t->cap = cap;
-	}
-	return true;
+	buf_add(t, s, len);
 }
 
-static void append_n(struct text *t, const char *s, size_t len)
-{
-	if (!reserve(t, len))
-		return;
-	memcpy(t->p + t->n, s, len);
-	t->n += len;
-	t->p[t->n] = '\0';
-}
-
-static void append(struct text *t, const char *s)
+static void append(struct buf *t, const char *s)
 {
 	append_n(t, s, strlen(s));
 }
@@ -208,7 +179,7 @@ static size_t plain_run(const unsigned char *u, size_t n)
 
 /* The inside of a JSON string, escaped as cJSON escapes: the two-letter
  * escapes, other bytes below 0x20 as \u00xx, everything else as is. */
-static void append_escaped(struct text *t, const char *s)
+static void append_escaped(struct buf *t, const char *s)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s;
@@ -219,27 +190,27 @@ static void append_escaped(struct text *t, const char *s)
 		append_n(t, (const char *)u, plain);
 		u += plain;
 		n -= plain;
-		if (!n || !reserve(t, 6))
+		if (!n || !buf_reserve(t, 6))
 			return;
-		char *o = t->p + t->n;
+		char *o = t->data + t->len;
 		char e = short_escape(*u);
 		o[0] = '\\';
 		if (e) {
 			o[1] = e;
-			t->n += 2;
+			t->len += 2;
 		} else {
 			memcpy(o + 1, "u00", 3);
 			o[4] = hex[*u >> 4];
 			o[5] = hex[*u & 0xf];
-			t->n += 6;
+			t->len += 6;
 		}
-		t->p[t->n] = '\0';
+		t->data[t->len] = '\0';
 		u++;
 		n--;
 	}
 }
 
-static void append_string(struct text *t, const char *s)
+static void append_string(struct buf *t, const char *s)
 {
 	if (!s) {
 		APPEND(t, "null");
@@ -250,7 +221,7 @@ static void append_string(struct text *t, const char *s)
 	APPEND(t, "\"");
 }
 
-static void append_strings(struct text *t, const char *const *v, size_t n)
+static void append_strings(struct buf *t, const char *const *v, size_t n)
 {
 	APPEND(t, "[");
 	for (size_t i = 0; i < n; i++) {
@@ -263,7 +234,7 @@ static void append_strings(struct text *t, const char *const *v, size_t n)
 
 /* Decimal digits of u, made here: sizes are printed for every file of
  * every skill, and snprintf costs more than the rest of a resource. */
-static void append_uint(struct text *t, unsigned u)
+static void append_uint(struct buf *t, unsigned u)
 {
 	char buf[16], *end = buf + sizeof(buf), *p = end;
 
@@ -276,7 +247,7 @@ static void append_uint(struct text *t, unsigned u)
 
 /* A number as cJSON prints it: "%d" while it fits an int, cJSON's own
  * printing beyond. */
-static void append_number(struct text *t, double v)
+static void append_number(struct buf *t, double v)
 {
 	char buf[64];
 
@@ -288,7 +259,7 @@ static void append_number(struct text *t, double v)
 	bool ok = n && cJSON_PrintPreallocated(n, buf, sizeof(buf), false);
 	cJSON_Delete(n);
 	if (!ok) {
-		t->oom = true;
+		t->failed = true;
 		return;
 	}
 	append(t, buf);
@@ -296,31 +267,31 @@ static void append_number(struct text *t, double v)
 
 /* The document, or NULL when out of memory; no more memory than it
  * needs. */
-static char *finish(struct text *t)
+static char *finish(struct buf *t)
 {
-	if (t->oom) {
-		free(t->p);
+	if (t->failed) {
+		free(t->data);
 		return NULL;
 	}
-	char *p = realloc(t->p, t->n + 1);
-	return p ? p : t->p;
+	char *p = realloc(t->data, t->len + 1);
+	return p ? p : t->data;
 }
 
 /* The path percent-encoded as every skill:// URI spells it; what
  * sfs_uri_encode writes never needs a JSON escape. */
-static void append_uri_path(struct text *t, const char *path)
+static void append_uri_path(struct buf *t, const char *path)
 {
 	size_t n = sfs_uri_encode(path, NULL);
 
-	if (!reserve(t, n))
+	if (!buf_reserve(t, n))
 		return;
-	sfs_uri_encode(path, t->p + t->n);
-	t->n += n;
+	sfs_uri_encode(path, t->data + t->len);
+	t->len += n;
 }
 
 /* {"uri":"skill://<id>/<path>","digest":"sha256:...","size":N} (the uri
  * member is the index entry's head, SFS_INDEX_ENTRY_HEAD) */
-static void append_resource(struct text *t, const struct sfs_skill *s,
+static void append_resource(struct buf *t, const struct sfs_skill *s,
                             const struct sfs_file *f)
 {
 	char hex[SFS_DIGEST_LEN];
@@ -338,7 +309,7 @@ static void append_resource(struct text *t, const struct sfs_skill *s,
 }
 
 /* The entry of index.json; the frontmatter is kept as it shows it. */
-static void index_entry(struct text *t, const struct sfs_skill *s)
+static void index_entry(struct buf *t, const struct sfs_skill *s)
 {
 	APPEND(t, SFS_INDEX_ENTRY_HEAD);
 	append_escaped(t, s->id);
@@ -355,7 +326,7 @@ static void index_entry(struct text *t, const struct sfs_skill *s)
 	APPEND(t, "]}");
 }
 
-static void skills_index_entry(struct text *t, const struct sfs_skill *s)
+static void skills_index_entry(struct buf *t, const struct sfs_skill *s)
 {
 	APPEND(t, SFS_SKILLS_INDEX_ENTRY_HEAD);
 	append_string(t, s->id);
@@ -376,7 +347,7 @@ static void skills_index_entry(struct text *t, const struct sfs_skill *s)
 	APPEND(t, "}");
 }
 
-typedef void (*entry_fn)(struct text *t, const struct sfs_skill *s);
+typedef void (*entry_fn)(struct buf *t, const struct sfs_skill *s);
 
 /* Whether the skill has an entry in the document: index.json (the
  * skills/list document) leaves out what a conforming client refuses, and
@@ -393,11 +364,11 @@ static bool in_doc(const sfs_catalog *cat, const struct sfs_skill *s,
 static char *render_lines(const sfs_catalog *cat, bool skills_index)
 {
 	entry_fn entry = skills_index ? skills_index_entry : index_entry;
-	struct text t = { 0 };
+	struct buf t = { 0 };
 	bool first = true;
 
 	APPEND(&t, SFS_LINES_HEAD);
-	for (size_t i = 0; i < cat->nskills && !t.oom; i++) {
+	for (size_t i = 0; i < cat->nskills && !t.failed; i++) {
 		if (!in_doc(cat, cat->skills[i], skills_index))
 			continue;
 		if (!first)
@@ -479,9 +450,9 @@ static bool doc_skills(sfs_lines_doc *d)
 
 /* Skill s's entry, made in t from its start. */
 static void make_entry(const sfs_lines_doc *d, const struct sfs_skill *s,
-                       struct text *t)
+                       struct buf *t)
 {
-	t->n = 0;
+	t->len = 0;
 	if (d->skills_index)
 		skills_index_entry(t, s);
 	else
@@ -518,7 +489,7 @@ sfs_lines_doc *sfs_lines_doc_new(const sfs_catalog *cat, bool skills_index,
 {
 	sfs_lines_doc *d = calloc(1, sizeof(*d));
 	size_t at = sizeof(lines_head) - 1, j = 0;
-	struct text t = { 0 };
+	struct buf t = { 0 };
 
 	if (!d)
 		return NULL;
@@ -528,17 +499,17 @@ sfs_lines_doc *sfs_lines_doc_new(const sfs_catalog *cat, bool skills_index,
 		prev = NULL;
 	if (doc_skills(d))
 		d->end = malloc((d->n ? d->n : 1) * sizeof(*d->end));
-	for (size_t i = 0; d->end && i < d->n && !t.oom; i++) {
+	for (size_t i = 0; d->end && i < d->n && !t.failed; i++) {
 		size_t len = prev ? prev_len(prev, &j, d->v[i]) : 0;
 		if (!len) {
 			make_entry(d, d->v[i], &t);
-			len = t.n;
+			len = t.len;
 		}
 		at += len + (i + 1 < d->n ? 2 : 1);
 		d->end[i] = at;
 	}
-	free(t.p);
-	if (!d->end || t.oom) {
+	free(t.data);
+	if (!d->end || t.failed) {
 		sfs_lines_doc_free(d);
 		return NULL;
 	}
@@ -574,7 +545,7 @@ static void copy_part(const char *from, size_t at, size_t len, size_t off,
 /* Entry i, made in t and copied where it falls in [off, off + size).
  * Returns 0, -ENOMEM, or -EIO when it is not as long as it was when
  * measured (renderings are deterministic: never). */
-static int copy_entry(const sfs_lines_doc *d, size_t i, struct text *t,
+static int copy_entry(const sfs_lines_doc *d, size_t i, struct buf *t,
                       size_t off, size_t size, char *out)
 {
 	size_t at = entry_start(d, i), len = entry_len(d, i);
@@ -582,11 +553,11 @@ static int copy_entry(const sfs_lines_doc *d, size_t i, struct text *t,
 	if (at + len <= off)
 		return 0;   /* only its separator is asked for */
 	make_entry(d, d->v[i], t);
-	if (t->oom)
+	if (t->failed)
 		return -ENOMEM;
-	if (t->n != len)
+	if (t->len != len)
 		return -EIO;
-	copy_part(t->p, at, len, off, size, out);
+	copy_part(t->data, at, len, off, size, out);
 	return 0;
 }
 
@@ -594,7 +565,7 @@ int sfs_lines_doc_read(const sfs_lines_doc *d, size_t off, size_t size,
                        char *out)
 {
 	size_t head = sizeof(lines_head) - 1, n = d->n;
-	struct text t = { 0 };
+	struct buf t = { 0 };
 	int rc = 0;
 
 	copy_part(lines_head, 0, head, off, size, out);
@@ -615,7 +586,7 @@ int sfs_lines_doc_read(const sfs_lines_doc *d, size_t off, size_t size,
 		copy_part(i + 1 < n ? ",\n" : "\n", at + len,
 		          d->end[i] - at - len, off, size, out);
 	}
-	free(t.p);
+	free(t.data);
 	size_t tail = n ? d->end[n - 1] : head;
 	copy_part(lines_tail, tail, sizeof(lines_tail) - 1, off, size, out);
 	return rc;

@@ -167,14 +167,13 @@ int sfs_search_build(const sfs_catalog *cat, sfs_search **out)
 sfs_search *sfs_search_ref(sfs_search *s)
 {
 	if (s)
-		atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
+		sfs_refs_take(&s->refs);
 	return s;
 }
 
 void sfs_search_unref(sfs_search *s)
 {
-	if (!s || atomic_fetch_sub_explicit(&s->refs, 1,
-	                                    memory_order_acq_rel) != 1)
+	if (!s || !sfs_refs_drop(&s->refs))
 		return;
 	sqlite3_finalize(s->query);
 	sqlite3_finalize(s->count);

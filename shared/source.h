@@ -251,6 +251,21 @@ int sfs_source_url_parse(const char *s, struct sfs_source_url *u,
 int sfs_source_url_parse_why(const char *s, struct sfs_source_url *u,
                              char *why, size_t wlen);
 
+/* ---- sources/fetched.c: what the fetched kinds say at discover -------- */
+
+/* The location of root url (malloc'd) into *location: 0; -ENOMEM; or 1
+ * when the URL is bad, which is reported as the root's error. */
+int sfs_fetched_location(struct sfs_scan *s, const char *url,
+                         char **location);
+/* The root's error that there is no cache folder to fetch location
+ * into; 0 or -ENOMEM. */
+int sfs_fetched_no_cache(struct sfs_scan *s, const char *url,
+                         const char *location);
+/* The root's error that nothing is fetched yet; note: what the fetch
+ * said, or NULL.  0 or -ENOMEM. */
+int sfs_fetched_not_yet(struct sfs_scan *s, const char *url,
+                        const char *note);
+
 /* ---- sources/git.c: a commit of a git repository ----------------------- */
 
 struct git_repository;

@@ -269,15 +269,13 @@ struct sfs_unit *sfs_unit_make(const struct sfs_unit_draft *d)
 
 struct sfs_unit *sfs_unit_ref(struct sfs_unit *u)
 {
-	atomic_fetch_add_explicit(&u->refs, 1, memory_order_relaxed);
+	sfs_refs_take(&u->refs);
 	return u;
 }
 
 void sfs_unit_unref(struct sfs_unit *u)
 {
-	/* acq_rel: every reader's last access happens before the free. */
-	if (u && atomic_fetch_sub_explicit(&u->refs, 1,
-	                                   memory_order_acq_rel) == 1)
+	if (u && sfs_refs_drop(&u->refs))
 		free(u);
 }
 

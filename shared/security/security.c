@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "../buf.h"
 #include "rules.h"
 #include "../snapshot.h"
 #include "../source.h"
@@ -339,32 +340,13 @@ int sfs_security_scan_bytes(const struct sfs_security *sec, const char *path,
 /* Reads up to SFS_SECURITY_MAX_BYTES of fd, NUL-terminated. */
 static int read_bounded(int fd, char **out, size_t *len)
 {
-	size_t cap = 65536, n = 0;
-	char *buf = malloc(cap + 1);
-	if (!buf)
-		return -ENOMEM;
-	while (n < SFS_SECURITY_MAX_BYTES) {
-		if (n == cap) {
-			cap = cap * 2 < SFS_SECURITY_MAX_BYTES ?
-			      cap * 2 : SFS_SECURITY_MAX_BYTES;
-			char *nb = realloc(buf, cap + 1);
-			if (!nb) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = nb;
-		}
-		ssize_t r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += (size_t)r;
-	}
-	buf[n] = '\0';
-	*out = buf;
-	*len = n;
-	return 0;
+	struct buf b = { 0 };
+
+	/* a read error ends the bytes, as the file's end would */
+	(void)buf_read_fd(&b, fd, SFS_SECURITY_MAX_BYTES);
+	*len = b.len;
+	*out = buf_take(&b);
+	return *out ? 0 : -ENOMEM;
 }
 
 /* A remote source's file from what is at hand (remote: a trust

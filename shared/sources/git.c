@@ -349,9 +349,7 @@ static int resolve_clone(struct git_source *g, struct sfs_scan *s,
 
 	if (!clone)
 		return g->own.cache_dir ? -ENOMEM :
-		       report(s, g->own.url, "no cache folder to fetch %s into "
-		              "(set XDG_CACHE_HOME or HOME, or -o cache_dir)",
-		              u->location);
+		       sfs_fetched_no_cache(s, g->own.url, u->location);
 	char twhy[512];
 	int cfd = sfs_trust_dir_open(clone, false, twhy, sizeof(twhy));
 	if (cfd == -EPERM) {   /* another user's clone: never read */
@@ -362,8 +360,7 @@ static int resolve_clone(struct git_source *g, struct sfs_scan *s,
 	if (cfd < 0 || stat(clone, &st) < 0) {
 		if (cfd >= 0)
 			close(cfd);
-		rc = report(s, g->own.url, "not fetched yet: %s", g->own.note ? g->own.note :
-		            "the first fetch has not finished");
+		rc = sfs_fetched_not_yet(s, g->own.url, g->own.note);
 		free(clone);
 		return rc;
 	}

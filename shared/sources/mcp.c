@@ -519,33 +519,23 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
                     unsigned idx, bool *exists)
 {
 	struct mcp_source *m = src->state;
-	struct sfs_source_url u;
-	const char *why;
+	char *location;
 
 	*exists = false;
-	int rc = sfs_source_url_parse(m->own.url, &u, &why);
-	if (rc < 0)
-		return rc == -ENOMEM ? rc : sfs_diag_add_root(s->global,
-		                                              SFS_ERROR, m->own.url,
-		                                              "%s", why);
-	m->location = u.location;
-	u.location = NULL;
-	sfs_source_url_free(&u);
+	int rc = sfs_fetched_location(s, m->own.url, &location);
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
+	m->location = location;
 	m->server = m->argv ? m->argv[0] : m->location;
 	char *state = sfs_mcp_state_path(m->own.cache_dir, m->location);
 	if (!state)
 		return m->own.cache_dir ? -ENOMEM :
-		       sfs_diag_add_root(s->global, SFS_ERROR, m->own.url, "no "
-		                         "cache folder to fetch %s into (set "
-		                         "XDG_CACHE_HOME or HOME, or -o "
-		                         "cache_dir)", m->location);
+		       sfs_fetched_no_cache(s, m->own.url, m->location);
 	free(m->state);
 	m->state = state;
 	rc = load_listing(m, state);
 	if (rc == -ENOENT)
-		rc = sfs_diag_add_root(s->global, SFS_ERROR, m->own.url, "not "
-		                       "fetched yet: %s", m->own.note ? m->own.note :
-		                       "the first fetch has not finished");
+		rc = sfs_fetched_not_yet(s, m->own.url, m->own.note);
 	else if (rc == 0)
 		m->ready = true;
 	if (rc == 0 && m->ready && m->own.note)

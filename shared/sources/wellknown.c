@@ -746,30 +746,20 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
                     unsigned idx, bool *exists)
 {
 	struct wk_source *w = src->state;
-	struct sfs_source_url u;
-	const char *why;
+	char *location;
 
 	*exists = false;
-	int rc = sfs_source_url_parse(w->url, &u, &why);
-	if (rc < 0)
-		return rc == -ENOMEM ? rc : sfs_diag_add_root(s->global,
-		                                              SFS_ERROR, w->url,
-		                                              "%s", why);
-	w->location = u.location;
-	u.location = NULL;
-	sfs_source_url_free(&u);
+	int rc = sfs_fetched_location(s, w->url, &location);
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
+	w->location = location;
 	if (!w->cache_dir)
-		return sfs_diag_add_root(s->global, SFS_ERROR, w->url, "no "
-		                         "cache folder to fetch %s into (set "
-		                         "XDG_CACHE_HOME or HOME, or -o "
-		                         "cache_dir)", w->location);
+		return sfs_fetched_no_cache(s, w->url, w->location);
 	if (!(w->state = state_path(w->cache_dir, w->location)))
 		return -ENOMEM;
 	rc = load_listing(w);
 	if (rc == -ENOENT)
-		return sfs_diag_add_root(s->global, SFS_ERROR, w->url, "not "
-		                         "fetched yet: %s", w->note ? w->note :
-		                         "the first fetch has not finished");
+		return sfs_fetched_not_yet(s, w->url, w->note);
 	if (rc < 0)
 		return rc;
 	w->ready = true;

@@ -1,9 +1,9 @@
 /*
  * buf.h - building strings: a growable byte buffer, and printf into a new
- * string.
+ * string.  One buffer for the library's renderer and skillsfs-mcp.
  */
-#ifndef MCP_BUF_H
-#define MCP_BUF_H
+#ifndef SKILLSFS_BUF_H
+#define SKILLSFS_BUF_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -17,11 +17,17 @@ struct buf {
 	bool failed;   /* an allocation failed; the content is incomplete */
 };
 
+/* Room for `extra` more bytes and the NUL, so that a caller may write
+ * them at data + len itself; false once an allocation has failed. */
+bool buf_reserve(struct buf *b, size_t extra);
 void buf_add(struct buf *b, const void *p, size_t n);
 void buf_adds(struct buf *b, const char *s);
 void buf_addc(struct buf *b, char c);
 void buf_printf(struct buf *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Appends what fd reads until its end, or until b holds `max` bytes:
+ * 0, or -ENOMEM, or the read's -errno (what was read stays in b). */
+int buf_read_fd(struct buf *b, int fd, size_t max);
 /* Hands the content to the caller (malloc'd, NUL-terminated) and empties
  * the buffer; NULL when an allocation failed. */
 char *buf_take(struct buf *b);

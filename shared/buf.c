@@ -1,15 +1,17 @@
 /*
  * buf.c - building strings.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "buf.h"
 
-static bool buf_reserve(struct buf *b, size_t extra)
+bool buf_reserve(struct buf *b, size_t extra)
 {
 	if (b->failed)
 		return false;
@@ -75,6 +77,25 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	b->len += (size_t)n;
+}
+
+int buf_read_fd(struct buf *b, int fd, size_t max)
+{
+	while (b->len < max) {
+		size_t want = max - b->len < 65536 ? max - b->len : 65536;
+		if (!buf_reserve(b, want))
+			return -ENOMEM;
+		ssize_t got = read(fd, b->data + b->len, want);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return -errno;
+		if (got == 0)
+			break;
+		b->len += (size_t)got;
+		b->data[b->len] = '\0';
+	}
+	return 0;
 }
 
 char *buf_take(struct buf *b)
