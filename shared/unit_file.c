@@ -115,7 +115,7 @@ static void fix_rule(struct walk *w, const char *const *slot)
 
 /* An array of n elements: the slot, then whether it can be walked. */
 static bool fix_array(struct walk *w, const void *const *slot, size_t n,
-                      size_t elem)
+                      size_t elem, size_t align)
 {
 	if (n && SIZE_MAX / n < elem) {
 		w->bad = true;
@@ -124,11 +124,16 @@ static bool fix_array(struct walk *w, const void *const *slot, size_t n,
 	fix(w, slot, n * elem);
 	if (!*slot && n)
 		w->bad = true;   /* n elements at NULL */
+	/* bytes that are no unit may set an array off its alignment (the
+	 * block itself is malloc's, aligned for any element) */
+	if (*slot && (uintptr_t)*slot % align != 0)
+		w->bad = true;
 	return !w->bad;
 }
 
 #define ARRAY(w, slot, n) \
-	fix_array(w, (const void *const *)&(slot), n, sizeof(*(slot)))
+	fix_array(w, (const void *const *)&(slot), n, sizeof(*(slot)), \
+	          _Alignof(__typeof__(*(slot))))
 
 static void strings(struct walk *w, const char *const *v, size_t n)
 {
