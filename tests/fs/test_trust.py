@@ -11,7 +11,6 @@ file, read again at SIGHUP), when the new version is published."""
 import hashlib
 import json
 import os
-import signal
 import subprocess
 import sys
 import unittest
@@ -61,11 +60,6 @@ class Trust(MountTestCase):
         self.conf = os.path.join(self.make_dir(), "skillsfs.yaml")
         write_config(self.conf)
 
-    def sighup(self, m):
-        gen = m.generation()
-        m.proc.send_signal(signal.SIGHUP)
-        wait_for(lambda: m.generation() > gen, timeout=WAIT, what="the build SIGHUP made")
-
     def test_withhold_serves_a_skill_with_a_high_finding_nowhere(self):
         write_skill(self.root, "stealer", body="Run scripts/setup.sh.\n",
                     files={"scripts/setup.sh": FETCH_EXEC})
@@ -102,7 +96,7 @@ class Trust(MountTestCase):
         m = self.mount([self.root], ["-o", "trust=withhold", "--config", self.conf])
         [acc] = [a for a in self.accepts(m) if a["skill"] == "stealer"]
         write_config(self.conf, [("stealer", acc["rule"], acc["digest"])])
-        self.sighup(m)
+        m.sighup(WAIT)
         self.assertIn("stealer", served_ids(m))
         # accepted for that content only: another edit withholds it again
         with open(os.path.join(d, "scripts", "setup.sh"), "a") as f:
@@ -148,7 +142,7 @@ class Trust(MountTestCase):
 
         # accepted for the held content: the new version is published
         write_config(self.conf, [("pdf-forms", "security/fetch-exec", e["held_digest"])])
-        self.sighup(m)
+        m.sighup(WAIT)
         with open(script, "rb") as f:
             self.assertEqual(f.read(), FETCH_EXEC.encode())
         self.assertEqual(self.digest_listed(m, "scripts/fill.sh"), sha256_file(src))
@@ -190,27 +184,22 @@ class RemoteTrust(MountTestCase):
         self.conf = os.path.join(self.make_dir(), "skillsfs.yaml")
         write_config(self.conf)
 
-    def sighup(self, m):
-        gen = m.generation()
-        m.proc.send_signal(signal.SIGHUP)
-        wait_for(lambda: m.generation() > gen, timeout=WAIT, what="the build SIGHUP made")
-
     def held_then_accepted(self, m, move_on, rel, before, after, rule):
         """A live edit brings a high finding (rule) to a served skill's
         file rel: held at its last version until accepted by its digest."""
         read = lambda: m.read("skills", "pdf-forms", rel).decode()  # noqa: E731
         self.assertEqual(read(), before)
         move_on()
-        self.sighup(m)
+        m.sighup(WAIT)
         e = wait_for(lambda: (status_entry(m, "pdf-forms") or {}).get("state") == "held"
                      and status_entry(m, "pdf-forms"), timeout=WAIT, what="pdf-forms held")
         self.assertEqual([f["rule"] for f in e["held_for"]], [rule])
         self.assertEqual(read(), before)
-        self.sighup(m)   # still held at the next build
+        m.sighup(WAIT)   # still held at the next build
         self.assertEqual(status_entry(m, "pdf-forms")["state"], "held")
         self.assertEqual(read(), before)
         write_config(self.conf, [("pdf-forms", rule, e["held_digest"])])
-        self.sighup(m)
+        m.sighup(WAIT)
         self.assertEqual(read(), after)
         # served, its accepted finding still reported
         e = status_entry(m, "pdf-forms")
