@@ -184,6 +184,18 @@ class RemoteTrust(MountTestCase):
         self.conf = os.path.join(self.make_dir(), "skillsfs.yaml")
         write_config(self.conf)
 
+    def withholds_the_stealer(self, source):
+        """trust=withhold on source (its pdf-forms and stealer): only
+        pdf-forms is served, stealer is withheld."""
+        m = self.mount([], source + ["-o", "trust=withhold"])
+        self.assertEqual(os.listdir(m.file("skills")), ["pdf-forms"])
+        self.assertEqual(status_entry(m, "stealer")["state"], "withheld")
+
+    def mount_holding(self, source):
+        """source mounted with trust=hold and this test's configuration
+        file (its accept: list)."""
+        return self.mount([], source + ["-o", "trust=hold", "--config", self.conf])
+
     def held_then_accepted(self, m, move_on, rel, before, after, rule):
         """A live edit brings a high finding (rule) to a served skill's
         file rel: held at its last version until accepted by its digest."""
@@ -225,12 +237,10 @@ class RemoteTrust(MountTestCase):
         self.repos.git(self.work, "push", "-q", self.bare, "main")
 
     def test_git_withhold(self):
-        m = self.mount([], self.git_source() + ["-o", "trust=withhold"])
-        self.assertEqual(os.listdir(m.file("skills")), ["pdf-forms"])
-        self.assertEqual(status_entry(m, "stealer")["state"], "withheld")
+        self.withholds_the_stealer(self.git_source())
 
     def test_git_hold(self):
-        m = self.mount([], self.git_source() + ["-o", "trust=hold", "--config", self.conf])
+        m = self.mount_holding(self.git_source())
         self.held_then_accepted(m, lambda: self.git_edit(FETCH_EXEC), "scripts/fill.sh",
                                 BENIGN_SCRIPT, FETCH_EXEC, "security/fetch-exec")
 
@@ -254,12 +264,10 @@ class RemoteTrust(MountTestCase):
         self.srv.reload()
 
     def test_mcp_withhold(self):
-        m = self.mount([], self.mcp_source() + ["-o", "trust=withhold"])
-        self.assertEqual(os.listdir(m.file("skills")), ["pdf-forms"])
-        self.assertEqual(status_entry(m, "stealer")["state"], "withheld")
+        self.withholds_the_stealer(self.mcp_source())
 
     def test_mcp_hold(self):
-        m = self.mount([], self.mcp_source() + ["-o", "trust=hold", "--config", self.conf])
+        m = self.mount_holding(self.mcp_source())
         md = os.path.join(self.served, "pdf-forms", "SKILL.md")
         with open(md) as f:
             before = f.read()
@@ -445,40 +453,37 @@ class OverSkillsfsMcp(RemoteTrust):
         self.assertEqual(r["findings"], got["findings"])
         self.assertEqual(r["skill"]["uri"], "skill://stealer/SKILL.md")
 
+    def withhold_then_hold(self, config, edit, flag=False):
+        """config's sources through skillsfs-mcp's own mount: with
+        trust=withhold, then (that mount gone) with trust=hold, where
+        edit brings pdf-forms a hidden instruction."""
+        c = self.session(config, "withhold", flag=flag)
+        self.withhold_over_mcp(c)
+        c.kill()
+        wait_for(lambda: not os.path.ismount(self.mnt), timeout=WAIT, what="the first mount to go")
+        c = self.session(config, "hold", flag=flag)
+        self.hold_over_mcp(c, edit)
+
     def test_folder_withhold_and_hold(self):
         root = self.make_dir()
         write_skill(root, "pdf-forms")
         write_skill(root, "stealer", files={"scripts/setup.sh": FETCH_EXEC})
-        c = self.session("roots: [%s]\n" % root, "withhold", flag=True)
-        self.withhold_over_mcp(c)
-        c.kill()
-        wait_for(lambda: not os.path.ismount(self.mnt), timeout=WAIT, what="the first mount to go")
-        c = self.session("roots: [%s]\n" % root, "hold", flag=True)
-        self.hold_over_mcp(c, lambda: write_skill(root, "pdf-forms",
-                                                  description="Fill." + HIDDEN))
+        self.withhold_then_hold("roots: [%s]\n" % root,
+                                lambda: write_skill(root, "pdf-forms", description="Fill." + HIDDEN),
+                                flag=True)
 
     def test_git_withhold_and_hold(self):
         url = self.git_source()[1]
-        c = self.session("sources:\n  - url: %s\n" % url, "withhold")
-        self.withhold_over_mcp(c)
-        c.kill()
-        wait_for(lambda: not os.path.ismount(self.mnt), timeout=WAIT, what="the first mount to go")
-        c = self.session("sources:\n  - url: %s\n" % url, "hold")
 
         def edit():
             write_skill(self.work, "pdf-forms", description="Fill." + HIDDEN)
             self.repos.commit(self.work, "edit")
             self.repos.git(self.work, "push", "-q", self.bare, "main")
-        self.hold_over_mcp(c, edit)
+        self.withhold_then_hold("sources:\n  - url: %s\n" % url, edit)
 
     def test_mcp_withhold_and_hold(self):
         url = self.mcp_source()[1]
-        c = self.session("sources:\n  - url: %s\n" % url, "withhold")
-        self.withhold_over_mcp(c)
-        c.kill()
-        wait_for(lambda: not os.path.ismount(self.mnt), timeout=WAIT, what="the first mount to go")
-        c = self.session("sources:\n  - url: %s\n" % url, "hold")
-        self.hold_over_mcp(c, self.mcp_edit)
+        self.withhold_then_hold("sources:\n  - url: %s\n" % url, self.mcp_edit)
 
     # the mount's own tests run in RemoteTrust
     test_git_withhold = test_git_hold = None
