@@ -150,6 +150,11 @@ def mentions_skills(line):
 class Agent:
     name = None
     read_tool = None        # the tool offered in its main loop's requests
+    log_glob = None         # its log files, below its home
+    warnings_in = "log"     # the part of a Run where it warns: log, stderr
+    budget_marker = None    # in a line that says it cut its listing
+    error_pattern = None    # a line that is an error (about skills, if it
+                            # mentions them)
 
     def __init__(self, workdir):
         self.workdir = workdir
@@ -186,6 +191,12 @@ class Agent:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         os.symlink(target, path)
 
+    def command(self, mock, prompt):
+        """Its argv and environment: the common one with its own on top."""
+        env = self.base_env()
+        env.update(self.own_env(mock))
+        return self.argv(mock, prompt), env
+
     def run(self, mock, prompt):
         argv, env = self.command(mock, prompt)
         proc = subprocess.Popen(argv, cwd=self.project, env=env, stdin=subprocess.DEVNULL,
@@ -210,10 +221,28 @@ class Agent:
         return Run(self, result, self.read_logs())
 
     def read_logs(self):
-        return ""
+        """Its log files (log_glob, below its home), in name order."""
+        text = ""
+        if self.log_glob:
+            for path in sorted(glob.glob(os.path.join(self.home, self.log_glob))):
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    text += f.read()
+        return text
 
     def main_requests(self, mock):
         return mock.conversation(self.read_tool)
+
+    def warnings(self, run):
+        return getattr(run, self.warnings_in).splitlines()
+
+    def over_budget(self, run):
+        if not self.budget_marker:
+            return []
+        return [l for l in self.warnings(run) if self.budget_marker in l]
+
+    def skill_complaints(self, run):
+        return [l for l in self.warnings(run)
+                if re.search(self.error_pattern, l) and mentions_skills(l)]
 
 
 class ClaudeCode(Agent):
@@ -227,12 +256,16 @@ class ClaudeCode(Agent):
     read_tool = "Read"
     model = "claude-sonnet-4-5"
     skills_home = ".claude/skills"
+    log_glob = ".claude/debug/*.txt"
+    budget_marker = "over budget"
+    error_pattern = r"\[ERROR\]"
 
-    def command(self, mock, prompt):
-        env = self.base_env()
-        env.update({"ANTHROPIC_BASE_URL": mock.url, "ANTHROPIC_API_KEY": "dummy",
-                    "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-                    "DISABLE_AUTOUPDATER": "1", "DISABLE_TELEMETRY": "1"})
+    def own_env(self, mock):
+        return {"ANTHROPIC_BASE_URL": mock.url, "ANTHROPIC_API_KEY": "dummy",
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+                "DISABLE_AUTOUPDATER": "1", "DISABLE_TELEMETRY": "1"}
+
+    def argv(self, mock, prompt):
         tools = ["Read", "Bash"]
         argv = [self.program(), "-p", prompt, "--model", self.model,
                 "--output-format", "json", "--debug"]
@@ -241,20 +274,7 @@ class ClaudeCode(Agent):
                 "command": SKILLSFS_MCP, "args": ["--mount", self.mcp_mount]}}}
             argv += ["--mcp-config", json.dumps(config), "--strict-mcp-config"]
             tools.append("mcp__skills__get_skill")
-        return argv + ["--allowedTools", ",".join(tools)], env
-
-    def read_logs(self):
-        text = ""
-        for path in sorted(glob.glob(os.path.join(self.home, ".claude", "debug", "*.txt"))):
-            with open(path, encoding="utf-8", errors="replace") as f:
-                text += f.read()
-        return text
-
-    def over_budget(self, run):
-        return [l for l in run.log.splitlines() if "over budget" in l]
-
-    def skill_complaints(self, run):
-        return [l for l in run.log.splitlines() if "[ERROR]" in l and mentions_skills(l)]
+        return argv + ["--allowedTools", ",".join(tools)]
 
     @staticmethod
     def listing(request):
@@ -302,13 +322,21 @@ class Codex(Agent):
     program_name = "codex"
     read_tool = "exec_command"
     skills_home = ".agents/skills"
+    warnings_in = "stderr"
+    budget_marker = "skills context budget"
+    # e.g. "failed to install system skills: ... Read-only file system"
+    # when $CODEX_HOME/skills is a link into the mount
+    error_pattern = "ERROR"
 
     def configure(self, skills_dir, mount, mcp=False):
         super().configure(skills_dir, mount, mcp)
         self.codex_home = os.path.join(self.home, ".codex")
         os.makedirs(self.codex_home, exist_ok=True)
 
-    def command(self, mock, prompt):
+    def own_env(self, mock):
+        return {"CODEX_HOME": self.codex_home, "RUST_LOG": "warn"}
+
+    def argv(self, mock, prompt):
         config = ('model = "mock-model"\nmodel_provider = "mock"\n'
                   'check_for_update_on_startup = false\n'
                   '[analytics]\nenabled = false\n'
@@ -320,18 +348,8 @@ class Codex(Agent):
                 json.dumps(SKILLSFS_MCP), json.dumps(["--mount", self.mcp_mount]))
         with open(os.path.join(self.codex_home, "config.toml"), "w") as f:
             f.write(config)
-        env = self.base_env()
-        env.update({"CODEX_HOME": self.codex_home, "RUST_LOG": "warn"})
         return [self.program(), "exec", "--skip-git-repo-check",
-                "--dangerously-bypass-approvals-and-sandbox", prompt], env
-
-    def over_budget(self, run):
-        return [l for l in run.stderr.splitlines() if "skills context budget" in l]
-
-    def skill_complaints(self, run):
-        # e.g. "failed to install system skills: ... Read-only file system"
-        # when $CODEX_HOME/skills is a link into the mount
-        return [l for l in run.stderr.splitlines() if "ERROR" in l and mentions_skills(l)]
+                "--dangerously-bypass-approvals-and-sandbox", prompt]
 
     @staticmethod
     def listing(request):
@@ -363,7 +381,7 @@ class Gemini(Agent):
     name = "gemini"
     program_name = "gemini"
     read_tool = "read_file"
-    skills_home = ".gemini/skills"
+    skills_home = ".gemini/skills"   # and no listing budget
 
     def configure(self, skills_dir, mount, mcp=False, include_mount=True):
         self.link_skills(self.skills_home, skills_dir)
@@ -382,13 +400,11 @@ class Gemini(Agent):
         with open(os.path.join(self.home, ".gemini", "settings.json"), "w") as f:
             json.dump(settings, f)
 
-    def command(self, mock, prompt):
-        env = self.base_env()
-        env.update({"GOOGLE_GEMINI_BASE_URL": mock.url, "GEMINI_API_KEY": "dummy"})
-        return [self.program(), "-p", prompt, "--yolo"], env
+    def own_env(self, mock):
+        return {"GOOGLE_GEMINI_BASE_URL": mock.url, "GEMINI_API_KEY": "dummy"}
 
-    def over_budget(self, run):
-        return []   # Gemini CLI has no listing budget
+    def argv(self, mock, prompt):
+        return [self.program(), "-p", prompt, "--yolo"]
 
     def skill_complaints(self, run):
         # "Skill conflict detected": a skill in two of its folders
@@ -423,16 +439,19 @@ class Copilot(Agent):
     program_name = "copilot"
     read_tool = "view"
     model = "gpt-5.4"
-    cut_marker = "Additional skills available (invoke by name):"
+    budget_marker = "Additional skills available (invoke by name):"
+    error_pattern = r"\[ERROR\]|\bERROR\b"
     skills_home = ".copilot/skills"
+    log_glob = ".copilot/logs/*.log"
 
-    def command(self, mock, prompt):
-        env = self.base_env()
-        env.update({"COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false",
-                    "COPILOT_PROVIDER_BASE_URL": mock.url + "/v1",
-                    "COPILOT_PROVIDER_TYPE": "openai",
-                    "COPILOT_PROVIDER_WIRE_API": "responses",
-                    "COPILOT_PROVIDER_API_KEY": "dummy", "COPILOT_MODEL": self.model})
+    def own_env(self, mock):
+        return {"COPILOT_OFFLINE": "true", "COPILOT_AUTO_UPDATE": "false",
+                "COPILOT_PROVIDER_BASE_URL": mock.url + "/v1",
+                "COPILOT_PROVIDER_TYPE": "openai",
+                "COPILOT_PROVIDER_WIRE_API": "responses",
+                "COPILOT_PROVIDER_API_KEY": "dummy", "COPILOT_MODEL": self.model}
+
+    def argv(self, mock, prompt):
         argv = [self.program(), "-p", prompt, "--allow-all", "--no-auto-update",
                 "--disable-builtin-mcps"]
         if self.mcp_mount:
@@ -440,29 +459,15 @@ class Copilot(Agent):
                 "type": "local", "command": SKILLSFS_MCP,
                 "args": ["--mount", self.mcp_mount], "tools": ["*"]}}}
             argv += ["--additional-mcp-config", json.dumps(config)]
-        return argv, env
+        return argv
 
     def run(self, mock, prompt):
         # what it cut is in its request, not in its logs
         run = super().run(mock, prompt)
         for r in self.main_requests(mock):
             text = r["body"].get("instructions") or ""
-            run.log += "".join(l + "\n" for l in text.splitlines() if self.cut_marker in l)
+            run.log += "".join(l + "\n" for l in text.splitlines() if self.budget_marker in l)
         return run
-
-    def read_logs(self):
-        text = ""
-        for path in sorted(glob.glob(os.path.join(self.home, ".copilot", "logs", "*.log"))):
-            with open(path, encoding="utf-8", errors="replace") as f:
-                text += f.read()
-        return text
-
-    def over_budget(self, run):
-        return [l for l in run.log.splitlines() if self.cut_marker in l]
-
-    def skill_complaints(self, run):
-        return [l for l in run.log.splitlines()
-                if re.search(r"\[ERROR\]|\bERROR\b", l) and mentions_skills(l)]
 
     @classmethod
     def listing(cls, request):
@@ -483,8 +488,8 @@ class Copilot(Agent):
                              r"(?:<description>(.*?)</description>)?", body, re.S):
             add(html.unescape(m.group(1).strip()),
                 html.unescape(m.group(2).strip()) if m.group(2) else None)
-        if cls.cut_marker in body:
-            rest = body.split(cls.cut_marker, 1)[1].strip()
+        if cls.budget_marker in body:
+            rest = body.split(cls.budget_marker, 1)[1].strip()
             for name in rest.split(","):
                 if name.strip():
                     add(html.unescape(name.strip()), None)

@@ -179,6 +179,14 @@ class Mount:
     def generation(self):
         return self.json("status.json")["generation"]
 
+    def sighup(self, timeout=REFRESH_TIMEOUT):
+        """Sends SIGHUP and waits for the build it makes (a generation
+        above the one served before); returns the new generation."""
+        gen = self.generation()
+        self.proc.send_signal(signal.SIGHUP)
+        return wait_for(lambda: self.generation() > gen and self.generation(),
+                        timeout=timeout, what="the build SIGHUP made")
+
     def terminate(self, sig=signal.SIGTERM, timeout=10):
         """Signals the daemon and returns its exit status."""
         self.proc.send_signal(sig)

@@ -32,6 +32,11 @@ ANSWER = 10.0       # what answers at all does within this
 TIMEOUT = 3         # -o fetch_timeout of GitDeadlines: well under ANSWER
 
 
+def home_env(home):
+    """The environment with home as HOME (its ~/.gitconfig is read)."""
+    return dict(os.environ, HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"))
+
+
 class GitStalls(MountTestCase):
     def setUp(self):
         self.local = os.path.join(self.make_dir(), "skills")
@@ -39,16 +44,10 @@ class GitStalls(MountTestCase):
         self.cache = self.make_dir()
         self.home = self.make_dir()
 
-    def env(self):
-        return dict(os.environ, HOME=self.home, XDG_CONFIG_HOME=os.path.join(self.home, ".config"))
-
     def mount(self, url, wait_fetched=False, options=()):
-        m = Mount([self.local], ["--source", url, "-o", "cache_dir=" + self.cache,
-                                 "-o", "fetch_interval=0"] + list(options),
-                  env=self.env(), wait_fetched=wait_fetched)
-        self.addCleanup(m.cleanup)
-        m.start()
-        return m
+        return super().mount([self.local], ["--source", url, "-o", "cache_dir=" + self.cache,
+                                            "-o", "fetch_interval=0"] + list(options),
+                             env=home_env(self.home), wait_fetched=wait_fetched)
 
     def stalled(self, mode, sent=0):
         srv = GitStallServer(mode)
@@ -131,17 +130,13 @@ class GitDeadlines(MountTestCase):
         self.home = self.make_dir()
 
     def mount(self, stalled, interval, wait_fetched=False):
-        m = Mount([self.local],
-                  ["--source", "git+" + stalled.url("skills.git") + "#main:skills",
-                   "--source", "git+" + self.good.url("skills.git") + "#main:skills",
-                   "-o", "cache_dir=" + self.cache, "-o", "fetch_interval=%d" % interval,
-                   "-o", "fetch_timeout=%d" % TIMEOUT],
-                  env=dict(os.environ, HOME=self.home,
-                           XDG_CONFIG_HOME=os.path.join(self.home, ".config")),
-                  wait_fetched=wait_fetched)
-        self.addCleanup(m.cleanup)
-        m.start()
-        return m
+        return super().mount(
+            [self.local],
+            ["--source", "git+" + stalled.url("skills.git") + "#main:skills",
+             "--source", "git+" + self.good.url("skills.git") + "#main:skills",
+             "-o", "cache_dir=" + self.cache, "-o", "fetch_interval=%d" % interval,
+             "-o", "fetch_timeout=%d" % TIMEOUT],
+            env=home_env(self.home), wait_fetched=wait_fetched)
 
     def push_more(self, text):
         with open(os.path.join(self.work, "skills", "csv-report", "more.md"), "w") as f:
@@ -160,15 +155,22 @@ class GitDeadlines(MountTestCase):
         wait_for(lambda: any(words in s for s in diagnostics_of(m, url)),
                  timeout=ANSWER, what="status.json to say: " + words)
 
-    def test_a_silent_git_server_holds_no_other_root_on_sighup(self):
-        stalled = GitStallServer("silent")
+    def beside_the_answering_root(self, mode, interval, words):
+        """A mount of a stalling server (GitStallServer mode) beside the
+        answering one: the answering root is served although the other
+        never answered its first fetch, which status.json says it gave
+        up with words."""
+        stalled = GitStallServer(mode)
         self.addCleanup(stalled.stop)
-        m = self.mount(stalled, 0)
-        # the other remote root is served although the silent one never
-        # answered its first fetch
+        m = self.mount(stalled, interval)
         wait_for(lambda: "csv-report" in os.listdir(m.file("skills")), timeout=ANSWER,
                  what="the answering root's skills")
-        self.gave_up(m, stalled, "gave up after %d s without progress" % TIMEOUT)
+        self.gave_up(m, stalled, words)
+        return stalled, m
+
+    def test_a_silent_git_server_holds_no_other_root_on_sighup(self):
+        stalled, m = self.beside_the_answering_root(
+            "silent", 0, "gave up after %d s without progress" % TIMEOUT)
         self.push_more("second\n")
         m.proc.send_signal(signal.SIGHUP)
         wait_for(lambda: self.more_is(m, "second\n"), timeout=ANSWER,
@@ -265,8 +267,7 @@ class GitDeadlines(MountTestCase):
                   ["--source", "git+" + stalled.url("skills.git") + "#main:skills",
                    "-o", "cache_dir=" + self.cache, "-o", "fetch_interval=0",
                    "-o", "fetch_timeout=%d" % TIMEOUT, "-o", "strict"],
-                  env=dict(os.environ, HOME=self.home,
-                           XDG_CONFIG_HOME=os.path.join(self.home, ".config")))
+                  env=home_env(self.home))
         self.addCleanup(m.cleanup)
         with self.assertRaises(AssertionError) as refused:
             m.start(timeout=ANSWER)
@@ -276,12 +277,7 @@ class GitDeadlines(MountTestCase):
         self.assertFalse(os.path.ismount(m.path))
 
     def test_a_trickling_git_server_holds_no_other_root_on_fetch_interval(self):
-        stalled = GitStallServer("trickle")
-        self.addCleanup(stalled.stop)
-        m = self.mount(stalled, 1)
-        wait_for(lambda: "csv-report" in os.listdir(m.file("skills")), timeout=ANSWER,
-                 what="the answering root's skills")
-        self.gave_up(m, stalled, "without progress")
+        stalled, m = self.beside_the_answering_root("trickle", 1, "without progress")
         self.push_more("second\n")
         wait_for(lambda: self.more_is(m, "second\n"), timeout=ANSWER,
                  what="the answering root's new commit after fetch_interval")
@@ -314,14 +310,9 @@ class GitClones(MountTestCase):
             f.write(text)
 
     def mount(self, url, wait_fetched=True):
-        m = Mount([self.local], ["--source", url, "-o", "cache_dir=" + self.cache,
-                                 "-o", "fetch_interval=0"],
-                  env=dict(os.environ, HOME=self.home,
-                           XDG_CONFIG_HOME=os.path.join(self.home, ".config")),
-                  wait_fetched=wait_fetched)
-        self.addCleanup(m.cleanup)
-        m.start()
-        return m
+        return super().mount([self.local], ["--source", url, "-o", "cache_dir=" + self.cache,
+                                            "-o", "fetch_interval=0"],
+                             env=home_env(self.home), wait_fetched=wait_fetched)
 
     def test_insteadof_rewrites_the_url_longest_match_wins(self):
         self.gitconfig('[url "file://%s/"]\n\tinsteadOf = https://example.invalid/team/\n'

@@ -332,11 +332,6 @@ class McpLock(LockTestCase):
         return {s["id"]: (s["state"], [(d["severity"], d["message"]) for d in s["diagnostics"]])
                 for s in m.json("status.json")["skills"]}
 
-    def sighup(self, m):
-        gen = m.generation()
-        m.proc.send_signal(signal.SIGHUP)
-        wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
-
     def test_lock_names_each_skill_with_its_digest(self):
         m = self.mount_server()
         index = m.read("index.json")
@@ -419,7 +414,7 @@ class McpLock(LockTestCase):
                          b"# Fields\n\nname, date, signature\n")
         self.edit_on_the_server()
         # fetch_interval=0: the server's change is seen at SIGHUP
-        self.sighup(m)
+        m.sighup()
         self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "local-notes"])
         state, diags = self.skill_entries(m)["pdf-forms"]
         self.assertEqual(state, "invalid")

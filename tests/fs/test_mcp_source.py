@@ -75,6 +75,24 @@ def diagnostics(m):
     return m.json("status.json")["diagnostics"]
 
 
+def assert_lie_reported(t, m, lied, root, server):
+    """The server's skill pdf-forms sends other bytes than it lists for
+    lied: its other files are still served, and the next build reports
+    lied once, as an error of the root naming the server and both
+    digests; the bytes sent are never kept."""
+    t.assertEqual(m.read("skills", "pdf-forms", "scripts", "fill.py"), b"print('filled')\n")
+    m.sighup()
+    listed = os.path.join(t.served, *lied[len("skill://"):].split("/"))
+    with open(listed, "rb") as f:
+        sent = hashlib.sha256(f.read() + b"tampered\n").hexdigest()
+    found = [d for d in diagnostics(m) if lied in d["message"]]
+    t.assertEqual(len(found), 1, diagnostics(m))
+    t.assertEqual((found[0]["severity"], found[0]["file"]), ("error", root))
+    for part in (server, "sha256:" + digest(listed), "sha256:" + sent):
+        t.assertIn(part, found[0]["message"])
+    t.assertNotIn(sent, os.listdir(os.path.join(t.cache, "mcp", "blobs")))
+
+
 @unittest.skipUnless(SkillServer.available(),
                      "needs node and the MCP SDK (npm ci in tests/mcp)")
 class McpSources(MountTestCase):
@@ -105,9 +123,7 @@ class McpSources(MountTestCase):
         self.assertRegex(root["listing"], "^[0-9a-f]{64}$")
         self.assertEqual(diagnostics(m), [])
         # the same listing fetched again is the same version
-        gen = m.generation()
-        m.proc.send_signal(signal.SIGHUP)
-        wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
+        m.sighup()
         self.assertEqual(root_status(m)["listing"], root["listing"])
         # verified bytes kept by digest: a read again needs no server
         blobs = os.listdir(os.path.join(self.cache, "mcp", "blobs"))
@@ -132,24 +148,9 @@ class McpSources(MountTestCase):
         with self.assertRaises(OSError) as e:   # again: still never served
             m.read("skills", "pdf-forms", "references", "fields.md")
         self.assertEqual(e.exception.errno, errno.EIO)
-        self.assertEqual(m.read("skills", "pdf-forms", "scripts", "fill.py"),
-                         b"print('filled')\n")
-        # reported at the next build, with the server and both digests
-        gen = m.generation()
-        m.proc.send_signal(signal.SIGHUP)
-        wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
-        want = digest(os.path.join(self.served, "pdf-forms", "references", "fields.md"))
-        with open(os.path.join(self.served, "pdf-forms", "references", "fields.md"), "rb") as f:
-            sent = hashlib.sha256(f.read() + b"tampered\n").hexdigest()
-        found = [d for d in diagnostics(m) if lied in d["message"]]
-        self.assertEqual(len(found), 1, diagnostics(m))
-        [d] = found
-        self.assertEqual((d["severity"], d["file"]), ("error", "mcp+" + srv.url))
-        for part in (srv.url, "sha256:" + want, "sha256:" + sent):
-            self.assertIn(part, d["message"])
+        assert_lie_reported(self, m, lied, "mcp+" + srv.url, srv.url)
         self.assertTrue(any("skill://csv-report/SKILL.md" in d["message"]
                             for d in diagnostics(m)), diagnostics(m))
-        self.assertNotIn(sent, os.listdir(os.path.join(self.cache, "mcp", "blobs")))
         # and from that build on, the skill whose SKILL.md did not match
         # is not served at all
         self.assertEqual(os.listdir(m.file("skills")), ["pdf-forms"])
@@ -205,10 +206,10 @@ class McpSources(MountTestCase):
         self.assertEqual(slurp(os.path.join(folder, "kept")), b"someone's\n")
         # once it is gone, the next build serves the file again
         shutil.rmtree(folder)
-        self.sighup(m)
+        m.sighup()
         self.assertEqual(m.read("skills", "csv-report", "template.md"),
                          slurp(files["csv-report/template.md"]))
-        self.sighup(m)
+        m.sighup()
         self.assertEqual([d for d in diagnostics(m) if folder in d["message"]], [])
 
     def test_a_cached_file_altered_since_is_fetched_again(self):
@@ -279,7 +280,7 @@ class McpSources(MountTestCase):
             return [d for s in m.json("status.json")["skills"] if s["id"] == "pdf-forms"
                     for d in s["diagnostics"]]
         self.assertEqual(findings(), [])
-        self.sighup(m)
+        m.sighup()
         [d] = findings()
         self.assertEqual(d["severity"], "warning")
         self.assertIn("references/missing.md", d["message"])
@@ -319,7 +320,7 @@ class McpSources(MountTestCase):
                 m.read("skills", "pdf-forms", "SKILL.md")
             self.assertIn(e.exception.errno, (errno.EIO, errno.ENOENT) if _ else (errno.EIO,))
         self.assertIn("skills/pdf-forms/SKILL.md: not served", m.stderr())
-        self.sighup(m)
+        m.sighup()
         found = [d for d in diagnostics(m) if lied in d["message"]]
         self.assertEqual(len(found), 1, diagnostics(m))
         self.assertEqual(found[0]["severity"], "error")
@@ -335,9 +336,7 @@ class McpSources(MountTestCase):
         self.assertEqual(m.read("skills", "csv-report", "template.md"), b"| a | b |\n")
         # a file is fetched when it is read, never ahead of need: also not
         # by a new generation (which copies the files that changed)
-        gen = m.generation()
-        m.proc.send_signal(signal.SIGHUP)
-        wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
+        m.sighup()
         self.assertEqual(os.listdir(os.path.join(self.cache, "mcp", "blobs")),
                          [digest(os.path.join(self.served, "csv-report", "template.md"))])
         self.assertEqual(m.read("skills", "csv-report", "SKILL.md"),
@@ -478,9 +477,7 @@ class McpSources(MountTestCase):
         write(fill_py, "print('changed')\n")
         srv.reload()
         for _ in range(3):   # three listings fetched: two are kept
-            m.proc.send_signal(signal.SIGHUP)
-            gen = m.generation()
-            wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
+            m.sighup()
             if _ == 0:
                 write(fill_py, "print('changed again')\n")
                 srv.reload()
@@ -549,11 +546,6 @@ class McpSources(MountTestCase):
               "  fetch_interval: 0\n" % self.cache)
         return self.mount([], ["--config", path], env=env)
 
-    def sighup(self, m):
-        gen = m.generation()
-        m.proc.send_signal(signal.SIGHUP)
-        wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
-
     def token_server(self):
         """A server that wants the token alpha-1 from its token file, and
         our own token file holding it: (their folder, the server's, ours,
@@ -576,7 +568,7 @@ class McpSources(MountTestCase):
         # a rotated token is read again: for the listing and for a read
         write(server_token, "beta-2\n")
         write(ours, "beta-2\n")
-        self.sighup(m)
+        m.sighup()
         self.assertEqual(diagnostics(m), [])
         self.assertEqual(m.read("skills", "pdf-forms", "scripts", "fill.py"),
                          b"print('filled')\n")
@@ -772,11 +764,6 @@ class McpStdioSources(MountTestCase):
     def mount_config(self, path, options=()):
         return self.mount([], ["--config", path] + list(options))
 
-    def sighup(self, m):
-        gen = m.generation()
-        m.proc.send_signal(signal.SIGHUP)
-        wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
-
     def servers(self, m):
         """The daemon's children that still run."""
         return [pid for pid, state in children(m.proc.pid) if state != "Z"]
@@ -805,7 +792,7 @@ class McpStdioSources(MountTestCase):
         self.assertIn(b"SKILLSFS_TEST_SECRET=" + self.SECRET.encode(), environ)
         self.assertIn(b"PATH=" + os.environ["PATH"].encode(), environ)
         # the same listing fetched again (a server run for it) is the same
-        self.sighup(m)
+        m.sighup()
         self.assertEqual(root_status(m)["listing"], root["listing"])
         self.assertEqual(diagnostics(m), [])
         self.assertNotIn(self.SECRET, m.read("status.json").decode())
@@ -825,17 +812,7 @@ class McpStdioSources(MountTestCase):
                 m.read("skills", "pdf-forms", "references", "fields.md")
             self.assertEqual(e.exception.errno, errno.EIO)
         self.assertIn("skills/pdf-forms/references/fields.md: not served", m.stderr())
-        self.assertEqual(m.read("skills", "pdf-forms", "scripts", "fill.py"),
-                         b"print('filled')\n")
-        self.sighup(m)
-        want = digest(os.path.join(self.served, "pdf-forms", "references", "fields.md"))
-        with open(os.path.join(self.served, "pdf-forms", "references", "fields.md"), "rb") as f:
-            sent = hashlib.sha256(f.read() + b"tampered\n").hexdigest()
-        [d] = [d for d in diagnostics(m) if lied in d["message"]]
-        self.assertEqual((d["severity"], d["file"]), ("error", "mcp+stdio:node"))
-        for part in (shutil.which("node"), "sha256:" + want, "sha256:" + sent):
-            self.assertIn(part, d["message"])
-        self.assertNotIn(sent, os.listdir(os.path.join(self.cache, "mcp", "blobs")))
+        assert_lie_reported(self, m, lied, "mcp+stdio:node", shutil.which("node"))
 
     def test_a_command_that_does_not_exist(self):
         folder = self.make_dir()
@@ -926,7 +903,7 @@ class McpStdioSources(MountTestCase):
         self.assertEqual(m.read("skills", "csv-report", "template.md"), b"| a | b |\n")
         self.assertEqual(len(helpers()), 1)
         for _ in range(3):
-            self.sighup(m)
+            m.sighup()
         # (the reads' server of a generation ends with it)
         self.assertLessEqual(len(helpers()), 1, "a fetch's helper outlived it")
         self.assertEqual(m.read("skills", "pdf-forms", "scripts", "fill.py"),

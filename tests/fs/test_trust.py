@@ -11,7 +11,6 @@ file, read again at SIGHUP), when the new version is published."""
 import hashlib
 import json
 import os
-import signal
 import subprocess
 import sys
 import unittest
@@ -61,11 +60,6 @@ class Trust(MountTestCase):
         self.conf = os.path.join(self.make_dir(), "skillsfs.yaml")
         write_config(self.conf)
 
-    def sighup(self, m):
-        gen = m.generation()
-        m.proc.send_signal(signal.SIGHUP)
-        wait_for(lambda: m.generation() > gen, timeout=WAIT, what="the build SIGHUP made")
-
     def test_withhold_serves_a_skill_with_a_high_finding_nowhere(self):
         write_skill(self.root, "stealer", body="Run scripts/setup.sh.\n",
                     files={"scripts/setup.sh": FETCH_EXEC})
@@ -102,7 +96,7 @@ class Trust(MountTestCase):
         m = self.mount([self.root], ["-o", "trust=withhold", "--config", self.conf])
         [acc] = [a for a in self.accepts(m) if a["skill"] == "stealer"]
         write_config(self.conf, [("stealer", acc["rule"], acc["digest"])])
-        self.sighup(m)
+        m.sighup(WAIT)
         self.assertIn("stealer", served_ids(m))
         # accepted for that content only: another edit withholds it again
         with open(os.path.join(d, "scripts", "setup.sh"), "a") as f:
@@ -148,7 +142,7 @@ class Trust(MountTestCase):
 
         # accepted for the held content: the new version is published
         write_config(self.conf, [("pdf-forms", "security/fetch-exec", e["held_digest"])])
-        self.sighup(m)
+        m.sighup(WAIT)
         with open(script, "rb") as f:
             self.assertEqual(f.read(), FETCH_EXEC.encode())
         self.assertEqual(self.digest_listed(m, "scripts/fill.sh"), sha256_file(src))
@@ -190,10 +184,17 @@ class RemoteTrust(MountTestCase):
         self.conf = os.path.join(self.make_dir(), "skillsfs.yaml")
         write_config(self.conf)
 
-    def sighup(self, m):
-        gen = m.generation()
-        m.proc.send_signal(signal.SIGHUP)
-        wait_for(lambda: m.generation() > gen, timeout=WAIT, what="the build SIGHUP made")
+    def withholds_the_stealer(self, source):
+        """trust=withhold on source (its pdf-forms and stealer): only
+        pdf-forms is served, stealer is withheld."""
+        m = self.mount([], source + ["-o", "trust=withhold"])
+        self.assertEqual(os.listdir(m.file("skills")), ["pdf-forms"])
+        self.assertEqual(status_entry(m, "stealer")["state"], "withheld")
+
+    def mount_holding(self, source):
+        """source mounted with trust=hold and this test's configuration
+        file (its accept: list)."""
+        return self.mount([], source + ["-o", "trust=hold", "--config", self.conf])
 
     def held_then_accepted(self, m, move_on, rel, before, after, rule):
         """A live edit brings a high finding (rule) to a served skill's
@@ -201,16 +202,16 @@ class RemoteTrust(MountTestCase):
         read = lambda: m.read("skills", "pdf-forms", rel).decode()  # noqa: E731
         self.assertEqual(read(), before)
         move_on()
-        self.sighup(m)
+        m.sighup(WAIT)
         e = wait_for(lambda: (status_entry(m, "pdf-forms") or {}).get("state") == "held"
                      and status_entry(m, "pdf-forms"), timeout=WAIT, what="pdf-forms held")
         self.assertEqual([f["rule"] for f in e["held_for"]], [rule])
         self.assertEqual(read(), before)
-        self.sighup(m)   # still held at the next build
+        m.sighup(WAIT)   # still held at the next build
         self.assertEqual(status_entry(m, "pdf-forms")["state"], "held")
         self.assertEqual(read(), before)
         write_config(self.conf, [("pdf-forms", rule, e["held_digest"])])
-        self.sighup(m)
+        m.sighup(WAIT)
         self.assertEqual(read(), after)
         # served, its accepted finding still reported
         e = status_entry(m, "pdf-forms")
@@ -236,12 +237,10 @@ class RemoteTrust(MountTestCase):
         self.repos.git(self.work, "push", "-q", self.bare, "main")
 
     def test_git_withhold(self):
-        m = self.mount([], self.git_source() + ["-o", "trust=withhold"])
-        self.assertEqual(os.listdir(m.file("skills")), ["pdf-forms"])
-        self.assertEqual(status_entry(m, "stealer")["state"], "withheld")
+        self.withholds_the_stealer(self.git_source())
 
     def test_git_hold(self):
-        m = self.mount([], self.git_source() + ["-o", "trust=hold", "--config", self.conf])
+        m = self.mount_holding(self.git_source())
         self.held_then_accepted(m, lambda: self.git_edit(FETCH_EXEC), "scripts/fill.sh",
                                 BENIGN_SCRIPT, FETCH_EXEC, "security/fetch-exec")
 
@@ -265,12 +264,10 @@ class RemoteTrust(MountTestCase):
         self.srv.reload()
 
     def test_mcp_withhold(self):
-        m = self.mount([], self.mcp_source() + ["-o", "trust=withhold"])
-        self.assertEqual(os.listdir(m.file("skills")), ["pdf-forms"])
-        self.assertEqual(status_entry(m, "stealer")["state"], "withheld")
+        self.withholds_the_stealer(self.mcp_source())
 
     def test_mcp_hold(self):
-        m = self.mount([], self.mcp_source() + ["-o", "trust=hold", "--config", self.conf])
+        m = self.mount_holding(self.mcp_source())
         md = os.path.join(self.served, "pdf-forms", "SKILL.md")
         with open(md) as f:
             before = f.read()
@@ -456,40 +453,37 @@ class OverSkillsfsMcp(RemoteTrust):
         self.assertEqual(r["findings"], got["findings"])
         self.assertEqual(r["skill"]["uri"], "skill://stealer/SKILL.md")
 
+    def withhold_then_hold(self, config, edit, flag=False):
+        """config's sources through skillsfs-mcp's own mount: with
+        trust=withhold, then (that mount gone) with trust=hold, where
+        edit brings pdf-forms a hidden instruction."""
+        c = self.session(config, "withhold", flag=flag)
+        self.withhold_over_mcp(c)
+        c.kill()
+        wait_for(lambda: not os.path.ismount(self.mnt), timeout=WAIT, what="the first mount to go")
+        c = self.session(config, "hold", flag=flag)
+        self.hold_over_mcp(c, edit)
+
     def test_folder_withhold_and_hold(self):
         root = self.make_dir()
         write_skill(root, "pdf-forms")
         write_skill(root, "stealer", files={"scripts/setup.sh": FETCH_EXEC})
-        c = self.session("roots: [%s]\n" % root, "withhold", flag=True)
-        self.withhold_over_mcp(c)
-        c.kill()
-        wait_for(lambda: not os.path.ismount(self.mnt), timeout=WAIT, what="the first mount to go")
-        c = self.session("roots: [%s]\n" % root, "hold", flag=True)
-        self.hold_over_mcp(c, lambda: write_skill(root, "pdf-forms",
-                                                  description="Fill." + HIDDEN))
+        self.withhold_then_hold("roots: [%s]\n" % root,
+                                lambda: write_skill(root, "pdf-forms", description="Fill." + HIDDEN),
+                                flag=True)
 
     def test_git_withhold_and_hold(self):
         url = self.git_source()[1]
-        c = self.session("sources:\n  - url: %s\n" % url, "withhold")
-        self.withhold_over_mcp(c)
-        c.kill()
-        wait_for(lambda: not os.path.ismount(self.mnt), timeout=WAIT, what="the first mount to go")
-        c = self.session("sources:\n  - url: %s\n" % url, "hold")
 
         def edit():
             write_skill(self.work, "pdf-forms", description="Fill." + HIDDEN)
             self.repos.commit(self.work, "edit")
             self.repos.git(self.work, "push", "-q", self.bare, "main")
-        self.hold_over_mcp(c, edit)
+        self.withhold_then_hold("sources:\n  - url: %s\n" % url, edit)
 
     def test_mcp_withhold_and_hold(self):
         url = self.mcp_source()[1]
-        c = self.session("sources:\n  - url: %s\n" % url, "withhold")
-        self.withhold_over_mcp(c)
-        c.kill()
-        wait_for(lambda: not os.path.ismount(self.mnt), timeout=WAIT, what="the first mount to go")
-        c = self.session("sources:\n  - url: %s\n" % url, "hold")
-        self.hold_over_mcp(c, self.mcp_edit)
+        self.withhold_then_hold("sources:\n  - url: %s\n" % url, self.mcp_edit)
 
     # the mount's own tests run in RemoteTrust
     test_git_withhold = test_git_hold = None

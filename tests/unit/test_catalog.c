@@ -26,6 +26,20 @@ static void skill(const char *dir, const char *md, const char *extra)
 	write_skill(dir, md, extra, "Body.\n");
 }
 
+/* An empty top folder with a plain skill at each of the folders named
+ * (below it; the list ends with NULL). */
+__attribute__((sentinel))
+static void fresh_skills(const char *dir, ...)
+{
+	va_list ap;
+
+	clear_top();
+	va_start(ap, dir);
+	for (; dir; dir = va_arg(ap, const char *))
+		skill(at("%s", dir), NULL, NULL);
+	va_end(ap);
+}
+
 /* ---- building catalogs -------------------------------------------------- */
 
 static sfs_catalog *build_cfg(struct sfs_config *cfg, const sfs_catalog *prev)
@@ -104,16 +118,11 @@ static bool has_dir(const sfs_catalog *cat, const char *dir)
 
 static void test_discovery(void)
 {
-	clear_top();
-	skill(at("r/team/pdf"), NULL, NULL);
-	skill(at("r/top"), NULL, NULL);
-	skill(at("r/a/b/c/deep"), NULL, NULL);
-	skill(at("r/.curated/ghost"), NULL, NULL);   /* dot folders too */
-	skill(at("r/node_modules/dep"), NULL, NULL);
-	skill(at("r/.git/vcs"), NULL, NULL);
-	skill(at("r/top/inner"), NULL, NULL);   /* inside a skill */
-	skill(at("elsewhere/linked"), NULL, NULL);
-	skill(at("elsewhere/cat/in-linked-cat"), NULL, NULL);
+	fresh_skills("r/team/pdf", "r/top", "r/a/b/c/deep",
+	             "r/.curated/ghost",        /* dot folders too */
+	             "r/node_modules/dep", "r/.git/vcs",
+	             "r/top/inner",             /* inside a skill */
+	             "elsewhere/linked", "elsewhere/cat/in-linked-cat", NULL);
 	if (symlink(at("elsewhere/linked"), at("r/linked")) < 0 ||
 	    symlink("../elsewhere/cat", at("r/linked-cat")) < 0 ||
 	    symlink("..", at("r/team/loop")) < 0 ||
@@ -351,14 +360,27 @@ static void test_plugins(void)
 	sfs_catalog_unref(cat);
 }
 
+/* Roots root1 and root2 (in that order) serve the three skills once,
+ * shadowing nothing, "installed" from dir. */
+static void installed_once(const char *root1, const char *root2,
+                           const char *dir, const char *what)
+{
+	sfs_catalog *cat = build(root1, root2, false);
+	struct sfs_counts n = sfs_catalog_counts(cat);
+	const struct sfs_skill *s = sfs_catalog_find(cat, "installed");
+
+	ok(n.served == 3 && n.shadowed == 0 && s &&
+	   strcmp(s->dir, at("%s", dir)) == 0, "%s", what);
+	sfs_catalog_unref(cat);
+}
+
 /* The `skills` installer keeps a skill in .agents/skills and links it
  * from .claude/skills: with both as roots that is one skill folder, served
  * once and shadowing nothing. */
 static void test_installer_links(void)
 {
-	clear_top();
-	skill(at("h/.agents/skills/installed"), NULL, NULL);
-	skill(at("h/.agents/skills/only-agents"), NULL, NULL);
+	fresh_skills("h/.agents/skills/installed",
+	             "h/.agents/skills/only-agents", NULL);
 	mkdirs(at("h/.claude/skills"));
 	skill(at("h/.claude/skills/own"), NULL, NULL);
 	if (symlink("../../.agents/skills/installed",
@@ -376,30 +398,20 @@ static void test_installer_links(void)
 	   "served from the first root");
 	sfs_catalog_unref(cat);
 	/* the other way round, the link's root first */
-	cat = build(at("h/.claude/skills"), at("h/.agents/skills"), false);
-	n = sfs_catalog_counts(cat);
-	s = sfs_catalog_find(cat, "installed");
-	ok(n.served == 3 && n.shadowed == 0 && s &&
-	   strcmp(s->dir, at("h/.claude/skills/installed")) == 0,
-	   "the link's root first: served by its link");
-	sfs_catalog_unref(cat);
+	installed_once(at("h/.claude/skills"), at("h/.agents/skills"),
+	               "h/.claude/skills/installed",
+	               "the link's root first: served by its link");
 	/* a root named through a symlink of its own */
 	if (symlink(".agents/skills", at("h/agents-link")) < 0)
 		die("symlink");
-	cat = build(at("h/agents-link"), at("h/.claude/skills"), false);
-	n = sfs_catalog_counts(cat);
-	s = sfs_catalog_find(cat, "installed");
-	ok(n.served == 3 && n.shadowed == 0 && s &&
-	   strcmp(s->dir, at("h/agents-link/installed")) == 0,
-	   "a root named through a symlink: still one folder");
-	sfs_catalog_unref(cat);
+	installed_once(at("h/agents-link"), at("h/.claude/skills"),
+	               "h/agents-link/installed",
+	               "a root named through a symlink: still one folder");
 }
 
 static void test_limits(void)
 {
-	clear_top();
-	skill(at("r/a/b/c/d/deep"), NULL, NULL);
-	skill(at("r/shallow"), NULL, NULL);
+	fresh_skills("r/a/b/c/d/deep", "r/shallow", NULL);
 	write_file(at("r/shallow/a/b/c/d/f.txt"), "deep\n");
 	for (int i = 0; i < 6; i++)
 		write_file(at("r/big/f%d", i), "x");
@@ -438,11 +450,7 @@ static void test_limits(void)
 
 static void test_shadowing(void)
 {
-	clear_top();
-	skill(at("r1/pdf"), NULL, NULL);
-	skill(at("r2/pdf"), NULL, NULL);
-	skill(at("r2/x/same"), NULL, NULL);
-	skill(at("r2/a/same"), NULL, NULL);
+	fresh_skills("r1/pdf", "r2/pdf", "r2/x/same", "r2/a/same", NULL);
 	skill(at("r1/bad/same"), NULL, "license: [unclosed\n");
 
 	sfs_catalog *cat = build(at("r1"), at("r2"), false);
@@ -485,8 +493,7 @@ static void test_shadowing(void)
 
 static void test_tree(void)
 {
-	clear_top();
-	skill(at("r/s"), NULL, NULL);
+	fresh_skills("r/s", NULL);
 	write_file(at("r/s/real.txt"), "hello\n");
 	write_file(at("r/s/sub/deep.txt"), "deep\n");
 	write_file(at("r/s/.git/config"), "git\n");
@@ -616,8 +623,7 @@ static void test_bad_skill_md(void)
 
 static void test_dependencies(void)
 {
-	clear_top();
-	skill(at("r/base"), NULL, NULL);
+	fresh_skills("r/base", NULL);
 #define DEPENDS_FM \
 	"x-personal-mcp:\n  id: %s\n  version: 1.0.0\n" \
 	"  capabilities:\n    - resource://skills/%s/document\n" \
@@ -818,8 +824,7 @@ static void test_digest_reuse(void)
 
 static void test_refcount(void)
 {
-	clear_top();
-	skill(at("r/one"), NULL, NULL);
+	fresh_skills("r/one", NULL);
 	sfs_catalog *cat = build(at("r"), NULL, false);
 	ok(sfs_catalog_ref(cat) == cat, "ref returns the catalog");
 	sfs_catalog_unref(cat);
@@ -849,8 +854,7 @@ static void test_refcount_threads(void)
 {
 	enum { THREADS = 8 };
 	pthread_t th[THREADS];
-	clear_top();
-	skill(at("r/one"), NULL, NULL);
+	fresh_skills("r/one", NULL);
 	sfs_catalog *cat = build(at("r"), NULL, false);
 	size_t total = 0;
 	int started = 0;
@@ -952,8 +956,7 @@ static void test_shared_only(void)
 
 static void test_before_listing(void)
 {
-	clear_top();
-	skill(at("r/cat/one"), NULL, NULL);
+	fresh_skills("r/cat/one", NULL);
 	write_file(at("r/cat/one/references/a.md"), "# A\n");
 	skill(at("r/two"), NULL, NULL);
 	struct told t = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -1034,8 +1037,7 @@ static void on_kept(void *arg, const struct sfs_file *f,
  * again. */
 static void test_kept(void)
 {
-	clear_top();
-	skill(at("r/k"), NULL, NULL);
+	fresh_skills("r/k", NULL);
 	write_file(at("r/k/notes.txt"), "notes, first\n");
 	size_t big_len = (3u << 20) / 2;   /* past the 1 MiB default */
 	char *big = malloc(big_len + 1);

@@ -237,6 +237,22 @@ static void settle(sfs_catalog **cat)
 	rebuild(cat, MARGIN_MS, 0, 0, -1, "settled");
 }
 
+/* A change the caller made: the rebuild sees what rebuild() is told, and
+ * the tree settles before the next one. */
+static void seen(sfs_catalog **cat, size_t parsed, size_t hashed, long listed,
+                 const char *what)
+{
+	rebuild(cat, MARGIN_MS, parsed, hashed, listed, what);
+	settle(cat);
+}
+
+/* A system call the test needs (rc < 0: it failed, the test stops). */
+static void must(int rc, const char *what)
+{
+	if (rc < 0)
+		die(what);
+}
+
 /* Reuse by stat alone, once the folders are older than the margin. */
 static void test_stat_only(void)
 {
@@ -247,57 +263,42 @@ static void test_stat_only(void)
 
 	/* In place: no folder changes, the file does. */
 	rewrite(at("r/cat/s05/references/guide.md"), "# Guide, edited\n");
-	rebuild(&cat, MARGIN_MS, 1, 1, 1, "a file edited in place");
-	settle(&cat);
+	seen(&cat, 1, 1, 1, "a file edited in place");
 	rebuild(&cat, MARGIN_MS, 0, 0, 0, "an edited skill found by stat");
 
 	write_file(at("r/s06/scripts/extra.sh"), "#!/bin/sh\n");
-	rebuild(&cat, MARGIN_MS, 1, 1, 1, "a file added to a subfolder");
-	settle(&cat);
+	seen(&cat, 1, 1, 1, "a file added to a subfolder");
 
 	write_file(at("r/cat/s10/NOTES.txt"), "notes\n");
-	rebuild(&cat, MARGIN_MS, 1, 1, 1, "a file added at the top");
-	settle(&cat);
+	seen(&cat, 1, 1, 1, "a file added at the top");
 
-	if (mkdir(at("r/s11/scripts/empty"), 0755) < 0)
-		die("mkdir");
-	rebuild(&cat, MARGIN_MS, 1, 0, 1, "an empty folder added");
-	settle(&cat);
+	must(mkdir(at("r/s11/scripts/empty"), 0755), "mkdir");
+	seen(&cat, 1, 0, 1, "an empty folder added");
 
 	/* A hard link made outside the skill changes the file's link
 	 * count, hence its ctime, not its folder. */
-	if (link(at("r/s12/scripts/run.sh"), at("outside-link")) < 0)
-		die("link");
+	must(link(at("r/s12/scripts/run.sh"), at("outside-link")), "link");
 	rebuild(&cat, MARGIN_MS, 1, 0, 1, "a hard link made outside");
 	ok(sfs_catalog_find(cat, "s12") &&
 	   sfs_catalog_find(cat, "s12")->nfiles == 4,
 	   "and the linked file is hidden");
-	if (unlink(at("outside-link")) < 0)
-		die("unlink");
-	rebuild(&cat, MARGIN_MS, 1, 1, 1, "the hard link removed");
-	settle(&cat);
+	must(unlink(at("outside-link")), "unlink");
+	seen(&cat, 1, 1, 1, "the hard link removed");
 
-	if (rename(at("r/s13"), at("r/s13-moved")) < 0)
-		die("rename");
-	rebuild(&cat, MARGIN_MS, 1, 0, 1, "a skill folder renamed");
-	settle(&cat);
+	must(rename(at("r/s13"), at("r/s13-moved")), "rename");
+	seen(&cat, 1, 0, 1, "a skill folder renamed");
 
 	skill("r/cat/new", NULL);
-	rebuild(&cat, MARGIN_MS, 1, 3, 1, "a skill added to a category");
-	settle(&cat);
+	seen(&cat, 1, 3, 1, "a skill added to a category");
 
-	if (remove_tree(at("r/cat/new")) < 0)
-		die("remove");
-	rebuild(&cat, MARGIN_MS, 0, 0, 0, "a skill removed");
-	settle(&cat);
+	must(remove_tree(at("r/cat/new")), "remove");
+	seen(&cat, 0, 0, 0, "a skill removed");
 
 	/* A folder touched recently is listed again even when nothing in
 	 * it changed. */
 	struct timespec now[2] = { { 0, UTIME_NOW }, { 0, UTIME_NOW } };
-	if (utimensat(AT_FDCWD, at("r/s14/references"), now, 0) < 0)
-		die("utimensat");
-	rebuild(&cat, MARGIN_MS, 1, 0, 1, "a subfolder touched");
-	settle(&cat);
+	must(utimensat(AT_FDCWD, at("r/s14/references"), now, 0), "utimensat");
+	seen(&cat, 1, 0, 1, "a subfolder touched");
 
 	sfs_catalog *again = build(cat, 60 * 1000);
 	ok(again->listed == N && sfs_catalog_parsed(again) == 0,

@@ -159,30 +159,38 @@ static void refused(const char *allowed, const char *sig, const char *ns,
 
 static void refusals(void)
 {
-	char *plain = line_for(0, "dev@example.com", NULL);
-	refused(plain, at("stranger.sig"), "git", -EPERM, "a key not listed");
-	refused(plain, at("file.sig"), "git", -EPERM,
-	        "a signature made for namespace file");
-	char *ns = line_for(0, "dev@example.com", "namespaces=\"file\"");
-	refused(ns, at("ed25519.sig"), "git", -EPERM,
-	        "a line whose namespaces leave out git");
-	char *old = line_for(0, "dev@example.com", "valid-before=20200101Z");
-	refused(old, at("ed25519.sig"), "git", -EPERM,
-	        "a line no longer valid at the commit's time");
-	char *later = line_for(0, "dev@example.com", "valid-after=20300101");
-	refused(later, at("ed25519.sig"), "git", -EPERM,
-	        "a line not yet valid at the commit's time");
-	char *ca = line_for(0, "*@example.com", "cert-authority");
-	refused(ca, at("ed25519.sig"), "git", -EPERM,
-	        "a cert-authority line does not list a signing key");
+	/* the allowed-signers line (key 0's, for principals, with options),
+	 * the signature file, the answer and why */
+	static const struct refusal {
+		const char *principals, *options, *sig;
+		int want;
+		const char *what;
+	} cases[] = {
+		{ "dev@example.com", NULL, "stranger.sig", -EPERM,
+		  "a key not listed" },
+		{ "dev@example.com", NULL, "file.sig", -EPERM,
+		  "a signature made for namespace file" },
+		{ "dev@example.com", "namespaces=\"file\"", "ed25519.sig", -EPERM,
+		  "a line whose namespaces leave out git" },
+		{ "dev@example.com", "valid-before=20200101Z", "ed25519.sig",
+		  -EPERM, "a line no longer valid at the commit's time" },
+		{ "dev@example.com", "valid-after=20300101", "ed25519.sig", -EPERM,
+		  "a line not yet valid at the commit's time" },
+		{ "*@example.com", "cert-authority", "ed25519.sig", -EPERM,
+		  "a cert-authority line does not list a signing key" },
+		{ "dev@example.com", NULL, "broken.sig", -EINVAL,
+		  "a broken armor" },
+	};
+
 	write_file(at("broken.sig"), "-----BEGIN SSH SIGNATURE-----\n!!!\n"
 	           "-----END SSH SIGNATURE-----\n");
-	refused(plain, at("broken.sig"), "git", -EINVAL, "a broken armor");
-	free(plain);
-	free(ns);
-	free(old);
-	free(later);
-	free(ca);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		const struct refusal *c = &cases[i];
+		char *line = line_for(0, c->principals, c->options);
+
+		refused(line, at("%s", c->sig), "git", c->want, c->what);
+		free(line);
+	}
 }
 
 static void bad_files(void)

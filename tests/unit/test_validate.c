@@ -439,6 +439,32 @@ static void test_description(void)
 
 /* ---- optional fields: one warning each ------------------------------- */
 
+/* A top-level key's value that breaks it: a warning at the value, on
+ * line 4 (after BASE). */
+static const struct top_level_value {
+	const char *key, *value, *words;
+} bad_top_level[] = {
+	{ "license", "3", "should be a string, not a number" },
+	{ "compatibility", "''", "is empty" },
+	{ "compatibility", "[a]", "should be a string, not a list" },
+	{ "metadata", "[a]", "mapping of strings to strings, not a list" },
+	{ "allowed-tools", "{Read: true}", "string or a list of strings, not a mapping" },
+	{ "allowed-tools", "[Read, 3]", "string or a list of strings" },
+	{ "disallowed-tools", "5", "string or a list of strings" },
+	{ "when_to_use", "[a]", "should be a string" },
+	{ "argument-hint", "{a: 1}", "string or a list of strings" },
+	{ "arguments", "1", "string or a list of strings" },
+	{ "disable-model-invocation", "yes", "should be true or false, not a string" },
+	{ "user-invocable", "1", "should be true or false, not a number" },
+	{ "model", "4", "should be a string" },
+	{ "effort", "[high]", "should be a string" },
+	{ "context", "{}", "should be a string" },
+	{ "agent", "true", "should be a string, not a boolean" },
+	{ "shell", "[bash]", "should be a string" },
+	{ "hooks", "[a]", "should be a mapping, not a list" },
+	{ "paths", "3", "string or a list of strings" },
+};
+
 static const struct rule {
 	const char *yaml;           /* after BASE; starts at line 4 */
 	enum sfs_severity sev;
@@ -446,48 +472,10 @@ static const struct rule {
 	unsigned line, column;
 	const char *words;
 } optional_rules[] = {
-	{ "license: 3\n", SFS_WARNING, "license", 4, 10,
-	  "should be a string, not a number" },
-	{ "compatibility: ''\n", SFS_WARNING, "compatibility", 4, 16,
-	  "is empty" },
-	{ "compatibility: [a]\n", SFS_WARNING, "compatibility", 4, 16,
-	  "should be a string, not a list" },
-	{ "metadata: [a]\n", SFS_WARNING, "metadata", 4, 11,
-	  "mapping of strings to strings, not a list" },
 	{ "metadata:\n  author: me\n  version: 1.0\n", SFS_WARNING,
 	  "metadata.version", 6, 12, "should be a string, not a number (quote it)" },
 	{ "metadata:\n  nested: {a: b}\n", SFS_WARNING, "metadata.nested", 5,
 	  11, "not a mapping" },
-	{ "allowed-tools: {Read: true}\n", SFS_WARNING, "allowed-tools", 4,
-	  16, "string or a list of strings, not a mapping" },
-	{ "allowed-tools: [Read, 3]\n", SFS_WARNING, "allowed-tools", 4, 16,
-	  "string or a list of strings" },
-	{ "disallowed-tools: 5\n", SFS_WARNING, "disallowed-tools", 4, 19,
-	  "string or a list of strings" },
-	{ "when_to_use: [a]\n", SFS_WARNING, "when_to_use", 4, 14,
-	  "should be a string" },
-	{ "argument-hint: {a: 1}\n", SFS_WARNING, "argument-hint", 4, 16,
-	  "string or a list of strings" },
-	{ "arguments: 1\n", SFS_WARNING, "arguments", 4, 12,
-	  "string or a list of strings" },
-	{ "disable-model-invocation: yes\n", SFS_WARNING,
-	  "disable-model-invocation", 4, 27,
-	  "should be true or false, not a string" },
-	{ "user-invocable: 1\n", SFS_WARNING, "user-invocable", 4, 17,
-	  "should be true or false, not a number" },
-	{ "model: 4\n", SFS_WARNING, "model", 4, 8, "should be a string" },
-	{ "effort: [high]\n", SFS_WARNING, "effort", 4, 9,
-	  "should be a string" },
-	{ "context: {}\n", SFS_WARNING, "context", 4, 10,
-	  "should be a string" },
-	{ "agent: true\n", SFS_WARNING, "agent", 4, 8,
-	  "should be a string, not a boolean" },
-	{ "shell: [bash]\n", SFS_WARNING, "shell", 4, 8,
-	  "should be a string" },
-	{ "hooks: [a]\n", SFS_WARNING, "hooks", 4, 8,
-	  "should be a mapping, not a list" },
-	{ "paths: 3\n", SFS_WARNING, "paths", 4, 8,
-	  "string or a list of strings" },
 	{ "foo: bar\n", SFS_WARNING, "foo", 4, 1, "unknown key \"foo\"" },
 	{ "  # comment\nName: x\n", SFS_WARNING, "Name", 5, 1,
 	  "unknown key \"Name\"" },
@@ -509,26 +497,6 @@ static const struct rule {
 	  "x-personal-mcp.id", 5, 7, "must be a string, not a list" },
 	{ "x-personal-mcp:\n  id: demo\n" CAPS, SFS_ERROR,
 	  "x-personal-mcp.version", 4, 1, "is missing; give a semantic version" },
-	{ "x-personal-mcp:\n  id: demo\n  version: 1.0\n" CAPS, SFS_ERROR,
-	  "x-personal-mcp.version", 6, 12, "not the number 1" },
-	{ "x-personal-mcp:\n  id: demo\n  version: \"1.0\"\n" CAPS, SFS_ERROR,
-	  "x-personal-mcp.version", 6, 12,
-	  "\"1.0\" is not a semantic version" },
-	{ "x-personal-mcp:\n  id: demo\n  version: 01.2.3\n" CAPS, SFS_ERROR,
-	  "x-personal-mcp.version", 6, 12, "not a semantic version" },
-	{ "x-personal-mcp:\n  id: demo\n  version: 1.2.3-\n" CAPS, SFS_ERROR,
-	  "x-personal-mcp.version", 6, 12, "not a semantic version" },
-	{ "x-personal-mcp:\n  id: demo\n  version: v1.2.3\n" CAPS, SFS_ERROR,
-	  "x-personal-mcp.version", 6, 12, "not a semantic version" },
-	{ "x-personal-mcp:\n  id: demo\n  version: 1.2.3.4\n" CAPS,
-	  SFS_ERROR, "x-personal-mcp.version", 6, 12,
-	  "not a semantic version" },
-	{ "x-personal-mcp:\n  id: demo\n  version: 1.0.0-rc.1+\n" CAPS,
-	  SFS_ERROR, "x-personal-mcp.version", 6, 12,
-	  "not a semantic version" },
-	{ "x-personal-mcp:\n  id: demo\n  version: 1.0.0+b_5\n" CAPS,
-	  SFS_ERROR, "x-personal-mcp.version", 6, 12,
-	  "not a semantic version" },
 	{ XPM CAPS "  tags: pdf\n", SFS_ERROR, "x-personal-mcp.tags", 8, 9,
 	  "must be a list of kebab-case tags, not a string" },
 	{ XPM CAPS "  tags: [pdf, Bad_Tag]\n", SFS_ERROR,
@@ -563,26 +531,6 @@ static const struct rule {
 	  "must be a mapping with path" },
 	{ XPM CAPS "  references:\n    a:\n      title: A\n", SFS_ERROR,
 	  "x-personal-mcp.references.a.path", 9, 5, "reference \"a\" needs a path" },
-	{ XPM CAPS "  references:\n    a:\n      path: [x]\n", SFS_ERROR,
-	  "x-personal-mcp.references.a.path", 10, 13, "must be a string" },
-	{ XPM CAPS "  references:\n    a:\n      path: /etc/passwd.md\n",
-	  SFS_ERROR, "x-personal-mcp.references.a.path", 10, 13,
-	  "must be relative" },
-	{ XPM CAPS "  references:\n    a:\n      path: references/../../x.md\n",
-	  SFS_ERROR, "x-personal-mcp.references.a.path", 10, 13,
-	  "must not contain '..'" },
-	{ XPM CAPS "  references:\n    a:\n      path: docs/a.md\n",
-	  SFS_ERROR, "x-personal-mcp.references.a.path", 10, 13,
-	  "must be under references/" },
-	{ XPM CAPS "  references:\n    a:\n      path: references.md\n",
-	  SFS_ERROR, "x-personal-mcp.references.a.path", 10, 13,
-	  "must be under references/" },
-	{ XPM CAPS "  references:\n    a:\n      path: references/a.txt\n",
-	  SFS_ERROR, "x-personal-mcp.references.a.path", 10, 13,
-	  "ending in .md" },
-	{ XPM CAPS "  references:\n    a:\n      path: references/.md\n",
-	  SFS_ERROR, "x-personal-mcp.references.a.path", 10, 13,
-	  "ending in .md" },
 	{ XPM CAPS "  references:\n    a:\n      path: references/a.md\n"
 	  "      mime_type: [text/markdown]\n", SFS_ERROR,
 	  "x-personal-mcp.references.a.mime_type", 11, 18,
@@ -592,21 +540,101 @@ static const struct rule {
 	  11, 14, "must be a string, not a number" },
 };
 
-static void test_rules(void)
+/* BASE then text: one finding, as expect_one() says. */
+static void expect_one_after_base(const char *text, enum sfs_severity sev,
+                                  const char *field, unsigned line,
+                                  unsigned column, const char *words,
+                                  const char *what)
 {
-	char yaml[1024], what[64];
+	char yaml[1024];
 	struct run v;
 
+	snprintf(yaml, sizeof(yaml), BASE "%s", text);
+	run(&v, yaml, "demo");
+	expect_one(&v, sev, field, line, column, words, what);
+	done(&v);
+}
+
+static void test_rules(void)
+{
+	char text[256], what[64];
+
+	for (size_t i = 0; i < sizeof(bad_top_level) /
+	                       sizeof(bad_top_level[0]); i++) {
+		const struct top_level_value *t = &bad_top_level[i];
+
+		snprintf(text, sizeof(text), "%s: %s\n", t->key, t->value);
+		snprintf(what, sizeof(what), "%s: %s", t->key, t->value);
+		expect_one_after_base(text, SFS_WARNING, t->key, 4,
+		                      (unsigned)strlen(t->key) + 3, t->words,
+		                      what);
+	}
 	for (size_t i = 0; i < sizeof(optional_rules) /
 	                       sizeof(optional_rules[0]); i++) {
 		const struct rule *r = &optional_rules[i];
-		snprintf(yaml, sizeof(yaml), BASE "%s", r->yaml);
+
 		snprintf(what, sizeof(what), "rule %zu (%s)", i, r->field);
-		run(&v, yaml, "demo");
-		expect_one(&v, r->sev, r->field, r->line, r->column, r->words,
-		           what);
-		done(&v);
+		expect_one_after_base(r->yaml, r->sev, r->field, r->line,
+		                      r->column, r->words, what);
 	}
+}
+
+/* ---- one field's bad values: one error each, at the value ----------- */
+
+struct bad_value {
+	const char *value, *words;
+};
+
+static const struct bad_value bad_versions[] = {
+	{ "1.0", "not the number 1" },
+	{ "\"1.0\"", "\"1.0\" is not a semantic version" },
+	{ "01.2.3", "not a semantic version" },
+	{ "1.2.3-", "not a semantic version" },
+	{ "v1.2.3", "not a semantic version" },
+	{ "1.2.3.4", "not a semantic version" },
+	{ "1.0.0-rc.1+", "not a semantic version" },
+	{ "1.0.0+b_5", "not a semantic version" },
+};
+
+static const struct bad_value bad_reference_paths[] = {
+	{ "[x]", "must be a string" },
+	{ "/etc/passwd.md", "must be relative" },
+	{ "references/../../x.md", "must not contain '..'" },
+	{ "docs/a.md", "must be under references/" },
+	{ "references.md", "must be under references/" },
+	{ "references/a.txt", "ending in .md" },
+	{ "references/.md", "ending in .md" },
+};
+
+/* Each value stands between before and after (after BASE) as field, whose
+ * value starts at line:column. */
+static void expect_bad_values(const char *before, const char *after,
+                              const struct bad_value *values, size_t n,
+                              const char *field, unsigned line,
+                              unsigned column)
+{
+	char text[512], what[128];
+
+	for (size_t i = 0; i < n; i++) {
+		snprintf(text, sizeof(text), "%s%s%s", before, values[i].value,
+		         after);
+		snprintf(what, sizeof(what), "%s: %s", field, values[i].value);
+		expect_one_after_base(text, SFS_ERROR, field, line, column,
+		                      values[i].words, what);
+	}
+}
+
+static void test_bad_values(void)
+{
+	expect_bad_values("x-personal-mcp:\n  id: demo\n  version: ",
+	                  "\n" CAPS, bad_versions,
+	                  sizeof(bad_versions) / sizeof(bad_versions[0]),
+	                  "x-personal-mcp.version", 6, 12);
+	expect_bad_values(XPM CAPS "  references:\n    a:\n      path: ", "\n",
+	                  bad_reference_paths,
+	                  sizeof(bad_reference_paths) /
+	                  sizeof(bad_reference_paths[0]),
+	                  "x-personal-mcp.references.a.path", 10, 13);
 }
 
 static void test_compatibility_length(void)
@@ -1197,6 +1225,7 @@ int main(int argc, char **argv)
 	test_name();
 	test_description();
 	test_rules();
+	test_bad_values();
 	test_compatibility_length();
 	test_several_findings();
 	test_listable();

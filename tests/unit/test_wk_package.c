@@ -98,6 +98,42 @@ static void bad(const char *path, int want, const char *has, const char *what)
 
 #define PY "python3 -c 'import sys,tarfile,zipfile,io\n"
 
+/* Packages that would write outside the skill or without bound: the
+ * Python (after PY) that makes file, and what the refusal says. */
+static const struct hostile_package {
+	const char *file, *python, *words, *what;
+} hostile[] = {
+	{ "dotdot.tar.gz",
+	  "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
+	  "i=tarfile.TarInfo(\"../escape\"); d=b\"x\"; i.size=1\n"
+	  "t.addfile(i, io.BytesIO(d)); t.close()",
+	  "../escape", "an entry with .." },
+	{ "abs.tar.gz",
+	  "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
+	  "i=tarfile.TarInfo(\"/etc/cron.d/x\"); i.size=1\n"
+	  "t.addfile(i, io.BytesIO(b\"x\")); t.close()",
+	  "/etc/cron.d/x", "an absolute path" },
+	{ "link.tar.gz",
+	  "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
+	  "i=tarfile.TarInfo(\"SKILL.md\"); i.type=tarfile.SYMTYPE\n"
+	  "i.linkname=\"/etc/passwd\"; t.addfile(i); t.close()",
+	  "a link", "a symbolic link" },
+	{ "hard.tar.gz",
+	  "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
+	  "i=tarfile.TarInfo(\"SKILL.md\"); i.type=tarfile.LNKTYPE\n"
+	  "i.linkname=\"../../etc/passwd\"; t.addfile(i); t.close()",
+	  "", "a hard link" },
+	{ "dotdot.zip",
+	  "z=zipfile.ZipFile(sys.argv[1],\"w\")\n"
+	  "z.writestr(\"a/../../x\", \"x\"); z.close()",
+	  "..", "a zip entry with .." },
+	{ "bomb.tar.gz",
+	  "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
+	  "i=tarfile.TarInfo(\"SKILL.md\"); i.size=65<<20\n"
+	  "t.addfile(i, io.BytesIO(bytes(i.size))); t.close()",
+	  "64 MiB", "65 MiB of zeros in a 65 KiB package" },
+};
+
 int main(void)
 {
 	fixture_start("test_wk_package");
@@ -134,33 +170,12 @@ int main(void)
 	   strstr(why, "scripts/run.sh") && !strchr(why, '\n'),
 	   "a file with other bytes is dropped and named (%s)", why);
 
-	sh(PY "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
-	    "i=tarfile.TarInfo(\"../escape\"); d=b\"x\"; i.size=1\n"
-	    "t.addfile(i, io.BytesIO(d)); t.close()' %s", at("dotdot.tar.gz"));
-	bad(at("dotdot.tar.gz"), -EINVAL, "../escape", "an entry with ..");
-	sh(PY "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
-	    "i=tarfile.TarInfo(\"/etc/cron.d/x\"); i.size=1\n"
-	    "t.addfile(i, io.BytesIO(b\"x\")); t.close()' %s", at("abs.tar.gz"));
-	bad(at("abs.tar.gz"), -EINVAL, "/etc/cron.d/x", "an absolute path");
-	sh(PY "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
-	    "i=tarfile.TarInfo(\"SKILL.md\"); i.type=tarfile.SYMTYPE\n"
-	    "i.linkname=\"/etc/passwd\"; t.addfile(i); t.close()' %s",
-	    at("link.tar.gz"));
-	bad(at("link.tar.gz"), -EINVAL, "a link", "a symbolic link");
-	sh(PY "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
-	    "i=tarfile.TarInfo(\"SKILL.md\"); i.type=tarfile.LNKTYPE\n"
-	    "i.linkname=\"../../etc/passwd\"; t.addfile(i); t.close()' %s",
-	    at("hard.tar.gz"));
-	bad(at("hard.tar.gz"), -EINVAL, "", "a hard link");
-	sh(PY "z=zipfile.ZipFile(sys.argv[1],\"w\")\n"
-	    "z.writestr(\"a/../../x\", \"x\"); z.close()' %s", at("dotdot.zip"));
-	bad(at("dotdot.zip"), -EINVAL, "..", "a zip entry with ..");
-	sh(PY "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
-	    "i=tarfile.TarInfo(\"SKILL.md\"); i.size=65<<20\n"
-	    "t.addfile(i, io.BytesIO(bytes(i.size))); t.close()' %s",
-	    at("bomb.tar.gz"));
-	bad(at("bomb.tar.gz"), -EINVAL, "64 MiB",
-	    "65 MiB of zeros in a 65 KiB package");
+	for (size_t i = 0; i < sizeof(hostile) / sizeof(*hostile); i++) {
+		const struct hostile_package *h = &hostile[i];
+
+		sh(PY "%s' %s", h->python, at("%s", h->file));
+		bad(at("%s", h->file), -EINVAL, h->words, h->what);
+	}
 	write_file(at("junk"), "not an archive at all\n");
 	bad(at("junk"), -EINVAL, "package", "a file that is no archive");
 	return tap_end();

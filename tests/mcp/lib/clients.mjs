@@ -97,6 +97,14 @@ export async function invalidEach(uris, call) {
 	return errs;
 }
 
+// method of c (an MCP client) given each of uris, then no uri at all:
+// each refused with -32602; the errors for uris, in their order.
+export async function invalidUris(c, method, uris) {
+	const errs = await invalidEach(uris, (uri) => c.request(method, { uri }));
+	await rejectsWith(c.request(method, {}), -32602);
+	return errs;
+}
+
 // Parses a tools/call result: checks structuredContent and the text copy.
 export function toolJson(result) {
 	const text = result.content?.find((c) => c.type === 'text')?.text;

@@ -3,6 +3,7 @@
 // (v1 @modelcontextprotocol/sdk, v2 @modelcontextprotocol/client in both
 // eras), and raw requests with fetch.  Every server started here is stopped
 // by its test, and killed as a last resort when this process exits.
+import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,7 +12,7 @@ import { ResultSchema as V1ResultSchema } from '@modelcontextprotocol/sdk/types.
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import { SKILLSFS_MCP, collectStderr, waitUntil } from './mount.mjs';
 import { ANY_RESULT } from './clients.mjs';
-import { MODERN } from './raw.mjs';
+import { MODERN, NEWEST_HANDSHAKE } from './raw.mjs';
 
 const STOP_DEADLINE_MS = 10000;
 const liveServers = new Set();
@@ -154,6 +155,35 @@ export async function post(url, body, headers = {}) {
 		json = undefined;
 	}
 	return { status: res.status, headers: res.headers, text, json };
+}
+
+// A raw client's initialize request, with JSON-RPC id id.
+export function initializeBody(id = 1) {
+	return { jsonrpc: '2.0', id, method: 'initialize', params: {
+		protocolVersion: NEWEST_HANDSHAKE, capabilities: {},
+		clientInfo: { name: 'skillsfs-http-raw', version: '0' } } };
+}
+
+// A new session on the server at url, by hand (initialize, then
+// notifications/initialized): its id.
+export async function openSession(url) {
+	const res = await post(url, initializeBody());
+	assert.equal(res.status, 200, res.text);
+	const sid = res.headers.get('mcp-session-id');
+	assert.match(sid ?? '', /^[\x21-\x7e]+$/, 'a session id of visible ASCII');
+	const ack = await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' },
+		{ 'mcp-session-id': sid });
+	assert.equal(ack.status, 202);
+	return sid;
+}
+
+// A GET stream of session sid on the server at url, resuming after
+// lastEventId when given.
+export function getStream(url, sid, lastEventId, signal) {
+	const headers = { accept: 'text/event-stream', 'mcp-session-id': sid };
+	if (lastEventId)
+		headers['last-event-id'] = lastEventId;
+	return authFetch(url, { headers, signal });
 }
 
 // Reads the events of an SSE response: next(pred) resolves with the data

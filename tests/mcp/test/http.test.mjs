@@ -17,7 +17,8 @@ import { connectV1, connectV2, SkillsClient, errorCode } from '../lib/clients.mj
 import { listAll, listPage, checkToolResult, readSkillVerified } from '../lib/expect.mjs';
 import { MODERN, NEWEST_HANDSHAKE, modernMeta } from '../lib/raw.mjs';
 import { startHttp, connectHttpV1, connectHttpV2, post, sseEvents,
-	JSON_HEADERS, authFetch } from '../lib/http.mjs';
+	JSON_HEADERS, authFetch, initializeBody, openSession as openSessionAt,
+	getStream } from '../lib/http.mjs';
 import { makeRunDir, runEnv, keepers, mountsUnder, waitAllGone,
 	cleanRunDir } from '../lib/sessions.mjs';
 
@@ -53,23 +54,8 @@ async function outcome(p) {
 	}
 }
 
-function initializeBody(id = 1) {
-	return { jsonrpc: '2.0', id, method: 'initialize', params: {
-		protocolVersion: NEWEST_HANDSHAKE, capabilities: {},
-		clientInfo: { name: 'skillsfs-http-raw', version: '0' } } };
-}
-
-// A new session by hand: its id.
-async function openSession(url = server.url) {
-	const res = await post(url, initializeBody());
-	assert.equal(res.status, 200, res.text);
-	const sid = res.headers.get('mcp-session-id');
-	assert.match(sid ?? '', /^[\x21-\x7e]+$/, 'a session id of visible ASCII');
-	const ack = await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' },
-		{ 'mcp-session-id': sid });
-	assert.equal(ack.status, 202);
-	return sid;
-}
+// A new session by hand on this file's server (or url): its id.
+const openSession = (url = server.url) => openSessionAt(url);
 
 function modernBody(method, params = {}, id = 7) {
 	return { jsonrpc: '2.0', id, method, params: { ...params, _meta: modernMeta() } };
@@ -227,12 +213,10 @@ describe('notifications over HTTP', () => {
 		const sid = await openSession();
 		const ctl = new AbortController();
 		try {
-			const first = await fetch(server.url, { headers: { accept: 'text/event-stream',
-				'mcp-session-id': sid }, signal: ctl.signal });
+			const first = await getStream(server.url, sid, null, ctl.signal);
 			assert.equal(first.status, 200);
 			assert.equal(first.headers.get('content-type'), 'text/event-stream');
-			const second = await fetch(server.url, { headers: { accept: 'text/event-stream',
-				'mcp-session-id': sid } });
+			const second = await getStream(server.url, sid);
 			assert.equal(second.status, 409, await second.text());
 		} finally {
 			ctl.abort();

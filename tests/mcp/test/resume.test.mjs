@@ -7,8 +7,8 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { mountedFixture, writeSkill, skillMd, skillIds, waitUntil } from '../lib/mount.mjs';
-import { startHttp, connectHttpV1, connectHttpV2, post, authFetch as fetch } from '../lib/http.mjs';
-import { NEWEST_HANDSHAKE } from '../lib/raw.mjs';
+import { startHttp, connectHttpV1, connectHttpV2, post, authFetch as fetch, openSession as openSessionAt,
+	getStream as getStreamAt } from '../lib/http.mjs';
 
 const DEADLINE_MS = 15000;
 
@@ -60,27 +60,13 @@ function cuttableFetch() {
 	return line;
 }
 
-async function openSession() {
-	const res = await post(server.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: {
-		protocolVersion: NEWEST_HANDSHAKE, capabilities: {},
-		clientInfo: { name: 'skillsfs-resume-raw', version: '0' } } });
-	assert.equal(res.status, 200, res.text);
-	const sid = res.headers.get('mcp-session-id');
-	await post(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' },
-		{ 'mcp-session-id': sid });
-	return sid;
-}
+const openSession = () => openSessionAt(server.url);
 
 async function endSession(sid) {
 	await fetch(server.url, { method: 'DELETE', headers: { 'mcp-session-id': sid } });
 }
 
-function getStream(sid, lastEventId, signal) {
-	const headers = { accept: 'text/event-stream', 'mcp-session-id': sid };
-	if (lastEventId)
-		headers['last-event-id'] = lastEventId;
-	return fetch(server.url, { headers, signal });
-}
+const getStream = (sid, lastEventId, signal) => getStreamAt(server.url, sid, lastEventId, signal);
 
 // The id of the first event of an open stream that has one.
 async function firstEventId(res) {
@@ -94,6 +80,24 @@ async function firstEventId(res) {
 		const id = /^id: ?(.*)$/m.exec(text)?.[1];
 		if (id && text.includes('\n\n', text.indexOf('id:')))
 			return id;
+	}
+}
+
+// A new session whose GET stream was opened (200), read up to its first
+// event with an id and closed again: {sid, primed: that id}.  The
+// session is ended here only when this fails.
+async function primedSession() {
+	const sid = await openSession();
+	const ctl = new AbortController();
+	try {
+		const res = await getStream(sid, null, ctl.signal);
+		assert.equal(res.status, 200);
+		return { sid, primed: await firstEventId(res) };
+	} catch (err) {
+		await endSession(sid);
+		throw err;
+	} finally {
+		ctl.abort();
 	}
 }
 
@@ -135,13 +139,8 @@ describe('resuming a session stream', () => {
 	}
 
 	it('events are replayed after Last-Event-ID, each with its id', async () => {
-		const sid = await openSession();
-		const ctl = new AbortController();
+		const { sid, primed } = await primedSession();
 		try {
-			const first = await getStream(sid, null, ctl.signal);
-			assert.equal(first.status, 200);
-			const primed = await firstEventId(first);
-			ctl.abort();
 			addSkill('resume-replayed');
 			// A request of the session sees the new generation, and its
 			// news goes to the log while no stream is open.
@@ -176,12 +175,9 @@ describe('resuming a session stream', () => {
 	});
 
 	it("another session's event id, or one never sent, is refused with 400", async () => {
-		const a = await openSession(), b = await openSession();
-		const ctl = new AbortController();
+		const { sid: a, primed: idOfA } = await primedSession();
+		const b = await openSession();
 		try {
-			const res = await getStream(a, null, ctl.signal);
-			const idOfA = await firstEventId(res);
-			ctl.abort();
 			const tag = idOfA.split('-')[0];
 			for (const bad of [idOfA, `${tag}-999999`, 'not-an-id', `${tag}-1x`]) {
 				const r = await getStream(b, bad);
@@ -205,12 +201,8 @@ describe('resuming a session stream', () => {
 	});
 
 	it('a Last-Event-ID whose events are no longer kept is refused with 400', async () => {
-		const sid = await openSession();
-		const ctl = new AbortController();
+		const { sid, primed } = await primedSession();
 		try {
-			const res = await getStream(sid, null, ctl.signal);
-			const primed = await firstEventId(res);
-			ctl.abort();
 			// Each new generation is two events (resources and prompts
 			// list_changed): 33 of them overflow the 64 a session keeps.
 			for (let i = 0; i < 33; i++) {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fixtureForFile, indexEntries, skillIds } from '../lib/mount.mjs';
-import { FLAVOURS, SkillsClient, invalidEach, rejectsWith } from '../lib/clients.mjs';
+import { FLAVOURS, SkillsClient, invalidUris, rejectsWith } from '../lib/clients.mjs';
 import { SKILLS_EXT } from '../lib/raw.mjs';
 import { listAll, readSkillVerified } from '../lib/expect.mjs';
 
@@ -80,13 +80,10 @@ for (const flavour of FLAVOURS) {
 		});
 
 		it('skills/get of an unknown skill, or of a URI that is not a SKILL.md, is -32602', async () => {
-			await invalidEach(['skill://no-such-skill/SKILL.md',
-				'skill://pdf-forms/references/field-types.md',
-				'skill://pdf-forms',
+			await invalidUris(c, 'skills/get', ['skill://no-such-skill/SKILL.md',
+				'skill://pdf-forms/references/field-types.md', 'skill://pdf-forms',
 				'skill://pdf-forms/../csv-report/SKILL.md',
-				'resource://skills/pdf-forms/document',
-				'not a uri'], (uri) => c.request('skills/get', { uri }));
-			await rejectsWith(c.request('skills/get', {}), -32602);
+				'resource://skills/pdf-forms/document', 'not a uri']);
 		});
 
 		it('resources/directory/read lists the direct children of every skill folder', async () => {
@@ -119,13 +116,10 @@ for (const flavour of FLAVOURS) {
 		});
 
 		it('resources/directory/read of a file or an unknown folder is -32602', async () => {
-			await invalidEach(['skill://pdf-forms/SKILL.md',
-				'skill://pdf-forms/scripts/fill.sh',
-				'skill://pdf-forms/no-such-folder',
-				'skill://no-such-skill',
-				'skill://pdf-forms/../csv-report',
-				'resource://catalog/skills_index'], (uri) => c.request('resources/directory/read', { uri }));
-			await rejectsWith(c.request('resources/directory/read', {}), -32602);
+			await invalidUris(c, 'resources/directory/read', ['skill://pdf-forms/SKILL.md',
+				'skill://pdf-forms/scripts/fill.sh', 'skill://pdf-forms/no-such-folder',
+				'skill://no-such-skill', 'skill://pdf-forms/../csv-report',
+				'resource://catalog/skills_index']);
 		});
 
 		if (flavour.name.startsWith('v2')) {
