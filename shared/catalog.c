@@ -1674,15 +1674,21 @@ static int cmp_skill_key(const void *key, const void *elem)
 	return strcmp(key, (*(const struct sfs_skill *const *)elem)->id);
 }
 
-const struct sfs_skill *sfs_catalog_find(const sfs_catalog *cat,
-                                         const char *id)
+long sfs_catalog_index(const sfs_catalog *cat, const char *id)
 {
 	if (!id)
-		return NULL;
+		return -1;
 	const struct sfs_skill *const *s =
 		bsearch(id, cat->skills, cat->nskills, sizeof(*cat->skills),
 		        cmp_skill_key);
-	return s ? *s : NULL;
+	return s ? s - cat->skills : -1;
+}
+
+const struct sfs_skill *sfs_catalog_find(const sfs_catalog *cat,
+                                         const char *id)
+{
+	long i = sfs_catalog_index(cat, id);
+	return i < 0 ? NULL : cat->skills[i];
 }
 
 const struct sfs_unserved *sfs_catalog_unserved(const sfs_catalog *cat,

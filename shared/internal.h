@@ -115,6 +115,12 @@ int sfs_diag_cmp(const void *a, const void *b);
 
 /* ---- frontmatter.c: SKILL.md frontmatter with libyaml ------------------ */
 
+/* ---- catalog.c: a skill by its id ------------------------------------- */
+
+/* The index (as sfs_catalog_skill takes it) of the skill with this id,
+ * or -1; sfs_catalog_find is its skill. */
+long sfs_catalog_index(const sfs_catalog *cat, const char *id);
+
 /* ---- what a skill's content is ------------------------------------------ */
 
 /* Files with content: regular files and in-skill links to them.  The
