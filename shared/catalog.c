@@ -1641,18 +1641,7 @@ int sfs_catalog_build(const struct sfs_config *cfg, const sfs_catalog *prev,
 
 /* ---- sharing and reading ------------------------------------------------ */
 
-sfs_catalog *sfs_catalog_ref(sfs_catalog *cat)
-{
-	if (cat)
-		sfs_refs_take(&cat->refs);
-	return cat;
-}
-
-void sfs_catalog_unref(sfs_catalog *cat)
-{
-	if (cat && sfs_refs_drop(&cat->refs))
-		destroy(cat);
-}
+SFS_REFCOUNTED(sfs_catalog, sfs_catalog, destroy)
 
 size_t sfs_catalog_nskills(const sfs_catalog *cat)
 {
