@@ -11,6 +11,7 @@
 
 #include <nettle/sha2.h>
 
+#include "sealed.h"
 #include "snapshot.h"
 
 #define READ_CHUNK (32 * 1024)   /* on the stack of a worker */
@@ -118,24 +119,17 @@ int sfs_sha256_fd(int fd, uint8_t out[32], off_t *len)
 static int hash_keeping(int fd, off_t expect, uint8_t out[32], off_t *len,
                         unsigned char **kept)
 {
-	size_t want = (size_t)expect, got = 0;
+	size_t want = (size_t)expect;
 	unsigned char *buf = malloc(want + 1);
 
 	if (!buf)
 		return -ENOMEM;
-	while (got < want) {
-		ssize_t n = read(fd, buf + got, want - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = errno;
-			free(buf);
-			return -err;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
+	ssize_t n = sfs_read_full(fd, -1, buf, want);
+	if (n < 0) {
+		free(buf);
+		return (int)n;
 	}
+	size_t got = (size_t)n;
 	buf[got] = '\0';
 	sfs_sha256(buf, got, out);
 	if (len)
