@@ -18,6 +18,7 @@
 #include <cjson/cJSON.h>
 #include <nettle/sha2.h>
 
+#include "grow.h"
 #include "internal.h"
 #include "lockfile.h"
 #include "source.h"
@@ -156,13 +157,8 @@ static void source_free(struct sfs_lock_source *src)
 /* A new source at the end of the lock, zeroed; NULL when out of memory. */
 static struct sfs_lock_source *push_source(struct sfs_lock *lock)
 {
-	struct sfs_lock_source *v = realloc(lock->sources, (lock->nsources + 1) *
-	                                                   sizeof(*v));
-	if (!v)
-		return NULL;
-	lock->sources = v;
-	memset(&v[lock->nsources], 0, sizeof(*v));
-	return &v[lock->nsources++];
+	return sfs_append(&lock->sources, &lock->nsources,
+	                  sizeof(*lock->sources));
 }
 
 /* Whether root can be a source that names its skills: a folder's
@@ -220,16 +216,16 @@ int sfs_lock_add_skill(struct sfs_lock_source *src, const char *id,
 	    (src->nskills &&
 	     strcmp(src->skills[src->nskills - 1].id, id) >= 0))
 		return -EINVAL;
-	struct sfs_lock_skill *v = realloc(src->skills, (src->nskills + 1) *
-	                                                sizeof(*v));
-	if (!v)
+	struct sfs_lock_skill *k = sfs_append(&src->skills, &src->nskills,
+	                                      sizeof(*k));
+	if (!k)
 		return -ENOMEM;
-	src->skills = v;
-	v[src->nskills].id = strdup(id);
-	if (!v[src->nskills].id)
+	k->id = strdup(id);
+	if (!k->id) {
+		src->nskills--;
 		return -ENOMEM;
-	memcpy(v[src->nskills].digest, digest, 32);
-	src->nskills++;
+	}
+	memcpy(k->digest, digest, 32);
 	return 0;
 }
 

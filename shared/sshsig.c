@@ -24,6 +24,7 @@
 #include <nettle/rsa.h>
 #include <nettle/sha2.h>
 
+#include "grow.h"
 #include "sshsig.h"
 
 #define MAGIC "SSHSIG"
@@ -326,14 +327,12 @@ int sfs_signers_parse(const char *text, size_t len, struct sfs_signers **out,
 		while (stop > q && (stop[-1] == '\r' || stop[-1] == ' '))
 			stop--;
 		if (q < stop && *q != '#') {
-			struct signer *v = realloc(s->v, (s->n + 1) * sizeof(*v));
+			struct signer *v = sfs_append(&s->v, &s->n, sizeof(*v));
 			if (!v) {
 				rc = -ENOMEM;
 				break;
 			}
-			s->v = v;
-			rc = parse_line(q, stop, &v[s->n], lineno, why, cap);
-			s->n++;
+			rc = parse_line(q, stop, v, lineno, why, cap);
 		}
 		p = nl ? nl + 1 : end;
 	}

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "contract.h"
+#include "grow.h"
 #include "internal.h"
 #include "views.h"
 
@@ -248,12 +249,11 @@ struct filling {
 
 static int add_out(struct sfs_view *v, const char *id, const char *why)
 {
-	struct sfs_view_out *o = realloc(v->out, (v->nout + 1) * sizeof(*o));
+	struct sfs_view_out *o = sfs_append(&v->out, &v->nout, sizeof(*o));
 
 	if (!o)
 		return -ENOMEM;
-	v->out = o;
-	v->out[v->nout++] = (struct sfs_view_out){ id, why };
+	*o = (struct sfs_view_out){ id, why };
 	return 0;
 }
 
