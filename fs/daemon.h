@@ -78,17 +78,11 @@ void daemon_put_current(struct gen *g);
 bool daemon_wait_newer(struct daemon *d, uint64_t seen, unsigned ms);
 /* What a build takes from whoever watches the sources (refresh.c). */
 struct build_inputs {
-	/* The folders seen to change since prev was built
-	 * (sfs_config.changed), or NULL when that is not known. */
-	const char *const *changed;
-	size_t nchanged;
-	/* sfs_config.held: skill folders whose last version is served on
-	 * while their author is at work (refresh.c). */
-	const char *const *held;
-	size_t nheld;
-	/* sfs_config.before_listing, or NULL. */
-	void (*before_listing)(const char *path, void *arg);
-	void *before_listing_arg;
+	/* sfs_config's: the folders seen to change since prev was built
+	 * (or NULL: not known), the skill folders whose last version is
+	 * served on while their author is at work (refresh.c), and
+	 * before_listing (or NULL). */
+	SFS_CONFIG_WATCH_FIELDS
 	/* Called with the new catalog before its generation is laid out:
 	 * watches what it read, and returns the refresh mode status.json
 	 * tells. */

@@ -8,56 +8,35 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "buf.h"
 #include "files.h"
 
 int read_fd(int fd, size_t max, char **out, size_t *len)
 {
 	struct stat st;
-	size_t cap = 4096, n = 0;
+	struct buf b = { 0 };
 
 	/* The mount reports exact sizes; the size is a hint, EOF decides. */
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
 		if ((uint64_t)st.st_size > max)
 			return -EFBIG;
-		cap = (size_t)st.st_size + 1;
+		buf_reserve(&b, (size_t)st.st_size + 1);
 	}
-	char *p = malloc(cap + 1);
+	/* one byte past max tells a file too large */
+	int rc = buf_read_fd(&b, fd, max + 1);
+	if (rc == 0 && b.len > max)
+		rc = -EFBIG;
+	if (rc < 0) {
+		buf_free(&b);
+		return rc;
+	}
+	*len = b.len;
+	char *p = buf_take(&b);
 	if (!p)
 		return -ENOMEM;
-	for (;;) {
-		if (n == cap) {
-			if (cap > max) {
-				free(p);
-				return -EFBIG;
-			}
-			size_t ncap = cap * 2;
-			char *q = realloc(p, ncap + 1);
-			if (!q) {
-				free(p);
-				return -ENOMEM;
-			}
-			p = q;
-			cap = ncap;
-		}
-		ssize_t r = read(fd, p + n, cap - n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = errno;
-			free(p);
-			return -e;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-		if (n > max) {
-			free(p);
-			return -EFBIG;
-		}
-	}
-	p[n] = '\0';
-	*out = p;
-	*len = n;
+	/* the buffer doubled as it grew; a catalog read is kept for long */
+	char *fit = realloc(p, *len + 1);
+	*out = fit ? fit : p;
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "buf.h"
+#include "sealed.h"
 
 bool buf_reserve(struct buf *b, size_t extra)
 {
@@ -82,18 +83,19 @@ void buf_printf(struct buf *b, const char *fmt, ...)
 int buf_read_fd(struct buf *b, int fd, size_t max)
 {
 	while (b->len < max) {
-		size_t want = max - b->len < 65536 ? max - b->len : 65536;
+		/* the room there is, else 64 KiB more: a buffer reserved
+		 * for the file's size takes it whole */
+		size_t room = b->cap > b->len + 1 ? b->cap - b->len - 1 : 65536;
+		size_t want = max - b->len < room ? max - b->len : room;
 		if (!buf_reserve(b, want))
 			return -ENOMEM;
-		ssize_t got = read(fd, b->data + b->len, want);
-		if (got < 0 && errno == EINTR)
-			continue;
+		ssize_t got = sfs_read_full(fd, -1, b->data + b->len, want);
 		if (got < 0)
-			return -errno;
-		if (got == 0)
-			break;
+			return (int)got;
 		b->len += (size_t)got;
 		b->data[b->len] = '\0';
+		if ((size_t)got < want)
+			break;   /* its end */
 	}
 	return 0;
 }

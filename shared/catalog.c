@@ -78,6 +78,19 @@ struct build {
 	struct sfs_security *sec;     /* the security pass's rules */
 };
 
+/* One step of a build; 0, or a negative errno that ends the build. */
+typedef int build_step(struct build *b);
+
+/* The steps in order, until one fails. */
+static int run_steps(struct build *b, build_step *const *steps, size_t n)
+{
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < n; i++)
+		rc = steps[i](b);
+	return rc;
+}
+
 /* One thread reading skill folders, one after another. */
 struct worker {
 	struct build *b;
@@ -1268,19 +1281,20 @@ static int freeze_dirs(struct build *b)
 	return 0;
 }
 
+static int find_private(struct build *b)
+{
+	return sfs_find_private(b->cat);
+}
+
 static int freeze(struct build *b)
 {
-	sfs_catalog *cat = b->cat;
-
 	/* Folders first: they read the candidates' units, which
 	 * freeze_units then moves to the catalog. */
-	int rc = freeze_folders(b);
-	if (rc == 0)
-		rc = freeze_units(b);
-	if (rc == 0)
-		rc = freeze_dirs(b);
-	if (rc == 0)
-		rc = sfs_find_private(cat);
+	static build_step *const steps[] = {
+		freeze_folders, freeze_units, freeze_dirs, find_private,
+	};
+	sfs_catalog *cat = b->cat;
+	int rc = run_steps(b, steps, sizeof(steps) / sizeof(*steps));
 	if (rc < 0)
 		return rc;
 	cat->ndiags = b->global.n;
@@ -1547,24 +1561,19 @@ static int read_all(struct build *b)
 	return rc;
 }
 
-/* Each folder on its own, then the checks across skills. */
+/* Each folder on its own, then the checks across skills, in order. */
 static int check_all(struct build *b)
 {
+	static build_step *const across[] = {
+		check_locked, check_confusables, check_trust,
+		resolve_shadowing, check_dependencies,
+	};
 	int rc = read_all(b);
 	if (rc < 0)
 		return rc;
 	if (b->cfg->strict)
 		sfs_diag_promote_warnings(&b->global);
-	rc = check_locked(b);
-	if (rc == 0)
-		rc = check_confusables(b);
-	if (rc == 0)
-		rc = check_trust(b);
-	if (rc == 0)
-		rc = resolve_shadowing(b);
-	if (rc == 0)
-		rc = check_dependencies(b);
-	return rc;
+	return run_steps(b, across, sizeof(across) / sizeof(*across));
 }
 
 static void end_build(struct build *b)
@@ -1641,18 +1650,7 @@ int sfs_catalog_build(const struct sfs_config *cfg, const sfs_catalog *prev,
 
 /* ---- sharing and reading ------------------------------------------------ */
 
-sfs_catalog *sfs_catalog_ref(sfs_catalog *cat)
-{
-	if (cat)
-		sfs_refs_take(&cat->refs);
-	return cat;
-}
-
-void sfs_catalog_unref(sfs_catalog *cat)
-{
-	if (cat && sfs_refs_drop(&cat->refs))
-		destroy(cat);
-}
+SFS_REFCOUNTED(sfs_catalog, sfs_catalog, destroy)
 
 size_t sfs_catalog_nskills(const sfs_catalog *cat)
 {
@@ -1674,15 +1672,21 @@ static int cmp_skill_key(const void *key, const void *elem)
 	return strcmp(key, (*(const struct sfs_skill *const *)elem)->id);
 }
 
-const struct sfs_skill *sfs_catalog_find(const sfs_catalog *cat,
-                                         const char *id)
+long sfs_catalog_index(const sfs_catalog *cat, const char *id)
 {
 	if (!id)
-		return NULL;
+		return -1;
 	const struct sfs_skill *const *s =
 		bsearch(id, cat->skills, cat->nskills, sizeof(*cat->skills),
 		        cmp_skill_key);
-	return s ? *s : NULL;
+	return s ? s - cat->skills : -1;
+}
+
+const struct sfs_skill *sfs_catalog_find(const sfs_catalog *cat,
+                                         const char *id)
+{
+	long i = sfs_catalog_index(cat, id);
+	return i < 0 ? NULL : cat->skills[i];
 }
 
 const struct sfs_unserved *sfs_catalog_unserved(const sfs_catalog *cat,

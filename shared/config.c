@@ -43,6 +43,7 @@
 #include <yaml.h>
 
 #include "contract.h"
+#include "grow.h"
 #include "skillsfs.h"
 #include "source.h"
 #include "trust.h"
@@ -217,13 +218,12 @@ static int take_path(struct cfg_ctx *c, const yaml_node_t *v,
 
 static int push(struct cfg_ctx *c, char ***v, size_t *n, char *s)
 {
-	char **nv = realloc(*v, (*n + 1) * sizeof(*nv));
-	if (!nv) {
+	char **slot = sfs_append(v, n, sizeof(**v));
+	if (!slot) {
 		free(s);
 		return no_memory(c);
 	}
-	*v = nv;
-	nv[(*n)++] = s;
+	*slot = s;
 	return 0;
 }
 
@@ -732,13 +732,9 @@ static int view_entry(struct cfg_ctx *c, const char *key,
                       const yaml_node_t *k, const yaml_node_t *v)
 {
 	struct sfs_config_file *o = c->out;
-	struct sfs_view_def *nv = realloc(o->views,
-	                                  (o->nviews + 1) * sizeof(*nv));
-
-	if (!nv)
+	c->view = sfs_append(&o->views, &o->nviews, sizeof(*o->views));
+	if (!c->view)
 		return no_memory(c);
-	o->views = nv;
-	c->view = &nv[o->nviews++];
 	*c->view = (struct sfs_view_def){ .budget = SFS_UNSET,
 	                                  .per_skill = SFS_UNSET };
 	if (!sfs_skill_id_valid(scalar(k), strlen(scalar(k))))
@@ -793,17 +789,15 @@ static int take_accepts(struct cfg_ctx *c, const yaml_node_t *v,
 	for (yaml_node_item_t *i = v->data.sequence.items.start;
 	     i < v->data.sequence.items.top; i++) {
 		const yaml_node_t *item = yaml_document_get_node(c->doc, *i);
-		struct sfs_accept *nv = realloc(o->accept, (o->naccept + 1) *
-		                                           sizeof(*nv));
-		if (!nv)
+		const struct sfs_accept *a = sfs_append(&o->accept,
+		                                        &o->naccept,
+		                                        sizeof(*a));
+		if (!a)
 			return no_memory(c);
-		o->accept = nv;
-		nv[o->naccept++] = (struct sfs_accept){ 0 };
 		if (item->type != YAML_MAPPING_NODE)
 			return fail(c, item, key, "expected {skill, rule, "
 			            "digest}");
 		int rc = each_entry(c, item, key, accept_key);
-		const struct sfs_accept *a = &nv[o->naccept - 1];
 		if (rc == 0 && (!a->skill || !a->rule ||
 		                !memcmp(a->digest, (uint8_t[32]){ 0 }, 32)))
 			rc = fail(c, item, key, "an entry needs skill, rule "

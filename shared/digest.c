@@ -11,6 +11,7 @@
 
 #include <nettle/sha2.h>
 
+#include "sealed.h"
 #include "snapshot.h"
 
 #define READ_CHUNK (32 * 1024)   /* on the stack of a worker */
@@ -79,10 +80,11 @@ void sfs_sha256(const void *data, size_t len, uint8_t out[32])
 	sha256_digest(&ctx, SHA256_DIGEST_SIZE, out);
 }
 
-/* Hashes fd to its end, or, when `expect` is not negative, until at least
- * that many bytes were read: fstat has just said the file holds that
- * many, so the read that would return 0 is saved (one system call per
- * file).  A file that grew meanwhile is hashed as far as was read. */
+/* Hashes fd to its end, or, when `expect` is not negative, its first
+ * `expect` bytes: fstat has just said the file holds that many, so the
+ * read that would return 0 is saved (one system call per file).  A file
+ * that grew meanwhile is hashed as far as expect (as hash_keeping
+ * does), one that shrank as far as it goes. */
 static int hash_fd(int fd, off_t expect, uint8_t out[32], off_t *len)
 {
 	struct sha256_ctx ctx;
@@ -91,11 +93,12 @@ static int hash_fd(int fd, off_t expect, uint8_t out[32], off_t *len)
 
 	sha256_init(&ctx);
 	while (expect < 0 || total < expect || total == 0) {
-		ssize_t n = read(fd, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
+		size_t want = sizeof(buf);
+		if (total < expect && expect - total < (off_t)want)
+			want = (size_t)(expect - total);
+		ssize_t n = sfs_read_full(fd, -1, buf, want);
 		if (n < 0)
-			return -errno;
+			return (int)n;
 		if (n == 0)
 			break;
 		sha256_update(&ctx, (size_t)n, buf);
@@ -118,24 +121,17 @@ int sfs_sha256_fd(int fd, uint8_t out[32], off_t *len)
 static int hash_keeping(int fd, off_t expect, uint8_t out[32], off_t *len,
                         unsigned char **kept)
 {
-	size_t want = (size_t)expect, got = 0;
+	size_t want = (size_t)expect;
 	unsigned char *buf = malloc(want + 1);
 
 	if (!buf)
 		return -ENOMEM;
-	while (got < want) {
-		ssize_t n = read(fd, buf + got, want - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = errno;
-			free(buf);
-			return -err;
-		}
-		if (n == 0)
-			break;
-		got += (size_t)n;
+	ssize_t n = sfs_read_full(fd, -1, buf, want);
+	if (n < 0) {
+		free(buf);
+		return (int)n;
 	}
+	size_t got = (size_t)n;
 	buf[got] = '\0';
 	sfs_sha256(buf, got, out);
 	if (len)

@@ -35,6 +35,23 @@ int sfs_grow(void *array, size_t *cap, size_t need, size_t elem)
 	return 0;
 }
 
+void *sfs_append(void *array, size_t *n, size_t elem)
+{
+	void *v;
+
+	if (*n >= SIZE_MAX / elem - 1)
+		return NULL;
+	memcpy(&v, array, sizeof(v));
+	v = realloc(v, (*n + 1) * elem);
+	if (!v)
+		return NULL;
+	memcpy(array, &v, sizeof(v));
+	void *e = (char *)v + *n * elem;
+	memset(e, 0, elem);
+	(*n)++;
+	return e;
+}
+
 struct sfs_file *sfs_file_push(struct sfs_file **v, size_t *n, size_t *cap)
 {
 	if (sfs_grow(v, cap, *n + 1, sizeof(**v)) < 0)

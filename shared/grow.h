@@ -15,5 +15,13 @@
  * Returns 0 or -ENOMEM.
  */
 int sfs_grow(void *array, size_t *cap, size_t need, size_t elem);
+/*
+ * One element more at the end of the array whose address is `array` (a
+ * T **, as for sfs_grow) and which holds *n elements: reallocs it by one,
+ * zeroes the new element, counts it in *n and returns it.  NULL when out
+ * of memory, the array and *n as they were.  For the short lists (a
+ * file's entries, its problems) that keep no room ahead.
+ */
+void *sfs_append(void *array, size_t *n, size_t elem);
 
 #endif

@@ -28,6 +28,22 @@ static inline bool sfs_refs_drop(_Atomic unsigned *refs)
 	return atomic_fetch_sub_explicit(refs, 1, memory_order_acq_rel) == 1;
 }
 
+/* Defines TYPE *PREFIX_ref(TYPE *) and void PREFIX_unref(TYPE *) of an
+ * object counted by its member `refs`: both take NULL, and the last
+ * holder's unref calls destroy(object). */
+#define SFS_REFCOUNTED(type, prefix, destroy)                               \
+	type *prefix##_ref(type *o)                                         \
+	{                                                                   \
+		if (o)                                                      \
+			sfs_refs_take(&o->refs);                            \
+		return o;                                                   \
+	}                                                                   \
+	void prefix##_unref(type *o)                                        \
+	{                                                                   \
+		if (o && sfs_refs_drop(&o->refs))                           \
+			destroy(o);                                         \
+	}
+
 /* ---- arena.c: one owner for the many small strings of a snapshot ------ */
 
 struct sfs_arena {
@@ -114,6 +130,12 @@ struct sfs_diag_key {
 int sfs_diag_cmp(const void *a, const void *b);
 
 /* ---- frontmatter.c: SKILL.md frontmatter with libyaml ------------------ */
+
+/* ---- catalog.c: a skill by its id ------------------------------------- */
+
+/* The index (as sfs_catalog_skill takes it) of the skill with this id,
+ * or -1; sfs_catalog_find is its skill. */
+long sfs_catalog_index(const sfs_catalog *cat, const char *id);
 
 /* ---- what a skill's content is ------------------------------------------ */
 

@@ -18,6 +18,7 @@
 #include <cjson/cJSON.h>
 #include <nettle/sha2.h>
 
+#include "grow.h"
 #include "internal.h"
 #include "lockfile.h"
 #include "source.h"
@@ -156,13 +157,8 @@ static void source_free(struct sfs_lock_source *src)
 /* A new source at the end of the lock, zeroed; NULL when out of memory. */
 static struct sfs_lock_source *push_source(struct sfs_lock *lock)
 {
-	struct sfs_lock_source *v = realloc(lock->sources, (lock->nsources + 1) *
-	                                                   sizeof(*v));
-	if (!v)
-		return NULL;
-	lock->sources = v;
-	memset(&v[lock->nsources], 0, sizeof(*v));
-	return &v[lock->nsources++];
+	return sfs_append(&lock->sources, &lock->nsources,
+	                  sizeof(*lock->sources));
 }
 
 /* Whether root can be a source that names its skills: a folder's
@@ -220,16 +216,16 @@ int sfs_lock_add_skill(struct sfs_lock_source *src, const char *id,
 	    (src->nskills &&
 	     strcmp(src->skills[src->nskills - 1].id, id) >= 0))
 		return -EINVAL;
-	struct sfs_lock_skill *v = realloc(src->skills, (src->nskills + 1) *
-	                                                sizeof(*v));
-	if (!v)
+	struct sfs_lock_skill *k = sfs_append(&src->skills, &src->nskills,
+	                                      sizeof(*k));
+	if (!k)
 		return -ENOMEM;
-	src->skills = v;
-	v[src->nskills].id = strdup(id);
-	if (!v[src->nskills].id)
+	k->id = strdup(id);
+	if (!k->id) {
+		src->nskills--;
 		return -ENOMEM;
-	memcpy(v[src->nskills].digest, digest, 32);
-	src->nskills++;
+	}
+	memcpy(k->digest, digest, 32);
 	return 0;
 }
 
@@ -286,6 +282,23 @@ static int no_memory(struct reader *r)
 	return -ENOMEM;
 }
 
+/* The member `key` of obj into *out when `is` takes it; else the error
+ * that it is missing (`missing` says what it is for) or what it should
+ * be (`expected`). */
+static int member(struct reader *r, const cJSON *obj, const char *key,
+                  cJSON_bool (*is)(const cJSON *m), const char *missing,
+                  const char *expected, const cJSON **out)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	if (!m)
+		return fail(r, key, NULL, "missing: %s", missing);
+	if (!is(m))
+		return fail(r, key, NULL, "expected %s", expected);
+	*out = m;
+	return 0;
+}
+
 /* Refuses a member not in `known` (a NULL-terminated list), which this
  * version of the format would otherwise silently drop. */
 static int only_known(struct reader *r, const cJSON *obj,
@@ -307,7 +320,7 @@ static int only_known(struct reader *r, const cJSON *obj,
 static int take_git(struct reader *r, const cJSON *o, const char *url,
                     struct sfs_lock_source *src)
 {
-	const cJSON *commit = cJSON_GetObjectItemCaseSensitive(o, KEY_COMMIT);
+	const cJSON *commit;
 	const char *why;
 	bool commit_wrong;
 
@@ -317,13 +330,12 @@ static int take_git(struct reader *r, const cJSON *o, const char *url,
 		return fail(r, KEY_SKILLS, NULL, "a git source is pinned by its "
 		            "commit; skills is for a folder (path) or a source "
 		            "pinned by its skills (an mcp+ or https:// url)");
-	if (!commit)
-		return fail(r, KEY_COMMIT, NULL, "missing: a git source needs "
-		            "the full commit id it served");
-	if (!cJSON_IsString(commit))
-		return fail(r, KEY_COMMIT, NULL, "expected a full commit id "
-		            "(40 hex digits)");
-	int rc = set_git(src, url, commit->valuestring, &why, &commit_wrong);
+	int rc = member(r, o, KEY_COMMIT, cJSON_IsString, "a git source needs "
+	                "the full commit id it served", "a full commit id (40 "
+	                "hex digits)", &commit);
+	if (rc < 0)
+		return rc;
+	rc = set_git(src, url, commit->valuestring, &why, &commit_wrong);
 	if (rc == -ENOMEM)
 		return no_memory(r);
 	if (rc < 0 && commit_wrong)
@@ -401,19 +413,15 @@ static int take_skills(struct reader *r, const cJSON *skills,
 }
 
 /* The skills of a source that names them (a folder, an MCP server):
- * `what` says which in the error when they are missing. */
-static int take_named(struct reader *r, const cJSON *o, const char *what,
+ * `missing` says so in the error when they are missing. */
+static int take_named(struct reader *r, const cJSON *o, const char *missing,
                       struct sfs_lock_source *src)
 {
-	const cJSON *skills = cJSON_GetObjectItemCaseSensitive(o, KEY_SKILLS);
+	const cJSON *skills;
+	int rc = member(r, o, KEY_SKILLS, cJSON_IsObject, missing, "an object "
+	                "of skill ids and their digests", &skills);
 
-	if (!skills)
-		return fail(r, KEY_SKILLS, NULL, "missing: %s names the skills "
-		            "it served ({} for none)", what);
-	if (!cJSON_IsObject(skills))
-		return fail(r, KEY_SKILLS, NULL, "expected an object of skill "
-		            "ids and their digests");
-	return take_skills(r, skills, src);
+	return rc < 0 ? rc : take_skills(r, skills, src);
 }
 
 static int take_folder(struct reader *r, const cJSON *o,
@@ -426,7 +434,8 @@ static int take_folder(struct reader *r, const cJSON *o,
 	                   &src->root);
 	if (rc < 0)
 		return rc;
-	return take_named(r, o, "a folder", src);
+	return take_named(r, o, "a folder names the skills it served ({} "
+	                  "for none)", src);
 }
 
 /* An MCP server: its URL as written (the root a mount names it by), and
@@ -443,7 +452,8 @@ static int take_mcp(struct reader *r, const cJSON *o, const char *url,
 	src->root = strdup(url);
 	if (!src->root)
 		return no_memory(r);
-	return take_named(r, o, "an MCP server", src);
+	return take_named(r, o, "an MCP server names the skills it served "
+	                  "({} for none)", src);
 }
 
 /* A source named by its url: pinned by its commit (a git source) or by
@@ -498,13 +508,12 @@ static int take_source(struct reader *r, const cJSON *o,
 
 static int take_version(struct reader *r, const cJSON *doc)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(doc, KEY_VERSION);
+	const cJSON *v;
+	int rc = member(r, doc, KEY_VERSION, cJSON_IsNumber, "not a skillsfs "
+	                "lockfile", "a number", &v);
 
-	if (!v)
-		return fail(r, KEY_VERSION, NULL, "missing: not a skillsfs "
-		            "lockfile");
-	if (!cJSON_IsNumber(v))
-		return fail(r, KEY_VERSION, NULL, "expected a number");
+	if (rc < 0)
+		return rc;
 	if (v->valuedouble != SFS_LOCK_VERSION)
 		return fail(r, KEY_VERSION, NULL, "version %g is not one this "
 		            "skillsfs reads (%d)", v->valuedouble,
@@ -526,14 +535,11 @@ static int take_lock(struct reader *r, const cJSON *doc, struct sfs_lock *out)
 		rc = only_known(r, doc, known, KEY_VERSION ", " KEY_SOURCES);
 	if (rc < 0)
 		return rc;
-	const cJSON *sources = cJSON_GetObjectItemCaseSensitive(doc,
-	                                                        KEY_SOURCES);
-	if (!sources)
-		return fail(r, KEY_SOURCES, NULL, "missing: the sources to "
-		            "mount");
-	if (!cJSON_IsArray(sources))
-		return fail(r, KEY_SOURCES, NULL, "expected an array of "
-		            "sources");
+	const cJSON *sources;
+	rc = member(r, doc, KEY_SOURCES, cJSON_IsArray, "the sources to mount",
+	            "an array of sources", &sources);
+	if (rc < 0)
+		return rc;
 	if (cJSON_GetArraySize(sources) == 0)
 		return fail(r, KEY_SOURCES, NULL, "names no source");
 	const cJSON *o;

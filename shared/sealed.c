@@ -1,6 +1,6 @@
 /*
- * sealed.c - bytes written whole, and memory files sealed against change
- * (see sealed.h).
+ * sealed.c - bytes read and written whole, and memory files sealed against
+ * change (see sealed.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +23,25 @@ int sfs_write_full(int fd, off_t at, const void *p, size_t n)
 		done += (size_t)w;
 	}
 	return 0;
+}
+
+ssize_t sfs_read_full(int fd, off_t at, void *p, size_t n)
+{
+	size_t done = 0;
+
+	while (done < n) {
+		char *to = (char *)p + done;
+		ssize_t r = at < 0 ? read(fd, to, n - done)
+		                   : pread(fd, to, n - done, at + (off_t)done);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			break;
+		done += (size_t)r;
+	}
+	return (ssize_t)done;
 }
 
 int sfs_sealed_new(const char *name)

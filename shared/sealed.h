@@ -1,5 +1,6 @@
 /*
- * sealed.h - bytes written whole, and memory files sealed against change:
+ * sealed.h - bytes read and written whole, and memory files sealed against
+ * change:
  * what the git and MCP sources serve once they have checked it, so that
  * nothing another process can write (a cache file, a shared mapping of it)
  * changes what a reader gets.
@@ -14,6 +15,11 @@
  * position when at < 0 (write), whatever the partial writes.  Returns 0
  * or -errno. */
 int sfs_write_full(int fd, off_t at, const void *p, size_t n);
+/* Reads into p from fd at offset `at` (pread), or at its position when
+ * at < 0 (read), until n bytes or the end of fd, whatever the partial
+ * reads.  Returns the count read (less than n only at the end) or
+ * -errno. */
+ssize_t sfs_read_full(int fd, off_t at, void *p, size_t n);
 /* A new memory file that can be sealed (memfd_create), named for
  * /proc's sake: a descriptor or -errno. */
 int sfs_sealed_new(const char *name);

@@ -164,23 +164,16 @@ int sfs_search_build(const sfs_catalog *cat, sfs_search **out)
 	return 0;
 }
 
-sfs_search *sfs_search_ref(sfs_search *s)
+static void destroy(sfs_search *s)
 {
-	if (s)
-		sfs_refs_take(&s->refs);
-	return s;
-}
-
-void sfs_search_unref(sfs_search *s)
-{
-	if (!s || !sfs_refs_drop(&s->refs))
-		return;
 	sqlite3_finalize(s->query);
 	sqlite3_finalize(s->count);
 	sqlite3_close(s->db);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
+
+SFS_REFCOUNTED(sfs_search, sfs_search, destroy)
 
 /* The words of `text`: each run of letters and digits (any byte >= 0x80
  * counts as a letter), lowercased and quoted for FTS5, which keeps its

@@ -229,6 +229,35 @@ struct sfs_source_options {
 	const char *verify;
 };
 
+/*
+ * The members of sfs_config that whoever watches the sources fills (the
+ * daemon's build_inputs declares them too):
+ *   changed, nchanged  With prev, when not NULL: every folder (as
+ *       sfs_catalog_dirs names them) in which anything may have changed
+ *       since prev's folders were read, as a watcher's events tell
+ *       (nchanged may be 0).  A skill folder of prev that kept its own
+ *       identity and none of whose folders is listed is then taken from
+ *       prev without its files being looked at.  NULL: not known; every
+ *       file is.
+ *   held, nheld  With prev: skill folders (each as prev's sfs_skill.dir
+ *       spells it) whose author is still at work.  Each one that is
+ *       still a folder of the same root is taken from prev as it was,
+ *       without being looked at, even while its SKILL.md is missing or
+ *       being written: the mount keeps serving its last settled version.
+ *   before_listing, before_listing_arg  When not NULL: called with the
+ *       absolute path of every folder of the roots and skills just
+ *       before the build lists it, on whichever of its threads lists
+ *       it.  A watcher that starts watching the folder there misses no
+ *       change the listing does not see.
+ */
+#define SFS_CONFIG_WATCH_FIELDS                                             \
+	const char *const *changed;                                         \
+	size_t nchanged;                                                    \
+	const char *const *held;                                            \
+	size_t nheld;                                                       \
+	void (*before_listing)(const char *path, void *arg);                \
+	void *before_listing_arg;
+
 struct sfs_config {
 	const char *const *roots;  /* absolute folders, in precedence order */
 	size_t nroots;
@@ -259,27 +288,8 @@ struct sfs_config {
 	/* Skill folders read at once, each on a thread of its own; 0: one
 	 * per CPU the process may run on, at most 4. */
 	unsigned threads;
-	/* With prev, when not NULL: every folder (as sfs_catalog_dirs names
-	 * them) in which anything may have changed since prev's folders
-	 * were read, as a watcher's events tell (nchanged may be 0).  A
-	 * skill folder of prev that kept its own identity and none of
-	 * whose folders is listed is then taken from prev without its
-	 * files being looked at.  NULL: not known; every file is. */
-	const char *const *changed;
-	size_t nchanged;
-	/* With prev: skill folders (each as prev's sfs_skill.dir spells it)
-	 * whose author is still at work.  Each one that is still a folder of
-	 * the same root is taken from prev as it was, without being looked
-	 * at, even while its SKILL.md is missing or being written: the mount
-	 * keeps serving its last settled version. */
-	const char *const *held;
-	size_t nheld;
-	/* When not NULL: called with the absolute path of every folder of
-	 * the roots and skills just before the build lists it, on whichever
-	 * of its threads lists it.  A watcher that starts watching the
-	 * folder there misses no change the listing does not see. */
-	void (*before_listing)(const char *path, void *arg);
-	void *before_listing_arg;
+	/* changed, held, before_listing: what a watcher tells */
+	SFS_CONFIG_WATCH_FIELDS
 	/* The documents about the whole catalog are shared with every user
 	 * of the machine (a mount with allow_other): index.json,
 	 * skills_index.json and status.json leave out each skill folder

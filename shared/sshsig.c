@@ -20,9 +20,11 @@
 #include <nettle/ecc-curve.h>
 #include <nettle/ecdsa.h>
 #include <nettle/eddsa.h>
+#include <nettle/nettle-meta.h>
 #include <nettle/rsa.h>
 #include <nettle/sha2.h>
 
+#include "grow.h"
 #include "sshsig.h"
 
 #define MAGIC "SSHSIG"
@@ -325,14 +327,12 @@ int sfs_signers_parse(const char *text, size_t len, struct sfs_signers **out,
 		while (stop > q && (stop[-1] == '\r' || stop[-1] == ' '))
 			stop--;
 		if (q < stop && *q != '#') {
-			struct signer *v = realloc(s->v, (s->n + 1) * sizeof(*v));
+			struct signer *v = sfs_append(&s->v, &s->n, sizeof(*v));
 			if (!v) {
 				rc = -ENOMEM;
 				break;
 			}
-			s->v = v;
-			rc = parse_line(q, stop, &v[s->n], lineno, why, cap);
-			s->n++;
+			rc = parse_line(q, stop, v, lineno, why, cap);
 		}
 		p = nl ? nl + 1 : end;
 	}
@@ -490,24 +490,29 @@ static uint8_t *signed_data(const struct sshsig *s, const uint8_t *h,
 	return buf;
 }
 
+/* h(data), h being nettle's sha256 or sha512: h->digest_size bytes. */
+static size_t hash_with(const struct nettle_hash *h, const void *data,
+                        size_t dlen, uint8_t out[SHA512_DIGEST_SIZE])
+{
+	union {
+		struct sha256_ctx sha256;
+		struct sha512_ctx sha512;
+	} c;
+
+	h->init(&c);
+	h->update(&c, dlen, data);
+	h->digest(&c, h->digest_size, out);
+	return h->digest_size;
+}
+
 /* H(message) with the signature's hash; 0 bytes when it names another. */
 static size_t hash_message(struct wire alg, const void *data, size_t dlen,
                            uint8_t out[SHA512_DIGEST_SIZE])
 {
-	if (wire_is(alg, "sha512")) {
-		struct sha512_ctx c;
-		sha512_init(&c);
-		sha512_update(&c, dlen, data);
-		sha512_digest(&c, SHA512_DIGEST_SIZE, out);
-		return SHA512_DIGEST_SIZE;
-	}
-	if (wire_is(alg, "sha256")) {
-		struct sha256_ctx c;
-		sha256_init(&c);
-		sha256_update(&c, dlen, data);
-		sha256_digest(&c, SHA256_DIGEST_SIZE, out);
-		return SHA256_DIGEST_SIZE;
-	}
+	if (wire_is(alg, "sha512"))
+		return hash_with(&nettle_sha512, data, dlen, out);
+	if (wire_is(alg, "sha256"))
+		return hash_with(&nettle_sha256, data, dlen, out);
 	return 0;
 }
 
@@ -537,19 +542,12 @@ static bool verify_rsa(struct wire key, struct wire alg, struct wire sig,
 	    mpz_sizeinbase(pub.n, 2) >= RSA_MIN_BITS &&
 	    get_string(&sig, &sv) && sig.n == 0) {
 		mpz_import(s, sv.n, 1, 1, 0, 0, sv.p);
+		uint8_t d[SHA512_DIGEST_SIZE];
 		if (wire_is(alg, "rsa-sha2-512")) {
-			uint8_t d[SHA512_DIGEST_SIZE];
-			struct sha512_ctx c;
-			sha512_init(&c);
-			sha512_update(&c, len, msg);
-			sha512_digest(&c, sizeof(d), d);
+			hash_with(&nettle_sha512, msg, len, d);
 			ok = rsa_sha512_verify_digest(&pub, d, s);
 		} else if (wire_is(alg, "rsa-sha2-256")) {
-			uint8_t d[SHA256_DIGEST_SIZE];
-			struct sha256_ctx c;
-			sha256_init(&c);
-			sha256_update(&c, len, msg);
-			sha256_digest(&c, sizeof(d), d);
+			hash_with(&nettle_sha256, msg, len, d);
 			ok = rsa_sha256_verify_digest(&pub, d, s);
 		}
 	}
@@ -579,12 +577,9 @@ static bool verify_p256(struct wire key, struct wire sig, const uint8_t *msg,
 	mpz_import(y, coord, 1, 1, 0, 0, q.p + 1 + coord);
 	if (ecc_point_set(&pub, x, y) && get_mpint(&rs, ds.r) &&
 	    get_mpint(&rs, ds.s) && rs.n == 0) {
-		uint8_t d[SHA256_DIGEST_SIZE];
-		struct sha256_ctx c;
-		sha256_init(&c);
-		sha256_update(&c, len, msg);
-		sha256_digest(&c, sizeof(d), d);
-		ok = ecdsa_verify(&pub, sizeof(d), d, &ds);
+		uint8_t d[SHA512_DIGEST_SIZE];
+		size_t dn = hash_with(&nettle_sha256, msg, len, d);
+		ok = ecdsa_verify(&pub, dn, d, &ds);
 	}
 	mpz_clears(x, y, NULL);
 	dsa_signature_clear(&ds);

@@ -267,17 +267,7 @@ struct sfs_unit *sfs_unit_make(const struct sfs_unit_draft *d)
 	return (struct sfs_unit *)fill.base;
 }
 
-struct sfs_unit *sfs_unit_ref(struct sfs_unit *u)
-{
-	sfs_refs_take(&u->refs);
-	return u;
-}
-
-void sfs_unit_unref(struct sfs_unit *u)
-{
-	if (u && sfs_refs_drop(&u->refs))
-		free(u);
-}
+SFS_REFCOUNTED(struct sfs_unit, sfs_unit, free)
 
 struct sfs_unit *sfs_unit_find(const struct sfs_catalog *cat, const char *dir)
 {

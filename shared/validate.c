@@ -434,17 +434,32 @@ static bool all_strings(const cJSON *j, bool map)
 	return true;
 }
 
-static void check_string_map(struct vctx *v, const char *key, const cJSON *j)
+static cJSON_bool is_str_or_list(const cJSON *j)
+{
+	return cJSON_IsString(j) || all_strings(j, false);
+}
+
+/* What each want takes, and how a warning names it. */
+static const struct want_type {
+	cJSON_bool (*is)(const cJSON *j);   /* NULL: anything */
+	const char *should;
+} want_types[] = {
+	[W_ANY] = { NULL, NULL },
+	[W_STRING] = { cJSON_IsString, "a string" },
+	[W_BOOL] = { cJSON_IsBool, "true or false" },
+	[W_MAP] = { cJSON_IsObject, "a mapping" },
+	[W_STR_OR_LIST] = { is_str_or_list, "a string or a list of strings" },
+	[W_STR_MAP] = { cJSON_IsObject, "a mapping of strings to strings" },
+	[W_COMPAT] = { cJSON_IsString, "a string" },
+};
+
+/* The members of a mapping of strings to strings that are not strings. */
+static void check_string_members(struct vctx *v, const char *key,
+                                 const cJSON *j)
 {
 	const cJSON *item;
 	char field[320];
 
-	if (!cJSON_IsObject(j)) {
-		report(v, SFS_WARNING, key, true,
-		       "should be a mapping of strings to strings, not %s",
-		       kind(j));
-		return;
-	}
 	cJSON_ArrayForEach(item, j) {
 		if (cJSON_IsString(item))
 			continue;
@@ -452,6 +467,17 @@ static void check_string_map(struct vctx *v, const char *key, const cJSON *j)
 		report(v, SFS_WARNING, field, true,
 		       "should be a string, not %s (quote it)", kind(item));
 	}
+}
+
+static void check_compatibility(struct vctx *v, const char *key,
+                                const cJSON *j)
+{
+	if (!*j->valuestring)
+		report(v, SFS_WARNING, key, true, "is empty");
+	else if (utf8_chars(j->valuestring) > COMPATIBILITY_MAX_CHARS)
+		report(v, SFS_WARNING, key, true,
+		       "is %zu characters; the limit is %d",
+		       utf8_chars(j->valuestring), COMPATIBILITY_MAX_CHARS);
 }
 
 /*
@@ -462,50 +488,17 @@ static void check_string_map(struct vctx *v, const char *key, const cJSON *j)
 static void check_optional(struct vctx *v, const struct known_key *k,
                            const cJSON *j)
 {
-	const char *key = k->key;
+	const struct want_type *t = &want_types[k->want];
 
-	if (cJSON_IsNull(j))
+	if (cJSON_IsNull(j) || !t->is)
 		return;
-	switch (k->want) {
-	case W_ANY:
-		break;
-	case W_STRING:
-		if (!cJSON_IsString(j))
-			report(v, SFS_WARNING, key, true,
-			       "should be a string, not %s", kind(j));
-		break;
-	case W_BOOL:
-		if (!cJSON_IsBool(j))
-			report(v, SFS_WARNING, key, true,
-			       "should be true or false, not %s", kind(j));
-		break;
-	case W_MAP:
-		if (!cJSON_IsObject(j))
-			report(v, SFS_WARNING, key, true,
-			       "should be a mapping, not %s", kind(j));
-		break;
-	case W_STR_OR_LIST:
-		if (!cJSON_IsString(j) && !all_strings(j, false))
-			report(v, SFS_WARNING, key, true,
-			       "should be a string or a list of strings, "
-			       "not %s", kind(j));
-		break;
-	case W_STR_MAP:
-		check_string_map(v, key, j);
-		break;
-	case W_COMPAT:
-		if (!cJSON_IsString(j))
-			report(v, SFS_WARNING, key, true,
-			       "should be a string, not %s", kind(j));
-		else if (!*j->valuestring)
-			report(v, SFS_WARNING, key, true, "is empty");
-		else if (utf8_chars(j->valuestring) > COMPATIBILITY_MAX_CHARS)
-			report(v, SFS_WARNING, key, true,
-			       "is %zu characters; the limit is %d",
-			       utf8_chars(j->valuestring),
-			       COMPATIBILITY_MAX_CHARS);
-		break;
-	}
+	if (!t->is(j))
+		report(v, SFS_WARNING, k->key, true, "should be %s, not %s",
+		       t->should, kind(j));
+	else if (k->want == W_STR_MAP)
+		check_string_members(v, k->key, j);
+	else if (k->want == W_COMPAT)
+		check_compatibility(v, k->key, j);
 }
 
 static void check_top_level(struct vctx *v, const cJSON *fm)

@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "contract.h"
+#include "grow.h"
+#include "internal.h"
 #include "views.h"
 
 /* What a view may spend: 90% of the budget, room for the listing's own
@@ -200,24 +202,6 @@ bool sfs_view_def_admits(const struct sfs_view_def *d, const char *id)
 	return pinned(d, id) || admitted(d, id);
 }
 
-/* The catalog index of id, or -1. */
-static long find_index(const sfs_catalog *cat, const char *id)
-{
-	size_t lo = 0, hi = sfs_catalog_nskills(cat);
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(sfs_catalog_skill(cat, mid)->id, id);
-		if (c == 0)
-			return (long)mid;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
 /* Why the agent would not list skill i as it is, or NULL. */
 static const char *refusal(const struct sfs_profile *p,
                            const struct sizes *z, size_t i)
@@ -265,12 +249,11 @@ struct filling {
 
 static int add_out(struct sfs_view *v, const char *id, const char *why)
 {
-	struct sfs_view_out *o = realloc(v->out, (v->nout + 1) * sizeof(*o));
+	struct sfs_view_out *o = sfs_append(&v->out, &v->nout, sizeof(*o));
 
 	if (!o)
 		return -ENOMEM;
-	v->out = o;
-	v->out[v->nout++] = (struct sfs_view_out){ id, why };
+	*o = (struct sfs_view_out){ id, why };
 	return 0;
 }
 
@@ -290,7 +273,7 @@ static int take_pins(struct filling *f, const struct sfs_view_def *d)
 	struct sfs_view *v = f->v;
 
 	for (size_t k = 0; d && k < d->npins; k++) {
-		long i = find_index(f->cat, d->pins[k]);
+		long i = sfs_catalog_index(f->cat, d->pins[k]);
 		const struct sfs_skill *s = i < 0 ? NULL :
 		                            sfs_catalog_skill(f->cat, (size_t)i);
 		if (s && sfs_catalog_private(f->cat, s->dir))

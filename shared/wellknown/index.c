@@ -15,6 +15,7 @@
 #include <cjson/cJSON.h>
 #include <nettle/sha2.h>
 
+#include "grow.h"
 #include "index.h"
 #include "skillsfs.h"
 
@@ -26,14 +27,12 @@ static int add_problem(struct sfs_wk_index *idx, bool error, const char *field,
 static int add_problem(struct sfs_wk_index *idx, bool error, const char *field,
                        const char *fmt, ...)
 {
-	struct sfs_wk_problem *v = realloc(idx->problems,
-	                                   (idx->nproblems + 1) * sizeof(*v));
+	struct sfs_wk_problem *p = sfs_append(&idx->problems, &idx->nproblems,
+	                                      sizeof(*p));
 	va_list ap;
 
-	if (!v)
+	if (!p)
 		return -ENOMEM;
-	idx->problems = v;
-	struct sfs_wk_problem *p = &v[idx->nproblems++];
 	p->error = error;
 	snprintf(p->field, sizeof(p->field), "%s", field);
 	va_start(ap, fmt);
