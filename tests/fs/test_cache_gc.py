@@ -176,6 +176,34 @@ class CacheGc(MountTestCase):
         wait_for(lambda: live.generation() > gen, what="the build SIGHUP made")
         self.assertIn(b"version one", live.read("skills", "pdf-forms", "reference.md"))
 
+    def test_least_recently_used_is_by_reads_not_by_fetches(self):
+        # alpha fetched and mounted long ago (its start marked it used
+        # then), gamma mounted as long ago and never read; beta fetched
+        # after both by a command, and never read
+        m = self.mount_git("alpha", "gamma", options=["-o", "fetch_interval=0"])
+        self.fetch("beta")
+        alpha, beta, gamma = self.clone("alpha"), self.clone("beta"), self.clone("gamma")
+        age(os.path.join(self.cache, alpha), OLD)
+        age(os.path.join(self.cache, gamma), OLD)
+        age(os.path.join(self.cache, beta), OLD + 10)
+        # the mount reads alpha's files, and ends
+        self.assertIn(b"version one", m.read("skills", "pdf-forms", "reference.md"))
+        m.stop()
+        # alpha, read last, is the most recently used; gamma, only
+        # mounted, stays as old as it was
+        out = self.gc("--dry-run", "--max", "0")
+        self.assertNotIn("used 2017", self.line(out, alpha))
+        self.assertIn("used 2017", self.line(out, gamma))
+        self.assertIn("used 2017", self.line(out, beta))
+        # a bound that one clone's going meets: gamma's, then beta's
+        # (what was never read), never alpha's
+        bound = cache_bytes_without(self.cache, gamma)
+        bound -= cache_bytes(self.cache) - cache_bytes_without(self.cache, beta)
+        out = self.gc("--max", str(bound))
+        self.assertEqual((self.clone("gamma"), self.clone("beta")), (None, None))
+        self.assertEqual(self.clone("alpha"), alpha)
+        self.assertIn("keep", self.line(out, alpha))
+
     @unittest.skipUnless(SkillServer.available(),
                          "needs node and the MCP SDK (npm ci in tests/mcp)")
     def test_two_mounts_share_a_cache_and_a_dead_mounts_lease_is_ignored(self):
