@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cache_gc.h"
 #include "skillsfs.h"
 
 /* Exit statuses of every command. */
@@ -98,6 +99,9 @@ struct cli_skills {
 	bool fetch_must_succeed;   /* a git or MCP root that cannot be
 	                              fetched now fails the command, rather
 	                              than a finding over its last fetch */
+	struct sfs_cache_lease lease; /* on what the roots keep in the
+	                              cache folder, from the build's fetch
+	                              to cli_skills_free (fd -1: none) */
 };
 /* getopt_long's entries for them, and their short letters; the
  * commands that take no roots (gc, status) use the config ones only. */
@@ -156,10 +160,13 @@ int cli_skills_config(const char *cmd, struct cli_skills *o);
  * or the exit status after printing why not.
  */
 int cli_skills_finish(const char *cmd, struct cli_skills *o);
-/* Builds the catalog of them (every warning an error when `strict`).
+/* Builds the catalog of them (every warning an error when `strict`),
+ * under a lease on what the roots keep in the cache folder (as a mount
+ * takes), held until cli_skills_free: a collection (skillsfs gc, a
+ * mount's cache_max) leaves what the command fetches and reads.
  * Returns -1 to go on with *cat, or the exit status after saying why. */
-int cli_skills_build(const char *cmd, const struct cli_skills *o,
-                     bool strict, sfs_catalog **cat);
+int cli_skills_build(const char *cmd, struct cli_skills *o, bool strict,
+                     sfs_catalog **cat);
 void cli_skills_free(struct cli_skills *o);
 
 /* read_whole.c: the whole file at path, NUL-terminated, into *out

@@ -1,8 +1,8 @@
 /*
  * gc.c - `skillsfs gc`: the cache folder brought under its bound
- * (cache_max), keeping what running mounts lease and what the
- * configuration's lockfile pins, the rest removed least recently used
- * first (shared/cache_gc.h says what and how).
+ * (cache_max), keeping what running mounts and commands lease and what
+ * the configuration's lockfile pins, the rest removed least recently
+ * used first (shared/cache_gc.h says what and how).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,10 +23,11 @@ static const char usage_text[] =
 	"                   [--max SIZE] [--dry-run]\n"
 	"\n"
 	"Bring the cache folder (where git and MCP sources are fetched) under\n"
-	"its bound: what a running skillsfs mount uses and what the lockfile\n"
-	"pins stay; of the rest, the least recently used goes first until the\n"
-	"folder holds at most SIZE bytes.  Nothing outside the folder is\n"
-	"removed, and no link is followed.\n"
+	"its bound: what a running skillsfs mount, check or export uses and\n"
+	"what the lockfile pins stay; of the rest, the least recently used\n"
+	"(fetched, or read through a mount) goes first until the folder holds\n"
+	"at most SIZE bytes.  Nothing outside the folder is removed, and no\n"
+	"link is followed.\n"
 	"\n"
 	"  --config FILE    the cache folder, cache_max and lock: of a\n"
 	"                   configuration file (skillsfs(5))\n"
@@ -119,7 +120,7 @@ static char **pinned(const struct sfs_lock *lock, const char *cache_dir,
 static const char *why_kept(enum sfs_cache_need need)
 {
 	switch (need) {
-	case SFS_CACHE_LEASED: return "in use by a running mount";
+	case SFS_CACHE_LEASED: return "in use by a running mount or command";
 	case SFS_CACHE_PINNED: return "pinned by the lockfile";
 	case SFS_CACHE_FETCHING: return "a fetch is under way";
 	case SFS_CACHE_NAMED: return "named by a kept listing";
@@ -156,8 +157,8 @@ static int report(const struct gc_opts *o, const char *dir, long long max,
 	cli_print_size(g->after);
 	printf(o->dry_run ? " after a gc, of " : " now, of ");
 	cli_print_size(max);
-	printf(" (cache_max); %zu running mount%s\n", g->leases,
-	       g->leases == 1 ? "" : "s");
+	printf(" (cache_max); %zu running mount%s or command%s\n", g->leases,
+	       g->leases == 1 ? "" : "s", g->leases == 1 ? "" : "s");
 	if (failed)
 		return cli_fail(CMD, "some entries could not be removed");
 	if (g->after > max)

@@ -17,6 +17,7 @@ void cli_skills_init(struct cli_skills *o)
 {
 	memset(o, 0, sizeof(*o));
 	sfs_config_file_free(&o->cf);   /* all unset */
+	o->lease.fd = -1;
 }
 
 /* A --source that is no source's URL: the library's message, which names
@@ -141,8 +142,23 @@ static bool unfetched(const char *cmd, const struct roots *roots,
 	return any;
 }
 
-int cli_skills_build(const char *cmd, const struct cli_skills *o,
-                     bool strict, sfs_catalog **cat)
+/* The lease on what the roots keep in the cache folder; said and gone
+ * without when it cannot be taken (the mount does the same). */
+static void take_lease(const char *cmd, const char *cache,
+                       struct cli_skills *o)
+{
+	int rc = cache ? sfs_cache_lease_take(cache,
+	                                      (const char *const *)o->roots.paths,
+	                                      o->roots.n, &o->lease) : 0;
+
+	if (rc < 0)
+		fprintf(stderr, "%s: %s: cannot take a lease on what this "
+		        "command uses (skillsfs gc may remove it): %s\n", cmd,
+		        cache, strerror(-rc));
+}
+
+int cli_skills_build(const char *cmd, struct cli_skills *o, bool strict,
+                     sfs_catalog **cat)
 {
 	const char *file_cache = o->cf.options[SFS_OPT_CACHE_DIR].text;
 	char *cache = file_cache ? strdup(file_cache) : cli_default_cache_dir();
@@ -167,6 +183,7 @@ int cli_skills_build(const char *cmd, const struct cli_skills *o,
 	};
 	/* a one-shot build reads git and MCP roots as they are now: fetched
 	 * first, and a fetch that fails is a finding of the build */
+	take_lease(cmd, cache, o);
 	char **notes = opts ? cli_update_sources(&cfg) : NULL;
 	cfg.root_notes = (const char *const *)notes;
 	if (notes && o->fetch_must_succeed && unfetched(cmd, &o->roots, notes)) {
@@ -188,6 +205,7 @@ int cli_skills_build(const char *cmd, const struct cli_skills *o,
 
 void cli_skills_free(struct cli_skills *o)
 {
+	sfs_cache_lease_drop(&o->lease);
 	roots_free(&o->roots);
 	sfs_config_file_free(&o->cf);
 	if (o->lock)

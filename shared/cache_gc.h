@@ -134,7 +134,8 @@ struct sfs_cache_lease {
  * their state in (sfs_source_cache_entry of each), for as long as the
  * lease is held: a file leases/<pid>-<random>.lease, made with O_EXCL
  * and locked before it has its name, so a collection never sees it
- * unheld.  Each entry is marked used now (its mtime).  Returns 0, or
+ * unheld.  Each entry is marked used now (its mtime).  When no root
+ * keeps an entry there, no file is made (out->fd -1).  Returns 0, or
  * -errno.
  */
 int sfs_cache_lease_take(const char *cache_dir, const char *const *roots,

@@ -137,6 +137,13 @@ int sfs_cache_lease_take(const char *cache_dir, const char *const *roots,
 		sfs_cache_lease_drop(out);
 		return -ENOMEM;
 	}
+	if (!*out->entries) {
+		/* nothing kept there: no lease to take */
+		free(dir);
+		free(out->path);
+		out->path = NULL;
+		return 0;
+	}
 	touch_entries(cache_dir, out->entries);
 	int dfd = sfs_trust_dir_open(dir, true, NULL, 0);
 	free(dir);

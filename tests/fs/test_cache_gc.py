@@ -26,6 +26,7 @@ from gitserver import GitServer  # noqa: E402
 from mcpskillserver import SkillServer  # noqa: E402
 from test_mcp_source import fill as fill_served  # noqa: E402
 from test_wellknown_source import CSV, PDF, Site, entry, sha, skill_md  # noqa: E402
+from stallserver import StallServer  # noqa: E402
 
 OLD = 1_500_000_000     # 2017: long before anything these tests fetch
 
@@ -203,6 +204,38 @@ class CacheGc(MountTestCase):
         self.assertEqual((self.clone("gamma"), self.clone("beta")), (None, None))
         self.assertEqual(self.clone("alpha"), alpha)
         self.assertIn("keep", self.line(out, alpha))
+
+    def test_check_and_export_lease_what_they_fetch_while_they_run(self):
+        for command in (["check"], ["export", "--anthropic"]):
+            with self.subTest(command=command[0]):
+                # the command fetches beta, then waits on a server that
+                # never answers a read: it runs on, holding beta
+                srv = StallServer("read")
+                self.addCleanup(srv.stop)
+                args = command + [os.path.join(self.make_dir(), "out")] \
+                    if command[0] == "export" else command
+                proc = subprocess.Popen(
+                    [SKILLSFS] + args + ["--source", self.url("beta"),
+                                         "--source", "mcp+" + srv.url],
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                    env=dict(os.environ, XDG_CACHE_HOME=self.xdg))
+                try:
+                    srv.wait_for("resources/read")
+                    beta = self.clone("beta")
+                    self.assertTrue(beta)
+                    out = self.gc("--max", "0", status=1)
+                    self.assertIn("in use by a running mount or command",
+                                  self.line(out, beta))
+                    self.assertIn("1 running mount or command", out)
+                    self.assertEqual(self.clone("beta"), beta)
+                finally:
+                    srv.stop()
+                    proc.communicate(timeout=120)
+                # the command has ended: its lease with it
+                self.assertEqual(os.listdir(os.path.join(self.cache, "leases")), [])
+                out = self.gc("--max", "0")
+                self.assertIn("removed", self.line(out, beta))
+                self.assertEqual(self.clone("beta"), None)
 
     @unittest.skipUnless(SkillServer.available(),
                          "needs node and the MCP SDK (npm ci in tests/mcp)")
