@@ -46,7 +46,6 @@ static const char usage_text[] =
 	"Exit status: 0 without errors, 1 with errors, 2 on a usage error.\n";
 
 struct check_opts {
-	struct cli_skills skills;
 	bool strict, json;
 };
 
@@ -61,33 +60,6 @@ static bool take_option(void *opts, int c)
 	else
 		return false;
 	return true;
-}
-
-/* Returns -1 to go on, or the exit status. */
-static int parse_args(int argc, char **argv, struct check_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "strict", no_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },
-		CLI_SKILLS_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	/* "-": a folder named without --skills-dir comes as 1, in its
-	 * place among the others, so precedence follows the command line. */
-	int status = cli_skills_getopt(CMD, usage_text, argc, argv, "-:hV",
-	                               longopts, take_option, o, &o->skills);
-
-	/* after "--" */
-	for (; status < 0 && optind < argc; optind++)
-		if (roots_add(&o->skills.roots, argv[optind],
-		              "--skills-dir") < 0)
-			status = cli_usage_error(CMD, "cannot use skills "
-			                         "folder '%s'", argv[optind]);
-	if (status < 0)
-		status = cli_skills_finish(CMD, &o->skills);
-	if (o->skills.cf.options[SFS_OPT_STRICT].number == 1)
-		o->strict = true;
-	return status;
 }
 
 /* FILE:LINE:COL: SEVERITY: FIELD: MESSAGE; a security finding has its
@@ -152,29 +124,33 @@ static int report(const sfs_catalog *cat, bool json)
 	return n.errors ? CLI_EXIT_FAILED : 0;
 }
 
-int check_read_config(int argc, char **argv, struct cli_skills *o)
+static int run(void *opts, struct cli_skills *skills)
 {
-	struct check_opts c = { 0 };
-
-	cli_skills_init(&c.skills);
-	int status = parse_args(argc, argv, &c);
-	*o = c.skills;
-	return status;
-}
-
-int check_main(int argc, char **argv)
-{
-	struct check_opts o = { 0 };
+	const struct check_opts *o = opts;
+	bool strict = o->strict ||
+	              skills->cf.options[SFS_OPT_STRICT].number == 1;
 	sfs_catalog *cat;
+	int status = cli_skills_build(CMD, skills, strict, &cat);
 
-	cli_skills_init(&o.skills);
-	int status = parse_args(argc, argv, &o);
-	if (status < 0)
-		status = cli_skills_build(CMD, &o.skills, o.strict, &cat);
 	if (status < 0) {
-		status = report(cat, o.json);
+		status = report(cat, o->json);
 		sfs_catalog_unref(cat);
 	}
-	cli_skills_free(&o.skills);
 	return status;
 }
+
+static const struct option options[] = {
+	{ "strict", no_argument, NULL, 's' },
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* "-": a folder named without --skills-dir comes as 1, in its place
+ * among the others, so precedence follows the command line. */
+const struct cli_command check_command = {
+	.name = CMD, .usage = usage_text, .optstring = "-:hV",
+	.options = options, .reads = CLI_READS_SKILLS,
+	.max_operands = CLI_OPERANDS_ROOTS,
+	.opts_size = sizeof(struct check_opts), .take = take_option,
+	.run = run,
+};

@@ -103,16 +103,6 @@ struct cli_skills {
 	                              cache folder, from the build's fetch
 	                              to cli_skills_free (fd -1: none) */
 };
-/* getopt_long's entries for them, and their short letters; the
- * commands that take no roots (gc, status) use the config ones only. */
-#define CLI_CONFIG_LONGOPTS \
-	{ "config", required_argument, NULL, 'c' }, \
-	{ "help", no_argument, NULL, 'h' }, \
-	{ "version", no_argument, NULL, 'V' }
-#define CLI_SKILLS_LONGOPTS \
-	{ "skills-dir", required_argument, NULL, 'd' }, \
-	{ "source", required_argument, NULL, 'S' }, \
-	CLI_CONFIG_LONGOPTS
 void cli_skills_init(struct cli_skills *o);
 
 /* ---- sources.c: roots that are not folders ----------------------------- */
@@ -173,20 +163,59 @@ void cli_skills_free(struct cli_skills *o);
  * (malloc'd) and its length into *len.  Returns 0 or -errno. */
 int cli_read_whole(const char *path, char **out, size_t *len);
 
-/* The skillsfs commands besides the mount. */
-int check_main(int argc, char **argv);
-int export_main(int argc, char **argv);
-int lock_main(int argc, char **argv);
-int status_main(int argc, char **argv);
-int gc_main(int argc, char **argv);
+/* ---- command.c: a command's command line, once for every command ---- */
 
-/* What each command's own command line makes of --config FILE, through
- * the parse its main runs: -1 to go on with *o filled (free it with
- * cli_skills_free), or the exit status.  Every one ends in
- * cli_skills_config; tests/unit/test_cli_config.c holds them to it. */
-int check_read_config(int argc, char **argv, struct cli_skills *o);
-int export_read_config(int argc, char **argv, struct cli_skills *o);
-int status_read_config(int argc, char **argv, struct cli_skills *o);
-int gc_read_config(int argc, char **argv, struct cli_skills *o);
+/* What of --config FILE and the roots a command reads: its common
+ * options (--help and --version for all). */
+enum cli_reads {
+	CLI_READS_SKILLS,     /* --skills-dir, --source, --config; a bare
+	                         DIR with optstring "-..." (check, export) */
+	CLI_READS_CONFIG,     /* --config (status, gc) */
+	CLI_READS_NOTHING,    /* (lock) */
+};
+/* cli_command.max_operands: every operand is a skills folder. */
+#define CLI_OPERANDS_ROOTS (-1)
+
+/* A command of skillsfs besides the mount. */
+struct cli_command {
+	const char *name;             /* as typed: "skillsfs check" */
+	const char *usage;            /* --help's text */
+	const char *optstring;        /* getopt_long's: ":hV", "-:hV" */
+	const struct option *options; /* its own, ended by a zeroed one; the
+	                                 common ones follow them */
+	enum cli_reads reads;
+	int max_operands;             /* more is a usage error; or
+	                                 CLI_OPERANDS_ROOTS */
+	bool fetch_must_succeed;      /* cli_skills.fetch_must_succeed */
+	size_t opts_size;             /* of its own options' struct, which
+	                                 starts zeroed */
+	cli_take_fn *take;            /* its own option into that struct */
+	/* The operands (n of them, in argv): -1 to go on, or the exit
+	 * status after saying why not; NULL: nothing to check. */
+	int (*operands)(void *opts, char **argv, int n);
+	/* The command's work: its exit status. */
+	int (*run)(void *opts, struct cli_skills *skills);
+};
+extern const struct cli_command check_command, export_command,
+	lock_command, status_command, gc_command;
+
+/*
+ * The command line of c into opts (its own options, zeroed first by the
+ * caller) and *skills (initialized here; free it with cli_skills_free
+ * whatever this returns): the options, the operands, then --config FILE
+ * (cli_skills_finish or cli_skills_config, by c->reads).  Returns -1 to
+ * go on, or the exit status.  tests/unit/test_cli_config.c holds every
+ * command to this reader, through cli_command_read_config.
+ */
+int cli_command_parse(const struct cli_command *c, int argc, char **argv,
+                      void *opts, struct cli_skills *skills);
+/* The same, with the command's options thrown away after. */
+int cli_command_read_config(const struct cli_command *c, int argc,
+                            char **argv, struct cli_skills *skills);
+/* Parses and runs command c: its exit status. */
+int cli_command_run(const struct cli_command *c, int argc, char **argv);
+/* Runs the command argv[1] names ("check"), with argv from there: its
+ * exit status; -1 when argv[1] names none (a mount). */
+int cli_main(int argc, char **argv);
 
 #endif

@@ -46,7 +46,6 @@ static const char usage_text[] =
 	"usage error.\n";
 
 struct gc_opts {
-	struct cli_skills skills;   /* --config and what it says */
 	const char *cache_dir, *lock_file;
 	long max;
 	bool max_given, dry_run;
@@ -77,28 +76,15 @@ static bool take_option(void *opts, int c)
 	}
 }
 
-static int parse_args(int argc, char **argv, struct gc_opts *o)
+static int check_max(void *opts, char **argv, int n)
 {
-	static const struct option longopts[] = {
-		{ "cache-dir", required_argument, NULL, 'C' },
-		{ "lock", required_argument, NULL, 'L' },
-		{ "max", required_argument, NULL, 'm' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		CLI_CONFIG_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	int status = cli_skills_getopt(CMD, usage_text, argc, argv, ":hV",
-	                               longopts, take_option, o, &o->skills);
+	const struct gc_opts *o = opts;
 
-	if (status < 0 && optind < argc)
-		status = cli_usage_error(CMD, "unexpected argument '%s'",
-		                         argv[optind]);
-	if (status < 0 && o->max == -2)
+	(void)argv, (void)n;
+	if (o->max_given && o->max == -2)
 		return cli_usage_error(CMD, "bad --max: expected a size in "
 		                       "bytes, or with K, M, G or T (512M)");
-	if (status < 0)
-		status = cli_skills_config(CMD, &o->skills);
-	return status;
+	return -1;
 }
 
 /* The entries the lockfile's sources keep (malloc'd names), or NULL. */
@@ -166,35 +152,23 @@ static int report(const struct gc_opts *o, const char *dir, long long max,
 	return 0;
 }
 
-int gc_read_config(int argc, char **argv, struct cli_skills *o)
+static int run(void *opts, struct cli_skills *skills)
 {
-	struct gc_opts g = { .max = SFS_CACHE_MAX_DEFAULT };
-
-	cli_skills_init(&g.skills);
-	int status = parse_args(argc, argv, &g);
-	*o = g.skills;
-	return status;
-}
-
-int gc_main(int argc, char **argv)
-{
-	struct gc_opts o = { .max = SFS_CACHE_MAX_DEFAULT };
+	struct gc_opts o = *(struct gc_opts *)opts;
 	struct sfs_lock lock = { 0 };
 	bool locked = false;
-
-	cli_skills_init(&o.skills);
-	int status = parse_args(argc, argv, &o);
+	int status = -1;
 	const struct sfs_opt_value *fmax =
-		&o.skills.cf.options[SFS_OPT_CACHE_MAX];
-	const char *fdir = o.skills.cf.options[SFS_OPT_CACHE_DIR].text;
+		&skills->cf.options[SFS_OPT_CACHE_MAX];
+	const char *fdir = skills->cf.options[SFS_OPT_CACHE_DIR].text;
 	char *dir = o.cache_dir ? strdup(o.cache_dir) :
 	            fdir ? strdup(fdir) : cli_default_cache_dir();
-	if (!o.max_given && fmax->given)
-		o.max = fmax->number;
-	if (status < 0 && !dir)
+	if (!o.max_given)
+		o.max = fmax->given ? fmax->number : SFS_CACHE_MAX_DEFAULT;
+	if (!dir)
 		status = cli_fail(CMD, "no cache folder: give --cache-dir DIR "
 		                  "or set XDG_CACHE_HOME or HOME");
-	const char *lock_file = o.lock_file ? o.lock_file : o.skills.cf.lock;
+	const char *lock_file = o.lock_file ? o.lock_file : skills->cf.lock;
 	if (status < 0 && lock_file) {
 		if (lockfile_load(CMD, lock_file, &lock) < 0)
 			status = CLI_EXIT_USAGE;
@@ -230,6 +204,20 @@ int gc_main(int argc, char **argv)
 	if (locked)
 		sfs_lock_free(&lock);
 	free(dir);
-	cli_skills_free(&o.skills);
 	return status;
 }
+
+static const struct option options[] = {
+	{ "cache-dir", required_argument, NULL, 'C' },
+	{ "lock", required_argument, NULL, 'L' },
+	{ "max", required_argument, NULL, 'm' },
+	{ "dry-run", no_argument, NULL, 'n' },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct cli_command gc_command = {
+	.name = CMD, .usage = usage_text, .optstring = ":hV",
+	.options = options, .reads = CLI_READS_CONFIG,
+	.opts_size = sizeof(struct gc_opts), .take = take_option,
+	.operands = check_max, .run = run,
+};

@@ -50,7 +50,7 @@ static const char usage_text[] =
 struct status_opts {
 	const char *mount;     /* or NULL: every mount of the user */
 	bool json;
-	struct cli_skills skills;   /* --config FILE and what it says */
+	const struct sfs_config_file *cf;   /* --config FILE's */
 };
 
 /* ---- the command line ------------------------------------------------- */
@@ -65,34 +65,12 @@ static bool take_option(void *opts, int c)
 	return true;
 }
 
-/* Returns -1 to go on, or the exit status. */
-static int parse_args(int argc, char **argv, struct status_opts *o)
+static int take_mount(void *opts, char **argv, int n)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		CLI_CONFIG_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	int status = cli_skills_getopt(CMD, usage_text, argc, argv, ":hV",
-	                               longopts, take_option, o, &o->skills);
+	struct status_opts *o = opts;
 
-	if (status >= 0)
-		return status;
-	if (optind + 1 < argc)
-		return cli_usage_error(CMD, "unexpected argument '%s'",
-		                       argv[optind + 1]);
-	o->mount = optind < argc ? argv[optind] : NULL;
-	return cli_skills_config(CMD, &o->skills);
-}
-
-int status_read_config(int argc, char **argv, struct cli_skills *o)
-{
-	struct status_opts s = { 0 };
-
-	cli_skills_init(&s.skills);
-	int status = parse_args(argc, argv, &s);
-	*o = s.skills;
-	return status;
+	o->mount = n ? argv[0] : NULL;
+	return -1;
 }
 
 /* ---- which mounts ----------------------------------------------------- */
@@ -456,7 +434,7 @@ static int status_of(const char *point, const struct status_opts *o)
 	else if (o->json)
 		rc = fwrite(text, 1, len, stdout) == len ? 0 : STATUS_UNREADABLE;
 	else
-		rc = summarize(point, st, &o->skills.cf) ? STATUS_WRONG : 0;
+		rc = summarize(point, st, o->cf) ? STATUS_WRONG : 0;
 	cJSON_Delete(st);
 	free(text);
 	return rc;
@@ -518,19 +496,30 @@ static int status_of_all(const struct status_opts *o)
 	return worst;
 }
 
-int status_main(int argc, char **argv)
+static int run(void *opts, struct cli_skills *skills)
 {
-	struct status_opts o = { 0 };
+	struct status_opts *o = opts;
 	char *point;
+	int rc;
 
-	cli_skills_init(&o.skills);
-	int rc = parse_args(argc, argv, &o);
-	if (rc < 0 && !o.mount)
-		rc = status_of_all(&o);
-	else if (rc < 0 && !(rc = mount_point_of(o.mount, &point))) {
-		rc = status_of(point, &o);
-		free(point);
-	}
-	cli_skills_free(&o.skills);
+	o->cf = &skills->cf;
+	if (!o->mount)
+		return status_of_all(o);
+	if ((rc = mount_point_of(o->mount, &point)) != 0)
+		return rc;
+	rc = status_of(point, o);
+	free(point);
 	return rc;
 }
+
+static const struct option options[] = {
+	{ "json", no_argument, NULL, 'j' },
+	{ NULL, 0, NULL, 0 },
+};
+
+const struct cli_command status_command = {
+	.name = CMD, .usage = usage_text, .optstring = ":hV",
+	.options = options, .reads = CLI_READS_CONFIG, .max_operands = 1,
+	.opts_size = sizeof(struct status_opts), .take = take_option,
+	.operands = take_mount, .run = run,
+};
