@@ -49,18 +49,11 @@ struct check_opts {
 	bool strict, json;
 };
 
-static bool take_option(void *opts, int c)
-{
-	struct check_opts *o = opts;
-
-	if (c == 's')
-		o->strict = true;
-	else if (c == 'j')
-		o->json = true;
-	else
-		return false;
-	return true;
-}
+static const struct cli_option options[] = {
+	CLI_FLAG("strict", 's', struct check_opts, strict),
+	CLI_FLAG("json", 'j', struct check_opts, json),
+	{ NULL, 0, 0, 0 },
+};
 
 /* FILE:LINE:COL: SEVERITY: FIELD: MESSAGE; a security finding has its
  * rule and risk where the field goes: "security/fetch-exec (high)". */
@@ -124,33 +117,27 @@ static int report(const sfs_catalog *cat, bool json)
 	return n.errors ? CLI_EXIT_FAILED : 0;
 }
 
-static int run(void *opts, struct cli_skills *skills)
+/* --strict, or the configuration's strict: true */
+static bool strict(const void *opts, const struct cli_skills *skills)
 {
 	const struct check_opts *o = opts;
-	bool strict = o->strict ||
-	              skills->cf.options[SFS_OPT_STRICT].number == 1;
-	sfs_catalog *cat;
-	int status = cli_skills_build(CMD, skills, strict, &cat);
 
-	if (status < 0) {
-		status = report(cat, o->json);
-		sfs_catalog_unref(cat);
-	}
-	return status;
+	return o->strict || skills->cf.options[SFS_OPT_STRICT].number == 1;
 }
 
-static const struct option options[] = {
-	{ "strict", no_argument, NULL, 's' },
-	{ "json", no_argument, NULL, 'j' },
-	{ NULL, 0, NULL, 0 },
-};
+static int run(void *opts, struct cli_skills *skills, sfs_catalog *cat)
+{
+	const struct check_opts *o = opts;
+
+	(void)skills;
+	return report(cat, o->json);
+}
 
 /* "-": a folder named without --skills-dir comes as 1, in its place
  * among the others, so precedence follows the command line. */
 const struct cli_command check_command = {
 	.name = CMD, .usage = usage_text, .optstring = "-:hV",
-	.options = options, .reads = CLI_READS_SKILLS,
-	.max_operands = CLI_OPERANDS_ROOTS,
-	.opts_size = sizeof(struct check_opts), .take = take_option,
-	.run = run,
+	.options = options, .opts_size = sizeof(struct check_opts),
+	.max_operands = CLI_OPERANDS_ROOTS, .strict = strict,
+	.run_catalog = run,
 };

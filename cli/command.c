@@ -12,47 +12,20 @@
 
 #include "cli.h"
 
-/* The common options, after the command's own: a command that reads
- * skills takes them all, one that reads its configuration only from
- * --config on, and every one --help and --version. */
-static const struct option common[] = {
-	{ "skills-dir", required_argument, NULL, 'd' },
-	{ "source", required_argument, NULL, 'S' },
-	{ "config", required_argument, NULL, 'c' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
+/* The common options, after the command's own (cli_skills_option): a
+ * command that reads skills takes them all, one that reads its
+ * configuration only from --config on; --help and --version every one
+ * (parse.c). */
+static const struct cli_option common[] = {
+	CLI_TAKEN("skills-dir", required_argument, 'd'),
+	CLI_TAKEN("source", required_argument, 'S'),
+	CLI_TAKEN("config", required_argument, 'c'),
+	{ NULL, 0, 0, 0 },
 };
 static const size_t first_common[] = {
 	[CLI_READS_SKILLS] = 0, [CLI_READS_CONFIG] = 2,
 	[CLI_READS_NOTHING] = 3,
 };
-
-static size_t count_options(const struct option *v)
-{
-	size_t n = 0;
-
-	while (v && v[n].name)
-		n++;
-	return n;
-}
-
-/* The command's options then its common ones, ended by a zeroed one
- * (malloc'd), or NULL. */
-static struct option *all_options(const struct cli_command *c)
-{
-	const struct option *more = common + first_common[c->reads];
-	size_t own = count_options(c->options);
-	size_t nmore = count_options(more) + 1;
-	struct option *v = calloc(own + nmore, sizeof(*v));
-
-	if (!v)
-		return NULL;
-	if (own)
-		memcpy(v, c->options, own * sizeof(*v));
-	memcpy(v + own, more, nmore * sizeof(*v));
-	return v;
-}
 
 /* The operands after the options; -1 to go on, or the exit status. */
 static int take_operands(const struct cli_command *c, void *opts,
@@ -79,17 +52,15 @@ static int take_operands(const struct cli_command *c, void *opts,
 int cli_command_parse(const struct cli_command *c, int argc, char **argv,
                       void *opts, struct cli_skills *skills)
 {
-	struct option *longopts = all_options(c);
+	const struct cli_parse p = {
+		.cmd = c->name, .usage = c->usage, .optstring = c->optstring,
+		.own = c->options, .common = common + first_common[c->reads],
+	};
 
 	cli_skills_init(skills);
 	skills->fetch_must_succeed = c->fetch_must_succeed;
-	if (!longopts)
-		return cli_fail(c->name, "%s", strerror(ENOMEM));
-	int status = cli_skills_getopt(c->name, c->usage, argc, argv,
-	                               c->optstring, longopts, c->take, opts,
-	                               c->reads == CLI_READS_NOTHING ? NULL :
-	                               skills);
-	free(longopts);
+	int status = cli_parse_args(&p, argc, argv, opts, cli_skills_option,
+	                            skills);
 	if (status < 0)
 		status = take_operands(c, opts, skills, argc, argv);
 	if (status < 0 && c->reads == CLI_READS_SKILLS)
@@ -113,6 +84,21 @@ int cli_command_read_config(const struct cli_command *c, int argc,
 	return status;
 }
 
+/* The catalog of the roots, to c->run_catalog. */
+static int run_catalog(const struct cli_command *c, void *opts,
+                       struct cli_skills *skills)
+{
+	bool strict = c->strict && c->strict(opts, skills);
+	sfs_catalog *cat;
+	int status = cli_skills_build(c->name, skills, strict, &cat);
+
+	if (status < 0) {
+		status = c->run_catalog(opts, skills, cat);
+		sfs_catalog_unref(cat);
+	}
+	return status;
+}
+
 int cli_command_run(const struct cli_command *c, int argc, char **argv)
 {
 	struct cli_skills skills;
@@ -121,7 +107,8 @@ int cli_command_run(const struct cli_command *c, int argc, char **argv)
 	             cli_fail(c->name, "%s", strerror(ENOMEM));
 
 	if (status < 0)
-		status = c->run(opts, &skills);
+		status = c->run_catalog ? run_catalog(c, opts, &skills) :
+		         c->run(opts, &skills);
 	if (opts)
 		cli_skills_free(&skills);
 	free(opts);

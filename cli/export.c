@@ -63,15 +63,10 @@ struct export_opts {
 	const char *outdir;
 };
 
-static bool take_option(void *opts, int c)
-{
-	struct export_opts *o = opts;
-
-	if (c != 'a')
-		return false;
-	o->outdir = optarg;
-	return true;
-}
+static const struct cli_option options[] = {
+	CLI_TEXT("anthropic", 'a', struct export_opts, outdir),
+	{ NULL, 0, 0, 0 },
+};
 
 static int check_outdir(void *opts, char **argv, int n)
 {
@@ -800,31 +795,21 @@ static int export_catalog(const sfs_catalog *cat, const char *outdir)
 	return status ? status : checked;
 }
 
-static int run(void *opts, struct cli_skills *skills)
+static int run(void *opts, struct cli_skills *skills, sfs_catalog *cat)
 {
 	const struct export_opts *o = opts;
-	sfs_catalog *cat;
-	int status = cli_skills_build(CMD, skills, false, &cat);
+	char *outdir = prepare_outdir(o->outdir, &skills->roots);
+	int status = outdir ? export_catalog(cat, outdir) : CLI_EXIT_FAILED;
 
-	if (status < 0) {
-		char *outdir = prepare_outdir(o->outdir, &skills->roots);
-		status = outdir ? export_catalog(cat, outdir) : CLI_EXIT_FAILED;
-		free(outdir);
-		sfs_catalog_unref(cat);
-	}
+	free(outdir);
 	return status;
 }
-
-static const struct option options[] = {
-	{ "anthropic", required_argument, NULL, 'a' },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* An upload of what a source held at some earlier fetch is not what was
  * asked for: a source that cannot be fetched now stops it. */
 const struct cli_command export_command = {
 	.name = CMD, .usage = usage_text, .optstring = ":hV",
-	.options = options, .reads = CLI_READS_SKILLS,
-	.fetch_must_succeed = true, .opts_size = sizeof(struct export_opts),
-	.take = take_option, .operands = check_outdir, .run = run,
+	.options = options, .opts_size = sizeof(struct export_opts),
+	.operands = check_outdir, .fetch_must_succeed = true,
+	.run_catalog = run,
 };

@@ -46,42 +46,26 @@ static const char usage_text[] =
 	"usage error.\n";
 
 struct gc_opts {
-	const char *cache_dir, *lock_file;
-	long max;
-	bool max_given, dry_run;
+	const char *cache_dir, *lock_file, *max_text;
+	long max;              /* max_text's, when given */
+	bool dry_run;
 };
 
-static bool take_option(void *opts, int c)
+static const struct cli_option options[] = {
+	CLI_TEXT("cache-dir", 'C', struct gc_opts, cache_dir),
+	CLI_TEXT("lock", 'L', struct gc_opts, lock_file),
+	CLI_TEXT("max", 'm', struct gc_opts, max_text),
+	CLI_FLAG("dry-run", 'n', struct gc_opts, dry_run),
+	{ NULL, 0, 0, 0 },
+};
+
+/* --max SIZE, said after the other options and the operands */
+static int check_max(void *opts, char **argv, int n)
 {
 	struct gc_opts *o = opts;
 
-	switch (c) {
-	case 'C':
-		o->cache_dir = optarg;
-		return true;
-	case 'L':
-		o->lock_file = optarg;
-		return true;
-	case 'n':
-		o->dry_run = true;
-		return true;
-	case 'm':
-		/* a bad SIZE is said after the parse: -2 marks it */
-		o->max_given = true;
-		if (sfs_size(optarg, 0, __LONG_MAX__, &o->max) < 0)
-			o->max = -2;
-		return true;
-	default:
-		return false;
-	}
-}
-
-static int check_max(void *opts, char **argv, int n)
-{
-	const struct gc_opts *o = opts;
-
 	(void)argv, (void)n;
-	if (o->max_given && o->max == -2)
+	if (o->max_text && sfs_size(o->max_text, 0, __LONG_MAX__, &o->max) < 0)
 		return cli_usage_error(CMD, "bad --max: expected a size in "
 		                       "bytes, or with K, M, G or T (512M)");
 	return -1;
@@ -163,7 +147,7 @@ static int run(void *opts, struct cli_skills *skills)
 	const char *fdir = skills->cf.options[SFS_OPT_CACHE_DIR].text;
 	char *dir = o.cache_dir ? strdup(o.cache_dir) :
 	            fdir ? strdup(fdir) : cli_default_cache_dir();
-	if (!o.max_given)
+	if (!o.max_text)
 		o.max = fmax->given ? fmax->number : SFS_CACHE_MAX_DEFAULT;
 	if (!dir)
 		status = cli_fail(CMD, "no cache folder: give --cache-dir DIR "
@@ -207,17 +191,8 @@ static int run(void *opts, struct cli_skills *skills)
 	return status;
 }
 
-static const struct option options[] = {
-	{ "cache-dir", required_argument, NULL, 'C' },
-	{ "lock", required_argument, NULL, 'L' },
-	{ "max", required_argument, NULL, 'm' },
-	{ "dry-run", no_argument, NULL, 'n' },
-	{ NULL, 0, NULL, 0 },
-};
-
 const struct cli_command gc_command = {
-	.name = CMD, .usage = usage_text, .optstring = ":hV",
-	.options = options, .reads = CLI_READS_CONFIG,
-	.opts_size = sizeof(struct gc_opts), .take = take_option,
-	.operands = check_max, .run = run,
+	.name = CMD, .usage = usage_text, .optstring = ":hV", .run = run,
+	.options = options, .opts_size = sizeof(struct gc_opts),
+	.reads = CLI_READS_CONFIG, .operands = check_max,
 };

@@ -65,6 +65,11 @@ struct lock_opts {
 	const char *output;   /* or NULL: stdout */
 };
 
+static const struct cli_option options[] = {
+	CLI_TEXT("output", 'o', struct lock_opts, output),
+	{ NULL, 0, 0, 0 },
+};
+
 /* What one reading of the mount found, and why it failed. */
 struct reading {
 	const char *mount;
@@ -87,16 +92,6 @@ static int fail(struct reading *r, const char *fmt, ...)
 }
 
 /* ---- the command line ------------------------------------------------- */
-
-static bool take_option(void *opts, int c)
-{
-	struct lock_opts *o = opts;
-
-	if (c != 'o')
-		return false;
-	o->output = optarg;
-	return true;
-}
 
 static int take_mount(void *opts, char **argv, int n)
 {
@@ -537,14 +532,8 @@ static int run(void *opts, struct cli_skills *skills)
 	return status;
 }
 
-static const struct option options[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ NULL, 0, NULL, 0 },
-};
-
 const struct cli_command lock_command = {
-	.name = CMD, .usage = usage_text, .optstring = ":o:hV",
-	.options = options, .reads = CLI_READS_NOTHING, .max_operands = 1,
-	.opts_size = sizeof(struct lock_opts), .take = take_option,
-	.operands = take_mount, .run = run,
+	.name = CMD, .usage = usage_text, .optstring = ":o:hV", .run = run,
+	.options = options, .opts_size = sizeof(struct lock_opts),
+	.reads = CLI_READS_NOTHING, .operands = take_mount, .max_operands = 1,
 };

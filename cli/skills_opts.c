@@ -1,7 +1,7 @@
 /*
  * skills_opts.c - the options every command that reads skills takes:
- * --skills-dir DIR (or a bare DIR), --config FILE, --help and --version,
- * and the roots when none was named.
+ * --skills-dir DIR (or a bare DIR), --source URL, --config FILE, and the
+ * roots when none was named.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -34,13 +34,11 @@ static int bad_source(const char *cmd, const char *url)
 	return cli_usage_error(cmd, "bad --source '%s': %s", url, why);
 }
 
-/* A common option, or an error.  Returns -1 to go on, or the exit
- * status. */
-static int common_option(const char *cmd, const char *usage, int c,
-                         char *const argv[], struct cli_skills *o)
+int cli_skills_option(void *skills, const char *cmd, int c,
+                      char *const argv[])
 {
-	if (!o && c != 'h' && c != 'V')   /* a command that reads no skills */
-		return cli_option_error(cmd, c, argv);
+	struct cli_skills *o = skills;
+
 	switch (c) {
 	case 1:     /* a folder named without --skills-dir */
 	case 'd':
@@ -60,30 +58,9 @@ static int common_option(const char *cmd, const char *usage, int c,
 	case 'c':
 		o->config = optarg;
 		return -1;
-	case 'h':
-		fputs(usage, stdout);
-		return 0;
-	case 'V':
-		return cli_version(cmd);
 	default:
 		return cli_option_error(cmd, c, argv);
 	}
-}
-
-int cli_skills_getopt(const char *cmd, const char *usage, int argc,
-                      char **argv, const char *optstring,
-                      const struct option *longopts, cli_take_fn *take,
-                      void *cmd_opts, struct cli_skills *o)
-{
-	int c, status = -1;
-
-	opterr = 0;
-	optind = 1;
-	while (status < 0 &&
-	       (c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1)
-		if (!take(cmd_opts, c))
-			status = common_option(cmd, usage, c, argv, o);
-	return status;
 }
 
 /* The file's lock: as the roots, and the build's lock. */

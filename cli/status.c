@@ -53,17 +53,12 @@ struct status_opts {
 	const struct sfs_config_file *cf;   /* --config FILE's */
 };
 
+static const struct cli_option options[] = {
+	CLI_FLAG("json", 'j', struct status_opts, json),
+	{ NULL, 0, 0, 0 },
+};
+
 /* ---- the command line ------------------------------------------------- */
-
-static bool take_option(void *opts, int c)
-{
-	struct status_opts *o = opts;
-
-	if (c != 'j')
-		return false;
-	o->json = true;
-	return true;
-}
 
 static int take_mount(void *opts, char **argv, int n)
 {
@@ -512,14 +507,8 @@ static int run(void *opts, struct cli_skills *skills)
 	return rc;
 }
 
-static const struct option options[] = {
-	{ "json", no_argument, NULL, 'j' },
-	{ NULL, 0, NULL, 0 },
-};
-
 const struct cli_command status_command = {
-	.name = CMD, .usage = usage_text, .optstring = ":hV",
-	.options = options, .reads = CLI_READS_CONFIG, .max_operands = 1,
-	.opts_size = sizeof(struct status_opts), .take = take_option,
-	.operands = take_mount, .run = run,
+	.name = CMD, .usage = usage_text, .optstring = ":hV", .run = run,
+	.options = options, .opts_size = sizeof(struct status_opts),
+	.reads = CLI_READS_CONFIG, .operands = take_mount, .max_operands = 1,
 };
