@@ -1,7 +1,8 @@
 /*
  * test_cli_config.c - one configuration for every command: check, export,
- * status and gc each read --config FILE through the parse their main
- * runs, and each must come out with what the one reader
+ * status and gc each read --config FILE through the parse that runs them
+ * (cli_command_parse, with each command's own options and operands), and
+ * each must come out with what the one reader
  * (sfs_config_file_read, through cli_skills_config) makes of the file: the
  * same sources with their token files, the same options, the same
  * include patterns; and the same refusal of a file it cannot take.
