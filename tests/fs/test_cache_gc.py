@@ -230,7 +230,12 @@ class CacheGc(MountTestCase):
                     self.assertEqual(self.clone("beta"), beta)
                 finally:
                     srv.stop()
-                    proc.communicate(timeout=120)
+                    try:
+                        proc.communicate(timeout=120)
+                    finally:
+                        if proc.poll() is None:
+                            proc.kill()
+                            proc.communicate()
                 # the command has ended: its lease with it
                 self.assertEqual(os.listdir(os.path.join(self.cache, "leases")), [])
                 out = self.gc("--max", "0")
