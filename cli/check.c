@@ -46,49 +46,14 @@ static const char usage_text[] =
 	"Exit status: 0 without errors, 1 with errors, 2 on a usage error.\n";
 
 struct check_opts {
-	struct cli_skills skills;
 	bool strict, json;
 };
 
-static bool take_option(void *opts, int c)
-{
-	struct check_opts *o = opts;
-
-	if (c == 's')
-		o->strict = true;
-	else if (c == 'j')
-		o->json = true;
-	else
-		return false;
-	return true;
-}
-
-/* Returns -1 to go on, or the exit status. */
-static int parse_args(int argc, char **argv, struct check_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "strict", no_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },
-		CLI_SKILLS_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	/* "-": a folder named without --skills-dir comes as 1, in its
-	 * place among the others, so precedence follows the command line. */
-	int status = cli_skills_getopt(CMD, usage_text, argc, argv, "-:hV",
-	                               longopts, take_option, o, &o->skills);
-
-	/* after "--" */
-	for (; status < 0 && optind < argc; optind++)
-		if (roots_add(&o->skills.roots, argv[optind],
-		              "--skills-dir") < 0)
-			status = cli_usage_error(CMD, "cannot use skills "
-			                         "folder '%s'", argv[optind]);
-	if (status < 0)
-		status = cli_skills_finish(CMD, &o->skills);
-	if (o->skills.cf.options[SFS_OPT_STRICT].number == 1)
-		o->strict = true;
-	return status;
-}
+static const struct cli_option options[] = {
+	CLI_FLAG("strict", 's', struct check_opts, strict),
+	CLI_FLAG("json", 'j', struct check_opts, json),
+	{ NULL, 0, 0, 0 },
+};
 
 /* FILE:LINE:COL: SEVERITY: FIELD: MESSAGE; a security finding has its
  * rule and risk where the field goes: "security/fetch-exec (high)". */
@@ -152,29 +117,27 @@ static int report(const sfs_catalog *cat, bool json)
 	return n.errors ? CLI_EXIT_FAILED : 0;
 }
 
-int check_read_config(int argc, char **argv, struct cli_skills *o)
+/* --strict, or the configuration's strict: true */
+static bool strict(const void *opts, const struct cli_skills *skills)
 {
-	struct check_opts c = { 0 };
+	const struct check_opts *o = opts;
 
-	cli_skills_init(&c.skills);
-	int status = parse_args(argc, argv, &c);
-	*o = c.skills;
-	return status;
+	return o->strict || skills->cf.options[SFS_OPT_STRICT].number == 1;
 }
 
-int check_main(int argc, char **argv)
+static int run(void *opts, struct cli_skills *skills, sfs_catalog *cat)
 {
-	struct check_opts o = { 0 };
-	sfs_catalog *cat;
+	const struct check_opts *o = opts;
 
-	cli_skills_init(&o.skills);
-	int status = parse_args(argc, argv, &o);
-	if (status < 0)
-		status = cli_skills_build(CMD, &o.skills, o.strict, &cat);
-	if (status < 0) {
-		status = report(cat, o.json);
-		sfs_catalog_unref(cat);
-	}
-	cli_skills_free(&o.skills);
-	return status;
+	(void)skills;
+	return report(cat, o->json);
 }
+
+/* "-": a folder named without --skills-dir comes as 1, in its place
+ * among the others, so precedence follows the command line. */
+const struct cli_command check_command = {
+	.name = CMD, .usage = usage_text, .optstring = "-:hV",
+	.options = options, .opts_size = sizeof(struct check_opts),
+	.max_operands = CLI_OPERANDS_ROOTS, .strict = strict,
+	.run_catalog = run,
+};

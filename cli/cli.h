@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cache_gc.h"
 #include "skillsfs.h"
 
 /* Exit statuses of every command. */
@@ -71,6 +72,51 @@ int lockfile_load(const char *prog, const char *path, struct sfs_lock *lock);
 int roots_from_lock(struct roots *r, const struct sfs_lock *lock,
                     const char *source);
 
+/* ---- parse.c: a program's command line (skillsfs's commands, and
+ * skillsfs-mcp) ------------------------------------------------------- */
+
+/* One of a program's own options, and where getopt_long's answer goes in
+ * its struct of options: a bool set true (no_argument), or the const
+ * char * of its argument; or, at CLI_NO_FIELD, to cli_parse.take. */
+struct cli_option {
+	const char *name;
+	int has_arg;             /* no_argument or required_argument */
+	int letter;
+	size_t offset;
+};
+#define CLI_NO_FIELD ((size_t)-1)
+#define CLI_FLAG(name, letter, type, field) \
+	{ name, 0, letter, offsetof(type, field) }
+#define CLI_TEXT(name, letter, type, field) \
+	{ name, 1, letter, offsetof(type, field) }
+#define CLI_TAKEN(name, has_arg, letter) \
+	{ name, has_arg, letter, CLI_NO_FIELD }
+
+struct cli_parse {
+	const char *cmd;                /* "skillsfs check", "skillsfs-mcp" */
+	const char *usage;              /* --help's text */
+	const char *optstring;          /* getopt_long's: ":hV", "-:hV" */
+	const struct cli_option *own;   /* ended by a zeroed one */
+	const struct cli_option *common;  /* after them; their letters go
+	                                   to the caller's cli_common_fn */
+	/* An own option at CLI_NO_FIELD: -1 to go on, or the exit status
+	 * after saying why not. */
+	int (*take)(void *opts, int letter, char *arg);
+};
+/* A letter none of the own options took (a common one, or getopt_long's
+ * ':', '?', 1): -1 to go on, or the exit status. */
+typedef int cli_common_fn(void *arg, const char *cmd, int c,
+                          char *const argv[]);
+/*
+ * Runs getopt_long over argv from the start (errors are ours to print):
+ * the own options into opts, --help (prints p->usage) and --version
+ * here, the rest to common(common_arg, ...) or, without it, a usage
+ * error.  Returns -1 to go on, with optind at the first operand, or the
+ * exit status.
+ */
+int cli_parse_args(const struct cli_parse *p, int argc, char **argv,
+                   void *opts, cli_common_fn *common, void *common_arg);
+
 /* usage.c: how every command speaks to its user.  `cmd` is the command
  * as typed: "skillsfs check". */
 
@@ -98,17 +144,10 @@ struct cli_skills {
 	bool fetch_must_succeed;   /* a git or MCP root that cannot be
 	                              fetched now fails the command, rather
 	                              than a finding over its last fetch */
+	struct sfs_cache_lease lease; /* on what the roots keep in the
+	                              cache folder, from the build's fetch
+	                              to cli_skills_free (fd -1: none) */
 };
-/* getopt_long's entries for them, and their short letters; the
- * commands that take no roots (gc, status) use the config ones only. */
-#define CLI_CONFIG_LONGOPTS \
-	{ "config", required_argument, NULL, 'c' }, \
-	{ "help", no_argument, NULL, 'h' }, \
-	{ "version", no_argument, NULL, 'V' }
-#define CLI_SKILLS_LONGOPTS \
-	{ "skills-dir", required_argument, NULL, 'd' }, \
-	{ "source", required_argument, NULL, 'S' }, \
-	CLI_CONFIG_LONGOPTS
 void cli_skills_init(struct cli_skills *o);
 
 /* ---- sources.c: roots that are not folders ----------------------------- */
@@ -131,20 +170,11 @@ struct sfs_source_options *cli_source_options(const struct roots *roots,
  * NULL, for sfs_config.root_notes; NULL when out of memory. */
 char **cli_update_sources(const struct sfs_config *cfg);
 void cli_free_notes(char **notes, size_t n);
-/* A command's own option: true when it took getopt_long's `c`. */
-typedef bool cli_take_fn(void *cmd_opts, int c);
-struct option;
-/*
- * Runs getopt_long over argv (from the start; errors are ours to print):
- * the command's own options go to take(), the common ones to o, and a
- * bare DIR (optstring "-...") is a root; with o NULL (a command that
- * reads no skills) only -h and -V are common.  Returns -1 to go on, with
- * optind at the first operand, or the exit status.
- */
-int cli_skills_getopt(const char *cmd, const char *usage, int argc,
-                      char **argv, const char *optstring,
-                      const struct option *longopts, cli_take_fn *take,
-                      void *cmd_opts, struct cli_skills *o);
+/* The common options of a command that reads skills (cli_common_fn):
+ * --skills-dir DIR, --source URL, --config FILE, and a bare DIR
+ * (optstring "-...") as a root.  skills is the struct cli_skills. */
+int cli_skills_option(void *skills, const char *cmd, int c,
+                      char *const argv[]);
 /* After the command line: reads --config FILE, the one reader of every
  * command's configuration (tests/unit/test_cli_config.c holds them to
  * it).  Returns -1 to go on, or the exit status after printing why not. */
@@ -156,30 +186,78 @@ int cli_skills_config(const char *cmd, struct cli_skills *o);
  * or the exit status after printing why not.
  */
 int cli_skills_finish(const char *cmd, struct cli_skills *o);
-/* Builds the catalog of them (every warning an error when `strict`).
+/* Builds the catalog of them (every warning an error when `strict`),
+ * under a lease on what the roots keep in the cache folder (as a mount
+ * takes), held until cli_skills_free: a collection (skillsfs gc, a
+ * mount's cache_max) leaves what the command fetches and reads.
  * Returns -1 to go on with *cat, or the exit status after saying why. */
-int cli_skills_build(const char *cmd, const struct cli_skills *o,
-                     bool strict, sfs_catalog **cat);
+int cli_skills_build(const char *cmd, struct cli_skills *o, bool strict,
+                     sfs_catalog **cat);
 void cli_skills_free(struct cli_skills *o);
 
 /* read_whole.c: the whole file at path, NUL-terminated, into *out
  * (malloc'd) and its length into *len.  Returns 0 or -errno. */
 int cli_read_whole(const char *path, char **out, size_t *len);
 
-/* The skillsfs commands besides the mount. */
-int check_main(int argc, char **argv);
-int export_main(int argc, char **argv);
-int lock_main(int argc, char **argv);
-int status_main(int argc, char **argv);
-int gc_main(int argc, char **argv);
+/* ---- command.c: a command's command line, once for every command ---- */
 
-/* What each command's own command line makes of --config FILE, through
- * the parse its main runs: -1 to go on with *o filled (free it with
- * cli_skills_free), or the exit status.  Every one ends in
- * cli_skills_config; tests/unit/test_cli_config.c holds them to it. */
-int check_read_config(int argc, char **argv, struct cli_skills *o);
-int export_read_config(int argc, char **argv, struct cli_skills *o);
-int status_read_config(int argc, char **argv, struct cli_skills *o);
-int gc_read_config(int argc, char **argv, struct cli_skills *o);
+/* What of --config FILE and the roots a command reads: its common
+ * options (--help and --version for all). */
+enum cli_reads {
+	CLI_READS_SKILLS,     /* --skills-dir, --source, --config; a bare
+	                         DIR with optstring "-..." (check, export;
+	                         the one with 0: a struct cli_command
+	                         that gives no reads) */
+	CLI_READS_CONFIG,     /* --config (status, gc) */
+	CLI_READS_NOTHING,    /* (lock) */
+};
+/* cli_command.max_operands: every operand is a skills folder. */
+#define CLI_OPERANDS_ROOTS (-1)
+
+/* A command of skillsfs besides the mount. */
+struct cli_command {
+	const char *name;             /* as typed: "skillsfs check" */
+	const char *usage;            /* --help's text */
+	const char *optstring;        /* getopt_long's: ":hV", "-:hV" */
+	const struct cli_option *options;  /* its own, ended by a zeroed
+	                                 one; the common ones follow */
+	enum cli_reads reads;
+	int max_operands;             /* more is a usage error; or
+	                                 CLI_OPERANDS_ROOTS */
+	bool fetch_must_succeed;      /* cli_skills.fetch_must_succeed */
+	size_t opts_size;             /* of its own options' struct, which
+	                                 starts zeroed */
+	/* The operands (n of them, in argv): -1 to go on, or the exit
+	 * status after saying why not; NULL: nothing to check. */
+	int (*operands)(void *opts, char **argv, int n);
+	/* The command's work: its exit status.  A command that reads
+	 * skills has run_catalog instead, with the catalog of its roots
+	 * (cli_skills_build, strict as strict() says, else not). */
+	int (*run)(void *opts, struct cli_skills *skills);
+	int (*run_catalog)(void *opts, struct cli_skills *skills,
+	                   sfs_catalog *cat);
+	bool (*strict)(const void *opts, const struct cli_skills *skills);
+};
+extern const struct cli_command check_command, export_command,
+	lock_command, status_command, gc_command;
+
+/*
+ * The command line of c into opts (its own options, zeroed first by the
+ * caller) and *skills (initialized here; free it with cli_skills_free
+ * whatever this returns): the options, the operands, then --config FILE
+ * (cli_skills_finish or cli_skills_config, by c->reads).  Returns -1 to
+ * go on, or the exit status.  tests/unit/test_cli_config.c holds every
+ * command to this reader, through cli_command_read_config.
+ */
+int cli_command_parse(const struct cli_command *c, int argc, char **argv,
+                      void *opts, struct cli_skills *skills);
+/* The same, with the command's options thrown away after. */
+int cli_command_read_config(const struct cli_command *c, int argc,
+                            char **argv, struct cli_skills *skills);
+/* Parses and runs command c: its exit status. */
+int cli_command_run(const struct cli_command *c, int argc, char **argv);
+/* Runs the command argv[1] names ("check"), with argv from there: its
+ * exit status; -1 when argv[1] names none (a mount). */
+int cli_main(int argc, char **argv);
 
 #endif

@@ -60,39 +60,22 @@ static const char usage_text[] =
 	"clean, 1 otherwise, 2 on a usage error.\n";
 
 struct export_opts {
-	struct cli_skills skills;
 	const char *outdir;
 };
 
-static bool take_option(void *opts, int c)
+static const struct cli_option options[] = {
+	CLI_TEXT("anthropic", 'a', struct export_opts, outdir),
+	{ NULL, 0, 0, 0 },
+};
+
+static int check_outdir(void *opts, char **argv, int n)
 {
-	struct export_opts *o = opts;
+	const struct export_opts *o = opts;
 
-	if (c != 'a')
-		return false;
-	o->outdir = optarg;
-	return true;
-}
-
-/* Returns -1 to go on, or the exit status. */
-static int parse_args(int argc, char **argv, struct export_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "anthropic", required_argument, NULL, 'a' },
-		CLI_SKILLS_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	int status = cli_skills_getopt(CMD, usage_text, argc, argv, ":hV",
-	                               longopts, take_option, o, &o->skills);
-
-	if (status >= 0)
-		return status;
-	if (optind < argc)
-		return cli_usage_error(CMD, "unexpected argument '%s'",
-		                       argv[optind]);
+	(void)argv, (void)n;
 	if (!o->outdir || !*o->outdir)
 		return cli_usage_error(CMD, "%s", "give --anthropic OUTDIR");
-	return cli_skills_finish(CMD, &o->skills);
+	return -1;
 }
 
 /* ---- where to write ------------------------------------------------------ */
@@ -153,25 +136,25 @@ static bool folder_is_empty(const char *path)
 
 /* OUTDIR made absolute and ready (created, or an empty folder), or NULL
  * after saying why not. */
-static char *prepare_outdir(const struct export_opts *o)
+static char *prepare_outdir(const char *outdir, const struct roots *roots)
 {
-	char *abs = sfs_path_absolute(o->outdir);
+	char *abs = sfs_path_absolute(outdir);
 	char *real = abs ? real_target(abs) : NULL;
 	struct stat st;
 
 	if (!real) {
-		cli_fail(CMD, "%s: %s", o->outdir, strerror(errno));
+		cli_fail(CMD, "%s: %s", outdir, strerror(errno));
 		free(abs);
 		return NULL;
 	}
-	for (size_t i = 0; i < o->skills.roots.n; i++) {
-		char *root = realpath(o->skills.roots.paths[i], NULL);
+	for (size_t i = 0; i < roots->n; i++) {
+		char *root = realpath(roots->paths[i], NULL);
 		bool clash = root && nested(real, root);
 		free(root);
 		if (clash) {
 			cli_fail(CMD, "%s and the skills folder %s are one "
 			         "inside the other: the export never writes "
-			         "into a source", abs, o->skills.roots.paths[i]);
+			         "into a source", abs, roots->paths[i]);
 			goto bad;
 		}
 	}
@@ -812,34 +795,21 @@ static int export_catalog(const sfs_catalog *cat, const char *outdir)
 	return status ? status : checked;
 }
 
-int export_read_config(int argc, char **argv, struct cli_skills *o)
+static int run(void *opts, struct cli_skills *skills, sfs_catalog *cat)
 {
-	struct export_opts e = { 0 };
+	const struct export_opts *o = opts;
+	char *outdir = prepare_outdir(o->outdir, &skills->roots);
+	int status = outdir ? export_catalog(cat, outdir) : CLI_EXIT_FAILED;
 
-	cli_skills_init(&e.skills);
-	int status = parse_args(argc, argv, &e);
-	*o = e.skills;
+	free(outdir);
 	return status;
 }
 
-int export_main(int argc, char **argv)
-{
-	struct export_opts o = { 0 };
-	sfs_catalog *cat;
-
-	cli_skills_init(&o.skills);
-	/* an upload of what a source held at some earlier fetch is not what
-	 * was asked for: a source that cannot be fetched now stops it */
-	o.skills.fetch_must_succeed = true;
-	int status = parse_args(argc, argv, &o);
-	if (status < 0)
-		status = cli_skills_build(CMD, &o.skills, false, &cat);
-	if (status < 0) {
-		char *outdir = prepare_outdir(&o);
-		status = outdir ? export_catalog(cat, outdir) : CLI_EXIT_FAILED;
-		free(outdir);
-		sfs_catalog_unref(cat);
-	}
-	cli_skills_free(&o.skills);
-	return status;
-}
+/* An upload of what a source held at some earlier fetch is not what was
+ * asked for: a source that cannot be fetched now stops it. */
+const struct cli_command export_command = {
+	.name = CMD, .usage = usage_text, .optstring = ":hV",
+	.options = options, .opts_size = sizeof(struct export_opts),
+	.operands = check_outdir, .fetch_must_succeed = true,
+	.run_catalog = run,
+};

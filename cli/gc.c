@@ -1,8 +1,8 @@
 /*
  * gc.c - `skillsfs gc`: the cache folder brought under its bound
- * (cache_max), keeping what running mounts lease and what the
- * configuration's lockfile pins, the rest removed least recently used
- * first (shared/cache_gc.h says what and how).
+ * (cache_max), keeping what running mounts and commands lease and what
+ * the configuration's lockfile pins, the rest removed least recently
+ * used first (shared/cache_gc.h says what and how).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -23,10 +23,11 @@ static const char usage_text[] =
 	"                   [--max SIZE] [--dry-run]\n"
 	"\n"
 	"Bring the cache folder (where git and MCP sources are fetched) under\n"
-	"its bound: what a running skillsfs mount uses and what the lockfile\n"
-	"pins stay; of the rest, the least recently used goes first until the\n"
-	"folder holds at most SIZE bytes.  Nothing outside the folder is\n"
-	"removed, and no link is followed.\n"
+	"its bound: what a running skillsfs mount, check or export uses and\n"
+	"what the lockfile pins stay; of the rest, the least recently used\n"
+	"(fetched, or read through a mount) goes first until the folder holds\n"
+	"at most SIZE bytes.  Nothing outside the folder is removed, and no\n"
+	"link is followed.\n"
 	"\n"
 	"  --config FILE    the cache folder, cache_max and lock: of a\n"
 	"                   configuration file (skillsfs(5))\n"
@@ -45,59 +46,29 @@ static const char usage_text[] =
 	"usage error.\n";
 
 struct gc_opts {
-	struct cli_skills skills;   /* --config and what it says */
-	const char *cache_dir, *lock_file;
-	long max;
-	bool max_given, dry_run;
+	const char *cache_dir, *lock_file, *max_text;
+	long max;              /* max_text's, when given */
+	bool dry_run;
 };
 
-static bool take_option(void *opts, int c)
+static const struct cli_option options[] = {
+	CLI_TEXT("cache-dir", 'C', struct gc_opts, cache_dir),
+	CLI_TEXT("lock", 'L', struct gc_opts, lock_file),
+	CLI_TEXT("max", 'm', struct gc_opts, max_text),
+	CLI_FLAG("dry-run", 'n', struct gc_opts, dry_run),
+	{ NULL, 0, 0, 0 },
+};
+
+/* --max SIZE, said after the other options and the operands */
+static int check_max(void *opts, char **argv, int n)
 {
 	struct gc_opts *o = opts;
 
-	switch (c) {
-	case 'C':
-		o->cache_dir = optarg;
-		return true;
-	case 'L':
-		o->lock_file = optarg;
-		return true;
-	case 'n':
-		o->dry_run = true;
-		return true;
-	case 'm':
-		/* a bad SIZE is said after the parse: -2 marks it */
-		o->max_given = true;
-		if (sfs_size(optarg, 0, __LONG_MAX__, &o->max) < 0)
-			o->max = -2;
-		return true;
-	default:
-		return false;
-	}
-}
-
-static int parse_args(int argc, char **argv, struct gc_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "cache-dir", required_argument, NULL, 'C' },
-		{ "lock", required_argument, NULL, 'L' },
-		{ "max", required_argument, NULL, 'm' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		CLI_CONFIG_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	int status = cli_skills_getopt(CMD, usage_text, argc, argv, ":hV",
-	                               longopts, take_option, o, &o->skills);
-
-	if (status < 0 && optind < argc)
-		status = cli_usage_error(CMD, "unexpected argument '%s'",
-		                         argv[optind]);
-	if (status < 0 && o->max == -2)
+	(void)argv, (void)n;
+	if (o->max_text && sfs_size(o->max_text, 0, __LONG_MAX__, &o->max) < 0)
 		return cli_usage_error(CMD, "bad --max: expected a size in "
 		                       "bytes, or with K, M, G or T (512M)");
-	if (status < 0)
-		status = cli_skills_config(CMD, &o->skills);
-	return status;
+	return -1;
 }
 
 /* The entries the lockfile's sources keep (malloc'd names), or NULL. */
@@ -119,7 +90,7 @@ static char **pinned(const struct sfs_lock *lock, const char *cache_dir,
 static const char *why_kept(enum sfs_cache_need need)
 {
 	switch (need) {
-	case SFS_CACHE_LEASED: return "in use by a running mount";
+	case SFS_CACHE_LEASED: return "in use by a running mount or command";
 	case SFS_CACHE_PINNED: return "pinned by the lockfile";
 	case SFS_CACHE_FETCHING: return "a fetch is under way";
 	case SFS_CACHE_NAMED: return "named by a kept listing";
@@ -156,8 +127,8 @@ static int report(const struct gc_opts *o, const char *dir, long long max,
 	cli_print_size(g->after);
 	printf(o->dry_run ? " after a gc, of " : " now, of ");
 	cli_print_size(max);
-	printf(" (cache_max); %zu running mount%s\n", g->leases,
-	       g->leases == 1 ? "" : "s");
+	printf(" (cache_max); %zu running mount%s or command%s\n", g->leases,
+	       g->leases == 1 ? "" : "s", g->leases == 1 ? "" : "s");
 	if (failed)
 		return cli_fail(CMD, "some entries could not be removed");
 	if (g->after > max)
@@ -165,35 +136,23 @@ static int report(const struct gc_opts *o, const char *dir, long long max,
 	return 0;
 }
 
-int gc_read_config(int argc, char **argv, struct cli_skills *o)
+static int run(void *opts, struct cli_skills *skills)
 {
-	struct gc_opts g = { .max = SFS_CACHE_MAX_DEFAULT };
-
-	cli_skills_init(&g.skills);
-	int status = parse_args(argc, argv, &g);
-	*o = g.skills;
-	return status;
-}
-
-int gc_main(int argc, char **argv)
-{
-	struct gc_opts o = { .max = SFS_CACHE_MAX_DEFAULT };
+	struct gc_opts o = *(struct gc_opts *)opts;
 	struct sfs_lock lock = { 0 };
 	bool locked = false;
-
-	cli_skills_init(&o.skills);
-	int status = parse_args(argc, argv, &o);
+	int status = -1;
 	const struct sfs_opt_value *fmax =
-		&o.skills.cf.options[SFS_OPT_CACHE_MAX];
-	const char *fdir = o.skills.cf.options[SFS_OPT_CACHE_DIR].text;
+		&skills->cf.options[SFS_OPT_CACHE_MAX];
+	const char *fdir = skills->cf.options[SFS_OPT_CACHE_DIR].text;
 	char *dir = o.cache_dir ? strdup(o.cache_dir) :
 	            fdir ? strdup(fdir) : cli_default_cache_dir();
-	if (!o.max_given && fmax->given)
-		o.max = fmax->number;
-	if (status < 0 && !dir)
+	if (!o.max_text)
+		o.max = fmax->given ? fmax->number : SFS_CACHE_MAX_DEFAULT;
+	if (!dir)
 		status = cli_fail(CMD, "no cache folder: give --cache-dir DIR "
 		                  "or set XDG_CACHE_HOME or HOME");
-	const char *lock_file = o.lock_file ? o.lock_file : o.skills.cf.lock;
+	const char *lock_file = o.lock_file ? o.lock_file : skills->cf.lock;
 	if (status < 0 && lock_file) {
 		if (lockfile_load(CMD, lock_file, &lock) < 0)
 			status = CLI_EXIT_USAGE;
@@ -229,6 +188,11 @@ int gc_main(int argc, char **argv)
 	if (locked)
 		sfs_lock_free(&lock);
 	free(dir);
-	cli_skills_free(&o.skills);
 	return status;
 }
+
+const struct cli_command gc_command = {
+	.name = CMD, .usage = usage_text, .optstring = ":hV", .run = run,
+	.options = options, .opts_size = sizeof(struct gc_opts),
+	.reads = CLI_READS_CONFIG, .operands = check_max,
+};

@@ -65,6 +65,11 @@ struct lock_opts {
 	const char *output;   /* or NULL: stdout */
 };
 
+static const struct cli_option options[] = {
+	CLI_TEXT("output", 'o', struct lock_opts, output),
+	{ NULL, 0, 0, 0 },
+};
+
 /* What one reading of the mount found, and why it failed. */
 struct reading {
 	const char *mount;
@@ -88,38 +93,15 @@ static int fail(struct reading *r, const char *fmt, ...)
 
 /* ---- the command line ------------------------------------------------- */
 
-static bool take_option(void *opts, int c)
+static int take_mount(void *opts, char **argv, int n)
 {
 	struct lock_opts *o = opts;
 
-	if (c != 'o')
-		return false;
-	o->output = optarg;
-	return true;
-}
-
-/* Returns -1 to go on, or the exit status. */
-static int parse_args(int argc, char **argv, struct lock_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int status = cli_skills_getopt(CMD, usage_text, argc, argv, ":o:hV",
-	                               longopts, take_option, o, NULL);
-
-	if (status >= 0)
-		return status;
-	if (optind == argc)
+	if (n == 0)
 		return cli_usage_error(CMD, "%s", "missing MOUNTPOINT");
-	if (optind + 1 < argc)
-		return cli_usage_error(CMD, "unexpected argument '%s'",
-		                       argv[optind + 1]);
 	if (o->output && !*o->output)
 		return cli_usage_error(CMD, "%s", "-o needs a file");
-	o->mount = argv[optind];
+	o->mount = argv[0];
 	return -1;
 }
 
@@ -535,18 +517,23 @@ static int output(const struct lock_opts *o, const struct sfs_lock *lock)
 	return status;
 }
 
-int lock_main(int argc, char **argv)
+static int run(void *opts, struct cli_skills *skills)
 {
-	struct lock_opts o = { 0 };
-	int status = parse_args(argc, argv, &o);
+	const struct lock_opts *o = opts;
+	struct reading r = { .mount = o->mount };
+	int status;
 
-	if (status >= 0)
-		return status;
-	struct reading r = { .mount = o.mount };
+	(void)skills;
 	if (read_mount(&r) < 0)
 		status = cli_fail(CMD, "%s", r.why);
 	else
-		status = output(&o, &r.lock);
+		status = output(o, &r.lock);
 	reading_reset(&r);
 	return status;
 }
+
+const struct cli_command lock_command = {
+	.name = CMD, .usage = usage_text, .optstring = ":o:hV", .run = run,
+	.options = options, .opts_size = sizeof(struct lock_opts),
+	.reads = CLI_READS_NOTHING, .operands = take_mount, .max_operands = 1,
+};

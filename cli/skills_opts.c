@@ -1,7 +1,7 @@
 /*
  * skills_opts.c - the options every command that reads skills takes:
- * --skills-dir DIR (or a bare DIR), --config FILE, --help and --version,
- * and the roots when none was named.
+ * --skills-dir DIR (or a bare DIR), --source URL, --config FILE, and the
+ * roots when none was named.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,6 +17,7 @@ void cli_skills_init(struct cli_skills *o)
 {
 	memset(o, 0, sizeof(*o));
 	sfs_config_file_free(&o->cf);   /* all unset */
+	o->lease.fd = -1;
 }
 
 /* A --source that is no source's URL: the library's message, which names
@@ -33,13 +34,11 @@ static int bad_source(const char *cmd, const char *url)
 	return cli_usage_error(cmd, "bad --source '%s': %s", url, why);
 }
 
-/* A common option, or an error.  Returns -1 to go on, or the exit
- * status. */
-static int common_option(const char *cmd, const char *usage, int c,
-                         char *const argv[], struct cli_skills *o)
+int cli_skills_option(void *skills, const char *cmd, int c,
+                      char *const argv[])
 {
-	if (!o && c != 'h' && c != 'V')   /* a command that reads no skills */
-		return cli_option_error(cmd, c, argv);
+	struct cli_skills *o = skills;
+
 	switch (c) {
 	case 1:     /* a folder named without --skills-dir */
 	case 'd':
@@ -59,30 +58,9 @@ static int common_option(const char *cmd, const char *usage, int c,
 	case 'c':
 		o->config = optarg;
 		return -1;
-	case 'h':
-		fputs(usage, stdout);
-		return 0;
-	case 'V':
-		return cli_version(cmd);
 	default:
 		return cli_option_error(cmd, c, argv);
 	}
-}
-
-int cli_skills_getopt(const char *cmd, const char *usage, int argc,
-                      char **argv, const char *optstring,
-                      const struct option *longopts, cli_take_fn *take,
-                      void *cmd_opts, struct cli_skills *o)
-{
-	int c, status = -1;
-
-	opterr = 0;
-	optind = 1;
-	while (status < 0 &&
-	       (c = getopt_long(argc, argv, optstring, longopts, NULL)) != -1)
-		if (!take(cmd_opts, c))
-			status = common_option(cmd, usage, c, argv, o);
-	return status;
 }
 
 /* The file's lock: as the roots, and the build's lock. */
@@ -141,8 +119,23 @@ static bool unfetched(const char *cmd, const struct roots *roots,
 	return any;
 }
 
-int cli_skills_build(const char *cmd, const struct cli_skills *o,
-                     bool strict, sfs_catalog **cat)
+/* The lease on what the roots keep in the cache folder; said and gone
+ * without when it cannot be taken (the mount does the same). */
+static void take_lease(const char *cmd, const char *cache,
+                       struct cli_skills *o)
+{
+	int rc = cache ? sfs_cache_lease_take(cache,
+	                                      (const char *const *)o->roots.paths,
+	                                      o->roots.n, &o->lease) : 0;
+
+	if (rc < 0)
+		fprintf(stderr, "%s: %s: cannot take a lease on what this "
+		        "command uses (skillsfs gc may remove it): %s\n", cmd,
+		        cache, strerror(-rc));
+}
+
+int cli_skills_build(const char *cmd, struct cli_skills *o, bool strict,
+                     sfs_catalog **cat)
 {
 	const char *file_cache = o->cf.options[SFS_OPT_CACHE_DIR].text;
 	char *cache = file_cache ? strdup(file_cache) : cli_default_cache_dir();
@@ -167,6 +160,7 @@ int cli_skills_build(const char *cmd, const struct cli_skills *o,
 	};
 	/* a one-shot build reads git and MCP roots as they are now: fetched
 	 * first, and a fetch that fails is a finding of the build */
+	take_lease(cmd, cache, o);
 	char **notes = opts ? cli_update_sources(&cfg) : NULL;
 	cfg.root_notes = (const char *const *)notes;
 	if (notes && o->fetch_must_succeed && unfetched(cmd, &o->roots, notes)) {
@@ -188,6 +182,7 @@ int cli_skills_build(const char *cmd, const struct cli_skills *o,
 
 void cli_skills_free(struct cli_skills *o)
 {
+	sfs_cache_lease_drop(&o->lease);
 	roots_free(&o->roots);
 	sfs_config_file_free(&o->cf);
 	if (o->lock)

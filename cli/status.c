@@ -50,49 +50,22 @@ static const char usage_text[] =
 struct status_opts {
 	const char *mount;     /* or NULL: every mount of the user */
 	bool json;
-	struct cli_skills skills;   /* --config FILE and what it says */
+	const struct sfs_config_file *cf;   /* --config FILE's */
+};
+
+static const struct cli_option options[] = {
+	CLI_FLAG("json", 'j', struct status_opts, json),
+	{ NULL, 0, 0, 0 },
 };
 
 /* ---- the command line ------------------------------------------------- */
 
-static bool take_option(void *opts, int c)
+static int take_mount(void *opts, char **argv, int n)
 {
 	struct status_opts *o = opts;
 
-	if (c != 'j')
-		return false;
-	o->json = true;
-	return true;
-}
-
-/* Returns -1 to go on, or the exit status. */
-static int parse_args(int argc, char **argv, struct status_opts *o)
-{
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		CLI_CONFIG_LONGOPTS,
-		{ NULL, 0, NULL, 0 },
-	};
-	int status = cli_skills_getopt(CMD, usage_text, argc, argv, ":hV",
-	                               longopts, take_option, o, &o->skills);
-
-	if (status >= 0)
-		return status;
-	if (optind + 1 < argc)
-		return cli_usage_error(CMD, "unexpected argument '%s'",
-		                       argv[optind + 1]);
-	o->mount = optind < argc ? argv[optind] : NULL;
-	return cli_skills_config(CMD, &o->skills);
-}
-
-int status_read_config(int argc, char **argv, struct cli_skills *o)
-{
-	struct status_opts s = { 0 };
-
-	cli_skills_init(&s.skills);
-	int status = parse_args(argc, argv, &s);
-	*o = s.skills;
-	return status;
+	o->mount = n ? argv[0] : NULL;
+	return -1;
 }
 
 /* ---- which mounts ----------------------------------------------------- */
@@ -456,7 +429,7 @@ static int status_of(const char *point, const struct status_opts *o)
 	else if (o->json)
 		rc = fwrite(text, 1, len, stdout) == len ? 0 : STATUS_UNREADABLE;
 	else
-		rc = summarize(point, st, &o->skills.cf) ? STATUS_WRONG : 0;
+		rc = summarize(point, st, o->cf) ? STATUS_WRONG : 0;
 	cJSON_Delete(st);
 	free(text);
 	return rc;
@@ -518,19 +491,24 @@ static int status_of_all(const struct status_opts *o)
 	return worst;
 }
 
-int status_main(int argc, char **argv)
+static int run(void *opts, struct cli_skills *skills)
 {
-	struct status_opts o = { 0 };
+	struct status_opts *o = opts;
 	char *point;
+	int rc;
 
-	cli_skills_init(&o.skills);
-	int rc = parse_args(argc, argv, &o);
-	if (rc < 0 && !o.mount)
-		rc = status_of_all(&o);
-	else if (rc < 0 && !(rc = mount_point_of(o.mount, &point))) {
-		rc = status_of(point, &o);
-		free(point);
-	}
-	cli_skills_free(&o.skills);
+	o->cf = &skills->cf;
+	if (!o->mount)
+		return status_of_all(o);
+	if ((rc = mount_point_of(o->mount, &point)) != 0)
+		return rc;
+	rc = status_of(point, o);
+	free(point);
 	return rc;
 }
+
+const struct cli_command status_command = {
+	.name = CMD, .usage = usage_text, .optstring = ":hV", .run = run,
+	.options = options, .opts_size = sizeof(struct status_opts),
+	.reads = CLI_READS_CONFIG, .operands = take_mount, .max_operands = 1,
+};

@@ -280,6 +280,12 @@ bool fetcher_rejected(const struct daemon *d, size_t i)
 	return d->fetcher && d->fetcher->last[i].rejected;
 }
 
+void fetcher_root_read(struct daemon *d, size_t i)
+{
+	if (d->fetcher)
+		sfs_cache_lease_read(&d->fetcher->lease, i);
+}
+
 bool fetcher_start_waited(const struct daemon *d)
 {
 	long long until = atomic_load(&d->start_until_ms);
@@ -402,6 +408,9 @@ static void *run(void *arg)
 		/* SIGHUP also looks at every folder: it always rebuilds */
 		if (hup || moved)
 			refresher_reload(d);
+		/* what was read since the last turn counts as used now,
+		 * before a collection orders by it */
+		sfs_cache_lease_mark_read(&f->lease);
 		if (f->updates != collected) {
 			collected = f->updates;
 			cache_bound_keep(d);

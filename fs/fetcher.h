@@ -37,6 +37,10 @@ bool fetcher_start_waited(const struct daemon *d);
  * pinned commit that no allowed signer signed): at start, the mount is
  * refused. */
 bool fetcher_rejected(const struct daemon *d, size_t i);
+/* A file of root i was read: what the root keeps in the cache folder
+ * counts as used (for skillsfs gc's least recently used) at the thread's
+ * next turn, or when the mount ends.  A flag: cheap on every read. */
+void fetcher_root_read(struct daemon *d, size_t i);
 /* Starts the thread; after daemonizing.  0 or -errno. */
 int fetcher_start(struct daemon *d);
 /* The eventfd SIGHUP writes to (the thread fetches, then reloads), or -1

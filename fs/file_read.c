@@ -7,6 +7,7 @@
 
 #include "backing.h"
 #include "daemon.h"
+#include "fetcher.h"
 #include "file_read.h"
 #include "report.h"
 
@@ -30,8 +31,13 @@ void file_read_open(struct daemon *d, struct gen *g, const struct node *n,
                     struct file_bytes *out)
 {
 	const struct kept *k = gen_kept(g, n);
+	const struct sfs_skill *s = gen_skill(g, n);
 
 	*out = (struct file_bytes){ .fd = -1 };
+	/* a read, even of kept bytes, is a use of what the root keeps in
+	 * the cache folder (skillsfs gc drops the least recently used) */
+	if (s)
+		fetcher_root_read(d, s->root);
 	/* the first read of a file in a generation copies it, so that its
 	 * published bytes stay readable whatever happens to the source */
 	if (!k && retain_node(&d->retainer, g, n,

@@ -52,66 +52,64 @@ static void on_signal(int sig)
 	stop_signal = sig;
 }
 
-static void usage(FILE *f)
-{
-	fputs("Usage: skillsfs-mcp --skills-dir DIR... [--config FILE] [--docs-dir DIR]\n"
-	      "                    [--linger SECONDS] [--trust WORD] [--audit-log FILE]\n"
-	      "                    [--http ADDR:PORT [--token-file FILE]]\n"
-	      "       skillsfs-mcp --mount MOUNT [--skills-dir DIR]... [--config FILE]\n"
-	      "                    [--docs-dir DIR] [--audit-log FILE]\n"
-	      "                    [--http ADDR:PORT [--token-file FILE]]\n"
-	      "       (either with [--view NAME])\n"
-	      "       skillsfs-mcp instructions [--no-xml]\n"
-	      "       skillsfs-mcp --help | --version\n"
-	      "\n"
-	      "An MCP server on stdin/stdout (or over HTTP) for the skills of a\n"
-	      "skillsfs mount; it hands out absolute paths inside the mount.  Given\n"
-	      "folders and no --mount, it uses a private mount of exactly those\n"
-	      "folders under $XDG_RUNTIME_DIR/skillsfs (else /tmp/skillsfs-UID),\n"
-	      "shared by the sessions with the same folders and gone after the\n"
-	      "last one ends.\n"
-	      "\n"
-	      "  -s, --skills-dir DIR    a skills folder to serve; repeat for more\n"
-	      "  -c, --config FILE       a skillsfs configuration file (skillsfs(5)):\n"
-	      "                          its roots and options; without --skills-dir\n"
-	      "                          its mountpoint, if any, is the default MOUNT\n"
-	      "  -D, --docs-dir DIR      also serve the markdown files under DIR as\n"
-	      "                          resource://docs/{path}\n"
-	      "  -m, --mount MOUNT       serve the skillsfs mount at MOUNT; with\n"
-	      "                          folders, mount them there when nothing is;\n"
-	      "                          a mount of other folders is refused\n"
-	      "  -l, --linger SECONDS    how long a mount outlives its last session\n"
-	      "                          (default 5)\n"
-	      "  -T, --trust WORD        the mount's trust policy (skillsfs -o trust=):\n"
-	      "                          report, withhold or hold; in a --config file,\n"
-	      "                          options: trust: WORD does the same\n"
-	      "  -a, --audit-log FILE    append one JSON line per request to FILE\n"
-	      "  -w, --view NAME         list_skills and skills/list list the skills\n"
-	      "                          of the mount's view NAME (views/NAME)\n"
-	      "  -H, --http ADDR:PORT    serve MCP over Streamable HTTP at\n"
-	      "                          http://ADDR:PORT/mcp instead of stdio; PORT\n"
-	      "                          alone is 127.0.0.1:PORT, [::1]:PORT is IPv6,\n"
-	      "                          port 0 any free one (the URL served is\n"
-	      "                          printed on stderr); an address other than\n"
-	      "                          loopback needs --token-file\n"
-	      "  -t, --token-file FILE   with --http: every request must carry\n"
-	      "                          Authorization: Bearer TOKEN, TOKEN the first\n"
-	      "                          line of FILE (mode 0600); without it, a new\n"
-	      "                          token is written to RUNDIR/http-ADDR-PORT.token\n"
-	      "                          (RUNDIR: $XDG_RUNTIME_DIR/skillsfs, else\n"
-	      "                          /tmp/skillsfs-UID), its path printed on stderr\n"
-	      "  -h, --help              show this help\n"
-	      "  -V, --version           show the version\n"
-	      "\n"
-	      "  instructions            print the usage guide for agents, in\n"
-	      "                          <skills-mcp-instructions> tags unless --no-xml\n"
-	      "\n"
-	      "A " SFS_PROJECT_FILE " in the current folder or one above it narrows\n"
-	      "what the session lists (include, exclude) and lists its pins first.\n"
-	      "\n"
-	      "Environment: " PLAIN_DIR_ENV "=1 accepts a plain folder laid out\n"
-	      "like a mount (a test aid: skips only the filesystem type check).\n", f);
-}
+static const char usage_text[] =
+	"Usage: skillsfs-mcp --skills-dir DIR... [--config FILE] [--docs-dir DIR]\n"
+	"                    [--linger SECONDS] [--trust WORD] [--audit-log FILE]\n"
+	"                    [--http ADDR:PORT [--token-file FILE]]\n"
+	"       skillsfs-mcp --mount MOUNT [--skills-dir DIR]... [--config FILE]\n"
+	"                    [--docs-dir DIR] [--audit-log FILE]\n"
+	"                    [--http ADDR:PORT [--token-file FILE]]\n"
+	"       (either with [--view NAME])\n"
+	"       skillsfs-mcp instructions [--no-xml]\n"
+	"       skillsfs-mcp --help | --version\n"
+	"\n"
+	"An MCP server on stdin/stdout (or over HTTP) for the skills of a\n"
+	"skillsfs mount; it hands out absolute paths inside the mount.  Given\n"
+	"folders and no --mount, it uses a private mount of exactly those\n"
+	"folders under $XDG_RUNTIME_DIR/skillsfs (else /tmp/skillsfs-UID),\n"
+	"shared by the sessions with the same folders and gone after the\n"
+	"last one ends.\n"
+	"\n"
+	"  -s, --skills-dir DIR    a skills folder to serve; repeat for more\n"
+	"  -c, --config FILE       a skillsfs configuration file (skillsfs(5)):\n"
+	"                          its roots and options; without --skills-dir\n"
+	"                          its mountpoint, if any, is the default MOUNT\n"
+	"  -D, --docs-dir DIR      also serve the markdown files under DIR as\n"
+	"                          resource://docs/{path}\n"
+	"  -m, --mount MOUNT       serve the skillsfs mount at MOUNT; with\n"
+	"                          folders, mount them there when nothing is;\n"
+	"                          a mount of other folders is refused\n"
+	"  -l, --linger SECONDS    how long a mount outlives its last session\n"
+	"                          (default 5)\n"
+	"  -T, --trust WORD        the mount's trust policy (skillsfs -o trust=):\n"
+	"                          report, withhold or hold; in a --config file,\n"
+	"                          options: trust: WORD does the same\n"
+	"  -a, --audit-log FILE    append one JSON line per request to FILE\n"
+	"  -w, --view NAME         list_skills and skills/list list the skills\n"
+	"                          of the mount's view NAME (views/NAME)\n"
+	"  -H, --http ADDR:PORT    serve MCP over Streamable HTTP at\n"
+	"                          http://ADDR:PORT/mcp instead of stdio; PORT\n"
+	"                          alone is 127.0.0.1:PORT, [::1]:PORT is IPv6,\n"
+	"                          port 0 any free one (the URL served is\n"
+	"                          printed on stderr); an address other than\n"
+	"                          loopback needs --token-file\n"
+	"  -t, --token-file FILE   with --http: every request must carry\n"
+	"                          Authorization: Bearer TOKEN, TOKEN the first\n"
+	"                          line of FILE (mode 0600); without it, a new\n"
+	"                          token is written to RUNDIR/http-ADDR-PORT.token\n"
+	"                          (RUNDIR: $XDG_RUNTIME_DIR/skillsfs, else\n"
+	"                          /tmp/skillsfs-UID), its path printed on stderr\n"
+	"  -h, --help              show this help\n"
+	"  -V, --version           show the version\n"
+	"\n"
+	"  instructions            print the usage guide for agents, in\n"
+	"                          <skills-mcp-instructions> tags unless --no-xml\n"
+	"\n"
+	"A " SFS_PROJECT_FILE " in the current folder or one above it narrows\n"
+	"what the session lists (include, exclude) and lists its pins first.\n"
+	"\n"
+	"Environment: " PLAIN_DIR_ENV "=1 accepts a plain folder laid out\n"
+	"like a mount (a test aid: skips only the filesystem type check).\n";
 
 static int instructions_main(int argc, char **argv)
 {
@@ -185,97 +183,85 @@ static int check_http(struct options *o)
 	return -1;
 }
 
+/* An option of skillsfs-mcp that is more than a text or a flag
+ * (cli_parse.take): -1 to go on, or an exit status. */
+static int take_option(void *opts, int c, char *arg)
+{
+	struct options *o = opts;
+
+	switch (c) {
+	case 'm':
+		if (o->mount)
+			return usage_error("--mount given twice");
+		o->mount = arg;
+		return -1;
+	case 's': {
+		char **p = realloc(o->dirs, (o->ndirs + 1) * sizeof(*p));
+		if (!p)
+			return 1;
+		o->dirs = p;
+		o->dirs[o->ndirs++] = arg;
+		return -1;
+	}
+	case 'l': {
+		char *end;
+		errno = 0;
+		double sec = strtod(arg, &end);
+		if (errno || end == arg || *end || !(sec >= 0) || sec > 3600)
+			return usage_error("--linger needs seconds, 0 to 3600");
+		o->linger_ms = (unsigned)(sec * 1000);
+		return -1;
+	}
+	case 'D':
+		if (!*arg)
+			return usage_error("--docs-dir needs a folder");
+		o->docs_dir = arg;
+		return -1;
+	case 'T': {
+		long word;
+		char expected[64];
+		const struct sfs_opt_row *row = sfs_opt_row(SFS_OPT_TRUST);
+		if (sfs_opt_number(row, arg, &word) < 0) {
+			sfs_opt_expected(row, expected, sizeof(expected));
+			return usage_error("--trust %s: expected %s", arg,
+			                   expected);
+		}
+		o->trust = arg;
+		return -1;
+	}
+	default:   /* 'w' */
+		if (!sfs_skill_id_valid(arg, strlen(arg)))
+			return usage_error("--view needs a view's name "
+			                   "(claude-code, codex, ...)");
+		o->view = arg;
+		return -1;
+	}
+}
+
 /* Returns -1 to go on, or an exit status. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
-	static const struct option longopts[] = {
-		{ "mount", required_argument, NULL, 'm' },
-		{ "skills-dir", required_argument, NULL, 's' },
-		{ "audit-log", required_argument, NULL, 'a' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "docs-dir", required_argument, NULL, 'D' },
-		{ "linger", required_argument, NULL, 'l' },
-		{ "trust", required_argument, NULL, 'T' },
-		{ "http", required_argument, NULL, 'H' },
-		{ "token-file", required_argument, NULL, 't' },
-		{ "view", required_argument, NULL, 'w' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+	static const struct cli_option own[] = {
+		CLI_TAKEN("mount", required_argument, 'm'),
+		CLI_TAKEN("skills-dir", required_argument, 's'),
+		CLI_TEXT("audit-log", 'a', struct options, audit_log),
+		CLI_TEXT("config", 'c', struct options, config),
+		CLI_TAKEN("docs-dir", required_argument, 'D'),
+		CLI_TAKEN("linger", required_argument, 'l'),
+		CLI_TAKEN("trust", required_argument, 'T'),
+		CLI_TEXT("http", 'H', struct options, http),
+		CLI_TEXT("token-file", 't', struct options, token_file),
+		CLI_TAKEN("view", required_argument, 'w'),
+		{ NULL, 0, 0, 0 },
 	};
-	int c;
+	static const struct cli_parse parse = {
+		.cmd = PROG, .usage = usage_text, .own = own,
+		.optstring = ":m:s:a:c:D:l:T:H:t:w:hV", .take = take_option,
+	};
+	int status = cli_parse_args(&parse, argc, argv, o, NULL, NULL);
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:s:a:c:D:l:T:H:t:w:hV", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'm':
-			if (o->mount)
-				return usage_error("--mount given twice");
-			o->mount = optarg;
-			break;
-		case 's': {
-			char **p = realloc(o->dirs, (o->ndirs + 1) * sizeof(*p));
-			if (!p)
-				return 1;
-			o->dirs = p;
-			o->dirs[o->ndirs++] = optarg;
-			break;
-		}
-		case 'a':
-			o->audit_log = optarg;
-			break;
-		case 'c':
-			o->config = optarg;
-			break;
-		case 'l': {
-			char *end;
-			errno = 0;
-			double sec = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(sec >= 0) ||
-			    sec > 3600)
-				return usage_error("--linger needs seconds, 0 to 3600");
-			o->linger_ms = (unsigned)(sec * 1000);
-			break;
-		}
-		case 'D':
-			if (!*optarg)
-				return usage_error("--docs-dir needs a folder");
-			o->docs_dir = optarg;
-			break;
-		case 'T': {
-			long word;
-			char expected[64];
-			const struct sfs_opt_row *row = sfs_opt_row(SFS_OPT_TRUST);
-			if (sfs_opt_number(row, optarg, &word) < 0) {
-				sfs_opt_expected(row, expected, sizeof(expected));
-				return usage_error("--trust %s: expected %s", optarg,
-				                   expected);
-			}
-			o->trust = optarg;
-			break;
-		}
-		case 'H':
-			o->http = optarg;
-			break;
-		case 't':
-			o->token_file = optarg;
-			break;
-		case 'w':
-			if (!sfs_skill_id_valid(optarg, strlen(optarg)))
-				return usage_error("--view needs a view's name "
-				                   "(claude-code, codex, ...)");
-			o->view = optarg;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			return cli_version(PROG);
-		default:
-			return cli_option_error(PROG, c, argv);
-		}
-	}
+	if (status >= 0)
+		return status;
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
 	if (o->config && conffile_load(PROG, o->config, &o->cf) < 0)

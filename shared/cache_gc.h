@@ -20,15 +20,21 @@
  *   git-units/<hash>          a git root's skills as a start built
  *                             them (built again when missing)
  *
- * Anything else in the folder is neither counted nor touched.  A mount
- * says what it needs with a lease (cache_lease.c): a file of leases/
- * naming its entries, on which it holds an flock for as long as it
- * runs; a lease nobody holds is a dead mount's and is removed.  Two
- * collections never run at once: each holds the flock of gc.lock.
+ * Anything else in the folder is neither counted nor touched.  A mount,
+ * and a command that fetches (skillsfs check, export), says what it
+ * needs with a lease (cache_lease.c): a file of leases/ naming its
+ * entries, on which it holds an flock for as long as it runs; a lease
+ * nobody holds is a dead process's and is removed.  Two collections
+ * never run at once: each holds the flock of gc.lock.
+ *
+ * "Used" is the entry's newest mtime at its top: a fetch, a new listing,
+ * a lease's start, and a mount's reads (marked by the lease, at most
+ * once per entry between two marks) set it.
  */
 #ifndef SFS_CACHE_GC_H
 #define SFS_CACHE_GC_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -46,7 +52,8 @@
 /* Why an entry stays, or that it may go. */
 enum sfs_cache_need {
 	SFS_CACHE_UNNEEDED,
-	SFS_CACHE_LEASED,      /* a running mount's lease names it */
+	SFS_CACHE_LEASED,      /* a running mount's or command's lease
+	                          names it */
 	SFS_CACHE_PINNED,      /* the caller's keep list names it (a lock) */
 	SFS_CACHE_FETCHING,    /* a fetch into it is under way */
 	SFS_CACHE_NAMED,       /* a verified file a kept listing names */
@@ -55,8 +62,9 @@ enum sfs_cache_need {
 struct sfs_cache_entry {
 	char *name;            /* in the cache folder: "git/x-0123.git" */
 	long long bytes;       /* of its regular files */
-	time_t used;           /* when last written (its newest mtime at
-	                          its top): least recently used goes first */
+	time_t used;           /* when last fetched or read (its newest
+	                          mtime at its top): least recently used
+	                          goes first */
 	enum sfs_cache_need need;
 	bool dropped;          /* chosen to go (removed unless a dry run) */
 	bool failed;           /* chosen, and its removal failed */
@@ -108,12 +116,17 @@ void sfs_cache_gc_free(struct sfs_cache_gc *g);
  * or out of memory.  (source.c, by the kind's cache_path.) */
 char *sfs_source_cache_entry(const char *root, const char *cache_dir);
 
-/* ---- cache_lease.c: what a running mount needs ------------------------ */
+/* ---- cache_lease.c: what a running mount or command needs ------------ */
 
 struct sfs_cache_lease {
 	int fd;                     /* held (flock) while the mount runs */
+	char *cache_dir;            /* owned */
 	char *path;                 /* owned */
 	char *entries;              /* one name a line; owned */
+	char **root_entries;        /* per root: its entry, or NULL; owned */
+	atomic_bool *read;          /* per root: read since the last
+	                               sfs_cache_lease_mark_read */
+	size_t nroots;
 };
 
 /*
@@ -121,14 +134,24 @@ struct sfs_cache_lease {
  * their state in (sfs_source_cache_entry of each), for as long as the
  * lease is held: a file leases/<pid>-<random>.lease, made with O_EXCL
  * and locked before it has its name, so a collection never sees it
- * unheld.  Returns 0, or -errno.
+ * unheld.  Each entry is marked used now (its mtime).  When no root
+ * keeps an entry there, no file is made (out->fd -1).  Returns 0, or
+ * -errno.
  */
 int sfs_cache_lease_take(const char *cache_dir, const char *const *roots,
                          size_t nroots, struct sfs_cache_lease *out);
 /* Writes the running process's id into the lease again (after a fork
  * that daemonized): 0 or -errno. */
 int sfs_cache_lease_refresh(struct sfs_cache_lease *l);
-/* Removes the lease and lets it go. */
+/* Root `root` (an index into the roots the lease was taken for) was
+ * read: a flag, set once until the next mark, so that a read path may
+ * call it every time; no system call. */
+void sfs_cache_lease_read(struct sfs_cache_lease *l, size_t root);
+/* Marks the entries of the roots read since the last call used now
+ * (their mtime, which cache_gc.c orders by), each once. */
+void sfs_cache_lease_mark_read(struct sfs_cache_lease *l);
+/* Marks what was read (sfs_cache_lease_mark_read), removes the lease and
+ * lets it go. */
 void sfs_cache_lease_drop(struct sfs_cache_lease *l);
 
 #endif

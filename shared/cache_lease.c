@@ -1,10 +1,16 @@
 /*
- * cache_lease.c - a running mount's lease on the entries of the cache
- * folder it needs (cache_gc.h): a file of leases/, "pid N" and then one
- * entry's name a line, on which the mount holds an exclusive flock.  The
- * kernel lets the flock go when the process ends however it ends, so a
- * collection that can take the lock knows the lease is a dead mount's:
- * no pid is guessed at, nor reused.
+ * cache_lease.c - a running mount's (or a fetching command's) lease on
+ * the entries of the cache folder it needs (cache_gc.h): a file of
+ * leases/, "pid N" and then one entry's name a line, on which the holder
+ * keeps an exclusive flock.  The kernel lets the flock go when the
+ * process ends however it ends, so a collection that can take the lock
+ * knows the lease is a dead process's: no pid is guessed at, nor reused.
+ *
+ * The lease also says when an entry was last used, in the entry's mtime
+ * (cache_gc.c orders by it): at the start, and for a root the mount read
+ * from, at the next mark after the read (the fetcher's turns, the end).
+ * A read itself only sets a flag: the read path makes no system call
+ * for it, and an entry read a million times is touched once per mark.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,34 +25,45 @@
 #include "cache_gc.h"
 #include "trust.h"
 
-/* "NAME\n" for each root's entry, once each (malloc'd), or NULL. */
-static char *entries_of(const char *cache_dir, const char *const *roots,
-                        size_t n)
+/* Each root's entry (sfs_source_cache_entry) into l->root_entries, and
+ * "NAME\n" for each, once each, into l->entries.  Returns 0 or -ENOMEM. */
+static int entries_of(const char *cache_dir, const char *const *roots,
+                      size_t n, struct sfs_cache_lease *l)
 {
-	char *text = strdup("");
-
-	for (size_t i = 0; text && i < n; i++) {
+	l->root_entries = calloc(n ? n : 1, sizeof(*l->root_entries));
+	l->read = calloc(n ? n : 1, sizeof(*l->read));
+	l->entries = strdup("");
+	if (!l->root_entries || !l->read || !l->entries)
+		return -ENOMEM;
+	l->nroots = n;
+	for (size_t i = 0; i < n; i++) {
 		char *e = sfs_source_cache_entry(roots[i], cache_dir), *more;
 		if (!e)
 			continue;
+		l->root_entries[i] = e;
 		size_t len = strlen(e);
 		bool dup = false;
-		for (const char *p = text; (p = strstr(p, e)); p += len)
-			dup |= (p == text || p[-1] == '\n') && p[len] == '\n';
-		if (dup || asprintf(&more, "%s%s\n", text, e) < 0)
-			more = NULL;
-		free(e);
-		if (more) {
-			free(text);
-			text = more;
-		}
+		for (const char *p = l->entries; (p = strstr(p, e)); p += len)
+			dup |= (p == l->entries || p[-1] == '\n') &&
+			       p[len] == '\n';
+		if (dup)
+			continue;
+		if (asprintf(&more, "%s%s\n", l->entries, e) < 0)
+			return -ENOMEM;
+		free(l->entries);
+		l->entries = more;
 	}
-	return text;
+	return 0;
 }
 
-/* Marks each entry used now (cache_gc.c's least recently used is the
- * oldest mtime): a mount that starts uses what it leases.  An entry
- * that is a link is left as it is. */
+/* Marks entry `name` used now (cache_gc.c's least recently used is the
+ * oldest mtime).  An entry that is a link is left as it is. */
+static void touch(int cfd, const char *name)
+{
+	utimensat(cfd, name, NULL, AT_SYMLINK_NOFOLLOW);
+}
+
+/* A mount or command that starts uses what it leases. */
 static void touch_entries(const char *cache_dir, const char *entries)
 {
 	int cfd = sfs_trust_dir_open(cache_dir, false, NULL, 0);
@@ -55,7 +72,7 @@ static void touch_entries(const char *cache_dir, const char *entries)
 		size_t n = strcspn(p, "\n");
 		char *name = strndup(p, n);
 		if (name)
-			utimensat(cfd, name, NULL, AT_SYMLINK_NOFOLLOW);
+			touch(cfd, name);
 		free(name);
 		p += n + (p[n] == '\n');
 	}
@@ -112,13 +129,20 @@ int sfs_cache_lease_take(const char *cache_dir, const char *const *roots,
 		r = (uint32_t)time(NULL);
 	snprintf(name, sizeof(name), "%ld-%08x%s", (long)getpid(), r,
 	         SFS_CACHE_LEASE_SUFFIX);
-	out->entries = entries_of(cache_dir, roots, nroots);
-	if (!out->entries ||
+	out->cache_dir = strdup(cache_dir);
+	if (!out->cache_dir || entries_of(cache_dir, roots, nroots, out) < 0 ||
 	    asprintf(&dir, "%s/%s", cache_dir, SFS_CACHE_LEASES) < 0 ||
 	    asprintf(&out->path, "%s/%s", dir, name) < 0) {
 		free(dir);
 		sfs_cache_lease_drop(out);
 		return -ENOMEM;
+	}
+	if (!*out->entries) {
+		/* nothing kept there: no lease to take */
+		free(dir);
+		free(out->path);
+		out->path = NULL;
+		return 0;
 	}
 	touch_entries(cache_dir, out->entries);
 	int dfd = sfs_trust_dir_open(dir, true, NULL, 0);
@@ -141,12 +165,46 @@ int sfs_cache_lease_refresh(struct sfs_cache_lease *l)
 	return l->fd < 0 ? -EBADF : write_body(l->fd, l->entries);
 }
 
+void sfs_cache_lease_read(struct sfs_cache_lease *l, size_t root)
+{
+	/* a load first: a read that finds it set writes nothing, so
+	 * readers on several threads do not bounce its cache line */
+	if (root < l->nroots &&
+	    !atomic_load_explicit(&l->read[root], memory_order_relaxed))
+		atomic_store_explicit(&l->read[root], true,
+		                      memory_order_relaxed);
+}
+
+void sfs_cache_lease_mark_read(struct sfs_cache_lease *l)
+{
+	int cfd = -1;
+
+	for (size_t i = 0; l->cache_dir && i < l->nroots; i++) {
+		if (!l->root_entries[i] ||
+		    !atomic_exchange_explicit(&l->read[i], false,
+		                              memory_order_relaxed))
+			continue;
+		if (cfd < 0)
+			cfd = sfs_trust_dir_open(l->cache_dir, false, NULL, 0);
+		if (cfd >= 0)
+			touch(cfd, l->root_entries[i]);
+	}
+	if (cfd >= 0)
+		close(cfd);
+}
+
 void sfs_cache_lease_drop(struct sfs_cache_lease *l)
 {
+	sfs_cache_lease_mark_read(l);
 	if (l->path && l->fd >= 0)
 		sfs_cache_unlink(l->path);
 	if (l->fd >= 0)
 		close(l->fd);   /* and the flock with it */
+	for (size_t i = 0; l->root_entries && i < l->nroots; i++)
+		free(l->root_entries[i]);
+	free(l->root_entries);
+	free(l->read);
+	free(l->cache_dir);
 	free(l->path);
 	free(l->entries);
 	*l = (struct sfs_cache_lease){ .fd = -1 };

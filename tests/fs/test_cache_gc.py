@@ -26,6 +26,7 @@ from gitserver import GitServer  # noqa: E402
 from mcpskillserver import SkillServer  # noqa: E402
 from test_mcp_source import fill as fill_served  # noqa: E402
 from test_wellknown_source import CSV, PDF, Site, entry, sha, skill_md  # noqa: E402
+from stallserver import StallServer  # noqa: E402
 
 OLD = 1_500_000_000     # 2017: long before anything these tests fetch
 
@@ -175,6 +176,71 @@ class CacheGc(MountTestCase):
         live.proc.send_signal(signal.SIGHUP)
         wait_for(lambda: live.generation() > gen, what="the build SIGHUP made")
         self.assertIn(b"version one", live.read("skills", "pdf-forms", "reference.md"))
+
+    def test_least_recently_used_is_by_reads_not_by_fetches(self):
+        # alpha fetched and mounted long ago (its start marked it used
+        # then), gamma mounted as long ago and never read; beta fetched
+        # after both by a command, and never read
+        m = self.mount_git("alpha", "gamma", options=["-o", "fetch_interval=0"])
+        self.fetch("beta")
+        alpha, beta, gamma = self.clone("alpha"), self.clone("beta"), self.clone("gamma")
+        age(os.path.join(self.cache, alpha), OLD)
+        age(os.path.join(self.cache, gamma), OLD)
+        age(os.path.join(self.cache, beta), OLD + 10)
+        # the mount reads alpha's files, and ends
+        self.assertIn(b"version one", m.read("skills", "pdf-forms", "reference.md"))
+        m.stop()
+        # alpha, read last, is the most recently used; gamma, only
+        # mounted, stays as old as it was
+        out = self.gc("--dry-run", "--max", "0")
+        self.assertNotIn("used 2017", self.line(out, alpha))
+        self.assertIn("used 2017", self.line(out, gamma))
+        self.assertIn("used 2017", self.line(out, beta))
+        # a bound that one clone's going meets: gamma's, then beta's
+        # (what was never read), never alpha's
+        bound = cache_bytes_without(self.cache, gamma)
+        bound -= cache_bytes(self.cache) - cache_bytes_without(self.cache, beta)
+        out = self.gc("--max", str(bound))
+        self.assertEqual((self.clone("gamma"), self.clone("beta")), (None, None))
+        self.assertEqual(self.clone("alpha"), alpha)
+        self.assertIn("keep", self.line(out, alpha))
+
+    def test_check_and_export_lease_what_they_fetch_while_they_run(self):
+        for command in (["check"], ["export", "--anthropic"]):
+            with self.subTest(command=command[0]):
+                # the command fetches beta, then waits on a server that
+                # never answers a read: it runs on, holding beta
+                srv = StallServer("read")
+                self.addCleanup(srv.stop)
+                args = command + [os.path.join(self.make_dir(), "out")] \
+                    if command[0] == "export" else command
+                proc = subprocess.Popen(
+                    [SKILLSFS] + args + ["--source", self.url("beta"),
+                                         "--source", "mcp+" + srv.url],
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                    env=dict(os.environ, XDG_CACHE_HOME=self.xdg))
+                try:
+                    srv.wait_for("resources/read")
+                    beta = self.clone("beta")
+                    self.assertTrue(beta)
+                    out = self.gc("--max", "0", status=1)
+                    self.assertIn("in use by a running mount or command",
+                                  self.line(out, beta))
+                    self.assertIn("1 running mount or command", out)
+                    self.assertEqual(self.clone("beta"), beta)
+                finally:
+                    srv.stop()
+                    try:
+                        proc.communicate(timeout=120)
+                    finally:
+                        if proc.poll() is None:
+                            proc.kill()
+                            proc.communicate()
+                # the command has ended: its lease with it
+                self.assertEqual(os.listdir(os.path.join(self.cache, "leases")), [])
+                out = self.gc("--max", "0")
+                self.assertIn("removed", self.line(out, beta))
+                self.assertEqual(self.clone("beta"), None)
 
     @unittest.skipUnless(SkillServer.available(),
                          "needs node and the MCP SDK (npm ci in tests/mcp)")

@@ -1,7 +1,8 @@
 /*
  * test_cli_config.c - one configuration for every command: check, export,
- * status and gc each read --config FILE through the parse their main
- * runs, and each must come out with what the one reader
+ * status and gc each read --config FILE through the parse that runs them
+ * (cli_command_parse, with each command's own options and operands), and
+ * each must come out with what the one reader
  * (sfs_config_file_read, through cli_skills_config) makes of the file: the
  * same sources with their token files, the same options, the same
  * include patterns; and the same refusal of a file it cannot take.
@@ -14,17 +15,15 @@
 #include "cli.h"
 #include "fixture.h"
 
-typedef int read_config_fn(int argc, char **argv, struct cli_skills *o);
-
 static const struct {
 	const char *name;
-	read_config_fn *read;
+	const struct cli_command *command;
 	const char *extra;     /* what else its command line needs, or NULL */
 } commands[] = {
-	{ "check", check_read_config, NULL },
-	{ "export", export_read_config, "--anthropic=out" },
-	{ "status", status_read_config, NULL },
-	{ "gc", gc_read_config, "--dry-run" },
+	{ "check", &check_command, NULL },
+	{ "export", &export_command, "--anthropic=out" },
+	{ "status", &status_command, NULL },
+	{ "gc", &gc_command, "--dry-run" },
 };
 
 static bool same_text(const char *a, const char *b)
@@ -57,7 +56,8 @@ static int run(size_t k, const char *conf, struct cli_skills *o)
 	char *argv[] = { (char *)commands[k].name, "--config", (char *)conf,
 	                 (char *)commands[k].extra, NULL };
 
-	return commands[k].read(commands[k].extra ? 4 : 3, argv, o);
+	return cli_command_read_config(commands[k].command,
+	                               commands[k].extra ? 4 : 3, argv, o);
 }
 
 int main(void)
