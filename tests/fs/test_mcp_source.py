@@ -442,9 +442,11 @@ class McpSources(MountTestCase):
         self.assertLessEqual(m.generation() - gen, bound)
         # the root that said nothing was not fetched again: once, or
         # twice when the start gave up waiting for its first answer (a
-        # loaded machine) and the fetcher's first turn asked again
+        # loaded machine) and the fetcher's first turn asked again; once
+        # too when that answer came while the first turn still waited
         deferred = "waiting for mcp+" + quiet.url in m.stderr()
-        self.assertEqual(asked(quiet_counts, "skills/list"), 2 if deferred else 1)
+        self.assertIn(asked(quiet_counts, "skills/list"),
+                      (1, 2) if deferred else (1,))
         # the cache keeps the current listing and the one before it: a
         # fetch still under way holds a third until it prunes
         port = srv.url.split(":")[2].split("/")[0]
