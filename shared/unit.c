@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "kept_units.h"
 #include "snapshot.h"
 
 /* ---- the two passes ----------------------------------------------------- */
@@ -399,10 +400,13 @@ static bool untouched(const struct sfs_unit *u, const struct stat *st,
  * every subfolder kept their identity and last changed (ctime) before
  * `trusted`, so their listings are the same; and every file kept its
  * identity.  A folder changed in the same clock tick as it was listed
- * would show the same ctime, hence the margin in `trusted`.
+ * would show the same ctime, hence the margin in `trusted`.  With
+ * `every`, a file must have last changed before `trusted` too: no
+ * watcher saw what happened to it since (git's racy entries).
  */
 static bool unchanged(const struct sfs_unit *u, int dfd, const char *name,
-                      const struct stat *st, struct timespec trusted)
+                      const struct stat *st, struct timespec trusted,
+                      bool every)
 {
 	const struct sfs_skill *s = &u->skill;
 	char path[PATH_MAX];
@@ -424,7 +428,8 @@ static bool unchanged(const struct sfs_unit *u, int dfd, const char *name,
 		 * would lead elsewhere, but then no identity matches. */
 		if (fstatat(dfd, path, &fst, AT_SYMLINK_NOFOLLOW) < 0 ||
 		    !same_stat(f, &fst) ||
-		    (S_ISDIR(f->mode) && !before(fst.st_ctim, trusted)))
+		    ((every || S_ISDIR(f->mode)) &&
+		     !before(fst.st_ctim, trusted)))
 			return false;
 	}
 	return true;
@@ -433,7 +438,11 @@ static bool unchanged(const struct sfs_unit *u, int dfd, const char *name,
 struct sfs_unit *sfs_unit_if_unchanged(const struct sfs_scan *s,
                                        const struct sfs_probe *p)
 {
-	struct sfs_unit *u = sfs_unit_find(s->reuse, p->dir);
+	/* a start: a former mount's unit (kept_units.c), watched by no
+	 * one since it was made */
+	bool kept = !s->reuse;
+	struct sfs_unit *u = kept ? sfs_kept_units_find(s->kept, p->dir, NULL) :
+	                     sfs_unit_find(s->reuse, p->dir);
 
 	if (!u || !u->statable || u->root != p->root ||
 	    !same_str(u->skill.plugin, p->plugin))
@@ -444,8 +453,18 @@ struct sfs_unit *sfs_unit_if_unchanged(const struct sfs_scan *s,
 	/* A watcher saw nothing happen in its folders: its own stat is
 	 * enough (a folder put in its place is another inode).  Else stat
 	 * tells, file by file. */
-	if (s->changed && untouched(u, p->st, (const char *const *)s->changed,
-	                            s->nchanged))
+	if (!kept && s->changed &&
+	    untouched(u, p->st, (const char *const *)s->changed, s->nchanged))
 		return u;
-	return unchanged(u, p->dfd, p->name, p->st, s->trusted) ? u : NULL;
+	return unchanged(u, p->dfd, p->name, p->st, s->trusted, kept) ? u :
+	       NULL;
+}
+
+struct timespec sfs_ms_before(struct timespec t, unsigned ms)
+{
+	long long ns = t.tv_nsec - (long long)(ms % 1000) * 1000000;
+
+	t.tv_sec -= ms / 1000 + (ns < 0 ? 1 : 0);
+	t.tv_nsec = ns < 0 ? ns + 1000000000 : ns;
+	return t;
 }
