@@ -19,6 +19,8 @@
  *                             when missing)
  *   git-units/<hash>          a git root's skills as a start built
  *                             them (built again when missing)
+ *   folder-units/<hash>       a folder root's skills as a start built
+ *                             them (built again when missing)
  *
  * Anything else in the folder is neither counted nor touched.  A mount
  * says what it needs with a lease (cache_lease.c): a file of leases/
