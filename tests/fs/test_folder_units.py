@@ -5,14 +5,16 @@ keeping them again; a skill changed while no daemon ran (an edit of the
 same size with its mtime put back, a touch, a rename, a file added or
 removed, a linked skill whose target changed) is read again and served as
 it now is; a kept file that is damaged is said in status.json and ignored;
-two mounts of one root may share the cache; and a start from kept units
-still follows a live edit."""
+two mounts of one root may share the cache; `skillsfs gc` removes the kept
+file and the next start keeps it again; and a start from kept units still
+follows a live edit."""
 
 import os
+import subprocess
 import time
 import unittest
 
-from mountlib import MountTestCase, sha256_file, wait_for, write_skill
+from mountlib import SKILLSFS, MountTestCase, sha256_file, wait_for, write_skill
 
 # the build's margin (SFS_CTIME_MARGIN_MS), and a little more: an entry
 # that changed less than this before a start is read again at the next
@@ -175,6 +177,16 @@ class FolderUnits(MountTestCase):
         m = self.start()
         self.assertFalse(any("folder-units" in t for t in messages(m)), messages(m))
         self.assertEqual(self.kept()[1], both)
+
+    def test_gc_removes_the_kept_skills_and_the_next_start_keeps_them(self):
+        self.start().cleanup()
+        path, _ = self.kept()
+        r = subprocess.run([SKILLSFS, "gc", "--cache-dir", self.cache, "--max", "0"],
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        self.assertFalse(os.path.exists(path), "gc left " + path)
+        self.start().cleanup()
+        self.kept()
 
     def test_a_start_from_kept_skills_follows_a_live_edit(self):
         self.start().cleanup()
