@@ -105,8 +105,8 @@ static int take_kept(struct dir_source *d, struct sfs_scan *s, unsigned idx,
 /* Whether a start should keep the units again for the skills found from
  * `first` on: one was read that a kept unit could stand for next time (a
  * new one, changed, or one too fresh to be believed).  A unit stat
- * cannot prove (a symlink inside, a finding of the listing) or a folder
- * reached through a link is read at every start: not a reason. */
+ * cannot prove (a symlink inside, a finding of the listing) is read at
+ * every start: not a reason. */
 static bool read_one(const struct dir_source *d, const struct sfs_scan *s,
                      size_t first)
 {
@@ -114,7 +114,7 @@ static bool read_one(const struct dir_source *d, const struct sfs_scan *s,
 		const struct sfs_found *f = &s->found[i];
 		const struct sfs_unit *u = sfs_kept_units_find(d->kept, f->dir,
 		                                               NULL);
-		if (!f->same && !f->real && (!u || u->statable))
+		if (!f->same && (!u || u->statable))
 			return true;
 	}
 	return false;

@@ -2,12 +2,13 @@
  * test_folder_units.c - a folder root's units kept across starts
  * (shared/kept_units.c, shared/sources/dir.c): a start with the cache
  * folder of a former one reads no skill whose entries all kept their stat
- * identity, reads again every skill changed in between (an edit of the
- * same size, a touch, a rename, a file added or removed, a linked skill's
- * target), a skill changed too close to the former start (racy) and every
- * skill when the kept file is damaged, made for other options, or by
- * another key; and whatever it took, it renders what a build without the
- * cache renders.  Prints TAP.
+ * identity (also one reached through a link to its folder), reads again
+ * every skill changed in between (an edit of the same size, a touch, a
+ * rename, a file added or removed, a linked skill's target changed or
+ * its link pointed at a copy), a skill changed too close to the former
+ * start (racy) and every skill when the kept file is damaged, made for
+ * other options, or by another key; and whatever it took, it renders
+ * what a build without the cache renders.  Prints TAP.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,9 +22,9 @@
 #include "snapshot.h"   /* white box: the listed counter, started */
 
 #define MARGIN_MS 50
-/* the skills: six plain folders and one linked as the `skills` installer
- * links them (r/linked -> ../elsewhere/linked) */
-#define NSKILLS 7
+/* the skills: six plain folders and two linked as the `skills` installer
+ * links them (r/linked -> ../elsewhere/linked, and r/relinked) */
+#define NSKILLS 8
 
 static const char *const plain[] = { "edited", "touched", "renamed",
                                      "added", "removed", "still" };
@@ -102,6 +103,9 @@ static void test_restarts(void)
 	}
 	write_skill(at("elsewhere/linked"), NULL, NULL, "Body.\n");
 	sh("ln -s ../elsewhere/linked %s", at("r/linked"));
+	write_skill(at("elsewhere/one/relinked"), NULL, NULL, "Body.\n");
+	sh("cp -a %s %s", at("elsewhere/one"), at("elsewhere/two"));
+	sh("ln -s ../elsewhere/one/relinked %s", at("r/relinked"));
 	mkdirs(at("cache"));
 	chmod(at("cache"), 0700);
 	age(MARGIN_MS);
@@ -110,9 +114,7 @@ static void test_restarts(void)
 	                        "a first start"));
 	const char *kept = kept_file();
 	ok(kept[0] == '/', "it keeps the units in folder-units: %s", kept);
-	/* a linked skill folder is looked at anew at every start: its
-	 * link may have changed */
-	sfs_catalog_unref(start(false, MARGIN_MS, 1, 1,
+	sfs_catalog_unref(start(false, MARGIN_MS, 0, 0,
 	                        "a second start of unchanged folders"));
 
 	/* changed while no mount ran */
@@ -124,16 +126,18 @@ static void test_restarts(void)
 	sh("rm %s", at("r/removed/references/guide.md"));
 	write_skill(at("elsewhere/linked"), NULL, "version: \"2\"\n",
 	            "Body.\n");
+	/* the same bytes and times, in other inodes */
+	sh("ln -sfn ../elsewhere/two/relinked %s", at("r/relinked"));
 	age(MARGIN_MS);
 	sfs_catalog *cat = start(false, MARGIN_MS, NSKILLS - 1, NSKILLS - 1,
-	                         "a start after six changes");
+	                         "a start after seven changes");
 	const struct sfs_skill *s = sfs_catalog_find(cat, "linked");
 	ok(s && strstr(s->frontmatter_json.p, "\"version\":\"2\""),
 	   "the linked skill's new frontmatter is served: %s",
 	   s ? s->frontmatter_json.p : "(none)");
 	sfs_catalog_unref(cat);
 	age(MARGIN_MS);
-	sfs_catalog_unref(start(false, MARGIN_MS, 1, 1,
+	sfs_catalog_unref(start(false, MARGIN_MS, 0, 0,
 	                        "and the next start reads none again"));
 }
 
@@ -151,7 +155,7 @@ static void test_racy(void)
 	edit_description(at("r/still"));
 	/* past the margin: the start after the next trusts it again */
 	age(MARGIN_MS);
-	sfs_catalog *cat = start(false, MARGIN_MS, 2, 2,
+	sfs_catalog *cat = start(false, MARGIN_MS, 1, 1,
 	                         "a start just after an edit");
 	struct stat st;
 	if (stat(at("r/still/SKILL.md"), &st) < 0)
@@ -160,7 +164,7 @@ static void test_racy(void)
 	sfs_catalog_unref(cat);
 	/* the edit was in the kept units' margin: a change in the same
 	 * clock tick after the listing would show the same identity */
-	sfs_catalog_unref(start(false, (unsigned)margin, 2, 2,
+	sfs_catalog_unref(start(false, (unsigned)margin, 1, 1,
 	                        "an entry changed within the margin before "
 	                        "the units were kept is read again"));
 }
@@ -171,7 +175,7 @@ static void test_damaged(void)
 	char path[4096];
 	snprintf(path, sizeof(path), "%s", kept);
 	age(MARGIN_MS);
-	sfs_catalog_unref(start(false, MARGIN_MS, 1, 1, "before damage"));
+	sfs_catalog_unref(start(false, MARGIN_MS, 0, 0, "before damage"));
 
 	struct stat st;
 	if (stat(path, &st) < 0)
@@ -182,7 +186,7 @@ static void test_damaged(void)
 	ok(status_says(cat, "folder-units) are not used", "corrupt or forged"),
 	   "status.json says the kept units are not used");
 	sfs_catalog_unref(cat);
-	sfs_catalog_unref(start(false, MARGIN_MS, 1, 1,
+	sfs_catalog_unref(start(false, MARGIN_MS, 0, 0,
 	                        "the next start takes the units kept again"));
 
 	if (truncate(path, st.st_size / 3) < 0)
@@ -202,7 +206,7 @@ static void test_damaged(void)
 	/* units depend on --strict: other options read every skill */
 	sfs_catalog_unref(start(true, MARGIN_MS, NSKILLS, NSKILLS,
 	                        "another option"));
-	sfs_catalog_unref(start(true, MARGIN_MS, 1, 1,
+	sfs_catalog_unref(start(true, MARGIN_MS, 0, 0,
 	                        "and that option's next start"));
 }
 
