@@ -274,6 +274,8 @@ static void list_entries(struct survey *s)
 		/* a git root's skills as its last start built them: read
 		 * at a start only, made again by the next one */
 		{ "git-units", add_file, "git-units/" },
+		/* a folder root's skills, likewise */
+		{ "folder-units", add_file, "folder-units/" },
 	};
 	struct stat st;
 

@@ -19,6 +19,8 @@
  *                             when missing)
  *   git-units/<hash>          a git root's skills as a start built
  *                             them (built again when missing)
+ *   folder-units/<hash>       a folder root's skills as a start built
+ *                             them (built again when missing)
  *
  * Anything else in the folder is neither counted nor touched.  A mount,
  * and a command that fetches (skillsfs check, export), says what it

@@ -24,9 +24,6 @@
 #define DEFAULT_MAX_DEPTH   16
 #define DEFAULT_MAX_ENTRIES 1000000
 #define DEFAULT_MAX_FILES   100000
-/* How much older than the previous build a folder's ctime must be for
- * stat alone to prove its listing unchanged (sfs_config). */
-#define CTIME_MARGIN_MS     2000
 /* The bytes of one skill's files a listing keeps at most for the
  * security pass (sfs_scan.keep_skill_max), per thread that reads; past
  * them a file is read again. */
@@ -1403,6 +1400,9 @@ static int init_build(struct build *b, const struct sfs_config *cfg,
 		                                : DEFAULT_MAX_ENTRIES,
 		.max_files = cat->max_files,
 		.strict = cfg->strict,
+		.trust = cfg->trust,
+		.ctime_margin_ms = cfg->ctime_margin_ms ? cfg->ctime_margin_ms
+		                                        : SFS_CTIME_MARGIN_MS,
 		.paths = &b->paths,
 		.reuse = b->reuse,
 		.unit_if_unchanged = b->reuse ? sfs_unit_if_unchanged : NULL,
@@ -1426,13 +1426,8 @@ static int init_build(struct build *b, const struct sfs_config *cfg,
 		/* A folder changed in the clock tick in which prev listed it
 		 * keeps the ctime prev saw; timestamps may also be as coarse
 		 * as 2 s (FAT).  Only older ctimes prove a listing. */
-		unsigned ms = cfg->ctime_margin_ms ? cfg->ctime_margin_ms
-		                                   : CTIME_MARGIN_MS;
-		long long ns = b->reuse->started.tv_nsec -
-		               (long long)(ms % 1000) * 1000000;
-		b->scan.trusted.tv_sec = b->reuse->started.tv_sec - ms / 1000 +
-		                         (ns < 0 ? -1 : 0);
-		b->scan.trusted.tv_nsec = ns < 0 ? ns + 1000000000 : ns;
+		b->scan.trusted = sfs_ms_before(b->reuse->started,
+		                                b->scan.ctime_margin_ms);
 		int rc = take_changed(b, cfg);
 		if (rc < 0)
 			return rc;

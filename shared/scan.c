@@ -234,21 +234,26 @@ static int add_found(struct sfs_scan *s, const char *dir,
 	return 0;
 }
 
-/* A skill folder found by discovery; one reached through a symlink also
- * records its real path. */
-static int found_at(struct walk *w, const char *dir, const char *skill_md,
-                    bool link, const char *plugin)
+/* One reached through a symlink records its real path too. */
+static int found_real(struct walk *w, bool link)
 {
-	int rc = add_found(w->s, dir, skill_md, w->root, NULL, plugin);
-	if (rc < 0 || !(link || w->via_link))
-		return rc;
-	char *real = realpath(dir, NULL);
+	if (!(link || w->via_link))
+		return 0;
+	char *real = realpath(w->s->found[w->s->nfound - 1].dir, NULL);
 	if (real) {
 		w->s->found[w->s->nfound - 1].real =
 			sfs_arena_strdup(w->s->arena, real);
 		free(real);
 	}
 	return 0;
+}
+
+/* A skill folder found by discovery. */
+static int found_at(struct walk *w, const char *dir, const char *skill_md,
+                    bool link, const char *plugin)
+{
+	int rc = add_found(w->s, dir, skill_md, w->root, NULL, plugin);
+	return rc < 0 ? rc : found_real(w, link);
 }
 
 /* The spelling of SKILL.md in a folder's names, or NULL. */
@@ -286,25 +291,30 @@ static struct sfs_unit *held_unit(const struct walk *w, const char *dir)
  * A skill folder of the previous snapshot that stat shows unchanged, or
  * that is held, is found without being opened or listed, nor are its
  * subfolders; returns whether it was.  *st is its identity if known
- * (mode 0 when not).
+ * (mode 0 when not; a linked folder's (`link`): its target's).  A
+ * folder reached through a link is looked at anew in a rebuild (its link
+ * may have changed, which no watcher of the skill's folders sees); a
+ * start compares it with the unit a former mount kept, whose identity
+ * is its target's.
  */
 static int found_unchanged(struct walk *w, int dfd, const char *child,
                            const char *name, struct stat *st,
-                           const char *plugin, bool *done)
+                           const char *plugin, bool link, bool *done)
 {
 	const struct sfs_probe p = {
 		.dfd = dfd, .name = name, .dir = child, .st = st,
 		.root = w->root, .plugin = plugin,
 	};
+	bool linked = link || w->via_link;
 	struct sfs_unit *u = NULL;
 
-	/* under a linked folder, found_at records the real path */
-	if (!w->via_link)
+	if (!linked)
 		u = held_unit(w, child);
-	if (!u && !w->via_link && w->s->unit_if_unchanged)
+	if (!u && (!linked || !w->s->reuse) && w->s->unit_if_unchanged)
 		u = w->s->unit_if_unchanged(w->s, &p);
 	*done = u != NULL;
-	return u ? add_found(w->s, child, u->skill_md, w->root, u, plugin) : 0;
+	int rc = u ? add_found(w->s, child, u->skill_md, w->root, u, plugin) : 0;
+	return u && rc == 0 ? found_real(w, link) : rc;
 }
 
 /*
@@ -423,10 +433,9 @@ static int walk_entry(struct walk *w, int dfd, const char *path,
 	}
 	const char *plugin = sfs_plugins_match(&w->rules, child);
 	bool done;
-	/* A linked folder is looked at anew: its link may have changed. */
-	int rc = link ? 0 : found_unchanged(w, dfd, child, name, &st, plugin,
-	                                    &done);
-	if (rc < 0 || (!link && done))
+	int rc = found_unchanged(w, dfd, child, name, &st, plugin, link,
+	                         &done);
+	if (rc < 0 || done)
 		return rc;
 	/* A skill is not searched for more skills. */
 	const char *skill_md = skill_md_at(dfd, name);

@@ -283,7 +283,9 @@ struct sfs_config {
 	 * shows it and its subfolders unchanged and last changed at least
 	 * this long before prev was built (a change in the clock tick of a
 	 * listing keeps the ctime; some filesystems keep 2 s timestamps).
-	 * 0: default 2000. */
+	 * A start takes a folder root's units kept by a former one (with
+	 * cache_dir) when every entry last changed this long before that
+	 * one started.  0: default 2000. */
 	unsigned ctime_margin_ms;
 	/* Skill folders read at once, each on a thread of its own; 0: one
 	 * per CPU the process may run on, at most 4. */

@@ -31,6 +31,7 @@ static inline void sfs_sort(void *v, size_t n, size_t size,
 }
 
 struct sfs_scan;
+struct sfs_kept_units;
 struct sfs_unit;
 struct sfs_source;
 
@@ -151,6 +152,8 @@ struct sfs_scan {
 	size_t max_files;
 	bool strict;                     /* sfs_config.strict (units depend
 	                                    on it) */
+	unsigned trust;                  /* sfs_config.trust (kept units
+	                                    depend on it) */
 	struct sfs_strvec dirs;          /* folders read by discovery */
 	struct sfs_found *found;         /* owned (malloc) */
 	size_t nfound, capfound;
@@ -159,14 +162,18 @@ struct sfs_scan {
 	 * folder's ctime proves its listing unchanged. */
 	const struct sfs_catalog *reuse; /* not owned; may be NULL */
 	struct timespec trusted;
+	unsigned ctime_margin_ms;        /* sfs_config's, or its default */
 	/* sfs_config.changed, sorted (a copy owned by the build), or NULL
 	 * when not known */
 	const char **changed;
 	size_t nchanged;
 	/* Set by the catalog (sfs_unit_if_unchanged): reuse's unit of a
 	 * skill folder when, by stat alone, nothing in it changed, else
-	 * NULL.  NULL: every skill folder is listed. */
+	 * NULL.  NULL: every skill folder is listed.  A start (no reuse)
+	 * has a folder root's discovery set it with `kept` (dir.c): a
+	 * former mount's units, every entry changed before `trusted`. */
 	sfs_unchanged_fn *unit_if_unchanged;
+	const struct sfs_kept_units *kept;
 	/* sfs_config.held (with reuse only): folders whose unit in reuse
 	 * is taken as it is */
 	const char *const *held;
@@ -472,6 +479,11 @@ bool sfs_unit_same_tree(const struct sfs_unit *u, const struct sfs_found *f,
  */
 struct sfs_unit *sfs_unit_if_unchanged(const struct sfs_scan *s,
                                        const struct sfs_probe *p);
+/* How much older than a build a folder's ctime must be for stat alone
+ * to prove its listing unchanged (sfs_config.ctime_margin_ms's
+ * default), and t less ms milliseconds. */
+#define SFS_CTIME_MARGIN_MS 2000
+struct timespec sfs_ms_before(struct timespec t, unsigned ms);
 
 /* ---- unit_file.c: a unit kept across mounts --------------------------- */
 

@@ -117,8 +117,8 @@ int sfs_source_open(const struct sfs_config *cfg, const char *root,
 	*out = (struct sfs_source){
 		.ops = kind, .root = root, .caps = sfs_source_caps(root),
 	};
-	if (!kind->open)
-		return 0;
+	if (!kind->open || !cfg)
+		return 0;   /* the docs folder's keeps nothing */
 	const struct sfs_source_options *o = root_options(cfg, root);
 	out->private_skills = o && o->private_skills;
 	out->state = kind->open(&(struct sfs_source_args){

@@ -209,7 +209,8 @@ struct sfs_source {
 	const struct sfs_source_ops *ops;
 	const char *root;     /* as configured (a folder's path); NULL for
 	                         the docs folder, which lies below no root */
-	void *state;          /* the source's own; NULL for a folder */
+	void *state;          /* the source's own; NULL for the docs
+	                         folder */
 	unsigned caps;        /* sfs_source_caps(root) */
 	/* private: true in the root's options (sfs_source_options) */
 	bool private_skills;

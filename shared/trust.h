@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 enum sfs_trust_kind {
@@ -75,6 +76,11 @@ int sfs_cache_write(const char *path, const void *p, size_t n, mode_t mode,
 int sfs_cache_unlink(const char *path);
 /* The folder that holds `path`, made when missing and checked. */
 int sfs_cache_mkdirs(const char *path);
+
+/* The cache folder's key (cache_key.c), read from cache_dir, or made
+ * there when it has none: 0 or -errno. */
+#define SFS_CACHE_KEY_LEN 32
+int sfs_cache_key(const char *cache_dir, uint8_t key[SFS_CACHE_KEY_LEN]);
 
 /*
  * Whole entries of a folder dfd of the cache (opened with

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "kept_units.h"
 #include "snapshot.h"
 
 /* ---- the two passes ----------------------------------------------------- */
@@ -69,41 +70,50 @@ static const char *const *strs(struct pack *p, const char *const *v,
 	return d;
 }
 
-static const struct sfs_file *files(struct pack *p, const struct sfs_tree *t)
+/* n elements of src, `size` bytes each, copied by `one` (to NULL while
+ * measuring). */
+static void *array(struct pack *p, const void *src, size_t n, size_t size,
+                   size_t align,
+                   void (*one)(struct pack *p, const void *from, void *to))
 {
-	struct sfs_file *v = take(p, t->nfiles * sizeof(*v),
-	                          alignof(struct sfs_file));
-	for (size_t i = 0; i < t->nfiles; i++) {
-		const struct sfs_file *f = &t->files[i];
-		const char *path = str(p, f->path);
-		const char *source = str_or(p, f->source, f->path, path);
-		const char *link = str(p, f->link);
-		if (!v)
-			continue;
-		v[i] = *f;
-		v[i].path = path;
-		v[i].source = source;
-		v[i].name = path + (f->name - f->path);
-		v[i].link = link;
-	}
+	char *v = take(p, n * size, align);
+
+	for (size_t i = 0; i < n; i++)
+		one(p, (const char *)src + i * size, v ? v + i * size : NULL);
 	return v;
 }
 
-static const struct sfs_ref *refs(struct pack *p, const struct sfs_meta *m)
+#define ARRAY(p, src, n, one) \
+	array(p, src, n, sizeof(*(src)), alignof(__typeof__(*(src))), one)
+
+static void file(struct pack *p, const void *from, void *to)
 {
-	struct sfs_ref *v = take(p, m->nrefs * sizeof(*v),
-	                         alignof(struct sfs_ref));
-	for (size_t i = 0; i < m->nrefs; i++) {
-		const struct sfs_ref *r = &m->refs[i];
-		struct sfs_ref c;
-		c.id = str(p, r->id);
-		c.path = str(p, r->path);
-		c.title = str(p, r->title);
-		c.mime_type = str(p, r->mime_type);
-		if (v)
-			v[i] = c;
-	}
-	return v;
+	const struct sfs_file *f = from;
+	struct sfs_file *c = to;
+	const char *path = str(p, f->path);
+	const char *source = str_or(p, f->source, f->path, path);
+	const char *link = str(p, f->link);
+
+	if (!c)
+		return;
+	*c = *f;
+	c->path = path;
+	c->source = source;
+	c->name = path + (f->name - f->path);
+	c->link = link;
+}
+
+static void ref(struct pack *p, const void *from, void *to)
+{
+	const struct sfs_ref *r = from;
+	struct sfs_ref c;
+
+	c.id = str(p, r->id);
+	c.path = str(p, r->path);
+	c.title = str(p, r->title);
+	c.mime_type = str(p, r->mime_type);
+	if (to)
+		*(struct sfs_ref *)to = c;
 }
 
 /* The findings in `order` (sorted), their file names shared with the
@@ -142,10 +152,8 @@ static void meta(struct pack *p, const struct sfs_unit_draft *d,
 {
 	const struct sfs_meta *m = d->meta;
 	struct sfs_skill c = {
-		.ntags = m->ntags,
-		.ncapabilities = m->ncapabilities,
-		.ndepends_on = m->ndepends_on,
-		.nrefs = m->nrefs,
+		.ntags = m->ntags, .ncapabilities = m->ncapabilities,
+		.ndepends_on = m->ndepends_on, .nrefs = m->nrefs,
 		.model_invocable = m->model_invocable,
 		.user_invocable = m->user_invocable,
 		.body_offset = d->body_offset,
@@ -157,7 +165,7 @@ static void meta(struct pack *p, const struct sfs_unit_draft *d,
 	                      m->ncapabilities);
 	c.depends_on = strs(p, (const char *const *)m->depends_on,
 	                    m->ndepends_on);
-	c.refs = refs(p, m);
+	c.refs = ARRAY(p, m->refs, m->nrefs, ref);
 	c.nunlisted = m->nunlisted;
 	c.unlisted = m->nunlisted ? strs(p, m->unlisted, m->nunlisted) : NULL;
 	c.frontmatter_json = span(p, fm, strlen(fm));
@@ -177,7 +185,7 @@ static void pack(struct pack *p, const struct sfs_unit_draft *d,
 	const char *spelling = str(p, d->found->skill_md);
 	const char *id = str(p, d->id);
 	const char *plugin = str(p, d->found->plugin);
-	const struct sfs_file *fv = files(p, t);
+	const struct sfs_file *fv = ARRAY(p, t->files, t->nfiles, file);
 	const char *const *dirs = take(p, t->ndirs * sizeof(*dirs),
 	                               alignof(const char *));
 	for (size_t i = 0; i < t->ndirs; i++) {
@@ -389,10 +397,13 @@ static bool untouched(const struct sfs_unit *u, const struct stat *st,
  * every subfolder kept their identity and last changed (ctime) before
  * `trusted`, so their listings are the same; and every file kept its
  * identity.  A folder changed in the same clock tick as it was listed
- * would show the same ctime, hence the margin in `trusted`.
+ * would show the same ctime, hence the margin in `trusted`.  With
+ * `every`, a file must have last changed before `trusted` too: no
+ * watcher saw what happened to it since (git's racy entries).
  */
 static bool unchanged(const struct sfs_unit *u, int dfd, const char *name,
-                      const struct stat *st, struct timespec trusted)
+                      const struct stat *st, struct timespec trusted,
+                      bool every)
 {
 	const struct sfs_skill *s = &u->skill;
 	char path[PATH_MAX];
@@ -414,7 +425,8 @@ static bool unchanged(const struct sfs_unit *u, int dfd, const char *name,
 		 * would lead elsewhere, but then no identity matches. */
 		if (fstatat(dfd, path, &fst, AT_SYMLINK_NOFOLLOW) < 0 ||
 		    !same_stat(f, &fst) ||
-		    (S_ISDIR(f->mode) && !before(fst.st_ctim, trusted)))
+		    ((every || S_ISDIR(f->mode)) &&
+		     !before(fst.st_ctim, trusted)))
 			return false;
 	}
 	return true;
@@ -423,7 +435,11 @@ static bool unchanged(const struct sfs_unit *u, int dfd, const char *name,
 struct sfs_unit *sfs_unit_if_unchanged(const struct sfs_scan *s,
                                        const struct sfs_probe *p)
 {
-	struct sfs_unit *u = sfs_unit_find(s->reuse, p->dir);
+	/* a start: a former mount's unit (kept_units.c), watched by no
+	 * one since it was made */
+	bool kept = !s->reuse;
+	struct sfs_unit *u = kept ? sfs_kept_units_find(s->kept, p->dir, NULL) :
+	                     sfs_unit_find(s->reuse, p->dir);
 
 	if (!u || !u->statable || u->root != p->root ||
 	    !same_str(u->skill.plugin, p->plugin))
@@ -434,8 +450,18 @@ struct sfs_unit *sfs_unit_if_unchanged(const struct sfs_scan *s,
 	/* A watcher saw nothing happen in its folders: its own stat is
 	 * enough (a folder put in its place is another inode).  Else stat
 	 * tells, file by file. */
-	if (s->changed && untouched(u, p->st, (const char *const *)s->changed,
-	                            s->nchanged))
+	if (!kept && s->changed &&
+	    untouched(u, p->st, (const char *const *)s->changed, s->nchanged))
 		return u;
-	return unchanged(u, p->dfd, p->name, p->st, s->trusted) ? u : NULL;
+	return unchanged(u, p->dfd, p->name, p->st, s->trusted, kept) ? u :
+	       NULL;
+}
+
+struct timespec sfs_ms_before(struct timespec t, unsigned ms)
+{
+	long long ns = t.tv_nsec - (long long)(ms % 1000) * 1000000;
+
+	t.tv_sec -= ms / 1000 + (ns < 0 ? 1 : 0);
+	t.tv_nsec = ns < 0 ? ns + 1000000000 : ns;
+	return t;
 }

@@ -135,79 +135,70 @@ static bool fix_array(struct walk *w, const void *const *slot, size_t n,
 	fix_array(w, (const void *const *)&(slot), n, sizeof(*(slot)), \
 	          _Alignof(__typeof__(*(slot))))
 
-static void strings(struct walk *w, const char *const *v, size_t n)
+/* Strings, each at its slot (where the string's pointer is). */
+static void strings(struct walk *w, const char *const *const *slots,
+                    size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		FIX(w, v[i]);
+		FIX(w, *slots[i]);
 }
 
-static void diags(struct walk *w, const struct sfs_diag *v, size_t n)
+#define STRINGS(w, ...) \
+	strings(w, (const char *const *[]){ __VA_ARGS__ }, \
+	        sizeof((const char *const *[]){ __VA_ARGS__ }) / \
+	        sizeof(const char *const *))
+
+/* One element of an array of each kind. */
+static void string(struct walk *w, const char *const *v)
 {
-	for (size_t i = 0; i < n && !w->bad; i++) {
-		FIX(w, v[i].file);
-		FIX(w, v[i].field);
-		FIX(w, v[i].message);
-		fix_rule(w, &v[i].rule);
-	}
+	FIX(w, *v);
 }
 
-static void files(struct walk *w, const struct sfs_file *v, size_t n)
+static void diag(struct walk *w, const struct sfs_diag *d)
 {
-	for (size_t i = 0; i < n && !w->bad; i++) {
-		FIX(w, v[i].path);
-		FIX(w, v[i].source);
-		FIX(w, v[i].name);
-		FIX(w, v[i].link);
-	}
+	STRINGS(w, &d->file, &d->field, &d->message);
+	fix_rule(w, &d->rule);
 }
 
-static void refs(struct walk *w, const struct sfs_ref *v, size_t n)
+static void file(struct walk *w, const struct sfs_file *f)
 {
-	for (size_t i = 0; i < n && !w->bad; i++) {
-		FIX(w, v[i].id);
-		FIX(w, v[i].path);
-		FIX(w, v[i].title);
-		FIX(w, v[i].mime_type);
-	}
+	STRINGS(w, &f->path, &f->source, &f->name, &f->link);
 }
+
+static void ref(struct walk *w, const struct sfs_ref *r)
+{
+	STRINGS(w, &r->id, &r->path, &r->title, &r->mime_type);
+}
+
+/* An array (the slot, n elements), then each element by `one`. */
+#define EACH(w, slot, n, one) \
+	do { \
+		if (ARRAY(w, slot, n)) \
+			for (size_t i_ = 0; i_ < (n) && !(w)->bad; i_++) \
+				one(w, &(slot)[i_]); \
+	} while (0)
 
 /* Every pointer of u; an array's elements after the array itself. */
 static void walk(struct walk *w, const struct sfs_unit *u)
 {
 	const struct sfs_skill *s = &u->skill;
 
-	FIX(w, u->dir);
-	FIX(w, u->skill_md);
-	FIX(w, u->skill_md_path);
-	FIX(w, u->id);
-	if (ARRAY(w, u->dirs, u->ndirs))
-		strings(w, u->dirs, u->ndirs);
-	if (ARRAY(w, u->listing, u->nlisting))
-		diags(w, u->listing, u->nlisting);
-	FIX(w, s->id);
-	FIX(w, s->description);
-	FIX(w, s->dir);
-	FIX(w, s->version);
-	if (ARRAY(w, s->tags, s->ntags))
-		strings(w, s->tags, s->ntags);
-	if (ARRAY(w, s->capabilities, s->ncapabilities))
-		strings(w, s->capabilities, s->ncapabilities);
-	if (ARRAY(w, s->depends_on, s->ndepends_on))
-		strings(w, s->depends_on, s->ndepends_on);
-	if (ARRAY(w, s->refs, s->nrefs))
-		refs(w, s->refs, s->nrefs);
-	if (ARRAY(w, s->files, s->nfiles))
-		files(w, s->files, s->nfiles);
-	if (ARRAY(w, s->diags, s->ndiags))
-		diags(w, s->diags, s->ndiags);
-	if (ARRAY(w, s->unlisted, s->nunlisted))
-		strings(w, s->unlisted, s->nunlisted);
-	FIX(w, s->plugin);
+	STRINGS(w, &u->dir, &u->skill_md, &u->skill_md_path, &u->id);
+	EACH(w, u->dirs, u->ndirs, string);
+	EACH(w, u->listing, u->nlisting, diag);
+	STRINGS(w, &s->id, &s->description, &s->dir, &s->version, &s->plugin,
+	        &s->headings);
+	EACH(w, s->tags, s->ntags, string);
+	EACH(w, s->capabilities, s->ncapabilities, string);
+	EACH(w, s->depends_on, s->ndepends_on, string);
+	EACH(w, s->refs, s->nrefs, ref);
+	EACH(w, s->files, s->nfiles, file);
+	EACH(w, s->diags, s->ndiags, diag);
+	EACH(w, s->unlisted, s->nunlisted, string);
 	if (s->frontmatter_json.len >= w->size)
 		w->bad = true;
 	fix(w, (const void *const *)&s->frontmatter_json.p,
 	    s->frontmatter_json.len + 1);
-	FIX(w, s->headings);
 }
 
 int sfs_unit_save(const struct sfs_unit *u, char **out, size_t *len,

@@ -9,6 +9,12 @@
  * work (a root reached through a symlinked category folder, a kernel
  * without openat2) the file is opened by its path with O_NOFOLLOW and
  * must be the very inode the scan saw.
+ *
+ * A start (a build with no previous catalog) takes the units a former
+ * mount kept of the root (kept_units.c, CACHE/folder-units/HASH) for
+ * each skill folder that stat shows as it was, every entry changed
+ * before that mount started (sfs_unit_if_unchanged): it lists every
+ * folder and stats every file, and reads nothing else of those.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -21,15 +27,152 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "kept_units.h"
 #include "snapshot.h"
 #include "source.h"
 
 #define READ_FLAGS (O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
 
+/* A folder root's state for one build: what a former mount kept. */
+struct dir_source {
+	struct sfs_source_owned own;
+	struct sfs_kept_units *kept;   /* owned until the build took them */
+	bool starting;                 /* this build is a start */
+	bool missed;                   /* it read a skill: keep them again */
+};
+
+static void *open_state(const struct sfs_source_args *a)
+{
+	struct dir_source *d = calloc(1, sizeof(*d));
+
+	if (d && sfs_source_owned_copy(a, &d->own) < 0) {
+		sfs_source_owned_free(&d->own);
+		free(d);
+		d = NULL;
+	}
+	return d;
+}
+
+static void release(struct sfs_source *src)
+{
+	struct dir_source *d = src->state;
+
+	if (!d)
+		return;   /* the docs folder's */
+	sfs_kept_units_free(d->kept);
+	sfs_source_owned_free(&d->own);
+	free(d);
+	src->state = NULL;
+}
+
+static void units_for(unsigned idx, bool strict, unsigned trust,
+                      unsigned max_depth, size_t max_files,
+                      struct timespec made, struct sfs_kept_for *f)
+{
+	*f = (struct sfs_kept_for){
+		.place = "folder-units", .strict = strict, .trust = trust,
+		.max_depth = max_depth, .max_files = max_files, .root = idx,
+		.made = made,
+	};
+}
+
+/* What a former mount kept of the root's units, into d->kept; *made:
+ * when that mount started.  A file that is not what this program wrote
+ * under its key is a warning and ignored. */
+static int take_kept(struct dir_source *d, struct sfs_scan *s, unsigned idx,
+                     struct timespec *made)
+{
+	struct sfs_kept_for f;
+	uint8_t key[SFS_CACHE_KEY_LEN];
+
+	units_for(idx, s->strict, s->trust, s->max_depth, s->max_files,
+	          (struct timespec){ 0, 0 }, &f);
+	if (sfs_cache_key(d->own.cache_dir, key) < 0)
+		return 0;   /* nothing can be kept */
+	int rc = sfs_kept_units_load(d->own.cache_dir, d->own.url, key, &f,
+	                             &d->kept);
+	*made = f.made;
+	if (rc == -EBADMSG)
+		return sfs_diag_add(s->global, SFS_WARNING, d->own.url, 0, 0,
+		                    "", "the skills kept in the cache folder "
+		                    "(%s/folder-units) are not used: not "
+		                    "written by this program under its key "
+		                    "(corrupt or forged); every skill is read "
+		                    "again", d->own.cache_dir);
+	return rc == -ENOMEM ? rc : 0;
+}
+
+/* Whether a start should keep the units again for the skills found from
+ * `first` on: one was read that a kept unit could stand for next time (a
+ * new one, changed, or one too fresh to be believed).  A unit stat
+ * cannot prove (a symlink inside, a finding of the listing) is read at
+ * every start: not a reason. */
+static bool read_one(const struct dir_source *d, const struct sfs_scan *s,
+                     size_t first)
+{
+	for (size_t i = first; i < s->nfound; i++) {
+		const struct sfs_found *f = &s->found[i];
+		const struct sfs_unit *u = sfs_kept_units_find(d->kept, f->dir,
+		                                               NULL);
+		if (!f->same && (!u || u->statable))
+			return true;
+	}
+	return false;
+}
+
 static int discover(const struct sfs_source *src, struct sfs_scan *s,
                     unsigned idx, bool *exists)
 {
-	return sfs_scan_root(s, src->root, idx, exists);
+	struct dir_source *d = src->state;
+
+	if (!d || !d->own.cache_dir || s->reuse)
+		return sfs_scan_root(s, src->root, idx, exists);
+	struct timespec made = { 0, 0 };
+	int rc = take_kept(d, s, idx, &made);
+	if (rc < 0)
+		return rc;
+	struct sfs_scan was = *s;
+	size_t first = s->nfound;
+	d->starting = true;
+	if (d->kept) {
+		s->kept = d->kept;
+		s->unit_if_unchanged = sfs_unit_if_unchanged;
+		s->trusted = sfs_ms_before(made, s->ctime_margin_ms);
+	}
+	rc = sfs_scan_root(s, src->root, idx, exists);
+	s->kept = was.kept;
+	s->unit_if_unchanged = was.unit_if_unchanged;
+	s->trusted = was.trusted;
+	d->missed = rc == 0 && read_one(d, s, first);
+	return rc;
+}
+
+/* After a start that read a skill no former mount's unit stood for: the
+ * root's units kept for the next start, in place of the former ones.  As
+ * a git root's (git.c), not after a rebuild, whose new generation would
+ * wait for the file. */
+static void built(const struct sfs_source *src, const struct sfs_catalog *cat,
+                  unsigned idx)
+{
+	struct dir_source *d = src->state;
+	struct sfs_kept_for f;
+	uint8_t key[SFS_CACHE_KEY_LEN];
+
+	if (!d)
+		return;
+	/* the catalog holds its own references */
+	sfs_kept_units_free(d->kept);
+	d->kept = NULL;
+	if (d->starting && d->missed &&
+	    sfs_cache_key(d->own.cache_dir, key) == 0) {
+		units_for(idx, cat->strict, cat->trust, cat->max_depth,
+		          cat->max_files, cat->started, &f);
+		/* a cache that cannot be written: the next start reads every
+		 * skill, as this one did */
+		(void)sfs_kept_units_save(d->own.cache_dir, d->own.url, key,
+		                          &f, cat->units, cat->nunits);
+	}
+	d->starting = d->missed = false;
 }
 
 static int list(const struct sfs_source *src, struct sfs_scan *s,
@@ -197,6 +340,7 @@ const struct sfs_source_ops sfs_source_dir = {
 	.kind = "folder",
 	.caps = SFS_SOURCE_WATCHED,
 	.lock = SFS_LOCK_SKILLS,
+	.open = open_state,
 	.discover = discover,
 	.list = list,
 	.open_skill_md = open_skill_md,
@@ -204,4 +348,6 @@ const struct sfs_source_ops sfs_source_dir = {
 	.open_file = open_file,
 	.pin = pin,
 	.check_pinned = check_pinned,
+	.built = built,
+	.release = release,
 };

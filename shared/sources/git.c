@@ -42,7 +42,7 @@
 #include "git_big.h"
 #include "git_blobs.h"
 #include "git_digests.h"
-#include "git_units.h"
+#include "kept_units.h"
 #include "git_names.h"
 #include "git_verify.h"
 #include "sshsig.h"
@@ -90,9 +90,9 @@ struct git_source {
 	gid_t gid;
 	bool ready;                 /* discover resolved the commit */
 	struct sfs_git_big *big;    /* big blobs' bytes for reads; owned */
-	/* The units a former mount kept (git_units.c), read by a build
+	/* The units a former mount kept (kept_units.c), read by a build
 	 * with no previous catalog; owned until the build took them. */
-	struct sfs_git_units *kept;
+	struct sfs_kept_units *kept;
 	bool starting;              /* this build is such a one */
 	bool missed;                /* a skill was read: keep them again */
 };
@@ -115,7 +115,7 @@ static void free_state(struct git_source *g)
 		pthread_mutex_destroy(&g->handles[i].lock);
 	}
 	sfs_git_digests_close(g->digests);
-	sfs_git_units_free(g->kept);
+	sfs_kept_units_free(g->kept);
 	sfs_git_big_free(g->big);
 	pthread_mutex_destroy(&g->lock);
 	pthread_mutex_destroy(&g->digests_lock);
@@ -438,11 +438,11 @@ static struct sfs_unit *same_tree(const struct finder *w, const char *dir,
 }
 
 /* The unit a former mount kept of the skill folder dir listed from this
- * very tree (git_units.c), or NULL; the build's copy is a miss. */
+ * very tree (kept_units.c), or NULL; the build's copy is a miss. */
 static struct sfs_unit *kept_tree(const struct finder *w, const char *dir,
                                   const git_oid *id)
 {
-	struct sfs_unit *u = sfs_git_units_find(w->g->kept, dir, id->id);
+	struct sfs_unit *u = sfs_kept_units_find(w->g->kept, dir, id->id);
 
 	if (!u)
 		w->g->missed = true;
@@ -575,11 +575,12 @@ static int find_skills(struct git_source *g, struct sfs_scan *s,
 }
 
 static void units_for(const struct git_source *g, bool strict,
-                      unsigned max_depth, size_t max_files, unsigned idx,
-                      struct sfs_git_units_for *f)
+                      unsigned trust, unsigned max_depth, size_t max_files,
+                      unsigned idx, struct sfs_kept_for *f)
 {
-	*f = (struct sfs_git_units_for){
-		.strict = strict, .max_depth = max_depth,
+	*f = (struct sfs_kept_for){
+		.place = "git-units", .strict = strict, .trust = trust,
+		.max_depth = max_depth,
 		.max_files = max_files, .time = g->time, .uid = g->uid,
 		.gid = g->gid, .root = idx,
 	};
@@ -590,17 +591,19 @@ static void units_for(const struct git_source *g, bool strict,
  * what this program wrote under its key is a warning and ignored. */
 static int take_kept(struct git_source *g, struct sfs_scan *s, unsigned idx)
 {
-	struct sfs_git_units_for f;
-	uint8_t key[SFS_GIT_UNITS_KEY_LEN];
+	struct sfs_kept_for f;
+	uint8_t key[SFS_CACHE_KEY_LEN];
 
 	g->missed = false;
 	g->starting = true;
-	sfs_git_units_free(g->kept);
+	sfs_kept_units_free(g->kept);
 	g->kept = NULL;
 	if (!g->own.cache_dir || !sfs_git_digests_key(g->digests, key))
 		return 0;
-	units_for(g, s->strict, s->max_depth, s->max_files, idx, &f);
-	int rc = sfs_git_units_load(g->own.cache_dir, g->own.url, key, &f, &g->kept);
+	units_for(g, s->strict, s->trust, s->max_depth, s->max_files, idx,
+	          &f);
+	int rc = sfs_kept_units_load(g->own.cache_dir, g->own.url, key, &f,
+	                             &g->kept);
 	if (rc == -EBADMSG)
 		return sfs_diag_add(s->global, SFS_WARNING, g->own.url, 0, 0, "",
 		                    "the skills kept in the cache folder "
@@ -621,23 +624,23 @@ static void built(const struct sfs_source *src, const struct sfs_catalog *cat,
                   unsigned idx)
 {
 	struct git_source *g = src->state;
-	struct sfs_git_units_for f;
-	uint8_t key[SFS_GIT_UNITS_KEY_LEN];
+	struct sfs_kept_for f;
+	uint8_t key[SFS_CACHE_KEY_LEN];
 
 	if (!g || !g->ready)
 		return;
 	pthread_mutex_lock(&g->lock);
 	/* the catalog holds its own references */
-	sfs_git_units_free(g->kept);
+	sfs_kept_units_free(g->kept);
 	g->kept = NULL;
 	if (g->starting && g->missed && g->own.cache_dir && g->digests &&
 	    sfs_git_digests_key(g->digests, key)) {
-		units_for(g, cat->strict, cat->max_depth, cat->max_files, idx,
-		          &f);
+		units_for(g, cat->strict, cat->trust, cat->max_depth,
+		          cat->max_files, idx, &f);
 		/* a cache that cannot be written: the next start reads every
 		 * skill, as this one did */
-		(void)sfs_git_units_save(g->own.cache_dir, g->own.url, key, &f,
-		                         cat->units, cat->nunits);
+		(void)sfs_kept_units_save(g->own.cache_dir, g->own.url, key,
+		                          &f, cat->units, cat->nunits);
 	}
 	g->missed = false;
 	pthread_mutex_unlock(&g->lock);

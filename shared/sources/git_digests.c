@@ -18,13 +18,13 @@
  *
  * What it says is published in index.json without reading the blob, so
  * a record is believed only when its MAC (HMAC-SHA256 of the rest, cut
- * to 16 bytes) checks under the key in git-digests.key: 32 random bytes
- * made once, 0600, that only the daemon's user can read.  A record put
- * there by anyone else (a foreign or copied cache, a file another
- * account could write) is ignored, and its blob read and hashed again.
- * A digest cannot be checked against the blob id without reading the
- * blob, which is what the file saves; the user the daemon runs as can
- * forge a record, as they could change the daemon itself.
+ * to 16 bytes) checks under the cache folder's key (cache_key.c): 32
+ * random bytes made once, 0600, that only the daemon's user can read.
+ * A record put there by anyone else (a foreign or copied cache, a file
+ * another account could write) is ignored, and its blob read and
+ * hashed again.  A digest cannot be checked against the blob id without
+ * reading the blob, which is what the file saves; the user the daemon
+ * runs as can forge a record, as they could change the daemon itself.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,7 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,7 +44,7 @@
 #include "trust.h"
 
 #define MAGIC "skillsfs git digests 2\n"
-#define KEY_LEN 32
+#define KEY_LEN SFS_CACHE_KEY_LEN
 #define MAC_LEN 16
 #define MAGIC_LEN (sizeof(MAGIC) - 1)
 
@@ -137,49 +136,6 @@ static bool genuine(struct sfs_git_digests *d, const struct record *r)
 	return memcmp(mac, r->mac, MAC_LEN) == 0;
 }
 
-/* The key of path (KEY_LEN bytes, a regular file of ours that no one
- * else may read or write), into key. */
-static int read_key(const char *path, uint8_t key[KEY_LEN])
-{
-	struct stat st;
-	int fd = sfs_cache_open_read(path);
-	int rc = fd < 0 ? fd : 0;
-
-	if (rc == 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
-	                st.st_uid != geteuid() || (st.st_mode & 077) ||
-	                st.st_size != KEY_LEN ||
-	                pread(fd, key, KEY_LEN, 0) != KEY_LEN))
-		rc = -EPERM;
-	if (fd >= 0)
-		close(fd);
-	return rc;
-}
-
-/* A new key at path, written aside and linked into place, so that two
- * mounts starting at once agree on the one that got there first. */
-static int make_key(const char *path, uint8_t key[KEY_LEN])
-{
-	char *tmp = NULL;
-	int rc = asprintf(&tmp, "%s.new-%d", path, (int)gettid()) < 0 ?
-	         -ENOMEM : 0;
-
-	if (rc == 0 && getrandom(key, KEY_LEN, 0) != KEY_LEN)
-		rc = -EIO;
-	if (rc == 0) {
-		int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC |
-		              O_NOFOLLOW, 0600);
-		rc = fd < 0 ? -errno :
-		     write(fd, key, KEY_LEN) == KEY_LEN ? 0 : -EIO;
-		if (fd >= 0)
-			close(fd);
-		if (rc == 0 && link(tmp, path) < 0 && errno != EEXIST)
-			rc = -errno;
-		unlink(tmp);
-	}
-	free(tmp);
-	return rc < 0 ? rc : read_key(path, key);
-}
-
 /* Reads what fd holds after its header into the table. */
 static void load(struct sfs_git_digests *d, int fd, off_t size)
 {
@@ -247,16 +203,11 @@ struct sfs_git_digests *sfs_git_digests_open(const char *cache_dir)
 		free(d);
 		return NULL;
 	}
-	if (cache_dir && asprintf(&path, "%s/git-digests.key", cache_dir) >= 0) {
-		/* without the file, digests are kept for this build only */
-		bool keyed = sfs_cache_mkdirs(path) == 0 &&
-		             (read_key(path, d->key) == 0 ||
-		              make_key(path, d->key) == 0);
-		path[strlen(path) - strlen(".key")] = '\0';
-		if (keyed) {
-			hmac_sha256_set_key(&d->mac, KEY_LEN, d->key);
-			open_file(d, path);
-		}
+	/* without the key, digests are kept for this build only */
+	if (cache_dir && sfs_cache_key(cache_dir, d->key) == 0 &&
+	    asprintf(&path, "%s/git-digests", cache_dir) >= 0) {
+		hmac_sha256_set_key(&d->mac, KEY_LEN, d->key);
+		open_file(d, path);
 		free(path);
 	}
 	if (d->fd < 0)   /* records kept in memory only: any key will do */

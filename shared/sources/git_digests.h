@@ -27,7 +27,7 @@ void sfs_git_digests_add(struct sfs_git_digests *d,
                          const uint8_t sha256[32]);
 void sfs_git_digests_flush(struct sfs_git_digests *d);
 /* The key of the file's MACs (32 bytes) into key, for another file of
- * the cache that only this user may vouch for (git_units.c); false when
+ * the cache that only this user may vouch for (kept_units.c); false when
  * no file is kept. */
 bool sfs_git_digests_key(const struct sfs_git_digests *d, uint8_t key[32]);
 /* Flushes and frees; NULL is fine. */

@@ -1,28 +1,29 @@
 /*
- * git_units.c - a git root's skills as the last build made them (units,
- * unit.c), kept across mounts in the cache folder: git-units/HASH, HASH
- * naming the root's URL.
+ * kept_units.c - a root's skills as the last start built them (units,
+ * unit.c), kept across mounts in the cache folder: PLACE/HASH, PLACE the
+ * kind's folder (git-units, folder-units), HASH naming the root.
  *
- * Why: a second mount of an unchanged commit read every SKILL.md again,
+ * Why: a second mount of unchanged sources read every SKILL.md again,
  * parsed and validated it and ran the security pass over every file of
- * every skill (every blob looked up and inflated): 60% of its CPU at
- * 10,000 skills (BENCHMARKS.md).  A skill folder's tree id names every
- * byte below it, so the unit made of that tree is taken whole, as a
- * build does with the previous build's (git.c, same_tree).
+ * every skill: 60% of a git root's CPU at 10,000 skills (BENCHMARKS.md).
+ * The kind says when a kept unit still holds: a git skill folder's tree
+ * id names every byte below it (git.c); a folder's unit is taken when
+ * stat shows every entry as it was (unit.c, sfs_unit_if_unchanged), as a
+ * rebuild takes the previous build's.
  *
  * What a unit says is served as it is (its frontmatter, its findings,
  * its files' digests), so the file is believed only when it was written
  * by this very program (its build id: another version may validate
  * otherwise), for the same options the units depend on, and its MAC
- * (HMAC-SHA256 under the key of git-digests, which only the daemon's
- * user reads) checks; a unit is taken only for the folder and tree id it
- * was made from.  A file that fails is ignored whole, and every skill
- * read as on a first mount.
+ * (HMAC-SHA256 under the cache folder's key, which only the daemon's
+ * user reads) checks.  A file that fails is ignored whole, and every
+ * skill read as on a first mount.
  *
  * Layout: MAGIC, the MAC of everything after it, then the header (struct
- * head) and the units, each its tree id and its bytes (unit_file.c).  The
- * file is written whole (a temporary renamed into place) after a build
- * that read a skill it did not hold.
+ * head) and the units, each its tag and its bytes (unit_file.c).  The
+ * file is written whole (a temporary renamed into place) after a start
+ * that read a skill it did not hold; mounts sharing the cache replace it
+ * in turn, each with what it read.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -34,12 +35,12 @@
 #include <nettle/hmac.h>
 #include <nettle/sha2.h>
 
-#include "git_units.h"
 #include "grow.h"
+#include "kept_units.h"
 #include "snapshot.h"
 #include "trust.h"
 
-#define MAGIC "skillsfs git units 1\n"
+#define MAGIC "skillsfs units 2\n"
 #define MAGIC_LEN (sizeof(MAGIC) - 1)
 #define MAC_LEN 32
 #define MAX_FILE ((off_t)1 << 30)
@@ -51,39 +52,46 @@ struct head {
 	uint64_t max_files;
 	uint64_t max_depth;
 	uint64_t strict;
-	int64_t time_sec, time_nsec;   /* the commit's: every mtime */
+	uint64_t trust;
+	int64_t time_sec, time_nsec;   /* a commit's: every mtime */
 	uint64_t uid, gid;
 	uint64_t root;
+	/* not compared: */
+	int64_t made_sec, made_nsec;
 	uint64_t count;
 };
 
 struct kept {
-	uint8_t id[SFS_GIT_ID_LEN];
+	uint8_t tag[SFS_KEPT_TAG_LEN];
 	struct sfs_unit *unit;
 };
 
-struct sfs_git_units {
+struct sfs_kept_units {
 	struct kept *v;     /* sorted by dir */
 	size_t n;
 };
 
-static void head_of(struct head *h, const struct sfs_git_units_for *f)
+static void head_of(struct head *h, const struct sfs_kept_for *f)
 {
 	memset(h, 0, sizeof(*h));
 	h->program_len = sfs_program_id(h->program);
 	h->max_files = f->max_files;
 	h->max_depth = f->max_depth;
 	h->strict = f->strict;
+	h->trust = f->trust;
 	h->time_sec = f->time.tv_sec;
 	h->time_nsec = f->time.tv_nsec;
 	h->uid = f->uid;
 	h->gid = f->gid;
 	h->root = f->root;
+	h->made_sec = f->made.tv_sec;
+	h->made_nsec = f->made.tv_nsec;
 }
 
-/* cache_dir/git-units/HASH, HASH the first 16 bytes of the URL's SHA-256
+/* cache_dir/PLACE/HASH, HASH the first 16 bytes of the name's SHA-256
  * in hex; malloc'd, or NULL. */
-static char *path_of(const char *cache_dir, const char *url)
+static char *path_of(const char *cache_dir, const char *place,
+                     const char *name)
 {
 	struct sha256_ctx c;
 	uint8_t d[SHA256_DIGEST_SIZE];
@@ -91,24 +99,24 @@ static char *path_of(const char *cache_dir, const char *url)
 	char *p = NULL;
 
 	sha256_init(&c);
-	sha256_update(&c, strlen(url), (const uint8_t *)url);
+	sha256_update(&c, strlen(name), (const uint8_t *)name);
 	sha256_digest(&c, sizeof(d), d);
 	for (int i = 0; i < 16; i++)
 		snprintf(hex + 2 * i, 3, "%02x", d[i]);
-	return asprintf(&p, "%s/git-units/%s", cache_dir, hex) < 0 ? NULL : p;
+	return asprintf(&p, "%s/%s/%s", cache_dir, place, hex) < 0 ? NULL : p;
 }
 
-static void mac_of(const uint8_t key[SFS_GIT_UNITS_KEY_LEN], const char *p,
+static void mac_of(const uint8_t key[SFS_CACHE_KEY_LEN], const char *p,
                    size_t n, uint8_t mac[MAC_LEN])
 {
 	struct hmac_sha256_ctx c;
 
-	hmac_sha256_set_key(&c, SFS_GIT_UNITS_KEY_LEN, key);
+	hmac_sha256_set_key(&c, SFS_CACHE_KEY_LEN, key);
 	hmac_sha256_update(&c, n, (const uint8_t *)p);
 	hmac_sha256_digest(&c, MAC_LEN, mac);
 }
 
-void sfs_git_units_free(struct sfs_git_units *k)
+void sfs_kept_units_free(struct sfs_kept_units *k)
 {
 	if (!k)
 		return;
@@ -119,8 +127,8 @@ void sfs_git_units_free(struct sfs_git_units *k)
 }
 
 /* The units of body (n bytes after the MAC) into k; false when they are
- * not units of a git root, in order. */
-static bool parse(struct sfs_git_units *k, const char *p, size_t n,
+ * not units of the root, in order. */
+static bool parse(struct sfs_kept_units *k, const char *p, size_t n,
                   const struct head *want)
 {
 	struct head h;
@@ -130,23 +138,23 @@ static bool parse(struct sfs_git_units *k, const char *p, size_t n,
 	memcpy(&h, p, sizeof(h));
 	p += sizeof(h);
 	n -= sizeof(h);
-	if (h.count > n / (SFS_GIT_ID_LEN + 16) ||
+	if (h.count > n / (SFS_KEPT_TAG_LEN + 16) ||
 	    !(k->v = calloc(h.count ? h.count : 1, sizeof(*k->v))))
 		return false;
 	for (k->n = 0; k->n < h.count; k->n++) {
 		struct kept *e = &k->v[k->n];
 		size_t used;
-		if (n < SFS_GIT_ID_LEN)
+		if (n < SFS_KEPT_TAG_LEN)
 			return false;
-		memcpy(e->id, p, SFS_GIT_ID_LEN);
-		p += SFS_GIT_ID_LEN;
-		n -= SFS_GIT_ID_LEN;
+		memcpy(e->tag, p, SFS_KEPT_TAG_LEN);
+		p += SFS_KEPT_TAG_LEN;
+		n -= SFS_KEPT_TAG_LEN;
 		e->unit = sfs_unit_load(p, n, &used);
 		if (!e->unit)
 			return false;
 		p += used;
 		n -= used;
-		if (e->unit->root != want->root || e->unit->skill.plugin ||
+		if (e->unit->root != want->root ||
 		    (k->n && strcmp(k->v[k->n - 1].unit->dir,
 		                    e->unit->dir) >= 0)) {
 			k->n++;
@@ -179,13 +187,12 @@ static int read_whole(const char *path, char **text, size_t *len)
 	return rc;
 }
 
-int sfs_git_units_load(const char *cache_dir, const char *url,
-                       const uint8_t key[SFS_GIT_UNITS_KEY_LEN],
-                       const struct sfs_git_units_for *f,
-                       struct sfs_git_units **out)
+int sfs_kept_units_load(const char *cache_dir, const char *name,
+                        const uint8_t key[SFS_CACHE_KEY_LEN],
+                        struct sfs_kept_for *f, struct sfs_kept_units **out)
 {
 	struct head want;
-	char *path = path_of(cache_dir, url), *text = NULL;
+	char *path = path_of(cache_dir, f->place, name), *text = NULL;
 	size_t len = 0;
 	uint8_t mac[MAC_LEN];
 
@@ -209,18 +216,21 @@ int sfs_git_units_load(const char *cache_dir, const char *url,
 	    memcmp(text, MAGIC, MAGIC_LEN) != 0) {
 		n = 0;
 		rc = -EBADMSG;
-	} else if (memcmp(body, &want, offsetof(struct head, count)) != 0) {
+	} else if (memcmp(body, &want, offsetof(struct head, made_sec)) != 0) {
 		rc = 0;   /* another program's, or other options: not ours */
 	} else {
 		mac_of(key, body, n, mac);
-		struct sfs_git_units *k = calloc(1, sizeof(*k));
+		struct sfs_kept_units *k = calloc(1, sizeof(*k));
 		if (!k)
 			rc = -ENOMEM;
 		else if (memcmp(mac, text + MAGIC_LEN, MAC_LEN) != 0 ||
 		         !parse(k, body, n, &want)) {
-			sfs_git_units_free(k);
+			sfs_kept_units_free(k);
 			rc = -EBADMSG;
 		} else {
+			struct head h;
+			memcpy(&h, body, sizeof(h));
+			f->made = (struct timespec){ h.made_sec, h.made_nsec };
 			*out = k;
 		}
 	}
@@ -233,20 +243,21 @@ static int cmp_dir(const void *key, const void *elem)
 	return strcmp(key, ((const struct kept *)elem)->unit->dir);
 }
 
-struct sfs_unit *sfs_git_units_find(const struct sfs_git_units *k,
-                                    const char *dir,
-                                    const uint8_t id[SFS_GIT_ID_LEN])
+struct sfs_unit *sfs_kept_units_find(const struct sfs_kept_units *k,
+                                     const char *dir,
+                                     const uint8_t tag[SFS_KEPT_TAG_LEN])
 {
 	const struct kept *e = k ? bsearch(dir, k->v, k->n, sizeof(*k->v),
 	                                   cmp_dir) : NULL;
 
-	return e && memcmp(e->id, id, SFS_GIT_ID_LEN) == 0 ? e->unit : NULL;
+	return e && (!tag || memcmp(e->tag, tag, SFS_KEPT_TAG_LEN) == 0) ?
+	       e->unit : NULL;
 }
 
-int sfs_git_units_save(const char *cache_dir, const char *url,
-                       const uint8_t key[SFS_GIT_UNITS_KEY_LEN],
-                       const struct sfs_git_units_for *f,
-                       struct sfs_unit *const *units, size_t nunits)
+int sfs_kept_units_save(const char *cache_dir, const char *name,
+                        const uint8_t key[SFS_CACHE_KEY_LEN],
+                        const struct sfs_kept_for *f,
+                        struct sfs_unit *const *units, size_t nunits)
 {
 	struct head h;
 	char *out = NULL, *path = NULL;
@@ -257,17 +268,19 @@ int sfs_git_units_save(const char *cache_dir, const char *url,
 	len = MAGIC_LEN + MAC_LEN + sizeof(h);
 	for (size_t i = 0; rc == 0 && i < nunits; i++) {
 		const struct sfs_unit *u = units[i];
-		if (u->root != f->root || u->skill.plugin)
+		if (u->root != f->root)
 			continue;
-		rc = sfs_grow(&out, &cap, len + SFS_GIT_ID_LEN, 1);
+		rc = sfs_grow(&out, &cap, len + SFS_KEPT_TAG_LEN, 1);
 		if (rc < 0)
 			break;
-		memcpy(out + len, u->self.version.id, SFS_GIT_ID_LEN);
-		len += SFS_GIT_ID_LEN;
+		_Static_assert(sizeof(u->self.version.id) >= SFS_KEPT_TAG_LEN,
+		               "a tag fits a version");
+		memcpy(out + len, u->self.version.id, SFS_KEPT_TAG_LEN);
+		len += SFS_KEPT_TAG_LEN;
 		rc = sfs_unit_save(u, &out, &len, &cap);
 		h.count++;
 	}
-	if (rc == 0 && !(path = path_of(cache_dir, url)))
+	if (rc == 0 && !(path = path_of(cache_dir, f->place, name)))
 		rc = -ENOMEM;
 	if (rc == 0) {
 		memcpy(out, MAGIC, MAGIC_LEN);
