@@ -329,6 +329,14 @@ char *sfs_mcp_listing_path(const char *state, const char *hex);
 char *sfs_mcp_current_path(const char *state);
 char *sfs_mcp_mismatch_path(const char *state, const uint8_t sha256[32]);
 #define SFS_MCP_MISMATCH_PREFIX "mismatch-"
+/* Records (or, bad false: forgets) that want->uri's bytes did not match
+ * the listing, for status.json, in the record of its digest in the
+ * server's folder `state`: the size and digest it got, or (field set) the
+ * first frontmatter field in which a SKILL.md differs (mcp_fetch.c; the
+ * well-known kind keeps its records so too). */
+void sfs_mcp_note_mismatch(const char *state, const struct sfs_mcp_file *want,
+                           off_t got_size, const uint8_t got[32],
+                           const char *field, bool bad);
 /* Records for status.json that the cache entry of `want` is in the way
  * of its verified bytes (why: which, and why it stays), in the record a
  * mismatch would have (source_mcp_fetch.c).  0 or -errno. */

@@ -26,23 +26,19 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <nettle/sha2.h>
 
 #include "grow.h"
 #include "mcp_client/client.h"
 #include "snapshot.h"
-#include "sealed.h"
 #include "source.h"
 #include "trust.h"
+#include "verified.h"
 
 #define HEX_LEN 64
 
@@ -52,22 +48,6 @@ struct mcp_skill {
 	const cJSON *entry;     /* in the listing */
 	uint8_t id[32];         /* digest of the entry */
 };
-
-/* The verified bytes of a cache file, copied into a sealed memfd. */
-struct sealed {
-	uint8_t sha256[32];
-	int fd;                 /* no write, no size change, ever */
-	size_t len;
-	uint64_t used;          /* when last opened, in opens of the source */
-};
-
-/* The memory and the descriptors sealed copies of one source (one
- * generation) may hold: past either, the least recently opened go, and
- * are hashed again at their next open.  (The mount holds up to 1,024
- * more descriptors for pinned folder files, of at least 8,192 it raises
- * its limit to where it can.) */
-#define SEALED_BUDGET (64u << 20)
-#define SEALED_FILES 256
 
 struct mcp_source {
 	struct sfs_source_owned own;   /* url: the root as configured;
@@ -88,12 +68,11 @@ struct mcp_source {
 	uid_t uid;
 	gid_t gid;
 	bool ready;
-	pthread_mutex_t lock;   /* guards bad and sealed */
+	pthread_mutex_t lock;   /* guards bad */
 	uint8_t (*bad)[32];     /* digests a read found not served as listed */
 	size_t nbad, capbad;
-	struct sealed *sealed;  /* cache files verified since the build */
-	size_t nsealed, capsealed, sealed_bytes;
-	uint64_t opens;
+	struct sfs_verified verified;   /* cache files verified since the
+	                                   build, as sealed copies */
 	/* A connection kept for the reads' fetches: a handshake per read
 	 * cost more than the read (scripts/bench-mcp-source, every SKILL.md
 	 * of 1,000 read through a fresh mount: 3,566 ms with a connection
@@ -144,9 +123,7 @@ static void free_state(struct mcp_source *m)
 	}
 	free(m->skills);
 	free(m->bad);
-	for (size_t i = 0; i < m->nsealed; i++)
-		close(m->sealed[i].fd);
-	free(m->sealed);
+	sfs_verified_free(&m->verified);
 	cJSON_Delete(m->doc);
 	sfs_mcp_client_close(m->client);
 	pthread_mutex_destroy(&m->client_lock);
@@ -172,6 +149,7 @@ static void *open_state(const struct sfs_source_args *a)
 		return NULL;
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_mutex_init(&m->client_lock, NULL);
+	sfs_verified_init(&m->verified);
 	if (a->version)
 		snprintf(m->keep, sizeof(m->keep), "%s", a->version);
 	if (sfs_source_owned_copy(a, &m->own) < 0 ||
@@ -717,187 +695,13 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 
 /* ---- reads ------------------------------------------------------------------ */
 
-/* Removes f's file from the cache: its bytes are not the ones named. */
-static void unlink_blob(const struct mcp_source *m, const struct sfs_file *f)
-{
-	char *path = sfs_mcp_blob_path(m->own.cache_dir, f->sha256);
-
-	if (path)
-		sfs_cache_unlink(path);
-	free(path);
-}
-
-/*
- * Verified bytes are served from a copy the daemon holds, sealed, never
- * from the cache file itself after the check: the cache folder is the
- * user's, and a writable shared mapping of a cache file changes its bytes
- * without a write(2), and without changing its ctime after its first
- * store to each page, so no stat of the file can prove it unchanged since
- * it was hashed.  The copy is made while the file is hashed (the bytes
- * hashed are the bytes copied), into a memfd sealed against writes,
- * shrinking and growing; later opens of the same file reopen that memfd.
- * Measured (scripts/bench-mcp-bigfile: an 8 MiB file read through a fresh
- * mount with -o retain=0, 32 reads of 256 KiB, each an open): hashing at
- * every open took 391 ms, the ctime shortcut this replaces 14-17 ms, the
- * sealed copy 19-20 ms (BENCHMARKS.md).
- */
-
-/* A descriptor of its own (its own offset) of the sealed copy fd. */
-static int reopen_sealed(int fd)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	int own = open(path, O_RDONLY | O_CLOEXEC);
-	return own >= 0 ? own : fcntl(fd, F_DUPFD_CLOEXEC, 3);
-}
-
-/* A descriptor of the sealed copy of `sha256`, or -1 when none is held. */
-static int open_sealed(struct mcp_source *m, const uint8_t sha256[32])
-{
-	int fd = -1;
-
-	pthread_mutex_lock(&m->lock);
-	for (size_t i = 0; fd < 0 && i < m->nsealed; i++)
-		if (memcmp(m->sealed[i].sha256, sha256, 32) == 0) {
-			m->sealed[i].used = ++m->opens;
-			fd = reopen_sealed(m->sealed[i].fd);
-		}
-	pthread_mutex_unlock(&m->lock);
-	return fd;
-}
-
-/* Drops the least recently opened copies until one more of len bytes
- * fits. */
-static void make_room(struct mcp_source *m, size_t len)
-{
-	while (m->nsealed && (m->sealed_bytes + len > SEALED_BUDGET ||
-	                      m->nsealed >= SEALED_FILES)) {
-		size_t old = 0;
-		for (size_t i = 1; i < m->nsealed; i++)
-			if (m->sealed[i].used < m->sealed[old].used)
-				old = i;
-		close(m->sealed[old].fd);
-		m->sealed_bytes -= m->sealed[old].len;
-		m->sealed[old] = m->sealed[--m->nsealed];
-	}
-}
-
-/* Keeps the sealed copy fd (taken) of `sha256`; closes it when it
- * cannot. */
-static void keep_sealed(struct mcp_source *m, const uint8_t sha256[32],
-                        int fd, size_t len)
-{
-	pthread_mutex_lock(&m->lock);
-	make_room(m, len);
-	if (len <= SEALED_BUDGET &&
-	    sfs_grow(&m->sealed, &m->capsealed, m->nsealed + 1,
-	             sizeof(*m->sealed)) == 0) {
-		struct sealed *s = &m->sealed[m->nsealed++];
-		memcpy(s->sha256, sha256, 32);
-		s->fd = fd;
-		s->len = len;
-		s->used = ++m->opens;
-		m->sealed_bytes += len;
-		fd = -1;
-	}
-	pthread_mutex_unlock(&m->lock);
-	if (fd >= 0)
-		close(fd);
-}
-
-/* Copies the open cache file into a new memfd while hashing what it
- * copies: the memfd, sealed, when those bytes are f's; -ENOENT when they
- * are not, another -errno when no copy can be made. */
-static int seal_copy(int from, const struct sfs_file *f)
-{
-	int fd = sfs_sealed_new("skillsfs-verified");
-	struct sha256_ctx ctx;
-	char buf[65536];
-	off_t at = 0;
-	int rc = fd < 0 ? fd : 0;
-
-	sha256_init(&ctx);
-	if (rc == 0 && f->size > 0 && ftruncate(fd, f->size) < 0)
-		rc = -errno;
-	while (rc == 0 && at <= f->size) {
-		ssize_t n = pread(from, buf, sizeof(buf), at);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			rc = n < 0 ? -errno : 0;
-			break;
-		}
-		if (at + n > f->size) {
-			rc = -ENOENT;   /* grew since its size was looked at */
-			break;
-		}
-		sha256_update(&ctx, (size_t)n, (const uint8_t *)buf);
-		rc = sfs_write_full(fd, at, buf, (size_t)n);
-		at += n;
-	}
-	uint8_t sum[32];
-	sha256_digest(&ctx, sizeof(sum), sum);
-	if (rc == 0 && (at != f->size || memcmp(sum, f->sha256, 32) != 0))
-		rc = -ENOENT;
-	if (rc == 0)
-		rc = sfs_seal(fd);
-	if (rc < 0 && fd >= 0)
-		close(fd);
-	return rc < 0 ? rc : fd;
-}
-
-/* The open cache file's bytes, verified against f, hashed whole: a
- * sealed copy's descriptor, or the file's own when no copy can be made
- * (then hashed at every open); -ENOENT when they are not f's. */
-static int verify_blob(struct mcp_source *m, int fd, const struct sfs_file *f)
-{
-	struct stat st;
-	uint8_t sum[32];
-	off_t len;
-
-	if (fstat(fd, &st) < 0 || st.st_size != f->size)
-		return -ENOENT;
-	int copy = seal_copy(fd, f);
-	if (copy == -ENOENT)
-		return -ENOENT;
-	if (copy >= 0) {
-		int own = reopen_sealed(copy);
-		int err = errno;
-		keep_sealed(m, f->sha256, copy, (size_t)f->size);
-		return own >= 0 ? own : -err;
-	}
-	/* no memfd (out of memory, or descriptors): hashed now, served
-	 * from the file */
-	if (sfs_sha256_fd(fd, sum, &len) < 0 || len != f->size ||
-	    memcmp(sum, f->sha256, 32) != 0)
-		return -ENOENT;
-	int own = lseek(fd, 0, SEEK_SET) == 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 3)
-	                                      : -1;
-	return own >= 0 ? own : -EIO;
-}
-
-/*
- * Removes what is at a blob's name and is not a file (a symlink, a FIFO,
- * an empty folder): 0, or -errno.  A folder that holds anything is left
- * as it is: it is no cache's, and is said (-ENOTEMPTY).
- */
-static int unblock(const char *path)
-{
-	if (unlink(path) == 0 || errno == ENOENT)
-		return 0;
-	if (errno != EISDIR && errno != EPERM)
-		return -errno;
-	return rmdir(path) == 0 || errno == ENOENT ? 0 : -errno;
-}
-
 /*
  * The verified bytes of f in the cache: a descriptor, or -ENOENT when the
  * cache does not hold them.  The cache folder is the user's, writable by
  * whatever runs as the user (an agent's scripts too), so the bytes are
  * verified before they are served, as SEP-2640 asks of a cache that
  * others can write to, and served from the sealed copy made while they
- * were (verify_blob): a file whose digest is not its name is
+ * were (verified.c): a file whose digest is not its name is
  * removed, to be fetched again, and so is anything else found at its
  * name (a symlink, a folder): -ENOENT then too.  -EEXIST when what is in
  * the way cannot be removed (*blocked: why, malloc'd).
@@ -906,35 +710,16 @@ static int open_blob(struct mcp_source *m, const struct sfs_file *f,
                      char **blocked)
 {
 	*blocked = NULL;
-	int sealed = open_sealed(m, f->sha256);
-	if (sealed >= 0)
-		return sealed;
+	int fd = sfs_verified_reopen(&m->verified, f->sha256);
+	if (fd >= 0)
+		return fd;
 	char *path = sfs_mcp_blob_path(m->own.cache_dir, f->sha256);
 	if (!path)
 		return -ENOMEM;
-	/* O_NONBLOCK: a FIFO put in its place must not hang the read */
-	int fd = sfs_cache_open_read(path);
-	int err = fd < 0 ? -fd : 0;
-	if (fd < 0 && (err == ELOOP || err == EPERM)) {
-		/* a symlink, or not a regular file of the user's */
-		int rc = unblock(path);
-		if (rc < 0 && asprintf(blocked, "%s is in the way of its "
-		                       "verified bytes and cannot be removed "
-		                       "(%s)", path, strerror(-rc)) < 0)
-			*blocked = NULL;
-		free(path);
-		return rc < 0 ? -EEXIST : -ENOENT;
-	}
-	if (fd < 0) {
-		free(path);
-		return err == ENOENT ? -ENOENT : -EIO;
-	}
+	fd = sfs_verified_open(&m->verified, path, f->sha256, f->size,
+	                           blocked);
 	free(path);
-	int own = verify_blob(m, fd, f);
-	close(fd);
-	if (own == -ENOENT)
-		unlink_blob(m, f);
-	return own;
+	return fd;
 }
 
 static bool known_bad(struct mcp_source *m, const uint8_t sum[32])

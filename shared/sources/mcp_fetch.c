@@ -112,13 +112,11 @@ static int content_bytes(const cJSON *result, const char *uri, char **out,
 	return 0;
 }
 
-/* Records (or, when it matches now, forgets) that `uri`'s bytes did not
- * match the listing, for status.json: their size and digest, or (field
- * set) the first frontmatter field in which a SKILL.md differs. */
-static void note_mismatch(const char *state, const char *uri,
-                          const struct sfs_mcp_file *want, off_t got_size,
-                          const uint8_t got[32], const char *field, bool bad)
+void sfs_mcp_note_mismatch(const char *state, const struct sfs_mcp_file *want,
+                           off_t got_size, const uint8_t got[32],
+                           const char *field, bool bad)
 {
+	const char *uri = want->uri;
 	char lh[65], gh[65], *path, *text;
 
 	sfs_hex_encode(want->sha256, 32, lh);
@@ -273,8 +271,8 @@ static int fetch_with(struct sfs_mcp_client *c, const char *cache_dir,
 		snprintf(why, wlen, "%s: the server sent %zu bytes with sha256:%s"
 		         ", not the %lld bytes with sha256:%s it listed; not "
 		         "served", want->uri, len, gh, (long long)want->size, lh);
-		note_mismatch(state, want->uri, want, (off_t)len, got, NULL,
-		              true);
+		sfs_mcp_note_mismatch(state, want, (off_t)len, got, NULL,
+		                      true);
 		free(bytes);
 		return -EBADMSG;
 	}
@@ -285,12 +283,12 @@ static int fetch_with(struct sfs_mcp_client *c, const char *cache_dir,
 	if (field) {
 		snprintf(why, wlen, "%s: its frontmatter differs from the "
 		         "listing's in %s; not served", want->uri, field);
-		note_mismatch(state, want->uri, want, (off_t)len, got, field,
-		              true);
+		sfs_mcp_note_mismatch(state, want, (off_t)len, got, field,
+		                      true);
 		free(bytes);
 		return -EBADMSG;
 	}
-	note_mismatch(state, want->uri, want, (off_t)len, got, NULL, false);
+	sfs_mcp_note_mismatch(state, want, (off_t)len, got, NULL, false);
 	blob = sfs_mcp_blob_path(cache_dir, got);
 	rc = blob ? write_file(blob, bytes, len) : -ENOMEM;
 	if (rc < 0)

@@ -13,10 +13,12 @@
  * the update, since every build reads it; a package is fetched and
  * unpacked (wellknown/package.c) at the update, its files kept; every
  * other file is fetched at its first read.  Only verified bytes are
- * served: the cache's files are named by their digest and hashed into a
- * sealed memory file at each open (the cache folder is the user's).  A
- * file whose bytes are not those of its digest is an error for its
- * reader (EIO) and makes its skill invalid from the next build on; a
+ * served: the cache's files are named by their digest, and each is
+ * hashed at its first open by a generation into a sealed copy that serves
+ * it from then on (verified.c, as the MCP kind's: the cache folder is the
+ * user's).  A file whose bytes are not those of its digest is an error for
+ * its reader (EIO) and makes its skill invalid from the next build on,
+ * recorded as an MCP server's mismatch is, and pruned with it; a
  * SKILL.md or a package that does not match leaves its skill out at the
  * update, named in status.json.
  *
@@ -35,10 +37,10 @@
 
 #include "grow.h"
 #include "mcp_client/client.h"
-#include "sealed.h"
 #include "snapshot.h"
 #include "source.h"
 #include "trust.h"
+#include "verified.h"
 #include "wellknown/index.h"
 #include "wellknown/package.h"
 
@@ -145,35 +147,27 @@ static int read_cache(const char *path, off_t max, char **text, size_t *len,
 	return 0;
 }
 
-/* The verified bytes with this digest and size in the cache, as a sealed
- * memory file: a descriptor, -ENOENT when the cache does not hold them
- * (what is at their name but other bytes is removed), or -errno. */
-static int open_verified(const char *cache_dir, const uint8_t sha256[32],
-                         off_t size)
+/* The verified bytes with this digest and size in the cache, from the
+ * sealed copy v holds or one made now and kept in v (v NULL: not kept;
+ * verified.h): a descriptor, -ENOENT when the cache does not hold them
+ * (what is at their name but other bytes is removed), -EIO when what is
+ * in their way cannot be removed, or -errno. */
+static int open_verified(struct sfs_verified *v, const char *cache_dir,
+                         const uint8_t sha256[32], off_t size)
 {
-	char *path = blob_path(cache_dir, sha256), *data;
-	uint8_t sum[32];
-	struct stat st;
-	size_t len;
+	int fd = sfs_verified_reopen(v, sha256);
+	char *path, *blocked;
 
-	if (!path)
+	if (fd >= 0)
+		return fd;
+	if (!(path = blob_path(cache_dir, sha256)))
 		return -ENOMEM;
-	int rc = read_cache(path, SFS_WK_MAX_FILE_BYTES, &data, &len, &st);
-	if (rc == 0) {
-		sfs_sha256(data, len, sum);
-		if ((off_t)len != size || memcmp(sum, sha256, 32) != 0)
-			rc = -ENOENT;
-	}
-	if (rc == -ENOENT || rc == -ELOOP || rc == -EPERM || rc == -EFBIG)
-		sfs_cache_unlink(path);
+	fd = sfs_verified_open(v, path, sha256, size, &blocked);
+	free(blocked);
 	free(path);
-	if (rc < 0) {
-		free(data);
-		return rc == -ENOMEM ? rc : -ENOENT;
-	}
-	rc = sfs_sealed_copy("skillsfs-verified", data, len);
-	free(data);
-	return rc;
+	if (fd == -EEXIST)
+		return -EIO;
+	return fd >= 0 || fd == -ENOMEM ? fd : -ENOENT;
 }
 
 /* Keeps bytes whose digest was checked in the cache. */
@@ -257,7 +251,8 @@ static long long cached_size(const struct update *up,
 	free(path);
 	if (fd >= 0)
 		close(fd);
-	fd = size >= 0 ? open_verified(up->cache_dir, f->sha256, size) : -1;
+	fd = size >= 0 ? open_verified(NULL, up->cache_dir, f->sha256, size)
+	               : -1;
 	if (fd < 0)
 		return -1;
 	close(fd);
@@ -559,6 +554,8 @@ struct wk_source {
 	char keep[HEX_LEN + 1]; /* the listing to serve again, or "" */
 	char listing[HEX_LEN + 1];
 	cJSON *doc;
+	struct sfs_verified verified;   /* cache files verified since the
+	                                   build, as sealed copies */
 	struct timespec time;   /* the listing's: every entry's mtime */
 	uid_t uid;
 	gid_t gid;
@@ -574,6 +571,7 @@ static void release(struct sfs_source *src)
 	if (!w)
 		return;
 	cJSON_Delete(w->doc);
+	sfs_verified_free(&w->verified);
 	free(w->url);
 	free(w->location);
 	free(w->cache_dir);
@@ -591,6 +589,7 @@ static void *open_state(const struct sfs_source_args *a)
 
 	if (!w)
 		return NULL;
+	sfs_verified_init(&w->verified);
 	if (a->version)
 		snprintf(w->keep, sizeof(w->keep), "%s", a->version);
 	if (!sfs_strdup_or_null(a->root, &w->url) ||
@@ -787,20 +786,38 @@ struct lister {
 };
 
 /* Whether a read found the file with this digest served with other
- * bytes (its record, written by open_file). */
-static int mismatched(const struct wk_source *w, const char *hex,
-                      char **record)
+ * bytes: 1 with *message saying what it got (malloc'd), from the record
+ * open_file wrote (sfs_mcp_note_mismatch's, which mcp_prune.c removes
+ * once no kept listing names the digest); 0 when none; -ENOMEM. */
+static int mismatched(const struct wk_source *w, const uint8_t sha256[32],
+                      char **message)
 {
-	char *path = state_file(w->state, "mismatch-", hex);
+	char *path = sfs_mcp_mismatch_path(w->state, sha256), *text;
 	struct stat st;
 	size_t len;
 
-	*record = NULL;
+	*message = NULL;
 	if (!path)
 		return -ENOMEM;
-	int rc = read_cache(path, 4096, record, &len, &st);
+	int rc = read_cache(path, 4096, &text, &len, &st);
 	free(path);
-	return rc == 0 ? 1 : rc == -ENOMEM ? rc : 0;
+	if (rc < 0)
+		return rc == -ENOMEM ? rc : 0;
+	cJSON *o = cJSON_ParseWithLength(text, len);
+	const cJSON *gn = cJSON_GetObjectItemCaseSensitive(o, "served_size");
+	const cJSON *wn = cJSON_GetObjectItemCaseSensitive(o, "listed_size");
+	const char *url = str_of(o, "uri"), *got = str_of(o, "served");
+	const char *want = str_of(o, "listed");
+	free(text);
+	if (url && got && want && cJSON_IsNumber(gn) && cJSON_IsNumber(wn))
+		rc = asprintf(message, "%s sent %.0f bytes with sha256:%s, not "
+		              "the %.0f bytes with sha256:%s the index gives",
+		              url, gn->valuedouble, got, wn->valuedouble, want);
+	else
+		rc = asprintf(message, "its bytes were found not to be those "
+		              "of its digest");
+	cJSON_Delete(o);
+	return rc < 0 ? -ENOMEM : 1;
 }
 
 /* Whether rel lies in a folder a skill does not serve (a hidden one,
@@ -822,7 +839,7 @@ static int add_file(struct lister *l, const cJSON *jf)
 	const char *rel = str_of(jf, "path"), *hex = str_of(jf, "digest");
 	const cJSON *size = cJSON_GetObjectItemCaseSensitive(jf, "size");
 	uint8_t sha256[32];
-	char *record;
+	char *message;
 
 	if (hex && strncmp(hex, "sha256:", 7) == 0)
 		hex += 7;
@@ -832,14 +849,14 @@ static int add_file(struct lister *l, const cJSON *jf)
 	    strlen(hex) != HEX_LEN || !sfs_hex_decode(hex, 32, sha256, true))
 		return sfs_diag_add(l->diags, SFS_ERROR, l->f->dir, 0, 0, "",
 		                    "the stored index is damaged; fetch again");
-	int bad = mismatched(l->w, hex, &record);
+	int bad = mismatched(l->w, sha256, &message);
 	if (bad < 0)
 		return bad;
 	if (bad) {
 		int rc = sfs_diag_add(l->diags, SFS_ERROR, l->f->dir, 0, 0, "",
 		                      "%s: %s; the skill is not served", rel,
-		                      record);
-		free(record);
+		                      message);
+		free(message);
 		return rc;
 	}
 	if (in_hidden_folder(rel))
@@ -896,12 +913,13 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 static int open_skill_md(const struct sfs_source *src, const char *path,
                          const struct sfs_file *f, struct stat *st)
 {
-	const struct wk_source *w = src->state;
+	struct wk_source *w = src->state;
 
 	(void)path;
 	if (!w || !w->ready || !S_ISREG(f->mode) || !f->hashed)
 		return -EINVAL;
-	int fd = open_verified(w->cache_dir, f->sha256, f->size);
+	int fd = open_verified(&w->verified, w->cache_dir, f->sha256,
+	                       f->size);
 	if (fd == -ENOENT)
 		return -EAGAIN;   /* gone from the cache: the index's name and
 		                     description are validated meanwhile */
@@ -931,18 +949,10 @@ static void note_mismatch(const struct wk_source *w, const char *url,
                           const struct sfs_file *f, const uint8_t got[32],
                           size_t len)
 {
-	char want[HEX_LEN + 1], hex[HEX_LEN + 1], *path, *text;
+	struct sfs_mcp_file want = { .uri = url, .size = f->size };
 
-	sfs_hex_encode(f->sha256, 32, want);
-	sfs_hex_encode(got, 32, hex);
-	path = state_file(w->state, "mismatch-", want);
-	if (path && asprintf(&text, "%s sent %zu bytes with sha256:%s, not the "
-	                     "%lld bytes with sha256:%s the index gives", url,
-	                     len, hex, (long long)f->size, want) >= 0) {
-		sfs_cache_write(path, text, strlen(text), 0600, false);
-		free(text);
-	}
-	free(path);
+	memcpy(want.sha256, f->sha256, 32);
+	sfs_mcp_note_mismatch(w->state, &want, (off_t)len, got, NULL, true);
 	if (w->found)
 		w->found(w->found_arg);
 }
@@ -953,7 +963,7 @@ static void note_mismatch(const struct wk_source *w, const char *url,
 static int open_file(const struct sfs_source *src, int root_fd,
                      const struct sfs_skill *s, const struct sfs_file *f)
 {
-	const struct wk_source *w = src->state;
+	struct wk_source *w = src->state;
 	char why[1024], *body, *url;
 	size_t len;
 	long long ignored;
@@ -962,7 +972,8 @@ static int open_file(const struct sfs_source *src, int root_fd,
 	(void)root_fd;
 	if (!w || !w->ready || !S_ISREG(f->mode) || !f->hashed)
 		return -EINVAL;
-	int fd = open_verified(w->cache_dir, f->sha256, f->size);
+	int fd = open_verified(&w->verified, w->cache_dir, f->sha256,
+	                       f->size);
 	if (fd != -ENOENT)
 		return fd;
 	const cJSON *k = find_skill(w, s->dir);
@@ -980,7 +991,7 @@ static int open_file(const struct sfs_source *src, int root_fd,
 	free(url);
 	if (rc == 0) {
 		keep_verified(w->cache_dir, sum, body, len);
-		rc = sfs_sealed_copy("skillsfs-verified", body, len);
+		rc = sfs_verified_add(&w->verified, sum, body, len);
 	}
 	free(body);
 	return rc == -ENOMEM || rc >= 0 ? rc : -EIO;
@@ -996,11 +1007,11 @@ static char *cache_path(const struct sfs_source_url *u, const char *cache_dir)
 static int open_at_hand(const struct sfs_source *src,
                         const struct sfs_file *f)
 {
-	const struct wk_source *w = src->state;
+	struct wk_source *w = src->state;
 
 	if (!w || !w->ready || !S_ISREG(f->mode) || !f->hashed)
 		return -EINVAL;
-	return open_verified(w->cache_dir, f->sha256, f->size);
+	return open_verified(&w->verified, w->cache_dir, f->sha256, f->size);
 }
 
 const struct sfs_source_ops sfs_source_wellknown = {
