@@ -41,6 +41,30 @@ enum sfs_lock_policy {
 
 struct sfs_source_url;
 
+/* How the entries of a place in the cache folder are grouped: what
+ * cache_gc.c counts, keeps and removes as one (cache_gc.h). */
+enum sfs_cache_group {
+	/* each NAME.git folder, a clone, removed under its fetch lock
+	 * (NAME.git.fetching) */
+	SFS_CACHE_CLONES,
+	/* each folder, a server's listings: the "sha256:<hex>" they name
+	 * keep the files of the blobs/ place beside it */
+	SFS_CACHE_LISTINGS,
+	/* each file named by its 64-hex digest, kept while a kept folder of
+	 * listings names it */
+	SFS_CACHE_BLOBS,
+	/* each file, made again when missing */
+	SFS_CACHE_FILES,
+	/* the place is one file, made again when missing */
+	SFS_CACHE_FILE,
+};
+
+/* A place in the cache folder that a kind keeps state in. */
+struct sfs_cache_place {
+	const char *path;     /* under the cache folder: "mcp/blobs" */
+	enum sfs_cache_group group;
+};
+
 /* What an update fetches ahead of a read (sfs_source_update): the
  * listing only (a mount under trust=report), also each SKILL.md
  * (sfs_config.fetch_skill_mds), or every file of every skill (a trust
@@ -133,6 +157,10 @@ struct sfs_source_ops {
 	 * operation) for a kind that keeps nothing. */
 	char *(*cache_path)(const struct sfs_source_url *u,
 	                    const char *cache_dir);
+	/* The places of the cache folder the kind keeps state in, ended by
+	 * one with a NULL path; NULL for a kind that keeps nothing.  The
+	 * collection (cache_gc.c) reads the kinds' places, naming none. */
+	const struct sfs_cache_place *cache_places;
 	/* sfs_source_listen of a root of the kind; NULL when the kind sends
 	 * no news (SFS_SOURCE_LISTENS says which roots may). */
 	int (*listen)(const char *root, const struct sfs_source_options *opts,
@@ -222,6 +250,8 @@ bool sfs_source_is_url(const char *root);
  * the kind status.json calls `name`, or NULL. */
 const struct sfs_source_ops *sfs_source_kind(const char *root);
 const struct sfs_source_ops *sfs_source_kind_named(const char *name);
+/* The i-th kind of source.c's table, or NULL past its end. */
+const struct sfs_source_ops *sfs_source_kind_at(size_t i);
 
 /* The source of root i of the catalog; i == sfs_catalog_nroots() is the
  * docs folder's (sfs_catalog_docs).  NULL past that. */

@@ -1390,6 +1390,16 @@ static char *cache_path(const struct sfs_source_url *u, const char *cache_dir)
 	       sfs_git_clone_path(cache_dir, u->location) : NULL;
 }
 
+static const struct sfs_cache_place cache_places[] = {
+	{ "git", SFS_CACHE_CLONES },
+	{ "git-blobs", SFS_CACHE_FILES },   /* SKILL.md blobs' bytes */
+	/* a git root's skills as its last start built them: read at a
+	 * start only, made again by the next one */
+	{ "git-units", SFS_CACHE_FILES },
+	{ "git-digests", SFS_CACHE_FILE },  /* the digests of blobs */
+	{ NULL, 0 },
+};
+
 const struct sfs_source_ops sfs_source_git = {
 	.kind = "git",
 	.prefix = "git+",
@@ -1400,6 +1410,7 @@ const struct sfs_source_ops sfs_source_git = {
 	.open = open_state,
 	.update = update,
 	.cache_path = cache_path,
+	.cache_places = cache_places,
 	.discover = discover,
 	.list = list,
 	.open_skill_md = open_skill_md,

@@ -926,6 +926,12 @@ static char *cache_path(const struct sfs_source_url *u, const char *cache_dir)
 	return sfs_mcp_state_path(cache_dir, u->location);
 }
 
+static const struct sfs_cache_place cache_places[] = {
+	{ "mcp", SFS_CACHE_LISTINGS },
+	{ "mcp/blobs", SFS_CACHE_BLOBS },
+	{ NULL, 0 },
+};
+
 const struct sfs_source_ops sfs_source_mcp = {
 	.kind = "mcp",
 	.prefix = "mcp+",
@@ -937,6 +943,7 @@ const struct sfs_source_ops sfs_source_mcp = {
 	.update = sfs_source_mcp_update,
 	.listen = sfs_source_mcp_listen,
 	.cache_path = cache_path,
+	.cache_places = cache_places,
 	.discover = discover,
 	.list = list,
 	.open_skill_md = open_skill_md,

@@ -1014,6 +1014,12 @@ static int open_at_hand(const struct sfs_source *src,
 	return open_verified(&w->verified, w->cache_dir, f->sha256, f->size);
 }
 
+static const struct sfs_cache_place cache_places[] = {
+	{ "wellknown", SFS_CACHE_LISTINGS },
+	{ "wellknown/blobs", SFS_CACHE_BLOBS },
+	{ NULL, 0 },
+};
+
 const struct sfs_source_ops sfs_source_wellknown = {
 	.kind = "wellknown",
 	.prefix = PREFIX,
@@ -1025,6 +1031,7 @@ const struct sfs_source_ops sfs_source_wellknown = {
 	.open = open_state,
 	.update = update,
 	.cache_path = cache_path,
+	.cache_places = cache_places,
 	.discover = discover,
 	.list = list,
 	.open_skill_md = open_skill_md,
