@@ -295,6 +295,50 @@ int sfs_fetched_no_cache(struct sfs_scan *s, const char *url,
  * said, or NULL.  0 or -ENOMEM. */
 int sfs_fetched_not_yet(struct sfs_scan *s, const char *url,
                         const char *note);
+/* The cache file at path whole (at most max bytes, else -EFBIG),
+ * NUL-terminated (malloc'd) in *text, its length in *len, its stat in
+ * *st: 0 or -errno. */
+int sfs_fetched_read(const char *path, off_t max, char **text, size_t *len,
+                     struct stat *st);
+
+/* A listing stored in a server's folder (an MCP server's, or a
+ * website's, which keeps the same layout: mcp_listing.c's names). */
+struct sfs_fetched_listing {
+	char hex[65];           /* its name: the digest of its text */
+	cJSON *doc;             /* owned: an object with a "skills" array */
+	struct timespec time;   /* its file's: every entry's mtime */
+	uid_t uid;
+	gid_t gid;
+};
+/* A listing file larger than this is not read (an update refuses larger
+ * answers long before). */
+#define SFS_FETCHED_LISTING_MAX (256 << 20)
+/* The listing a build serves from the folder `state`: `keep` (hex, or "")
+ * while it is stored, else the current one, into *out (free out->doc
+ * with cJSON_Delete).  0, -ENOENT when there is none, or -ENOMEM. */
+int sfs_fetched_load_listing(const char *state, const char *keep,
+                             struct sfs_fetched_listing *out);
+/* What a kind that stores a listing resolves a root to at discover. */
+struct sfs_fetched_root {
+	char *location;         /* the URL without its kind's prefix */
+	char *state;            /* its folder in the cache */
+	struct sfs_fetched_listing served;
+	bool ready;             /* served is loaded */
+};
+/* The first steps of such a kind's discover, the same for each: the
+ * root's location, its folder in the cache (state_of: malloc'd, or NULL
+ * when out of memory) and the listing to serve (keep, as
+ * sfs_fetched_load_listing), into *out (each field set as far as it
+ * went; the caller frees them), saying why not as the root's error, and
+ * own->note, a failed update, as a warning naming the `noun` served
+ * ("listing").  1 when the listing is loaded (out->ready, *exists),
+ * 0 when not (said), or -ENOMEM. */
+int sfs_fetched_discover(struct sfs_scan *s, const struct sfs_source_owned *own,
+                         char *(*state_of)(const char *cache_dir,
+                                           const char *location),
+                         const char *keep, const char *noun,
+                         struct sfs_fetched_root *out, bool *exists);
+void sfs_fetched_root_free(struct sfs_fetched_root *r);
 
 /* ---- sources/git.c: a commit of a git repository ----------------------- */
 
@@ -375,6 +419,14 @@ int sfs_mcp_note_blocked(const char *state, const struct sfs_mcp_file *want,
 /* The hex name of the server's current listing (state/current), in hex;
  * -ENOENT when there is none (mcp_prune.c). */
 int sfs_mcp_current_hex(const char *state, char hex[65]);
+/* Calls each(arg, dfd, name, its digest) for each entry of the folder
+ * dfd named PREFIX<64 hex>SUFFIX ("listing-", ".json"), until one returns
+ * other than 0: 0, what it returned, or -errno when dfd cannot be read
+ * (mcp_prune.c). */
+typedef int sfs_mcp_each_fn(void *arg, int dfd, const char *name,
+                            const uint8_t sum[32]);
+int sfs_mcp_each_named(int dfd, const char *prefix, const char *suffix,
+                       sfs_mcp_each_fn *each, void *arg);
 /* Appends to *v (*n digests, malloc'd) every digest "sha256:<hex>" that
  * a listing of the server's folder dfd names, unsorted (mcp_prune.c: a
  * scan of the text, which never removes too much).  0 or -ENOMEM. */

@@ -24,8 +24,8 @@
  * version is its digest (sfs_file's version, as git's blob ids are); a folder's is the digest of its skill's entry and
  * its path, so a changed entry is a new folder.
  */
-#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,22 +52,17 @@ struct mcp_skill {
 struct mcp_source {
 	struct sfs_source_owned own;   /* url: the root as configured;
 	                                  note: why the last update failed */
-	char *location;         /* the endpoint: url without "mcp+" */
-	char *state;            /* the server's folder in it */
+	/* location: the endpoint, url without "mcp+"; state: the server's
+	 * folder in the cache; served: the listing served */
+	struct sfs_fetched_root root;
 	char *token_file;       /* or NULL: mcp_client/client.c reads it */
 	char **argv, **env;     /* a stdio root's command, or NULL */
 	struct sfs_source_options opts;   /* the three, for the fetches */
 	const char *server;     /* who serves it, for messages: location,
 	                           or the command */
 	char keep[HEX_LEN + 1]; /* the listing to serve again, or "" */
-	char listing[HEX_LEN + 1];
-	cJSON *doc;             /* the listing served */
 	struct mcp_skill *skills;   /* sorted by dir */
 	size_t n, cap;
-	struct timespec time;   /* the listing's: every entry's mtime */
-	uid_t uid;
-	gid_t gid;
-	bool ready;
 	pthread_mutex_t lock;   /* guards bad */
 	uint8_t (*bad)[32];     /* digests a read found not served as listed */
 	size_t nbad, capbad;
@@ -124,13 +119,11 @@ static void free_state(struct mcp_source *m)
 	free(m->skills);
 	free(m->bad);
 	sfs_verified_free(&m->verified);
-	cJSON_Delete(m->doc);
 	sfs_mcp_client_close(m->client);
 	pthread_mutex_destroy(&m->client_lock);
 	pthread_mutex_destroy(&m->lock);
 	sfs_source_owned_free(&m->own);
-	free(m->location);
-	free(m->state);
+	sfs_fetched_root_free(&m->root);
 	free(m->token_file);
 	free_strv(m->argv);
 	free_strv(m->env);
@@ -181,7 +174,7 @@ static void release(struct sfs_source *src)
 static const char *version(const struct sfs_source *src)
 {
 	const struct mcp_source *m = src->state;
-	return m && m->ready ? m->listing : NULL;
+	return m && m->root.ready ? m->root.served.hex : NULL;
 }
 
 /* The skill's path in a SKILL.md URI (SCHEME://PATH/SKILL.md), malloc'd,
@@ -282,69 +275,6 @@ static const struct mcp_skill *find_skill(const struct mcp_source *m,
 
 /* ---- reading the stored listing ------------------------------------------ */
 
-/* The whole file at path, NUL-terminated, malloc'd; NULL with errno. */
-static char *read_text(const char *path, struct stat *st)
-{
-	int fd = sfs_cache_open_read(path);
-	char *text = NULL;
-
-	if (fd < 0) {
-		errno = -fd;
-		return NULL;
-	}
-	if (fstat(fd, st) == 0 && S_ISREG(st->st_mode) &&
-	    (text = malloc((size_t)st->st_size + 1))) {
-		ssize_t n = pread(fd, text, (size_t)st->st_size, 0);
-		if (n != st->st_size) {
-			free(text);
-			text = NULL;
-			errno = EIO;
-		} else {
-			text[n] = '\0';
-		}
-	}
-	close(fd);
-	return text;
-}
-
-/* The listing to serve: the kept one while it is stored, else the
- * current one.  Sets m->listing and m->doc; -ENOENT when none. */
-static int load_listing(struct mcp_source *m, const char *state)
-{
-	char *path = NULL, *text = NULL;
-	struct stat st;
-
-	if (m->keep[0] && (path = sfs_mcp_listing_path(state, m->keep)) &&
-	    access(path, F_OK) == 0) {
-		snprintf(m->listing, sizeof(m->listing), "%s", m->keep);
-	} else {
-		free(path);
-		if (!(path = sfs_mcp_current_path(state)))
-			return -ENOMEM;
-		text = read_text(path, &st);
-		free(path);
-		path = NULL;
-		if (!text || strlen(text) != HEX_LEN) {
-			free(text);
-			return -ENOENT;
-		}
-		snprintf(m->listing, sizeof(m->listing), "%s", text);
-		free(text);
-		if (!(path = sfs_mcp_listing_path(state, m->listing)))
-			return -ENOMEM;
-	}
-	text = path ? read_text(path, &st) : NULL;
-	free(path);
-	m->doc = text ? cJSON_Parse(text) : NULL;
-	free(text);
-	if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(m->doc, "skills")))
-		return -ENOENT;
-	m->time = st.st_mtim;
-	m->uid = st.st_uid;
-	m->gid = st.st_gid;
-	return 0;
-}
-
 /* Whether the listing lists `uri` with the digest hex `listed`. */
 static bool listed(const struct mcp_source *m, const char *uri,
                    const char *hexdigest)
@@ -369,11 +299,10 @@ static bool listed(const struct mcp_source *m, const char *uri,
 /* One record of a file the server did not serve as listed, as a finding
  * while the listing still lists that file with that digest. */
 static int report_mismatch(struct mcp_source *m, struct sfs_scan *s,
-                           const char *path)
+                           const char *text)
 {
-	struct stat st;
-	char *text = read_text(path, &st);
 	cJSON *o = text ? cJSON_Parse(text) : NULL;
+	int rc;
 	const cJSON *uri = cJSON_GetObjectItemCaseSensitive(o, "uri");
 	const cJSON *want = cJSON_GetObjectItemCaseSensitive(o, "listed");
 	const cJSON *got = cJSON_GetObjectItemCaseSensitive(o, "served");
@@ -382,9 +311,7 @@ static int report_mismatch(struct mcp_source *m, struct sfs_scan *s,
 	const cJSON *field = cJSON_GetObjectItemCaseSensitive(o,
 	                                                     "frontmatter");
 	const cJSON *blocked = cJSON_GetObjectItemCaseSensitive(o, "blocked");
-	int rc = 0;
 
-	free(text);
 	if (cJSON_IsString(uri) && cJSON_IsString(want) &&
 	    cJSON_IsString(blocked) &&
 	    listed(m, uri->valuestring, want->valuestring))
@@ -415,31 +342,35 @@ static int report_mismatch(struct mcp_source *m, struct sfs_scan *s,
 	return rc;
 }
 
+struct reporting {
+	struct mcp_source *m;
+	struct sfs_scan *s;
+};
+
+static int report_record(void *arg, int dfd, const char *name,
+                         const uint8_t sum[32])
+{
+	struct reporting *r = arg;
+	char *text = sfs_cache_read_at(dfd, name, 1 << 20, NULL);
+	int rc = report_mismatch(r->m, r->s, text);
+
+	(void)sum;
+	free(text);
+	return rc;
+}
+
 static int report_mismatches(struct mcp_source *m, struct sfs_scan *s,
                              const char *state)
 {
-	DIR *dir = opendir(state);
-	struct dirent *de;
-	int rc = 0;
+	struct reporting r = { .m = m, .s = s };
+	int dfd = open(state, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	if (!dir)
+	if (dfd < 0)
 		return 0;
-	while (rc == 0 && (de = readdir(dir))) {
-		size_t n = strlen(de->d_name);
-		if (strncmp(de->d_name, SFS_MCP_MISMATCH_PREFIX,
-		            strlen(SFS_MCP_MISMATCH_PREFIX)) != 0 || n < 5 ||
-		    strcmp(de->d_name + n - 5, ".json") != 0)
-			continue;
-		char *path;
-		if (asprintf(&path, "%s/%s", state, de->d_name) < 0) {
-			rc = -ENOMEM;
-			break;
-		}
-		rc = report_mismatch(m, s, path);
-		free(path);
-	}
-	closedir(dir);
-	return rc;
+	int rc = sfs_mcp_each_named(dfd, SFS_MCP_MISMATCH_PREFIX, ".json",
+	                            report_record, &r);
+	close(dfd);
+	return rc == -ENOMEM ? rc : 0;
 }
 
 /* ---- discovery ------------------------------------------------------------ */
@@ -449,8 +380,8 @@ static int take_skills(struct mcp_source *m, struct sfs_scan *s)
 	const cJSON *entry;
 	int rc = 0;
 
-	cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(m->doc,
-	                                                           "skills"))
+	cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(
+	                                  m->root.served.doc, "skills"))
 		if (rc == 0)
 			rc = take_entry(m, s, entry);
 	if (rc < 0 || m->n == 0)
@@ -497,36 +428,17 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
                     unsigned idx, bool *exists)
 {
 	struct mcp_source *m = src->state;
-	char *location;
+	int rc = sfs_fetched_discover(s, &m->own, sfs_mcp_state_path, m->keep,
+	                              "listing", &m->root, exists);
 
-	*exists = false;
-	int rc = sfs_fetched_location(s, m->own.url, &location);
-	if (rc != 0)
-		return rc < 0 ? rc : 0;
-	m->location = location;
-	m->server = m->argv ? m->argv[0] : m->location;
-	char *state = sfs_mcp_state_path(m->own.cache_dir, m->location);
-	if (!state)
-		return m->own.cache_dir ? -ENOMEM :
-		       sfs_fetched_no_cache(s, m->own.url, m->location);
-	free(m->state);
-	m->state = state;
-	rc = load_listing(m, state);
-	if (rc == -ENOENT)
-		rc = sfs_fetched_not_yet(s, m->own.url, m->own.note);
-	else if (rc == 0)
-		m->ready = true;
-	if (rc == 0 && m->ready && m->own.note)
-		rc = sfs_diag_add_root(s->global, SFS_WARNING, m->own.url,
-		                       "serving the listing %.12s, fetched "
-		                       "before: %s", m->listing, m->own.note);
-	if (rc == 0 && m->ready)
-		rc = take_skills(m, s);
-	if (rc == 0 && m->ready)
+	m->server = m->argv ? m->argv[0] : m->root.location;
+	if (rc <= 0)
+		return rc;
+	rc = take_skills(m, s);
+	if (rc == 0)
 		rc = add_found(m, s, idx);
-	if (rc == 0 && m->ready)
-		rc = report_mismatches(m, s, state);
-	*exists = m->ready;
+	if (rc == 0)
+		rc = report_mismatches(m, s, m->root.state);
 	return rc;
 }
 
@@ -586,9 +498,9 @@ static const char *bad_path(struct lister *l, char *rel, bool *skip)
  * than the listing promised (source_mcp_fetch.c records it). */
 static int mismatched(const struct mcp_source *m, const uint8_t sha256[32])
 {
-	if (!m->state)
+	if (!m->root.state)
 		return 0;
-	char *path = sfs_mcp_mismatch_path(m->state, sha256);
+	char *path = sfs_mcp_mismatch_path(m->root.state, sha256);
 	if (!path)
 		return -ENOMEM;
 	int rc = access(path, F_OK) == 0;
@@ -663,8 +575,9 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 	struct mcp_source *m = src->state;
 	struct lister l = { .m = m, .s = s, .f = f, .arena = arena,
 	                    .diags = diags,
-	                    .out = { .arena = arena, .time = m->time,
-	                             .uid = m->uid, .gid = m->gid } };
+	                    .out = { .arena = arena, .time = m->root.served.time,
+	                             .uid = m->root.served.uid,
+	                             .gid = m->root.served.gid } };
 	const cJSON *r;
 	int rc = 0;
 
@@ -761,7 +674,7 @@ static int open_skill_md(const struct sfs_source *src, const char *path,
 	struct mcp_source *m = src->state;
 
 	(void)path;
-	if (!m || !m->ready || !S_ISREG(f->mode) || !f->hashed)
+	if (!m || !m->root.ready || !S_ISREG(f->mode) || !f->hashed)
 		return -EINVAL;
 	char *blocked;
 	int fd = open_blob(m, f, &blocked);
@@ -804,12 +717,12 @@ static int fetch(struct mcp_source *m, const struct sfs_mcp_file *want,
 
 	if (m->argv ? pthread_mutex_lock(&m->client_lock) == 0 :
 	              pthread_mutex_trylock(&m->client_lock) == 0) {
-		rc = sfs_mcp_fetch_file(&m->client, m->location, &m->opts,
+		rc = sfs_mcp_fetch_file(&m->client, m->root.location, &m->opts,
 		                        m->own.cache_dir, want, why, wlen);
 		pthread_mutex_unlock(&m->client_lock);
 		return rc;
 	}
-	rc = sfs_mcp_fetch_file(&own, m->location, &m->opts, m->own.cache_dir,
+	rc = sfs_mcp_fetch_file(&own, m->root.location, &m->opts, m->own.cache_dir,
 	                        want, why, wlen);
 	sfs_mcp_client_close(own);
 	return rc;
@@ -830,7 +743,7 @@ static int blocked_entry(struct mcp_source *m, const struct sfs_mcp_file *want,
 {
 	int had = mismatched(m, want->sha256);
 
-	if (had >= 0 && sfs_mcp_note_blocked(m->state, want, why) == 0 && !had)
+	if (had >= 0 && sfs_mcp_note_blocked(m->root.state, want, why) == 0 && !had)
 		tell_found(m);
 	return -EIO;
 }
@@ -845,7 +758,7 @@ static int open_file(const struct sfs_source *src, int root_fd,
 	char why[1024] = "", *uri, *blocked = NULL;
 
 	(void)root_fd;
-	if (!m || !m->ready || !S_ISREG(f->mode) || !f->hashed)
+	if (!m || !m->root.ready || !S_ISREG(f->mode) || !f->hashed)
 		return -EINVAL;
 	int fd = open_blob(m, f, &blocked);
 	if (fd != -ENOENT && fd != -EEXIST)
@@ -896,7 +809,7 @@ static int open_at_hand(const struct sfs_source *src,
 	struct mcp_source *m = src->state;
 	char *blocked;
 
-	if (!m || !m->ready || !S_ISREG(f->mode) || !f->hashed)
+	if (!m || !m->root.ready || !S_ISREG(f->mode) || !f->hashed)
 		return -EINVAL;
 	int fd = open_blob(m, f, &blocked);
 	free(blocked);   /* said by a read of the file */

@@ -111,49 +111,58 @@ static DIR *read_dir(int dfd)
 	return dir;
 }
 
-/* Removes the listings of the server's folder dfd that keep does not
- * name (keep: hex names, NULL or "" for none). */
-static void prune_listings(int dfd, const char *const keep[2])
-{
-	DIR *dir = read_dir(dfd);
-	struct dirent *de;
-
-	if (!dir)
-		return;
-	while ((de = readdir(dir))) {
-		uint8_t sum[32];
-		if (!named(de->d_name, "listing-", ".json", sum))
-			continue;
-		bool kept = false;
-		for (int i = 0; i < 2; i++)
-			kept |= keep[i] && strncmp(de->d_name + 8, keep[i],
-			                           HEX_LEN) == 0;
-		if (!kept)
-			unlinkat(dfd, de->d_name, 0);
-	}
-	closedir(dir);
-}
-
-/* Adds the digests named by each listing of the server's folder dfd. */
-static int mark_listings(int dfd, struct digests *set)
+int sfs_mcp_each_named(int dfd, const char *prefix, const char *suffix,
+                       sfs_mcp_each_fn *each, void *arg)
 {
 	DIR *dir = read_dir(dfd);
 	struct dirent *de;
 	int rc = 0;
 
 	if (!dir)
-		return 0;
+		return -errno;
 	while (rc == 0 && (de = readdir(dir))) {
 		uint8_t sum[32];
-		if (!named(de->d_name, "listing-", ".json", sum))
-			continue;
-		char *text = sfs_cache_read_at(dfd, de->d_name, LISTING_MAX,
-		                               NULL);
-		rc = text ? add_named(set, text) : 0;
-		free(text);
+		if (named(de->d_name, prefix, suffix, sum))
+			rc = each(arg, dfd, de->d_name, sum);
 	}
 	closedir(dir);
 	return rc;
+}
+
+/* Removes a listing that keep (hex names, NULL or "" for none) does not
+ * name. */
+static int prune_listing(void *arg, int dfd, const char *name,
+                         const uint8_t sum[32])
+{
+	const char *const *keep = arg;
+	bool kept = false;
+
+	(void)sum;
+	for (int i = 0; i < 2; i++)
+		kept |= keep[i] && strncmp(name + 8, keep[i], HEX_LEN) == 0;
+	if (!kept)
+		unlinkat(dfd, name, 0);
+	return 0;
+}
+
+/* Adds the digests a listing names to the set arg. */
+static int mark_listing(void *arg, int dfd, const char *name,
+                        const uint8_t sum[32])
+{
+	char *text = sfs_cache_read_at(dfd, name, LISTING_MAX, NULL);
+	int rc = text ? add_named(arg, text) : 0;
+
+	(void)sum;
+	free(text);
+	return rc;
+}
+
+/* Adds the digests named by each listing of the server's folder dfd. */
+static int mark_listings(int dfd, struct digests *set)
+{
+	int rc = sfs_mcp_each_named(dfd, "listing-", ".json", mark_listing,
+	                            set);
+	return rc == -ENOMEM ? rc : 0;
 }
 
 int sfs_mcp_listings_named(int dfd, uint8_t (**v)[32], size_t *n)
@@ -166,22 +175,16 @@ int sfs_mcp_listings_named(int dfd, uint8_t (**v)[32], size_t *n)
 	return rc;
 }
 
-/* Removes the mismatch records of the server's folder dfd whose digest
- * no kept listing of it names (set: those digests, sorted). */
-static void prune_mismatches(int dfd, const struct digests *set)
+/* Removes a mismatch record whose digest no kept listing of its folder
+ * names (arg: those digests, sorted). */
+static int prune_mismatch(void *arg, int dfd, const char *name,
+                          const uint8_t sum[32])
 {
-	DIR *dir = read_dir(dfd);
-	struct dirent *de;
+	const struct digests *set = arg;
 
-	if (!dir)
-		return;
-	while ((de = readdir(dir))) {
-		uint8_t sum[32];
-		if (named(de->d_name, SFS_MCP_MISMATCH_PREFIX, ".json", sum) &&
-		    !bsearch(sum, set->v, set->n, sizeof(*set->v), cmp_digest))
-			unlinkat(dfd, de->d_name, 0);
-	}
-	closedir(dir);
+	if (!bsearch(sum, set->v, set->n, sizeof(*set->v), cmp_digest))
+		unlinkat(dfd, name, 0);
+	return 0;
 }
 
 /* Adds the digests that every server folder of mcp/ (dfd) names. */
@@ -263,13 +266,15 @@ int sfs_mcp_prune(const char *cache_dir, const char *state,
 	int rc = sfd < 0 ? -errno : sfs_mcp_current_hex(state, current);
 
 	if (rc == 0) {
-		const char *const keep[2] = { current, previous };
-		prune_listings(sfd, keep);
+		const char *keep[2] = { current, previous };
+		sfs_mcp_each_named(sfd, "listing-", ".json", prune_listing,
+		                   keep);
 		rc = mark_listings(sfd, &own);
 	}
 	if (rc == 0) {
 		sfs_sort(own.v, own.n, sizeof(*own.v), cmp_digest);
-		prune_mismatches(sfd, &own);
+		sfs_mcp_each_named(sfd, SFS_MCP_MISMATCH_PREFIX, ".json",
+		                   prune_mismatch, &own);
 		rc = kind_folder(cache_dir, state, &mcp);
 	}
 	int mfd = rc == 0 ? open(mcp, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;

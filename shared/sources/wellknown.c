@@ -74,9 +74,11 @@ static int parse_url(const char *s, struct sfs_source_url *u,
 	return u->location ? 0 : -ENOMEM;
 }
 
-/* The folder of the website `location` in the cache, its verified files,
- * a stored listing, the name of the current one, the record of a file
- * that did not match: each malloc'd, NULL when out of memory. */
+/* The folder of the website `location` in the cache, and its verified
+ * files: each malloc'd, NULL when out of memory.  The folder keeps an
+ * MCP server's layout (mcp_listing.c's names), so that mcp_prune.c prunes
+ * this cache too and gc (cache_gc.c) reads which verified files its
+ * listings name. */
 static char *state_path(const char *cache_dir, const char *location)
 {
 	uint8_t sum[32];
@@ -95,56 +97,6 @@ static char *blob_path(const char *cache_dir, const uint8_t sha256[32])
 	sfs_hex_encode(sha256, 32, hex);
 	return asprintf(&path, "%s/wellknown/blobs/%s", cache_dir, hex) < 0 ?
 	       NULL : path;
-}
-
-static char *state_file(const char *state, const char *name,
-                        const char *hex)
-{
-	char *path;
-
-	return asprintf(&path, "%s/%s%s", state, name, hex) < 0 ? NULL : path;
-}
-
-/* A stored listing: named, and its digests written, as an MCP server's
- * are, so that mcp_prune.c prunes this cache too and gc (cache_gc.c)
- * reads which verified files it names. */
-static char *listing_path(const char *state, const char *hex)
-{
-	char *path;
-
-	return asprintf(&path, "%s/listing-%s.json", state, hex) < 0 ? NULL :
-	       path;
-}
-
-/* The whole cache file at path (at most max bytes), NUL-terminated, in
- * *text; its stat in *st.  0 or -errno. */
-static int read_cache(const char *path, off_t max, char **text, size_t *len,
-                      struct stat *st)
-{
-	int fd = sfs_cache_open_read(path);
-	int rc = 0;
-
-	*text = NULL;
-	if (fd < 0)
-		return fd;
-	if (fstat(fd, st) < 0)
-		rc = -errno;
-	else if (st->st_size > max)
-		rc = -EFBIG;
-	if (rc == 0 && !(*text = malloc((size_t)st->st_size + 1)))
-		rc = -ENOMEM;
-	ssize_t n = rc == 0 ? pread(fd, *text, (size_t)st->st_size, 0) : 0;
-	if (rc == 0 && n != st->st_size)
-		rc = n < 0 ? -errno : -EIO;
-	close(fd);
-	if (rc < 0) {
-		free(*text);
-		*text = NULL;
-		return rc;
-	}
-	(*text)[n] = '\0';
-	*len = (size_t)n;
-	return 0;
 }
 
 /* The verified bytes with this digest and size in the cache, from the
@@ -439,14 +391,14 @@ static int store_listing(struct update *up, cJSON *doc, char *version,
 	if (rc == 0) {
 		sfs_sha256(text, strlen(text), sum);
 		sfs_hex_encode(sum, 32, hex);
-		path = listing_path(up->state, hex);
+		path = sfs_mcp_listing_path(up->state, hex);
 		rc = path ? sfs_cache_mkdirs(path) : -ENOMEM;
 	}
 	if (rc == 0)
 		rc = sfs_cache_write(path, text, strlen(text), 0600, false);
 	free(path);
 	path = NULL;
-	if (rc == 0 && !(path = state_file(up->state, "current", "")))
+	if (rc == 0 && !(path = sfs_mcp_current_path(up->state)))
 		rc = -ENOMEM;
 	if (rc == 0)
 		rc = sfs_cache_write(path, hex, HEX_LEN, 0600, false);
@@ -544,22 +496,15 @@ static int update(const char *root, const struct sfs_source_options *opts,
 /* ---- a build: the stored listing ------------------------------------------- */
 
 struct wk_source {
-	char *url;              /* the root as configured */
-	char *location;
-	char *cache_dir;
-	char *state;
+	struct sfs_source_owned own;   /* url: the root as configured;
+	                                  note: why the last update failed */
+	struct sfs_fetched_root root;   /* its location, its folder in the
+	                                   cache, the listing served */
 	char *token_file;
 	struct sfs_source_options opts;   /* token_file and stop */
-	char *note;             /* why the last update failed */
 	char keep[HEX_LEN + 1]; /* the listing to serve again, or "" */
-	char listing[HEX_LEN + 1];
-	cJSON *doc;
 	struct sfs_verified verified;   /* cache files verified since the
 	                                   build, as sealed copies */
-	struct timespec time;   /* the listing's: every entry's mtime */
-	uid_t uid;
-	gid_t gid;
-	bool ready;
 	void (*found)(void *);
 	void *found_arg;
 };
@@ -570,14 +515,10 @@ static void release(struct sfs_source *src)
 
 	if (!w)
 		return;
-	cJSON_Delete(w->doc);
 	sfs_verified_free(&w->verified);
-	free(w->url);
-	free(w->location);
-	free(w->cache_dir);
-	free(w->state);
+	sfs_source_owned_free(&w->own);
+	sfs_fetched_root_free(&w->root);
 	free(w->token_file);
-	free(w->note);
 	free(w);
 	src->state = NULL;
 }
@@ -592,9 +533,7 @@ static void *open_state(const struct sfs_source_args *a)
 	sfs_verified_init(&w->verified);
 	if (a->version)
 		snprintf(w->keep, sizeof(w->keep), "%s", a->version);
-	if (!sfs_strdup_or_null(a->root, &w->url) ||
-	    !sfs_strdup_or_null(a->cache_dir, &w->cache_dir) ||
-	    !sfs_strdup_or_null(a->note, &w->note) ||
+	if (sfs_source_owned_copy(a, &w->own) < 0 ||
 	    !sfs_strdup_or_null(a->opts ? a->opts->token_file : NULL,
 	                        &w->token_file)) {
 		release(&fake);
@@ -613,49 +552,7 @@ static void *open_state(const struct sfs_source_args *a)
 static const char *version(const struct sfs_source *src)
 {
 	const struct wk_source *w = src->state;
-	return w && w->ready ? w->listing : NULL;
-}
-
-/* The listing to serve: the kept one while it is stored, else the
- * current one.  Sets w->listing and w->doc; -ENOENT when none. */
-static int load_listing(struct wk_source *w)
-{
-	char *path = NULL, *text = NULL;
-	struct stat st;
-	size_t len;
-
-	if (w->keep[0] && (path = listing_path(w->state, w->keep)) &&
-	    access(path, F_OK) == 0) {
-		snprintf(w->listing, sizeof(w->listing), "%s", w->keep);
-	} else {
-		free(path);
-		if (!(path = state_file(w->state, "current", "")))
-			return -ENOMEM;
-		int rc = read_cache(path, HEX_LEN, &text, &len, &st);
-		free(path);
-		if (rc == -ENOMEM)
-			return rc;
-		if (rc < 0 || len != HEX_LEN) {
-			free(text);
-			return -ENOENT;
-		}
-		snprintf(w->listing, sizeof(w->listing), "%s", text);
-		free(text);
-		if (!(path = listing_path(w->state, w->listing)))
-			return -ENOMEM;
-	}
-	int rc = read_cache(path, SFS_WK_MAX_INDEX_BYTES * 2, &text, &len, &st);
-	free(path);
-	if (rc == -ENOMEM)
-		return rc;
-	w->doc = rc == 0 ? cJSON_ParseWithLength(text, len) : NULL;
-	free(text);
-	if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(w->doc, "skills")))
-		return -ENOENT;
-	w->time = st.st_mtim;
-	w->uid = st.st_uid;
-	w->gid = st.st_gid;
-	return 0;
+	return w && w->root.ready ? w->root.served.hex : NULL;
 }
 
 static const char *str_of(const cJSON *o, const char *key)
@@ -667,11 +564,11 @@ static const char *str_of(const cJSON *o, const char *key)
 /* What the index itself was found to hold wrong, as findings. */
 static int report_index(struct wk_source *w, struct sfs_scan *s)
 {
-	const cJSON *p, *doc = w->doc;
+	const cJSON *p, *doc = w->root.served.doc;
 	int rc = 0;
 
 	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "verifiable")))
-		rc = sfs_diag_add_root(s->global, SFS_WARNING, w->url, "the "
+		rc = sfs_diag_add_root(s->global, SFS_WARNING, w->own.url, "the "
 		                       "index (version %s) gives no digests: "
 		                       "nothing it serves can be verified",
 		                       str_of(doc, "index"));
@@ -681,7 +578,7 @@ static int report_index(struct wk_source *w, struct sfs_scan *s)
 		if (rc == 0)
 			rc = sfs_diag_add_root(s->global, cJSON_IsTrue(
 			    cJSON_GetObjectItemCaseSensitive(p, "error")) ?
-			    SFS_ERROR : SFS_WARNING, w->url,
+			    SFS_ERROR : SFS_WARNING, w->own.url,
 			    "index.json%s%s: %s", field && *field ? ": " : "",
 			    field ? field : "", str_of(p, "message"));
 	}
@@ -691,12 +588,12 @@ static int report_index(struct wk_source *w, struct sfs_scan *s)
 /* The skill's entry of the listing at dir (URL/NAME), or NULL. */
 static const cJSON *find_skill(const struct wk_source *w, const char *dir)
 {
-	size_t n = strlen(w->url);
+	size_t n = strlen(w->own.url);
 	const cJSON *k;
 
-	if (strncmp(dir, w->url, n) != 0 || dir[n] != '/')
+	if (strncmp(dir, w->own.url, n) != 0 || dir[n] != '/')
 		return NULL;
-	cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(w->doc,
+	cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(w->root.served.doc,
 	                                                       "skills")) {
 		const char *name = str_of(k, "name");
 		if (name && strcmp(name, dir + n + 1) == 0 &&
@@ -713,18 +610,18 @@ static int add_found(struct wk_source *w, struct sfs_scan *s, unsigned idx)
 	size_t n = 0;
 	int rc = 0;
 
-	cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(w->doc,
+	cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(w->root.served.doc,
 	                                                       "skills")) {
 		const char *bad = str_of(k, "bad");
 		if (rc < 0)
 			break;
 		if (bad) {
-			rc = sfs_diag_add_root(s->global, SFS_ERROR, w->url,
+			rc = sfs_diag_add_root(s->global, SFS_ERROR, w->own.url,
 			                       "%s: not served: %s",
 			                       str_of(k, "name"), bad);
 			continue;
 		}
-		const char *dir = sfs_arena_printf(a, "%s/%s", w->url,
+		const char *dir = sfs_arena_printf(a, "%s/%s", w->own.url,
 		                                   str_of(k, "name"));
 		if (!dir || sfs_grow(&s->found, &s->capfound, s->nfound + 1,
 		                     sizeof(*s->found)) < 0)
@@ -735,9 +632,9 @@ static int add_found(struct wk_source *w, struct sfs_scan *s, unsigned idx)
 		n++;
 	}
 	if (rc == 0 && n == 0)
-		rc = sfs_diag_add_root(s->global, SFS_WARNING, w->url,
+		rc = sfs_diag_add_root(s->global, SFS_WARNING, w->own.url,
 		                       "no skill found: %s" SFS_WK_INDEX
-		                       " lists none", w->location);
+		                       " lists none", w->root.location);
 	return rc;
 }
 
@@ -745,32 +642,14 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
                     unsigned idx, bool *exists)
 {
 	struct wk_source *w = src->state;
-	char *location;
+	int rc = sfs_fetched_discover(s, &w->own, state_path, w->keep, "index",
+	                              &w->root, exists);
 
-	*exists = false;
-	int rc = sfs_fetched_location(s, w->url, &location);
-	if (rc != 0)
-		return rc < 0 ? rc : 0;
-	w->location = location;
-	if (!w->cache_dir)
-		return sfs_fetched_no_cache(s, w->url, w->location);
-	if (!(w->state = state_path(w->cache_dir, w->location)))
-		return -ENOMEM;
-	rc = load_listing(w);
-	if (rc == -ENOENT)
-		return sfs_fetched_not_yet(s, w->url, w->note);
-	if (rc < 0)
+	if (rc <= 0)
 		return rc;
-	w->ready = true;
-	if (w->note)
-		rc = sfs_diag_add_root(s->global, SFS_WARNING, w->url,
-		                       "serving the index %.12s, fetched "
-		                       "before: %s", w->listing, w->note);
-	if (rc == 0)
-		rc = report_index(w, s);
+	rc = report_index(w, s);
 	if (rc == 0)
 		rc = add_found(w, s, idx);
-	*exists = true;
 	return rc;
 }
 
@@ -792,14 +671,14 @@ struct lister {
 static int mismatched(const struct wk_source *w, const uint8_t sha256[32],
                       char **message)
 {
-	char *path = sfs_mcp_mismatch_path(w->state, sha256), *text;
+	char *path = sfs_mcp_mismatch_path(w->root.state, sha256), *text;
 	struct stat st;
 	size_t len;
 
 	*message = NULL;
 	if (!path)
 		return -ENOMEM;
-	int rc = read_cache(path, 4096, &text, &len, &st);
+	int rc = sfs_fetched_read(path, 4096, &text, &len, &st);
 	free(path);
 	if (rc < 0)
 		return rc == -ENOMEM ? rc : 0;
@@ -874,8 +753,9 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 {
 	struct wk_source *w = src->state;
 	struct lister l = { .w = w, .f = f, .arena = arena, .diags = diags,
-	                    .out = { .arena = arena, .time = w->time,
-	                             .uid = w->uid, .gid = w->gid } };
+	                    .out = { .arena = arena, .time = w->root.served.time,
+	                             .uid = w->root.served.uid,
+	                             .gid = w->root.served.gid } };
 	const cJSON *k = find_skill(w, f->dir), *jf;
 	bool capped = false;
 	int rc = 0;
@@ -883,7 +763,7 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 	memset(out, 0, sizeof(*out));
 	if (!k)
 		return sfs_diag_add(diags, SFS_ERROR, f->dir, 0, 0, "",
-		                    "not in the index of %s", w->location);
+		                    "not in the index of %s", w->root.location);
 	char *text = cJSON_PrintUnformatted(k);
 	if (!text)
 		return -ENOMEM;
@@ -916,9 +796,9 @@ static int open_skill_md(const struct sfs_source *src, const char *path,
 	struct wk_source *w = src->state;
 
 	(void)path;
-	if (!w || !w->ready || !S_ISREG(f->mode) || !f->hashed)
+	if (!w || !w->root.ready || !S_ISREG(f->mode) || !f->hashed)
 		return -EINVAL;
-	int fd = open_verified(&w->verified, w->cache_dir, f->sha256,
+	int fd = open_verified(&w->verified, w->own.cache_dir, f->sha256,
 	                       f->size);
 	if (fd == -ENOENT)
 		return -EAGAIN;   /* gone from the cache: the index's name and
@@ -952,7 +832,7 @@ static void note_mismatch(const struct wk_source *w, const char *url,
 	struct sfs_mcp_file want = { .uri = url, .size = f->size };
 
 	memcpy(want.sha256, f->sha256, 32);
-	sfs_mcp_note_mismatch(w->state, &want, (off_t)len, got, NULL, true);
+	sfs_mcp_note_mismatch(w->root.state, &want, (off_t)len, got, NULL, true);
 	if (w->found)
 		w->found(w->found_arg);
 }
@@ -970,14 +850,14 @@ static int open_file(const struct sfs_source *src, int root_fd,
 	uint8_t sum[32];
 
 	(void)root_fd;
-	if (!w || !w->ready || !S_ISREG(f->mode) || !f->hashed)
+	if (!w || !w->root.ready || !S_ISREG(f->mode) || !f->hashed)
 		return -EINVAL;
-	int fd = open_verified(&w->verified, w->cache_dir, f->sha256,
+	int fd = open_verified(&w->verified, w->own.cache_dir, f->sha256,
 	                       f->size);
 	if (fd != -ENOENT)
 		return fd;
 	const cJSON *k = find_skill(w, s->dir);
-	if (!k || !(url = file_url(w->location, str_of(k, "name"), f->source)))
+	if (!k || !(url = file_url(w->root.location, str_of(k, "name"), f->source)))
 		return k ? -ENOMEM : -EIO;
 	int rc = sfs_http_get(url, &w->opts, false, &body, &len, &ignored, why,
 	                      sizeof(why));
@@ -990,7 +870,7 @@ static int open_file(const struct sfs_source *src, int root_fd,
 	}
 	free(url);
 	if (rc == 0) {
-		keep_verified(w->cache_dir, sum, body, len);
+		keep_verified(w->own.cache_dir, sum, body, len);
 		rc = sfs_verified_add(&w->verified, sum, body, len);
 	}
 	free(body);
@@ -1009,9 +889,9 @@ static int open_at_hand(const struct sfs_source *src,
 {
 	struct wk_source *w = src->state;
 
-	if (!w || !w->ready || !S_ISREG(f->mode) || !f->hashed)
+	if (!w || !w->root.ready || !S_ISREG(f->mode) || !f->hashed)
 		return -EINVAL;
-	return open_verified(&w->verified, w->cache_dir, f->sha256, f->size);
+	return open_verified(&w->verified, w->own.cache_dir, f->sha256, f->size);
 }
 
 static const struct sfs_cache_place cache_places[] = {
