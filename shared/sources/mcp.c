@@ -494,30 +494,28 @@ static const char *bad_path(struct lister *l, char *rel, bool *skip)
 	return depth > l->s->max_depth + 1 ? "folder nested too deep" : NULL;
 }
 
+/* Whether path (malloc'd, taken; NULL: out of memory) names an entry:
+ * 1, 0, or -ENOMEM. */
+static int path_exists(char *path)
+{
+	int rc = path ? access(path, F_OK) == 0 : -ENOMEM;
+
+	free(path);
+	return rc;
+}
+
 /* Whether the server was found to send other bytes for this digest
  * than the listing promised (source_mcp_fetch.c records it). */
 static int mismatched(const struct mcp_source *m, const uint8_t sha256[32])
 {
-	if (!m->root.state)
-		return 0;
-	char *path = sfs_mcp_mismatch_path(m->root.state, sha256);
-	if (!path)
-		return -ENOMEM;
-	int rc = access(path, F_OK) == 0;
-	free(path);
-	return rc;
+	return m->root.state ?
+	       path_exists(sfs_mcp_mismatch_path(m->root.state, sha256)) : 0;
 }
 
 /* Whether the cache holds the verified bytes with this digest. */
 static int in_cache(const struct mcp_source *m, const uint8_t sha256[32])
 {
-	char *path = sfs_mcp_blob_path(m->own.cache_dir, sha256);
-
-	if (!path)
-		return -ENOMEM;
-	int rc = access(path, F_OK) == 0;
-	free(path);
-	return rc;
+	return path_exists(sfs_mcp_blob_path(m->own.cache_dir, sha256));
 }
 
 /* A file not fetched yet has another identity than the same file

@@ -111,8 +111,11 @@ static DIR *read_dir(int dfd)
 	return dir;
 }
 
-int sfs_mcp_each_named(int dfd, const char *prefix, const char *suffix,
-                       sfs_mcp_each_fn *each, void *arg)
+/* Calls each(arg, dfd, name) for each entry of the folder dfd but "."
+ * and "..", until one returns other than 0: 0, what it returned, or
+ * -errno when dfd cannot be read. */
+static int each_entry(int dfd, int (*each)(void *, int, const char *),
+                      void *arg)
 {
 	DIR *dir = read_dir(dfd);
 	struct dirent *de;
@@ -120,13 +123,34 @@ int sfs_mcp_each_named(int dfd, const char *prefix, const char *suffix,
 
 	if (!dir)
 		return -errno;
-	while (rc == 0 && (de = readdir(dir))) {
-		uint8_t sum[32];
-		if (named(de->d_name, prefix, suffix, sum))
-			rc = each(arg, dfd, de->d_name, sum);
-	}
+	while (rc == 0 && (de = readdir(dir)))
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+			rc = each(arg, dfd, de->d_name);
 	closedir(dir);
 	return rc;
+}
+
+struct named_walk {
+	const char *prefix, *suffix;
+	sfs_mcp_each_fn *each;
+	void *arg;
+};
+
+static int each_if_named(void *arg, int dfd, const char *name)
+{
+	const struct named_walk *w = arg;
+	uint8_t sum[32];
+
+	return named(name, w->prefix, w->suffix, sum) ?
+	       w->each(w->arg, dfd, name, sum) : 0;
+}
+
+int sfs_mcp_each_named(int dfd, const char *prefix, const char *suffix,
+                       sfs_mcp_each_fn *each, void *arg)
+{
+	struct named_walk w = { prefix, suffix, each, arg };
+
+	return each_entry(dfd, each_if_named, &w);
 }
 
 /* Removes a listing that keep (hex names, NULL or "" for none) does not
@@ -188,57 +212,52 @@ static int prune_mismatch(void *arg, int dfd, const char *name,
 }
 
 /* Adds the digests that every server folder of mcp/ (dfd) names. */
-static int mark_every_server(int mcp, struct digests *set)
+static int mark_server(void *arg, int mcp, const char *name)
 {
-	DIR *dir = read_dir(mcp);
-	struct dirent *de;
-	int rc = 0;
-
-	if (!dir)
-		return -errno;
-	while (rc == 0 && (de = readdir(dir))) {
-		if (de->d_name[0] == '.' || strcmp(de->d_name, "blobs") == 0)
-			continue;
-		int dfd = openat(mcp, de->d_name, O_RDONLY | O_DIRECTORY |
-		                                 O_CLOEXEC | O_NOFOLLOW);
-		if (dfd < 0)
-			continue;
-		rc = mark_listings(dfd, set);
-		close(dfd);
-	}
-	closedir(dir);
+	if (name[0] == '.' || strcmp(name, "blobs") == 0)
+		return 0;
+	int dfd = openat(mcp, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+	                            O_NOFOLLOW);
+	if (dfd < 0)
+		return 0;
+	int rc = mark_listings(dfd, arg);
+	close(dfd);
 	return rc;
 }
 
-/* Removes the files of blobs/ (in mcp/, dfd) that no digest of set
- * (sorted) names, once BLOB_GRACE_S old; temporaries left by a fetch that
- * died, too. */
+static int mark_every_server(int mcp, struct digests *set)
+{
+	return each_entry(mcp, mark_server, set);
+}
+
+/* Removes a file of blobs/ that no digest of the set arg (sorted) names,
+ * once BLOB_GRACE_S old; a temporary left by a fetch that died, too. */
+static int sweep_blob(void *arg, int dfd, const char *name)
+{
+	const struct digests *set = arg;
+	uint8_t sum[32];
+	struct stat st;
+
+	if (name[0] == '.' ||
+	    fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    S_ISDIR(st.st_mode) || st.st_mtime > time(NULL) - BLOB_GRACE_S)
+		return 0;
+	if (!named(name, "", "", sum) ||
+	    !bsearch(sum, set->v, set->n, sizeof(*set->v), cmp_digest))
+		unlinkat(dfd, name, 0);
+	return 0;
+}
+
+/* Sweeps blobs/ (in mcp/, dfd) with sweep_blob. */
 static void sweep_blobs(int mcp, const struct digests *set)
 {
 	int dfd = openat(mcp, "blobs", O_RDONLY | O_DIRECTORY | O_CLOEXEC |
 	                               O_NOFOLLOW);
-	DIR *dir = dfd < 0 ? NULL : fdopendir(dfd);
-	struct dirent *de;
-	time_t old = time(NULL) - BLOB_GRACE_S;
 
-	if (!dir) {
-		if (dfd >= 0)
-			close(dfd);
-		return;
+	if (dfd >= 0) {
+		each_entry(dfd, sweep_blob, (void *)set);
+		close(dfd);
 	}
-	while ((de = readdir(dir))) {
-		uint8_t sum[32];
-		struct stat st;
-		if (de->d_name[0] == '.' ||
-		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-		    S_ISDIR(st.st_mode) || st.st_mtime > old)
-			continue;
-		if (named(de->d_name, "", "", sum) &&
-		    bsearch(sum, set->v, set->n, sizeof(*set->v), cmp_digest))
-			continue;
-		unlinkat(dfd, de->d_name, 0);
-	}
-	closedir(dir);
 }
 
 /* The folder of the kind that holds `state` (mcp/, wellknown/) in *out,
