@@ -228,8 +228,9 @@ struct sfs_source_ops {
 	 * nothing. */
 	void (*built)(const struct sfs_source *src,
 	              const struct sfs_catalog *cat, unsigned idx);
-	/* Frees state; NULL when the source has none. */
-	void (*release)(struct sfs_source *src);
+	/* Frees the state open() made (never NULL); NULL when the kind has
+	 * none. */
+	void (*release)(void *state);
 };
 
 /* One root of a catalog and where its skills come from. */
@@ -339,6 +340,10 @@ int sfs_fetched_discover(struct sfs_scan *s, const struct sfs_source_owned *own,
                          const char *keep, const char *noun,
                          struct sfs_fetched_root *out, bool *exists);
 void sfs_fetched_root_free(struct sfs_fetched_root *r);
+/* Whether a read may open f of the root r: r's listing is loaded, and f
+ * is a regular file with a digest to verify its bytes against. */
+bool sfs_fetched_can_open(const struct sfs_fetched_root *r,
+                          const struct sfs_file *f);
 
 /* ---- sources/git.c: a commit of a git repository ----------------------- */
 

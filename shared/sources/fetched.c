@@ -168,3 +168,9 @@ void sfs_fetched_root_free(struct sfs_fetched_root *r)
 	free(r->state);
 	cJSON_Delete(r->served.doc);
 }
+
+bool sfs_fetched_can_open(const struct sfs_fetched_root *r,
+                          const struct sfs_file *f)
+{
+	return r->ready && S_ISREG(f->mode) && f->hashed;
+}

@@ -107,8 +107,10 @@ static const char *git_message(void)
 
 /* All of g, also a g open_state() gave up on half made (its pointers
  * NULL then). */
-static void free_state(struct git_source *g)
+static void free_state(void *state)
 {
+	struct git_source *g = state;
+
 	for (unsigned i = 0; i < HANDLES; i++) {
 		git_tree_free(g->handles[i].top);
 		git_repository_free(g->handles[i].repo);
@@ -159,13 +161,6 @@ static void *open_state(const struct sfs_source_args *a)
 		return NULL;
 	}
 	return g;
-}
-
-static void release(struct sfs_source *src)
-{
-	if (src->state)
-		free_state(src->state);
-	src->state = NULL;
 }
 
 static const char *version(const struct sfs_source *src)
@@ -1418,5 +1413,5 @@ const struct sfs_source_ops sfs_source_git = {
 	.version = version,
 	.version_key = "commit",
 	.built = built,
-	.release = release,
+	.release = free_state,
 };

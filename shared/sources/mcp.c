@@ -110,8 +110,10 @@ static bool dup_strv(const char *const *v, char ***out)
 
 /* All of m, also an m open_state() gave up on half made (its pointers
  * NULL then). */
-static void free_state(struct mcp_source *m)
+static void free_state(void *state)
 {
+	struct mcp_source *m = state;
+
 	for (size_t i = 0; i < m->n; i++) {
 		free(m->skills[i].dir);
 		free(m->skills[i].prefix);
@@ -162,13 +164,6 @@ static void *open_state(const struct sfs_source_args *a)
 	m->found = a->found;
 	m->found_arg = a->found_arg;
 	return m;
-}
-
-static void release(struct sfs_source *src)
-{
-	if (src->state)
-		free_state(src->state);
-	src->state = NULL;
 }
 
 static const char *version(const struct sfs_source *src)
@@ -672,7 +667,7 @@ static int open_skill_md(const struct sfs_source *src, const char *path,
 	struct mcp_source *m = src->state;
 
 	(void)path;
-	if (!m || !m->root.ready || !S_ISREG(f->mode) || !f->hashed)
+	if (!m || !sfs_fetched_can_open(&m->root, f))
 		return -EINVAL;
 	char *blocked;
 	int fd = open_blob(m, f, &blocked);
@@ -756,7 +751,7 @@ static int open_file(const struct sfs_source *src, int root_fd,
 	char why[1024] = "", *uri, *blocked = NULL;
 
 	(void)root_fd;
-	if (!m || !m->root.ready || !S_ISREG(f->mode) || !f->hashed)
+	if (!m || !sfs_fetched_can_open(&m->root, f))
 		return -EINVAL;
 	int fd = open_blob(m, f, &blocked);
 	if (fd != -ENOENT && fd != -EEXIST)
@@ -807,7 +802,7 @@ static int open_at_hand(const struct sfs_source *src,
 	struct mcp_source *m = src->state;
 	char *blocked;
 
-	if (!m || !m->root.ready || !S_ISREG(f->mode) || !f->hashed)
+	if (!m || !sfs_fetched_can_open(&m->root, f))
 		return -EINVAL;
 	int fd = open_blob(m, f, &blocked);
 	free(blocked);   /* said by a read of the file */
@@ -863,5 +858,5 @@ const struct sfs_source_ops sfs_source_mcp = {
 	.open_at_hand = open_at_hand,
 	.version = version,
 	.version_key = "listing",
-	.release = release,
+	.release = free_state,
 };

@@ -509,24 +509,21 @@ struct wk_source {
 	void *found_arg;
 };
 
-static void release(struct sfs_source *src)
+/* All of w, also a w open_state() gave up on half made. */
+static void release(void *state)
 {
-	struct wk_source *w = src->state;
+	struct wk_source *w = state;
 
-	if (!w)
-		return;
 	sfs_verified_free(&w->verified);
 	sfs_source_owned_free(&w->own);
 	sfs_fetched_root_free(&w->root);
 	free(w->token_file);
 	free(w);
-	src->state = NULL;
 }
 
 static void *open_state(const struct sfs_source_args *a)
 {
 	struct wk_source *w = calloc(1, sizeof(*w));
-	struct sfs_source fake = { .state = w };
 
 	if (!w)
 		return NULL;
@@ -536,7 +533,7 @@ static void *open_state(const struct sfs_source_args *a)
 	if (sfs_source_owned_copy(a, &w->own) < 0 ||
 	    !sfs_strdup_or_null(a->opts ? a->opts->token_file : NULL,
 	                        &w->token_file)) {
-		release(&fake);
+		release(w);
 		return NULL;
 	}
 	w->opts = (struct sfs_source_options){
@@ -796,7 +793,7 @@ static int open_skill_md(const struct sfs_source *src, const char *path,
 	struct wk_source *w = src->state;
 
 	(void)path;
-	if (!w || !w->root.ready || !S_ISREG(f->mode) || !f->hashed)
+	if (!w || !sfs_fetched_can_open(&w->root, f))
 		return -EINVAL;
 	int fd = open_verified(&w->verified, w->own.cache_dir, f->sha256,
 	                       f->size);
@@ -850,7 +847,7 @@ static int open_file(const struct sfs_source *src, int root_fd,
 	uint8_t sum[32];
 
 	(void)root_fd;
-	if (!w || !w->root.ready || !S_ISREG(f->mode) || !f->hashed)
+	if (!w || !sfs_fetched_can_open(&w->root, f))
 		return -EINVAL;
 	int fd = open_verified(&w->verified, w->own.cache_dir, f->sha256,
 	                       f->size);
@@ -889,7 +886,7 @@ static int open_at_hand(const struct sfs_source *src,
 {
 	struct wk_source *w = src->state;
 
-	if (!w || !w->root.ready || !S_ISREG(f->mode) || !f->hashed)
+	if (!w || !sfs_fetched_can_open(&w->root, f))
 		return -EINVAL;
 	return open_verified(&w->verified, w->own.cache_dir, f->sha256, f->size);
 }
