@@ -112,59 +112,65 @@ static int content_bytes(const cJSON *result, const char *uri, char **out,
 	return 0;
 }
 
+/* A record of want's file for status.json (mismatch-<hex>.json): its
+ * URI and the size and digest listed, to which the caller adds what it
+ * found; NULL when out of memory. */
+static cJSON *record_of(const struct sfs_mcp_file *want)
+{
+	char lh[65];
+	cJSON *o = cJSON_CreateObject();
+
+	sfs_hex_encode(want->sha256, 32, lh);
+	cJSON_AddStringToObject(o, "uri", want->uri);
+	cJSON_AddNumberToObject(o, "listed_size", (double)want->size);
+	cJSON_AddStringToObject(o, "listed", lh);
+	return o;
+}
+
+/* Stores record o (taken) of want's file in the server's folder state:
+ * 0 or -errno. */
+static int store_record(const char *state, const struct sfs_mcp_file *want,
+                        cJSON *o)
+{
+	char *path = state ? sfs_mcp_mismatch_path(state, want->sha256) : NULL;
+	char *text = path && o ? cJSON_PrintUnformatted(o) : NULL;
+	int rc = text ? write_file(path, text, strlen(text)) : -ENOMEM;
+
+	cJSON_Delete(o);
+	free(text);
+	free(path);
+	return rc;
+}
+
 void sfs_mcp_note_mismatch(const char *state, const struct sfs_mcp_file *want,
                            off_t got_size, const uint8_t got[32],
                            const char *field, bool bad)
 {
-	const char *uri = want->uri;
-	char lh[65], gh[65], *path, *text;
+	char gh[65], *path;
 
-	sfs_hex_encode(want->sha256, 32, lh);
-	sfs_hex_encode(got, 32, gh);
-	if (!state || !(path = sfs_mcp_mismatch_path(state, want->sha256)))
-		return;
 	if (!bad) {
-		sfs_cache_unlink(path);
+		path = state ? sfs_mcp_mismatch_path(state, want->sha256) : NULL;
+		if (path)
+			sfs_cache_unlink(path);
 		free(path);
 		return;
 	}
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "uri", uri);
-	cJSON_AddNumberToObject(o, "listed_size", (double)want->size);
-	cJSON_AddStringToObject(o, "listed", lh);
+	cJSON *o = record_of(want);
+	sfs_hex_encode(got, 32, gh);
 	cJSON_AddNumberToObject(o, "served_size", (double)got_size);
 	cJSON_AddStringToObject(o, "served", gh);
 	if (field)
 		cJSON_AddStringToObject(o, "frontmatter", field);
-	text = cJSON_PrintUnformatted(o);
-	cJSON_Delete(o);
-	if (text)
-		write_file(path, text, strlen(text));
-	free(text);
-	free(path);
+	store_record(state, want, o);
 }
 
 int sfs_mcp_note_blocked(const char *state, const struct sfs_mcp_file *want,
                          const char *why)
 {
-	char lh[65], *path, *text;
-	int rc = -ENOMEM;
+	cJSON *o = record_of(want);
 
-	sfs_hex_encode(want->sha256, 32, lh);
-	if (!state || !(path = sfs_mcp_mismatch_path(state, want->sha256)))
-		return -ENOMEM;
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "uri", want->uri);
-	cJSON_AddNumberToObject(o, "listed_size", (double)want->size);
-	cJSON_AddStringToObject(o, "listed", lh);
 	cJSON_AddStringToObject(o, "blocked", why);
-	text = cJSON_PrintUnformatted(o);
-	cJSON_Delete(o);
-	if (text)
-		rc = write_file(path, text, strlen(text));
-	free(text);
-	free(path);
-	return rc;
+	return store_record(state, want, o);
 }
 
 /* Appends the name of the field at `key` to the path in p (a dotted
