@@ -42,9 +42,6 @@
 #define HEX_LEN 64
 /* How old an unnamed verified file must be before it is removed. */
 #define BLOB_GRACE_S 600
-/* A listing file larger than this is not read (a fetch refuses larger
- * answers long before). */
-#define LISTING_MAX (256u << 20)
 
 struct digests {
 	uint8_t (*v)[32];
@@ -86,7 +83,8 @@ int sfs_mcp_current_hex(const char *state, char hex[HEX_LEN + 1])
 {
 	int dfd = open(state, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	char *text = dfd < 0 ? NULL :
-	             sfs_cache_read_at(dfd, "current", LISTING_MAX, NULL);
+	             sfs_cache_read_at(dfd, "current", SFS_FETCHED_LISTING_MAX,
+	                               NULL);
 	uint8_t sum[32];
 	int rc = text && strlen(text) == HEX_LEN && sfs_hex_decode(text, 32, sum, false) ?
 	         0 : -ENOENT;
@@ -173,7 +171,8 @@ static int prune_listing(void *arg, int dfd, const char *name,
 static int mark_listing(void *arg, int dfd, const char *name,
                         const uint8_t sum[32])
 {
-	char *text = sfs_cache_read_at(dfd, name, LISTING_MAX, NULL);
+	char *text = sfs_cache_read_at(dfd, name, SFS_FETCHED_LISTING_MAX,
+	                               NULL);
 	int rc = text ? add_named(arg, text) : 0;
 
 	(void)sum;
