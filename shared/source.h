@@ -26,6 +26,7 @@ struct sfs_arena;
 struct sfs_catalog;
 struct sfs_diag_list;
 struct sfs_found;
+struct sfs_listed;
 struct sfs_scan;
 struct sfs_source;
 struct sfs_tree;
@@ -340,6 +341,20 @@ int sfs_fetched_discover(struct sfs_scan *s, const struct sfs_source_owned *own,
                          const char *keep, const char *noun,
                          struct sfs_fetched_root *out, bool *exists);
 void sfs_fetched_root_free(struct sfs_fetched_root *r);
+/* Adds the file a listing gives (its JSON) to the skill's tree l, or
+ * says why not in the build's findings: 0 or -ENOMEM. */
+typedef int sfs_fetched_add_fn(void *arg, struct sfs_listed *l,
+                               const cJSON *file);
+/* Lists the skill at dir of a listing served (its entry's digest id, its
+ * files' JSON `files`, each handed to add) as sfs_source_ops.list, up to
+ * s->max_files, ending in sfs_scan_finish_listing: the listing's skeleton
+ * that both kinds that store one share.  0 or -ENOMEM. */
+int sfs_fetched_list(const struct sfs_scan *s, const char *dir,
+                     struct sfs_arena *arena, struct sfs_diag_list *diags,
+                     const struct sfs_fetched_listing *served,
+                     const uint8_t id[32], const cJSON *files,
+                     sfs_fetched_add_fn *add, void *arg,
+                     struct sfs_tree *out);
 /* Whether a read may open f of the root r: r's listing is loaded, and f
  * is a regular file with a digest to verify its bytes against. */
 bool sfs_fetched_can_open(const struct sfs_fetched_root *r,

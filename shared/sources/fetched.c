@@ -174,3 +174,33 @@ bool sfs_fetched_can_open(const struct sfs_fetched_root *r,
 {
 	return r->ready && S_ISREG(f->mode) && f->hashed;
 }
+
+int sfs_fetched_list(const struct sfs_scan *s, const char *dir,
+                     struct sfs_arena *arena, struct sfs_diag_list *diags,
+                     const struct sfs_fetched_listing *served,
+                     const uint8_t id[32], const cJSON *files,
+                     sfs_fetched_add_fn *add, void *arg,
+                     struct sfs_tree *out)
+{
+	struct sfs_listed l = { .arena = arena, .id = id, .time = served->time,
+	                        .uid = served->uid, .gid = served->gid };
+	const cJSON *file;
+	bool capped = false;
+	int rc = 0;
+
+	sfs_listed_stamp(&l, &out->self, id);
+	out->self.mode = S_IFDIR | 0755;
+	cJSON_ArrayForEach(file, files) {
+		if (l.n >= s->max_files) {
+			capped = true;
+			break;
+		}
+		if ((rc = add(arg, &l, file)) < 0)
+			break;
+	}
+	if (rc == 0)
+		rc = sfs_scan_finish_listing(s, dir, l.v, l.n, capped, arena,
+		                             diags, out);
+	free(l.v);
+	return rc;
+}

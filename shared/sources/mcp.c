@@ -446,8 +446,7 @@ struct lister {
 	const struct sfs_found *f;
 	struct sfs_arena *arena;
 	struct sfs_diag_list *diags;
-	struct sfs_listed out;      /* what is listed so far */
-	bool capped;
+	struct sfs_listed *out;     /* what is listed so far */
 };
 
 /* A listed file not served: a warning, or an error for SKILL.md. */
@@ -531,8 +530,11 @@ static int mark_unfetched(const struct mcp_source *m, struct sfs_file *e)
 	return 0;
 }
 
-static int add_file(struct lister *l, const cJSON *r)
+static int add_file(void *arg, struct sfs_listed *out, const cJSON *r)
 {
+	struct lister *l = arg;
+
+	l->out = out;
 	struct sfs_mcp_file want;
 	const cJSON *u = cJSON_GetObjectItemCaseSensitive(r, "uri");
 	const char *uri = cJSON_IsString(u) ? u->valuestring : "(no uri)";
@@ -551,11 +553,11 @@ static int add_file(struct lister *l, const cJSON *r)
 		return 0;
 	if (why)
 		return hide(l, uri, why);
-	for (size_t i = 0; i < l->out.n; i++)
-		if (strcmp(l->out.v[i].path, rel) == 0)
+	for (size_t i = 0; i < l->out->n; i++)
+		if (strcmp(l->out->v[i].path, rel) == 0)
 			return hide(l, uri, "listed twice, or also a folder");
 	struct sfs_file *e;
-	int rc = sfs_listed_add_file(&l->out, rel, want.size, want.sha256, &e);
+	int rc = sfs_listed_add_file(l->out, rel, want.size, want.sha256, &e);
 	if (rc == 0)
 		rc = mark_unfetched(l->m, e);
 	return rc;
@@ -567,36 +569,17 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 {
 	struct mcp_source *m = src->state;
 	struct lister l = { .m = m, .s = s, .f = f, .arena = arena,
-	                    .diags = diags,
-	                    .out = { .arena = arena, .time = m->root.served.time,
-	                             .uid = m->root.served.uid,
-	                             .gid = m->root.served.gid } };
-	const cJSON *r;
-	int rc = 0;
+	                    .diags = diags };
 
 	memset(out, 0, sizeof(*out));
 	l.k = find_skill(m, f->dir);
 	if (!l.k)
 		return sfs_diag_add(diags, SFS_ERROR, f->dir, 0, 0, "",
 		                    "not in the listing of %s", m->server);
-	l.out.id = l.k->id;
-	sfs_listed_stamp(&l.out, &out->self, l.k->id);
-	out->self.mode = S_IFDIR | 0755;
-	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(l.k->entry,
-	                                                       "resources")) {
-		if (rc < 0)
-			break;
-		if (l.out.n >= s->max_files) {
-			l.capped = true;
-			break;
-		}
-		rc = add_file(&l, r);
-	}
-	if (rc == 0)
-		rc = sfs_scan_finish_listing(s, f->dir, l.out.v, l.out.n,
-		                             l.capped, arena, diags, out);
-	free(l.out.v);
-	return rc;
+	return sfs_fetched_list(s, f->dir, arena, diags, &m->root.served,
+	                        l.k->id, cJSON_GetObjectItemCaseSensitive(
+	                                     l.k->entry, "resources"),
+	                        add_file, &l, out);
 }
 
 /* ---- reads ------------------------------------------------------------------ */

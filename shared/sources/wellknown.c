@@ -657,8 +657,7 @@ struct lister {
 	const struct sfs_found *f;
 	struct sfs_arena *arena;
 	struct sfs_diag_list *diags;
-	uint8_t id[32];             /* the skill's entry's digest */
-	struct sfs_listed out;      /* what is listed so far */
+	struct sfs_listed *out;     /* what is listed so far */
 };
 
 /* Whether a read found the file with this digest served with other
@@ -710,8 +709,11 @@ static bool in_hidden_folder(const char *rel)
 	return false;
 }
 
-static int add_file(struct lister *l, const cJSON *jf)
+static int add_file(void *arg, struct sfs_listed *out, const cJSON *jf)
 {
+	struct lister *l = arg;
+
+	l->out = out;
 	const char *rel = str_of(jf, "path"), *hex = str_of(jf, "digest");
 	const cJSON *size = cJSON_GetObjectItemCaseSensitive(jf, "size");
 	uint8_t sha256[32];
@@ -740,7 +742,7 @@ static int add_file(struct lister *l, const cJSON *jf)
 	char *path = sfs_arena_strdup(l->arena, rel);
 	if (!path)
 		return -ENOMEM;
-	return sfs_listed_add_file(&l->out, path, (off_t)size->valuedouble,
+	return sfs_listed_add_file(l->out, path, (off_t)size->valuedouble,
 	                           sha256, NULL);
 }
 
@@ -749,13 +751,9 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
                 struct sfs_diag_list *diags, struct sfs_tree *out)
 {
 	struct wk_source *w = src->state;
-	struct lister l = { .w = w, .f = f, .arena = arena, .diags = diags,
-	                    .out = { .arena = arena, .time = w->root.served.time,
-	                             .uid = w->root.served.uid,
-	                             .gid = w->root.served.gid } };
-	const cJSON *k = find_skill(w, f->dir), *jf;
-	bool capped = false;
-	int rc = 0;
+	struct lister l = { .w = w, .f = f, .arena = arena, .diags = diags };
+	const cJSON *k = find_skill(w, f->dir);
+	uint8_t id[32];
 
 	memset(out, 0, sizeof(*out));
 	if (!k)
@@ -764,25 +762,11 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 	char *text = cJSON_PrintUnformatted(k);
 	if (!text)
 		return -ENOMEM;
-	sfs_sha256(text, strlen(text), l.id);
+	sfs_sha256(text, strlen(text), id);
 	free(text);
-	l.out.id = l.id;
-	sfs_listed_stamp(&l.out, &out->self, l.id);
-	out->self.mode = S_IFDIR | 0755;
-	cJSON_ArrayForEach(jf, cJSON_GetObjectItemCaseSensitive(k, "files")) {
-		if (rc < 0)
-			break;
-		if (l.out.n >= s->max_files) {
-			capped = true;
-			break;
-		}
-		rc = add_file(&l, jf);
-	}
-	if (rc == 0)
-		rc = sfs_scan_finish_listing(s, f->dir, l.out.v, l.out.n, capped,
-		                             arena, diags, out);
-	free(l.out.v);
-	return rc;
+	return sfs_fetched_list(s, f->dir, arena, diags, &w->root.served, id,
+	                        cJSON_GetObjectItemCaseSensitive(k, "files"),
+	                        add_file, &l, out);
 }
 
 /* ---- reads ------------------------------------------------------------------ */
