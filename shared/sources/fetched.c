@@ -3,7 +3,8 @@
  * remotes, MCP servers, well-known indexes) say at discover, in one
  * wording: a bad URL, no cache folder to fetch into, nothing fetched yet;
  * and what the two that store a listing (MCP servers, well-known indexes)
- * read of it, in one way: the stored listing a build serves.
+ * do with it, in one way: load the stored listing a build serves, begin
+ * discover, list a skill's files, tell whether a read may open a file.
  */
 #include <errno.h>
 #include <stdio.h>
