@@ -31,8 +31,8 @@
 /* A lease larger than this is not read. */
 #define LEASE_MAX (1u << 20)
 
-/* A SERVER is an MCP server's or a website's folder of listings, a BLOB
- * a verified file of either kind (they keep the same layout). */
+/* A SERVER is a folder of listings (SFS_CACHE_LISTINGS), a BLOB a
+ * verified file one names (SFS_CACHE_BLOBS). */
 enum entry_kind { CLONE, SERVER, BLOB, OTHER };
 
 /* What a survey keeps beside the entries it reports. */
@@ -43,6 +43,7 @@ struct survey {
 	size_t kinds_cap;
 	char *needed;               /* "\nNAME\n..." of the live leases */
 	const struct sfs_cache_gc_args *a;
+	const char *place;          /* the place being listed: "mcp" */
 };
 
 /* ---- reading ------------------------------------------------------------ */
@@ -224,11 +225,27 @@ static int cmp_digest(const void *a, const void *b)
 	return memcmp(a, b, 32);
 }
 
+/* Whether place/name is a place of a kind of its own ("mcp/blobs"). */
+static bool is_place(const char *place, const char *name)
+{
+	const struct sfs_source_ops *k;
+	size_t n = strlen(place);
+
+	for (size_t i = 0; (k = sfs_source_kind_at(i)); i++)
+		for (const struct sfs_cache_place *p = k->cache_places;
+		     p && p->path; p++)
+			if (strncmp(p->path, place, n) == 0 &&
+			    p->path[n] == '/' && strcmp(p->path + n + 1,
+			                                name) == 0)
+				return true;
+	return false;
+}
+
 static void add_server(void *arg, int dfd, const char *name,
                        const struct stat *st, const char *prefix)
 {
 	struct survey *s = arg;
-	if (!S_ISDIR(st->st_mode) || strcmp(name, "blobs") == 0)
+	if (!S_ISDIR(st->st_mode) || is_place(s->place, name))
 		return;
 	if (!add_entry(s, dfd, name, prefix, SERVER,
 	               folder_used(dfd, name, st)))
@@ -246,48 +263,58 @@ static void add_file(void *arg, int dfd, const char *name,
                      const struct stat *st, const char *prefix)
 {
 	struct survey *s = arg;
-	uint8_t sum[32];
-	bool blob = strcmp(prefix, "mcp/blobs/") == 0 ||
-	            strcmp(prefix, "wellknown/blobs/") == 0;
 
-	if (!S_ISREG(st->st_mode) || (blob && (strlen(name) != HEX_LEN ||
-	    !sfs_hex_decode(name, 32, sum, false))))
-		return;
-	add_entry(s, dfd, name, prefix, blob ? BLOB : OTHER,
-	          used_of(st));
+	if (S_ISREG(st->st_mode))
+		add_entry(s, dfd, name, prefix, OTHER, used_of(st));
 }
 
-/* Lists the entries of the cache folder (cache_gc.h's table). */
-static void list_entries(struct survey *s)
+static void add_blob(void *arg, int dfd, const char *name,
+                     const struct stat *st, const char *prefix)
 {
-	static const struct {
-		const char *folder;
-		each_fn *each;
-		const char *prefix;
-	} places[] = {
-		{ "git", add_clone, "git/" },
-		{ "mcp", add_server, "mcp/" },
-		{ "mcp/blobs", add_file, "mcp/blobs/" },
-		{ "wellknown", add_server, "wellknown/" },
-		{ "wellknown/blobs", add_file, "wellknown/blobs/" },
-		{ "git-blobs", add_file, "git-blobs/" },
-		/* a git root's skills as its last start built them: read
-		 * at a start only, made again by the next one */
-		{ "git-units", add_file, "git-units/" },
-		/* a folder root's skills, likewise */
-		{ "folder-units", add_file, "folder-units/" },
+	struct survey *s = arg;
+	uint8_t sum[32];
+
+	if (S_ISREG(st->st_mode) && strlen(name) == HEX_LEN &&
+	    sfs_hex_decode(name, 32, sum, false))
+		add_entry(s, dfd, name, prefix, BLOB, used_of(st));
+}
+
+/* Lists the entries of one place of a kind (source.h). */
+static void list_place(struct survey *s, const struct sfs_cache_place *p)
+{
+	static each_fn *const each[] = {
+		[SFS_CACHE_CLONES] = add_clone,
+		[SFS_CACHE_LISTINGS] = add_server,
+		[SFS_CACHE_BLOBS] = add_blob,
+		[SFS_CACHE_FILES] = add_file,
 	};
+	char prefix[256];
 	struct stat st;
 
-	for (size_t i = 0; i < sizeof(places) / sizeof(places[0]); i++) {
-		int fd = open_under(s->cfd, places[i].folder);
-		if (fd >= 0) {
-			for_each(fd, places[i].each, s, places[i].prefix);
-			close(fd);
-		}
+	if (p->group == SFS_CACHE_FILE) {
+		if (fstatat(s->cfd, p->path, &st, AT_SYMLINK_NOFOLLOW) == 0)
+			add_file(s, s->cfd, p->path, &st, "");
+		return;
 	}
-	if (fstatat(s->cfd, "git-digests", &st, AT_SYMLINK_NOFOLLOW) == 0)
-		add_file(s, s->cfd, "git-digests", &st, "");
+	int fd = open_under(s->cfd, p->path);
+	if (fd < 0)
+		return;
+	snprintf(prefix, sizeof(prefix), "%s/", p->path);
+	s->place = p->path;
+	for_each(fd, each[p->group], s, prefix);
+	close(fd);
+}
+
+/* Lists the entries of the cache folder: the places every kind of source
+ * keeps state in (cache_gc.h). */
+static void list_entries(struct survey *s)
+{
+	const struct sfs_source_ops *k;
+
+	for (size_t i = 0; (k = sfs_source_kind_at(i)); i++)
+		for (const struct sfs_cache_place *p = k->cache_places;
+		     p && p->path; p++)
+			list_place(s, p);
 }
 
 /* ---- choosing ------------------------------------------------------------ */

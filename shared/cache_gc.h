@@ -4,7 +4,9 @@
  * removed, least recently used first.  `skillsfs gc` and the daemon's
  * fetcher both run it.
  *
- * The entries it knows, each removed whole or not at all:
+ * The entries it knows, each removed whole or not at all, are those of
+ * the places each kind of source declares (sfs_source_ops.cache_places,
+ * grouped by enum sfs_cache_group); today:
  *
  *   git/<name>-<hash>.git     a remote git root's clone
  *   mcp/<name>-<hash>/        an MCP server's listings

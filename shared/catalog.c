@@ -1595,8 +1595,9 @@ static void destroy(sfs_catalog *cat)
 	/* what a source resolved is read through until the last reader of
 	 * the catalog is gone */
 	for (size_t i = 0; cat->sources && i <= cat->nroots; i++)
-		if (cat->sources[i].ops && cat->sources[i].ops->release)
-			cat->sources[i].ops->release(&cat->sources[i]);
+		if (cat->sources[i].ops && cat->sources[i].ops->release &&
+		    cat->sources[i].state)
+			cat->sources[i].ops->release(cat->sources[i].state);
 	sfs_security_free(cat->security);
 	sfs_arena_free(&cat->arena);
 	free(cat);

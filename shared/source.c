@@ -55,6 +55,11 @@ const struct sfs_source_ops *sfs_source_kind_named(const char *name)
 	return NULL;
 }
 
+const struct sfs_source_ops *sfs_source_kind_at(size_t i)
+{
+	return i < NKINDS ? kinds[i] : NULL;
+}
+
 bool sfs_source_is_url(const char *root)
 {
 	return root && sfs_source_kind(root)->prefix != NULL;

@@ -26,6 +26,7 @@ struct sfs_arena;
 struct sfs_catalog;
 struct sfs_diag_list;
 struct sfs_found;
+struct sfs_listed;
 struct sfs_scan;
 struct sfs_source;
 struct sfs_tree;
@@ -40,6 +41,30 @@ enum sfs_lock_policy {
 };
 
 struct sfs_source_url;
+
+/* How the entries of a place in the cache folder are grouped: what
+ * cache_gc.c counts, keeps and removes as one (cache_gc.h). */
+enum sfs_cache_group {
+	/* each NAME.git folder, a clone, removed under its fetch lock
+	 * (NAME.git.fetching) */
+	SFS_CACHE_CLONES,
+	/* each folder, a server's listings: the "sha256:<hex>" they name
+	 * keep the files of the blobs/ place beside it */
+	SFS_CACHE_LISTINGS,
+	/* each file named by its 64-hex digest, kept while a kept folder of
+	 * listings names it */
+	SFS_CACHE_BLOBS,
+	/* each file, made again when missing */
+	SFS_CACHE_FILES,
+	/* the place is one file, made again when missing */
+	SFS_CACHE_FILE,
+};
+
+/* A place in the cache folder that a kind keeps state in. */
+struct sfs_cache_place {
+	const char *path;     /* under the cache folder: "mcp/blobs" */
+	enum sfs_cache_group group;
+};
 
 /* What an update fetches ahead of a read (sfs_source_update): the
  * listing only (a mount under trust=report), also each SKILL.md
@@ -133,6 +158,10 @@ struct sfs_source_ops {
 	 * operation) for a kind that keeps nothing. */
 	char *(*cache_path)(const struct sfs_source_url *u,
 	                    const char *cache_dir);
+	/* The places of the cache folder the kind keeps state in, ended by
+	 * one with a NULL path; NULL for a kind that keeps nothing.  The
+	 * collection (cache_gc.c) reads the kinds' places, naming none. */
+	const struct sfs_cache_place *cache_places;
 	/* sfs_source_listen of a root of the kind; NULL when the kind sends
 	 * no news (SFS_SOURCE_LISTENS says which roots may). */
 	int (*listen)(const char *root, const struct sfs_source_options *opts,
@@ -200,8 +229,9 @@ struct sfs_source_ops {
 	 * nothing. */
 	void (*built)(const struct sfs_source *src,
 	              const struct sfs_catalog *cat, unsigned idx);
-	/* Frees state; NULL when the source has none. */
-	void (*release)(struct sfs_source *src);
+	/* Frees the state open() made (never NULL); NULL when the kind has
+	 * none. */
+	void (*release)(void *state);
 };
 
 /* One root of a catalog and where its skills come from. */
@@ -223,6 +253,8 @@ bool sfs_source_is_url(const char *root);
  * the kind status.json calls `name`, or NULL. */
 const struct sfs_source_ops *sfs_source_kind(const char *root);
 const struct sfs_source_ops *sfs_source_kind_named(const char *name);
+/* The i-th kind of source.c's table, or NULL past its end. */
+const struct sfs_source_ops *sfs_source_kind_at(size_t i);
 
 /* The source of root i of the catalog; i == sfs_catalog_nroots() is the
  * docs folder's (sfs_catalog_docs).  NULL past that. */
@@ -266,6 +298,68 @@ int sfs_fetched_no_cache(struct sfs_scan *s, const char *url,
  * said, or NULL.  0 or -ENOMEM. */
 int sfs_fetched_not_yet(struct sfs_scan *s, const char *url,
                         const char *note);
+/* The cache file at path whole (at most max bytes, else -EFBIG),
+ * NUL-terminated (malloc'd) in *text, its length in *len, its stat in
+ * *st: 0 or -errno. */
+int sfs_fetched_read(const char *path, off_t max, char **text, size_t *len,
+                     struct stat *st);
+
+/* A listing stored in a server's folder (an MCP server's, or a
+ * website's, which keeps the same layout: mcp_listing.c's names). */
+struct sfs_fetched_listing {
+	char hex[65];           /* its name: the digest of its text */
+	cJSON *doc;             /* owned: an object with a "skills" array */
+	struct timespec time;   /* its file's: every entry's mtime */
+	uid_t uid;
+	gid_t gid;
+};
+/* A listing file larger than this is not read (an update refuses larger
+ * answers long before). */
+#define SFS_FETCHED_LISTING_MAX (256 << 20)
+/* The listing a build serves from the folder `state`: `keep` (hex, or "")
+ * while it is stored, else the current one, into *out (free out->doc
+ * with cJSON_Delete).  0, -ENOENT when there is none, or -ENOMEM. */
+int sfs_fetched_load_listing(const char *state, const char *keep,
+                             struct sfs_fetched_listing *out);
+/* What a kind that stores a listing resolves a root to at discover. */
+struct sfs_fetched_root {
+	char *location;         /* the URL without its kind's prefix */
+	char *state;            /* its folder in the cache */
+	struct sfs_fetched_listing served;
+	bool ready;             /* served is loaded */
+};
+/* The first steps of such a kind's discover, the same for each: the
+ * root's location, its folder in the cache (state_of: malloc'd, or NULL
+ * when out of memory) and the listing to serve (keep, as
+ * sfs_fetched_load_listing), into *out (each field set as far as it
+ * went; the caller frees them), saying why not as the root's error, and
+ * own->note, a failed update, as a warning naming the `noun` served
+ * ("listing").  1 when the listing is loaded (out->ready, *exists),
+ * 0 when not (said), or -ENOMEM. */
+int sfs_fetched_discover(struct sfs_scan *s, const struct sfs_source_owned *own,
+                         char *(*state_of)(const char *cache_dir,
+                                           const char *location),
+                         const char *keep, const char *noun,
+                         struct sfs_fetched_root *out, bool *exists);
+void sfs_fetched_root_free(struct sfs_fetched_root *r);
+/* Adds the file a listing gives (its JSON) to the skill's tree l, or
+ * says why not in the build's findings: 0 or -ENOMEM. */
+typedef int sfs_fetched_add_fn(void *arg, struct sfs_listed *l,
+                               const cJSON *file);
+/* Lists the skill at dir of a listing served (its entry's digest id, its
+ * files' JSON `files`, each handed to add) as sfs_source_ops.list, up to
+ * s->max_files, ending in sfs_scan_finish_listing: the listing's skeleton
+ * that both kinds that store one share.  0 or -ENOMEM. */
+int sfs_fetched_list(const struct sfs_scan *s, const char *dir,
+                     struct sfs_arena *arena, struct sfs_diag_list *diags,
+                     const struct sfs_fetched_listing *served,
+                     const uint8_t id[32], const cJSON *files,
+                     sfs_fetched_add_fn *add, void *arg,
+                     struct sfs_tree *out);
+/* Whether a read may open f of the root r: r's listing is loaded, and f
+ * is a regular file with a digest to verify its bytes against. */
+bool sfs_fetched_can_open(const struct sfs_fetched_root *r,
+                          const struct sfs_file *f);
 
 /* ---- sources/git.c: a commit of a git repository ----------------------- */
 
@@ -330,6 +424,14 @@ char *sfs_mcp_listing_path(const char *state, const char *hex);
 char *sfs_mcp_current_path(const char *state);
 char *sfs_mcp_mismatch_path(const char *state, const uint8_t sha256[32]);
 #define SFS_MCP_MISMATCH_PREFIX "mismatch-"
+/* Records (or, bad false: forgets) that want->uri's bytes did not match
+ * the listing, for status.json, in the record of its digest in the
+ * server's folder `state`: the size and digest it got, or (field set) the
+ * first frontmatter field in which a SKILL.md differs (mcp_fetch.c; the
+ * well-known kind keeps its records so too). */
+void sfs_mcp_note_mismatch(const char *state, const struct sfs_mcp_file *want,
+                           off_t got_size, const uint8_t got[32],
+                           const char *field, bool bad);
 /* Records for status.json that the cache entry of `want` is in the way
  * of its verified bytes (why: which, and why it stays), in the record a
  * mismatch would have (source_mcp_fetch.c).  0 or -errno. */
@@ -338,6 +440,14 @@ int sfs_mcp_note_blocked(const char *state, const struct sfs_mcp_file *want,
 /* The hex name of the server's current listing (state/current), in hex;
  * -ENOENT when there is none (mcp_prune.c). */
 int sfs_mcp_current_hex(const char *state, char hex[65]);
+/* Calls each(arg, dfd, name, its digest) for each entry of the folder
+ * dfd named PREFIX<64 hex>SUFFIX ("listing-", ".json"), until one returns
+ * other than 0: 0, what it returned, or -errno when dfd cannot be read
+ * (mcp_prune.c). */
+typedef int sfs_mcp_each_fn(void *arg, int dfd, const char *name,
+                            const uint8_t sum[32]);
+int sfs_mcp_each_named(int dfd, const char *prefix, const char *suffix,
+                       sfs_mcp_each_fn *each, void *arg);
 /* Appends to *v (*n digests, malloc'd) every digest "sha256:<hex>" that
  * a listing of the server's folder dfd names, unsorted (mcp_prune.c: a
  * scan of the text, which never removes too much).  0 or -ENOMEM. */

@@ -53,16 +53,13 @@ static void *open_state(const struct sfs_source_args *a)
 	return d;
 }
 
-static void release(struct sfs_source *src)
+static void release(void *state)
 {
-	struct dir_source *d = src->state;
+	struct dir_source *d = state;
 
-	if (!d)
-		return;   /* the docs folder's */
 	sfs_kept_units_free(d->kept);
 	sfs_source_owned_free(&d->own);
 	free(d);
-	src->state = NULL;
 }
 
 static void units_for(unsigned idx, bool strict, unsigned trust,
@@ -336,11 +333,19 @@ static int pin(const struct sfs_skill *s, const struct sfs_file *f)
 	return fd;
 }
 
+/* a folder root's skills as its last start built them (kept_units.c):
+ * read at a start only, made again by the next one */
+static const struct sfs_cache_place cache_places[] = {
+	{ "folder-units", SFS_CACHE_FILES },
+	{ NULL, 0 },
+};
+
 const struct sfs_source_ops sfs_source_dir = {
 	.kind = "folder",
 	.caps = SFS_SOURCE_WATCHED,
 	.lock = SFS_LOCK_SKILLS,
 	.open = open_state,
+	.cache_places = cache_places,
 	.discover = discover,
 	.list = list,
 	.open_skill_md = open_skill_md,

@@ -107,8 +107,10 @@ static const char *git_message(void)
 
 /* All of g, also a g open_state() gave up on half made (its pointers
  * NULL then). */
-static void free_state(struct git_source *g)
+static void free_state(void *state)
 {
+	struct git_source *g = state;
+
 	for (unsigned i = 0; i < HANDLES; i++) {
 		git_tree_free(g->handles[i].top);
 		git_repository_free(g->handles[i].repo);
@@ -159,13 +161,6 @@ static void *open_state(const struct sfs_source_args *a)
 		return NULL;
 	}
 	return g;
-}
-
-static void release(struct sfs_source *src)
-{
-	if (src->state)
-		free_state(src->state);
-	src->state = NULL;
 }
 
 static const char *version(const struct sfs_source *src)
@@ -1393,6 +1388,16 @@ static char *cache_path(const struct sfs_source_url *u, const char *cache_dir)
 	       sfs_git_clone_path(cache_dir, u->location) : NULL;
 }
 
+static const struct sfs_cache_place cache_places[] = {
+	{ "git", SFS_CACHE_CLONES },
+	{ "git-blobs", SFS_CACHE_FILES },   /* SKILL.md blobs' bytes */
+	/* a git root's skills as its last start built them: read at a
+	 * start only, made again by the next one */
+	{ "git-units", SFS_CACHE_FILES },
+	{ "git-digests", SFS_CACHE_FILE },  /* the digests of blobs */
+	{ NULL, 0 },
+};
+
 const struct sfs_source_ops sfs_source_git = {
 	.kind = "git",
 	.prefix = "git+",
@@ -1403,6 +1408,7 @@ const struct sfs_source_ops sfs_source_git = {
 	.open = open_state,
 	.update = update,
 	.cache_path = cache_path,
+	.cache_places = cache_places,
 	.discover = discover,
 	.list = list,
 	.open_skill_md = open_skill_md,
@@ -1410,5 +1416,5 @@ const struct sfs_source_ops sfs_source_git = {
 	.version = version,
 	.version_key = "commit",
 	.built = built,
-	.release = release,
+	.release = free_state,
 };

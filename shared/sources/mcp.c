@@ -24,25 +24,21 @@
  * version is its digest (sfs_file's version, as git's blob ids are); a folder's is the digest of its skill's entry and
  * its path, so a changed entry is a new folder.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <nettle/sha2.h>
 
 #include "grow.h"
 #include "mcp_client/client.h"
 #include "snapshot.h"
-#include "sealed.h"
 #include "source.h"
 #include "trust.h"
+#include "verified.h"
 
 #define HEX_LEN 64
 
@@ -53,47 +49,25 @@ struct mcp_skill {
 	uint8_t id[32];         /* digest of the entry */
 };
 
-/* The verified bytes of a cache file, copied into a sealed memfd. */
-struct sealed {
-	uint8_t sha256[32];
-	int fd;                 /* no write, no size change, ever */
-	size_t len;
-	uint64_t used;          /* when last opened, in opens of the source */
-};
-
-/* The memory and the descriptors sealed copies of one source (one
- * generation) may hold: past either, the least recently opened go, and
- * are hashed again at their next open.  (The mount holds up to 1,024
- * more descriptors for pinned folder files, of at least 8,192 it raises
- * its limit to where it can.) */
-#define SEALED_BUDGET (64u << 20)
-#define SEALED_FILES 256
-
 struct mcp_source {
 	struct sfs_source_owned own;   /* url: the root as configured;
 	                                  note: why the last update failed */
-	char *location;         /* the endpoint: url without "mcp+" */
-	char *state;            /* the server's folder in it */
+	/* location: the endpoint, url without "mcp+"; state: the server's
+	 * folder in the cache; served: the listing served */
+	struct sfs_fetched_root root;
 	char *token_file;       /* or NULL: mcp_client/client.c reads it */
 	char **argv, **env;     /* a stdio root's command, or NULL */
 	struct sfs_source_options opts;   /* the three, for the fetches */
 	const char *server;     /* who serves it, for messages: location,
 	                           or the command */
 	char keep[HEX_LEN + 1]; /* the listing to serve again, or "" */
-	char listing[HEX_LEN + 1];
-	cJSON *doc;             /* the listing served */
 	struct mcp_skill *skills;   /* sorted by dir */
 	size_t n, cap;
-	struct timespec time;   /* the listing's: every entry's mtime */
-	uid_t uid;
-	gid_t gid;
-	bool ready;
-	pthread_mutex_t lock;   /* guards bad and sealed */
+	pthread_mutex_t lock;   /* guards bad */
 	uint8_t (*bad)[32];     /* digests a read found not served as listed */
 	size_t nbad, capbad;
-	struct sealed *sealed;  /* cache files verified since the build */
-	size_t nsealed, capsealed, sealed_bytes;
-	uint64_t opens;
+	struct sfs_verified verified;   /* cache files verified since the
+	                                   build, as sealed copies */
 	/* A connection kept for the reads' fetches: a handshake per read
 	 * cost more than the read (scripts/bench-mcp-source, every SKILL.md
 	 * of 1,000 read through a fresh mount: 3,566 ms with a connection
@@ -136,24 +110,22 @@ static bool dup_strv(const char *const *v, char ***out)
 
 /* All of m, also an m open_state() gave up on half made (its pointers
  * NULL then). */
-static void free_state(struct mcp_source *m)
+static void free_state(void *state)
 {
+	struct mcp_source *m = state;
+
 	for (size_t i = 0; i < m->n; i++) {
 		free(m->skills[i].dir);
 		free(m->skills[i].prefix);
 	}
 	free(m->skills);
 	free(m->bad);
-	for (size_t i = 0; i < m->nsealed; i++)
-		close(m->sealed[i].fd);
-	free(m->sealed);
-	cJSON_Delete(m->doc);
+	sfs_verified_free(&m->verified);
 	sfs_mcp_client_close(m->client);
 	pthread_mutex_destroy(&m->client_lock);
 	pthread_mutex_destroy(&m->lock);
 	sfs_source_owned_free(&m->own);
-	free(m->location);
-	free(m->state);
+	sfs_fetched_root_free(&m->root);
 	free(m->token_file);
 	free_strv(m->argv);
 	free_strv(m->env);
@@ -172,6 +144,7 @@ static void *open_state(const struct sfs_source_args *a)
 		return NULL;
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_mutex_init(&m->client_lock, NULL);
+	sfs_verified_init(&m->verified);
 	if (a->version)
 		snprintf(m->keep, sizeof(m->keep), "%s", a->version);
 	if (sfs_source_owned_copy(a, &m->own) < 0 ||
@@ -193,17 +166,10 @@ static void *open_state(const struct sfs_source_args *a)
 	return m;
 }
 
-static void release(struct sfs_source *src)
-{
-	if (src->state)
-		free_state(src->state);
-	src->state = NULL;
-}
-
 static const char *version(const struct sfs_source *src)
 {
 	const struct mcp_source *m = src->state;
-	return m && m->ready ? m->listing : NULL;
+	return m && m->root.ready ? m->root.served.hex : NULL;
 }
 
 /* The skill's path in a SKILL.md URI (SCHEME://PATH/SKILL.md), malloc'd,
@@ -304,69 +270,6 @@ static const struct mcp_skill *find_skill(const struct mcp_source *m,
 
 /* ---- reading the stored listing ------------------------------------------ */
 
-/* The whole file at path, NUL-terminated, malloc'd; NULL with errno. */
-static char *read_text(const char *path, struct stat *st)
-{
-	int fd = sfs_cache_open_read(path);
-	char *text = NULL;
-
-	if (fd < 0) {
-		errno = -fd;
-		return NULL;
-	}
-	if (fstat(fd, st) == 0 && S_ISREG(st->st_mode) &&
-	    (text = malloc((size_t)st->st_size + 1))) {
-		ssize_t n = pread(fd, text, (size_t)st->st_size, 0);
-		if (n != st->st_size) {
-			free(text);
-			text = NULL;
-			errno = EIO;
-		} else {
-			text[n] = '\0';
-		}
-	}
-	close(fd);
-	return text;
-}
-
-/* The listing to serve: the kept one while it is stored, else the
- * current one.  Sets m->listing and m->doc; -ENOENT when none. */
-static int load_listing(struct mcp_source *m, const char *state)
-{
-	char *path = NULL, *text = NULL;
-	struct stat st;
-
-	if (m->keep[0] && (path = sfs_mcp_listing_path(state, m->keep)) &&
-	    access(path, F_OK) == 0) {
-		snprintf(m->listing, sizeof(m->listing), "%s", m->keep);
-	} else {
-		free(path);
-		if (!(path = sfs_mcp_current_path(state)))
-			return -ENOMEM;
-		text = read_text(path, &st);
-		free(path);
-		path = NULL;
-		if (!text || strlen(text) != HEX_LEN) {
-			free(text);
-			return -ENOENT;
-		}
-		snprintf(m->listing, sizeof(m->listing), "%s", text);
-		free(text);
-		if (!(path = sfs_mcp_listing_path(state, m->listing)))
-			return -ENOMEM;
-	}
-	text = path ? read_text(path, &st) : NULL;
-	free(path);
-	m->doc = text ? cJSON_Parse(text) : NULL;
-	free(text);
-	if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(m->doc, "skills")))
-		return -ENOENT;
-	m->time = st.st_mtim;
-	m->uid = st.st_uid;
-	m->gid = st.st_gid;
-	return 0;
-}
-
 /* Whether the listing lists `uri` with the digest hex `listed`. */
 static bool listed(const struct mcp_source *m, const char *uri,
                    const char *hexdigest)
@@ -391,11 +294,10 @@ static bool listed(const struct mcp_source *m, const char *uri,
 /* One record of a file the server did not serve as listed, as a finding
  * while the listing still lists that file with that digest. */
 static int report_mismatch(struct mcp_source *m, struct sfs_scan *s,
-                           const char *path)
+                           const char *text)
 {
-	struct stat st;
-	char *text = read_text(path, &st);
 	cJSON *o = text ? cJSON_Parse(text) : NULL;
+	int rc;
 	const cJSON *uri = cJSON_GetObjectItemCaseSensitive(o, "uri");
 	const cJSON *want = cJSON_GetObjectItemCaseSensitive(o, "listed");
 	const cJSON *got = cJSON_GetObjectItemCaseSensitive(o, "served");
@@ -404,9 +306,7 @@ static int report_mismatch(struct mcp_source *m, struct sfs_scan *s,
 	const cJSON *field = cJSON_GetObjectItemCaseSensitive(o,
 	                                                     "frontmatter");
 	const cJSON *blocked = cJSON_GetObjectItemCaseSensitive(o, "blocked");
-	int rc = 0;
 
-	free(text);
 	if (cJSON_IsString(uri) && cJSON_IsString(want) &&
 	    cJSON_IsString(blocked) &&
 	    listed(m, uri->valuestring, want->valuestring))
@@ -437,31 +337,35 @@ static int report_mismatch(struct mcp_source *m, struct sfs_scan *s,
 	return rc;
 }
 
+struct reporting {
+	struct mcp_source *m;
+	struct sfs_scan *s;
+};
+
+static int report_record(void *arg, int dfd, const char *name,
+                         const uint8_t sum[32])
+{
+	struct reporting *r = arg;
+	char *text = sfs_cache_read_at(dfd, name, 1 << 20, NULL);
+	int rc = report_mismatch(r->m, r->s, text);
+
+	(void)sum;
+	free(text);
+	return rc;
+}
+
 static int report_mismatches(struct mcp_source *m, struct sfs_scan *s,
                              const char *state)
 {
-	DIR *dir = opendir(state);
-	struct dirent *de;
-	int rc = 0;
+	struct reporting r = { .m = m, .s = s };
+	int dfd = open(state, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
-	if (!dir)
+	if (dfd < 0)
 		return 0;
-	while (rc == 0 && (de = readdir(dir))) {
-		size_t n = strlen(de->d_name);
-		if (strncmp(de->d_name, SFS_MCP_MISMATCH_PREFIX,
-		            strlen(SFS_MCP_MISMATCH_PREFIX)) != 0 || n < 5 ||
-		    strcmp(de->d_name + n - 5, ".json") != 0)
-			continue;
-		char *path;
-		if (asprintf(&path, "%s/%s", state, de->d_name) < 0) {
-			rc = -ENOMEM;
-			break;
-		}
-		rc = report_mismatch(m, s, path);
-		free(path);
-	}
-	closedir(dir);
-	return rc;
+	int rc = sfs_mcp_each_named(dfd, SFS_MCP_MISMATCH_PREFIX, ".json",
+	                            report_record, &r);
+	close(dfd);
+	return rc == -ENOMEM ? rc : 0;
 }
 
 /* ---- discovery ------------------------------------------------------------ */
@@ -471,8 +375,8 @@ static int take_skills(struct mcp_source *m, struct sfs_scan *s)
 	const cJSON *entry;
 	int rc = 0;
 
-	cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(m->doc,
-	                                                           "skills"))
+	cJSON_ArrayForEach(entry, cJSON_GetObjectItemCaseSensitive(
+	                                  m->root.served.doc, "skills"))
 		if (rc == 0)
 			rc = take_entry(m, s, entry);
 	if (rc < 0 || m->n == 0)
@@ -519,36 +423,17 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
                     unsigned idx, bool *exists)
 {
 	struct mcp_source *m = src->state;
-	char *location;
+	int rc = sfs_fetched_discover(s, &m->own, sfs_mcp_state_path, m->keep,
+	                              "listing", &m->root, exists);
 
-	*exists = false;
-	int rc = sfs_fetched_location(s, m->own.url, &location);
-	if (rc != 0)
-		return rc < 0 ? rc : 0;
-	m->location = location;
-	m->server = m->argv ? m->argv[0] : m->location;
-	char *state = sfs_mcp_state_path(m->own.cache_dir, m->location);
-	if (!state)
-		return m->own.cache_dir ? -ENOMEM :
-		       sfs_fetched_no_cache(s, m->own.url, m->location);
-	free(m->state);
-	m->state = state;
-	rc = load_listing(m, state);
-	if (rc == -ENOENT)
-		rc = sfs_fetched_not_yet(s, m->own.url, m->own.note);
-	else if (rc == 0)
-		m->ready = true;
-	if (rc == 0 && m->ready && m->own.note)
-		rc = sfs_diag_add_root(s->global, SFS_WARNING, m->own.url,
-		                       "serving the listing %.12s, fetched "
-		                       "before: %s", m->listing, m->own.note);
-	if (rc == 0 && m->ready)
-		rc = take_skills(m, s);
-	if (rc == 0 && m->ready)
+	m->server = m->argv ? m->argv[0] : m->root.location;
+	if (rc <= 0)
+		return rc;
+	rc = take_skills(m, s);
+	if (rc == 0)
 		rc = add_found(m, s, idx);
-	if (rc == 0 && m->ready)
-		rc = report_mismatches(m, s, state);
-	*exists = m->ready;
+	if (rc == 0)
+		rc = report_mismatches(m, s, m->root.state);
 	return rc;
 }
 
@@ -561,8 +446,7 @@ struct lister {
 	const struct sfs_found *f;
 	struct sfs_arena *arena;
 	struct sfs_diag_list *diags;
-	struct sfs_listed out;      /* what is listed so far */
-	bool capped;
+	struct sfs_listed *out;     /* what is listed so far */
 };
 
 /* A listed file not served: a warning, or an error for SKILL.md. */
@@ -604,30 +488,28 @@ static const char *bad_path(struct lister *l, char *rel, bool *skip)
 	return depth > l->s->max_depth + 1 ? "folder nested too deep" : NULL;
 }
 
+/* Whether path (malloc'd, taken; NULL: out of memory) names an entry:
+ * 1, 0, or -ENOMEM. */
+static int path_exists(char *path)
+{
+	int rc = path ? access(path, F_OK) == 0 : -ENOMEM;
+
+	free(path);
+	return rc;
+}
+
 /* Whether the server was found to send other bytes for this digest
  * than the listing promised (source_mcp_fetch.c records it). */
 static int mismatched(const struct mcp_source *m, const uint8_t sha256[32])
 {
-	if (!m->state)
-		return 0;
-	char *path = sfs_mcp_mismatch_path(m->state, sha256);
-	if (!path)
-		return -ENOMEM;
-	int rc = access(path, F_OK) == 0;
-	free(path);
-	return rc;
+	return m->root.state ?
+	       path_exists(sfs_mcp_mismatch_path(m->root.state, sha256)) : 0;
 }
 
 /* Whether the cache holds the verified bytes with this digest. */
 static int in_cache(const struct mcp_source *m, const uint8_t sha256[32])
 {
-	char *path = sfs_mcp_blob_path(m->own.cache_dir, sha256);
-
-	if (!path)
-		return -ENOMEM;
-	int rc = access(path, F_OK) == 0;
-	free(path);
-	return rc;
+	return path_exists(sfs_mcp_blob_path(m->own.cache_dir, sha256));
 }
 
 /* A file not fetched yet has another identity than the same file
@@ -648,8 +530,11 @@ static int mark_unfetched(const struct mcp_source *m, struct sfs_file *e)
 	return 0;
 }
 
-static int add_file(struct lister *l, const cJSON *r)
+static int add_file(void *arg, struct sfs_listed *out, const cJSON *r)
 {
+	struct lister *l = arg;
+
+	l->out = out;
 	struct sfs_mcp_file want;
 	const cJSON *u = cJSON_GetObjectItemCaseSensitive(r, "uri");
 	const char *uri = cJSON_IsString(u) ? u->valuestring : "(no uri)";
@@ -668,11 +553,11 @@ static int add_file(struct lister *l, const cJSON *r)
 		return 0;
 	if (why)
 		return hide(l, uri, why);
-	for (size_t i = 0; i < l->out.n; i++)
-		if (strcmp(l->out.v[i].path, rel) == 0)
+	for (size_t i = 0; i < l->out->n; i++)
+		if (strcmp(l->out->v[i].path, rel) == 0)
 			return hide(l, uri, "listed twice, or also a folder");
 	struct sfs_file *e;
-	int rc = sfs_listed_add_file(&l->out, rel, want.size, want.sha256, &e);
+	int rc = sfs_listed_add_file(l->out, rel, want.size, want.sha256, &e);
 	if (rc == 0)
 		rc = mark_unfetched(l->m, e);
 	return rc;
@@ -684,212 +569,20 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 {
 	struct mcp_source *m = src->state;
 	struct lister l = { .m = m, .s = s, .f = f, .arena = arena,
-	                    .diags = diags,
-	                    .out = { .arena = arena, .time = m->time,
-	                             .uid = m->uid, .gid = m->gid } };
-	const cJSON *r;
-	int rc = 0;
+	                    .diags = diags };
 
 	memset(out, 0, sizeof(*out));
 	l.k = find_skill(m, f->dir);
 	if (!l.k)
 		return sfs_diag_add(diags, SFS_ERROR, f->dir, 0, 0, "",
 		                    "not in the listing of %s", m->server);
-	l.out.id = l.k->id;
-	sfs_listed_stamp(&l.out, &out->self, l.k->id);
-	out->self.mode = S_IFDIR | 0755;
-	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(l.k->entry,
-	                                                       "resources")) {
-		if (rc < 0)
-			break;
-		if (l.out.n >= s->max_files) {
-			l.capped = true;
-			break;
-		}
-		rc = add_file(&l, r);
-	}
-	if (rc == 0)
-		rc = sfs_scan_finish_listing(s, f->dir, l.out.v, l.out.n,
-		                             l.capped, arena, diags, out);
-	free(l.out.v);
-	return rc;
+	return sfs_fetched_list(s, f->dir, arena, diags, &m->root.served,
+	                        l.k->id, cJSON_GetObjectItemCaseSensitive(
+	                                     l.k->entry, "resources"),
+	                        add_file, &l, out);
 }
 
 /* ---- reads ------------------------------------------------------------------ */
-
-/* Removes f's file from the cache: its bytes are not the ones named. */
-static void unlink_blob(const struct mcp_source *m, const struct sfs_file *f)
-{
-	char *path = sfs_mcp_blob_path(m->own.cache_dir, f->sha256);
-
-	if (path)
-		sfs_cache_unlink(path);
-	free(path);
-}
-
-/*
- * Verified bytes are served from a copy the daemon holds, sealed, never
- * from the cache file itself after the check: the cache folder is the
- * user's, and a writable shared mapping of a cache file changes its bytes
- * without a write(2), and without changing its ctime after its first
- * store to each page, so no stat of the file can prove it unchanged since
- * it was hashed.  The copy is made while the file is hashed (the bytes
- * hashed are the bytes copied), into a memfd sealed against writes,
- * shrinking and growing; later opens of the same file reopen that memfd.
- * Measured (scripts/bench-mcp-bigfile: an 8 MiB file read through a fresh
- * mount with -o retain=0, 32 reads of 256 KiB, each an open): hashing at
- * every open took 391 ms, the ctime shortcut this replaces 14-17 ms, the
- * sealed copy 19-20 ms (BENCHMARKS.md).
- */
-
-/* A descriptor of its own (its own offset) of the sealed copy fd. */
-static int reopen_sealed(int fd)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	int own = open(path, O_RDONLY | O_CLOEXEC);
-	return own >= 0 ? own : fcntl(fd, F_DUPFD_CLOEXEC, 3);
-}
-
-/* A descriptor of the sealed copy of `sha256`, or -1 when none is held. */
-static int open_sealed(struct mcp_source *m, const uint8_t sha256[32])
-{
-	int fd = -1;
-
-	pthread_mutex_lock(&m->lock);
-	for (size_t i = 0; fd < 0 && i < m->nsealed; i++)
-		if (memcmp(m->sealed[i].sha256, sha256, 32) == 0) {
-			m->sealed[i].used = ++m->opens;
-			fd = reopen_sealed(m->sealed[i].fd);
-		}
-	pthread_mutex_unlock(&m->lock);
-	return fd;
-}
-
-/* Drops the least recently opened copies until one more of len bytes
- * fits. */
-static void make_room(struct mcp_source *m, size_t len)
-{
-	while (m->nsealed && (m->sealed_bytes + len > SEALED_BUDGET ||
-	                      m->nsealed >= SEALED_FILES)) {
-		size_t old = 0;
-		for (size_t i = 1; i < m->nsealed; i++)
-			if (m->sealed[i].used < m->sealed[old].used)
-				old = i;
-		close(m->sealed[old].fd);
-		m->sealed_bytes -= m->sealed[old].len;
-		m->sealed[old] = m->sealed[--m->nsealed];
-	}
-}
-
-/* Keeps the sealed copy fd (taken) of `sha256`; closes it when it
- * cannot. */
-static void keep_sealed(struct mcp_source *m, const uint8_t sha256[32],
-                        int fd, size_t len)
-{
-	pthread_mutex_lock(&m->lock);
-	make_room(m, len);
-	if (len <= SEALED_BUDGET &&
-	    sfs_grow(&m->sealed, &m->capsealed, m->nsealed + 1,
-	             sizeof(*m->sealed)) == 0) {
-		struct sealed *s = &m->sealed[m->nsealed++];
-		memcpy(s->sha256, sha256, 32);
-		s->fd = fd;
-		s->len = len;
-		s->used = ++m->opens;
-		m->sealed_bytes += len;
-		fd = -1;
-	}
-	pthread_mutex_unlock(&m->lock);
-	if (fd >= 0)
-		close(fd);
-}
-
-/* Copies the open cache file into a new memfd while hashing what it
- * copies: the memfd, sealed, when those bytes are f's; -ENOENT when they
- * are not, another -errno when no copy can be made. */
-static int seal_copy(int from, const struct sfs_file *f)
-{
-	int fd = sfs_sealed_new("skillsfs-verified");
-	struct sha256_ctx ctx;
-	char buf[65536];
-	off_t at = 0;
-	int rc = fd < 0 ? fd : 0;
-
-	sha256_init(&ctx);
-	if (rc == 0 && f->size > 0 && ftruncate(fd, f->size) < 0)
-		rc = -errno;
-	while (rc == 0 && at <= f->size) {
-		ssize_t n = pread(from, buf, sizeof(buf), at);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			rc = n < 0 ? -errno : 0;
-			break;
-		}
-		if (at + n > f->size) {
-			rc = -ENOENT;   /* grew since its size was looked at */
-			break;
-		}
-		sha256_update(&ctx, (size_t)n, (const uint8_t *)buf);
-		rc = sfs_write_full(fd, at, buf, (size_t)n);
-		at += n;
-	}
-	uint8_t sum[32];
-	sha256_digest(&ctx, sizeof(sum), sum);
-	if (rc == 0 && (at != f->size || memcmp(sum, f->sha256, 32) != 0))
-		rc = -ENOENT;
-	if (rc == 0)
-		rc = sfs_seal(fd);
-	if (rc < 0 && fd >= 0)
-		close(fd);
-	return rc < 0 ? rc : fd;
-}
-
-/* The open cache file's bytes, verified against f, hashed whole: a
- * sealed copy's descriptor, or the file's own when no copy can be made
- * (then hashed at every open); -ENOENT when they are not f's. */
-static int verify_blob(struct mcp_source *m, int fd, const struct sfs_file *f)
-{
-	struct stat st;
-	uint8_t sum[32];
-	off_t len;
-
-	if (fstat(fd, &st) < 0 || st.st_size != f->size)
-		return -ENOENT;
-	int copy = seal_copy(fd, f);
-	if (copy == -ENOENT)
-		return -ENOENT;
-	if (copy >= 0) {
-		int own = reopen_sealed(copy);
-		int err = errno;
-		keep_sealed(m, f->sha256, copy, (size_t)f->size);
-		return own >= 0 ? own : -err;
-	}
-	/* no memfd (out of memory, or descriptors): hashed now, served
-	 * from the file */
-	if (sfs_sha256_fd(fd, sum, &len) < 0 || len != f->size ||
-	    memcmp(sum, f->sha256, 32) != 0)
-		return -ENOENT;
-	int own = lseek(fd, 0, SEEK_SET) == 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 3)
-	                                      : -1;
-	return own >= 0 ? own : -EIO;
-}
-
-/*
- * Removes what is at a blob's name and is not a file (a symlink, a FIFO,
- * an empty folder): 0, or -errno.  A folder that holds anything is left
- * as it is: it is no cache's, and is said (-ENOTEMPTY).
- */
-static int unblock(const char *path)
-{
-	if (unlink(path) == 0 || errno == ENOENT)
-		return 0;
-	if (errno != EISDIR && errno != EPERM)
-		return -errno;
-	return rmdir(path) == 0 || errno == ENOENT ? 0 : -errno;
-}
 
 /*
  * The verified bytes of f in the cache: a descriptor, or -ENOENT when the
@@ -897,7 +590,7 @@ static int unblock(const char *path)
  * whatever runs as the user (an agent's scripts too), so the bytes are
  * verified before they are served, as SEP-2640 asks of a cache that
  * others can write to, and served from the sealed copy made while they
- * were (verify_blob): a file whose digest is not its name is
+ * were (verified.c): a file whose digest is not its name is
  * removed, to be fetched again, and so is anything else found at its
  * name (a symlink, a folder): -ENOENT then too.  -EEXIST when what is in
  * the way cannot be removed (*blocked: why, malloc'd).
@@ -906,35 +599,16 @@ static int open_blob(struct mcp_source *m, const struct sfs_file *f,
                      char **blocked)
 {
 	*blocked = NULL;
-	int sealed = open_sealed(m, f->sha256);
-	if (sealed >= 0)
-		return sealed;
+	int fd = sfs_verified_reopen(&m->verified, f->sha256);
+	if (fd >= 0)
+		return fd;
 	char *path = sfs_mcp_blob_path(m->own.cache_dir, f->sha256);
 	if (!path)
 		return -ENOMEM;
-	/* O_NONBLOCK: a FIFO put in its place must not hang the read */
-	int fd = sfs_cache_open_read(path);
-	int err = fd < 0 ? -fd : 0;
-	if (fd < 0 && (err == ELOOP || err == EPERM)) {
-		/* a symlink, or not a regular file of the user's */
-		int rc = unblock(path);
-		if (rc < 0 && asprintf(blocked, "%s is in the way of its "
-		                       "verified bytes and cannot be removed "
-		                       "(%s)", path, strerror(-rc)) < 0)
-			*blocked = NULL;
-		free(path);
-		return rc < 0 ? -EEXIST : -ENOENT;
-	}
-	if (fd < 0) {
-		free(path);
-		return err == ENOENT ? -ENOENT : -EIO;
-	}
+	fd = sfs_verified_open(&m->verified, path, f->sha256, f->size,
+	                           blocked);
 	free(path);
-	int own = verify_blob(m, fd, f);
-	close(fd);
-	if (own == -ENOENT)
-		unlink_blob(m, f);
-	return own;
+	return fd;
 }
 
 static bool known_bad(struct mcp_source *m, const uint8_t sum[32])
@@ -976,7 +650,7 @@ static int open_skill_md(const struct sfs_source *src, const char *path,
 	struct mcp_source *m = src->state;
 
 	(void)path;
-	if (!m || !m->ready || !S_ISREG(f->mode) || !f->hashed)
+	if (!m || !sfs_fetched_can_open(&m->root, f))
 		return -EINVAL;
 	char *blocked;
 	int fd = open_blob(m, f, &blocked);
@@ -1019,12 +693,12 @@ static int fetch(struct mcp_source *m, const struct sfs_mcp_file *want,
 
 	if (m->argv ? pthread_mutex_lock(&m->client_lock) == 0 :
 	              pthread_mutex_trylock(&m->client_lock) == 0) {
-		rc = sfs_mcp_fetch_file(&m->client, m->location, &m->opts,
+		rc = sfs_mcp_fetch_file(&m->client, m->root.location, &m->opts,
 		                        m->own.cache_dir, want, why, wlen);
 		pthread_mutex_unlock(&m->client_lock);
 		return rc;
 	}
-	rc = sfs_mcp_fetch_file(&own, m->location, &m->opts, m->own.cache_dir,
+	rc = sfs_mcp_fetch_file(&own, m->root.location, &m->opts, m->own.cache_dir,
 	                        want, why, wlen);
 	sfs_mcp_client_close(own);
 	return rc;
@@ -1045,7 +719,7 @@ static int blocked_entry(struct mcp_source *m, const struct sfs_mcp_file *want,
 {
 	int had = mismatched(m, want->sha256);
 
-	if (had >= 0 && sfs_mcp_note_blocked(m->state, want, why) == 0 && !had)
+	if (had >= 0 && sfs_mcp_note_blocked(m->root.state, want, why) == 0 && !had)
 		tell_found(m);
 	return -EIO;
 }
@@ -1060,7 +734,7 @@ static int open_file(const struct sfs_source *src, int root_fd,
 	char why[1024] = "", *uri, *blocked = NULL;
 
 	(void)root_fd;
-	if (!m || !m->ready || !S_ISREG(f->mode) || !f->hashed)
+	if (!m || !sfs_fetched_can_open(&m->root, f))
 		return -EINVAL;
 	int fd = open_blob(m, f, &blocked);
 	if (fd != -ENOENT && fd != -EEXIST)
@@ -1111,7 +785,7 @@ static int open_at_hand(const struct sfs_source *src,
 	struct mcp_source *m = src->state;
 	char *blocked;
 
-	if (!m || !m->ready || !S_ISREG(f->mode) || !f->hashed)
+	if (!m || !sfs_fetched_can_open(&m->root, f))
 		return -EINVAL;
 	int fd = open_blob(m, f, &blocked);
 	free(blocked);   /* said by a read of the file */
@@ -1141,6 +815,12 @@ static char *cache_path(const struct sfs_source_url *u, const char *cache_dir)
 	return sfs_mcp_state_path(cache_dir, u->location);
 }
 
+static const struct sfs_cache_place cache_places[] = {
+	{ "mcp", SFS_CACHE_LISTINGS },
+	{ "mcp/blobs", SFS_CACHE_BLOBS },
+	{ NULL, 0 },
+};
+
 const struct sfs_source_ops sfs_source_mcp = {
 	.kind = "mcp",
 	.prefix = "mcp+",
@@ -1152,6 +832,7 @@ const struct sfs_source_ops sfs_source_mcp = {
 	.update = sfs_source_mcp_update,
 	.listen = sfs_source_mcp_listen,
 	.cache_path = cache_path,
+	.cache_places = cache_places,
 	.discover = discover,
 	.list = list,
 	.open_skill_md = open_skill_md,
@@ -1160,5 +841,5 @@ const struct sfs_source_ops sfs_source_mcp = {
 	.open_at_hand = open_at_hand,
 	.version = version,
 	.version_key = "listing",
-	.release = release,
+	.release = free_state,
 };

@@ -112,61 +112,65 @@ static int content_bytes(const cJSON *result, const char *uri, char **out,
 	return 0;
 }
 
-/* Records (or, when it matches now, forgets) that `uri`'s bytes did not
- * match the listing, for status.json: their size and digest, or (field
- * set) the first frontmatter field in which a SKILL.md differs. */
-static void note_mismatch(const char *state, const char *uri,
-                          const struct sfs_mcp_file *want, off_t got_size,
-                          const uint8_t got[32], const char *field, bool bad)
+/* A record of want's file for status.json (mismatch-<hex>.json): its
+ * URI and the size and digest listed, to which the caller adds what it
+ * found; NULL when out of memory. */
+static cJSON *record_of(const struct sfs_mcp_file *want)
 {
-	char lh[65], gh[65], *path, *text;
+	char lh[65];
+	cJSON *o = cJSON_CreateObject();
 
 	sfs_hex_encode(want->sha256, 32, lh);
-	sfs_hex_encode(got, 32, gh);
-	if (!state || !(path = sfs_mcp_mismatch_path(state, want->sha256)))
-		return;
+	cJSON_AddStringToObject(o, "uri", want->uri);
+	cJSON_AddNumberToObject(o, "listed_size", (double)want->size);
+	cJSON_AddStringToObject(o, "listed", lh);
+	return o;
+}
+
+/* Stores record o (taken) of want's file in the server's folder state:
+ * 0 or -errno. */
+static int store_record(const char *state, const struct sfs_mcp_file *want,
+                        cJSON *o)
+{
+	char *path = state ? sfs_mcp_mismatch_path(state, want->sha256) : NULL;
+	char *text = path && o ? cJSON_PrintUnformatted(o) : NULL;
+	int rc = text ? write_file(path, text, strlen(text)) : -ENOMEM;
+
+	cJSON_Delete(o);
+	free(text);
+	free(path);
+	return rc;
+}
+
+void sfs_mcp_note_mismatch(const char *state, const struct sfs_mcp_file *want,
+                           off_t got_size, const uint8_t got[32],
+                           const char *field, bool bad)
+{
+	char gh[65], *path;
+
 	if (!bad) {
-		sfs_cache_unlink(path);
+		path = state ? sfs_mcp_mismatch_path(state, want->sha256) : NULL;
+		if (path)
+			sfs_cache_unlink(path);
 		free(path);
 		return;
 	}
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "uri", uri);
-	cJSON_AddNumberToObject(o, "listed_size", (double)want->size);
-	cJSON_AddStringToObject(o, "listed", lh);
+	cJSON *o = record_of(want);
+	sfs_hex_encode(got, 32, gh);
 	cJSON_AddNumberToObject(o, "served_size", (double)got_size);
 	cJSON_AddStringToObject(o, "served", gh);
 	if (field)
 		cJSON_AddStringToObject(o, "frontmatter", field);
-	text = cJSON_PrintUnformatted(o);
-	cJSON_Delete(o);
-	if (text)
-		write_file(path, text, strlen(text));
-	free(text);
-	free(path);
+	store_record(state, want, o);
 }
 
 int sfs_mcp_note_blocked(const char *state, const struct sfs_mcp_file *want,
                          const char *why)
 {
-	char lh[65], *path, *text;
-	int rc = -ENOMEM;
+	cJSON *o = record_of(want);
 
-	sfs_hex_encode(want->sha256, 32, lh);
-	if (!state || !(path = sfs_mcp_mismatch_path(state, want->sha256)))
-		return -ENOMEM;
-	cJSON *o = cJSON_CreateObject();
-	cJSON_AddStringToObject(o, "uri", want->uri);
-	cJSON_AddNumberToObject(o, "listed_size", (double)want->size);
-	cJSON_AddStringToObject(o, "listed", lh);
 	cJSON_AddStringToObject(o, "blocked", why);
-	text = cJSON_PrintUnformatted(o);
-	cJSON_Delete(o);
-	if (text)
-		rc = write_file(path, text, strlen(text));
-	free(text);
-	free(path);
-	return rc;
+	return store_record(state, want, o);
 }
 
 /* Appends the name of the field at `key` to the path in p (a dotted
@@ -273,8 +277,8 @@ static int fetch_with(struct sfs_mcp_client *c, const char *cache_dir,
 		snprintf(why, wlen, "%s: the server sent %zu bytes with sha256:%s"
 		         ", not the %lld bytes with sha256:%s it listed; not "
 		         "served", want->uri, len, gh, (long long)want->size, lh);
-		note_mismatch(state, want->uri, want, (off_t)len, got, NULL,
-		              true);
+		sfs_mcp_note_mismatch(state, want, (off_t)len, got, NULL,
+		                      true);
 		free(bytes);
 		return -EBADMSG;
 	}
@@ -285,12 +289,12 @@ static int fetch_with(struct sfs_mcp_client *c, const char *cache_dir,
 	if (field) {
 		snprintf(why, wlen, "%s: its frontmatter differs from the "
 		         "listing's in %s; not served", want->uri, field);
-		note_mismatch(state, want->uri, want, (off_t)len, got, field,
-		              true);
+		sfs_mcp_note_mismatch(state, want, (off_t)len, got, field,
+		                      true);
 		free(bytes);
 		return -EBADMSG;
 	}
-	note_mismatch(state, want->uri, want, (off_t)len, got, NULL, false);
+	sfs_mcp_note_mismatch(state, want, (off_t)len, got, NULL, false);
 	blob = sfs_mcp_blob_path(cache_dir, got);
 	rc = blob ? write_file(blob, bytes, len) : -ENOMEM;
 	if (rc < 0)

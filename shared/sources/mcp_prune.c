@@ -42,9 +42,6 @@
 #define HEX_LEN 64
 /* How old an unnamed verified file must be before it is removed. */
 #define BLOB_GRACE_S 600
-/* A listing file larger than this is not read (a fetch refuses larger
- * answers long before). */
-#define LISTING_MAX (256u << 20)
 
 struct digests {
 	uint8_t (*v)[32];
@@ -86,7 +83,8 @@ int sfs_mcp_current_hex(const char *state, char hex[HEX_LEN + 1])
 {
 	int dfd = open(state, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	char *text = dfd < 0 ? NULL :
-	             sfs_cache_read_at(dfd, "current", LISTING_MAX, NULL);
+	             sfs_cache_read_at(dfd, "current", SFS_FETCHED_LISTING_MAX,
+	                               NULL);
 	uint8_t sum[32];
 	int rc = text && strlen(text) == HEX_LEN && sfs_hex_decode(text, 32, sum, false) ?
 	         0 : -ENOENT;
@@ -111,49 +109,83 @@ static DIR *read_dir(int dfd)
 	return dir;
 }
 
-/* Removes the listings of the server's folder dfd that keep does not
- * name (keep: hex names, NULL or "" for none). */
-static void prune_listings(int dfd, const char *const keep[2])
-{
-	DIR *dir = read_dir(dfd);
-	struct dirent *de;
-
-	if (!dir)
-		return;
-	while ((de = readdir(dir))) {
-		uint8_t sum[32];
-		if (!named(de->d_name, "listing-", ".json", sum))
-			continue;
-		bool kept = false;
-		for (int i = 0; i < 2; i++)
-			kept |= keep[i] && strncmp(de->d_name + 8, keep[i],
-			                           HEX_LEN) == 0;
-		if (!kept)
-			unlinkat(dfd, de->d_name, 0);
-	}
-	closedir(dir);
-}
-
-/* Adds the digests named by each listing of the server's folder dfd. */
-static int mark_listings(int dfd, struct digests *set)
+/* Calls each(arg, dfd, name) for each entry of the folder dfd but "."
+ * and "..", until one returns other than 0: 0, what it returned, or
+ * -errno when dfd cannot be read. */
+static int each_entry(int dfd, int (*each)(void *, int, const char *),
+                      void *arg)
 {
 	DIR *dir = read_dir(dfd);
 	struct dirent *de;
 	int rc = 0;
 
 	if (!dir)
-		return 0;
-	while (rc == 0 && (de = readdir(dir))) {
-		uint8_t sum[32];
-		if (!named(de->d_name, "listing-", ".json", sum))
-			continue;
-		char *text = sfs_cache_read_at(dfd, de->d_name, LISTING_MAX,
-		                               NULL);
-		rc = text ? add_named(set, text) : 0;
-		free(text);
-	}
+		return -errno;
+	while (rc == 0 && (de = readdir(dir)))
+		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
+			rc = each(arg, dfd, de->d_name);
 	closedir(dir);
 	return rc;
+}
+
+struct named_walk {
+	const char *prefix, *suffix;
+	sfs_mcp_each_fn *each;
+	void *arg;
+};
+
+static int each_if_named(void *arg, int dfd, const char *name)
+{
+	const struct named_walk *w = arg;
+	uint8_t sum[32];
+
+	return named(name, w->prefix, w->suffix, sum) ?
+	       w->each(w->arg, dfd, name, sum) : 0;
+}
+
+int sfs_mcp_each_named(int dfd, const char *prefix, const char *suffix,
+                       sfs_mcp_each_fn *each, void *arg)
+{
+	struct named_walk w = { prefix, suffix, each, arg };
+
+	return each_entry(dfd, each_if_named, &w);
+}
+
+/* Removes a listing that keep (hex names, NULL or "" for none) does not
+ * name. */
+static int prune_listing(void *arg, int dfd, const char *name,
+                         const uint8_t sum[32])
+{
+	const char *const *keep = arg;
+	bool kept = false;
+
+	(void)sum;
+	for (int i = 0; i < 2; i++)
+		kept |= keep[i] && strncmp(name + 8, keep[i], HEX_LEN) == 0;
+	if (!kept)
+		unlinkat(dfd, name, 0);
+	return 0;
+}
+
+/* Adds the digests a listing names to the set arg. */
+static int mark_listing(void *arg, int dfd, const char *name,
+                        const uint8_t sum[32])
+{
+	char *text = sfs_cache_read_at(dfd, name, SFS_FETCHED_LISTING_MAX,
+	                               NULL);
+	int rc = text ? add_named(arg, text) : 0;
+
+	(void)sum;
+	free(text);
+	return rc;
+}
+
+/* Adds the digests named by each listing of the server's folder dfd. */
+static int mark_listings(int dfd, struct digests *set)
+{
+	int rc = sfs_mcp_each_named(dfd, "listing-", ".json", mark_listing,
+	                            set);
+	return rc == -ENOMEM ? rc : 0;
 }
 
 int sfs_mcp_listings_named(int dfd, uint8_t (**v)[32], size_t *n)
@@ -166,76 +198,65 @@ int sfs_mcp_listings_named(int dfd, uint8_t (**v)[32], size_t *n)
 	return rc;
 }
 
-/* Removes the mismatch records of the server's folder dfd whose digest
- * no kept listing of it names (set: those digests, sorted). */
-static void prune_mismatches(int dfd, const struct digests *set)
+/* Removes a mismatch record whose digest no kept listing of its folder
+ * names (arg: those digests, sorted). */
+static int prune_mismatch(void *arg, int dfd, const char *name,
+                          const uint8_t sum[32])
 {
-	DIR *dir = read_dir(dfd);
-	struct dirent *de;
+	const struct digests *set = arg;
 
-	if (!dir)
-		return;
-	while ((de = readdir(dir))) {
-		uint8_t sum[32];
-		if (named(de->d_name, SFS_MCP_MISMATCH_PREFIX, ".json", sum) &&
-		    !bsearch(sum, set->v, set->n, sizeof(*set->v), cmp_digest))
-			unlinkat(dfd, de->d_name, 0);
-	}
-	closedir(dir);
+	if (!bsearch(sum, set->v, set->n, sizeof(*set->v), cmp_digest))
+		unlinkat(dfd, name, 0);
+	return 0;
 }
 
 /* Adds the digests that every server folder of mcp/ (dfd) names. */
-static int mark_every_server(int mcp, struct digests *set)
+static int mark_server(void *arg, int mcp, const char *name)
 {
-	DIR *dir = read_dir(mcp);
-	struct dirent *de;
-	int rc = 0;
-
-	if (!dir)
-		return -errno;
-	while (rc == 0 && (de = readdir(dir))) {
-		if (de->d_name[0] == '.' || strcmp(de->d_name, "blobs") == 0)
-			continue;
-		int dfd = openat(mcp, de->d_name, O_RDONLY | O_DIRECTORY |
-		                                 O_CLOEXEC | O_NOFOLLOW);
-		if (dfd < 0)
-			continue;
-		rc = mark_listings(dfd, set);
-		close(dfd);
-	}
-	closedir(dir);
+	if (name[0] == '.' || strcmp(name, "blobs") == 0)
+		return 0;
+	int dfd = openat(mcp, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
+	                            O_NOFOLLOW);
+	if (dfd < 0)
+		return 0;
+	int rc = mark_listings(dfd, arg);
+	close(dfd);
 	return rc;
 }
 
-/* Removes the files of blobs/ (in mcp/, dfd) that no digest of set
- * (sorted) names, once BLOB_GRACE_S old; temporaries left by a fetch that
- * died, too. */
+static int mark_every_server(int mcp, struct digests *set)
+{
+	return each_entry(mcp, mark_server, set);
+}
+
+/* Removes a file of blobs/ that no digest of the set arg (sorted) names,
+ * once BLOB_GRACE_S old; a temporary left by a fetch that died, too. */
+static int sweep_blob(void *arg, int dfd, const char *name)
+{
+	const struct digests *set = arg;
+	uint8_t sum[32];
+	struct stat st;
+
+	if (name[0] == '.' ||
+	    fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    S_ISDIR(st.st_mode) || st.st_mtime > time(NULL) - BLOB_GRACE_S)
+		return 0;
+	if (!named(name, "", "", sum) ||
+	    !bsearch(sum, set->v, set->n, sizeof(*set->v), cmp_digest))
+		unlinkat(dfd, name, 0);
+	return 0;
+}
+
+/* Sweeps blobs/ (in mcp/, dfd) with sweep_blob. */
 static void sweep_blobs(int mcp, const struct digests *set)
 {
 	int dfd = openat(mcp, "blobs", O_RDONLY | O_DIRECTORY | O_CLOEXEC |
 	                               O_NOFOLLOW);
-	DIR *dir = dfd < 0 ? NULL : fdopendir(dfd);
-	struct dirent *de;
-	time_t old = time(NULL) - BLOB_GRACE_S;
 
-	if (!dir) {
-		if (dfd >= 0)
-			close(dfd);
-		return;
+	if (dfd >= 0) {
+		each_entry(dfd, sweep_blob, (void *)set);
+		close(dfd);
 	}
-	while ((de = readdir(dir))) {
-		uint8_t sum[32];
-		struct stat st;
-		if (de->d_name[0] == '.' ||
-		    fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-		    S_ISDIR(st.st_mode) || st.st_mtime > old)
-			continue;
-		if (named(de->d_name, "", "", sum) &&
-		    bsearch(sum, set->v, set->n, sizeof(*set->v), cmp_digest))
-			continue;
-		unlinkat(dfd, de->d_name, 0);
-	}
-	closedir(dir);
 }
 
 /* The folder of the kind that holds `state` (mcp/, wellknown/) in *out,
@@ -263,13 +284,15 @@ int sfs_mcp_prune(const char *cache_dir, const char *state,
 	int rc = sfd < 0 ? -errno : sfs_mcp_current_hex(state, current);
 
 	if (rc == 0) {
-		const char *const keep[2] = { current, previous };
-		prune_listings(sfd, keep);
+		const char *keep[2] = { current, previous };
+		sfs_mcp_each_named(sfd, "listing-", ".json", prune_listing,
+		                   keep);
 		rc = mark_listings(sfd, &own);
 	}
 	if (rc == 0) {
 		sfs_sort(own.v, own.n, sizeof(*own.v), cmp_digest);
-		prune_mismatches(sfd, &own);
+		sfs_mcp_each_named(sfd, SFS_MCP_MISMATCH_PREFIX, ".json",
+		                   prune_mismatch, &own);
 		rc = kind_folder(cache_dir, state, &mcp);
 	}
 	int mfd = rc == 0 ? open(mcp, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;

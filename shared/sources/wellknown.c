@@ -13,10 +13,12 @@
  * the update, since every build reads it; a package is fetched and
  * unpacked (wellknown/package.c) at the update, its files kept; every
  * other file is fetched at its first read.  Only verified bytes are
- * served: the cache's files are named by their digest and hashed into a
- * sealed memory file at each open (the cache folder is the user's).  A
- * file whose bytes are not those of its digest is an error for its
- * reader (EIO) and makes its skill invalid from the next build on; a
+ * served: the cache's files are named by their digest, and each is
+ * hashed at its first open by a generation into a sealed copy that serves
+ * it from then on (verified.c, as the MCP kind's: the cache folder is the
+ * user's).  A file whose bytes are not those of its digest is an error for
+ * its reader (EIO) and makes its skill invalid from the next build on,
+ * recorded as an MCP server's mismatch is, and pruned with it; a
  * SKILL.md or a package that does not match leaves its skill out at the
  * update, named in status.json.
  *
@@ -35,10 +37,10 @@
 
 #include "grow.h"
 #include "mcp_client/client.h"
-#include "sealed.h"
 #include "snapshot.h"
 #include "source.h"
 #include "trust.h"
+#include "verified.h"
 #include "wellknown/index.h"
 #include "wellknown/package.h"
 
@@ -72,9 +74,11 @@ static int parse_url(const char *s, struct sfs_source_url *u,
 	return u->location ? 0 : -ENOMEM;
 }
 
-/* The folder of the website `location` in the cache, its verified files,
- * a stored listing, the name of the current one, the record of a file
- * that did not match: each malloc'd, NULL when out of memory. */
+/* The folder of the website `location` in the cache, and its verified
+ * files: each malloc'd, NULL when out of memory.  The folder keeps an
+ * MCP server's layout (mcp_listing.c's names), so that mcp_prune.c prunes
+ * this cache too and gc (cache_gc.c) reads which verified files its
+ * listings name. */
 static char *state_path(const char *cache_dir, const char *location)
 {
 	uint8_t sum[32];
@@ -95,85 +99,27 @@ static char *blob_path(const char *cache_dir, const uint8_t sha256[32])
 	       NULL : path;
 }
 
-static char *state_file(const char *state, const char *name,
-                        const char *hex)
+/* The verified bytes with this digest and size in the cache, from the
+ * sealed copy v holds or one made now and kept in v (v NULL: not kept;
+ * verified.h): a descriptor, -ENOENT when the cache does not hold them
+ * (what is at their name but other bytes is removed), -EIO when what is
+ * in their way cannot be removed, or -errno. */
+static int open_verified(struct sfs_verified *v, const char *cache_dir,
+                         const uint8_t sha256[32], off_t size)
 {
-	char *path;
+	int fd = sfs_verified_reopen(v, sha256);
+	char *path, *blocked;
 
-	return asprintf(&path, "%s/%s%s", state, name, hex) < 0 ? NULL : path;
-}
-
-/* A stored listing: named, and its digests written, as an MCP server's
- * are, so that mcp_prune.c prunes this cache too and gc (cache_gc.c)
- * reads which verified files it names. */
-static char *listing_path(const char *state, const char *hex)
-{
-	char *path;
-
-	return asprintf(&path, "%s/listing-%s.json", state, hex) < 0 ? NULL :
-	       path;
-}
-
-/* The whole cache file at path (at most max bytes), NUL-terminated, in
- * *text; its stat in *st.  0 or -errno. */
-static int read_cache(const char *path, off_t max, char **text, size_t *len,
-                      struct stat *st)
-{
-	int fd = sfs_cache_open_read(path);
-	int rc = 0;
-
-	*text = NULL;
-	if (fd < 0)
+	if (fd >= 0)
 		return fd;
-	if (fstat(fd, st) < 0)
-		rc = -errno;
-	else if (st->st_size > max)
-		rc = -EFBIG;
-	if (rc == 0 && !(*text = malloc((size_t)st->st_size + 1)))
-		rc = -ENOMEM;
-	ssize_t n = rc == 0 ? pread(fd, *text, (size_t)st->st_size, 0) : 0;
-	if (rc == 0 && n != st->st_size)
-		rc = n < 0 ? -errno : -EIO;
-	close(fd);
-	if (rc < 0) {
-		free(*text);
-		*text = NULL;
-		return rc;
-	}
-	(*text)[n] = '\0';
-	*len = (size_t)n;
-	return 0;
-}
-
-/* The verified bytes with this digest and size in the cache, as a sealed
- * memory file: a descriptor, -ENOENT when the cache does not hold them
- * (what is at their name but other bytes is removed), or -errno. */
-static int open_verified(const char *cache_dir, const uint8_t sha256[32],
-                         off_t size)
-{
-	char *path = blob_path(cache_dir, sha256), *data;
-	uint8_t sum[32];
-	struct stat st;
-	size_t len;
-
-	if (!path)
+	if (!(path = blob_path(cache_dir, sha256)))
 		return -ENOMEM;
-	int rc = read_cache(path, SFS_WK_MAX_FILE_BYTES, &data, &len, &st);
-	if (rc == 0) {
-		sfs_sha256(data, len, sum);
-		if ((off_t)len != size || memcmp(sum, sha256, 32) != 0)
-			rc = -ENOENT;
-	}
-	if (rc == -ENOENT || rc == -ELOOP || rc == -EPERM || rc == -EFBIG)
-		sfs_cache_unlink(path);
+	fd = sfs_verified_open(v, path, sha256, size, &blocked);
+	free(blocked);
 	free(path);
-	if (rc < 0) {
-		free(data);
-		return rc == -ENOMEM ? rc : -ENOENT;
-	}
-	rc = sfs_sealed_copy("skillsfs-verified", data, len);
-	free(data);
-	return rc;
+	if (fd == -EEXIST)
+		return -EIO;
+	return fd >= 0 || fd == -ENOMEM ? fd : -ENOENT;
 }
 
 /* Keeps bytes whose digest was checked in the cache. */
@@ -257,7 +203,8 @@ static long long cached_size(const struct update *up,
 	free(path);
 	if (fd >= 0)
 		close(fd);
-	fd = size >= 0 ? open_verified(up->cache_dir, f->sha256, size) : -1;
+	fd = size >= 0 ? open_verified(NULL, up->cache_dir, f->sha256, size)
+	               : -1;
 	if (fd < 0)
 		return -1;
 	close(fd);
@@ -444,14 +391,14 @@ static int store_listing(struct update *up, cJSON *doc, char *version,
 	if (rc == 0) {
 		sfs_sha256(text, strlen(text), sum);
 		sfs_hex_encode(sum, 32, hex);
-		path = listing_path(up->state, hex);
+		path = sfs_mcp_listing_path(up->state, hex);
 		rc = path ? sfs_cache_mkdirs(path) : -ENOMEM;
 	}
 	if (rc == 0)
 		rc = sfs_cache_write(path, text, strlen(text), 0600, false);
 	free(path);
 	path = NULL;
-	if (rc == 0 && !(path = state_file(up->state, "current", "")))
+	if (rc == 0 && !(path = sfs_mcp_current_path(up->state)))
 		rc = -ENOMEM;
 	if (rc == 0)
 		rc = sfs_cache_write(path, hex, HEX_LEN, 0600, false);
@@ -549,56 +496,44 @@ static int update(const char *root, const struct sfs_source_options *opts,
 /* ---- a build: the stored listing ------------------------------------------- */
 
 struct wk_source {
-	char *url;              /* the root as configured */
-	char *location;
-	char *cache_dir;
-	char *state;
+	struct sfs_source_owned own;   /* url: the root as configured;
+	                                  note: why the last update failed */
+	struct sfs_fetched_root root;   /* its location, its folder in the
+	                                   cache, the listing served */
 	char *token_file;
 	struct sfs_source_options opts;   /* token_file and stop */
-	char *note;             /* why the last update failed */
 	char keep[HEX_LEN + 1]; /* the listing to serve again, or "" */
-	char listing[HEX_LEN + 1];
-	cJSON *doc;
-	struct timespec time;   /* the listing's: every entry's mtime */
-	uid_t uid;
-	gid_t gid;
-	bool ready;
+	struct sfs_verified verified;   /* cache files verified since the
+	                                   build, as sealed copies */
 	void (*found)(void *);
 	void *found_arg;
 };
 
-static void release(struct sfs_source *src)
+/* All of w, also a w open_state() gave up on half made. */
+static void release(void *state)
 {
-	struct wk_source *w = src->state;
+	struct wk_source *w = state;
 
-	if (!w)
-		return;
-	cJSON_Delete(w->doc);
-	free(w->url);
-	free(w->location);
-	free(w->cache_dir);
-	free(w->state);
+	sfs_verified_free(&w->verified);
+	sfs_source_owned_free(&w->own);
+	sfs_fetched_root_free(&w->root);
 	free(w->token_file);
-	free(w->note);
 	free(w);
-	src->state = NULL;
 }
 
 static void *open_state(const struct sfs_source_args *a)
 {
 	struct wk_source *w = calloc(1, sizeof(*w));
-	struct sfs_source fake = { .state = w };
 
 	if (!w)
 		return NULL;
+	sfs_verified_init(&w->verified);
 	if (a->version)
 		snprintf(w->keep, sizeof(w->keep), "%s", a->version);
-	if (!sfs_strdup_or_null(a->root, &w->url) ||
-	    !sfs_strdup_or_null(a->cache_dir, &w->cache_dir) ||
-	    !sfs_strdup_or_null(a->note, &w->note) ||
+	if (sfs_source_owned_copy(a, &w->own) < 0 ||
 	    !sfs_strdup_or_null(a->opts ? a->opts->token_file : NULL,
 	                        &w->token_file)) {
-		release(&fake);
+		release(w);
 		return NULL;
 	}
 	w->opts = (struct sfs_source_options){
@@ -614,49 +549,7 @@ static void *open_state(const struct sfs_source_args *a)
 static const char *version(const struct sfs_source *src)
 {
 	const struct wk_source *w = src->state;
-	return w && w->ready ? w->listing : NULL;
-}
-
-/* The listing to serve: the kept one while it is stored, else the
- * current one.  Sets w->listing and w->doc; -ENOENT when none. */
-static int load_listing(struct wk_source *w)
-{
-	char *path = NULL, *text = NULL;
-	struct stat st;
-	size_t len;
-
-	if (w->keep[0] && (path = listing_path(w->state, w->keep)) &&
-	    access(path, F_OK) == 0) {
-		snprintf(w->listing, sizeof(w->listing), "%s", w->keep);
-	} else {
-		free(path);
-		if (!(path = state_file(w->state, "current", "")))
-			return -ENOMEM;
-		int rc = read_cache(path, HEX_LEN, &text, &len, &st);
-		free(path);
-		if (rc == -ENOMEM)
-			return rc;
-		if (rc < 0 || len != HEX_LEN) {
-			free(text);
-			return -ENOENT;
-		}
-		snprintf(w->listing, sizeof(w->listing), "%s", text);
-		free(text);
-		if (!(path = listing_path(w->state, w->listing)))
-			return -ENOMEM;
-	}
-	int rc = read_cache(path, SFS_WK_MAX_INDEX_BYTES * 2, &text, &len, &st);
-	free(path);
-	if (rc == -ENOMEM)
-		return rc;
-	w->doc = rc == 0 ? cJSON_ParseWithLength(text, len) : NULL;
-	free(text);
-	if (!cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(w->doc, "skills")))
-		return -ENOENT;
-	w->time = st.st_mtim;
-	w->uid = st.st_uid;
-	w->gid = st.st_gid;
-	return 0;
+	return w && w->root.ready ? w->root.served.hex : NULL;
 }
 
 static const char *str_of(const cJSON *o, const char *key)
@@ -668,11 +561,11 @@ static const char *str_of(const cJSON *o, const char *key)
 /* What the index itself was found to hold wrong, as findings. */
 static int report_index(struct wk_source *w, struct sfs_scan *s)
 {
-	const cJSON *p, *doc = w->doc;
+	const cJSON *p, *doc = w->root.served.doc;
 	int rc = 0;
 
 	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(doc, "verifiable")))
-		rc = sfs_diag_add_root(s->global, SFS_WARNING, w->url, "the "
+		rc = sfs_diag_add_root(s->global, SFS_WARNING, w->own.url, "the "
 		                       "index (version %s) gives no digests: "
 		                       "nothing it serves can be verified",
 		                       str_of(doc, "index"));
@@ -682,7 +575,7 @@ static int report_index(struct wk_source *w, struct sfs_scan *s)
 		if (rc == 0)
 			rc = sfs_diag_add_root(s->global, cJSON_IsTrue(
 			    cJSON_GetObjectItemCaseSensitive(p, "error")) ?
-			    SFS_ERROR : SFS_WARNING, w->url,
+			    SFS_ERROR : SFS_WARNING, w->own.url,
 			    "index.json%s%s: %s", field && *field ? ": " : "",
 			    field ? field : "", str_of(p, "message"));
 	}
@@ -692,12 +585,12 @@ static int report_index(struct wk_source *w, struct sfs_scan *s)
 /* The skill's entry of the listing at dir (URL/NAME), or NULL. */
 static const cJSON *find_skill(const struct wk_source *w, const char *dir)
 {
-	size_t n = strlen(w->url);
+	size_t n = strlen(w->own.url);
 	const cJSON *k;
 
-	if (strncmp(dir, w->url, n) != 0 || dir[n] != '/')
+	if (strncmp(dir, w->own.url, n) != 0 || dir[n] != '/')
 		return NULL;
-	cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(w->doc,
+	cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(w->root.served.doc,
 	                                                       "skills")) {
 		const char *name = str_of(k, "name");
 		if (name && strcmp(name, dir + n + 1) == 0 &&
@@ -714,18 +607,18 @@ static int add_found(struct wk_source *w, struct sfs_scan *s, unsigned idx)
 	size_t n = 0;
 	int rc = 0;
 
-	cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(w->doc,
+	cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(w->root.served.doc,
 	                                                       "skills")) {
 		const char *bad = str_of(k, "bad");
 		if (rc < 0)
 			break;
 		if (bad) {
-			rc = sfs_diag_add_root(s->global, SFS_ERROR, w->url,
+			rc = sfs_diag_add_root(s->global, SFS_ERROR, w->own.url,
 			                       "%s: not served: %s",
 			                       str_of(k, "name"), bad);
 			continue;
 		}
-		const char *dir = sfs_arena_printf(a, "%s/%s", w->url,
+		const char *dir = sfs_arena_printf(a, "%s/%s", w->own.url,
 		                                   str_of(k, "name"));
 		if (!dir || sfs_grow(&s->found, &s->capfound, s->nfound + 1,
 		                     sizeof(*s->found)) < 0)
@@ -736,9 +629,9 @@ static int add_found(struct wk_source *w, struct sfs_scan *s, unsigned idx)
 		n++;
 	}
 	if (rc == 0 && n == 0)
-		rc = sfs_diag_add_root(s->global, SFS_WARNING, w->url,
+		rc = sfs_diag_add_root(s->global, SFS_WARNING, w->own.url,
 		                       "no skill found: %s" SFS_WK_INDEX
-		                       " lists none", w->location);
+		                       " lists none", w->root.location);
 	return rc;
 }
 
@@ -746,32 +639,14 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
                     unsigned idx, bool *exists)
 {
 	struct wk_source *w = src->state;
-	char *location;
+	int rc = sfs_fetched_discover(s, &w->own, state_path, w->keep, "index",
+	                              &w->root, exists);
 
-	*exists = false;
-	int rc = sfs_fetched_location(s, w->url, &location);
-	if (rc != 0)
-		return rc < 0 ? rc : 0;
-	w->location = location;
-	if (!w->cache_dir)
-		return sfs_fetched_no_cache(s, w->url, w->location);
-	if (!(w->state = state_path(w->cache_dir, w->location)))
-		return -ENOMEM;
-	rc = load_listing(w);
-	if (rc == -ENOENT)
-		return sfs_fetched_not_yet(s, w->url, w->note);
-	if (rc < 0)
+	if (rc <= 0)
 		return rc;
-	w->ready = true;
-	if (w->note)
-		rc = sfs_diag_add_root(s->global, SFS_WARNING, w->url,
-		                       "serving the index %.12s, fetched "
-		                       "before: %s", w->listing, w->note);
-	if (rc == 0)
-		rc = report_index(w, s);
+	rc = report_index(w, s);
 	if (rc == 0)
 		rc = add_found(w, s, idx);
-	*exists = true;
 	return rc;
 }
 
@@ -782,25 +657,42 @@ struct lister {
 	const struct sfs_found *f;
 	struct sfs_arena *arena;
 	struct sfs_diag_list *diags;
-	uint8_t id[32];             /* the skill's entry's digest */
-	struct sfs_listed out;      /* what is listed so far */
+	struct sfs_listed *out;     /* what is listed so far */
 };
 
 /* Whether a read found the file with this digest served with other
- * bytes (its record, written by open_file). */
-static int mismatched(const struct wk_source *w, const char *hex,
-                      char **record)
+ * bytes: 1 with *message saying what it got (malloc'd), from the record
+ * open_file wrote (sfs_mcp_note_mismatch's, which mcp_prune.c removes
+ * once no kept listing names the digest); 0 when none; -ENOMEM. */
+static int mismatched(const struct wk_source *w, const uint8_t sha256[32],
+                      char **message)
 {
-	char *path = state_file(w->state, "mismatch-", hex);
+	char *path = sfs_mcp_mismatch_path(w->root.state, sha256), *text;
 	struct stat st;
 	size_t len;
 
-	*record = NULL;
+	*message = NULL;
 	if (!path)
 		return -ENOMEM;
-	int rc = read_cache(path, 4096, record, &len, &st);
+	int rc = sfs_fetched_read(path, 4096, &text, &len, &st);
 	free(path);
-	return rc == 0 ? 1 : rc == -ENOMEM ? rc : 0;
+	if (rc < 0)
+		return rc == -ENOMEM ? rc : 0;
+	cJSON *o = cJSON_ParseWithLength(text, len);
+	const cJSON *gn = cJSON_GetObjectItemCaseSensitive(o, "served_size");
+	const cJSON *wn = cJSON_GetObjectItemCaseSensitive(o, "listed_size");
+	const char *url = str_of(o, "uri"), *got = str_of(o, "served");
+	const char *want = str_of(o, "listed");
+	free(text);
+	if (url && got && want && cJSON_IsNumber(gn) && cJSON_IsNumber(wn))
+		rc = asprintf(message, "%s sent %.0f bytes with sha256:%s, not "
+		              "the %.0f bytes with sha256:%s the index gives",
+		              url, gn->valuedouble, got, wn->valuedouble, want);
+	else
+		rc = asprintf(message, "its bytes were found not to be those "
+		              "of its digest");
+	cJSON_Delete(o);
+	return rc < 0 ? -ENOMEM : 1;
 }
 
 /* Whether rel lies in a folder a skill does not serve (a hidden one,
@@ -817,12 +709,15 @@ static bool in_hidden_folder(const char *rel)
 	return false;
 }
 
-static int add_file(struct lister *l, const cJSON *jf)
+static int add_file(void *arg, struct sfs_listed *out, const cJSON *jf)
 {
+	struct lister *l = arg;
+
+	l->out = out;
 	const char *rel = str_of(jf, "path"), *hex = str_of(jf, "digest");
 	const cJSON *size = cJSON_GetObjectItemCaseSensitive(jf, "size");
 	uint8_t sha256[32];
-	char *record;
+	char *message;
 
 	if (hex && strncmp(hex, "sha256:", 7) == 0)
 		hex += 7;
@@ -832,14 +727,14 @@ static int add_file(struct lister *l, const cJSON *jf)
 	    strlen(hex) != HEX_LEN || !sfs_hex_decode(hex, 32, sha256, true))
 		return sfs_diag_add(l->diags, SFS_ERROR, l->f->dir, 0, 0, "",
 		                    "the stored index is damaged; fetch again");
-	int bad = mismatched(l->w, hex, &record);
+	int bad = mismatched(l->w, sha256, &message);
 	if (bad < 0)
 		return bad;
 	if (bad) {
 		int rc = sfs_diag_add(l->diags, SFS_ERROR, l->f->dir, 0, 0, "",
 		                      "%s: %s; the skill is not served", rel,
-		                      record);
-		free(record);
+		                      message);
+		free(message);
 		return rc;
 	}
 	if (in_hidden_folder(rel))
@@ -847,7 +742,7 @@ static int add_file(struct lister *l, const cJSON *jf)
 	char *path = sfs_arena_strdup(l->arena, rel);
 	if (!path)
 		return -ENOMEM;
-	return sfs_listed_add_file(&l->out, path, (off_t)size->valuedouble,
+	return sfs_listed_add_file(l->out, path, (off_t)size->valuedouble,
 	                           sha256, NULL);
 }
 
@@ -856,39 +751,22 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
                 struct sfs_diag_list *diags, struct sfs_tree *out)
 {
 	struct wk_source *w = src->state;
-	struct lister l = { .w = w, .f = f, .arena = arena, .diags = diags,
-	                    .out = { .arena = arena, .time = w->time,
-	                             .uid = w->uid, .gid = w->gid } };
-	const cJSON *k = find_skill(w, f->dir), *jf;
-	bool capped = false;
-	int rc = 0;
+	struct lister l = { .w = w, .f = f, .arena = arena, .diags = diags };
+	const cJSON *k = find_skill(w, f->dir);
+	uint8_t id[32];
 
 	memset(out, 0, sizeof(*out));
 	if (!k)
 		return sfs_diag_add(diags, SFS_ERROR, f->dir, 0, 0, "",
-		                    "not in the index of %s", w->location);
+		                    "not in the index of %s", w->root.location);
 	char *text = cJSON_PrintUnformatted(k);
 	if (!text)
 		return -ENOMEM;
-	sfs_sha256(text, strlen(text), l.id);
+	sfs_sha256(text, strlen(text), id);
 	free(text);
-	l.out.id = l.id;
-	sfs_listed_stamp(&l.out, &out->self, l.id);
-	out->self.mode = S_IFDIR | 0755;
-	cJSON_ArrayForEach(jf, cJSON_GetObjectItemCaseSensitive(k, "files")) {
-		if (rc < 0)
-			break;
-		if (l.out.n >= s->max_files) {
-			capped = true;
-			break;
-		}
-		rc = add_file(&l, jf);
-	}
-	if (rc == 0)
-		rc = sfs_scan_finish_listing(s, f->dir, l.out.v, l.out.n, capped,
-		                             arena, diags, out);
-	free(l.out.v);
-	return rc;
+	return sfs_fetched_list(s, f->dir, arena, diags, &w->root.served, id,
+	                        cJSON_GetObjectItemCaseSensitive(k, "files"),
+	                        add_file, &l, out);
 }
 
 /* ---- reads ------------------------------------------------------------------ */
@@ -896,12 +774,13 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 static int open_skill_md(const struct sfs_source *src, const char *path,
                          const struct sfs_file *f, struct stat *st)
 {
-	const struct wk_source *w = src->state;
+	struct wk_source *w = src->state;
 
 	(void)path;
-	if (!w || !w->ready || !S_ISREG(f->mode) || !f->hashed)
+	if (!w || !sfs_fetched_can_open(&w->root, f))
 		return -EINVAL;
-	int fd = open_verified(w->cache_dir, f->sha256, f->size);
+	int fd = open_verified(&w->verified, w->own.cache_dir, f->sha256,
+	                       f->size);
 	if (fd == -ENOENT)
 		return -EAGAIN;   /* gone from the cache: the index's name and
 		                     description are validated meanwhile */
@@ -931,18 +810,10 @@ static void note_mismatch(const struct wk_source *w, const char *url,
                           const struct sfs_file *f, const uint8_t got[32],
                           size_t len)
 {
-	char want[HEX_LEN + 1], hex[HEX_LEN + 1], *path, *text;
+	struct sfs_mcp_file want = { .uri = url, .size = f->size };
 
-	sfs_hex_encode(f->sha256, 32, want);
-	sfs_hex_encode(got, 32, hex);
-	path = state_file(w->state, "mismatch-", want);
-	if (path && asprintf(&text, "%s sent %zu bytes with sha256:%s, not the "
-	                     "%lld bytes with sha256:%s the index gives", url,
-	                     len, hex, (long long)f->size, want) >= 0) {
-		sfs_cache_write(path, text, strlen(text), 0600, false);
-		free(text);
-	}
-	free(path);
+	memcpy(want.sha256, f->sha256, 32);
+	sfs_mcp_note_mismatch(w->root.state, &want, (off_t)len, got, NULL, true);
 	if (w->found)
 		w->found(w->found_arg);
 }
@@ -953,20 +824,21 @@ static void note_mismatch(const struct wk_source *w, const char *url,
 static int open_file(const struct sfs_source *src, int root_fd,
                      const struct sfs_skill *s, const struct sfs_file *f)
 {
-	const struct wk_source *w = src->state;
+	struct wk_source *w = src->state;
 	char why[1024], *body, *url;
 	size_t len;
 	long long ignored;
 	uint8_t sum[32];
 
 	(void)root_fd;
-	if (!w || !w->ready || !S_ISREG(f->mode) || !f->hashed)
+	if (!w || !sfs_fetched_can_open(&w->root, f))
 		return -EINVAL;
-	int fd = open_verified(w->cache_dir, f->sha256, f->size);
+	int fd = open_verified(&w->verified, w->own.cache_dir, f->sha256,
+	                       f->size);
 	if (fd != -ENOENT)
 		return fd;
 	const cJSON *k = find_skill(w, s->dir);
-	if (!k || !(url = file_url(w->location, str_of(k, "name"), f->source)))
+	if (!k || !(url = file_url(w->root.location, str_of(k, "name"), f->source)))
 		return k ? -ENOMEM : -EIO;
 	int rc = sfs_http_get(url, &w->opts, false, &body, &len, &ignored, why,
 	                      sizeof(why));
@@ -979,8 +851,8 @@ static int open_file(const struct sfs_source *src, int root_fd,
 	}
 	free(url);
 	if (rc == 0) {
-		keep_verified(w->cache_dir, sum, body, len);
-		rc = sfs_sealed_copy("skillsfs-verified", body, len);
+		keep_verified(w->own.cache_dir, sum, body, len);
+		rc = sfs_verified_add(&w->verified, sum, body, len);
 	}
 	free(body);
 	return rc == -ENOMEM || rc >= 0 ? rc : -EIO;
@@ -996,12 +868,18 @@ static char *cache_path(const struct sfs_source_url *u, const char *cache_dir)
 static int open_at_hand(const struct sfs_source *src,
                         const struct sfs_file *f)
 {
-	const struct wk_source *w = src->state;
+	struct wk_source *w = src->state;
 
-	if (!w || !w->ready || !S_ISREG(f->mode) || !f->hashed)
+	if (!w || !sfs_fetched_can_open(&w->root, f))
 		return -EINVAL;
-	return open_verified(w->cache_dir, f->sha256, f->size);
+	return open_verified(&w->verified, w->own.cache_dir, f->sha256, f->size);
 }
+
+static const struct sfs_cache_place cache_places[] = {
+	{ "wellknown", SFS_CACHE_LISTINGS },
+	{ "wellknown/blobs", SFS_CACHE_BLOBS },
+	{ NULL, 0 },
+};
 
 const struct sfs_source_ops sfs_source_wellknown = {
 	.kind = "wellknown",
@@ -1014,6 +892,7 @@ const struct sfs_source_ops sfs_source_wellknown = {
 	.open = open_state,
 	.update = update,
 	.cache_path = cache_path,
+	.cache_places = cache_places,
 	.discover = discover,
 	.list = list,
 	.open_skill_md = open_skill_md,

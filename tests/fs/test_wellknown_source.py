@@ -167,7 +167,8 @@ class WellKnownSource(MountTestCase):
         self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "pdf-forms"])
 
     def test_a_cached_file_altered_since_is_fetched_again(self):
-        # the cache folder is the user's: a kept file is hashed at each open
+        # the cache folder is the user's: a kept file is hashed at a
+        # generation's first open of it
         self.site.put_index([entry("pdf-forms", "Fill in PDF forms.", PDF)])
         m = self.mount_site()
         path = ("skills", "pdf-forms", "references", "fields.md")
@@ -230,6 +231,40 @@ class WellKnownSource(MountTestCase):
         # the rest is served
         self.assertEqual(m.read("skills", "csv-report", "template.md"), CSV["template.md"])
         self.assertEqual(m.read("skills", "pdf-forms", "SKILL.md"), PDF["SKILL.md"])
+
+    def test_the_record_of_a_lie_goes_once_no_kept_index_names_it(self):
+        liar = {"SKILL.md": skill_md("liar-file", "One of its files lies."),
+                "notes.md": b"the real notes\n"}
+        self.site.put_skill("liar-file", liar)
+        lying = entry("liar-file", "One of its files lies.", liar,
+                      digests={"notes.md": sha(b"other notes\n")})
+        self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV), lying])
+        m = self.mount_site()
+        with self.assertRaises(OSError):
+            m.read("skills", "liar-file", "notes.md")
+        [state] = [d for d in os.listdir(os.path.join(self.cache, "wellknown"))
+                   if d != "blobs"]
+
+        def records():
+            return [n for n in os.listdir(os.path.join(self.cache, "wellknown", state))
+                    if n.startswith("mismatch-")]
+        wait_for(lambda: skill_states(m).get("liar-file", ("",))[0] == "invalid",
+                 what="the lying file in status.json")
+        self.assertEqual(len(records()), 1)
+        # the site tells the truth now: the index before it, which a
+        # generation built earlier may still serve, keeps the record
+        truthful = [entry("csv-report", "Summarize a CSV file.", CSV),
+                    entry("liar-file", "One of its files lies.", liar)]
+        self.site.put_index(truthful)
+        self.sighup(m)
+        self.assertEqual(m.read("skills", "liar-file", "notes.md"), liar["notes.md"])
+        self.assertEqual(len(records()), 1)
+        # one index later no kept index names the lie's digest
+        self.site.put_index(truthful + [entry("pdf-forms", "Fill in PDF forms.", PDF)])
+        self.sighup(m)
+        self.assertEqual(records(), [])
+        self.assertNotIn("liar-file", skill_states(m))
+        self.assertIn("liar-file", os.listdir(m.file("skills")))
 
     def test_a_package_is_unpacked_and_checked(self):
         package = targz(PACKED)
