@@ -78,22 +78,25 @@ enum sec_trigger {
 	T_COMMENT = 1u << 17,    /* <!-- */
 };
 
-/* The trigger words, indexed by their first two bytes as written, then
- * sifted by their third (a word start that shares two bytes with a word
- * rarely shares three: "with" and "without", not "which"). */
-#define SEC_SLOTS 1024
-struct sec_slot {
-	uint64_t third[4];       /* a bit per third byte some word has */
-	uint16_t list;           /* where the key's words start in list */
+/* A trigger word as a word start is compared with it: its bytes (16 at
+ * most), zero-filled, and a mask of those it has. */
+struct sec_word {
+	uint64_t val[2], mask[2];
+	uint32_t bits;
 };
+
+/* The trigger words, found by the hash of their first four bytes, case
+ * folded (a start that shares four bytes with a word rarely is none:
+ * "with" is, "which" is not). */
+#define SEC_BUCKETS 4096
 struct sec_words {
-	uint64_t any[1024];      /* a bit per two-byte key that has words */
-	/* a bit per hash of a word's first three bytes, case folded as
-	 * sec_start3() does: the test every word start takes */
-	uint64_t start3[1024];
-	uint16_t slot[65536];    /* the key's slot; 0 none */
-	struct sec_slot slots[SEC_SLOTS];
-	uint8_t list[2048];      /* word indexes + 1, each key's ended by 0 */
+	/* a bit per hash: the test every word start takes */
+	uint64_t start4[1024];
+	uint16_t bucket[SEC_BUCKETS];   /* a hash's top 12 bits: where its
+	                                   words start in list; 0 none */
+	uint8_t list[4096];             /* word indexes + 1, each bucket's
+	                                   ended by 0 */
+	struct sec_word words[256];
 };
 
 /* One line of a text file. */
@@ -147,6 +150,11 @@ struct sfs_security {
 /* The enum sec_trigger bits of the words in p (len bytes). */
 uint32_t sec_triggers(const struct sfs_security *sec, const char *p,
                       size_t len);
+/* Each trigger word in p (len bytes), in order: hit(arg, its offset,
+ * its bits). */
+typedef void sec_hit_fn(void *arg, size_t off, uint32_t bits);
+void sec_trigger_scan(const struct sfs_security *sec, const char *p,
+                      size_t len, sec_hit_fn *hit, void *arg);
 
 /* Findings one file may have: a file made of thousands of hidden
  * characters says so in the first, and each finding's position is

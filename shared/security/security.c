@@ -63,8 +63,16 @@ static bool is_test_path(const char *rel)
 }
 
 
+/* One line's bytes: where it starts, how long it is (without "\r"). */
+struct span {
+	size_t off, len;
+};
+
 /* What the lines of one file share while they are read in order. */
 struct walk {
+	const struct span *lines;   /* the file's, nlines */
+	const uint32_t *masks;      /* the trigger words of each line */
+	size_t nlines;
 	bool fenced, frontmatter, in_comment;
 	char fence;                 /* '`' or '~' */
 	size_t comment_start;       /* offset of the comment's text */
@@ -87,21 +95,20 @@ static bool fence_line(const char *p, size_t len, char *ch)
 }
 
 /* A fenced block warns when its own lines do too ("never", "dangerous",
- * "attack", ...): look ahead once, up to its closing fence. */
-static bool block_warns(const struct sfs_security *sec, const char *p,
-                        const char *end, char fence)
+ * "attack", ...): look ahead once, from line k up to its closing fence
+ * (one at the line's start). */
+static bool block_warns(const struct sec_file *f, const struct walk *w,
+                        size_t k, char fence)
 {
-	const char *q = p;
-	while (q < end) {
-		const char *nl = memchr(q, '\n', (size_t)(end - q));
-		if (!nl || (nl + 3 < end && nl[1] == fence && nl[2] == fence &&
-		            nl[3] == fence)) {
-			q = nl ? nl : end;
-			break;
-		}
-		q = nl + 1;
+	for (; k < w->nlines; k++) {
+		const char *q = f->text + w->lines[k].off;
+		if (w->lines[k].off + 2 < f->len &&
+		    q[0] == fence && q[1] == fence && q[2] == fence)
+			return false;
+		if (w->masks[k] & T_WARN)
+			return true;
 	}
-	return sec_triggers(sec, p, (size_t)(q - p)) & T_WARN;
+	return false;
 }
 
 static int comment_ends(struct sec_ctx *c, const struct sec_file *f,
@@ -147,10 +154,8 @@ static int place_line(struct sec_ctx *c, const struct sec_file *f,
 		w->fenced = !w->fenced;
 		w->fence = ch;
 		if (w->fenced) {
-			const char *end = f->text + f->len;
-			const char *next = memchr(l->p, '\n', (size_t)(end - l->p));
 			w->block_warned = w->warned_above ||
-				(next && block_warns(c->sec, next, end, ch));
+				block_warns(f, w, l->no, ch);
 		}
 		l->where = SEC_EXAMPLE;
 		l->warned = w->block_warned;
@@ -192,10 +197,21 @@ static int place_line(struct sec_ctx *c, const struct sec_file *f,
 	T_AGENT | T_OTHERS | T_OVERRIDE | T_HIDE_LY | T_SAFETY_FLAG | T_URL | \
 	T_USER | T_SAFETY_VERB)
 
-/* One line's bytes: where it starts, how long it is (without "\r"). */
-struct span {
-	size_t off, len;
+/* Where a trigger word found in the whole file goes: to the line that
+ * holds it (words come in order, and none holds a line's end). */
+struct line_cursor {
+	const struct span *v;
+	uint32_t *masks;
+	size_t n, at;
 };
+
+static void to_line(void *arg, size_t off, uint32_t bits)
+{
+	struct line_cursor *c = arg;
+	while (c->at + 1 < c->n && c->v[c->at + 1].off <= off)
+		c->at++;
+	c->masks[c->at] |= bits;
+}
 
 /* The lines of f and the words each holds; *n lines.  NULL when out of
  * memory. */
@@ -205,36 +221,33 @@ static struct span *split(const struct sfs_security *sec,
 {
 	size_t cap = 64, k = 0;
 	struct span *v = malloc(cap * sizeof(*v));
-	uint32_t *m = malloc(cap * sizeof(*m));
-	bool oom = !v || !m;
 
 	for (const char *p = f->text, *end = f->text + f->len;
-	     !oom && p < end;) {
+	     v && p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t len = (size_t)((nl ? nl : end) - p);
 		if (len > 0 && p[len - 1] == '\r')
 			len--;   /* CRLF files: the line is the same */
 		if (k == cap) {
 			struct span *nv = realloc(v, 2 * cap * sizeof(*v));
-			if (nv)
-				v = nv;
-			uint32_t *nm = nv ? realloc(m, 2 * cap * sizeof(*m)) : NULL;
-			if (nm)
-				m = nm;
-			oom = !nv || !nm;
-			if (oom)
-				break;
+			if (!nv) {
+				free(v);
+				return NULL;
+			}
+			v = nv;
 			cap *= 2;
 		}
-		v[k] = (struct span){ (size_t)(p - f->text), len };
-		m[k++] = sec_triggers(sec, p, len);
+		v[k++] = (struct span){ (size_t)(p - f->text), len };
 		p = nl ? nl + 1 : end;
 	}
-	if (oom) {
+	uint32_t *m = v ? calloc(k ? k : 1, sizeof(*m)) : NULL;
+	if (!m) {
 		free(v);
-		free(m);
 		return NULL;
 	}
+	struct line_cursor c = { .v = v, .masks = m, .n = k };
+	if (k > 0)
+		sec_trigger_scan(sec, f->text, f->len, to_line, &c);
 	*masks = m;
 	*n = k;
 	return v;
@@ -265,7 +278,6 @@ static int copy_line(const char *p, size_t len, char **raw, char **lower,
 
 static int scan_lines(struct sec_ctx *c, struct sec_file *f)
 {
-	struct walk w = { 0 };
 	uint32_t *masks = NULL;
 	size_t n = 0, cap = 0;
 	char *raw = NULL, *lower = NULL;
@@ -274,6 +286,7 @@ static int scan_lines(struct sec_ctx *c, struct sec_file *f)
 
 	if (!v)
 		return -ENOMEM;
+	struct walk w = { .lines = v, .masks = masks, .nlines = n };
 	/* what the whole file does, before any line is judged: a credential
 	 * read weighs by whether the file also sends */
 	for (size_t i = 0; i < n && rc == 0; i++) {
