@@ -150,11 +150,25 @@ struct sfs_security {
 /* The enum sec_trigger bits of the words in p (len bytes). */
 uint32_t sec_triggers(const struct sfs_security *sec, const char *p,
                       size_t len);
-/* Each trigger word in p (len bytes), in order: hit(arg, its offset,
- * its bits). */
-typedef void sec_hit_fn(void *arg, size_t off, uint32_t bits);
-void sec_trigger_scan(const struct sfs_security *sec, const char *p,
-                      size_t len, sec_hit_fn *hit, void *arg);
+
+/* One line's bytes: where it starts, how long it is (without "\r"). */
+struct sec_span {
+	size_t off, len;
+};
+
+/* A file's lines and the trigger words each holds, found in one pass. */
+struct sec_lines {
+	struct sec_span *v;          /* owned (malloc), n */
+	uint32_t *masks;             /* owned (malloc), n: enum sec_trigger */
+	size_t n, cap;
+	size_t at;                   /* the line the scan last gave a word */
+};
+
+/* The lines of p (len bytes, NUL-ended) into *l (sec_lines_free()).
+ * 0 or -ENOMEM (then *l holds nothing). */
+int sec_lines_scan(const struct sfs_security *sec, const char *p, size_t len,
+                   struct sec_lines *l);
+void sec_lines_free(struct sec_lines *l);
 
 /* Findings one file may have: a file made of thousands of hidden
  * characters says so in the first, and each finding's position is

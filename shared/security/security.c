@@ -63,14 +63,9 @@ static bool is_test_path(const char *rel)
 }
 
 
-/* One line's bytes: where it starts, how long it is (without "\r"). */
-struct span {
-	size_t off, len;
-};
-
 /* What the lines of one file share while they are read in order. */
 struct walk {
-	const struct span *lines;   /* the file's, nlines */
+	const struct sec_span *lines;   /* the file's, nlines */
 	const uint32_t *masks;      /* the trigger words of each line */
 	size_t nlines;
 	bool fenced, frontmatter, in_comment;
@@ -197,62 +192,6 @@ static int place_line(struct sec_ctx *c, const struct sec_file *f,
 	T_AGENT | T_OTHERS | T_OVERRIDE | T_HIDE_LY | T_SAFETY_FLAG | T_URL | \
 	T_USER | T_SAFETY_VERB)
 
-/* Where a trigger word found in the whole file goes: to the line that
- * holds it (words come in order, and none holds a line's end). */
-struct line_cursor {
-	const struct span *v;
-	uint32_t *masks;
-	size_t n, at;
-};
-
-static void to_line(void *arg, size_t off, uint32_t bits)
-{
-	struct line_cursor *c = arg;
-	while (c->at + 1 < c->n && c->v[c->at + 1].off <= off)
-		c->at++;
-	c->masks[c->at] |= bits;
-}
-
-/* The lines of f and the words each holds; *n lines.  NULL when out of
- * memory. */
-static struct span *split(const struct sfs_security *sec,
-                          const struct sec_file *f, uint32_t **masks,
-                          size_t *n)
-{
-	size_t cap = 64, k = 0;
-	struct span *v = malloc(cap * sizeof(*v));
-
-	for (const char *p = f->text, *end = f->text + f->len;
-	     v && p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t len = (size_t)((nl ? nl : end) - p);
-		if (len > 0 && p[len - 1] == '\r')
-			len--;   /* CRLF files: the line is the same */
-		if (k == cap) {
-			struct span *nv = realloc(v, 2 * cap * sizeof(*v));
-			if (!nv) {
-				free(v);
-				return NULL;
-			}
-			v = nv;
-			cap *= 2;
-		}
-		v[k++] = (struct span){ (size_t)(p - f->text), len };
-		p = nl ? nl + 1 : end;
-	}
-	uint32_t *m = v ? calloc(k ? k : 1, sizeof(*m)) : NULL;
-	if (!m) {
-		free(v);
-		return NULL;
-	}
-	struct line_cursor c = { .v = v, .masks = m, .n = k };
-	if (k > 0)
-		sec_trigger_scan(sec, f->text, f->len, to_line, &c);
-	*masks = m;
-	*n = k;
-	return v;
-}
-
 /* The line's bytes, as they are and lowercased, NUL-ended, in *raw and
  * *lower (grown as needed).  0 or -ENOMEM. */
 static int copy_line(const char *p, size_t len, char **raw, char **lower,
@@ -278,14 +217,16 @@ static int copy_line(const char *p, size_t len, char **raw, char **lower,
 
 static int scan_lines(struct sec_ctx *c, struct sec_file *f)
 {
-	uint32_t *masks = NULL;
-	size_t n = 0, cap = 0;
+	struct sec_lines lines;
+	size_t cap = 0;
 	char *raw = NULL, *lower = NULL;
-	int rc = 0;
-	struct span *v = split(c->sec, f, &masks, &n);
+	int rc = sec_lines_scan(c->sec, f->text, f->len, &lines);
 
-	if (!v)
-		return -ENOMEM;
+	if (rc < 0)
+		return rc;
+	const struct sec_span *v = lines.v;
+	const uint32_t *masks = lines.masks;
+	size_t n = lines.n;
 	struct walk w = { .lines = v, .masks = masks, .nlines = n };
 	/* what the whole file does, before any line is judged: a credential
 	 * read weighs by whether the file also sends */
@@ -319,8 +260,7 @@ static int scan_lines(struct sec_ctx *c, struct sec_file *f)
 	}
 	free(raw);
 	free(lower);
-	free(masks);
-	free(v);
+	sec_lines_free(&lines);
 	return rc;
 }
 
