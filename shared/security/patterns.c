@@ -307,8 +307,9 @@ static inline uint64_t load8(const unsigned char *u, size_t avail)
 }
 
 /* The 16-bit hash under which a word is found: of its first four
- * bytes, case folded (0 past the text's end).  Its top twelve bits are
- * its bucket.  Made of 16-bit products and shifts, so that the scan
+ * bytes (0 past the text's end), each | 0x20, which maps a letter's two
+ * cases to one (and a few other bytes onto others, which only lets a few
+ * more starts through to words_in).  Its top twelve bits are its bucket.  Made of 16-bit products and shifts, so that the scan
  * takes it of sixteen word starts at once (SSE2). */
 enum { K0 = 0x9e37, K1 = 0x79b9, K2 = 0x7f4b, K3 = 0x5bd1, K4 = 0x2c1b };
 
@@ -325,8 +326,8 @@ static inline unsigned hash_at(const unsigned char *u, size_t avail)
 {
 	unsigned char k[4] = { 0 };
 	for (size_t i = 0; i < 4 && i < avail; i++)
-		k[i] = sec_lower_byte(u[i]);
-	return key_hash(k[0], k[1], k[2], k[3]);
+		k[i] = u[i];
+	return key_hash(k[0] | 0x20u, k[1] | 0x20u, k[2] | 0x20u, k[3] | 0x20u);
 }
 
 static inline void set_bit(uint64_t *set, unsigned k)
@@ -340,7 +341,7 @@ static inline bool has_bit(const uint64_t *set, unsigned k)
 }
 
 /* Word w's keys: its first four bytes; a three-byte word's with every
- * fourth byte a folded text can have after them (0: the text's end). */
+ * fourth byte a text can have after them (0: the text's end). */
 static void word_keys(struct sec_words *t, const struct word *wd,
                       uint8_t *member)
 {
@@ -351,10 +352,9 @@ static void word_keys(struct sec_words *t, const struct word *wd,
 	for (unsigned c = 0; c < 256; c++) {
 		if (wd->n > 3 && c > 0)
 			break;
-		if (wd->n == 3 && c >= 'A' && c <= 'Z')
-			continue;   /* folded away */
 		b[3] = wd->n > 3 ? (unsigned char)wd->w[3] : (unsigned char)c;
-		unsigned h = key_hash(b[0], b[1], b[2], b[3]);
+		unsigned h = key_hash(b[0] | 0x20u, b[1] | 0x20u, b[2] | 0x20u,
+		                      b[3] | 0x20u);
 		set_bit(t->start4, h);
 		member[(h >> 4) * 32 + i / 8] |= (uint8_t)(1u << (i % 8));
 	}
@@ -460,14 +460,6 @@ static unsigned word_bits16(__m128i v)
 	                                                under));
 }
 
-/* v with its ASCII capitals lowered. */
-static __m128i fold16(__m128i v)
-{
-	__m128i upper = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8(128 - 'A')),
-	                               _mm_set1_epi8(-128 + 26));
-	return _mm_or_si128(v, _mm_and_si128(upper, _mm_set1_epi8(0x20)));
-}
-
 /* key_hash() of eight starts: their four bytes in a..d, 16 bits each. */
 static __m128i key_hash8(__m128i a, __m128i b, __m128i c, __m128i d)
 {
@@ -486,7 +478,8 @@ static void key_hash16(const unsigned char *u, uint16_t h[16])
 {
 	__m128i zero = _mm_setzero_si128(), v[4];
 	for (int k = 0; k < 4; k++)
-		v[k] = fold16(_mm_loadu_si128((const __m128i *)(u + k)));
+		v[k] = _mm_or_si128(_mm_loadu_si128((const __m128i *)(u + k)),
+		                    _mm_set1_epi8(0x20));
 	_mm_storeu_si128((__m128i *)h, key_hash8(
 		_mm_unpacklo_epi8(v[0], zero), _mm_unpacklo_epi8(v[1], zero),
 		_mm_unpacklo_epi8(v[2], zero), _mm_unpacklo_epi8(v[3], zero)));
