@@ -207,6 +207,23 @@ enum sfs_risk sec_lower(enum sfs_risk r);
 
 /* ---- the rule families, each over a whole file or one line ---------- */
 
+/* One rule over one line: 0 or -ENOMEM. */
+typedef int sec_line_rule(struct sec_ctx *c, const struct sec_file *f,
+                          const struct sec_line *l);
+
+/* A family's rules (n) over l in order, until one fails; none over a
+ * line shorter than min bytes, which none of them could match. */
+static inline int sec_each_rule(struct sec_ctx *c, const struct sec_file *f,
+                                const struct sec_line *l, size_t min,
+                                sec_line_rule *const *rules, size_t n)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < n && rc == 0 && l->len >= min; i++)
+		rc = rules[i](c, f, l);
+	return rc;
+}
+
 int sec_unicode_file(struct sec_ctx *c, const struct sec_file *f);
 int sec_markdown_line(struct sec_ctx *c, const struct sec_file *f,
                       const struct sec_line *l);
