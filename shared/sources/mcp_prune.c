@@ -99,23 +99,11 @@ int sfs_mcp_current_hex(const char *state, char hex[HEX_LEN + 1])
 	return rc;
 }
 
-/* The folder dfd, to be read from its start (a dup would share dfd's
- * offset, left at the end by the last reading), or NULL. */
-static DIR *read_dir(int dfd)
-{
-	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *dir = fd < 0 ? NULL : fdopendir(fd);
-
-	if (!dir && fd >= 0)
-		close(fd);
-	return dir;
-}
-
 /* Removes the listings of the server's folder dfd that keep does not
  * name (keep: hex names, NULL or "" for none). */
 static void prune_listings(int dfd, const char *const keep[2])
 {
-	DIR *dir = read_dir(dfd);
+	DIR *dir = sfs_dir_read(dfd);
 	struct dirent *de;
 
 	if (!dir)
@@ -137,7 +125,7 @@ static void prune_listings(int dfd, const char *const keep[2])
 /* Adds the digests named by each listing of the server's folder dfd. */
 static int mark_listings(int dfd, struct digests *set)
 {
-	DIR *dir = read_dir(dfd);
+	DIR *dir = sfs_dir_read(dfd);
 	struct dirent *de;
 	int rc = 0;
 
@@ -170,7 +158,7 @@ int sfs_mcp_listings_named(int dfd, uint8_t (**v)[32], size_t *n)
  * no kept listing of it names (set: those digests, sorted). */
 static void prune_mismatches(int dfd, const struct digests *set)
 {
-	DIR *dir = read_dir(dfd);
+	DIR *dir = sfs_dir_read(dfd);
 	struct dirent *de;
 
 	if (!dir)
@@ -187,7 +175,7 @@ static void prune_mismatches(int dfd, const struct digests *set)
 /* Adds the digests that every server folder of mcp/ (dfd) names. */
 static int mark_every_server(int mcp, struct digests *set)
 {
-	DIR *dir = read_dir(mcp);
+	DIR *dir = sfs_dir_read(mcp);
 	struct dirent *de;
 	int rc = 0;
 
