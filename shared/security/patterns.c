@@ -311,13 +311,13 @@ static inline uint64_t load8(const unsigned char *u, size_t avail)
  * cases to one (and a few other bytes onto others, which only lets a few
  * more starts through to words_in).  Its top twelve bits are its bucket.  Made of 16-bit products and shifts, so that the scan
  * takes it of sixteen word starts at once (SSE2). */
-enum { K0 = 0x9e37, K1 = 0x79b9, K2 = 0x7f4b, K3 = 0x5bd1, K4 = 0x2c1b };
+enum { K0 = 0x9e37, K1 = 0x79b9, K2 = 0x2c1b };
 
 static inline unsigned key_hash(unsigned a, unsigned b, unsigned c,
                                 unsigned d)
 {
-	unsigned h = (a * K0 + b * K1 + c * K2 + d * K3) & 0xffffu;
-	h = ((h ^ (h >> 8)) * K4) & 0xffffu;
+	unsigned h = ((a | b << 8) * K0 + (c | d << 8) * K1) & 0xffffu;
+	h = ((h ^ (h >> 8)) * K2) & 0xffffu;
 	return h ^ (h >> 7);
 }
 
@@ -460,32 +460,28 @@ static unsigned word_bits16(__m128i v)
 	                                                under));
 }
 
-/* key_hash() of eight starts: their four bytes in a..d, 16 bits each. */
-static __m128i key_hash8(__m128i a, __m128i b, __m128i c, __m128i d)
+/* key_hash() of eight starts: their first two bytes in the 16 bits of
+ * ab, the next two in cd. */
+static __m128i key_hash8(__m128i ab, __m128i cd)
 {
-	__m128i h = _mm_add_epi16(
-		_mm_add_epi16(_mm_mullo_epi16(a, _mm_set1_epi16((short)K0)),
-		              _mm_mullo_epi16(b, _mm_set1_epi16((short)K1))),
-		_mm_add_epi16(_mm_mullo_epi16(c, _mm_set1_epi16((short)K2)),
-		              _mm_mullo_epi16(d, _mm_set1_epi16((short)K3))));
+	__m128i h = _mm_add_epi16(_mm_mullo_epi16(ab, _mm_set1_epi16((short)K0)),
+	                          _mm_mullo_epi16(cd, _mm_set1_epi16((short)K1)));
 	h = _mm_mullo_epi16(_mm_xor_si128(h, _mm_srli_epi16(h, 8)),
-	                    _mm_set1_epi16((short)K4));
+	                    _mm_set1_epi16((short)K2));
 	return _mm_xor_si128(h, _mm_srli_epi16(h, 7));
 }
 
 /* key_hash() of each of the 16 starts at u, whose 19 bytes are there. */
 static void key_hash16(const unsigned char *u, uint16_t h[16])
 {
-	__m128i zero = _mm_setzero_si128(), v[4];
+	__m128i v[4];
 	for (int k = 0; k < 4; k++)
 		v[k] = _mm_or_si128(_mm_loadu_si128((const __m128i *)(u + k)),
 		                    _mm_set1_epi8(0x20));
 	_mm_storeu_si128((__m128i *)h, key_hash8(
-		_mm_unpacklo_epi8(v[0], zero), _mm_unpacklo_epi8(v[1], zero),
-		_mm_unpacklo_epi8(v[2], zero), _mm_unpacklo_epi8(v[3], zero)));
+		_mm_unpacklo_epi8(v[0], v[1]), _mm_unpacklo_epi8(v[2], v[3])));
 	_mm_storeu_si128((__m128i *)(h + 8), key_hash8(
-		_mm_unpackhi_epi8(v[0], zero), _mm_unpackhi_epi8(v[1], zero),
-		_mm_unpackhi_epi8(v[2], zero), _mm_unpackhi_epi8(v[3], zero)));
+		_mm_unpackhi_epi8(v[0], v[1]), _mm_unpackhi_epi8(v[2], v[3])));
 }
 
 static unsigned punct_bits16(__m128i v)
