@@ -36,14 +36,20 @@ static const char *const script_ext[] = {
 
 static enum sec_kind text_kind(const char *rel, const char *text)
 {
-	if (ends_with(rel, ".md") || ends_with(rel, ".markdown") ||
-	    ends_with(rel, ".mdx"))
-		return SEC_MARKDOWN;
-	for (size_t i = 0; i < sizeof(script_ext) / sizeof(*script_ext); i++)
-		if (ends_with(rel, script_ext[i]))
-			return SEC_SCRIPT;
 	const char *base = strrchr(rel, '/');
 	base = base ? base + 1 : rel;
+	/* each suffix named here has one dot, its first byte: the name's
+	 * suffix is from its last dot */
+	const char *ext = strrchr(base, '.');
+
+	if (ext && (strcasecmp(ext, ".md") == 0 ||
+	            strcasecmp(ext, ".markdown") == 0 ||
+	            strcasecmp(ext, ".mdx") == 0))
+		return SEC_MARKDOWN;
+	for (size_t i = 0; ext && i < sizeof(script_ext) / sizeof(*script_ext);
+	     i++)
+		if (strcasecmp(ext, script_ext[i]) == 0)
+			return SEC_SCRIPT;
 	if (strncmp(text, "#!", 2) == 0 || strcmp(base, "Makefile") == 0 ||
 	    strcmp(base, "Dockerfile") == 0 || strcmp(base, "justfile") == 0)
 		return SEC_SCRIPT;
