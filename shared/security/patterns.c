@@ -389,6 +389,8 @@ static int index_words(struct sec_words *t)
 	}
 	for (size_t k = 0; k < SEC_BUCKETS; k++) {
 		size_t first = used;
+		if (!(t->start4[k >> 2] >> (k & 3) * 16 & 0xffff))
+			continue;   /* no key's hash is in it */
 		for (size_t i = 0; i < NWORDS; i++) {
 			if (!(member[k * 32 + i / 8] & (1u << (i % 8))))
 				continue;
