@@ -51,9 +51,10 @@ struct sec_file {
 };
 
 /*
- * Which words a line holds, found in one pass over its bytes (security.c,
- * sec_triggers): a rule looks at a line only when the words it needs are
- * there, so that most lines cost a table lookup per byte and no pattern.
+ * Which words a line holds, found in one pass over its file's bytes
+ * (patterns.c, sec_lines_scan): a rule looks at a line only when the
+ * words it needs are there, so that most lines cost a hash test per word
+ * start and no pattern.
  * Measured: matching every rule's patterns on every line made the pass
  * cost 4x a mount's whole ready time at 10,000 skills (BENCHMARKS.md).
  */
