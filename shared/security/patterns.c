@@ -330,6 +330,13 @@ static inline unsigned hash_at(const unsigned char *u, size_t avail)
 	return key_hash(k[0] | 0x20u, k[1] | 0x20u, k[2] | 0x20u, k[3] | 0x20u);
 }
 
+/* The bit of a start's fifth byte (0 past the end) in its bucket's
+ * fifth: | 0x20, as the key's bytes, then its low six bits. */
+static inline unsigned fifth_bit(const unsigned char *u, size_t avail)
+{
+	return ((avail > 4 ? u[4] : 0) | 0x20u) & 63;
+}
+
 static inline void set_bit(uint64_t *set, unsigned k)
 {
 	set[k >> 6] |= 1ull << (k & 63);
@@ -399,6 +406,11 @@ static int index_words(struct sec_words *t)
 				return -EINVAL;   /* raise sizeof(list) */
 			}
 			t->list[used++] = (uint8_t)(i + 1);
+			/* a word of four bytes or fewer: any fifth */
+			t->fifth[k] |= words[i].n > 4 ?
+				1ull << fifth_bit((const unsigned char *)
+				                  words[i].w, words[i].n) :
+				~0ull;
 		}
 		if (used == first)
 			continue;
@@ -427,12 +439,15 @@ static uint32_t words_in(const struct sec_words *t, unsigned k,
 }
 
 /* The words that start at u (avail bytes left) whose key's hash is h:
- * the test every word start takes, inline, is of h in start4;
- * words_in() follows for the few that pass. */
+ * the test every word start takes, inline, is of h in start4, and for
+ * the few that pass (a common word that begins as a trigger word does:
+ * "with", "you ", "over") of the fifth byte; words_in() follows. */
 static inline uint32_t words_at(const struct sec_words *t, unsigned h,
                                 const unsigned char *u, size_t avail)
 {
-	return has_bit(t->start4, h) ? words_in(t, h >> 4, u, avail) : 0;
+	return has_bit(t->start4, h) &&
+	       (t->fifth[h >> 4] >> fifth_bit(u, avail) & 1) ?
+	       words_in(t, h >> 4, u, avail) : 0;
 }
 
 /* Where a word may start: a letter, digit or '_' after anything else

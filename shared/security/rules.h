@@ -97,6 +97,9 @@ struct sec_words {
 	                                   words start in list; 0 none */
 	uint8_t list[4096];             /* word indexes + 1, each bucket's
 	                                   ended by 0 */
+	/* a bucket's words' fifth bytes, a bit each (patterns.c,
+	 * fifth_bit): the second test of a start that passed start4 */
+	uint64_t fifth[SEC_BUCKETS];
 	struct sec_word words[256];
 };
 
