@@ -23,6 +23,7 @@
 
 #include "grow.h"
 #include "snapshot.h"
+#include "trust.h"
 
 struct docs_walk {
 	struct sfs_scan *s;
@@ -59,18 +60,13 @@ static void free_names(char **v, size_t n)
 /* The names in folder dfd but dot entries, sorted; *out malloc'd. */
 static int list_names(int dfd, char ***out, size_t *nout)
 {
-	int fd = dup(dfd);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	DIR *d = sfs_dir_read(dfd);
 	char **v = NULL;
 	size_t n = 0, cap = 0;
 	int rc = 0;
 
-	if (!d) {
-		rc = -errno;
-		if (fd >= 0)
-			close(fd);
-		return rc;
-	}
+	if (!d)
+		return -errno;
 	for (struct dirent *e; (errno = 0, e = readdir(d)) != NULL;) {
 		if (e->d_name[0] == '.')
 			continue;

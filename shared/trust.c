@@ -435,24 +435,37 @@ static int cache_dir_of(const char *path, bool create, bool walk,
 	return dfd;
 }
 
-int sfs_cache_open_read(const char *path)
+/* What op(dfd, base) answers in the checked folder of the cache file
+ * path (cache_dir_of's create and walk), closed after it. */
+static int in_cache_dir(const char *path, bool create, bool walk,
+                        int (*op)(int dfd, const char *base))
 {
 	const char *base;
-	int dfd = cache_dir_of(path, false, false, &base);
+	int dfd = cache_dir_of(path, create, walk, &base);
 
 	if (dfd < 0)
 		return dfd;
+	int rc = op(dfd, base);
+	close(dfd);
+	return rc;
+}
+
+static int open_read_at(int dfd, const char *base)
+{
 	int fd = openat(dfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
 	                O_CLOEXEC);
-	int rc = fd < 0 ? -errno : 0;
-	close(dfd);
-	if (rc < 0)
-		return rc;
+	if (fd < 0)
+		return -errno;
 	if (!cache_file_ok(fd, false)) {
 		close(fd);
 		return -EPERM;
 	}
 	return fd;
+}
+
+int sfs_cache_open_read(const char *path)
+{
+	return in_cache_dir(path, false, false, open_read_at);
 }
 
 int sfs_cache_open_append(const char *path, mode_t mode)
@@ -526,27 +539,26 @@ int sfs_cache_write(const char *path, const void *p, size_t n, mode_t mode,
 	return rc < 0 ? rc : keep_fd ? fd : 0;
 }
 
+static int unlink_at(int dfd, const char *base)
+{
+	return unlinkat(dfd, base, 0) < 0 ? -errno : 0;
+}
+
 int sfs_cache_unlink(const char *path)
 {
-	const char *base;
-	int dfd = cache_dir_of(path, false, true, &base);
+	return in_cache_dir(path, false, true, unlink_at);
+}
 
-	if (dfd < 0)
-		return dfd;
-	int rc = unlinkat(dfd, base, 0) < 0 ? -errno : 0;
-	close(dfd);
-	return rc;
+static int made(int dfd, const char *base)
+{
+	(void)dfd;
+	(void)base;
+	return 0;   /* cache_dir_of made the folders */
 }
 
 int sfs_cache_mkdirs(const char *path)
 {
-	const char *base;
-	int dfd = cache_dir_of(path, true, true, &base);
-
-	if (dfd < 0)
-		return dfd;
-	close(dfd);
-	return 0;
+	return in_cache_dir(path, true, true, made);
 }
 
 /* ---- whole entries of a cache folder (cache_gc.c) ----------------------- */
@@ -578,23 +590,31 @@ char *sfs_cache_read_at(int dfd, const char *name, size_t max, int *fd_out)
 	return text;
 }
 
+DIR *sfs_dir_read(int dfd)
+{
+	int fd = openat(dfd, ".", OPEN_DIR);
+	DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+
+	if (!dir && fd >= 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+	}
+	return dir;
+}
+
 /* Calls each(dfd, name, st, arg) for every entry of the folder dfd but
  * . and .., stopping at the first non-zero answer. */
 static int each_entry(int dfd, int (*each)(int, const char *,
                                            const struct stat *, void *),
                       void *arg)
 {
-	int fd = openat(dfd, ".", OPEN_DIR);
-	DIR *dir = fd < 0 ? NULL : fdopendir(fd);
+	DIR *dir = sfs_dir_read(dfd);
 	struct dirent *de;
 	int rc = 0;
 
-	if (!dir) {
-		rc = -errno;
-		if (fd >= 0)
-			close(fd);
-		return rc;
-	}
+	if (!dir)
+		return -errno;
 	while (rc == 0 && (de = readdir(dir))) {
 		struct stat st;
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)

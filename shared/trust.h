@@ -17,6 +17,7 @@
 #ifndef SFS_TRUST_H
 #define SFS_TRUST_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -47,6 +48,10 @@ int sfs_trust_read(const char *path, enum sfs_trust_kind kind, off_t max,
  * `create`, opened after it and every folder above it passed the rule.
  * Returns an O_DIRECTORY descriptor. */
 int sfs_trust_dir_open(const char *path, bool create, char *why, size_t wlen);
+
+/* The folder dfd, to be read from its start (a dup would share dfd's
+ * offset, left where the last reading ended), or NULL with errno. */
+DIR *sfs_dir_read(int dfd);
 
 /* sfs_trust_dir_open(cache_dir, true), closed: 0 when the cache folder
  * may be used, else why not. */

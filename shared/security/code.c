@@ -298,16 +298,8 @@ void sec_code_survey(const struct sfs_security *sec, struct sec_file *f,
 int sec_code_line(struct sec_ctx *c, const struct sec_file *f,
                   const struct sec_line *l)
 {
-	if (l->len < 4)
-		return 0;
-	int rc = fetch_exec(c, f, l);
-	if (rc == 0)
-		rc = decode_exec(c, f, l);
-	if (rc == 0)
-		rc = credential_read(c, f, l);
-	if (rc == 0)
-		rc = env_exfil(c, f, l);
-	if (rc == 0)
-		rc = config_write(c, f, l);
-	return rc;
+	static sec_line_rule *const rules[] = {
+		fetch_exec, decode_exec, credential_read, env_exfil, config_write,
+	};
+	return sec_each_rule(c, f, l, 4, rules, sizeof(rules) / sizeof(*rules));
 }

@@ -279,35 +279,62 @@ static const bool word_char[256] = {
 	['Y'] = 1, ['Z'] = 1,
 };
 
-static unsigned char upper_byte(unsigned char c)
+/* Eight (or four) bytes with their ASCII capitals lowered, all at once:
+ * a byte below 0x80 whose low seven bits lie in 'A'..'Z' gets 0x20. */
+#define ONES8 0x0101010101010101ull
+static inline uint64_t fold8(uint64_t x)
 {
-	return c >= 'a' && c <= 'z' ? (unsigned char)(c - 32) : c;
+	uint64_t low7 = x & (0x7f * ONES8);
+	uint64_t ge_a = low7 + (0x80 - 'A') * ONES8;       /* >= 'A' */
+	uint64_t gt_z = low7 + (0x80 - 'Z' - 1) * ONES8;   /* > 'Z' */
+	return x | ((ge_a & ~gt_z & ~x & 0x80 * ONES8) >> 2);
 }
 
-/* The two-byte keys a word is found under: its first two bytes in
- * either case, so that the scan looks bytes up as they are.  Returns how
- * many (up to 4) went to keys. */
-static int word_keys(const struct word *wd, unsigned keys[4])
+/* Up to 8 bytes at u, of avail left: the rest zero, which no word
+ * has, so that a word running past the end never matches. */
+static inline uint64_t load8(const unsigned char *u, size_t avail)
 {
-	const unsigned char *w = (const unsigned char *)wd->w;
-	unsigned char a[2] = { w[0], upper_byte(w[0]) };
-	unsigned char b[2] = { w[1], upper_byte(w[1]) };
-	int n = 0;
-	for (int x = 0; x < 2; x++)
-		for (int y = 0; y < 2; y++)
-			if (!(x && a[1] == a[0]) && !(y && b[1] == b[0]))
-				keys[n++] = (unsigned)a[x] << 8 | b[y];
-	return n;
+	uint64_t x = 0;
+	if (avail >= 8) {
+		memcpy(&x, u, 8);
+		return x;
+	}
+	unsigned char b[8] = { 0 };
+	for (size_t i = 0; i < avail; i++)
+		b[i] = u[i];
+	memcpy(&x, b, 8);
+	return x;
 }
 
-/* The hash of three bytes under which a word starting with them is
- * found in start3.  Folding with | 0x20 maps a letter's two cases to
- * one (and some punctuation onto other bytes, which only lets a few
- * more starts through to words_at). */
-static inline unsigned start3_hash(const unsigned char *u)
+/* The 16-bit hash under which a word is found: of its first four
+ * bytes (0 past the text's end), each | 0x20, which maps a letter's two
+ * cases to one (and a few other bytes onto others, which only lets a few
+ * more starts through to words_in).  Its top twelve bits are its bucket.  Made of 16-bit products and shifts, so that the scan
+ * takes it of sixteen word starts at once (SSE2). */
+enum { K0 = 0x9e37, K1 = 0x79b9, K2 = 0x2c1b };
+
+static inline unsigned key_hash(unsigned a, unsigned b, unsigned c,
+                                unsigned d)
 {
-	unsigned a = u[0] | 0x20u, b = u[1] | 0x20u, c = u[2] | 0x20u;
-	return (a * 961u + b * 31u + c) & 0xffffu;
+	unsigned h = ((a | b << 8) * K0 + (c | d << 8) * K1) & 0xffffu;
+	h = ((h ^ (h >> 8)) * K2) & 0xffffu;
+	return h ^ (h >> 7);
+}
+
+/* key_hash() of the (folded) bytes at u, of avail left. */
+static inline unsigned hash_at(const unsigned char *u, size_t avail)
+{
+	unsigned char k[4] = { 0 };
+	for (size_t i = 0; i < 4 && i < avail; i++)
+		k[i] = u[i];
+	return key_hash(k[0] | 0x20u, k[1] | 0x20u, k[2] | 0x20u, k[3] | 0x20u);
+}
+
+/* The bit of a start's fifth byte (0 past the end) in its bucket's
+ * fifth: | 0x20, as the key's bytes, then its low six bits. */
+static inline unsigned fifth_bit(const unsigned char *u, size_t avail)
+{
+	return ((avail > 4 ? u[4] : 0) | 0x20u) & 63;
 }
 
 static inline void set_bit(uint64_t *set, unsigned k)
@@ -320,97 +347,107 @@ static inline bool has_bit(const uint64_t *set, unsigned k)
 	return set[k >> 6] & (1ull << (k & 63));
 }
 
+/* Word w's keys: its first four bytes; a three-byte word's with every
+ * fourth byte a text can have after them (0: the text's end). */
+static void word_keys(struct sec_words *t, const struct word *wd,
+                      uint8_t *member)
+{
+	unsigned char b[4] = { 0 };
+	size_t i = (size_t)(wd - words);
+
+	memcpy(b, wd->w, 3);
+	for (unsigned c = 0; c < 256; c++) {
+		if (wd->n > 3 && c > 0)
+			break;
+		b[3] = wd->n > 3 ? (unsigned char)wd->w[3] : (unsigned char)c;
+		unsigned h = key_hash(b[0] | 0x20u, b[1] | 0x20u, b[2] | 0x20u,
+		                      b[3] | 0x20u);
+		set_bit(t->start4, h);
+		member[(h >> 4) * 32 + i / 8] |= (uint8_t)(1u << (i % 8));
+	}
+}
+
 static int index_words(struct sec_words *t)
 {
 	enum { NWORDS = sizeof(words) / sizeof(*words) };
-	uint16_t *count = calloc(65536, sizeof(*count));
+	uint8_t *member = calloc(SEC_BUCKETS, 32);   /* a bit per word */
+	unsigned char b[16];
 	size_t used = 1;   /* list[0] stays 0: "no words" */
-	unsigned keys[4];
 
-	if (!count)
+	if (!member)
 		return -ENOMEM;
 	for (size_t i = 0; i < NWORDS; i++) {
-		if (words[i].n < 3) {
-			free(count);
-			return -EINVAL;   /* start3 needs three bytes */
+		const struct word *wd = &words[i];
+		if (wd->n < 3 || wd->n > sizeof(b)) {
+			free(member);
+			return -EINVAL;   /* the keys need 3, the compare 16 */
 		}
-		set_bit(t->start3,
-		        start3_hash((const unsigned char *)words[i].w));
-		for (int k = word_keys(&words[i], keys); k-- > 0;)
-			count[keys[k]]++;
+		memset(b, 0, sizeof(b));
+		memcpy(b, wd->w, wd->n);
+		struct sec_word *e = &t->words[i];
+		e->val[0] = load8(b, 8);
+		e->val[1] = load8(b + 8, 8);
+		memset(b, 0, sizeof(b));
+		memset(b, 0xff, wd->n);
+		e->mask[0] = load8(b, 8);
+		e->mask[1] = load8(b + 8, 8);
+		e->bits = wd->bits;
+		word_keys(t, wd, member);
 	}
-	size_t nslots = 1;   /* slot 0: none */
-	for (size_t k = 0; k < 65536; k++) {
-		if (!count[k])
+	for (size_t k = 0; k < SEC_BUCKETS; k++) {
+		size_t first = used;
+		if (!(t->start4[k >> 2] >> (k & 3) * 16 & 0xffff))
+			continue;   /* no key's hash is in it */
+		for (size_t i = 0; i < NWORDS; i++) {
+			if (!(member[k * 32 + i / 8] & (1u << (i % 8))))
+				continue;
+			if (used + 2 > sizeof(t->list)) {
+				free(member);
+				return -EINVAL;   /* raise sizeof(list) */
+			}
+			t->list[used++] = (uint8_t)(i + 1);
+			/* a word of four bytes or fewer: any fifth */
+			t->fifth[k] |= words[i].n > 4 ?
+				1ull << fifth_bit((const unsigned char *)
+				                  words[i].w, words[i].n) :
+				~0ull;
+		}
+		if (used == first)
 			continue;
-		if (nslots == SEC_SLOTS) {
-			free(count);
-			return -EINVAL;   /* raise SEC_SLOTS */
-		}
-		t->slot[k] = (uint16_t)nslots;
-		t->slots[nslots++].list = (uint16_t)used;
-		t->any[k >> 6] |= 1ull << (k & 63);
-		used += count[k] + 1u;   /* its words, then a 0 */
-		count[k] = 0;
+		t->bucket[k] = (uint16_t)first;
+		t->list[used++] = 0;
 	}
-	_Static_assert(sizeof(t->list) >= 4 * 2 * NWORDS, "list too small");
-	for (size_t i = 0; i < NWORDS; i++) {
-		unsigned char c3 = (unsigned char)words[i].w[2];
-		for (int k = word_keys(&words[i], keys); k-- > 0;) {
-			struct sec_slot *sl = &t->slots[t->slot[keys[k]]];
-			t->list[sl->list + count[keys[k]]++] = (uint8_t)(i + 1);
-			sl->third[c3 >> 6] |= 1ull << (c3 & 63);
-			c3 = upper_byte(c3);
-			sl->third[c3 >> 6] |= 1ull << (c3 & 63);
-			c3 = (unsigned char)words[i].w[2];
-		}
-	}
-	free(count);
+	free(member);
 	return 0;
 }
 
-/* Whether some word starts with the two bytes at u + i. */
-static inline bool may_start(const struct sec_words *t,
-                             const unsigned char *u, size_t i)
+/* The words of bucket k that stand at u (avail bytes left). */
+static uint32_t words_in(const struct sec_words *t, unsigned k,
+                         const unsigned char *u, size_t avail)
 {
-	unsigned k = (unsigned)u[i] << 8 | u[i + 1];
-	return t->any[k >> 6] & (1ull << (k & 63));
-}
-
-/* Whether some word may start with the three bytes at u + i (i + 2 <
- * len): the test every word start takes, inline; words_at() follows
- * for the few that pass.  Every word has three bytes or more, so a
- * start with fewer left before the line ends holds none. */
-static inline bool may_start3(const struct sec_words *t,
-                              const unsigned char *u, size_t i)
-{
-	return has_bit(t->start3, start3_hash(u + i));
-}
-
-/* The words whose first two bytes stand at u + i. */
-static uint32_t words_at(const struct sec_words *t, const unsigned char *u,
-                         size_t i, size_t len)
-{
-	unsigned k = (unsigned)u[i] << 8 | u[i + 1];
-	unsigned char c3 = i + 2 < len ? u[i + 2] : 0;
+	uint64_t a = fold8(load8(u, avail));
+	uint64_t z = avail > 8 ? fold8(load8(u + 8, avail - 8)) : 0;
 	uint32_t mask = 0;
 
-	if (!may_start(t, u, i))
-		return 0;
-	const struct sec_slot *sl = &t->slots[t->slot[k]];
-	if (!(sl->third[c3 >> 6] & (1ull << (c3 & 63))))
-		return 0;
-	for (const uint8_t *c = t->list + sl->list; *c; c++) {
-		const struct word *wd = &words[*c - 1];
-		if (wd->n > len - i)
-			continue;
-		size_t j = 2;
-		while (j < wd->n && sec_lower_byte(u[i + j]) == (unsigned char)wd->w[j])
-			j++;
-		if (j == wd->n)
+	for (const uint8_t *c = t->list + t->bucket[k]; *c; c++) {
+		const struct sec_word *wd = &t->words[*c - 1];
+		if ((a & wd->mask[0]) == wd->val[0] &&
+		    (z & wd->mask[1]) == wd->val[1])
 			mask |= wd->bits;
 	}
 	return mask;
+}
+
+/* The words that start at u (avail bytes left) whose key's hash is h:
+ * the test every word start takes, inline, is of h in start4, and for
+ * the few that pass (a common word that begins as a trigger word does:
+ * "with", "you ", "over") of the fifth byte; words_in() follows. */
+static inline uint32_t words_at(const struct sec_words *t, unsigned h,
+                                const unsigned char *u, size_t avail)
+{
+	return has_bit(t->start4, h) &&
+	       (t->fifth[h >> 4] >> fifth_bit(u, avail) & 1) ?
+	       words_in(t, h >> 4, u, avail) : 0;
 }
 
 /* Where a word may start: a letter, digit or '_' after anything else
@@ -440,6 +477,30 @@ static unsigned word_bits16(__m128i v)
 	                                                under));
 }
 
+/* key_hash() of eight starts: their first two bytes in the 16 bits of
+ * ab, the next two in cd. */
+static __m128i key_hash8(__m128i ab, __m128i cd)
+{
+	__m128i h = _mm_add_epi16(_mm_mullo_epi16(ab, _mm_set1_epi16((short)K0)),
+	                          _mm_mullo_epi16(cd, _mm_set1_epi16((short)K1)));
+	h = _mm_mullo_epi16(_mm_xor_si128(h, _mm_srli_epi16(h, 8)),
+	                    _mm_set1_epi16((short)K2));
+	return _mm_xor_si128(h, _mm_srli_epi16(h, 7));
+}
+
+/* key_hash() of each of the 16 starts at u, whose 19 bytes are there. */
+static void key_hash16(const unsigned char *u, uint16_t h[16])
+{
+	__m128i v[4];
+	for (int k = 0; k < 4; k++)
+		v[k] = _mm_or_si128(_mm_loadu_si128((const __m128i *)(u + k)),
+		                    _mm_set1_epi8(0x20));
+	_mm_storeu_si128((__m128i *)h, key_hash8(
+		_mm_unpacklo_epi8(v[0], v[1]), _mm_unpacklo_epi8(v[2], v[3])));
+	_mm_storeu_si128((__m128i *)(h + 8), key_hash8(
+		_mm_unpackhi_epi8(v[0], v[1]), _mm_unpackhi_epi8(v[2], v[3])));
+}
+
 static unsigned punct_bits16(__m128i v)
 {
 	__m128i m = _mm_or_si128(
@@ -451,44 +512,126 @@ static unsigned punct_bits16(__m128i v)
 }
 #endif
 
-/*
- * Measured over the 53 MB of scripts/gen-corpus's 10,000 skills: a loop
- * that stepped from word to word took 190 ms; finding the starts sixteen
- * bytes at a time (SSE2) takes about a third of that.
- */
-uint32_t sec_triggers(const struct sfs_security *sec, const char *p,
-                      size_t len)
+/* One more line, starting at off: false when out of memory. */
+static bool add_line(struct sec_lines *l, size_t off)
 {
-	const unsigned char *u = (const unsigned char *)p;
-	const struct sec_words *t = &sec->words;
-	uint32_t mask = 0;
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 64;
+		struct sec_span *v = realloc(l->v, cap * sizeof(*v));
+		if (v)
+			l->v = v;
+		uint32_t *m = v ? realloc(l->masks, cap * sizeof(*m)) : NULL;
+		if (!m)
+			return false;
+		l->masks = m;
+		l->cap = cap;
+	}
+	l->v[l->n] = (struct sec_span){ off, 0 };
+	l->masks[l->n++] = 0;
+	return true;
+}
+
+/* A word found at off: its bits to the line that holds it (none holds a
+ * line's end, and every line that starts before it is known), or to
+ * *mask when no lines are kept. */
+static inline void add_hit(struct sec_lines *l, uint32_t *mask, size_t off,
+                           uint32_t bits)
+{
+	if (!l) {
+		*mask |= bits;
+		return;
+	}
+	while (l->at + 1 < l->n && l->v[l->at + 1].off <= off)
+		l->at++;
+	l->masks[l->at] |= bits;
+}
+
+/*
+ * The trigger words of p (len bytes), and its lines when l is not NULL:
+ * one pass over a whole file.  Measured over the 53 MB of
+ * scripts/gen-corpus's 10,000 skills: a loop that stepped from word to
+ * word took 190 ms; finding the starts sixteen bytes at a time (SSE2)
+ * about a third of that, and the hashes of their four bytes sixteen at a
+ * time, with the line ends, less again.  0 or -ENOMEM.
+ */
+static int scan(const struct sec_words *t, const unsigned char *u,
+                size_t len, struct sec_lines *l, uint32_t *mask)
+{
 	size_t i = 0;
 	unsigned before = 0;   /* the byte before i is a word's */
+	uint32_t m;
 
-	if (len < 2)
-		return 0;
 #ifdef __SSE2__
-	for (; i + 16 <= len; i += 16) {
+	uint16_t h[16];
+	for (; i + 19 <= len; i += 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(u + i));
 		unsigned w = word_bits16(v);
 		unsigned starts = (w & ~((w << 1) | before)) | punct_bits16(v);
 		before = (w >> 15) & 1;
+		/* i + b + 1 < len: each newline here starts a line */
+		unsigned nl = l ? (unsigned)_mm_movemask_epi8(
+			_mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))) : 0;
+		for (; nl; nl &= nl - 1)
+			if (!add_line(l, i + (unsigned)__builtin_ctz(nl) + 1))
+				return -ENOMEM;
+		if (!starts)
+			continue;
+		key_hash16(u + i, h);
 		while (starts) {
 			unsigned b = (unsigned)__builtin_ctz(starts);
 			starts &= starts - 1;
-			if (i + b + 2 < len && may_start3(t, u, i + b))
-				mask |= words_at(t, u, i + b, len);
+			if ((m = words_at(t, h[b], u + i + b, len - i - b)))
+				add_hit(l, mask, i + b, m);
 		}
 	}
 #endif
 	for (; i + 1 < len; i++) {
 		bool w = word_char[u[i]];
 		if (((w && !before) || punct_start(u[i])) && i + 2 < len &&
-		    may_start3(t, u, i))
-			mask |= words_at(t, u, i, len);
+		    (m = words_at(t, hash_at(u + i, len - i), u + i, len - i)))
+			add_hit(l, mask, i, m);
 		before = w;
+		if (l && u[i] == '\n' && !add_line(l, i + 1))
+			return -ENOMEM;
 	}
+	return 0;
+}
+
+uint32_t sec_triggers(const struct sfs_security *sec, const char *p,
+                      size_t len)
+{
+	uint32_t mask = 0;
+	(void)scan(&sec->words, (const unsigned char *)p, len, NULL, &mask);
 	return mask;
+}
+
+int sec_lines_scan(const struct sfs_security *sec, const char *p, size_t len,
+                   struct sec_lines *l)
+{
+	*l = (struct sec_lines){ 0 };
+	if (len > 0 && (!add_line(l, 0) ||
+	                scan(&sec->words, (const unsigned char *)p, len, l,
+	                     NULL) < 0)) {
+		sec_lines_free(l);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < l->n; k++) {
+		/* up to the next line's newline, or the file's end (with
+		 * its newline, if it has one) */
+		size_t end = k + 1 < l->n ? l->v[k + 1].off - 1 :
+		             p[len - 1] == '\n' ? len - 1 : len;
+		if (end > l->v[k].off && p[end - 1] == '\r')
+			end--;   /* CRLF files: the line is the same */
+		l->v[k].len = end - l->v[k].off;
+	}
+	return 0;
+}
+
+void sec_lines_free(struct sec_lines *l)
+{
+	free(l->v);
+	free(l->masks);
+	*l = (struct sec_lines){ 0 };
 }
 
 int sfs_security_new(struct sfs_security **out)

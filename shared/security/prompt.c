@@ -53,32 +53,42 @@ static int found(struct sec_ctx *c, const struct sec_file *f,
 	                  "%s: \"%s\"", what, esc);
 }
 
-static int override(struct sec_ctx *c, const struct sec_file *f,
-                    const struct sec_line *l)
-{
-	size_t so, eo;
-	if (!(l->mask & T_OVERRIDE) ||
-	    !sec_match(c->sec, PAT_OVERRIDE, l->lower, &so, &eo))
-		return 0;
-	return found(c, f, l, so, eo, weigh(f, l, so, SFS_RISK_HIGH),
-	             "security/prompt-override",
-	             "tells the model to set aside its instructions");
-}
+/* A rule that is a pattern on the lines that hold its words (one of any,
+ * or all of all), and, if also is not PAT_COUNT, a second pattern that
+ * must match too; an order in prose, high. */
+struct plain_rule {
+	uint32_t any, all;
+	enum sec_pattern pat, also;
+	const char *rule, *what;
+};
 
-static int hide(struct sec_ctx *c, const struct sec_file *f,
-                const struct sec_line *l)
-{
-	size_t so, eo;
-	if (!((l->mask & T_HIDE_LY) ||
-	      (l->mask & (T_HIDE | T_USER)) == (T_HIDE | T_USER)) ||
-	    !sec_match(c->sec, PAT_HIDE, l->lower, &so, &eo))
-		return 0;
+static const struct plain_rule plain[] = {
+	{ T_OVERRIDE, 0, PAT_OVERRIDE, PAT_COUNT, "security/prompt-override",
+	  "tells the model to set aside its instructions" },
 	/* keeping strategy to itself is no attack; hiding an action is */
-	if (!sec_match(c->sec, PAT_HIDE_ACTION, l->lower, NULL, NULL))
-		return 0;
-	return found(c, f, l, so, eo, weigh(f, l, so, SFS_RISK_HIGH),
-	             "security/hide-from-user",
-	             "tells the model to keep an action from the user");
+	{ T_HIDE_LY, T_HIDE | T_USER, PAT_HIDE, PAT_HIDE_ACTION,
+	  "security/hide-from-user",
+	  "tells the model to keep an action from the user" },
+};
+
+static int plain_rules(struct sec_ctx *c, const struct sec_file *f,
+                       const struct sec_line *l)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < sizeof(plain) / sizeof(*plain) && rc == 0; i++) {
+		const struct plain_rule *r = &plain[i];
+		size_t so, eo;
+		if (!((l->mask & r->any) ||
+		      (r->all && (l->mask & r->all) == r->all)) ||
+		    !sec_match(c->sec, r->pat, l->lower, &so, &eo) ||
+		    (r->also != PAT_COUNT &&
+		     !sec_match(c->sec, r->also, l->lower, NULL, NULL)))
+			continue;
+		rc = found(c, f, l, so, eo, weigh(f, l, so, SFS_RISK_HIGH),
+		           r->rule, r->what);
+	}
+	return rc;
 }
 
 static int agent_config(struct sec_ctx *c, const struct sec_file *f,
@@ -136,14 +146,8 @@ static int disable_safety(struct sec_ctx *c, const struct sec_file *f,
 int sec_prompt_line(struct sec_ctx *c, const struct sec_file *f,
                     const struct sec_line *l)
 {
-	if (l->len < 8)
-		return 0;
-	int rc = override(c, f, l);
-	if (rc == 0)
-		rc = hide(c, f, l);
-	if (rc == 0)
-		rc = agent_config(c, f, l);
-	if (rc == 0)
-		rc = disable_safety(c, f, l);
-	return rc;
+	static sec_line_rule *const rules[] = {
+		plain_rules, agent_config, disable_safety,
+	};
+	return sec_each_rule(c, f, l, 8, rules, sizeof(rules) / sizeof(*rules));
 }

@@ -51,9 +51,10 @@ struct sec_file {
 };
 
 /*
- * Which words a line holds, found in one pass over its bytes (security.c,
- * sec_triggers): a rule looks at a line only when the words it needs are
- * there, so that most lines cost a table lookup per byte and no pattern.
+ * Which words a line holds, found in one pass over its file's bytes
+ * (patterns.c, sec_lines_scan): a rule looks at a line only when the
+ * words it needs are there, so that most lines cost a hash test per word
+ * start and no pattern.
  * Measured: matching every rule's patterns on every line made the pass
  * cost 4x a mount's whole ready time at 10,000 skills (BENCHMARKS.md).
  */
@@ -78,22 +79,28 @@ enum sec_trigger {
 	T_COMMENT = 1u << 17,    /* <!-- */
 };
 
-/* The trigger words, indexed by their first two bytes as written, then
- * sifted by their third (a word start that shares two bytes with a word
- * rarely shares three: "with" and "without", not "which"). */
-#define SEC_SLOTS 1024
-struct sec_slot {
-	uint64_t third[4];       /* a bit per third byte some word has */
-	uint16_t list;           /* where the key's words start in list */
+/* A trigger word as a word start is compared with it: its bytes (16 at
+ * most), zero-filled, and a mask of those it has. */
+struct sec_word {
+	uint64_t val[2], mask[2];
+	uint32_t bits;
 };
+
+/* The trigger words, found by the hash of their first four bytes, case
+ * folded (a start that shares four bytes with a word rarely is none:
+ * "with" is, "which" is not). */
+#define SEC_BUCKETS 4096
 struct sec_words {
-	uint64_t any[1024];      /* a bit per two-byte key that has words */
-	/* a bit per hash of a word's first three bytes, case folded as
-	 * sec_start3() does: the test every word start takes */
-	uint64_t start3[1024];
-	uint16_t slot[65536];    /* the key's slot; 0 none */
-	struct sec_slot slots[SEC_SLOTS];
-	uint8_t list[2048];      /* word indexes + 1, each key's ended by 0 */
+	/* a bit per hash: the test every word start takes */
+	uint64_t start4[1024];
+	uint16_t bucket[SEC_BUCKETS];   /* a hash's top 12 bits: where its
+	                                   words start in list; 0 none */
+	uint8_t list[4096];             /* word indexes + 1, each bucket's
+	                                   ended by 0 */
+	/* a bucket's words' fifth bytes, a bit each (patterns.c,
+	 * fifth_bit): the second test of a start that passed start4 */
+	uint64_t fifth[SEC_BUCKETS];
+	struct sec_word words[256];
 };
 
 /* One line of a text file. */
@@ -148,6 +155,25 @@ struct sfs_security {
 uint32_t sec_triggers(const struct sfs_security *sec, const char *p,
                       size_t len);
 
+/* One line's bytes: where it starts, how long it is (without "\r"). */
+struct sec_span {
+	size_t off, len;
+};
+
+/* A file's lines and the trigger words each holds, found in one pass. */
+struct sec_lines {
+	struct sec_span *v;          /* owned (malloc), n */
+	uint32_t *masks;             /* owned (malloc), n: enum sec_trigger */
+	size_t n, cap;
+	size_t at;                   /* the line the scan last gave a word */
+};
+
+/* The lines of p (len bytes, NUL-ended) into *l (sec_lines_free()).
+ * 0 or -ENOMEM (then *l holds nothing). */
+int sec_lines_scan(const struct sfs_security *sec, const char *p, size_t len,
+                   struct sec_lines *l);
+void sec_lines_free(struct sec_lines *l);
+
 /* Findings one file may have: a file made of thousands of hidden
  * characters says so in the first, and each finding's position is
  * counted from the file's start. */
@@ -184,6 +210,23 @@ bool sec_match(const struct sfs_security *sec, enum sec_pattern p,
 enum sfs_risk sec_lower(enum sfs_risk r);
 
 /* ---- the rule families, each over a whole file or one line ---------- */
+
+/* One rule over one line: 0 or -ENOMEM. */
+typedef int sec_line_rule(struct sec_ctx *c, const struct sec_file *f,
+                          const struct sec_line *l);
+
+/* A family's rules (n) over l in order, until one fails; none over a
+ * line shorter than min bytes, which none of them could match. */
+static inline int sec_each_rule(struct sec_ctx *c, const struct sec_file *f,
+                                const struct sec_line *l, size_t min,
+                                sec_line_rule *const *rules, size_t n)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < n && rc == 0 && l->len >= min; i++)
+		rc = rules[i](c, f, l);
+	return rc;
+}
 
 int sec_unicode_file(struct sec_ctx *c, const struct sec_file *f);
 int sec_markdown_line(struct sec_ctx *c, const struct sec_file *f,

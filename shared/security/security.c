@@ -36,14 +36,20 @@ static const char *const script_ext[] = {
 
 static enum sec_kind text_kind(const char *rel, const char *text)
 {
-	if (ends_with(rel, ".md") || ends_with(rel, ".markdown") ||
-	    ends_with(rel, ".mdx"))
-		return SEC_MARKDOWN;
-	for (size_t i = 0; i < sizeof(script_ext) / sizeof(*script_ext); i++)
-		if (ends_with(rel, script_ext[i]))
-			return SEC_SCRIPT;
 	const char *base = strrchr(rel, '/');
 	base = base ? base + 1 : rel;
+	/* each suffix named here has one dot, its first byte: the name's
+	 * suffix is from its last dot */
+	const char *ext = strrchr(base, '.');
+
+	if (ext && (strcasecmp(ext, ".md") == 0 ||
+	            strcasecmp(ext, ".markdown") == 0 ||
+	            strcasecmp(ext, ".mdx") == 0))
+		return SEC_MARKDOWN;
+	for (size_t i = 0; ext && i < sizeof(script_ext) / sizeof(*script_ext);
+	     i++)
+		if (strcasecmp(ext, script_ext[i]) == 0)
+			return SEC_SCRIPT;
 	if (strncmp(text, "#!", 2) == 0 || strcmp(base, "Makefile") == 0 ||
 	    strcmp(base, "Dockerfile") == 0 || strcmp(base, "justfile") == 0)
 		return SEC_SCRIPT;
@@ -65,6 +71,9 @@ static bool is_test_path(const char *rel)
 
 /* What the lines of one file share while they are read in order. */
 struct walk {
+	const struct sec_span *lines;   /* the file's, nlines */
+	const uint32_t *masks;      /* the trigger words of each line */
+	size_t nlines;
 	bool fenced, frontmatter, in_comment;
 	char fence;                 /* '`' or '~' */
 	size_t comment_start;       /* offset of the comment's text */
@@ -87,21 +96,20 @@ static bool fence_line(const char *p, size_t len, char *ch)
 }
 
 /* A fenced block warns when its own lines do too ("never", "dangerous",
- * "attack", ...): look ahead once, up to its closing fence. */
-static bool block_warns(const struct sfs_security *sec, const char *p,
-                        const char *end, char fence)
+ * "attack", ...): look ahead once, from line k up to its closing fence
+ * (one at the line's start). */
+static bool block_warns(const struct sec_file *f, const struct walk *w,
+                        size_t k, char fence)
 {
-	const char *q = p;
-	while (q < end) {
-		const char *nl = memchr(q, '\n', (size_t)(end - q));
-		if (!nl || (nl + 3 < end && nl[1] == fence && nl[2] == fence &&
-		            nl[3] == fence)) {
-			q = nl ? nl : end;
-			break;
-		}
-		q = nl + 1;
+	for (; k < w->nlines; k++) {
+		const char *q = f->text + w->lines[k].off;
+		if (w->lines[k].off + 2 < f->len &&
+		    q[0] == fence && q[1] == fence && q[2] == fence)
+			return false;
+		if (w->masks[k] & T_WARN)
+			return true;
 	}
-	return sec_triggers(sec, p, (size_t)(q - p)) & T_WARN;
+	return false;
 }
 
 static int comment_ends(struct sec_ctx *c, const struct sec_file *f,
@@ -147,10 +155,8 @@ static int place_line(struct sec_ctx *c, const struct sec_file *f,
 		w->fenced = !w->fenced;
 		w->fence = ch;
 		if (w->fenced) {
-			const char *end = f->text + f->len;
-			const char *next = memchr(l->p, '\n', (size_t)(end - l->p));
 			w->block_warned = w->warned_above ||
-				(next && block_warns(c->sec, next, end, ch));
+				block_warns(f, w, l->no, ch);
 		}
 		l->where = SEC_EXAMPLE;
 		l->warned = w->block_warned;
@@ -192,54 +198,6 @@ static int place_line(struct sec_ctx *c, const struct sec_file *f,
 	T_AGENT | T_OTHERS | T_OVERRIDE | T_HIDE_LY | T_SAFETY_FLAG | T_URL | \
 	T_USER | T_SAFETY_VERB)
 
-/* One line's bytes: where it starts, how long it is (without "\r"). */
-struct span {
-	size_t off, len;
-};
-
-/* The lines of f and the words each holds; *n lines.  NULL when out of
- * memory. */
-static struct span *split(const struct sfs_security *sec,
-                          const struct sec_file *f, uint32_t **masks,
-                          size_t *n)
-{
-	size_t cap = 64, k = 0;
-	struct span *v = malloc(cap * sizeof(*v));
-	uint32_t *m = malloc(cap * sizeof(*m));
-	bool oom = !v || !m;
-
-	for (const char *p = f->text, *end = f->text + f->len;
-	     !oom && p < end;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t len = (size_t)((nl ? nl : end) - p);
-		if (len > 0 && p[len - 1] == '\r')
-			len--;   /* CRLF files: the line is the same */
-		if (k == cap) {
-			struct span *nv = realloc(v, 2 * cap * sizeof(*v));
-			if (nv)
-				v = nv;
-			uint32_t *nm = nv ? realloc(m, 2 * cap * sizeof(*m)) : NULL;
-			if (nm)
-				m = nm;
-			oom = !nv || !nm;
-			if (oom)
-				break;
-			cap *= 2;
-		}
-		v[k] = (struct span){ (size_t)(p - f->text), len };
-		m[k++] = sec_triggers(sec, p, len);
-		p = nl ? nl + 1 : end;
-	}
-	if (oom) {
-		free(v);
-		free(m);
-		return NULL;
-	}
-	*masks = m;
-	*n = k;
-	return v;
-}
-
 /* The line's bytes, as they are and lowercased, NUL-ended, in *raw and
  * *lower (grown as needed).  0 or -ENOMEM. */
 static int copy_line(const char *p, size_t len, char **raw, char **lower,
@@ -265,15 +223,17 @@ static int copy_line(const char *p, size_t len, char **raw, char **lower,
 
 static int scan_lines(struct sec_ctx *c, struct sec_file *f)
 {
-	struct walk w = { 0 };
-	uint32_t *masks = NULL;
-	size_t n = 0, cap = 0;
+	struct sec_lines lines;
+	size_t cap = 0;
 	char *raw = NULL, *lower = NULL;
-	int rc = 0;
-	struct span *v = split(c->sec, f, &masks, &n);
+	int rc = sec_lines_scan(c->sec, f->text, f->len, &lines);
 
-	if (!v)
-		return -ENOMEM;
+	if (rc < 0)
+		return rc;
+	const struct sec_span *v = lines.v;
+	const uint32_t *masks = lines.masks;
+	size_t n = lines.n;
+	struct walk w = { .lines = v, .masks = masks, .nlines = n };
 	/* what the whole file does, before any line is judged: a credential
 	 * read weighs by whether the file also sends */
 	for (size_t i = 0; i < n && rc == 0; i++) {
@@ -306,8 +266,7 @@ static int scan_lines(struct sec_ctx *c, struct sec_file *f)
 	}
 	free(raw);
 	free(lower);
-	free(masks);
-	free(v);
+	sec_lines_free(&lines);
 	return rc;
 }
 

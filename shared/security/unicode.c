@@ -175,23 +175,15 @@ static int one(struct uni *s, size_t off, uint32_t cp)
 {
 	int rc = 0;
 
-	if (is_zero_width(cp) && !(cp == 0xFEFF && off == 0)) {
-		if (s->run_len && s->run_kind != 1)
+	/* a run of zero-width characters (1) or of variation selectors (2) */
+	uint32_t kind = is_zero_width(cp) && !(cp == 0xFEFF && off == 0) ? 1 :
+	           is_vs(cp) ? 2 : 0;
+	if (kind) {
+		if (s->run_len && s->run_kind != kind)
 			rc = end_run(s, cp);
 		if (s->run_len == 0) {
 			s->run_start = off;
-			s->run_kind = 1;
-			s->before_run = s->prev;
-		}
-		s->run_len++;
-		return rc;
-	}
-	if (is_vs(cp)) {
-		if (s->run_len && s->run_kind != 2)
-			rc = end_run(s, cp);
-		if (s->run_len == 0) {
-			s->run_start = off;
-			s->run_kind = 2;
+			s->run_kind = kind;
 			s->before_run = s->prev;
 		}
 		s->run_len++;

