@@ -363,11 +363,23 @@ class WellKnownSource(MountTestCase):
         self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV)])
         m = self.mount_site(interval=3600)
         self.assertEqual(os.listdir(m.file("skills")), ["csv-report"])
+        # at least a second apart, as an MCP server's ttlMs
+        self.assertEqual(m.json("status.json")["roots"][0]["fetch_every_ms"], 1000)
         self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV),
                              entry("pdf-forms", "Fill in PDF forms.", PDF)])
         wait_for(lambda: sorted(os.listdir(m.file("skills"))) == ["csv-report", "pdf-forms"],
                  what="the changed index, after its max-age")
         self.assertEqual(m.read("skills", "pdf-forms", "SKILL.md"), PDF["SKILL.md"])
+
+    def test_a_max_age_past_fetch_interval_is_bounded_by_it(self):
+        self.site.index_headers = {"Cache-Control": "max-age=86400"}
+        self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV)])
+        m = self.mount_site(interval=60)
+        self.assertEqual(m.json("status.json")["roots"][0]["fetch_every_ms"], 60000)
+        m.cleanup()
+        # fetch_interval=0: only SIGHUP, whatever the site says
+        m = self.mount_site()
+        self.assertIsNone(m.json("status.json")["roots"][0]["fetch_every_ms"])
 
     def test_expires_sets_the_next_fetch(self):
         # Expires counts from the answer's Date, both the site's clock
