@@ -146,8 +146,7 @@ static long long expires_lifetime(CURL *curl)
 
 static long long lifetime_ms(CURL *curl, const struct directives *d)
 {
-	size_t amount = 0;
-	const char *age = header(curl, "Age", 0, &amount);
+	const char *age = header(curl, "Age", 0, NULL);
 	long long a = age ? delta_seconds(age, strlen(age)) : 0;
 	long long s = d->max_age >= 0 ? d->max_age : expires_lifetime(curl);
 

@@ -10,6 +10,7 @@ lockfile's pin, the index's HTTP caching (max-age, no-store, a 304 to
 If-None-Match); and one skillsfs reading what another's skillsfs-mcp
 --http publishes."""
 
+import email.utils
 import errno
 import gzip
 import hashlib
@@ -22,6 +23,7 @@ import signal
 import subprocess
 import tarfile
 import threading
+import time
 import unittest
 
 from mountlib import SKILLSFS, Mount, MountTestCase, wait_for, write_skill
@@ -380,6 +382,28 @@ class WellKnownSource(MountTestCase):
         # fetch_interval=0: only SIGHUP, whatever the site says
         m = self.mount_site()
         self.assertIsNone(m.json("status.json")["roots"][0]["fetch_every_ms"])
+
+    def test_what_each_answer_says_of_its_lifetime(self):
+        self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV)])
+        for headers, lo, hi in (
+                ({"Cache-Control": 'max-age="5"'}, 5000, 5000),
+                ({"Cache-Control": "max-age=abc"}, 1000, 1000),   # invalid: stale
+                ({"Cache-Control": 'no-cache="Set-Cookie", max-age=7'}, 7000, 7000),
+                ({"Cache-Control": "max-age=9, max-age=3"}, 9000, 9000),   # the first
+                ({"Cache-Control": "private, max-age=4, must-revalidate"}, 4000, 4000),
+                ({"Cache-Control": "max-age=30", "Age": "25"}, 5000, 5000),
+                ({"Cache-Control": "max-age=30, no-cache"}, 1000, 1000),
+                ({"Cache-Control": "s-maxage=5"}, 60000, 60000),   # a shared cache's
+                ({"Expires": "in 8 s"}, 7000, 8000),   # less the answer's Date
+                ({"Expires": "0"}, 1000, 1000),   # invalid: past
+                ({"Cache-Control": "max-age=6", "Expires": "0"}, 6000, 6000)):
+            if headers.get("Expires") == "in 8 s":
+                headers = {"Expires": email.utils.formatdate(time.time() + 8, usegmt=True)}
+            self.site.index_headers = headers
+            m = self.mount_site(interval=60)
+            every = m.json("status.json")["roots"][0]["fetch_every_ms"]
+            self.assertTrue(lo <= every <= hi, (headers, every))
+            m.cleanup()
 
     def test_expires_sets_the_next_fetch(self):
         # Expires counts from the answer's Date, both the site's clock
