@@ -29,7 +29,8 @@
  *
  * An MCP root is looked at again sooner when its server says so: when
  * its listing gives a ttlMs shorter than fetch_interval (how long the
- * server holds the listing fresh), after that; and when the server
+ * server holds the listing fresh; a well-known index's max-age or
+ * Expires alike), after that; and when the server
  * notifies that its listing changed (listener.c: the root's flag in
  * `pending`, and the eventfd `news`).  News fetches only the root that
  * sent it, at once when that root was last fetched FETCHER_NEWS_GAP_MS

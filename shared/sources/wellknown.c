@@ -22,6 +22,12 @@
  * SKILL.md or a package that does not match leaves its skill out at the
  * update, named in status.json.
  *
+ * The index is asked for as an HTTP cache would (sfs_http_get_cached):
+ * with the validators kept beside the listing made of it
+ * (wellknown/validators.c), so that a 304 keeps that listing with
+ * nothing written; its lifetime (max-age, Expires) is the update's ttl,
+ * which has the fetcher ask again when it is over.
+ *
  * A v0.1 index gives no digests: every file is fetched at the update and
  * served as it came then, with a warning that nothing could be verified.
  * A build never waits for the network: it reads the listing the last
