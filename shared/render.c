@@ -818,7 +818,7 @@ static cJSON *status_roots(struct json *j, const sfs_catalog *cat,
 			    str(j, src->ops->version(src)));
 			/* when it is looked at again (null: on SIGHUP) */
 			if (info->fetch_every_ms >= 0)
-				add(j, o, "fetch_every_ms",
+				add(j, o, SFS_STATUS_ROOT_FETCH_EVERY,
 				    info->fetch_every_ms ?
 				    num(j, (double)info->fetch_every_ms) :
 				    str(j, NULL));
