@@ -276,6 +276,8 @@ static void print_root(const cJSON *root)
 		cJSON_ArrayForEach(member, root) {
 			if (strcmp(member->string, SFS_STATUS_ROOT_PATH) &&
 			    strcmp(member->string, SFS_STATUS_ROOT_KIND) &&
+			    strcmp(member->string,
+			           SFS_STATUS_ROOT_FETCH_EVERY) &&
 			    strcmp(member->string, "source") &&
 			    strcmp(member->string, "exists") &&
 			    strcmp(member->string, "skills"))

@@ -29,7 +29,8 @@
  *
  * An MCP root is looked at again sooner when its server says so: when
  * its listing gives a ttlMs shorter than fetch_interval (how long the
- * server holds the listing fresh), after that; and when the server
+ * server holds the listing fresh; a well-known index's max-age or
+ * Expires alike), after that; and when the server
  * notifies that its listing changed (listener.c: the root's flag in
  * `pending`, and the eventfd `news`).  News fetches only the root that
  * sent it, at once when that root was last fetched FETCHER_NEWS_GAP_MS
@@ -93,7 +94,12 @@ struct fetcher {
 	struct sfs_cache_lease lease; /* on what the roots keep in the
 	                                cache folder (cache_bound.c) */
 	unsigned long updates;       /* updates done, to collect after */
+	atomic_llong every_ms;       /* sleep_ms() as last set, 0 for -1:
+	                                what status.json says (builds read
+	                                it on the refresh thread) */
 };
+
+static long long sleep_ms(const struct daemon *d, unsigned interval_s);
 
 static long long now_ms(void)
 {
@@ -310,6 +316,7 @@ void fetcher_first(struct daemon *d)
 	f->starting = !wait;
 	fetcher_update(d);
 	f->starting = false;
+	sleep_ms(d, d->opt->fetch_interval_s);   /* for the first build */
 	atomic_store(&d->start_until_ms, 0);
 }
 
@@ -341,11 +348,12 @@ static bool update_news(struct daemon *d, int *wait_ms)
 }
 
 /* How long the thread sleeps until the next fetch of every root:
- * fetch_interval, or a server's shorter ttlMs (at least a second); -1:
- * until SIGHUP or news. */
+ * fetch_interval, or a source's shorter lifetime (an MCP listing's
+ * ttlMs, a well-known index's max-age or Expires; at least a second);
+ * -1: until SIGHUP or news.  Kept for status.json. */
 static long long sleep_ms(const struct daemon *d, unsigned interval_s)
 {
-	const struct fetcher *f = d->fetcher;
+	struct fetcher *f = d->fetcher;
 	long long ms = interval_s ? (long long)(interval_s > 86400 * 24 ?
 	                                        86400 * 24 : interval_s) * 1000
 	                          : -1;
@@ -355,7 +363,13 @@ static long long sleep_ms(const struct daemon *d, unsigned interval_s)
 		if (ttl && ttl < ms)
 			ms = ttl < 1000 ? 1000 : ttl;
 	}
+	atomic_store(&f->every_ms, ms < 0 ? 0 : ms);
 	return ms;
+}
+
+long long fetcher_every_ms(const struct daemon *d)
+{
+	return d->fetcher ? atomic_load(&d->fetcher->every_ms) : -1;
 }
 
 static void *run(void *arg)

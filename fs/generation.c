@@ -21,6 +21,7 @@
 #include "backing.h"
 #include "daemon.h"
 #include "diff.h"
+#include "fetcher.h"
 #include "search.h"
 
 struct gen *daemon_get_current(struct daemon *d)
@@ -132,6 +133,7 @@ static struct gen_params next_params(struct daemon *d)
 		.root_sources = d->opt->roots.sources,
 		.cache_dir = d->opt->cache_dir,
 		.cache_max = d->opt->cache_max,
+		.fetch_every_ms = fetcher_every_ms(d),
 		.uid = getuid(),
 		.gid = getgid(),
 		.next_ino = &d->next_ino,

@@ -193,6 +193,7 @@ static int render_docs(struct builder *b)
 		.root_sources = b->p->root_sources,
 		.cache_dir = b->p->cache_dir,
 		.cache_max = b->p->cache_max,
+		.fetch_every_ms = b->p->fetch_every_ms,
 		.pending = b->p->pending,
 		.views = g->views,
 	};

@@ -32,6 +32,8 @@ struct gen_params {
 	const char *const *root_sources;    /* per root, for status.json */
 	const char *cache_dir;              /* for status.json; or NULL */
 	long long cache_max;                /* for status.json */
+	long long fetch_every_ms;           /* for status.json: see
+	                                       sfs_status_info */
 	uid_t uid;                          /* owner of generated entries */
 	gid_t gid;
 	uint64_t *next_ino;                 /* allocator, advanced */

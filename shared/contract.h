@@ -303,6 +303,9 @@ cJSON *sfs_record_findings(const cJSON *record);
  * generation serves of it under the source's own name ("commit": see
  * sfs_source_ops.version_key in source.h). */
 #define SFS_STATUS_ROOT_KIND "kind"
+/* A root with versions: how long after a fetch the next comes, in ms
+ * (null: only on SIGHUP); see sfs_status_info.fetch_every_ms. */
+#define SFS_STATUS_ROOT_FETCH_EVERY "fetch_every_ms"
 #define SFS_STATUS_SKILLS "skills"
 /* Served skills left out of index.json, and skill folders left out of
  * the shared documents (allow_other): arrays, the second only then. */

@@ -816,6 +816,12 @@ static cJSON *status_roots(struct json *j, const sfs_catalog *cat,
 			add(j, o, SFS_STATUS_ROOT_KIND, str(j, src->ops->kind));
 			add(j, o, src->ops->version_key,
 			    str(j, src->ops->version(src)));
+			/* when it is looked at again (null: on SIGHUP) */
+			if (info->fetch_every_ms >= 0)
+				add(j, o, SFS_STATUS_ROOT_FETCH_EVERY,
+				    info->fetch_every_ms ?
+				    num(j, (double)info->fetch_every_ms) :
+				    str(j, NULL));
 		}
 		add(j, o, "exists", boolean(j, cat->root_exists[i]));
 		add(j, o, "skills", num(j, (double)cat->root_served[i]));

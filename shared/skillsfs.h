@@ -558,6 +558,11 @@ struct sfs_status_info {
 	const char *cache_dir;             /* where remote roots are kept;
 	                                      or NULL: not said */
 	long long cache_max;               /* its bound in bytes; 0: none */
+	/* How long after a fetch of the roots that have versions the next
+	 * comes, in ms, as the last fetch set it (fetch_interval, or sooner
+	 * when a source said its answer stays fresh for less); 0: only on
+	 * SIGHUP; -1: not said (no fetcher). */
+	long long fetch_every_ms;
 };
 char *sfs_render_status(const sfs_catalog *cat,
                         const struct sfs_status_info *info);

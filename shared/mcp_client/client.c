@@ -10,6 +10,7 @@
  * in a message, only the file's name.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,9 +170,10 @@ void sfs_mcp_client_close(struct sfs_mcp_client *c)
 	free(c);
 }
 
-int sfs_http_get(const char *url, const struct sfs_source_options *opts,
-                 bool head, char **body, size_t *len, long long *length,
-                 char *why, size_t wlen)
+/* sfs_http_get, and with cache sfs_http_get_cached. */
+static int http_get(const char *url, const struct sfs_source_options *opts,
+                    bool head, struct sfs_http_cache *cache, char **body,
+                    size_t *len, long long *length, char *why, size_t wlen)
 {
 	const char *token_file = opts ? opts->token_file : NULL;
 	char *token = NULL;
@@ -188,10 +190,40 @@ int sfs_http_get(const char *url, const struct sfs_source_options *opts,
 	*length = -1;
 	if (rc < 0)
 		return rc;
-	rc = mcp_http_get(url, token, head, &w, body, len, length, why, wlen);
+	rc = mcp_http_get(url, token, head, cache, &w, body, len, length, why,
+	                  wlen);
 	if (token) {
 		explicit_bzero(token, strlen(token));
 		free(token);
 	}
 	return rc;
+}
+
+int sfs_http_get(const char *url, const struct sfs_source_options *opts,
+                 bool head, char **body, size_t *len, long long *length,
+                 char *why, size_t wlen)
+{
+	return http_get(url, opts, head, NULL, body, len, length, why, wlen);
+}
+
+int sfs_http_get_cached(const char *url,
+                        const struct sfs_source_options *opts,
+                        struct sfs_http_cache *c, char **body, size_t *len,
+                        char *why, size_t wlen)
+{
+	long long ignored;
+
+	c->not_modified = c->no_store = false;
+	c->fresh_ms = -1;
+	return http_get(url, opts, false, c, body, len, &ignored, why, wlen);
+}
+
+unsigned sfs_http_cache_ttl_ms(const struct sfs_http_cache *c)
+{
+	if (c->fresh_ms < 0)
+		return 0;
+	if (c->fresh_ms == 0)
+		return 1;
+	return c->fresh_ms > (long long)UINT_MAX ? UINT_MAX
+	                                         : (unsigned)c->fresh_ms;
 }

@@ -65,4 +65,35 @@ int sfs_http_get(const char *url, const struct sfs_source_options *opts,
                  bool head, char **body, size_t *len, long long *length,
                  char *why, size_t wlen);
 
+/*
+ * What a GET of a cacheable document (RFC 9111) keeps of its answer and
+ * asks of the next: the validators (RFC 9110 8.8) and the lifetime.
+ */
+#define SFS_HTTP_VALIDATOR_MAX 256
+struct sfs_http_cache {
+	/* In: the stored answer's, sent as If-None-Match and
+	 * If-Modified-Since ("": not sent).  Out: the new answer's, to
+	 * store with it ("": none, or none worth keeping). */
+	char etag[SFS_HTTP_VALIDATOR_MAX];
+	char last_modified[SFS_HTTP_VALIDATOR_MAX];
+	/* Out: */
+	bool not_modified;   /* 304: the stored answer stands (no body) */
+	bool no_store;       /* Cache-Control: no-store: keep no validators */
+	long long fresh_ms;  /* how long the answer stays fresh: its
+	                        max-age, else Expires less Date, less its
+	                        Age; 0 stale at once (no-cache, no-store);
+	                        -1 when it does not say */
+};
+
+/* sfs_http_get (no HEAD) as a cache asks: with c's validators, a 304
+ * answer is 0 with c->not_modified and *body "".  c's out fields are
+ * set from the answer's headers (curl_easy_header). */
+int sfs_http_get_cached(const char *url,
+                        const struct sfs_source_options *opts,
+                        struct sfs_http_cache *c, char **body, size_t *len,
+                        char *why, size_t wlen);
+/* c->fresh_ms as sfs_source_update's *ttl_ms: 0 when the answer did not
+ * say, at least 1 (the fetcher's floor applies) when stale at once. */
+unsigned sfs_http_cache_ttl_ms(const struct sfs_http_cache *c);
+
 #endif

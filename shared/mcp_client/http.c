@@ -24,6 +24,7 @@
 #include <curl/curl.h>
 #include <nettle/base64.h>
 
+#include "http_cache.h"
 #include "transport.h"
 
 #define MAX_ANSWER SFS_MCP_MAX_ANSWER
@@ -589,8 +590,9 @@ static long long head_length(CURL *curl)
 }
 
 int mcp_http_get(const char *url, const char *token, bool head,
-                 const struct mcp_wait *w, char **body, size_t *len,
-                 long long *length, char *why, size_t wlen)
+                 struct sfs_http_cache *cache, const struct mcp_wait *w,
+                 char **body, size_t *len, long long *length, char *why,
+                 size_t wlen)
 {
 	struct mcp_transport *t;
 	struct answer a = { 0 };
@@ -604,7 +606,9 @@ int mcp_http_get(const char *url, const char *token, bool head,
 	if (rc < 0)
 		return rc;
 	struct http *h = (struct http *)t;
-	if (h->auth && !(l = curl_slist_append(NULL, h->auth))) {
+	if ((h->auth && !(l = curl_slist_append(NULL, h->auth))) ||
+	    (cache && mcp_http_cache_ask(cache, &l) < 0)) {
+		curl_slist_free_all(l);
 		http_close(t, false);
 		return mcp_no_memory(why, wlen);
 	}
@@ -628,9 +632,14 @@ int mcp_http_get(const char *url, const char *token, bool head,
 		rc = cc == CURLE_OUT_OF_MEMORY ? -ENOMEM : -EIO;
 	} else {
 		curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &status);
-		if (status < 200 || status > 299)
+		/* a 304 only when a stored answer was asked about */
+		bool kept = cache && status == 304 &&
+		            (cache->etag[0] || cache->last_modified[0]);
+		if ((status < 200 || status > 299) && !kept)
 			rc = http_error(h, head ? "HEAD" : "GET", status, why,
 			                wlen);
+		else if (cache)
+			mcp_http_cache_learn(h->curl, status, cache);
 	}
 	if (rc == 0 && head)
 		*length = head_length(h->curl);

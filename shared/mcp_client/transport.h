@@ -94,10 +94,13 @@ struct mcp_transport {
 };
 
 /* A plain GET (with head: a HEAD) of url, waiting as w says, `token`
- * (or NULL) as a bearer token: sfs_http_get in client.h. */
+ * (or NULL) as a bearer token: sfs_http_get in client.h; with cache (a
+ * GET only, or NULL) a conditional one: sfs_http_get_cached. */
+struct sfs_http_cache;
 int mcp_http_get(const char *url, const char *token, bool head,
-                 const struct mcp_wait *w, char **body, size_t *len,
-                 long long *length, char *why, size_t wlen);
+                 struct sfs_http_cache *cache, const struct mcp_wait *w,
+                 char **body, size_t *len, long long *length, char *why,
+                 size_t wlen);
 
 /* A transport over Streamable HTTP to `url` (http:// or https://;
  * certificates from SSL_CERT_FILE and SSL_CERT_DIR when set); `token`

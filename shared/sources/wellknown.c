@@ -22,6 +22,12 @@
  * SKILL.md or a package that does not match leaves its skill out at the
  * update, named in status.json.
  *
+ * The index is asked for as an HTTP cache would (sfs_http_get_cached):
+ * with the validators kept beside the listing made of it
+ * (wellknown/validators.c), so that a 304 keeps that listing with
+ * nothing written; its lifetime (max-age, Expires) is the update's ttl,
+ * which has the fetcher ask again when it is over.
+ *
  * A v0.1 index gives no digests: every file is fetched at the update and
  * served as it came then, with a warning that nothing could be verified.
  * A build never waits for the network: it reads the listing the last
@@ -43,6 +49,7 @@
 #include "verified.h"
 #include "wellknown/index.h"
 #include "wellknown/package.h"
+#include "wellknown/validators.h"
 
 #define PREFIX "https://"
 #define PREFIX_PLAIN "http://"
@@ -412,18 +419,19 @@ static int store_listing(struct update *up, cJSON *doc, char *version,
 	return rc;
 }
 
-/* The index at up->location, read into *idx. */
-static int fetch_index(struct update *up, struct sfs_wk_index *idx)
+/* The index at up->location, read into *idx, asked as the cache c
+ * says (c->not_modified: the stored one stands, *idx left empty). */
+static int fetch_index(struct update *up, struct sfs_http_cache *c,
+                       struct sfs_wk_index *idx)
 {
 	char *url, *body;
 	size_t len;
-	long long ignored;
 
 	if (asprintf(&url, "%s" SFS_WK_INDEX, up->location) < 0)
 		return -ENOMEM;
-	int rc = sfs_http_get(url, up->opts, false, &body, &len, &ignored,
-	                      up->why, up->wlen);
-	if (rc == 0) {
+	int rc = sfs_http_get_cached(url, up->opts, c, &body, &len, up->why,
+	                             up->wlen);
+	if (rc == 0 && !c->not_modified) {
 		rc = sfs_wk_index_parse(body, len, idx);
 		if (rc == -EINVAL && idx->nproblems)
 			snprintf(up->why, up->wlen, "%s: %s%s%s", url,
@@ -437,6 +445,48 @@ static int fetch_index(struct update *up, struct sfs_wk_index *idx)
 	return rc;
 }
 
+/* Whether no skill of the listing's was left out. */
+static bool whole(const cJSON *skills)
+{
+	const cJSON *k;
+
+	cJSON_ArrayForEach(k, skills)
+		if (cJSON_GetObjectItemCaseSensitive(k, "bad"))
+			return false;
+	return true;
+}
+
+/* Stores what the index idx serves as the listing doc, named `version`,
+ * with the answer's validators; what only the listing `before` (or "")
+ * named goes. */
+static int store_index(struct update *up, struct sfs_wk_index *idx,
+                       cJSON *doc, const struct sfs_http_cache *cache,
+                       const char *before, char *version, size_t vlen)
+{
+	cJSON *skills = cJSON_AddArrayToObject(doc, "skills");
+	char v[24];
+	int rc = skills ? 0 : -ENOMEM;
+
+	snprintf(v, sizeof(v), "%u.%u", idx->major, idx->minor);
+	cJSON_AddStringToObject(doc, "index", v);
+	cJSON_AddBoolToObject(doc, "verifiable", idx->verifiable);
+	cJSON_AddItemToObject(doc, "problems", problems_of(idx));
+	for (size_t i = 0; rc == 0 && i < idx->nskills; i++)
+		rc = take_skill(up, &idx->skills[i], skills);
+	if (rc == 0)
+		rc = store_listing(up, doc, version, vlen);
+	/* a skill left out (a file the site did not send) is fetched again
+	 * at the next update, never confirmed by a 304 */
+	if (rc == 0 && (whole(skills) ? sfs_wk_validators_store(
+	                    up->state, version, up->ahead, cache) : -EAGAIN) < 0)
+		sfs_wk_validators_drop(up->state);
+	/* a new listing: what only the ones before it named goes (a
+	 * failure to remove is no failure of the update) */
+	if (rc == 0 && strcmp(before, version) != 0)
+		sfs_mcp_prune(up->cache_dir, up->state, before[0] ? before : NULL);
+	return rc;
+}
+
 static int update(const char *root, const struct sfs_source_options *opts,
                   const char *cache_dir, enum sfs_fetch_ahead ahead,
                   char *version, size_t vlen, unsigned *ttl_ms, char *why,
@@ -444,10 +494,10 @@ static int update(const char *root, const struct sfs_source_options *opts,
 {
 	struct sfs_source_url u;
 	struct sfs_wk_index idx = { 0 };
+	struct sfs_http_cache cache = { 0 };
 	cJSON *doc = cJSON_CreateObject();
 	int rc = sfs_source_url_parse_why(root, &u, why, wlen);
 
-	(void)ttl_ms;
 	if (rc < 0) {
 		cJSON_Delete(doc);
 		return rc;
@@ -466,24 +516,17 @@ static int update(const char *root, const struct sfs_source_options *opts,
 	char before[HEX_LEN + 1] = "";
 	if (rc == 0 && sfs_mcp_current_hex(state, before) < 0)
 		before[0] = '\0';
+	/* asked conditionally only of the listing served now */
+	if (rc == 0 && before[0])
+		sfs_wk_validators_load(state, before, ahead, &cache);
 	if (rc == 0)
-		rc = !doc ? -ENOMEM : fetch_index(&up, &idx);
-	cJSON *skills = rc == 0 ? cJSON_AddArrayToObject(doc, "skills") : NULL;
-	if (rc == 0) {
-		char v[24];
-		snprintf(v, sizeof(v), "%u.%u", idx.major, idx.minor);
-		cJSON_AddStringToObject(doc, "index", v);
-		cJSON_AddBoolToObject(doc, "verifiable", idx.verifiable);
-		cJSON_AddItemToObject(doc, "problems", problems_of(&idx));
-	}
-	for (size_t i = 0; rc == 0 && i < idx.nskills; i++)
-		rc = take_skill(&up, &idx.skills[i], skills);
-	if (rc == 0)
-		rc = store_listing(&up, doc, version, vlen);
-	/* a new listing: what only the ones before it named goes (a
-	 * failure to remove is no failure of the update) */
-	if (rc == 0 && strcmp(before, version) != 0)
-		sfs_mcp_prune(cache_dir, state, before[0] ? before : NULL);
+		rc = !doc ? -ENOMEM : fetch_index(&up, &cache, &idx);
+	if (rc == 0 && ttl_ms)
+		*ttl_ms = sfs_http_cache_ttl_ms(&cache);
+	if (rc == 0 && cache.not_modified)   /* nothing written, nor built */
+		snprintf(version, vlen, "%s", before);
+	else if (rc == 0)
+		rc = store_index(&up, &idx, doc, &cache, before, version, vlen);
 	if (rc == -ENOMEM && !why[0])
 		snprintf(why, wlen, "out of memory");
 	sfs_wk_index_free(&idx);

@@ -6,9 +6,11 @@ against its digest, nothing but the index and SKILL.md fetched ahead of
 need, a package unpacked, a SKILL.md or a file whose bytes disagree with
 its digest not served and named in status.json while the rest is served,
 a v0.1 index served with a warning, a change followed on SIGHUP, a
-lockfile's pin; and one skillsfs reading what another's skillsfs-mcp
+lockfile's pin, the index's HTTP caching (max-age, no-store, a 304 to
+If-None-Match); and one skillsfs reading what another's skillsfs-mcp
 --http publishes."""
 
+import email.utils
 import errno
 import gzip
 import hashlib
@@ -21,6 +23,7 @@ import signal
 import subprocess
 import tarfile
 import threading
+import time
 import unittest
 
 from mountlib import SKILLSFS, Mount, MountTestCase, wait_for, write_skill
@@ -51,11 +54,17 @@ def entry(name, description, files, digests=None):
 
 class Site:
     """A static website on 127.0.0.1 serving a folder, which keeps the
-    paths and methods of the requests it answered."""
+    paths and methods of the requests it answered, and the headers of
+    each GET of the index.  index_headers go with every answer for the
+    index; with etag, the index has an ETag (of its bytes) and a GET
+    whose If-None-Match names it is answered 304."""
 
     def __init__(self, folder):
         self.folder = folder
         self.requests = []
+        self.index_gets = []      # (headers, status)
+        self.index_headers = {}
+        self.etag = False
         site = self
 
         class Handler(http.server.SimpleHTTPRequestHandler):
@@ -64,7 +73,35 @@ class Site:
 
             def send_head(self):
                 site.requests.append((self.command, self.path))
+                if self.path == "/" + WK + "/index.json" and self.command == "GET":
+                    return self.index_head()
                 return super().send_head()
+
+            def index_head(self):
+                if not site.etag:
+                    f = super().send_head()
+                    site.index_gets.append((dict(self.headers), 200 if f else 304))
+                    return f
+                with open(os.path.join(folder, WK, "index.json"), "rb") as f:
+                    data = f.read()
+                tag = '"%s"' % sha(data)[:16]
+                status = 304 if self.headers.get("If-None-Match") == tag else 200
+                site.index_gets.append((dict(self.headers), status))
+                self.send_response(status)
+                self.send_header("ETag", tag)
+                if status == 304:
+                    self.end_headers()
+                    return None
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                return io.BytesIO(data)
+
+            def end_headers(self):
+                if self.path == "/" + WK + "/index.json":
+                    for k, v in site.index_headers.items():
+                        self.send_header(k, v)
+                super().end_headers()
 
             def log_message(self, *a):
                 pass
@@ -136,9 +173,10 @@ class WellKnownSource(MountTestCase):
         self.site.put_skill("pdf-forms", PDF)
         self.site.put_skill("csv-report", CSV)
 
-    def mount_site(self, options=(), env=None):
+    def mount_site(self, options=(), env=None, interval=0):
         return self.mount([], ["--source", self.site.url, "-o", "cache_dir=" + self.cache,
-                               "-o", "fetch_interval=0"] + list(options), env=env)
+                               "-o", "fetch_interval=%d" % interval] + list(options),
+                          env=env)
 
     def sighup(self, m):
         gen = m.generation()
@@ -307,6 +345,112 @@ class WellKnownSource(MountTestCase):
         self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "pdf-forms"])
         self.assertEqual(m.read("skills", "pdf-forms", "references", "fields.md"),
                          PDF["references/fields.md"])
+
+    def cache_files(self):
+        """The site's folder in the cache: each file's (inode, mtime)."""
+        [state] = [d for d in os.listdir(os.path.join(self.cache, "wellknown"))
+                   if d != "blobs"]
+        folder = os.path.join(self.cache, "wellknown", state)
+        return {n: (os.stat(os.path.join(folder, n)).st_ino,
+                    os.stat(os.path.join(folder, n)).st_mtime_ns)
+                for n in os.listdir(folder)}
+
+    def index_gets(self, at_least):
+        return wait_for(lambda: len(self.site.index_gets) >= at_least and
+                        list(self.site.index_gets), what="%d GETs of the index" % at_least)
+
+    def test_max_age_sets_the_next_fetch(self):
+        # fetch_interval is an hour: the index's max-age brings the change
+        self.site.index_headers = {"Cache-Control": "public, s-maxage=3600, max-age=1"}
+        self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV)])
+        m = self.mount_site(interval=3600)
+        self.assertEqual(os.listdir(m.file("skills")), ["csv-report"])
+        # at least a second apart, as an MCP server's ttlMs
+        self.assertEqual(m.json("status.json")["roots"][0]["fetch_every_ms"], 1000)
+        self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV),
+                             entry("pdf-forms", "Fill in PDF forms.", PDF)])
+        wait_for(lambda: sorted(os.listdir(m.file("skills"))) == ["csv-report", "pdf-forms"],
+                 what="the changed index, after its max-age")
+        self.assertEqual(m.read("skills", "pdf-forms", "SKILL.md"), PDF["SKILL.md"])
+
+    def test_a_max_age_past_fetch_interval_is_bounded_by_it(self):
+        self.site.index_headers = {"Cache-Control": "max-age=86400"}
+        self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV)])
+        m = self.mount_site(interval=60)
+        self.assertEqual(m.json("status.json")["roots"][0]["fetch_every_ms"], 60000)
+        m.cleanup()
+        # fetch_interval=0: only SIGHUP, whatever the site says
+        m = self.mount_site()
+        self.assertIsNone(m.json("status.json")["roots"][0]["fetch_every_ms"])
+
+    def test_what_each_answer_says_of_its_lifetime(self):
+        self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV)])
+        for headers, lo, hi in (
+                ({"Cache-Control": 'max-age="5"'}, 5000, 5000),
+                ({"Cache-Control": "max-age=abc"}, 1000, 1000),   # invalid: stale
+                ({"Cache-Control": 'no-cache="Set-Cookie", max-age=7'}, 7000, 7000),
+                ({"Cache-Control": "max-age=9, max-age=3"}, 9000, 9000),   # the first
+                ({"Cache-Control": "private, max-age=4, must-revalidate"}, 4000, 4000),
+                ({"Cache-Control": "max-age=30", "Age": "25"}, 5000, 5000),
+                ({"Cache-Control": "max-age=30, no-cache"}, 1000, 1000),
+                ({"Cache-Control": "s-maxage=5"}, 60000, 60000),   # a shared cache's
+                ({"Expires": "in 8 s"}, 7000, 8000),   # less the answer's Date
+                ({"Expires": "0"}, 1000, 1000),   # invalid: past
+                ({"Cache-Control": "max-age=6", "Expires": "0"}, 6000, 6000)):
+            if headers.get("Expires") == "in 8 s":
+                headers = {"Expires": email.utils.formatdate(time.time() + 8, usegmt=True)}
+            self.site.index_headers = headers
+            m = self.mount_site(interval=60)
+            every = m.json("status.json")["roots"][0]["fetch_every_ms"]
+            self.assertTrue(lo <= every <= hi, (headers, every))
+            m.cleanup()
+
+    def test_expires_sets_the_next_fetch(self):
+        # Expires counts from the answer's Date, both the site's clock
+        self.site.index_headers = {"Expires": "Thu, 01 Jan 1970 00:00:00 GMT"}
+        self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV)])
+        m = self.mount_site(interval=3600)
+        self.assertEqual(os.listdir(m.file("skills")), ["csv-report"])
+        self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV),
+                             entry("pdf-forms", "Fill in PDF forms.", PDF)])
+        wait_for(lambda: sorted(os.listdir(m.file("skills"))) == ["csv-report", "pdf-forms"],
+                 what="the changed index, once it expired")
+
+    def test_a_304_keeps_the_listing_and_the_generation(self):
+        self.site.etag = True
+        self.site.index_headers = {"Cache-Control": "max-age=1, must-revalidate"}
+        self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV)])
+        m = self.mount_site(interval=3600)
+        self.assertEqual(os.listdir(m.file("skills")), ["csv-report"])
+        gen, files = m.generation(), self.cache_files()
+        gets = self.index_gets(3)
+        # every fetch after the first asks with the ETag, and is told 304
+        [(first, status)] = gets[:1]
+        self.assertEqual((first.get("If-None-Match"), status), (None, 200))
+        with open(os.path.join(self.site.folder, WK, "index.json"), "rb") as f:
+            tag = '"%s"' % sha(f.read())[:16]
+        self.assertEqual([(h.get("If-None-Match"), st) for h, st in gets[1:]],
+                         [(tag, 304)] * (len(gets) - 1))
+        # nothing written, nothing built
+        self.assertEqual(self.cache_files(), files)
+        self.assertEqual(m.generation(), gen)
+        # a new index has another ETag: fetched whole
+        self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV),
+                             entry("pdf-forms", "Fill in PDF forms.", PDF)])
+        wait_for(lambda: sorted(os.listdir(m.file("skills"))) == ["csv-report", "pdf-forms"],
+                 what="the changed index")
+        self.assertGreater(m.generation(), gen)
+
+    def test_no_store_is_fetched_each_time_and_never_asked_conditionally(self):
+        self.site.etag = True
+        self.site.index_headers = {"Cache-Control": "no-store"}
+        self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV)])
+        m = self.mount_site(interval=3600)
+        gets = self.index_gets(3)
+        self.assertEqual([(h.get("If-None-Match"), st) for h, st in gets],
+                         [(None, 200)] * len(gets))
+        self.assertNotIn("validators.json", self.cache_files())
+        self.assertEqual(os.listdir(m.file("skills")), ["csv-report"])
 
     def test_a_lockfile_pins_each_skill(self):
         self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV),
