@@ -96,13 +96,14 @@ class LoopThread:
         return self.runtime_ns(), self.switches()
 
 
-# What shows a loop polling after an answer, however loaded the machine:
-# with a CPU to itself it spends CPU time (half a second of a second's
-# polling, measured); when busy processes share the CPUs each sched_yield
-# hands the CPU on, so it gets little time (under 1 ms in a second at load
-# 15 on 2 CPUs) but is runnable throughout and given a CPU again and again
-# (over 30 times).  A loop that blocks at once spends tens of microseconds
-# and is given a CPU once to answer, twice when the woken reader preempts it.
+# What shows a loop polling after an answer, however loaded the machine
+# (measured on 2 CPUs over busy_poll=1000000): with a CPU to itself it
+# spends CPU time (0.45-1 s); when busy processes share the CPUs each
+# sched_yield hands the CPU on, so it gets little time (under 1 ms with 14
+# or 30 `sha256sum /dev/zero` running) but is runnable throughout and given
+# a CPU again and again (48-87 times).  A loop that blocks at once spends
+# tens of microseconds and is given a CPU 1-3 times (to answer, and again
+# when the woken reader preempts it), with or without that load.
 POLL_NS = 5_000_000
 POLL_RUNS = 6
 # the window in which a sleeping thread must not move; it measures nothing
@@ -197,6 +198,19 @@ class BusyPoll(MountTestCase):
         r = subprocess.run(["fusermount3", "-u", m.path], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(m.proc.wait(timeout=10), 0, m.stderr())
+
+    def test_one_cpu_never_polls(self):
+        cpus = os.sched_getaffinity(0)
+        os.sched_setaffinity(0, {min(cpus)})   # the daemon inherits it
+        try:
+            m = self.mount([self.copy_examples()], ["-o", "busy_poll=1000000"])
+        finally:
+            os.sched_setaffinity(0, cpus)
+        loop = LoopThread(m.proc.pid)
+        wait_asleep(loop, "the loop to sleep after the readiness check")
+        spent = after_request(loop, lambda: os.statvfs(m.path))
+        self.assertGreater(spent[0], 0, "the thread watched is not the loop")
+        self.assertFalse(polled(spent), "the loop polled on one CPU: %d ns, %d runs" % spent)
 
 
 class Daemonize(MountTestCase):
