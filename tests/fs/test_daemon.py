@@ -11,8 +11,8 @@ import tempfile
 import time
 import unittest
 
-from mountlib import (SKILLSFS, Mount, MountTestCase, is_stale, proc_files, unmount, wait_for,
-                      write_skill)
+from mountlib import (REFRESH_TIMEOUT, SKILLSFS, Mount, MountTestCase, is_stale, proc_files,
+                      unmount, wait_for, write_skill)
 
 
 def run(args, **kw):
@@ -59,17 +59,98 @@ class Signals(MountTestCase):
         self.assertFalse(os.path.ismount(m.path))
 
 
-def cpu_seconds(pid):
-    """User and system time of every thread of pid so far."""
-    with open("/proc/%d/stat" % pid) as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+class LoopThread:
+    """The thread of the FUSE loop as /proc shows it.  fs/mount.c serve()
+    runs the loop on the daemon's main thread, whose TID is the PID (the
+    daemon names no threads).  What is read here does not depend on the
+    machine's load: a sleeping thread gains no CPU time and no context
+    switches however busy the other CPUs are, and a thread that polls stays
+    runnable (R) however little CPU it is given."""
+
+    def __init__(self, pid):
+        self.task = "/proc/%d/task/%d/" % (pid, pid)
+
+    def _read(self, name):
+        with open(self.task + name) as f:
+            return f.read()
+
+    def state(self):
+        return self._read("stat").rsplit(")", 1)[1].split()[0]
+
+    def runtime_ns(self):
+        """CPU time so far, in nanoseconds (schedstat: exact, not ticks)."""
+        return int(self._read("schedstat").split()[0])
+
+    def runs(self):
+        """How many times it has been given a CPU so far (schedstat)."""
+        return int(self._read("schedstat").split()[2])
+
+    def switches(self):
+        """(voluntary, involuntary) context switches so far: a voluntary
+        one is the thread going to sleep."""
+        fields = dict(line.split(":", 1) for line in self._read("status").splitlines())
+        return (int(fields["voluntary_ctxt_switches"]),
+                int(fields["nonvoluntary_ctxt_switches"]))
+
+    def sample(self):
+        return self.runtime_ns(), self.switches()
 
 
-def cpu_during(pid, seconds):
-    before = cpu_seconds(pid)
-    time.sleep(seconds)          # the window measured, not a wait for readiness
-    return cpu_seconds(pid) - before
+# What shows a loop polling after an answer, however loaded the machine
+# (measured on 2 CPUs over busy_poll=1000000): with a CPU to itself it
+# spends CPU time (0.45-1 s); when busy processes share the CPUs each
+# sched_yield hands the CPU on, so it gets little time (under 1 ms with 14
+# or 30 `sha256sum /dev/zero` running) but is runnable throughout and given
+# a CPU again and again (48-87 times).  A loop that blocks at once spends
+# tens of microseconds and is given a CPU 1-3 times (to answer, and again
+# when the woken reader preempts it), with or without that load.
+POLL_NS = 5_000_000
+POLL_RUNS = 6
+# the window in which a sleeping thread must not move; it measures nothing
+# about speed (a sleeping thread gains nothing in any window) but how often
+# a loop that wakes on its own must wake to be caught
+QUIET_WINDOW = 0.5
+
+
+def stays_asleep(thread):
+    """Whether thread sleeps through a QUIET_WINDOW without running once."""
+    if thread.state() != "S":
+        return False
+    before = thread.sample()
+    time.sleep(QUIET_WINDOW)
+    return thread.state() == "S" and thread.sample() == before
+
+
+def wait_asleep(thread, what):
+    """Waits, with a deadline, until thread sleeps through a quiet window.
+    A stray request (the kernel's FORGET when it drops inodes) may wake it
+    once; a loop that polls or wakes on its own never has a quiet window."""
+    wait_for(lambda: stays_asleep(thread), interval=0.01, what=what)
+
+
+def after_request(thread, request):
+    """Makes request to the sleeping loop and returns what the loop spends
+    on it until it sleeps again: (CPU time in ns, times given a CPU),
+    counting no further than POLL_NS or POLL_RUNS.  Polling keeps it
+    runnable meanwhile, so this waits with a deadline, not for a window:
+    load only makes it slower."""
+    ns, runs = thread.runtime_ns(), thread.runs()
+    request()
+    deadline = time.monotonic() + REFRESH_TIMEOUT
+    while True:
+        asleep = thread.state() == "S"      # read first: then the figures are final
+        spent = thread.runtime_ns() - ns, thread.runs() - runs
+        if asleep or polled(spent):
+            return spent
+        if time.monotonic() > deadline:
+            raise AssertionError("the loop neither slept nor polled for %.0f s after a "
+                                 "request: %d ns, %d runs" % ((REFRESH_TIMEOUT,) + spent))
+        time.sleep(0.001)
+
+
+def polled(spent):
+    ns, runs = spent
+    return ns >= POLL_NS or runs >= POLL_RUNS
 
 
 class BusyPoll(MountTestCase):
@@ -82,31 +163,54 @@ class BusyPoll(MountTestCase):
 
     def test_polls_after_an_answer_then_sleeps(self):
         m = self.mount([self.copy_examples()], ["-o", "busy_poll=1000000"])
-        time.sleep(1.1)              # past the polling after the readiness check
-        self.assertLess(cpu_during(m.proc.pid, 1.0), 0.1, "polling with no request")
-        os.statvfs(m.path)           # statfs is never cached: one request
-        self.assertGreater(cpu_during(m.proc.pid, 0.5), 0.05,
-                           "the loop did not poll after answering")
-        time.sleep(0.6)              # the second of polling is over
-        self.assertLess(cpu_during(m.proc.pid, 1.0), 0.1, "still polling after 1 s")
+        loop = LoopThread(m.proc.pid)
+        wait_asleep(loop, "the loop to sleep after the readiness check")
+        _, (slept, _) = loop.sample()
+        # statfs is never cached: one request
+        spent = after_request(loop, lambda: os.statvfs(m.path))
+        self.assertTrue(polled(spent), "the loop slept after answering without polling: "
+                        "%d ns, %d runs" % spent)
+        wait_asleep(loop, "the loop to sleep once busy_poll has passed")
+        self.assertGreater(loop.switches()[0], slept, "the thread watched is not the loop")
         self.assertEqual(m.terminate(signal.SIGTERM), 0, m.stderr())
 
     def test_default_goes_idle_after_a_walk(self):
         m = self.mount([self.copy_examples()])
+        loop = LoopThread(m.proc.pid)
+        _, (slept, _) = loop.sample()
         for _ in range(20):
             subprocess.run(["find", m.path], check=True, stdout=subprocess.DEVNULL)
             os.statvfs(m.path)
-        self.assertLess(cpu_during(m.proc.pid, 1.0), 0.1)
+        wait_asleep(loop, "the loop to sleep after a walk")
+        self.assertGreater(loop.switches()[0], slept, "the thread watched is not the loop")
         self.assertIn(b"Fill in PDF forms", m.read("skills", "pdf-forms", "SKILL.md"))
 
     def test_zero_blocks_at_once(self):
         m = self.mount([self.copy_examples()], ["-o", "busy_poll=0"])
         self.assertIn(b"Fill in PDF forms", m.read("skills", "pdf-forms", "SKILL.md"))
-        os.statvfs(m.path)
-        self.assertLess(cpu_during(m.proc.pid, 1.0), 0.1)
+        loop = LoopThread(m.proc.pid)
+        wait_asleep(loop, "the loop to sleep after the first reads")
+        spent = after_request(loop, lambda: os.statvfs(m.path))
+        self.assertGreater(spent[0], 0, "the thread watched is not the loop")
+        self.assertFalse(polled(spent), "the loop polled after answering: %d ns, %d runs"
+                         % spent)
+        wait_asleep(loop, "the loop to sleep after answering")
         r = subprocess.run(["fusermount3", "-u", m.path], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertEqual(m.proc.wait(timeout=10), 0, m.stderr())
+
+    def test_one_cpu_never_polls(self):
+        cpus = os.sched_getaffinity(0)
+        os.sched_setaffinity(0, {min(cpus)})   # the daemon inherits it
+        try:
+            m = self.mount([self.copy_examples()], ["-o", "busy_poll=1000000"])
+        finally:
+            os.sched_setaffinity(0, cpus)
+        loop = LoopThread(m.proc.pid)
+        wait_asleep(loop, "the loop to sleep after the readiness check")
+        spent = after_request(loop, lambda: os.statvfs(m.path))
+        self.assertGreater(spent[0], 0, "the thread watched is not the loop")
+        self.assertFalse(polled(spent), "the loop polled on one CPU: %d ns, %d runs" % spent)
 
 
 class Daemonize(MountTestCase):
