@@ -218,8 +218,11 @@ static int add_source(struct reading *r, const cJSON *root)
 		return fail(r, "the mount could not read the source %s "
 		            "(status.json names no %s of it; its diagnostics "
 		            "say why)", path, ops->version_key);
-	int rc = sfs_lock_add_source(&r->lock, path, ops && ops->lock == SFS_LOCK_COMMIT ?
-	                                             version : NULL);
+	const struct sfs_source_form *form =
+		ops ? sfs_source_form_named(ops->kind) : NULL;
+	int rc = sfs_lock_add_source(&r->lock, path,
+	                             form && form->lock == SFS_LOCK_COMMIT ?
+	                             version : NULL);
 	if (rc < 0)
 		return fail(r, "cannot lock the source %s: %s", path,
 		            rc == -ENOMEM ? strerror(ENOMEM) :

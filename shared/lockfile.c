@@ -126,7 +126,7 @@ static int set_git(struct sfs_lock_source *src, const char *url,
 	int rc = sfs_source_url_parse(url, &u, why);
 	if (rc < 0)
 		return rc;
-	if (sfs_source_kind(url)->lock != SFS_LOCK_COMMIT) {
+	if (sfs_source_form(url)->lock != SFS_LOCK_COMMIT) {
 		*why = "an MCP server has no commit: it is pinned by the "
 		       "digests of its skills";
 		*commit_wrong = true;
@@ -174,7 +174,7 @@ static int named_root(const char *root)
 	if (!sfs_source_is_url(root))
 		return root[0] == '/' ? 0 : -EINVAL;
 	int rc = sfs_source_url_parse(root, &u, &why);
-	if (rc == 0 && sfs_source_kind(root)->lock != SFS_LOCK_SKILLS)
+	if (rc == 0 && sfs_source_form(root)->lock != SFS_LOCK_SKILLS)
 		rc = -EINVAL;
 	sfs_source_url_free(&u);
 	return rc;
@@ -475,7 +475,7 @@ static int take_url(struct reader *r, const cJSON *o,
 		return no_memory(r);
 	if (rc < 0)
 		return fail(r, KEY_URL, NULL, "'%s': %s", url->valuestring, why);
-	if (sfs_source_kind(url->valuestring)->lock == SFS_LOCK_SKILLS)
+	if (sfs_source_form(url->valuestring)->lock == SFS_LOCK_SKILLS)
 		return take_mcp(r, o, url->valuestring, src);
 	return take_git(r, o, url->valuestring, src);
 }

@@ -1,9 +1,10 @@
 /*
  * source.c - the table of the kinds of source, the one place that names
- * them: a configured root is of the first kind whose prefix it starts
- * with (git+... a commit of a git repository, mcp+... an MCP server's
- * skills), or a folder.  A new kind of source adds its line to `kinds`;
- * everything else asks the table.
+ * their operations: a configured root is of the kind its form names
+ * (source_form.c: the first whose prefix it starts with, git+... a
+ * commit of a git repository, mcp+... an MCP server's skills), or a
+ * folder.  A new kind of source adds its line to `kinds` and its form's
+ * to source_form.c; everything else asks the tables.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,11 +23,6 @@ extern const struct sfs_source_ops sfs_source_mcp;
 extern const struct sfs_source_ops sfs_source_wellknown;
 extern const struct sfs_source_ops sfs_source_dir;
 
-static bool has_prefix(const char *root, const char *p)
-{
-	return p && strncmp(root, p, strlen(p)) == 0;
-}
-
 static const struct sfs_source_ops *const kinds[] = {
 	&sfs_source_git,
 	&sfs_source_mcp,
@@ -38,13 +34,10 @@ static const struct sfs_source_ops *const kinds[] = {
 
 const struct sfs_source_ops *sfs_source_kind(const char *root)
 {
-	for (size_t i = 0; root && i < NKINDS; i++) {
-		const struct sfs_source_ops *k = kinds[i];
-		if (!k->prefix || has_prefix(root, k->prefix) ||
-		    has_prefix(root, k->prefix2))
-			return k;
-	}
-	return &sfs_source_dir;
+	const struct sfs_source_ops *k =
+		sfs_source_kind_named(sfs_source_form(root)->kind);
+
+	return k ? k : &sfs_source_dir;
 }
 
 const struct sfs_source_ops *sfs_source_kind_named(const char *name)
@@ -58,18 +51,6 @@ const struct sfs_source_ops *sfs_source_kind_named(const char *name)
 const struct sfs_source_ops *sfs_source_kind_at(size_t i)
 {
 	return i < NKINDS ? kinds[i] : NULL;
-}
-
-bool sfs_source_is_url(const char *root)
-{
-	return root && sfs_source_kind(root)->prefix != NULL;
-}
-
-unsigned sfs_source_caps(const char *root)
-{
-	const struct sfs_source_ops *kind = sfs_source_kind(root);
-
-	return kind->root_caps && root ? kind->root_caps(root) : kind->caps;
 }
 
 /* cfg's note of the root (why its last update failed), or NULL. */
@@ -196,34 +177,4 @@ void sfs_source_owned_free(struct sfs_source_owned *o)
 	free(o->url);
 	free(o->cache_dir);
 	free(o->note);
-}
-
-/* ---- URLs: which kind parses one ------------------------------------------ */
-
-int sfs_source_url_parse(const char *s, struct sfs_source_url *u,
-                         const char **why)
-{
-	const struct sfs_source_ops *kind = sfs_source_kind(s);
-
-	memset(u, 0, sizeof(*u));
-	*why = "";
-	if (!kind || !kind->parse_url) {
-		*why = "not a source URL (git+file:///PATH[#REF][:SUBDIR], "
-		       "mcp+https://HOST/PATH, or a website's well-known "
-		       "skills index, https://HOST[/BASE] or "
-		       "http://HOST[/BASE])";
-		return -EINVAL;
-	}
-	return kind->parse_url(s, u, why);
-}
-
-int sfs_source_url_parse_why(const char *s, struct sfs_source_url *u,
-                             char *why, size_t wlen)
-{
-	const char *bad;
-	int rc = sfs_source_url_parse(s, u, &bad);
-
-	if (rc < 0)
-		snprintf(why, wlen, "%s", bad);
-	return rc;
 }

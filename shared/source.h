@@ -7,8 +7,9 @@
  *
  * A new kind of source: one file in shared/sources/ (<kind>.c) defining
  * its struct sfs_source_ops, its line in source.c's table of kinds (the
- * one place that names them), and its line in meson.build.  Nothing else
- * tests a kind: the rest asks the table (sfs_source_kind,
+ * one place that names their operations), its form's line in
+ * source_form.c, and its line in meson.build.  Nothing else tests a
+ * kind: the rest asks the tables (sfs_source_kind, sfs_source_form,
  * sfs_source_caps).
  */
 #ifndef SKILLSFS_SOURCE_H
@@ -123,8 +124,13 @@ void sfs_source_owned_free(struct sfs_source_owned *o);
  * and freed by its release(): the catalog holds it as long as the mount
  * may read through it.
  */
-struct sfs_source_ops {
-	const char *kind;     /* status.json's name: "folder", "git" */
+/* What a root's text tells of its kind: its prefix, capabilities, lock
+ * policy and URL syntax.  The forms (source_form.c) are apart from the
+ * kinds' operations (sfs_source_ops, source.c's table), so that a
+ * program that only reads a configuration, skillsfs-mcp, links none of
+ * the kinds nor what they use (libgit2, libcurl, libarchive). */
+struct sfs_source_form {
+	const char *kind;     /* status.json's name, as sfs_source_ops.kind */
 	/* What a root of the kind starts with ("git+"); NULL for the folder,
 	 * which is every root no other kind claims. */
 	const char *prefix;
@@ -139,6 +145,16 @@ struct sfs_source_ops {
 	 * kind that is not named by a URL. */
 	int (*parse_url)(const char *s, struct sfs_source_url *u,
 	                 const char **why);
+};
+
+/* The form of the kind root is of (the folder's when no prefix
+ * matches); never NULL. */
+const struct sfs_source_form *sfs_source_form(const char *root);
+/* The form of the kind status.json calls `name`, or NULL. */
+const struct sfs_source_form *sfs_source_form_named(const char *name);
+
+struct sfs_source_ops {
+	const char *kind;     /* status.json's name: "folder", "git" */
 	/* The state of a source of the kind for one build (release() frees
 	 * it), NULL when out of memory; a root that cannot be parsed or
 	 * read is reported by discover.  NULL (the operation) for a kind
@@ -271,7 +287,7 @@ const struct sfs_source *sfs_catalog_source(const sfs_catalog *cat,
 int sfs_source_open(const struct sfs_config *cfg, const char *root,
                     const char *version, struct sfs_source *out);
 
-/* ---- the URLs of sources: sources/url.h; which kind, source.c ----------- */
+/* ---- the URLs of sources: sources/url.h; which kind, source_form.c ------ */
 
 #include "sources/url.h"
 

@@ -12,7 +12,6 @@
  * the catalog, so a view is the same at every build of the same skills.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,25 +24,6 @@
 /* What a view may spend: 90% of the budget, room for the listing's own
  * lines and for an agent's count that differs a little from ours. */
 #define FILL_PERCENT 90
-
-void sfs_view_def_free(struct sfs_view_def *d)
-{
-	if (!d)
-		return;
-	free(d->name);
-	free(d->profile);
-	free(d->project);
-	for (size_t i = 0; i < d->ninclude; i++)
-		free(d->include[i]);
-	for (size_t i = 0; i < d->nexclude; i++)
-		free(d->exclude[i]);
-	for (size_t i = 0; i < d->npins; i++)
-		free(d->pins[i]);
-	free(d->include);
-	free(d->exclude);
-	free(d->pins);
-	memset(d, 0, sizeof(*d));
-}
 
 /* Characters of UTF-8 text: its bytes but continuation bytes. */
 static size_t chars(const char *s)
@@ -167,41 +147,6 @@ static char *find_skills_text(size_t more, const char *mount)
 
 /* ---- admitting and ordering ---------------------------------------------- */
 
-static bool any_match(char *const *patterns, size_t n, const char *id)
-{
-	for (size_t i = 0; i < n; i++)
-		if (fnmatch(patterns[i], id, 0) == 0)
-			return true;
-	return false;
-}
-
-static bool admitted(const struct sfs_view_def *d, const char *id)
-{
-	if (!d)
-		return true;
-	if (d->ninclude && !any_match(d->include, d->ninclude, id))
-		return false;
-	return !any_match(d->exclude, d->nexclude, id);
-}
-
-long sfs_view_def_pin(const struct sfs_view_def *d, const char *id)
-{
-	for (size_t i = 0; d && i < d->npins; i++)
-		if (strcmp(d->pins[i], id) == 0)
-			return (long)i;
-	return -1;
-}
-
-static bool pinned(const struct sfs_view_def *d, const char *id)
-{
-	return sfs_view_def_pin(d, id) >= 0;
-}
-
-bool sfs_view_def_admits(const struct sfs_view_def *d, const char *id)
-{
-	return pinned(d, id) || admitted(d, id);
-}
-
 /* Why the agent would not list skill i as it is, or NULL. */
 static const char *refusal(const struct sfs_profile *p,
                            const struct sizes *z, size_t i)
@@ -312,9 +257,10 @@ static int take_rest(struct filling *f, const struct sfs_view_def *d)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
 		const struct sfs_skill *s = sfs_catalog_skill(f->cat, i);
-		if (pinned(d, s->id) || sfs_catalog_private(f->cat, s->dir))
+		if (sfs_view_def_pin(d, s->id) >= 0 ||
+		    sfs_catalog_private(f->cat, s->dir))
 			continue;   /* private: shared views list it nowhere */
-		if (!admitted(d, s->id)) {
+		if (!sfs_view_def_admits(d, s->id)) {
 			v->excluded++;
 			continue;
 		}

@@ -375,7 +375,7 @@ int sfs_security_scan_skill(const struct sfs_security *sec,
 			}
 			memcpy(buf, held, len);
 			buf[len] = '\0';
-		} else if (src->ops->caps & SFS_SOURCE_READS_REMOTE) {
+		} else if (src->caps & SFS_SOURCE_READS_REMOTE) {
 			/* never the network: what is at hand only */
 			if (asprintf(&path, "%s/%s", dir, fl->source ?
 			             fl->source : fl->path) < 0) {

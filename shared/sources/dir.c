@@ -342,8 +342,6 @@ static const struct sfs_cache_place cache_places[] = {
 
 const struct sfs_source_ops sfs_source_dir = {
 	.kind = "folder",
-	.caps = SFS_SOURCE_WATCHED,
-	.lock = SFS_LOCK_SKILLS,
 	.open = open_state,
 	.cache_places = cache_places,
 	.discover = discover,

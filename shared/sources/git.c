@@ -1370,17 +1370,6 @@ static int update(const char *root, const struct sfs_source_options *opts,
 	                             why, wlen);
 }
 
-/* A remote's fetch waits on a server, which a stop can cut short; a
- * git+file:// root is read in place and answers at once. */
-static unsigned root_caps(const char *root)
-{
-	unsigned caps = SFS_SOURCE_VERSIONED | SFS_SOURCE_PUBLISHED |
-	                SFS_SOURCE_SIGNED;
-
-	return strncmp(root, "git+file:", 9) == 0 ? caps
-	                                          : caps | SFS_SOURCE_STOPPABLE;
-}
-
 /* A remote root's clone; a git+file:// root is read in place. */
 static char *cache_path(const struct sfs_source_url *u, const char *cache_dir)
 {
@@ -1400,11 +1389,6 @@ static const struct sfs_cache_place cache_places[] = {
 
 const struct sfs_source_ops sfs_source_git = {
 	.kind = "git",
-	.prefix = "git+",
-	.caps = SFS_SOURCE_VERSIONED | SFS_SOURCE_PUBLISHED | SFS_SOURCE_SIGNED,
-	.root_caps = root_caps,
-	.lock = SFS_LOCK_COMMIT,
-	.parse_url = sfs_source_git_url_parse,
 	.open = open_state,
 	.update = update,
 	.cache_path = cache_path,

@@ -792,23 +792,6 @@ static int open_at_hand(const struct sfs_source *src,
 	return fd == -EEXIST ? -EIO : fd;
 }
 
-/* A server run as a command (mcp+stdio:NAME) runs only for an update:
- * it is refreshed by fetch_interval and SIGHUP, never heard, and takes
- * no token. */
-#define CAPS (SFS_SOURCE_VERSIONED | SFS_SOURCE_READS_REMOTE | \
-              SFS_SOURCE_LISTENS | SFS_SOURCE_STOPPABLE | \
-              SFS_SOURCE_PUBLISHED | SFS_SOURCE_TOKEN)
-
-static unsigned root_caps(const char *root)
-{
-	unsigned caps = CAPS;
-
-	if (strncmp(root, "mcp+stdio:", 10) == 0)
-		caps = (caps & ~(SFS_SOURCE_LISTENS | SFS_SOURCE_TOKEN)) |
-		       SFS_SOURCE_COMMAND;
-	return caps;
-}
-
 /* The server's folder of listings (its verified files are shared). */
 static char *cache_path(const struct sfs_source_url *u, const char *cache_dir)
 {
@@ -823,11 +806,6 @@ static const struct sfs_cache_place cache_places[] = {
 
 const struct sfs_source_ops sfs_source_mcp = {
 	.kind = "mcp",
-	.prefix = "mcp+",
-	.caps = CAPS,
-	.root_caps = root_caps,
-	.lock = SFS_LOCK_SKILLS,
-	.parse_url = sfs_source_mcp_url_parse,
 	.open = open_state,
 	.update = sfs_source_mcp_update,
 	.listen = sfs_source_mcp_listen,

@@ -11,13 +11,16 @@
  *   mcp+stdio:NAME (an MCP server the config file runs as a command: the
  *   URL only names it; its command comes with the root's options)
  *
+ *   https://HOST[/BASE], http://HOST[/BASE] (a website's well-known
+ *   skills index; no query, no fragment)
+ *
  * REF is a branch, a tag or a full commit id (none: the repository's
  * HEAD); SUBDIR a folder of the commit's tree.  A git ref name cannot hold
  * ':' (git-check-ref-format), so the first ':' of the fragment ends REF.
  * Nothing is decoded: the path is taken as written.
  *
  * Each parser is its kind's parse_url (source.h); sfs_source_url_parse
- * asks the kind the URL's prefix names (source.c's table).  A root that
+ * asks the kind the URL's prefix names (source_form.c).  A root that
  * no kind claims is a folder.
  */
 #include <errno.h>
@@ -217,6 +220,31 @@ int sfs_source_git_url_parse(const char *s, struct sfs_source_url *u,
 	if (rc < 0)
 		sfs_source_url_free(u);
 	return rc;
+}
+
+/* A website's well-known skills index: https://HOST[/BASE], or
+ * http://; the location is the URL without its trailing slashes. */
+int sfs_source_wellknown_url_parse(const char *s, struct sfs_source_url *u,
+                                   const char **why)
+{
+	size_t n = strncmp(s, "https://", 8) == 0 ? 8 : strlen("http://");
+	size_t len = strlen(s);
+
+	memset(u, 0, sizeof(*u));
+	if (s[n] == '\0' || s[n] == '/') {
+		*why = "the URL names no host";
+		return -EINVAL;
+	}
+	if (strpbrk(s, "#? \t\r\n")) {
+		*why = "a website's URL has no query (?), no fragment (#) and "
+		       "no spaces";
+		return -EINVAL;
+	}
+	while (len > n && s[len - 1] == '/')
+		len--;
+	u->kind = SFS_URL_WELLKNOWN;
+	u->location = strndup(s, len);
+	return u->location ? 0 : -ENOMEM;
 }
 
 void sfs_source_url_free(struct sfs_source_url *u)

@@ -57,30 +57,6 @@
 
 /* ---- the URL and the cache ------------------------------------------------ */
 
-static int parse_url(const char *s, struct sfs_source_url *u,
-                     const char **why)
-{
-	size_t n = strncmp(s, PREFIX, strlen(PREFIX)) == 0 ? strlen(PREFIX) :
-	           strlen(PREFIX_PLAIN);
-	size_t len = strlen(s);
-
-	memset(u, 0, sizeof(*u));
-	if (s[n] == '\0' || s[n] == '/') {
-		*why = "the URL names no host";
-		return -EINVAL;
-	}
-	if (strpbrk(s, "#? \t\r\n")) {
-		*why = "a website's URL has no query (?), no fragment (#) and "
-		       "no spaces";
-		return -EINVAL;
-	}
-	while (len > n && s[len - 1] == '/')
-		len--;
-	u->kind = SFS_URL_WELLKNOWN;
-	u->location = strndup(s, len);
-	return u->location ? 0 : -ENOMEM;
-}
-
 /* The folder of the website `location` in the cache, and its verified
  * files: each malloc'd, NULL when out of memory.  The folder keeps an
  * MCP server's layout (mcp_listing.c's names), so that mcp_prune.c prunes
@@ -926,12 +902,6 @@ static const struct sfs_cache_place cache_places[] = {
 
 const struct sfs_source_ops sfs_source_wellknown = {
 	.kind = "wellknown",
-	.prefix = PREFIX,
-	.prefix2 = PREFIX_PLAIN,
-	.caps = SFS_SOURCE_VERSIONED | SFS_SOURCE_READS_REMOTE |
-	        SFS_SOURCE_STOPPABLE | SFS_SOURCE_PUBLISHED | SFS_SOURCE_TOKEN,
-	.lock = SFS_LOCK_SKILLS,
-	.parse_url = parse_url,
 	.open = open_state,
 	.update = update,
 	.cache_path = cache_path,

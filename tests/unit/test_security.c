@@ -422,12 +422,12 @@ static void test_remote(void)
 {
 	static const struct sfs_source_ops ops = {
 		.kind = "remote-test",
-		.caps = SFS_SOURCE_READS_REMOTE,
 		.open_file = remote_open_file,
 		.open_at_hand = remote_at_hand,
 	};
 	const struct sfs_source src = { .ops = &ops,
-	                                .root = "mcp+http://127.0.0.1:1/mcp" };
+	                                .root = "mcp+http://127.0.0.1:1/mcp",
+	                                .caps = SFS_SOURCE_READS_REMOTE };
 	struct sfs_file files[] = {
 		{ .path = "SKILL.md", .source = "SKILL.md",
 		  .mode = S_IFREG | 0644, .size = 4, .hashed = true },

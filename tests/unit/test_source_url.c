@@ -150,10 +150,41 @@ static void test_kinds(void)
 	ok(!(stdio & SFS_SOURCE_LISTENS) && !(stdio & SFS_SOURCE_TOKEN) &&
 	   (stdio & SFS_SOURCE_COMMAND) && (stdio & SFS_SOURCE_STOPPABLE),
 	   "an MCP server run as a command is not heard and takes none");
-	ok(sfs_source_kind("git+x")->lock == SFS_LOCK_COMMIT &&
-	   sfs_source_kind("mcp+https://h/x")->lock == SFS_LOCK_SKILLS &&
-	   sfs_source_kind("/x")->lock == SFS_LOCK_SKILLS,
+	ok(sfs_source_form("git+x")->lock == SFS_LOCK_COMMIT &&
+	   sfs_source_form("mcp+https://h/x")->lock == SFS_LOCK_SKILLS &&
+	   sfs_source_form("/x")->lock == SFS_LOCK_SKILLS,
 	   "git is locked by its commit, MCP and folders by their skills");
+}
+
+/* The forms (source_form.c) and the kinds' operations (source.c) are two
+ * tables under the same names: each kind has its form, each form its
+ * kind, and a root is of the kind its form names. */
+static void test_forms_match_kinds(void)
+{
+	static const char *const roots[] = {
+		"git+file:///srv/r", "git+https://h/r", "mcp+https://h/mcp",
+		"mcp+stdio:team", "https://example.com", "http://example.com/b",
+		"/srv/skills", "skills", NULL,
+	};
+	const struct sfs_source_ops *k;
+	size_t n = 0, paired = 0;
+
+	for (size_t i = 0; (k = sfs_source_kind_at(i)); i++, n++)
+		if (sfs_source_form_named(k->kind) &&
+		    sfs_source_kind_named(k->kind) == k)
+			paired++;
+	ok(n == 4 && paired == n, "every kind has its form (%zu of %zu)",
+	   paired, n);
+	bool same_kind = true;
+	for (size_t i = 0; i < sizeof(roots) / sizeof(*roots); i++)
+		same_kind = same_kind && strcmp(sfs_source_kind(roots[i])->kind,
+		                                sfs_source_form(roots[i])->kind) == 0;
+	ok(same_kind, "a root is of the kind its form names");
+	ok(sfs_source_is_url("git+x") && sfs_source_is_url("mcp+stdio:a") &&
+	   sfs_source_is_url("https://h") && sfs_source_is_url("http://h") &&
+	   !sfs_source_is_url("/srv/skills") && !sfs_source_is_url(NULL),
+	   "URLs are the roots of a kind with a prefix");
+	ok(!sfs_source_form_named("nothing"), "no form of an unknown kind");
 }
 
 int main(void)
@@ -164,5 +195,6 @@ int main(void)
 	test_mcp_urls();
 	test_helpers();
 	test_kinds();
+	test_forms_match_kinds();
 	return tap_end();
 }
