@@ -20,6 +20,10 @@
 #define SP "[[:space:]]"
 #define SHELLS "(sh|bash|zsh|dash|ksh|fish|python[0-9.]*|node|perl|ruby|php|pwsh)"
 
+/* icase: the pattern reads the lowercased line (sec_line.lower), so it is
+ * compiled lowercased and without REG_ICASE (compile_lowered): on text
+ * with no ASCII capitals the two match alike in the C locale, and glibc's
+ * REG_ICASE path is several times slower. */
 struct pattern_def {
 	const char *re;
 	bool icase;
@@ -634,6 +638,24 @@ void sec_lines_free(struct sec_lines *l)
 	*l = (struct sec_lines){ 0 };
 }
 
+/* The pattern compiled, lowercased first if it reads lowercased text
+ * (see struct pattern_def).  0, -ENOMEM or -EINVAL (a pattern above is
+ * wrong). */
+static int compile(regex_t *re, const struct pattern_def *def)
+{
+	const int flags = REG_EXTENDED | REG_NEWLINE;
+	if (!def->icase)
+		return regcomp(re, def->re, flags) == 0 ? 0 : -EINVAL;
+	char *lowered = strdup(def->re);
+	if (!lowered)
+		return -ENOMEM;
+	for (char *c = lowered; *c; c++)
+		*c = (char)sec_lower_byte((unsigned char)*c);
+	int rc = regcomp(re, lowered, flags) == 0 ? 0 : -EINVAL;
+	free(lowered);
+	return rc;
+}
+
 int sfs_security_new(struct sfs_security **out)
 {
 	struct sfs_security *sec = calloc(1, sizeof(*sec));
@@ -645,11 +667,10 @@ int sfs_security_new(struct sfs_security **out)
 		return -ENOMEM;
 	}
 	for (int i = 0; i < PAT_COUNT; i++) {
-		int flags = REG_EXTENDED | REG_NEWLINE |
-		            (patterns[i].icase ? REG_ICASE : 0);
-		if (regcomp(&sec->re[i], patterns[i].re, flags) != 0) {
+		int rc = compile(&sec->re[i], &patterns[i]);
+		if (rc < 0) {
 			sfs_security_free(sec);
-			return -EINVAL;   /* a pattern above is wrong */
+			return rc;
 		}
 		sec->compiled[i] = true;
 	}
