@@ -30,7 +30,7 @@ struct pattern_def {
 	/* NULL-ended: every match holds one of these, so a line that holds
 	 * none is turned away by strstr before regexec (most lines a rule's
 	 * trigger words send here are); none: every line goes to regexec */
-	const char *needs[12];
+	const char *needs[26];
 };
 
 static const struct pattern_def patterns[PAT_COUNT] = {
@@ -98,7 +98,12 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                   "discord(app)?\\.com/api/webhooks|"
 	                   "api\\.telegram\\.org/bot|webhook\\.site|"
 	                   "(^|[^a-z])scp" SP "|socket\\.connect|\\.sendall\\(|"
-	                   "UploadString|UploadFile|sendBeacon", false },
+	                   "UploadString|UploadFile|sendBeacon", false,
+	  { "curl", "wget", "requests.", "httpx.", "urlopen(", "method",
+	  "axios.", "nc ", "nc\t", "nc\n", "nc\v", "nc\f", "nc\r",
+	  "/dev/tcp/", "-Method", "smtplib", "discord", "api.telegram.org/bot",
+	  "webhook.site", "scp", "socket.connect", ".sendall(", "Upload",
+	  "sendBeacon" } },
 	[PAT_ENV_DUMP] = { "(^|[;&|(`$[:space:]])(env|printenv|export" SP "+-p)"
 	                   SP "*($|\\||>|\\)|;|`)|dict\\(os\\.environ\\)|"
 	                   "os\\.environ\\.copy\\(\\)|str\\(os\\.environ\\)|"
