@@ -20,26 +20,38 @@
 #define SP "[[:space:]]"
 #define SHELLS "(sh|bash|zsh|dash|ksh|fish|python[0-9.]*|node|perl|ruby|php|pwsh)"
 
+/* icase: the pattern reads the lowercased line (sec_line.lower), so it is
+ * compiled lowercased and without REG_ICASE (compile_lowered): on text
+ * with no ASCII capitals the two match alike in the C locale, and glibc's
+ * REG_ICASE path is several times slower. */
 struct pattern_def {
 	const char *re;
 	bool icase;
+	/* NULL-ended: every match holds one of these, so a line that holds
+	 * none is turned away by strstr before regexec (most lines a rule's
+	 * trigger words send here are); none: every line goes to regexec */
+	const char *needs[26];
 };
 
 static const struct pattern_def patterns[PAT_COUNT] = {
 	[PAT_PIPE_SHELL] = { "(curl|wget)[^|]*\\|" SP "*(sudo" SP "+)?(-[a-zA-Z]+"
-	                     SP "+)*" SHELLS "([[:space:];)\"'`]|$|" SP "+-)", true },
+	                     SP "+)*" SHELLS "([[:space:];)\"'`]|$|" SP "+-)", true,
+	  { "curl", "wget" } },
 	[PAT_SUBST_FETCH] = { "(eval|source|\\.|bash|sh|zsh|python[0-9.]*|node|perl|exec)"
 	                      SP "+(-c" SP "+)?[\"']?(\\$\\(|<\\(|`)" SP "*(curl|wget)",
-	                      true },
+	                      true,
+	  { "curl", "wget" } },
 	[PAT_PS_FETCH] = { "(iex|invoke-expression)" SP "*[(&]?" SP "*\\(?" SP
 	                   "*(iwr|irm|invoke-webrequest|invoke-restmethod|"
 	                   "\\(?new-object" SP "+(system\\.)?net\\.webclient)|"
 	                   "(iwr|irm|invoke-webrequest|invoke-restmethod|"
 	                   "downloadstring)[^|]*\\|" SP "*(iex|invoke-expression)",
-	                   true },
+	                   true,
+	  { "iex", "invoke-expression" } },
 	[PAT_CODE_FETCH] = { "(exec|eval|new function)" SP "*\\([^)]*(requests\\.get|"
 	                     "urlopen|urllib|fetch\\(|httpx\\.get|axios\\.get|"
-	                     "http\\.get|downloadstring)", true },
+	                     "http\\.get|downloadstring)", true,
+	  { "exec", "eval", "new function" } },
 	[PAT_DECODE_PIPE] = { "(base64|b64|openssl" SP "+(base64|enc" SP "+-d))"
 	                      "([^|]*" SP ")?(-d|--decode|-D|-di)?[^|]*\\|" SP
 	                      "*(sudo" SP "+)?" SHELLS "([[:space:];)\"'`]|$)|"
@@ -47,17 +59,21 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                      "[^)]*(base64|b64)" SP "+(-d|--decode|-D)|"
 	                      "xxd" SP "+-r[^|]*\\|" SP "*" SHELLS "|"
 	                      "(base64|b64)" SP "+(-d|--decode|-D)[^|]*>[^;&|]*"
-	                      "(;|&&)" SP "*chmod" SP, true },
+	                      "(;|&&)" SP "*chmod" SP, true,
+	  { "base64", "b64", "openssl", "xxd" } },
 	[PAT_DECODE_CALL] = { "(exec|eval|compile|function|loads)" SP "*\\(" SP "*("
 	                      "(base64|codecs|zlib|marshal|binascii)\\.|"
 	                      "__import__\\([\"'](base64|zlib|codecs|marshal)|"
 	                      "b64decode|atob" SP "*\\(|buffer\\.from\\([^)]*base64|"
 	                      "unhexlify|bytes\\.fromhex|[a-z_]*decode\\()|"
 	                      "frombase64string.*(iex|invoke-expression)|"
-	                      "(iex|invoke-expression).*frombase64string", true },
+	                      "(iex|invoke-expression).*frombase64string", true,
+	  { "exec", "eval", "compile", "function", "loads",
+	  "frombase64string" } },
 	[PAT_PS_ENCODED] = { "(powershell|pwsh)(\\.exe)?[^|]*" SP
 	                     "-(e|ec|enc|encodedcommand)" SP "+[A-Za-z0-9+/=]{16,}",
-	                     true },
+	                     true,
+	  { "powershell", "pwsh" } },
 	[PAT_CRED_PATH] = { "\\.ssh/(id_[a-z0-9]+|identity|authorized_keys)|"
 	                    "(~|home|\\$home|\\}|homedir\\(\\)[^;]*)[/\"', ]*\\.ssh|"
 	                    "\\.aws/credentials|\\.config/gcloud|\\.kube/config|"
@@ -82,7 +98,12 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                   "discord(app)?\\.com/api/webhooks|"
 	                   "api\\.telegram\\.org/bot|webhook\\.site|"
 	                   "(^|[^a-z])scp" SP "|socket\\.connect|\\.sendall\\(|"
-	                   "UploadString|UploadFile|sendBeacon", false },
+	                   "UploadString|UploadFile|sendBeacon", false,
+	  { "curl", "wget", "requests.", "httpx.", "urlopen(", "method",
+	  "axios.", "nc ", "nc\t", "nc\n", "nc\v", "nc\f", "nc\r",
+	  "/dev/tcp/", "-Method", "smtplib", "discord", "api.telegram.org/bot",
+	  "webhook.site", "scp", "socket.connect", ".sendall(", "Upload",
+	  "sendBeacon" } },
 	[PAT_ENV_DUMP] = { "(^|[;&|(`$[:space:]])(env|printenv|export" SP "+-p)"
 	                   SP "*($|\\||>|\\)|;|`)|dict\\(os\\.environ\\)|"
 	                   "os\\.environ\\.copy\\(\\)|str\\(os\\.environ\\)|"
@@ -100,13 +121,20 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                     "gemini|windsurf|continue|aider|copilot|opencode)"
 	                     "([/\"' ]|$)|(claude|agents|gemini)\\.md|"
 	                     "\\.cursorrules|\\.mcp\\.json|"
-	                     "skills/[a-z0-9_-]+/skill\\.md", true },
+	                     "skills/[a-z0-9_-]+/skill\\.md", true,
+	  { ".claude", ".codex", ".cursor", ".gemini", ".windsurf",
+	  ".continue", ".aider", ".copilot", ".opencode", ".md", ".mcp" } },
 	[PAT_RC_PATH] = { "\\.(bashrc|zshrc|profile|bash_profile|zprofile|zshenv|"
 	                  "bash_login|config/fish/config\\.fish)([^a-z]|$)|"
-	                  "powershell_profile|\\$profile", true },
+	                  "powershell_profile|\\$profile", true,
+	  { ".bashrc", ".zshrc", ".profile", ".bash_", ".zprofile",
+	  ".zshenv", ".config/fish", "powershell_profile", "$profile" } },
 	[PAT_PERSIST_PATH] = { "authorized_keys|crontab|/etc/cron|launchagents|"
 	                       "launchdaemons|systemd/user|/etc/sudoers|"
-	                       "/etc/rc\\.local|currentversion\\\\run", true },
+	                       "/etc/rc\\.local|currentversion\\\\run", true,
+	  { "authorized_keys", "crontab", "/etc/cron", "launchagents",
+	  "launchdaemons", "systemd/user", "/etc/sudoers", "/etc/rc.local",
+	  "currentversion\\run" } },
 	[PAT_OVERRIDE] = { "(ignore|disregard|forget|override|bypass)" SP
 	                   "+((all|any|the|your|every|of|these|those|my)" SP "+)*"
 	                   "(previous|prior|above|earlier|preceding|original|"
@@ -634,6 +662,24 @@ void sec_lines_free(struct sec_lines *l)
 	*l = (struct sec_lines){ 0 };
 }
 
+/* The pattern compiled, lowercased first if it reads lowercased text
+ * (see struct pattern_def).  0, -ENOMEM or -EINVAL (a pattern above is
+ * wrong). */
+static int compile(regex_t *re, const struct pattern_def *def)
+{
+	const int flags = REG_EXTENDED | REG_NEWLINE;
+	if (!def->icase)
+		return regcomp(re, def->re, flags) == 0 ? 0 : -EINVAL;
+	char *lowered = strdup(def->re);
+	if (!lowered)
+		return -ENOMEM;
+	for (char *c = lowered; *c; c++)
+		*c = (char)sec_lower_byte((unsigned char)*c);
+	int rc = regcomp(re, lowered, flags) == 0 ? 0 : -EINVAL;
+	free(lowered);
+	return rc;
+}
+
 int sfs_security_new(struct sfs_security **out)
 {
 	struct sfs_security *sec = calloc(1, sizeof(*sec));
@@ -645,11 +691,10 @@ int sfs_security_new(struct sfs_security **out)
 		return -ENOMEM;
 	}
 	for (int i = 0; i < PAT_COUNT; i++) {
-		int flags = REG_EXTENDED | REG_NEWLINE |
-		            (patterns[i].icase ? REG_ICASE : 0);
-		if (regcomp(&sec->re[i], patterns[i].re, flags) != 0) {
+		int rc = compile(&sec->re[i], &patterns[i]);
+		if (rc < 0) {
 			sfs_security_free(sec);
-			return -EINVAL;   /* a pattern above is wrong */
+			return rc;
 		}
 		sec->compiled[i] = true;
 	}
@@ -676,11 +721,24 @@ void sfs_security_free(struct sfs_security *sec)
 	free(sec);
 }
 
+/* Whether the text holds one of the words every match of the pattern
+ * holds (true if it names none). */
+static bool may_match(const struct pattern_def *def, const char *text)
+{
+	if (!def->needs[0])
+		return true;
+	for (const char *const *w = def->needs; *w; w++)
+		if (strstr(text, *w))
+			return true;
+	return false;
+}
+
 bool sec_match(const struct sfs_security *sec, enum sec_pattern p,
                const char *text, size_t *so, size_t *eo)
 {
 	regmatch_t m;
-	if (regexec(&sec->re[p], text, 1, &m, 0) != 0)
+	if (!may_match(&patterns[p], text) ||
+	    regexec(&sec->re[p], text, 1, &m, 0) != 0)
 		return false;
 	if (so)
 		*so = (size_t)m.rm_so;

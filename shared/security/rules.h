@@ -201,8 +201,9 @@ const char *sec_excerpt(const char *s, size_t len, size_t max, char *buf,
  * the bytes are not UTF-8. */
 size_t sec_decode(const unsigned char *s, size_t n, uint32_t *cp);
 
-/* Whether the pattern matches the line (NUL-ended text); *so, *eo (may
- * be NULL) the match. */
+/* Whether the pattern matches the line (NUL-ended text: the lowercased
+ * line, sec_line.lower, for every pattern but PAT_NET_SEND, which reads
+ * the raw one); *so, *eo (may be NULL) the match. */
 bool sec_match(const struct sfs_security *sec, enum sec_pattern p,
                const char *text, size_t *so, size_t *eo);
 
