@@ -613,15 +613,19 @@ static const struct sfs_skill **stale_skills(const struct gen *cur,
 /*
  * A build was dropped: g, what the sources hold now, waits to settle.
  * status.json says so (a generation of the current catalog with a new
- * status.json), when what it would say changed.
+ * status.json), when what it would say changed.  Takes g's reference:
+ * g goes before that generation is made, so that the current one, g
+ * and the new one are never all held at once (at 10,000 skills, a
+ * removed skill's dropped builds raised the peak RSS by 4-5 MiB).
  */
-static void note_pending(struct daemon *d, const struct gen *g,
-                         const char *why)
+static void note_pending(struct daemon *d, struct gen *g, const char *why)
 {
 	struct refresher *r = d->refresher;
 	size_t n;
+	/* pointers into the current catalog, not into g's */
 	const struct sfs_skill **v = stale_skills(d->cur, g, &n);
 
+	gen_unref(g);
 	if (!v)
 		return;
 	if (r->pending && r->pending_why == why && r->nstale == n &&
@@ -799,13 +803,12 @@ static bool rebuild(struct daemon *d, bool force)
 	bool dropped = why != NULL;
 	if (dropped) {
 		note_pending(d, g, why);
+		g = NULL;
 		r->fp = fp;
 		/* the next build looks at these folders again */
 		for (size_t i = 0; known && i < nchanged; i++)
 			watcher_note_changed(&r->w, changed[i]);
 		r->blind |= !known;
-		gen_unref(g);
-		g = NULL;
 	}
 	/* the skills in doubt are served as they were; g, what the sources
 	 * hold now, tells status.json what waits */
@@ -854,7 +857,6 @@ static bool rebuild(struct daemon *d, bool force)
 	if (as_is) {
 		note_pending(d, as_is, "a skill is being edited: its last "
 		             "settled version is served");
-		gen_unref(as_is);
 	}
 	return true;
 }

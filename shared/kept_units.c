@@ -37,6 +37,7 @@
 
 #include "grow.h"
 #include "kept_units.h"
+#include "sealed.h"
 #include "snapshot.h"
 #include "trust.h"
 
@@ -254,18 +255,21 @@ struct sfs_unit *sfs_kept_units_find(const struct sfs_kept_units *k,
 	       e->unit : NULL;
 }
 
-int sfs_kept_units_save(const char *cache_dir, const char *name,
-                        const uint8_t key[SFS_CACHE_KEY_LEN],
-                        const struct sfs_kept_for *f,
-                        struct sfs_unit *const *units, size_t nunits)
-{
-	struct head h;
-	char *out = NULL, *path = NULL;
-	size_t len = 0, cap = 0;
-	int rc = sfs_grow(&out, &cap, MAGIC_LEN + MAC_LEN + sizeof(h), 1);
+/* Units are written a batch at a time: a whole file held in memory was
+ * ~21 MB at 10,000 skills, next to the units themselves, at the peak of
+ * a start (BENCHMARKS.md). */
+#define SAVE_BATCH (256u << 10)
 
-	head_of(&h, f);
-	len = MAGIC_LEN + MAC_LEN + sizeof(h);
+/* The units of the root, each its tag and its bytes, written to fd after
+ * the header and put through the MAC. */
+static int save_units(int fd, struct hmac_sha256_ctx *mac,
+                      const struct sfs_kept_for *f,
+                      struct sfs_unit *const *units, size_t nunits)
+{
+	char *out = NULL;
+	size_t len = 0, cap = 0;
+	int rc = 0;
+
 	for (size_t i = 0; rc == 0 && i < nunits; i++) {
 		const struct sfs_unit *u = units[i];
 		if (u->root != f->root)
@@ -278,22 +282,58 @@ int sfs_kept_units_save(const char *cache_dir, const char *name,
 		memcpy(out + len, u->self.version.id, SFS_KEPT_TAG_LEN);
 		len += SFS_KEPT_TAG_LEN;
 		rc = sfs_unit_save(u, &out, &len, &cap);
-		h.count++;
+		if (rc == 0 && len >= SAVE_BATCH) {
+			hmac_sha256_update(mac, len, (const uint8_t *)out);
+			rc = sfs_write_full(fd, -1, out, len);
+			len = 0;
+		}
 	}
-	if (rc == 0 && !(path = path_of(cache_dir, f->place, name)))
-		rc = -ENOMEM;
-	if (rc == 0) {
-		memcpy(out, MAGIC, MAGIC_LEN);
-		memcpy(out + MAGIC_LEN + MAC_LEN, &h, sizeof(h));
-		uint8_t mac[MAC_LEN];
-		mac_of(key, out + MAGIC_LEN + MAC_LEN,
-		       len - MAGIC_LEN - MAC_LEN, mac);
-		memcpy(out + MAGIC_LEN, mac, MAC_LEN);
-		rc = sfs_cache_mkdirs(path);
+	if (rc == 0 && len) {
+		hmac_sha256_update(mac, len, (const uint8_t *)out);
+		rc = sfs_write_full(fd, -1, out, len);
 	}
-	if (rc == 0)
-		rc = sfs_cache_write(path, out, len, 0600, false);
-	free(path);
 	free(out);
 	return rc;
+}
+
+int sfs_kept_units_save(const char *cache_dir, const char *name,
+                        const uint8_t key[SFS_CACHE_KEY_LEN],
+                        const struct sfs_kept_for *f,
+                        struct sfs_unit *const *units, size_t nunits)
+{
+	struct head h;
+	struct sfs_cache_tmp t;
+	struct hmac_sha256_ctx mac;
+	uint8_t digest[MAC_LEN] = { 0 };
+	char *path = path_of(cache_dir, f->place, name);
+
+	if (!path)
+		return -ENOMEM;
+	head_of(&h, f);
+	for (size_t i = 0; i < nunits; i++)
+		h.count += units[i]->root == f->root;
+	int rc = sfs_cache_mkdirs(path);
+	if (rc == 0)
+		rc = sfs_cache_begin(path, 0600, &t);
+	if (rc < 0) {
+		free(path);
+		return rc;
+	}
+	hmac_sha256_set_key(&mac, SFS_CACHE_KEY_LEN, key);
+	hmac_sha256_update(&mac, sizeof(h), (const uint8_t *)&h);
+	/* the MAC, known last, is written in its place at the end */
+	rc = sfs_write_full(t.fd, -1, MAGIC, MAGIC_LEN);
+	if (rc == 0)
+		rc = sfs_write_full(t.fd, -1, digest, MAC_LEN);
+	if (rc == 0)
+		rc = sfs_write_full(t.fd, -1, &h, sizeof(h));
+	if (rc == 0)
+		rc = save_units(t.fd, &mac, f, units, nunits);
+	if (rc == 0) {
+		hmac_sha256_digest(&mac, MAC_LEN, digest);
+		rc = sfs_write_full(t.fd, MAGIC_LEN, digest, MAC_LEN);
+	}
+	rc = sfs_cache_commit(&t, rc, false);
+	free(path);
+	return rc < 0 ? rc : 0;
 }

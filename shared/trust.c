@@ -515,28 +515,45 @@ static int make_temporary(int dfd, const char *base, mode_t mode, char *tmp,
 	return -EEXIST;
 }
 
+int sfs_cache_begin(const char *path, mode_t mode, struct sfs_cache_tmp *t)
+{
+	t->fd = -1;
+	t->dfd = cache_dir_of(path, true, false, &t->base);
+	if (t->dfd < 0)
+		return t->dfd;
+	t->fd = make_temporary(t->dfd, t->base, mode, t->name, sizeof(t->name));
+	if (t->fd < 0) {
+		int rc = t->fd;
+		close(t->dfd);
+		return rc;
+	}
+	return 0;
+}
+
+int sfs_cache_commit(struct sfs_cache_tmp *t, int rc, bool keep_fd)
+{
+	if (rc == 0 && renameat(t->dfd, t->name, t->dfd, t->base) < 0)
+		rc = -errno;
+	if (rc < 0)
+		unlinkat(t->dfd, t->name, 0);
+	close(t->dfd);
+	if (rc < 0 || !keep_fd) {
+		if (close(t->fd) < 0 && rc == 0)
+			rc = -errno;
+		return rc;
+	}
+	return t->fd;
+}
+
 int sfs_cache_write(const char *path, const void *p, size_t n, mode_t mode,
                     bool keep_fd)
 {
-	char tmp[NAME_MAX + 1];
-	const char *base;
-	int dfd = cache_dir_of(path, true, false, &base);
+	struct sfs_cache_tmp t;
+	int rc = sfs_cache_begin(path, mode, &t);
 
-	if (dfd < 0)
-		return dfd;
-	int fd = make_temporary(dfd, base, mode, tmp, sizeof(tmp));
-	int rc = fd < 0 ? fd : sfs_write_full(fd, -1, p, n);
-	if (rc == 0 && renameat(dfd, tmp, dfd, base) < 0)
-		rc = -errno;
-	if (rc < 0 && fd >= 0)
-		unlinkat(dfd, tmp, 0);
-	close(dfd);
-	if (fd >= 0 && (rc < 0 || !keep_fd)) {
-		if (close(fd) < 0 && rc == 0)
-			rc = -errno;
-		fd = -1;
-	}
-	return rc < 0 ? rc : keep_fd ? fd : 0;
+	if (rc < 0)
+		return rc;
+	return sfs_cache_commit(&t, sfs_write_full(t.fd, -1, p, n), keep_fd);
 }
 
 static int unlink_at(int dfd, const char *base)

@@ -18,6 +18,7 @@
 #define SFS_TRUST_H
 
 #include <dirent.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -77,6 +78,18 @@ int sfs_cache_open_append(const char *path, mode_t mode);
  * written file's descriptor (O_RDWR, at its end). */
 int sfs_cache_write(const char *path, const void *p, size_t n, mode_t mode,
                     bool keep_fd);
+/* The same in parts, for a file too large to hold whole in memory:
+ * sfs_cache_begin makes the temporary (t->fd, O_RDWR; `path` must stay
+ * until the commit); sfs_cache_commit renames it into place when rc is
+ * 0, else removes it, and returns rc, the rename's error, 0 or (with
+ * keep_fd) the descriptor. */
+struct sfs_cache_tmp {
+	int dfd, fd;
+	const char *base;
+	char name[NAME_MAX + 1];
+};
+int sfs_cache_begin(const char *path, mode_t mode, struct sfs_cache_tmp *t);
+int sfs_cache_commit(struct sfs_cache_tmp *t, int rc, bool keep_fd);
 /* Removes the entry at `path` (not what a link there points to). */
 int sfs_cache_unlink(const char *path);
 /* The folder that holds `path`, made when missing and checked. */
