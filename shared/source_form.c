@@ -7,7 +7,7 @@
  * because reading a configuration needs only this: skillsfs-mcp, which
  * reads one, would otherwise load those libraries and theirs (OpenSSL,
  * ICU, Kerberos, ...), most of its resident memory.  A new kind adds its
- * line here and its ops to source.c's table, under the same name.
+ * line here, which also names its operations (a weak reference, below).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,6 +16,25 @@
 #include "snapshot.h"
 #include "source.h"
 #include "sources/url.h"
+
+/*
+ * Each kind's operations, defined in its file (sources/<kind>.c) and named
+ * nowhere else.  The references are WEAK, and that crosses a module wall
+ * on purpose: a weak undefined symbol does not pull its object out of
+ * libskillsfs.a, so skillsfs-mcp, which reads configurations through this
+ * table but builds no catalog, links no kind and none of libgit2, libcurl
+ * and libarchive (and what they load: OpenSSL, ICU, Kerberos...).  That
+ * measured, at N=10,000 (BENCHMARKS.md, skillsfs-mcp): peak RSS 17.3 ->
+ * 10.2 MiB, start 35 -> 15 ms.  Its ops are then NULL, and every caller
+ * of sfs_source_kind copes.  The programs that build catalogs (skillsfs,
+ * the tests, the perf tools) link every kind: shared/meson.build's
+ * skillsfs_dep asks the linker for each kind's ops by name (-u), from the
+ * same line of that file that adds the kind's source file.
+ */
+extern const struct sfs_source_ops sfs_source_git __attribute__((weak));
+extern const struct sfs_source_ops sfs_source_mcp __attribute__((weak));
+extern const struct sfs_source_ops sfs_source_wellknown __attribute__((weak));
+extern const struct sfs_source_ops sfs_source_dir __attribute__((weak));
 
 static bool has_prefix(const char *root, const char *p)
 {
@@ -49,20 +68,21 @@ static unsigned mcp_root_caps(const char *root)
 }
 
 static const struct sfs_source_form forms[] = {
-	{ .kind = "git", .prefix = "git+", .caps = GIT_CAPS,
+	{ .kind = "git", .ops = &sfs_source_git, .prefix = "git+", .caps = GIT_CAPS,
 	  .root_caps = git_root_caps, .lock = SFS_LOCK_COMMIT,
 	  .parse_url = sfs_source_git_url_parse },
-	{ .kind = "mcp", .prefix = "mcp+", .caps = MCP_CAPS,
+	{ .kind = "mcp", .ops = &sfs_source_mcp, .prefix = "mcp+", .caps = MCP_CAPS,
 	  .root_caps = mcp_root_caps, .lock = SFS_LOCK_SKILLS,
 	  .parse_url = sfs_source_mcp_url_parse },
-	{ .kind = "wellknown", .prefix = "https://", .prefix2 = "http://",
+	{ .kind = "wellknown", .ops = &sfs_source_wellknown,
+	  .prefix = "https://", .prefix2 = "http://",
 	  .caps = SFS_SOURCE_VERSIONED | SFS_SOURCE_READS_REMOTE |
 	          SFS_SOURCE_STOPPABLE | SFS_SOURCE_PUBLISHED |
 	          SFS_SOURCE_TOKEN,
 	  .lock = SFS_LOCK_SKILLS,
 	  .parse_url = sfs_source_wellknown_url_parse },
 	/* last: every root no prefix claims */
-	{ .kind = "folder", .caps = SFS_SOURCE_WATCHED,
+	{ .kind = "folder", .ops = &sfs_source_dir, .caps = SFS_SOURCE_WATCHED,
 	  .lock = SFS_LOCK_SKILLS },
 };
 
@@ -85,6 +105,11 @@ const struct sfs_source_form *sfs_source_form_named(const char *name)
 		if (strcmp(forms[i].kind, name) == 0)
 			return &forms[i];
 	return NULL;
+}
+
+const struct sfs_source_form *sfs_source_form_at(size_t i)
+{
+	return i < NFORMS ? &forms[i] : NULL;
 }
 
 bool sfs_source_is_url(const char *root)
