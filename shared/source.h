@@ -6,11 +6,11 @@
  * mount's reads need of it.
  *
  * A new kind of source: one file in shared/sources/ (<kind>.c) defining
- * its struct sfs_source_ops, its line in source.c's table of kinds (the
- * one place that names their operations), its form's line in
- * source_form.c, and its line in meson.build.  Nothing else tests a
- * kind: the rest asks the tables (sfs_source_kind, sfs_source_form,
- * sfs_source_caps).
+ * its struct sfs_source_ops, its line in source_form.c's table of kinds
+ * (the one place that names them: its form, its URL parser beside it,
+ * its operations by a weak reference), and its line in meson.build's
+ * source_kinds.  Nothing else tests a kind: the rest asks the table
+ * (sfs_source_kind, sfs_source_form, sfs_source_caps).
  */
 #ifndef SKILLSFS_SOURCE_H
 #define SKILLSFS_SOURCE_H
@@ -287,7 +287,7 @@ const struct sfs_source_ops *sfs_source_kind_at(size_t i);
 const struct sfs_source *sfs_catalog_source(const sfs_catalog *cat,
                                             size_t i);
 
-/* ---- source.c: the table of the kinds of source ------------------------ */
+/* ---- source.c: a root's source through its kind's operations ----------- */
 
 /* The source of a configured root (a folder's path, or a URL), for one
  * build of cfg (NULL for the docs folder's), in *out; `version` (or
