@@ -292,12 +292,13 @@ const struct sfs_source *sfs_catalog_source(const sfs_catalog *cat,
 /* The source of a configured root (a folder's path, or a URL), for one
  * build of cfg (NULL for the docs folder's), in *out; `version` (or
  * NULL) is what the previous build of the same root served
- * (ops->version), to serve again.  Returns 0 or
- * -ENOMEM; a root that cannot be read is reported by discover. */
+ * (ops->version), to serve again.  Returns 0, -ENOMEM, or -ENOSYS
+ * when the program does not link root's kind (skillsfs-mcp); a root that
+ * cannot be read is reported by discover. */
 int sfs_source_open(const struct sfs_config *cfg, const char *root,
                     const char *version, struct sfs_source *out);
 
-/* ---- the URLs of sources: sources/url.h; which kind, source_form.c ------ */
+/* ---- the URLs of sources: sources/url.h; parsed in source_form.c ------- */
 
 #include "sources/url.h"
 
