@@ -281,8 +281,7 @@ int sfs_source_wellknown_url_parse(const char *s, struct sfs_source_url *u,
 	return u->location ? 0 : -ENOMEM;
 }
 
-
-/* ---- the table of the kinds ------------------------------------------------ */
+/* ---- the table of the kinds ---------------------------------------------- */
 
 /* A remote's fetch waits on a server, which a stop can cut short; a
  * git+file:// root is read in place and answers at once. */
