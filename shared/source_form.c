@@ -44,25 +44,6 @@
 #include "source.h"
 #include "sources/url.h"
 
-/*
- * Each kind's operations, defined in its file (sources/<kind>.c) and named
- * nowhere else.  The references are WEAK, and that crosses a module wall
- * on purpose: a weak undefined symbol does not pull its object out of
- * libskillsfs.a, so skillsfs-mcp, which reads configurations through this
- * table but builds no catalog, links no kind and none of libgit2, libcurl
- * and libarchive (and what they load: OpenSSL, ICU, Kerberos...).  That
- * measured, at N=10,000 (BENCHMARKS.md, skillsfs-mcp): peak RSS 17.3 ->
- * 10.2 MiB, start 35 -> 15 ms.  Its ops are then NULL, and every caller
- * of sfs_source_kind copes.  The programs that build catalogs (skillsfs,
- * the tests, the perf tools) link every kind: shared/meson.build's
- * skillsfs_dep asks the linker for each kind's ops by name (-u), from the
- * same line of that file that adds the kind's source file.
- */
-extern const struct sfs_source_ops sfs_source_git __attribute__((weak));
-extern const struct sfs_source_ops sfs_source_mcp __attribute__((weak));
-extern const struct sfs_source_ops sfs_source_wellknown __attribute__((weak));
-extern const struct sfs_source_ops sfs_source_dir __attribute__((weak));
-
 static bool has_prefix(const char *s, const char *p)
 {
 	return s && p && strncmp(s, p, strlen(p)) == 0;
@@ -308,6 +289,25 @@ static unsigned mcp_root_caps(const char *root)
 		       SFS_SOURCE_COMMAND;
 	return MCP_CAPS;
 }
+
+/*
+ * Each kind's operations, defined in its file (sources/<kind>.c) and named
+ * nowhere else.  The references are WEAK, and that crosses a module wall
+ * on purpose: a weak undefined symbol does not pull its object out of
+ * libskillsfs.a, so skillsfs-mcp, which reads configurations through this
+ * table but builds no catalog, links no kind and none of libgit2, libcurl
+ * and libarchive (and what they load: OpenSSL, ICU, Kerberos...).  That
+ * measured, at N=10,000 (BENCHMARKS.md, skillsfs-mcp): peak RSS 17.3 ->
+ * 10.2 MiB, start 35 -> 15 ms.  Its ops are then NULL, and every caller
+ * of sfs_source_kind copes.  The programs that build catalogs (skillsfs,
+ * the tests, the perf tools) link every kind: shared/meson.build's
+ * skillsfs_dep asks the linker for each kind's ops by name (-u), from the
+ * same line of that file that adds the kind's source file.
+ */
+extern const struct sfs_source_ops sfs_source_git __attribute__((weak));
+extern const struct sfs_source_ops sfs_source_mcp __attribute__((weak));
+extern const struct sfs_source_ops sfs_source_wellknown __attribute__((weak));
+extern const struct sfs_source_ops sfs_source_dir __attribute__((weak));
 
 static const struct sfs_source_form forms[] = {
 	{ .kind = "git", .ops = &sfs_source_git, .prefix = "git+", .caps = GIT_CAPS,
