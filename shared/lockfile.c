@@ -93,7 +93,7 @@ int sfs_skill_digest(const struct sfs_skill *s, uint8_t out[32])
 
 /* The URL with its REF set to commit: the root a locked git source is
  * mounted by, so that its ref is never followed.  u is url parsed; the
- * first '#' starts its fragment (source_url.c).  NULL when out of
+ * first '#' starts its fragment (source_form.c).  NULL when out of
  * memory. */
 static char *pin_url(const char *url, const struct sfs_source_url *u,
                      const char *commit)

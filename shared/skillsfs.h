@@ -421,7 +421,7 @@ int sfs_source_listen(const struct sfs_config *cfg, const char *root,
                       void *arg, char *why, size_t wlen);
 /*
  * What the source a root names can do and needs, whatever its kind
- * (each kind's file says which it has, source.c finds the kind): the
+ * (its line in source_form.c's table of the kinds says which it has): the
  * daemon asks these and never which kind a root is.
  */
 enum sfs_source_cap {

@@ -1,10 +1,9 @@
 /*
- * source.c - the table of the kinds of source, the one place that names
- * their operations: a configured root is of the kind its form names
- * (source_form.c: the first whose prefix it starts with, git+... a
- * commit of a git repository, mcp+... an MCP server's skills), or a
- * folder.  A new kind of source adds its line to `kinds` and its form's
- * to source_form.c; everything else asks the tables.
+ * source.c - a root's source opened, updated and heard through its
+ * kind's operations: a configured root is of the kind its form names
+ * (source_form.c's table, the one place that names the kinds: the first
+ * whose prefix it starts with, git+... a commit of a git repository,
+ * mcp+... an MCP server's skills), or a folder.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,41 +15,35 @@
 #include "snapshot.h"
 #include "source.h"
 
-/* Each kind's ops, defined in its file (sources/<kind>.c) and named
- * nowhere else. */
-extern const struct sfs_source_ops sfs_source_git;
-extern const struct sfs_source_ops sfs_source_mcp;
-extern const struct sfs_source_ops sfs_source_wellknown;
-extern const struct sfs_source_ops sfs_source_dir;
-
-static const struct sfs_source_ops *const kinds[] = {
-	&sfs_source_git,
-	&sfs_source_mcp,
-	&sfs_source_wellknown,
-	&sfs_source_dir,   /* last: every root no prefix claims */
-};
-
-#define NKINDS (sizeof(kinds) / sizeof(*kinds))
-
 const struct sfs_source_ops *sfs_source_kind(const char *root)
 {
-	const struct sfs_source_ops *k =
-		sfs_source_kind_named(sfs_source_form(root)->kind);
-
-	return k ? k : &sfs_source_dir;
+	return sfs_source_form(root)->ops;
 }
 
 const struct sfs_source_ops *sfs_source_kind_named(const char *name)
 {
-	for (size_t i = 0; name && i < NKINDS; i++)
-		if (strcmp(kinds[i]->kind, name) == 0)
-			return kinds[i];
-	return NULL;
+	const struct sfs_source_form *f = sfs_source_form_named(name);
+
+	return f ? f->ops : NULL;
 }
 
 const struct sfs_source_ops *sfs_source_kind_at(size_t i)
 {
-	return i < NKINDS ? kinds[i] : NULL;
+	const struct sfs_source_form *f;
+
+	for (size_t j = 0; (f = sfs_source_form_at(j)); j++)
+		if (f->ops && i-- == 0)
+			return f->ops;
+	return NULL;
+}
+
+/* The error of asking a kind this program does not link (skillsfs-mcp
+ * builds no catalog), rather than a crash. */
+static int not_linked(const char *root, char *why, size_t wlen)
+{
+	snprintf(why, wlen, "%s: this program does not read sources of the "
+	         "kind %s", root, sfs_source_form(root)->kind);
+	return -ENOSYS;
 }
 
 /* cfg's note of the root (why its last update failed), or NULL. */
@@ -80,7 +73,7 @@ char *sfs_source_cache_entry(const char *root, const char *cache_dir)
 	char *path = NULL;
 	size_t n = cache_dir ? strlen(cache_dir) : 0;
 
-	if (!kind->cache_path || !n ||
+	if (!kind || !kind->cache_path || !n ||
 	    sfs_source_url_parse(root, &u, &why) < 0)
 		return NULL;
 	path = kind->cache_path(&u, cache_dir);
@@ -103,6 +96,8 @@ int sfs_source_open(const struct sfs_config *cfg, const char *root,
 	*out = (struct sfs_source){
 		.ops = kind, .root = root, .caps = sfs_source_caps(root),
 	};
+	if (!kind)
+		return -ENOSYS;   /* this program links no such kind */
 	if (!kind->open || !cfg)
 		return 0;   /* the docs folder's keeps nothing */
 	const struct sfs_source_options *o = root_options(cfg, root);
@@ -129,6 +124,8 @@ int sfs_source_update(const struct sfs_config *cfg, const char *root,
 	if (!ttl_ms)
 		ttl_ms = &ignored;
 	*ttl_ms = 0;
+	if (!kind)
+		return not_linked(root, why, wlen);
 	if (!kind->update)
 		return 0;
 	/* a trust policy judges every file of what it serves, and a
@@ -147,6 +144,8 @@ int sfs_source_listen(const struct sfs_config *cfg, const char *root,
 {
 	const struct sfs_source_ops *kind = sfs_source_kind(root);
 
+	if (!kind)
+		return not_linked(root, why, wlen);
 	if (!kind->listen || !(sfs_source_caps(root) & SFS_SOURCE_LISTENS)) {
 		snprintf(why, wlen, "%s: no notifications from this kind of "
 		         "source", root);

@@ -6,11 +6,11 @@
  * mount's reads need of it.
  *
  * A new kind of source: one file in shared/sources/ (<kind>.c) defining
- * its struct sfs_source_ops, its line in source.c's table of kinds (the
- * one place that names their operations), its form's line in
- * source_form.c, and its line in meson.build.  Nothing else tests a
- * kind: the rest asks the tables (sfs_source_kind, sfs_source_form,
- * sfs_source_caps).
+ * its struct sfs_source_ops, its line in source_form.c's table of kinds
+ * (the one place that names them: its form, its URL parser beside it,
+ * its operations by a weak reference), and its line in meson.build's
+ * source_kinds.  Nothing else tests a kind: the rest asks the table
+ * (sfs_source_kind, sfs_source_form, sfs_source_caps).
  */
 #ifndef SKILLSFS_SOURCE_H
 #define SKILLSFS_SOURCE_H
@@ -125,12 +125,17 @@ void sfs_source_owned_free(struct sfs_source_owned *o);
  * may read through it.
  */
 /* What a root's text tells of its kind: its prefix, capabilities, lock
- * policy and URL syntax.  The forms (source_form.c) are apart from the
- * kinds' operations (sfs_source_ops, source.c's table), so that a
+ * policy and URL syntax, and its operations.  One line per kind, in
+ * source_form.c's table; it names the operations weakly, so that a
  * program that only reads a configuration, skillsfs-mcp, links none of
- * the kinds nor what they use (libgit2, libcurl, libarchive). */
+ * the kinds nor what they use (libgit2, libcurl, libarchive): there ops
+ * is NULL. */
+struct sfs_source_ops;
 struct sfs_source_form {
 	const char *kind;     /* status.json's name, as sfs_source_ops.kind */
+	/* The kind's operations (sources/<kind>.c), NULL in a program that
+	 * does not link them. */
+	const struct sfs_source_ops *ops;
 	/* What a root of the kind starts with ("git+"); NULL for the folder,
 	 * which is every root no other kind claims. */
 	const char *prefix;
@@ -152,6 +157,8 @@ struct sfs_source_form {
 const struct sfs_source_form *sfs_source_form(const char *root);
 /* The form of the kind status.json calls `name`, or NULL. */
 const struct sfs_source_form *sfs_source_form_named(const char *name);
+/* The i-th line of the table, or NULL past its end. */
+const struct sfs_source_form *sfs_source_form_at(size_t i);
 
 struct sfs_source_ops {
 	const char *kind;     /* status.json's name: "folder", "git" */
@@ -265,11 +272,14 @@ struct sfs_source {
 /* Whether root names a source by a URL (git+..., mcp+...) rather than a
  * folder. */
 bool sfs_source_is_url(const char *root);
-/* The kind of source root names (the folder's when no prefix matches);
- * the kind status.json calls `name`, or NULL. */
+/* The operations of the kind root is of (the folder's when no prefix
+ * matches); of the kind status.json calls `name`.  NULL when the program
+ * does not link that kind (skillsfs-mcp links none) or, by name, for no
+ * kind. */
 const struct sfs_source_ops *sfs_source_kind(const char *root);
 const struct sfs_source_ops *sfs_source_kind_named(const char *name);
-/* The i-th kind of source.c's table, or NULL past its end. */
+/* The i-th kind the program links, in the table's order, or NULL past
+ * the last. */
 const struct sfs_source_ops *sfs_source_kind_at(size_t i);
 
 /* The source of root i of the catalog; i == sfs_catalog_nroots() is the
@@ -277,17 +287,18 @@ const struct sfs_source_ops *sfs_source_kind_at(size_t i);
 const struct sfs_source *sfs_catalog_source(const sfs_catalog *cat,
                                             size_t i);
 
-/* ---- source.c: the table of the kinds of source ------------------------ */
+/* ---- source.c: a root's source through its kind's operations ----------- */
 
 /* The source of a configured root (a folder's path, or a URL), for one
  * build of cfg (NULL for the docs folder's), in *out; `version` (or
  * NULL) is what the previous build of the same root served
- * (ops->version), to serve again.  Returns 0 or
- * -ENOMEM; a root that cannot be read is reported by discover. */
+ * (ops->version), to serve again.  Returns 0, -ENOMEM, or -ENOSYS
+ * when the program does not link root's kind (skillsfs-mcp); a root that
+ * cannot be read is reported by discover. */
 int sfs_source_open(const struct sfs_config *cfg, const char *root,
                     const char *version, struct sfs_source *out);
 
-/* ---- the URLs of sources: sources/url.h; which kind, source_form.c ------ */
+/* ---- the URLs of sources: sources/url.h; parsed in source_form.c ------- */
 
 #include "sources/url.h"
 

@@ -1,7 +1,7 @@
 /*
- * url.h - the URLs of the sources that are not folders (url.c): git's and
- * an MCP server's and a website's forms, parsed into one struct; which
- * kind a URL is of source_form.c says (sfs_source_url_parse).
+ * url.h - the URLs of the sources that are not folders: git's, an MCP
+ * server's and a website's forms, parsed into one struct.  The parsers
+ * and which kind a URL is of (sfs_source_url_parse): source_form.c.
  */
 #ifndef SKILLSFS_SOURCES_URL_H
 #define SKILLSFS_SOURCES_URL_H
@@ -38,7 +38,7 @@ bool sfs_source_stdio_name_valid(const char *name);
 /* Whether s is 40 hex digits, a full commit id. */
 bool sfs_source_is_commit_id(const char *s);
 
-/* The parse_url of git, of MCP servers and of websites (sources/url.c). */
+/* The parse_url of git, of MCP servers and of websites (source_form.c). */
 int sfs_source_git_url_parse(const char *s, struct sfs_source_url *u,
                              const char **why);
 int sfs_source_mcp_url_parse(const char *s, struct sfs_source_url *u,

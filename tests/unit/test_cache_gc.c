@@ -2,7 +2,7 @@
  * test_cache_gc.c - the collection of the cache folder (shared/cache_gc.c)
  * finds its entries where the kinds of source say they keep state
  * (sfs_source_ops.cache_places), whatever the kinds are: one entry is
- * made in every place of every kind of source.c's table, by its group,
+ * made in every place of every kind of source_form.c's table, by its group,
  * and each must be surveyed under its name and no other; the verified
  * files a folder of listings names are kept as named.  Prints TAP.
  */

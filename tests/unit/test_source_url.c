@@ -1,5 +1,5 @@
 /*
- * test_source_url.c - the URLs of sources (shared/source_url.c): every
+ * test_source_url.c - the URLs of sources (shared/source_form.c): every
  * form, what each part becomes, and a clear reason for every URL that
  * cannot be used.  Prints TAP.
  */
