@@ -620,11 +620,7 @@ DIR *sfs_dir_read(int dfd)
 	return dir;
 }
 
-/* Calls each(dfd, name, st, arg) for every entry of the folder dfd but
- * . and .., stopping at the first non-zero answer. */
-static int each_entry(int dfd, int (*each)(int, const char *,
-                                           const struct stat *, void *),
-                      void *arg)
+int sfs_dir_each(int dfd, sfs_dir_each_fn *each, void *arg)
 {
 	DIR *dir = sfs_dir_read(dfd);
 	struct dirent *de;
@@ -675,7 +671,7 @@ static int add_size(int dfd, const char *name, const struct stat *st,
 	} else if (S_ISDIR(st->st_mode)) {
 		int fd = open_child_dir(dfd, name, st);
 		if (fd >= 0) {
-			each_entry(fd, add_size, total);
+			sfs_dir_each(fd, add_size, total);
 			close(fd);
 		}
 	}
@@ -701,7 +697,7 @@ static int remove_entry(int dfd, const char *name, const struct stat *st,
 		int fd = open_child_dir(dfd, name, st);
 		if (fd < 0)
 			return fd;
-		int rc = each_entry(fd, remove_entry, NULL);
+		int rc = sfs_dir_each(fd, remove_entry, NULL);
 		close(fd);
 		if (rc < 0)
 			return rc;

@@ -18,6 +18,7 @@
 #define SFS_TRUST_H
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -53,6 +54,14 @@ int sfs_trust_dir_open(const char *path, bool create, char *why, size_t wlen);
 /* The folder dfd, to be read from its start (a dup would share dfd's
  * offset, left where the last reading ended), or NULL with errno. */
 DIR *sfs_dir_read(int dfd);
+
+/* Calls each(dfd, name, st, arg) for every entry of the folder dfd but
+ * . and .. (st: its lstat; an entry gone meanwhile is passed over),
+ * stopping at the first non-zero answer: 0, that answer, or -errno when
+ * dfd cannot be read. */
+typedef int sfs_dir_each_fn(int dfd, const char *name, const struct stat *st,
+                            void *arg);
+int sfs_dir_each(int dfd, sfs_dir_each_fn *each, void *arg);
 
 /* sfs_trust_dir_open(cache_dir, true), closed: 0 when the cache folder
  * may be used, else why not. */

@@ -97,36 +97,19 @@ int sfs_mcp_current_hex(const char *state, char hex[HEX_LEN + 1])
 	return rc;
 }
 
-/* Calls each(arg, dfd, name) for each entry of the folder dfd but "."
- * and "..", until one returns other than 0: 0, what it returned, or
- * -errno when dfd cannot be read. */
-static int each_entry(int dfd, int (*each)(void *, int, const char *),
-                      void *arg)
-{
-	DIR *dir = sfs_dir_read(dfd);
-	struct dirent *de;
-	int rc = 0;
-
-	if (!dir)
-		return -errno;
-	while (rc == 0 && (de = readdir(dir)))
-		if (strcmp(de->d_name, ".") != 0 && strcmp(de->d_name, "..") != 0)
-			rc = each(arg, dfd, de->d_name);
-	closedir(dir);
-	return rc;
-}
-
 struct named_walk {
 	const char *prefix, *suffix;
 	sfs_mcp_each_fn *each;
 	void *arg;
 };
 
-static int each_if_named(void *arg, int dfd, const char *name)
+static int each_if_named(int dfd, const char *name, const struct stat *st,
+                         void *arg)
 {
 	const struct named_walk *w = arg;
 	uint8_t sum[32];
 
+	(void)st;
 	return named(name, w->prefix, w->suffix, sum) ?
 	       w->each(w->arg, dfd, name, sum) : 0;
 }
@@ -136,7 +119,7 @@ int sfs_mcp_each_named(int dfd, const char *prefix, const char *suffix,
 {
 	struct named_walk w = { prefix, suffix, each, arg };
 
-	return each_entry(dfd, each_if_named, &w);
+	return sfs_dir_each(dfd, each_if_named, &w);
 }
 
 /* Removes a listing that keep (hex names, NULL or "" for none) does not
@@ -199,9 +182,10 @@ static int prune_mismatch(void *arg, int dfd, const char *name,
 }
 
 /* Adds the digests that every server folder of mcp/ (dfd) names. */
-static int mark_server(void *arg, int mcp, const char *name)
+static int mark_server(int mcp, const char *name, const struct stat *st,
+                       void *arg)
 {
-	if (name[0] == '.' || strcmp(name, "blobs") == 0)
+	if (name[0] == '.' || strcmp(name, "blobs") == 0 || !S_ISDIR(st->st_mode))
 		return 0;
 	int dfd = openat(mcp, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC |
 	                            O_NOFOLLOW);
@@ -214,20 +198,19 @@ static int mark_server(void *arg, int mcp, const char *name)
 
 static int mark_every_server(int mcp, struct digests *set)
 {
-	return each_entry(mcp, mark_server, set);
+	return sfs_dir_each(mcp, mark_server, set);
 }
 
 /* Removes a file of blobs/ that no digest of the set arg (sorted) names,
  * once BLOB_GRACE_S old; a temporary left by a fetch that died, too. */
-static int sweep_blob(void *arg, int dfd, const char *name)
+static int sweep_blob(int dfd, const char *name, const struct stat *st,
+                      void *arg)
 {
 	const struct digests *set = arg;
 	uint8_t sum[32];
-	struct stat st;
 
 	if (name[0] == '.' ||
-	    fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-	    S_ISDIR(st.st_mode) || st.st_mtime > time(NULL) - BLOB_GRACE_S)
+	    S_ISDIR(st->st_mode) || st->st_mtime > time(NULL) - BLOB_GRACE_S)
 		return 0;
 	if (!named(name, "", "", sum) ||
 	    !bsearch(sum, set->v, set->n, sizeof(*set->v), cmp_digest))
@@ -242,7 +225,7 @@ static void sweep_blobs(int mcp, const struct digests *set)
 	                               O_NOFOLLOW);
 
 	if (dfd >= 0) {
-		each_entry(dfd, sweep_blob, (void *)set);
+		sfs_dir_each(dfd, sweep_blob, (void *)set);
 		close(dfd);
 	}
 }
