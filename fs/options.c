@@ -89,6 +89,29 @@ static void print_table(FILE *out)
 		print_row(out, sfs_opt_row(id));
 }
 
+/* --source URL: what each kind of source named by a URL says of its roots
+ * (source_form.c's table), so that a kind's help comes with its line. */
+static void print_sources(FILE *out)
+{
+	char help[2048];
+	size_t n = (size_t)snprintf(help, sizeof(help), "skills from elsewhere "
+	                            "(repeatable; ordered with --skills-dir):");
+	const struct sfs_source_form *f;
+	const char *sep = "";
+
+	for (size_t i = 0; (f = sfs_source_form_at(i)) && n < sizeof(help);
+	     i++) {
+		if (!f->help)
+			continue;
+		n += (size_t)snprintf(help + n, sizeof(help) - n, "%s %s", sep,
+		                      f->help);
+		sep = "; or";
+	}
+	int col = fprintf(out, "    --source URL");
+	fprintf(out, "%*s", HELP_INDENT - col, "");
+	print_wrapped(out, help, HELP_INDENT);
+}
+
 void options_usage(FILE *out, const char *prog)
 {
 	fprintf(out,
@@ -111,23 +134,10 @@ void options_usage(FILE *out, const char *prog)
 "                           $SKILLSFS_SKILLS_DIRS (colon-separated), else\n"
 "                           the standard skill folders of agents that\n"
 "                           exist: ~/.agents/skills, ~/.claude/skills,\n"
-"                           ./.agents/skills, ... (see skillsfs(1))\n"
-"    --source URL           skills from elsewhere (repeatable; ordered\n"
-"                           with --skills-dir): a git repository,\n"
-"                           git+file:///PATH[#REF][:SUBDIR] read in place,\n"
-"                           git+https://HOST/PATH[#REF][:SUBDIR] (or\n"
-"                           git+ssh://, git+http://) fetched into the cache;\n"
-"                           REF a branch, tag or full commit id (default\n"
-"                           HEAD), a branch or tag followed every\n"
-"                           fetch_interval and on kill -HUP; or\n"
-"                           mcp+https://HOST/PATH: an MCP server's skills\n"
-"                           (SEP-2640), each file verified by its sha256\n"
-"                           (one run over stdio is a --config sources:\n"
-"                           entry with command:, skillsfs(5)); or\n"
-"                           https://HOST[/BASE] (or http://): the skills\n"
-"                           a website lists in BASE/.well-known/\n"
-"                           agent-skills/index.json, each file verified\n"
-"                           by its sha256\n"
+"                           ./.agents/skills, ... (see skillsfs(1))\n",
+	        prog, prog, prog, prog, prog, prog, prog);
+	print_sources(out);
+	fputs(
 "    --lock FILE            mount exactly what a lockfile names (written by\n"
 "                           skillsfs lock MOUNTPOINT): its sources in its\n"
 "                           order, each git source at its locked commit,\n"
@@ -143,7 +153,7 @@ void options_usage(FILE *out, const char *prog)
 "    -h, --help             print this help\n"
 "    -V, --version          print the version\n"
 "\n"
-"skillsfs -o options:\n", prog, prog, prog, prog, prog, prog, prog);
+"skillsfs -o options:\n", out);
 	print_table(out);
 	fputs(
 "\n"

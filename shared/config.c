@@ -561,8 +561,8 @@ static int check_entry(struct cfg_ctx *c, const yaml_node_t *item,
 		            "command: sources only");
 	if (e->token_file &&
 	    (!e->url || !(sfs_source_caps(e->url) & SFS_SOURCE_TOKEN)))
-		return fail(c, item, key, "token_file is for mcp+https:// "
-		            "sources only");
+		return fail(c, item, key, "token_file is for a source that "
+		            "takes a bearer token (mcp+https://, ...) only");
 	if (e->verify &&
 	    (!e->url || !(sfs_source_caps(e->url) & SFS_SOURCE_SIGNED)))
 		return fail(c, item, key, "verify is for git sources only (an "

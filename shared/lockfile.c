@@ -127,8 +127,8 @@ static int set_git(struct sfs_lock_source *src, const char *url,
 	if (rc < 0)
 		return rc;
 	if (sfs_source_form(url)->lock != SFS_LOCK_COMMIT) {
-		*why = "an MCP server has no commit: it is pinned by the "
-		       "digests of its skills";
+		*why = "a source of this kind has no commit: it is pinned "
+		       "by the digests of its skills";
 		*commit_wrong = true;
 		rc = -EINVAL;
 	} else if (u.ref && sfs_source_is_commit_id(u.ref) &&
@@ -329,7 +329,8 @@ static int take_git(struct reader *r, const cJSON *o, const char *url,
 	if (cJSON_GetObjectItemCaseSensitive(o, KEY_SKILLS))
 		return fail(r, KEY_SKILLS, NULL, "a git source is pinned by its "
 		            "commit; skills is for a folder (path) or a source "
-		            "pinned by its skills (an mcp+ or https:// url)");
+		            "pinned by its skills (a url of such a kind: "
+		            "mcp+...)");
 	int rc = member(r, o, KEY_COMMIT, cJSON_IsString, "a git source needs "
 	                "the full commit id it served", "a full commit id (40 "
 	                "hex digits)", &commit);
@@ -446,9 +447,9 @@ static int take_mcp(struct reader *r, const cJSON *o, const char *url,
                     struct sfs_lock_source *src)
 {
 	if (cJSON_GetObjectItemCaseSensitive(o, KEY_COMMIT))
-		return fail(r, KEY_COMMIT, NULL, "this source (an MCP server, a "
-		            "website's index) has no commit: it is pinned by "
-		            "the digests of the skills it served (skills)");
+		return fail(r, KEY_COMMIT, NULL, "this source has no commit: "
+		            "a source of its kind is pinned by the digests of "
+		            "the skills it served (skills)");
 	src->root = strdup(url);
 	if (!src->root)
 		return no_memory(r);

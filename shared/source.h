@@ -150,6 +150,9 @@ struct sfs_source_form {
 	 * kind that is not named by a URL. */
 	int (*parse_url)(const char *s, struct sfs_source_url *u,
 	                 const char **why);
+	/* What --source URL says of a root of the kind (skillsfs --help):
+	 * its URLs and what they bring; NULL for the folder. */
+	const char *help;
 };
 
 /* The form of the kind root is of (the folder's when no prefix

@@ -11,29 +11,11 @@
  * libarchive and theirs (OpenSSL, ICU, Kerberos, ...), most of its
  * resident memory.
  *
- * The URLs that name a source other than a folder:
- *
- *   git+file:///ABS/PATH[#[REF][:SUBDIR]]
- *   git+https://HOST/PATH[#...], git+ssh://[USER@]HOST/PATH[#...]
- *   git+http://HOST/PATH[#...] (no TLS: a server on a trusted network;
- *   what it sends is still checked against the object ids it names)
- *
- *   mcp+https://HOST[:PORT]/PATH, mcp+http://HOST[:PORT]/PATH
- *   (an MCP server's Streamable HTTP endpoint; no fragment)
- *   mcp+stdio:NAME (an MCP server the config file runs as a command: the
- *   URL only names it; its command comes with the root's options)
- *
- *   https://HOST[/BASE], http://HOST[/BASE] (a website's well-known
- *   skills index; no query, no fragment)
- *
- * REF is a branch, a tag or a full commit id (none: the repository's
- * HEAD); SUBDIR a folder of the commit's tree.  A git ref name cannot hold
- * ':' (git-check-ref-format), so the first ':' of the fragment ends REF.
- * Nothing is decoded: the path is taken as written.
- *
- * Each parser is its kind's parse_url (source.h); sfs_source_url_parse
- * asks the kind the URL's prefix names.  A root that no kind claims is a
- * folder.
+ * Each kind named by a URL has its section below: the syntax it takes
+ * and its parser, the kind's parse_url (source.h), which says where the
+ * source is read from (url.h: in place, over the network, a command) and
+ * names no kind; sfs_source_url_parse asks the kind the URL's prefix
+ * names, and sets the form.  A root that no kind claims is a folder.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -49,9 +31,14 @@ static bool has_prefix(const char *s, const char *p)
 	return s && p && strncmp(s, p, strlen(p)) == 0;
 }
 
-/* ---- the URLs of the kinds named by one ---------------------------------- */
+/* ---- mcp+: an MCP server --------------------------------------------------
+ *
+ *   mcp+https://HOST[:PORT]/PATH, mcp+http://HOST[:PORT]/PATH
+ *   (an MCP server's Streamable HTTP endpoint; no fragment)
+ *   mcp+stdio:NAME (an MCP server the config file runs as a command: the
+ *   URL only names it; its command comes with the root's options)
+ */
 
-#define GIT_PREFIX "git+"
 #define MCP_PREFIX "mcp+"
 #define STDIO_PREFIX "stdio:"
 
@@ -71,7 +58,7 @@ static int take_stdio(const char *rest, struct sfs_source_url *u,
 		*why = "mcp+stdio:NAME needs a NAME of 1-64 of [a-z0-9._-]";
 		return -EINVAL;
 	}
-	u->kind = SFS_URL_MCP_STDIO;
+	u->where = SFS_URL_COMMAND;
 	u->location = strdup(rest);
 	return u->location ? 0 : -ENOMEM;
 }
@@ -101,10 +88,35 @@ static int take_mcp(const char *s, struct sfs_source_url *u,
 		*why = "an MCP server's URL has no fragment (#) and no spaces";
 		return -EINVAL;
 	}
-	u->kind = SFS_URL_MCP;
+	u->where = SFS_URL_REMOTE;
 	u->location = strdup(rest);
 	return u->location ? 0 : -ENOMEM;
 }
+
+static int mcp_url_parse(const char *s, struct sfs_source_url *u,
+                         const char **why)
+{
+	int rc = take_mcp(s, u, why);
+
+	if (rc < 0)
+		sfs_source_url_free(u);
+	return rc;
+}
+
+/* ---- git+: a commit of a git repository -----------------------------------
+ *
+ *   git+file:///ABS/PATH[#[REF][:SUBDIR]]
+ *   git+https://HOST/PATH[#...], git+ssh://[USER@]HOST/PATH[#...]
+ *   git+http://HOST/PATH[#...] (no TLS: a server on a trusted network;
+ *   what it sends is still checked against the object ids it names)
+ *
+ * REF is a branch, a tag or a full commit id (none: the repository's
+ * HEAD); SUBDIR a folder of the commit's tree.  A git ref name cannot hold
+ * ':' (git-check-ref-format), so the first ':' of the fragment ends REF.
+ * Nothing is decoded: the path is taken as written.
+ */
+
+#define GIT_PREFIX "git+"
 
 /* Whether s is a full commit id: 40 hex digits (SHA-1). */
 bool sfs_source_is_commit_id(const char *s)
@@ -185,7 +197,7 @@ static int take_location(const char *s, size_t len, struct sfs_source_url *u,
 	const char *rest = s + strlen(GIT_PREFIX);
 
 	if (strncmp(rest, "file://", 7) == 0) {
-		u->kind = SFS_URL_GIT_FILE;
+		u->where = SFS_URL_LOCAL;
 		rest += 7;
 		if (rest[0] != '/' || rest == s + len) {
 			*why = "git+file:// needs an absolute path "
@@ -203,7 +215,7 @@ static int take_location(const char *s, size_t len, struct sfs_source_url *u,
 			*why = "the URL names no host";
 			return -EINVAL;
 		}
-		u->kind = SFS_URL_GIT_REMOTE;
+		u->where = SFS_URL_REMOTE;
 		u->location = strndup(rest, len - (size_t)(rest - s));
 		return u->location ? 0 : -ENOMEM;
 	}
@@ -213,18 +225,8 @@ static int take_location(const char *s, size_t len, struct sfs_source_url *u,
 	return -EINVAL;
 }
 
-int sfs_source_mcp_url_parse(const char *s, struct sfs_source_url *u,
-                             const char **why)
-{
-	int rc = take_mcp(s, u, why);
-
-	if (rc < 0)
-		sfs_source_url_free(u);
-	return rc;
-}
-
-int sfs_source_git_url_parse(const char *s, struct sfs_source_url *u,
-                             const char **why)
+static int git_url_parse(const char *s, struct sfs_source_url *u,
+                         const char **why)
 {
 	const char *hash = strchr(s, '#');
 	size_t len = hash ? (size_t)(hash - s) : strlen(s);
@@ -237,10 +239,13 @@ int sfs_source_git_url_parse(const char *s, struct sfs_source_url *u,
 	return rc;
 }
 
-/* A website's well-known skills index: https://HOST[/BASE], or
- * http://; the location is the URL without its trailing slashes. */
-int sfs_source_wellknown_url_parse(const char *s, struct sfs_source_url *u,
-                                   const char **why)
+/* ---- https://: a website's well-known skills index -------------------------
+ *
+ *   https://HOST[/BASE], http://HOST[/BASE] (no query, no fragment); the
+ *   location is the URL without its trailing slashes.
+ */
+static int wellknown_url_parse(const char *s, struct sfs_source_url *u,
+                               const char **why)
 {
 	size_t n = strncmp(s, "https://", 8) == 0 ? 8 : strlen("http://");
 	size_t len = strlen(s);
@@ -257,7 +262,7 @@ int sfs_source_wellknown_url_parse(const char *s, struct sfs_source_url *u,
 	}
 	while (len > n && s[len - 1] == '/')
 		len--;
-	u->kind = SFS_URL_WELLKNOWN;
+	u->where = SFS_URL_REMOTE;
 	u->location = strndup(s, len);
 	return u->location ? 0 : -ENOMEM;
 }
@@ -312,17 +317,28 @@ extern const struct sfs_source_ops sfs_source_dir __attribute__((weak));
 static const struct sfs_source_form forms[] = {
 	{ .kind = "git", .ops = &sfs_source_git, .prefix = "git+", .caps = GIT_CAPS,
 	  .root_caps = git_root_caps, .lock = SFS_LOCK_COMMIT,
-	  .parse_url = sfs_source_git_url_parse },
+	  .parse_url = git_url_parse,
+	  .help = "a git repository, git+file:///PATH[#REF][:SUBDIR] read "
+	          "in place, git+https://HOST/PATH[#REF][:SUBDIR] (or "
+	          "git+ssh://, git+http://) fetched into the cache; REF a "
+	          "branch, tag or full commit id (default HEAD), a branch or "
+	          "tag followed every fetch_interval and on kill -HUP" },
 	{ .kind = "mcp", .ops = &sfs_source_mcp, .prefix = "mcp+", .caps = MCP_CAPS,
 	  .root_caps = mcp_root_caps, .lock = SFS_LOCK_SKILLS,
-	  .parse_url = sfs_source_mcp_url_parse },
+	  .parse_url = mcp_url_parse,
+	  .help = "mcp+https://HOST/PATH: an MCP server's skills (SEP-2640), "
+	          "each file verified by its sha256 (one run over stdio is a "
+	          "--config sources: entry with command:, skillsfs(5))" },
 	{ .kind = "wellknown", .ops = &sfs_source_wellknown,
 	  .prefix = "https://", .prefix2 = "http://",
 	  .caps = SFS_SOURCE_VERSIONED | SFS_SOURCE_READS_REMOTE |
 	          SFS_SOURCE_STOPPABLE | SFS_SOURCE_PUBLISHED |
 	          SFS_SOURCE_TOKEN,
 	  .lock = SFS_LOCK_SKILLS,
-	  .parse_url = sfs_source_wellknown_url_parse },
+	  .parse_url = wellknown_url_parse,
+	  .help = "https://HOST[/BASE] (or http://): the skills a website "
+	          "lists in BASE/.well-known/agent-skills/index.json, each "
+	          "file verified by its sha256" },
 	/* last: every root no prefix claims */
 	{ .kind = "folder", .ops = &sfs_source_dir, .caps = SFS_SOURCE_WATCHED,
 	  .lock = SFS_LOCK_SKILLS },
@@ -382,7 +398,10 @@ int sfs_source_url_parse(const char *s, struct sfs_source_url *u,
 		       "http://HOST[/BASE])";
 		return -EINVAL;
 	}
-	return f->parse_url(s, u, why);
+	int rc = f->parse_url(s, u, why);
+	if (rc == 0)
+		u->form = f;
+	return rc;
 }
 
 int sfs_source_url_parse_why(const char *s, struct sfs_source_url *u,

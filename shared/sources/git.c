@@ -655,7 +655,7 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
 	if (rc < 0)
 		return report(s, g->own.url, "%s", why);
 	pthread_mutex_lock(&g->lock);
-	rc = u.kind == SFS_URL_GIT_REMOTE ? resolve_clone(g, s, &u)
+	rc = u.where == SFS_URL_REMOTE ? resolve_clone(g, s, &u)
 	                                  : resolve(g, s, &u);
 	if (rc == 0 && g->ready && !g->digests) {
 		g->digests = sfs_git_digests_open(g->own.cache_dir);
@@ -1373,7 +1373,7 @@ static int update(const char *root, const struct sfs_source_options *opts,
 /* A remote root's clone; a git+file:// root is read in place. */
 static char *cache_path(const struct sfs_source_url *u, const char *cache_dir)
 {
-	return u->kind == SFS_URL_GIT_REMOTE ?
+	return u->where == SFS_URL_REMOTE ?
 	       sfs_git_clone_path(cache_dir, u->location) : NULL;
 }
 

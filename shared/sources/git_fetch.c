@@ -727,7 +727,7 @@ int sfs_source_git_update(const char *root, const char *cache_dir,
 		snprintf(why, wlen, "cannot start libgit2");
 		return -ENOMEM;
 	}
-	if (u.kind == SFS_URL_GIT_FILE) {
+	if (u.where == SFS_URL_LOCAL) {
 		rc = update_local(&u, commit, clen, why, wlen);
 		if (rc == 0)
 			rc = check_pinned(&u, u.location, opts, why, wlen);

@@ -565,7 +565,7 @@ int sfs_source_mcp_listen(const char *root,
 	if (rc < 0)
 		return rc;
 	struct sfs_mcp_client *c = NULL;
-	if (u.kind == SFS_URL_MCP_STDIO) {
+	if (u.where == SFS_URL_COMMAND) {
 		/* a server run for each fetch: none runs between them to
 		 * listen to */
 		snprintf(why, wlen, "%s is run for each fetch, and listened "

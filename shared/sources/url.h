@@ -1,32 +1,35 @@
 /*
- * url.h - the URLs of the sources that are not folders: git's, an MCP
- * server's and a website's forms, parsed into one struct.  The parsers
- * and which kind a URL is of (sfs_source_url_parse): source_form.c.
+ * url.h - the URLs of the sources that are not folders, parsed into one
+ * struct that names no kind: the form of its kind and where it is read
+ * from.  The parsers, each its kind's parse_url, and which kind a URL is
+ * of (sfs_source_url_parse): source_form.c.
  */
 #ifndef SKILLSFS_SOURCES_URL_H
 #define SKILLSFS_SOURCES_URL_H
 
 #include <stdbool.h>
 
-enum sfs_url_kind {
-	SFS_URL_GIT_FILE = 1,   /* git+file:///ABS/PATH: read in place */
-	SFS_URL_GIT_REMOTE,     /* git+https://, git+http://, git+ssh://:
-	                           fetched into a clone (source_git_fetch.c) */
-	SFS_URL_MCP,            /* mcp+https://, mcp+http://: an MCP server
-	                           with the Skills extension (source_mcp.c) */
-	SFS_URL_MCP_STDIO,      /* mcp+stdio:NAME: the same, a command the
-	                           config file runs (location "stdio:NAME") */
-	SFS_URL_WELLKNOWN,      /* https://HOST[/BASE], http://...: a
-	                           website's well-known skills index
-	                           (sources/wellknown.c; location: the URL
-	                           without a trailing '/') */
+struct sfs_source_form;
+
+/* Where a source named by a URL is read from: what its kind's code tells
+ * apart (a git repository read in place from a remote one fetched into a
+ * clone, an MCP server reached over HTTP from one run as a command).  The
+ * kind itself is the form's (sfs_source_form). */
+enum sfs_url_where {
+	SFS_URL_LOCAL = 1,   /* read in place (git+file:///ABS/PATH) */
+	SFS_URL_REMOTE,      /* over the network (git+https://,
+	                        mcp+https://, ...) */
+	SFS_URL_COMMAND,     /* a command the config file runs
+	                        (mcp+stdio:NAME) */
 };
 
-/* git+file:///ABS/PATH[#[REF][:SUBDIR]], and the remote forms. */
+/* A source's URL, parsed by its kind's parse_url (source_form.c). */
 struct sfs_source_url {
-	enum sfs_url_kind kind;
-	char *location;   /* file: the absolute path; remote: the URL
-	                     without "git+" ("mcp+") and the fragment */
+	const struct sfs_source_form *form;   /* its kind's */
+	enum sfs_url_where where;
+	char *location;   /* local: the absolute path; remote: the URL
+	                     without the kind's prefix ("git+", "mcp+") and
+	                     the fragment; command: "stdio:NAME" */
 	char *ref;        /* branch, tag or full commit id; NULL: HEAD */
 	char *subdir;     /* cleaned, relative; NULL: the whole tree */
 };
@@ -37,13 +40,5 @@ void sfs_source_url_free(struct sfs_source_url *u);
 bool sfs_source_stdio_name_valid(const char *name);
 /* Whether s is 40 hex digits, a full commit id. */
 bool sfs_source_is_commit_id(const char *s);
-
-/* The parse_url of git, of MCP servers and of websites (source_form.c). */
-int sfs_source_git_url_parse(const char *s, struct sfs_source_url *u,
-                             const char **why);
-int sfs_source_mcp_url_parse(const char *s, struct sfs_source_url *u,
-                             const char **why);
-int sfs_source_wellknown_url_parse(const char *s, struct sfs_source_url *u,
-                                   const char **why);
 
 #endif

@@ -190,7 +190,7 @@ static void test_sources(void)
 	        2, "sources", "verify is for git sources only");
 	refused("a token for a git source",
 	        "sources:\n  - url: git+file:///x\n    token_file: t\n", 2,
-	        "sources", "mcp+https:// sources only");
+	        "sources", "token_file is for a source that takes a bearer token");
 	refused("an empty token_file",
 	        "sources:\n  - url: mcp+https://h/mcp\n    token_file: ''\n",
 	        3, "sources.token_file", "a file path");
@@ -301,7 +301,7 @@ static void test_stdio_sources(void)
 	        "    args: [x]\n", 2, "sources", "command: sources only");
 	refused("a token for a command",
 	        "sources:\n  - command: sh\n    token_file: t\n", 2,
-	        "sources", "mcp+https:// sources only");
+	        "sources", "token_file is for a source that takes a bearer token");
 	refused("mcp+stdio: as a url",
 	        "sources:\n  - url: mcp+stdio:sh\n", 2, "sources.url",
 	        "given by command:");

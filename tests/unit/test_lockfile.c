@@ -344,7 +344,7 @@ static void test_malformed(void)
 	    "skills");
 	bad(V1 "{\"url\":\"" MCP "\",\"commit\":\"" COMMIT
 	    "\",\"skills\":{}}]}", "/h", "sources[0].commit",
-	    "this source (an MCP server, a website's index) has no commit");
+	    "this source has no commit: a source of its kind is pinned");
 	bad(V1 "{\"url\":\"" MCP "\"}]}", "/h", "sources[0].skills",
 	    "missing: an MCP server names the skills it served");
 	bad(V1 "{\"url\":\"" MCP "\",\"skills\":[]}]}", "/h",

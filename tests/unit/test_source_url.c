@@ -15,18 +15,21 @@ static bool same(const char *a, const char *b)
 	return a == b || (a && b && strcmp(a, b) == 0);
 }
 
-/* Parses url and checks every part of it. */
-static void good(const char *url, enum sfs_url_kind kind,
+/* Parses url and checks every part of it: its kind's form, where it is
+ * read from, and what it names. */
+static void good(const char *url, const char *kind, enum sfs_url_where where,
                  const char *location, const char *ref, const char *subdir)
 {
 	struct sfs_source_url u;
 	const char *why;
 	int rc = sfs_source_url_parse(url, &u, &why);
 
-	ok(rc == 0 && u.kind == kind && same(u.location, location) &&
+	ok(rc == 0 && u.form == sfs_source_form_named(kind) &&
+	   u.where == where && same(u.location, location) &&
 	   same(u.ref, ref) && same(u.subdir, subdir),
-	   "%s: location %s, ref %s, subdir %s (got %d: %s | %s | %s | %s)",
-	   url, location, ref ? ref : "HEAD", subdir ? subdir : "(all)", rc,
+	   "%s: %s, location %s, ref %s, subdir %s "
+	   "(got %d: %s | %s | %s | %s)",
+	   url, kind, location, ref ? ref : "HEAD", subdir ? subdir : "(all)", rc,
 	   rc == 0 ? u.location : why, rc == 0 && u.ref ? u.ref : "-",
 	   rc == 0 && u.subdir ? u.subdir : "-", rc == 0 ? "" : why);
 	if (rc == 0)
@@ -49,32 +52,32 @@ static void bad(const char *url, const char *says)
 
 static void test_file_urls(void)
 {
-	good("git+file:///srv/skills.git", SFS_URL_GIT_FILE,
+	good("git+file:///srv/skills.git", "git", SFS_URL_LOCAL,
 	     "/srv/skills.git", NULL, NULL);
-	good("git+file:///srv/skills.git#main", SFS_URL_GIT_FILE,
+	good("git+file:///srv/skills.git#main", "git", SFS_URL_LOCAL,
 	     "/srv/skills.git", "main", NULL);
-	good("git+file:///srv/skills#v1.2.0:skills", SFS_URL_GIT_FILE,
+	good("git+file:///srv/skills#v1.2.0:skills", "git", SFS_URL_LOCAL,
 	     "/srv/skills", "v1.2.0", "skills");
-	good("git+file:///srv/r#feature/pdf:team/skills/", SFS_URL_GIT_FILE,
+	good("git+file:///srv/r#feature/pdf:team/skills/", "git", SFS_URL_LOCAL,
 	     "/srv/r", "feature/pdf", "team/skills");
-	good("git+file:///srv/r#:skills", SFS_URL_GIT_FILE, "/srv/r", NULL,
+	good("git+file:///srv/r#:skills", "git", SFS_URL_LOCAL, "/srv/r", NULL,
 	     "skills");
-	good("git+file:///srv/r#", SFS_URL_GIT_FILE, "/srv/r", NULL, NULL);
-	good("git+file:///srv/r#main:", SFS_URL_GIT_FILE, "/srv/r", "main",
+	good("git+file:///srv/r#", "git", SFS_URL_LOCAL, "/srv/r", NULL, NULL);
+	good("git+file:///srv/r#main:", "git", SFS_URL_LOCAL, "/srv/r", "main",
 	     NULL);
-	good("git+file:///srv/r#main:./a//b", SFS_URL_GIT_FILE, "/srv/r",
+	good("git+file:///srv/r#main:./a//b", "git", SFS_URL_LOCAL, "/srv/r",
 	     "main", "a/b");
 	good("git+file:///srv/r#0123456789abcdef0123456789abcdef01234567",
-	     SFS_URL_GIT_FILE, "/srv/r",
+	     "git", SFS_URL_LOCAL, "/srv/r",
 	     "0123456789abcdef0123456789abcdef01234567", NULL);
 }
 
 static void test_remote_urls(void)
 {
 	good("git+https://example.com/team/skills.git#v2:skills",
-	     SFS_URL_GIT_REMOTE, "https://example.com/team/skills.git", "v2",
+	     "git", SFS_URL_REMOTE, "https://example.com/team/skills.git", "v2",
 	     "skills");
-	good("git+ssh://git@example.com/team/skills.git", SFS_URL_GIT_REMOTE,
+	good("git+ssh://git@example.com/team/skills.git", "git", SFS_URL_REMOTE,
 	     "ssh://git@example.com/team/skills.git", NULL, NULL);
 }
 
@@ -95,15 +98,25 @@ static void test_refused(void)
 
 static void test_mcp_urls(void)
 {
-	good("mcp+https://skills.example.com/mcp", SFS_URL_MCP,
+	good("mcp+https://skills.example.com/mcp", "mcp", SFS_URL_REMOTE,
 	     "https://skills.example.com/mcp", NULL, NULL);
-	good("mcp+stdio:team.skills-2", SFS_URL_MCP_STDIO,
+	good("mcp+stdio:team.skills-2", "mcp", SFS_URL_COMMAND,
 	     "stdio:team.skills-2", NULL, NULL);
 	bad("mcp+stdio:", "mcp+stdio:NAME");
 	bad("mcp+stdio:Team", "mcp+stdio:NAME");
 	bad("mcp+stdio:a/b", "mcp+stdio:NAME");
 	bad("mcp+ftp://h/x", "mcp+stdio:NAME");
 	ok(sfs_source_is_url("mcp+stdio:x"), "mcp+stdio:NAME is a URL");
+}
+
+static void test_wellknown_urls(void)
+{
+	good("https://example.com/team//", "wellknown", SFS_URL_REMOTE,
+	     "https://example.com/team", NULL, NULL);
+	good("http://127.0.0.1:8080", "wellknown", SFS_URL_REMOTE,
+	     "http://127.0.0.1:8080", NULL, NULL);
+	bad("https://example.com/?page=2", "no query");
+	bad("https:///x", "no host");
 }
 
 static void test_helpers(void)
@@ -173,17 +186,24 @@ static void test_forms_match_kinds(void)
 		if (sfs_source_form_named(k->kind) &&
 		    sfs_source_kind_named(k->kind) == k)
 			paired++;
-	ok(n == 4 && paired == n, "every kind has its form (%zu of %zu)",
-	   paired, n);
+	size_t nforms = 0;
+	while (sfs_source_form_at(nforms))
+		nforms++;
+	ok(n == nforms && paired == n, "every kind has its form (%zu of %zu, "
+	   "%zu forms)", paired, n, nforms);
 	bool same_kind = true;
 	for (size_t i = 0; i < sizeof(roots) / sizeof(*roots); i++)
 		same_kind = same_kind && strcmp(sfs_source_kind(roots[i])->kind,
 		                                sfs_source_form(roots[i])->kind) == 0;
 	ok(same_kind, "a root is of the kind its form names");
-	ok(sfs_source_is_url("git+x") && sfs_source_is_url("mcp+stdio:a") &&
-	   sfs_source_is_url("https://h") && sfs_source_is_url("http://h") &&
-	   !sfs_source_is_url("/srv/skills") && !sfs_source_is_url(NULL),
-	   "URLs are the roots of a kind with a prefix");
+	bool urls = !sfs_source_is_url("/srv/skills") && !sfs_source_is_url(NULL);
+	const struct sfs_source_form *f;
+	for (size_t i = 0; (f = sfs_source_form_at(i)); i++)
+		urls = urls && (!f->prefix || sfs_source_is_url(f->prefix)) &&
+		       (!f->prefix2 || sfs_source_is_url(f->prefix2)) &&
+		       !f->parse_url == !f->prefix && !f->help == !f->prefix;
+	ok(urls, "URLs are the roots of a kind with a prefix, which parses "
+	   "them and says what they bring in --help");
 	ok(!sfs_source_form_named("nothing"), "no form of an unknown kind");
 }
 
@@ -193,6 +213,7 @@ int main(void)
 	test_remote_urls();
 	test_refused();
 	test_mcp_urls();
+	test_wellknown_urls();
 	test_helpers();
 	test_kinds();
 	test_forms_match_kinds();
