@@ -305,8 +305,10 @@ int sfs_source_open(const struct sfs_config *cfg, const char *root,
 
 #include "sources/url.h"
 
-/* Parses s into *u (free it with sfs_source_url_free).  Returns 0,
- * -ENOMEM, or -EINVAL with *why saying what is wrong (static text). */
+/* Parses s into *u through its kind's parse_url: the kind's form, where
+ * the source is read from, what it names (free it with
+ * sfs_source_url_free).  Returns 0, -ENOMEM, or -EINVAL with *why saying
+ * what is wrong (static text). */
 int sfs_source_url_parse(const char *s, struct sfs_source_url *u,
                          const char **why);
 /* The same, with what is wrong written to why (wlen bytes): for an update
