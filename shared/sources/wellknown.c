@@ -263,12 +263,30 @@ static int sink_close(void *arg, bool ok)
 
 /* The package's URL: as given when absolute, else from the site's root
  * ("/...") or the index's folder. */
+/* The length of location's origin ("http://HOST:PORT"). */
+static int origin_len(const char *location)
+{
+	const char *host = strstr(location, "://") + 3;
+	const char *slash = strchr(host, '/');
+
+	return slash ? (int)(slash - location) : (int)strlen(location);
+}
+
+/* Whether url is on the site's own origin, spelled as location spells it:
+ * the site's token goes there only (as no redirect is followed), never to
+ * a package the index names elsewhere, whose digest alone vouches for it. */
+static bool same_origin(const char *location, const char *url)
+{
+	int origin = origin_len(location);
+
+	return strncmp(url, location, (size_t)origin) == 0 &&
+	       (url[origin] == '/' || url[origin] == '\0');
+}
+
 static char *package_url(const char *location, const char *url)
 {
 	char *out;
-	const char *host = strstr(location, "://") + 3;
-	const char *slash = strchr(host, '/');
-	int origin = slash ? (int)(slash - location) : (int)strlen(location);
+	int origin = origin_len(location);
 
 	if (strncmp(url, PREFIX, strlen(PREFIX)) == 0 ||
 	    strncmp(url, PREFIX_PLAIN, strlen(PREFIX_PLAIN)) == 0)
@@ -286,12 +304,17 @@ static int unpack(struct update *up, const struct sfs_wk_skill *s)
 	struct pkg_sink k = { .up = up };
 	struct sfs_wk_sink sink = { .open = sink_open, .write = sink_write,
 	                            .close = sink_close, .arg = &k };
+	struct sfs_source_options opts = { 0 };
 	size_t len;
 	long long ignored;
 
 	if (!url)
 		return -ENOMEM;
-	int rc = sfs_http_get(url, up->opts, false, &body, &len, &ignored,
+	if (up->opts)
+		opts = *up->opts;
+	if (!same_origin(up->location, url))
+		opts.token_file = NULL;
+	int rc = sfs_http_get(url, &opts, false, &body, &len, &ignored,
 	                      up->why, up->wlen);
 	if (rc == 0) {
 		rc = sfs_wk_package_unpack(body, len, s, &sink, up->why,

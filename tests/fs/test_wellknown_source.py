@@ -62,6 +62,7 @@ class Site:
     def __init__(self, folder):
         self.folder = folder
         self.requests = []
+        self.authorizations = []  # (path, its Authorization header or None)
         self.index_gets = []      # (headers, status)
         self.index_headers = {}
         self.etag = False
@@ -73,6 +74,7 @@ class Site:
 
             def send_head(self):
                 site.requests.append((self.command, self.path))
+                site.authorizations.append((self.path, self.headers.get("Authorization")))
                 if self.path == "/" + WK + "/index.json" and self.command == "GET":
                     return self.index_head()
                 return super().send_head()
@@ -322,6 +324,41 @@ class WellKnownSource(MountTestCase):
         [d] = diagnostics(m)
         self.assertIn("badpack: not served:", d["message"])
         self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "packed"])
+
+    def test_the_token_goes_to_the_sites_own_origin_only(self):
+        """A package the index names on another origin (another port, a
+        CDN, plain http) is fetched without the site's bearer token: only
+        its digest vouches for it, and the token is the site's secret."""
+        other = Site(self.make_dir())
+        self.addCleanup(other.stop)
+        package = targz(PACKED)
+        other.put("packages/packed.tar.gz", package)
+        self.site.put("packages/own.tar.gz", package)
+        packed = entry("packed", "Comes as a package.", PACKED)
+        packed["package"] = {"url": other.url + "/packages/packed.tar.gz",
+                             "digest": "sha256:" + sha(package)}
+        own = entry("own", "Comes as a package.", PACKED)
+        own["package"] = {"url": self.site.url + "/packages/own.tar.gz",
+                          "digest": "sha256:" + sha(package)}
+        self.site.put_index([own, packed])
+        keys = self.make_dir()
+        token = os.path.join(keys, "token")
+        with open(os.open(token, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+            f.write("site-token-0123456789abcdef\n")
+        config = os.path.join(self.make_dir(), "skillsfs.yaml")
+        with open(config, "w") as f:
+            f.write("sources:\n  - url: %s\n    token_file: %s\n"
+                    "options:\n  cache_dir: %s\n  fetch_interval: 0\n"
+                    % (self.site.url, token, self.cache))
+        m = self.mount([], ["--config", config])
+        self.assertEqual(diagnostics(m), [])
+        for p, b in PACKED.items():
+            self.assertEqual(m.read("skills", "packed", *p.split("/")), b)
+        self.assertIn(("/packages/packed.tar.gz", None), other.authorizations)
+        self.assertEqual([a for _, a in other.authorizations], [None])
+        bearer = "Bearer site-token-0123456789abcdef"
+        self.assertIn(("/" + WK + "/index.json", bearer), self.site.authorizations)
+        self.assertIn(("/packages/own.tar.gz", bearer), self.site.authorizations)
 
     def test_a_v01_index_is_served_with_a_warning(self):
         self.site.put_skill("csv-report", CSV)
