@@ -220,7 +220,7 @@ static int file_size(struct update *up, const char *name,
 	/* a server that answers no HEAD (405), or without a length: the
 	 * file is fetched now */
 	if (rc == -ENOMEM || rc == -EACCES || rc == -ECANCELED ||
-	    (rc == 0 && *size >= 0))
+	    rc == -ETIMEDOUT || (rc == 0 && *size >= 0))
 		return rc;
 	return fetch_file(up, name, f, size);
 }
@@ -361,7 +361,11 @@ static int take_skill(struct update *up, struct sfs_wk_skill *s,
 		cJSON_AddStringToObject(f, "digest", hex);
 		cJSON_AddNumberToObject(f, "size", (double)size);
 	}
-	if (rc == -ENOMEM || rc == -ECANCELED || rc == -EACCES)
+	/* a site that stopped answering ends the update at its first
+	 * silence: each of its files would hold the other roots' updates
+	 * again */
+	if (rc == -ENOMEM || rc == -ECANCELED || rc == -EACCES ||
+	    rc == -ETIMEDOUT)
 		return rc;
 	if (rc < 0)
 		cJSON_AddStringToObject(o, "bad", up->why[0] ? up->why :

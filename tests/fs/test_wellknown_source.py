@@ -66,6 +66,8 @@ class Site:
         self.index_gets = []      # (headers, status)
         self.index_headers = {}
         self.etag = False
+        self.stalled = set()      # (method, path) never answered
+        self.released = threading.Event()
         site = self
 
         class Handler(http.server.SimpleHTTPRequestHandler):
@@ -75,6 +77,9 @@ class Site:
             def send_head(self):
                 site.requests.append((self.command, self.path))
                 site.authorizations.append((self.path, self.headers.get("Authorization")))
+                if (self.command, self.path) in site.stalled:
+                    site.released.wait()
+                    return None
                 if self.path == "/" + WK + "/index.json" and self.command == "GET":
                     return self.index_head()
                 return super().send_head()
@@ -114,6 +119,7 @@ class Site:
         self.url = "http://127.0.0.1:%d" % self.httpd.server_address[1]
 
     def stop(self):
+        self.released.set()
         self.httpd.shutdown()
         self.httpd.server_close()
         self.thread.join(timeout=10)
@@ -539,6 +545,113 @@ class NotASourceUrl(MountTestCase):
             r = subprocess.run(argv, capture_output=True, text=True, timeout=60)
             self.assertEqual(r.returncode, 0, r.stderr)
             self.assertIn("https://HOST[/BASE]", r.stdout)
+
+
+class WellKnownStalls(MountTestCase):
+    """A website that never answers stalls nothing but what waits on it:
+    a read of a file it does not send fails at its deadline while the
+    mount answers everything else, a stop ends the daemon at once, and
+    its update holds another root's at most -o fetch_timeout, as a git
+    server's (test_git_stalls.py, test_mcp_stalls.py)."""
+
+    ANSWER = 10.0   # a request that answers at all does within this
+
+    def setUp(self):
+        self.site = Site(self.make_dir())
+        self.addCleanup(self.site.stop)
+        self.local = os.path.join(self.make_dir(), "skills")
+        write_skill(self.local, "local-one", description="A local skill.")
+        self.site.put_skill("pdf-forms", PDF)
+        pdf = entry("pdf-forms", "Fill in PDF forms.", PDF)
+        for f in pdf["files"]:   # sizes given: no HEAD at the update
+            f["size"] = len(PDF[f["path"]])
+        self.site.put_index([pdf])
+
+    def mount_site(self, sources, wait_fetched=True):
+        argv = []
+        for url in sources:
+            argv += ["--source", url]
+        return self.mount([self.local], argv + [
+            "-o", "cache_dir=" + self.make_dir(), "-o", "fetch_interval=0",
+            "-o", "read_timeout=3", "-o", "fetch_timeout=2"], wait_fetched=wait_fetched)
+
+    def call(self, fn, timeout=None):
+        """fn() on a thread of its own: {"value": ...} or {"error": ...};
+        one that never answers fails the test instead of hanging it."""
+        out = {}
+
+        def run():
+            try:
+                out["value"] = fn()
+            except OSError as e:
+                out["error"] = e
+        t = threading.Thread(target=run, daemon=True)
+        t.start()
+        t.join(timeout or self.ANSWER)
+        self.assertFalse(t.is_alive(), "%s did not answer" % fn)
+        return out
+
+    def test_a_file_the_site_never_sends_stalls_nothing_else(self):
+        path = "/" + WK + "/pdf-forms/references/fields.md"
+        self.site.stalled.add(("GET", path))
+        m = self.mount_site([self.site.url])
+        got = {}
+
+        def read():
+            try:
+                got["value"] = m.read("skills", "pdf-forms", "references", "fields.md")
+            except OSError as e:
+                got["error"] = e
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        wait_for(lambda: ("GET", path) in self.site.requests, timeout=self.ANSWER,
+                 what="the read to ask the site")
+        self.assertEqual(self.call(lambda: sorted(os.listdir(m.file("skills"))))["value"],
+                         ["local-one", "pdf-forms"])
+        self.assertEqual(self.call(lambda: m.read("skills", "pdf-forms", "SKILL.md"))["value"],
+                         PDF["SKILL.md"])
+        reader.join(3 + self.ANSWER)
+        self.assertFalse(reader.is_alive(), "the stalled read never ended")
+        self.assertEqual(getattr(got.get("error"), "errno", None), errno.ETIMEDOUT, got)
+        self.assertEqual(m.terminate(timeout=self.ANSWER), 0, m.stderr())
+        self.assertFalse(os.path.ismount(m.path))
+
+    def test_a_silent_index_holds_neither_start_nor_stop(self):
+        self.site.stalled.add(("GET", "/" + WK + "/index.json"))
+        m = self.mount_site([self.site.url], wait_fetched=False)
+        self.assertEqual(self.call(lambda: os.listdir(m.file("skills")))["value"],
+                         ["local-one"])
+        wait_for(lambda: ("GET", "/" + WK + "/index.json") in self.site.requests,
+                 timeout=self.ANSWER, what="the index to be asked for")
+        self.assertEqual(m.terminate(timeout=self.ANSWER), 0, m.stderr())
+        self.assertFalse(os.path.ismount(m.path))
+
+    def test_a_silent_site_holds_another_root_at_most_fetch_timeout(self):
+        """Sizes asked of a site (HEAD) that never answers, one per
+        file: the update gives up at the first, after fetch_timeout, not
+        after a client's deadline for each, and the next root is
+        fetched."""
+        silent = Site(self.make_dir())
+        self.addCleanup(silent.stop)
+        skills = []
+        for i in range(3):
+            files = {"SKILL.md": skill_md("slow-%d" % i, "Sizes never come."),
+                     "notes.md": b"notes %d\n" % i}
+            silent.put_skill("slow-%d" % i, files)
+            skills.append(entry("slow-%d" % i, "Sizes never come.", files))
+            silent.stalled.add(("HEAD", "/%s/slow-%d/notes.md" % (WK, i)))
+        silent.put_index(skills)
+        m = self.mount_site([silent.url, self.site.url], wait_fetched=False)
+        wait_for(lambda: "pdf-forms" in os.listdir(m.file("skills")), timeout=4 * self.ANSWER,
+                 what="the second site's skill, fetched once the first gave up")
+        self.assertEqual(m.read("skills", "pdf-forms", "SKILL.md"), PDF["SKILL.md"])
+        # (asked by the start, and by the fetcher's turn after it)
+        heads = {p for c, p in silent.requests if c == "HEAD"}
+        self.assertEqual(heads, {"/%s/slow-0/notes.md" % WK})
+        status = m.json("status.json")
+        [note] = [d["message"] for d in status["diagnostics"] if silent.url in d["message"]]
+        self.assertIn("2 s", note)
+        self.assertEqual(m.terminate(timeout=self.ANSWER), 0, m.stderr())
 
 
 class ReadsAnotherSkillsfs(MountTestCase):
