@@ -192,10 +192,10 @@ struct sfs_accept {
 	uint8_t digest[32];
 };
 
-/* What a configuration file says of one source beside its url:. */
 /* sfs_source_options.fetch_timeout_s when none is given. */
 #define SFS_FETCH_TIMEOUT_S 30
 
+/* What a configuration file says of one source beside its url:. */
 struct sfs_source_options {
 	/* An MCP source: the file holding its bearer token (absolute), read
 	 * whenever the server is asked anything; NULL: no token. */

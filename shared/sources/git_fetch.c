@@ -92,8 +92,6 @@ struct job {
 /* A fetch moves when the server sends objects, or this much more of a
  * pack: a server that trickles a byte a second makes no progress. */
 #define PROGRESS_BYTES 1024
-/* A fetch's deadline without progress when the options give none (the
- * default of -o fetch_timeout). */
 
 static long long clock_ms(clockid_t clock)
 {

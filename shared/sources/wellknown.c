@@ -261,8 +261,6 @@ static int sink_close(void *arg, bool ok)
 	                          k->len) : 0;
 }
 
-/* The package's URL: as given when absolute, else from the site's root
- * ("/...") or the index's folder. */
 /* The length of location's origin ("http://HOST:PORT"). */
 static int origin_len(const char *location)
 {
@@ -283,6 +281,8 @@ static bool same_origin(const char *location, const char *url)
 	       (url[origin] == '/' || url[origin] == '\0');
 }
 
+/* The package's URL: as given when absolute, else from the site's root
+ * ("/...") or the index's folder. */
 static char *package_url(const char *location, const char *url)
 {
 	char *out;
