@@ -77,8 +77,9 @@ enum sfs_opt_kind {
 	  "git branch or tag every S seconds, fetching a remote one; 0: on " \
 	  "SIGHUP only")                                             \
 	X(FETCH_TIMEOUT, "fetch_timeout", SECONDS, fetch_timeout_s, 30, 1,  \
-	  86400, true, "give up a git fetch that makes no progress for S "  \
-	  "seconds; the root keeps serving the commit it had")              \
+	  86400, true, "give up a git fetch, or a website's update, that "  \
+	  "makes no progress for S seconds; the root keeps serving what "   \
+	  "it had")                                                         \
 	/* long enough for a 16 MiB file over a slow link, well under the  \
 	 * client's own 120 s */                                            \
 	X(READ_TIMEOUT, "read_timeout", SECONDS, read_timeout_s, 30, 1,     \

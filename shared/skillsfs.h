@@ -192,6 +192,9 @@ struct sfs_accept {
 	uint8_t digest[32];
 };
 
+/* sfs_source_options.fetch_timeout_s when none is given. */
+#define SFS_FETCH_TIMEOUT_S 30
+
 /* What a configuration file says of one source beside its url:. */
 struct sfs_source_options {
 	/* An MCP source: the file holding its bearer token (absolute), read
@@ -214,8 +217,10 @@ struct sfs_source_options {
 	void *stop_arg;
 	/* A remote git source: a fetch that makes no progress (no objects,
 	 * under 1 KiB of a pack, no message of the server's) for this many
-	 * seconds is given up, and its clone keeps serving what it held;
-	 * 0: 30. */
+	 * seconds is given up, and its clone keeps serving what it held; a
+	 * website's (well-known index): a request no byte of whose answer
+	 * comes for as long, and the update with it; 0:
+	 * SFS_FETCH_TIMEOUT_S. */
 	unsigned fetch_timeout_s;
 	/* A git or MCP source whose skills only the mounting user may read
 	 * (private: true): under allow_other they are left out of the

@@ -182,6 +182,8 @@ static int http_get(const char *url, const struct sfs_source_options *opts,
 		.seconds = SFS_MCP_TIMEOUT_S,
 		.stop = opts ? opts->stop : NULL,
 		.stop_arg = opts ? opts->stop_arg : NULL,
+		.idle_s = opts && opts->fetch_timeout_s ? opts->fetch_timeout_s
+		                                        : SFS_FETCH_TIMEOUT_S,
 	};
 	int rc = token_file ? read_token(token_file, &token, why, wlen) : 0;
 

@@ -617,6 +617,10 @@ int mcp_http_get(const char *url, const char *token, bool head,
 	curl_easy_setopt(h->curl, CURLOPT_NOBODY, head ? 1L : 0L);
 	curl_easy_setopt(h->curl, CURLOPT_WRITEFUNCTION, take_body);
 	curl_easy_setopt(h->curl, CURLOPT_WRITEDATA, &a);
+	/* a server that sends nothing is given up after idle_s, not after
+	 * the whole deadline: the caller may have many to ask in turn */
+	curl_easy_setopt(h->curl, CURLOPT_LOW_SPEED_LIMIT, w->idle_s ? 1L : 0L);
+	curl_easy_setopt(h->curl, CURLOPT_LOW_SPEED_TIME, w->idle_s);
 	CURLcode cc = perform(h, w);
 	curl_slist_free_all(l);
 	if (a.too_big) {
@@ -626,6 +630,10 @@ int mcp_http_get(const char *url, const char *token, bool head,
 	} else if (cc == CURLE_ABORTED_BY_CALLBACK) {
 		snprintf(why, wlen, "%s: stopped while waiting for it", url);
 		rc = -ECANCELED;
+	} else if (cc == CURLE_OPERATION_TIMEDOUT) {
+		snprintf(why, wlen, "%s: given up: nothing came for %ld s, or "
+		         "it took past %ld s", url, w->idle_s, w->seconds);
+		rc = -ETIMEDOUT;
 	} else if (cc != CURLE_OK) {
 		snprintf(why, wlen, "cannot reach %s: %s", url,
 		         curl_easy_strerror(cc));

@@ -20,6 +20,11 @@
  *    reaches the daemon, which ends the server, and the end reaches what
  *    a wrapper (npx, a shell script) started in turn.
  *
+ * The program passes the rule the configuration file that names it passed
+ * (trust.h): one another user may change would run with the daemon's
+ * rights, root's under a system mount, as sshd holds its
+ * AuthorizedKeysCommand.  Its arguments are the file's to choose.
+ *
  * A write to a server that died raises SIGPIPE: it is blocked on the
  * writing thread meanwhile and a pending one taken, so that it never
  * ends the process whatever its disposition.
@@ -41,6 +46,7 @@
 #include <unistd.h>
 
 #include "transport.h"
+#include "trust.h"
 
 /* How long an ending server has to exit before the next, harder, ask;
  * and when the client's owner stops (a mount that ends). */
@@ -317,13 +323,33 @@ static int spawn(struct stdio *c, const char *const *argv,
 	return -rc;
 }
 
+/* Whether program may be run: a regular file that it and every folder
+ * above it are ours or root's, and nobody else may write. */
+static int program_ok(const char *program, char *why, size_t wlen)
+{
+	char refused[1024];
+	int fd = sfs_trust_open(program, SFS_TRUST_CONFIG, 0, refused,
+	                        sizeof(refused));
+
+	if (fd < 0) {
+		snprintf(why, wlen, "cannot run the MCP server %s: %s", program,
+		         refused);
+		return fd;
+	}
+	close(fd);
+	return 0;
+}
+
 /* The server started, its pipes ours. */
 static int start(struct stdio *c, const char *const *argv,
                  const char *const *env, char *why, size_t wlen)
 {
+	int rc = program_ok(argv[0], why, wlen);
+	if (rc < 0)
+		return rc;
 	int in[2], out[2];
 	char **envp = child_env(env);
-	int rc = envp ? pipes(in, out) : -ENOMEM;
+	rc = envp ? pipes(in, out) : -ENOMEM;
 
 	if (rc == 0)
 		rc = spawn(c, argv, envp, in, out);

@@ -46,6 +46,8 @@ struct mcp_wait {
 	long seconds;          /* the timeout it ends, for messages */
 	bool (*stop)(void *);  /* asked at least every quarter second; */
 	void *stop_arg;        /* NULL: never */
+	long idle_s;           /* a plain GET: given up (-ETIMEDOUT) when no
+	                          byte came for this long; 0: never */
 };
 
 struct mcp_transport;

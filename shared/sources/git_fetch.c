@@ -92,9 +92,6 @@ struct job {
 /* A fetch moves when the server sends objects, or this much more of a
  * pack: a server that trickles a byte a second makes no progress. */
 #define PROGRESS_BYTES 1024
-/* A fetch's deadline without progress when the options give none (the
- * default of -o fetch_timeout). */
-#define FETCH_TIMEOUT_S 30
 
 static long long clock_ms(clockid_t clock)
 {
@@ -608,7 +605,7 @@ static struct job *job_new(struct sfs_source_url *u, char *clone,
 	j->clone = clone;
 	j->lock_fd = -1;
 	j->timeout_s = o && o->fetch_timeout_s ? o->fetch_timeout_s
-	                                       : FETCH_TIMEOUT_S;
+	                                       : SFS_FETCH_TIMEOUT_S;
 	j->progress_ms = clock_ms(CLOCK_MONOTONIC);
 	return j;
 }

@@ -220,7 +220,7 @@ static int file_size(struct update *up, const char *name,
 	/* a server that answers no HEAD (405), or without a length: the
 	 * file is fetched now */
 	if (rc == -ENOMEM || rc == -EACCES || rc == -ECANCELED ||
-	    (rc == 0 && *size >= 0))
+	    rc == -ETIMEDOUT || (rc == 0 && *size >= 0))
 		return rc;
 	return fetch_file(up, name, f, size);
 }
@@ -261,14 +261,32 @@ static int sink_close(void *arg, bool ok)
 	                          k->len) : 0;
 }
 
+/* The length of location's origin ("http://HOST:PORT"). */
+static int origin_len(const char *location)
+{
+	const char *host = strstr(location, "://") + 3;
+	const char *slash = strchr(host, '/');
+
+	return slash ? (int)(slash - location) : (int)strlen(location);
+}
+
+/* Whether url is on the site's own origin, spelled as location spells it:
+ * the site's token goes there only (as no redirect is followed), never to
+ * a package the index names elsewhere, whose digest alone vouches for it. */
+static bool same_origin(const char *location, const char *url)
+{
+	int origin = origin_len(location);
+
+	return strncmp(url, location, (size_t)origin) == 0 &&
+	       (url[origin] == '/' || url[origin] == '\0');
+}
+
 /* The package's URL: as given when absolute, else from the site's root
  * ("/...") or the index's folder. */
 static char *package_url(const char *location, const char *url)
 {
 	char *out;
-	const char *host = strstr(location, "://") + 3;
-	const char *slash = strchr(host, '/');
-	int origin = slash ? (int)(slash - location) : (int)strlen(location);
+	int origin = origin_len(location);
 
 	if (strncmp(url, PREFIX, strlen(PREFIX)) == 0 ||
 	    strncmp(url, PREFIX_PLAIN, strlen(PREFIX_PLAIN)) == 0)
@@ -286,12 +304,17 @@ static int unpack(struct update *up, const struct sfs_wk_skill *s)
 	struct pkg_sink k = { .up = up };
 	struct sfs_wk_sink sink = { .open = sink_open, .write = sink_write,
 	                            .close = sink_close, .arg = &k };
+	struct sfs_source_options opts = { 0 };
 	size_t len;
 	long long ignored;
 
 	if (!url)
 		return -ENOMEM;
-	int rc = sfs_http_get(url, up->opts, false, &body, &len, &ignored,
+	if (up->opts)
+		opts = *up->opts;
+	if (!same_origin(up->location, url))
+		opts.token_file = NULL;
+	int rc = sfs_http_get(url, &opts, false, &body, &len, &ignored,
 	                      up->why, up->wlen);
 	if (rc == 0) {
 		rc = sfs_wk_package_unpack(body, len, s, &sink, up->why,
@@ -338,7 +361,11 @@ static int take_skill(struct update *up, struct sfs_wk_skill *s,
 		cJSON_AddStringToObject(f, "digest", hex);
 		cJSON_AddNumberToObject(f, "size", (double)size);
 	}
-	if (rc == -ENOMEM || rc == -ECANCELED || rc == -EACCES)
+	/* a site that stopped answering ends the update at its first
+	 * silence: each of its files would hold the other roots' updates
+	 * again */
+	if (rc == -ENOMEM || rc == -ECANCELED || rc == -EACCES ||
+	    rc == -ETIMEDOUT)
 		return rc;
 	if (rc < 0)
 		cJSON_AddStringToObject(o, "bad", up->why[0] ? up->why :

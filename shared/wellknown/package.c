@@ -117,6 +117,27 @@ static int copy_file(struct unpack *u, const struct sfs_wk_file *f,
 	return rc ? rc : closed;
 }
 
+/* Reads past a file the index does not list, its bytes counted with the
+ * package's: libarchive's skip would inflate them as well, unbounded (a
+ * few MiB of a .tar.gz of zeros are GiBs to inflate, on the thread a
+ * stop waits for). */
+static int skip_file(struct unpack *u, const char *path)
+{
+	for (;;) {
+		la_ssize_t n = archive_read_data(u->a, u->buf, CHUNK);
+		if (n == 0)
+			return 0;
+		if (n < 0)
+			return refuse(u->why, u->cap, -EINVAL, "%s: %s", path,
+			              archive_error_string(u->a));
+		if ((u->total += (size_t)n) > SFS_WK_MAX_UNPACKED_BYTES)
+			return refuse(u->why, u->cap, -EINVAL, "%s: past the %u "
+			              "MiB a package may unpack to, counting the "
+			              "files the index does not list", path,
+			              SFS_WK_MAX_UNPACKED_BYTES >> 20);
+	}
+}
+
 static int one_entry(struct unpack *u, struct archive_entry *e)
 {
 	char buf[SFS_WK_MAX_PATH + 1];
@@ -145,7 +166,8 @@ static int one_entry(struct unpack *u, struct archive_entry *e)
 	const struct sfs_wk_file *f = bsearch(
 		&(struct sfs_wk_file){ .path = (char *)path }, u->s->files,
 		u->s->nfiles, sizeof(*u->s->files), by_path);
-	return f ? copy_file(u, f, path) : 0;   /* not listed: not served */
+	/* not listed: not served */
+	return f ? copy_file(u, f, path) : skip_file(u, path);
 }
 
 static int unpack_all(struct unpack *u, const void *data, size_t len)

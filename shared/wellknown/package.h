@@ -5,7 +5,8 @@
  * digest of that path, and only files the index lists are given on.
  * Absolute paths, "..", links of any kind, devices and FIFOs are refused;
  * a file past SFS_WK_MAX_FILE_BYTES or a package past
- * SFS_WK_MAX_UNPACKED_BYTES in all ends the unpacking.
+ * SFS_WK_MAX_UNPACKED_BYTES in all (the files it does not list too) ends
+ * the unpacking.
  */
 #ifndef SKILLSFS_WELLKNOWN_PACKAGE_H
 #define SKILLSFS_WELLKNOWN_PACKAGE_H

@@ -62,9 +62,12 @@ class Site:
     def __init__(self, folder):
         self.folder = folder
         self.requests = []
+        self.authorizations = []  # (path, its Authorization header or None)
         self.index_gets = []      # (headers, status)
         self.index_headers = {}
         self.etag = False
+        self.stalled = set()      # (method, path) never answered
+        self.released = threading.Event()
         site = self
 
         class Handler(http.server.SimpleHTTPRequestHandler):
@@ -73,6 +76,10 @@ class Site:
 
             def send_head(self):
                 site.requests.append((self.command, self.path))
+                site.authorizations.append((self.path, self.headers.get("Authorization")))
+                if (self.command, self.path) in site.stalled:
+                    site.released.wait()
+                    return None
                 if self.path == "/" + WK + "/index.json" and self.command == "GET":
                     return self.index_head()
                 return super().send_head()
@@ -112,6 +119,7 @@ class Site:
         self.url = "http://127.0.0.1:%d" % self.httpd.server_address[1]
 
     def stop(self):
+        self.released.set()
         self.httpd.shutdown()
         self.httpd.server_close()
         self.thread.join(timeout=10)
@@ -323,6 +331,41 @@ class WellKnownSource(MountTestCase):
         self.assertIn("badpack: not served:", d["message"])
         self.assertEqual(sorted(os.listdir(m.file("skills"))), ["csv-report", "packed"])
 
+    def test_the_token_goes_to_the_sites_own_origin_only(self):
+        """A package the index names on another origin (another port, a
+        CDN, plain http) is fetched without the site's bearer token: only
+        its digest vouches for it, and the token is the site's secret."""
+        other = Site(self.make_dir())
+        self.addCleanup(other.stop)
+        package = targz(PACKED)
+        other.put("packages/packed.tar.gz", package)
+        self.site.put("packages/own.tar.gz", package)
+        packed = entry("packed", "Comes as a package.", PACKED)
+        packed["package"] = {"url": other.url + "/packages/packed.tar.gz",
+                             "digest": "sha256:" + sha(package)}
+        own = entry("own", "Comes as a package.", PACKED)
+        own["package"] = {"url": self.site.url + "/packages/own.tar.gz",
+                          "digest": "sha256:" + sha(package)}
+        self.site.put_index([own, packed])
+        keys = self.make_dir()
+        token = os.path.join(keys, "token")
+        with open(os.open(token, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
+            f.write("site-token-0123456789abcdef\n")
+        config = os.path.join(self.make_dir(), "skillsfs.yaml")
+        with open(config, "w") as f:
+            f.write("sources:\n  - url: %s\n    token_file: %s\n"
+                    "options:\n  cache_dir: %s\n  fetch_interval: 0\n"
+                    % (self.site.url, token, self.cache))
+        m = self.mount([], ["--config", config])
+        self.assertEqual(diagnostics(m), [])
+        for p, b in PACKED.items():
+            self.assertEqual(m.read("skills", "packed", *p.split("/")), b)
+        self.assertIn(("/packages/packed.tar.gz", None), other.authorizations)
+        self.assertEqual([a for _, a in other.authorizations], [None])
+        bearer = "Bearer site-token-0123456789abcdef"
+        self.assertIn(("/" + WK + "/index.json", bearer), self.site.authorizations)
+        self.assertIn(("/packages/own.tar.gz", bearer), self.site.authorizations)
+
     def test_a_v01_index_is_served_with_a_warning(self):
         self.site.put_skill("csv-report", CSV)
         self.site.put(os.path.join(WK, "index.json"), json.dumps({"skills": [
@@ -503,6 +546,113 @@ class NotASourceUrl(MountTestCase):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("https://HOST[/BASE] (or http://): the skills a website",
                       " ".join(r.stdout.split()))
+
+
+class WellKnownStalls(MountTestCase):
+    """A website that never answers stalls nothing but what waits on it:
+    a read of a file it does not send fails at its deadline while the
+    mount answers everything else, a stop ends the daemon at once, and
+    its update holds another root's at most -o fetch_timeout, as a git
+    server's (test_git_stalls.py, test_mcp_stalls.py)."""
+
+    ANSWER = 10.0   # a request that answers at all does within this
+
+    def setUp(self):
+        self.site = Site(self.make_dir())
+        self.addCleanup(self.site.stop)
+        self.local = os.path.join(self.make_dir(), "skills")
+        write_skill(self.local, "local-one", description="A local skill.")
+        self.site.put_skill("pdf-forms", PDF)
+        pdf = entry("pdf-forms", "Fill in PDF forms.", PDF)
+        for f in pdf["files"]:   # sizes given: no HEAD at the update
+            f["size"] = len(PDF[f["path"]])
+        self.site.put_index([pdf])
+
+    def mount_site(self, sources, wait_fetched=True):
+        argv = []
+        for url in sources:
+            argv += ["--source", url]
+        return self.mount([self.local], argv + [
+            "-o", "cache_dir=" + self.make_dir(), "-o", "fetch_interval=0",
+            "-o", "read_timeout=3", "-o", "fetch_timeout=2"], wait_fetched=wait_fetched)
+
+    def call(self, fn, timeout=None):
+        """fn() on a thread of its own: {"value": ...} or {"error": ...};
+        one that never answers fails the test instead of hanging it."""
+        out = {}
+
+        def run():
+            try:
+                out["value"] = fn()
+            except OSError as e:
+                out["error"] = e
+        t = threading.Thread(target=run, daemon=True)
+        t.start()
+        t.join(timeout or self.ANSWER)
+        self.assertFalse(t.is_alive(), "%s did not answer" % fn)
+        return out
+
+    def test_a_file_the_site_never_sends_stalls_nothing_else(self):
+        path = "/" + WK + "/pdf-forms/references/fields.md"
+        self.site.stalled.add(("GET", path))
+        m = self.mount_site([self.site.url])
+        got = {}
+
+        def read():
+            try:
+                got["value"] = m.read("skills", "pdf-forms", "references", "fields.md")
+            except OSError as e:
+                got["error"] = e
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        wait_for(lambda: ("GET", path) in self.site.requests, timeout=self.ANSWER,
+                 what="the read to ask the site")
+        self.assertEqual(self.call(lambda: sorted(os.listdir(m.file("skills"))))["value"],
+                         ["local-one", "pdf-forms"])
+        self.assertEqual(self.call(lambda: m.read("skills", "pdf-forms", "SKILL.md"))["value"],
+                         PDF["SKILL.md"])
+        reader.join(3 + self.ANSWER)
+        self.assertFalse(reader.is_alive(), "the stalled read never ended")
+        self.assertEqual(getattr(got.get("error"), "errno", None), errno.ETIMEDOUT, got)
+        self.assertEqual(m.terminate(timeout=self.ANSWER), 0, m.stderr())
+        self.assertFalse(os.path.ismount(m.path))
+
+    def test_a_silent_index_holds_neither_start_nor_stop(self):
+        self.site.stalled.add(("GET", "/" + WK + "/index.json"))
+        m = self.mount_site([self.site.url], wait_fetched=False)
+        self.assertEqual(self.call(lambda: os.listdir(m.file("skills")))["value"],
+                         ["local-one"])
+        wait_for(lambda: ("GET", "/" + WK + "/index.json") in self.site.requests,
+                 timeout=self.ANSWER, what="the index to be asked for")
+        self.assertEqual(m.terminate(timeout=self.ANSWER), 0, m.stderr())
+        self.assertFalse(os.path.ismount(m.path))
+
+    def test_a_silent_site_holds_another_root_at_most_fetch_timeout(self):
+        """Sizes asked of a site (HEAD) that never answers, one per
+        file: the update gives up at the first, after fetch_timeout, not
+        after a client's deadline for each, and the next root is
+        fetched."""
+        silent = Site(self.make_dir())
+        self.addCleanup(silent.stop)
+        skills = []
+        for i in range(3):
+            files = {"SKILL.md": skill_md("slow-%d" % i, "Sizes never come."),
+                     "notes.md": b"notes %d\n" % i}
+            silent.put_skill("slow-%d" % i, files)
+            skills.append(entry("slow-%d" % i, "Sizes never come.", files))
+            silent.stalled.add(("HEAD", "/%s/slow-%d/notes.md" % (WK, i)))
+        silent.put_index(skills)
+        m = self.mount_site([silent.url, self.site.url], wait_fetched=False)
+        wait_for(lambda: "pdf-forms" in os.listdir(m.file("skills")), timeout=4 * self.ANSWER,
+                 what="the second site's skill, fetched once the first gave up")
+        self.assertEqual(m.read("skills", "pdf-forms", "SKILL.md"), PDF["SKILL.md"])
+        # (asked by the start, and by the fetcher's turn after it)
+        heads = {p for c, p in silent.requests if c == "HEAD"}
+        self.assertEqual(heads, {"/%s/slow-0/notes.md" % WK})
+        status = m.json("status.json")
+        [note] = [d["message"] for d in status["diagnostics"] if silent.url in d["message"]]
+        self.assertIn("2 s", note)
+        self.assertEqual(m.terminate(timeout=self.ANSWER), 0, m.stderr())
 
 
 class ReadsAnotherSkillsfs(MountTestCase):

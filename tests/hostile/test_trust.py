@@ -5,7 +5,9 @@ ssh's StrictModes, for config files, token files and cache folders.
 
 - A config file another user owns, or others may write, is refused by the
   mount, check and skillsfs-mcp, and its command: never runs (a marker
-  file the command would make stays absent).
+  file the command would make stays absent); nor does a root-owned
+  config's command: when the program, or a folder above it, is another
+  user's or others may write it.
 - A link planted at the cache's git-digests is never written through; a
   cache folder another user owns is refused with a message that names it,
   and what it holds is never served.
@@ -111,6 +113,47 @@ class Trust(HostileCase):
         self.assertEqual(code, 2, out)
         self.assertIn("refusing %s, owned by %s" % (self.top, self.user), out)
         self.assertFalse(os.path.exists(marker))
+
+    # ---- the program a config file's command: runs -------------------------
+
+    def probe_program(self, program_owner, program_mode, folder_owner):
+        """A root-owned config file whose command: is a program in a
+        folder of its own; the program, when it runs, makes a marker."""
+        folder = os.path.join(self.top, "bin")
+        os.mkdir(folder)
+        marker = os.path.join(self.top, "program-ran")
+        program = self.write(os.path.join("bin", "server"),
+                             "#!/bin/sh\ntouch %s\nexit 1\n" % marker,
+                             program_mode, program_owner)
+        os.chown(folder, folder_owner, -1)
+        os.chmod(folder, 0o755)
+        text = ("sources:\n  - command: %s\n    name: probe\n"
+                "options:\n  cache_dir: %s\n" % (program, os.path.join(self.top, "cache")))
+        return self.write("skillsfs.yaml", text), program, folder, marker
+
+    def assert_program_refused(self, config, refused, owner_name, marker):
+        code, out = run([SKILLSFS, "check", "--config", config])
+        self.assertFalse(os.path.exists(marker), "a program another user controls ran as root")
+        self.assertNotEqual(code, 0, out)
+        self.assertIn("refusing %s, owned by %s" % (refused, owner_name), out)
+
+    def test_a_program_of_another_user_never_runs_as_root(self):
+        config, program, _, marker = self.probe_program(self.uid, 0o755, 0)
+        self.assert_program_refused(config, program, "%s (uid %d)" % (self.user, self.uid),
+                                    marker)
+
+    def test_a_program_in_a_folder_of_another_user_never_runs_as_root(self):
+        config, _, folder, marker = self.probe_program(0, 0o755, self.uid)
+        self.assert_program_refused(config, folder, self.user, marker)
+
+    def test_a_program_others_may_write_never_runs(self):
+        config, program, _, marker = self.probe_program(0, 0o757, 0)
+        self.assert_program_refused(config, program, "root (uid 0)", marker)
+
+    def test_a_program_of_roots_runs(self):
+        config, _, _, marker = self.probe_program(0, 0o755, 0)
+        run([SKILLSFS, "check", "--config", config])
+        self.assertTrue(os.path.exists(marker), "root's own program did not run")
 
     # ---- the cache folder -----------------------------------------------
 

@@ -5,7 +5,8 @@
  * file; a package whose digest is not the index's is refused before it
  * is read; a file whose bytes differ is dropped and named; a file the
  * index does not list is not given; "..", an absolute path, a symbolic
- * link and a hard link are refused.  Prints TAP.
+ * link and a hard link are refused, and so is a package that unpacks past
+ * its bound, counting the files the index does not list.  Prints TAP.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -132,6 +133,14 @@ static const struct hostile_package {
 	  "i=tarfile.TarInfo(\"SKILL.md\"); i.size=65<<20\n"
 	  "t.addfile(i, io.BytesIO(bytes(i.size))); t.close()",
 	  "64 MiB", "65 MiB of zeros in a 65 KiB package" },
+	{ "unlisted.tar.gz",
+	  "t=tarfile.open(sys.argv[1],\"w:gz\")\n"
+	  "for n in range(5):\n"
+	  " i=tarfile.TarInfo(\"pad%d\" % n); i.size=60<<20\n"
+	  " t.addfile(i, io.BytesIO(bytes(i.size)))\n"
+	  "t.close()",
+	  "256 MiB", "300 MiB of zeros the index does not list, in files "
+	  "of 60 MiB" },
 };
 
 int main(void)
