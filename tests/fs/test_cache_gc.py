@@ -380,6 +380,31 @@ class CacheGc(MountTestCase):
         out = self.gc("--max", "0")
         self.assertIn("removed", self.line(out, alpha))
 
+    def test_what_a_gc_ended_midway_left_goes_and_a_planted_trash_is_not_followed(self):
+        # what a collection killed while deleting left in trash/
+        self.fetch("beta")
+        left = os.path.join(self.cache, "trash", "0badc0de-3")
+        os.makedirs(os.path.join(left, "objects"))
+        with open(os.path.join(left, "objects", "pack"), "wb") as f:
+            f.write(b"half deleted")
+        self.gc("--max", "0")
+        self.assertFalse(os.path.lexists(os.path.join(self.cache, "trash")))
+        self.assertEqual(self.clone("beta"), None)
+        # trash/ a link out of the cache: never followed, what goes is
+        # removed in place
+        self.fetch("beta")
+        beta = self.clone("beta")
+        outside = self.make_dir()
+        with open(os.path.join(outside, "precious"), "w") as f:
+            f.write("not the cache's\n")
+        os.symlink(outside, os.path.join(self.cache, "trash"))
+        before = snapshot(outside)
+        out = self.gc("--max", "0")
+        self.assertIn("removed", self.line(out, beta))
+        self.assertEqual(self.clone("beta"), None)
+        self.assertEqual(snapshot(outside), before)
+        self.assertTrue(os.path.islink(os.path.join(self.cache, "trash")))
+
     def test_a_link_planted_in_the_cache_is_never_followed(self):
         self.fetch("beta")
         outside = self.make_dir()
