@@ -661,11 +661,13 @@ int sfs_cache_gc_run(const struct sfs_cache_gc_args *a,
 	int rc = s.needed ? 0 : -ENOMEM;
 	if (rc == 0) {
 		list_entries(&s);
-		if (a->listed)
-			a->listed(a->listed_arg);
+		if (a->pause)
+			a->pause(a->pause_arg, "listed");
 		rc = choose_and_move(&s);
 	}
 	if (rc == 0) {
+		if (a->pause)
+			a->pause(a->pause_arg, "moved");
 		if (!a->dry_run)
 			delete_moved(&s);
 		sfs_sort(out->v, out->n, sizeof(*out->v), cmp_report);

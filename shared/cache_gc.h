@@ -104,11 +104,13 @@ struct sfs_cache_gc_args {
 	bool dry_run;               /* choose, remove nothing */
 	bool wait;                  /* wait for another collection to end,
 	                               rather than -EWOULDBLOCK */
-	/* For tests (tests/fs/cache_pause.c), NULL elsewhere: called once
-	 * the entries are listed, before the leases are read and anything
-	 * is removed, so a test can start a mount at that point. */
-	void (*listed)(void *arg);
-	void *listed_arg;
+	/* For tests (tests/fs/cache_pause.c), NULL elsewhere: called at
+	 * point "listed" (the entries listed; the leases not read yet,
+	 * nothing removed) and "moved" (what goes renamed into trash/, the
+	 * flock of leases/ let go, nothing deleted yet), so that a test
+	 * starts a mount there. */
+	void (*pause)(void *arg, const char *point);
+	void *pause_arg;
 };
 
 /*
@@ -142,11 +144,11 @@ struct sfs_cache_lease {
 	atomic_bool *read;          /* per root: read since the last
 	                               sfs_cache_lease_mark_read */
 	size_t nroots;
-	/* For tests (tests/fs/cache_pause.c), NULL elsewhere: called by
-	 * sfs_cache_lease_refresh once the new lease is written and
-	 * locked, before it takes the old one's name. */
-	void (*refreshing)(void *arg);
-	void *refreshing_arg;
+	/* For tests (tests/fs/cache_pause.c), NULL elsewhere: called at
+	 * point "refreshing" by sfs_cache_lease_refresh, once the new lease
+	 * is written and locked, before it takes the old one's name. */
+	void (*pause)(void *arg, const char *point);
+	void *pause_arg;
 };
 
 /*

@@ -127,8 +127,8 @@ static int make_lease(int dfd, const char *name,
 	int rc = flock(fd, LOCK_EX | LOCK_NB) < 0 ? -errno : 0;
 	if (rc == 0)
 		rc = write_body(fd, l->entries);
-	if (rc == 0 && l->refreshing)
-		l->refreshing(l->refreshing_arg);
+	if (rc == 0 && l->pause)
+		l->pause(l->pause_arg, "refreshing");
 	if (rc == 0 && renameat(dfd, tmp, dfd, name) < 0)
 		rc = -errno;
 	if (rc < 0) {

@@ -7,8 +7,9 @@
  *
  *   cache_pause gc CACHE MAX
  *       collects CACHE down to MAX bytes; "listed" once the entries are
- *       listed (before the leases are read), then "removed NAME" or
- *       "kept NAME" for each entry.
+ *       listed (before the leases are read), "moved" once what goes is
+ *       in trash/ (before it is deleted), then "removed NAME" or "kept
+ *       NAME" for each entry.
  *   cache_pause lease CACHE ROOT...
  *       takes a lease for ROOTs ("leased"), refreshes it as a mount that
  *       daemonized does ("refreshing" midway, "refreshed" after), and
@@ -20,12 +21,13 @@
 
 #include "cache_gc.h"
 
-/* Says `what` and waits for a line on stdin: the test's go. */
-static void pause_at(void *what)
+/* Says `point` and waits for a line on stdin: the test's go. */
+static void pause_at(void *arg, const char *point)
 {
 	char line[64];
 
-	printf("%s\n", (const char *)what);
+	(void)arg;
+	printf("%s\n", point);
 	fflush(stdout);
 	if (!fgets(line, sizeof(line), stdin))
 		exit(3);
@@ -36,7 +38,7 @@ static int collect(const char *cache, const char *max)
 	struct sfs_cache_gc g;
 	struct sfs_cache_gc_args a = {
 		.cache_dir = cache, .max = strtoll(max, NULL, 10), .wait = true,
-		.listed = pause_at, .listed_arg = "listed",
+		.pause = pause_at,
 	};
 
 	int rc = sfs_cache_gc_run(&a, &g);
@@ -60,13 +62,12 @@ static int lease(const char *cache, const char *const *roots, size_t n)
 		fprintf(stderr, "cache_pause: lease: %s\n", strerror(-rc));
 		return 1;
 	}
-	pause_at("leased");
-	l.refreshing = pause_at;
-	l.refreshing_arg = "refreshing";
+	pause_at(NULL, "leased");
+	l.pause = pause_at;
 	rc = sfs_cache_lease_refresh(&l);
 	if (rc < 0)
 		fprintf(stderr, "cache_pause: refresh: %s\n", strerror(-rc));
-	pause_at("refreshed");
+	pause_at(NULL, "refreshed");
 	sfs_cache_lease_drop(&l);
 	return rc < 0;
 }

@@ -349,16 +349,44 @@ class CacheGc(MountTestCase):
         gc.expect("listed")
         m = self.mount_git("alpha", options=["-o", "fetch_interval=0"])
         gc.go()
+        gc.expect("moved")
+        self.assertEqual(self.clone("alpha"), alpha)
+        gc.go()
         self.assertIn("kept " + alpha, gc.finish())
         self.assertEqual(self.clone("alpha"), alpha)
         self.assertIn(b"version one", m.read("skills", "pdf-forms", "reference.md"))
-        # nothing is left half removed: the moved-away entries are gone
+        # what went is deleted, trash/ with it
         self.assertFalse(os.path.lexists(os.path.join(self.cache, "trash")))
         m.stop()
         out = self.gc("--max", "0")
         self.assertIn("removed", self.line(out, alpha))
         self.assertEqual(self.clone("alpha"), None)
         self.assertFalse(os.path.lexists(os.path.join(self.cache, "trash")))
+
+    def test_a_mount_that_starts_while_gc_deletes_its_clone_fetches_it_whole(self):
+        # gc has moved alpha's clone out of its place and is held before
+        # deleting it: a mount of alpha that starts then finds no clone,
+        # never half of one, and clones it again
+        self.fetch("alpha")
+        alpha = self.clone("alpha")
+        gc = Paused(self, "gc", self.cache, "0")
+        gc.expect("listed")
+        gc.go()
+        gc.expect("moved")
+        self.assertEqual(self.clone("alpha"), None)
+        trash = os.path.join(self.cache, "trash")
+        self.assertTrue(any(os.path.isdir(os.path.join(trash, n, "objects"))
+                            for n in os.listdir(trash)), os.listdir(trash))
+        m = self.mount_git("alpha", options=["-o", "fetch_interval=0"])
+        self.assertEqual(self.clone("alpha"), alpha)
+        gc.go()
+        self.assertIn("removed " + alpha, gc.finish())
+        # the deleting took what it moved, not the new clone
+        self.assertFalse(os.path.lexists(trash))
+        self.assertEqual(self.clone("alpha"), alpha)
+        self.assertIn(b"version one", m.read("skills", "pdf-forms", "reference.md"))
+        out = self.gc("--max", "0", status=1)
+        self.assertIn("in use by a running mount", self.line(out, alpha))
 
     def test_a_lease_is_whole_while_it_is_refreshed(self):
         # a lease on alpha, as a mount's; held midway through the refresh
