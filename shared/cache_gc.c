@@ -2,12 +2,23 @@
  * cache_gc.c - the cache folder kept under cache_max (cache_gc.h says
  * what it holds and what stays).
  *
- * One pass: lock out another collection (gc.lock), read the leases of
- * running mounts, list the entries with their size and when each was
- * last used, choose, then remove.  Every folder is opened from the cache
- * folder's descriptor with O_NOFOLLOW and every removal goes through
- * trust.c's sfs_cache_remove_entry, so a link planted in the cache is
- * removed as a link and nothing outside the folder is ever reached.
+ * One pass: lock out another collection (gc.lock), list the entries
+ * with their size and when each was last used, then, holding the flock
+ * of leases/ exclusively, read the leases of running mounts, choose, and
+ * move what goes into trash/; then, the flock let go, delete trash/.
+ * Every folder is opened from the cache folder's descriptor with
+ * O_NOFOLLOW and every removal goes through trust.c's
+ * sfs_cache_remove_entry, so a link planted in the cache is removed as a
+ * link and nothing outside the folder is ever reached.
+ *
+ * Why so: a mount puts its lease in place under a shared flock of
+ * leases/ (cache_lease.c).  With the exclusive one held from reading the
+ * leases until the chosen entries are renamed away, a mount that starts
+ * during a collection either took its lease before (the collection reads
+ * it and keeps what it names) or after (what was chosen is gone, whole:
+ * a rename is atomic, and it fetches anew).  What takes long, listing
+ * sizes and deleting a large clone, is done without that flock, so a
+ * mount's start never waits for it.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -16,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -38,6 +50,8 @@ enum entry_kind { CLONE, SERVER, BLOB, OTHER };
 /* What a survey keeps beside the entries it reports. */
 struct survey {
 	int cfd;                    /* the cache folder */
+	int trash;                  /* its trash/, or -1: removed in place */
+	unsigned tag;               /* of this pass's names in trash/ */
 	struct sfs_cache_gc *out;
 	enum entry_kind *kinds;     /* per entry of out */
 	size_t kinds_cap;
@@ -107,33 +121,62 @@ static bool has_suffix(const char *name, const char *suffix)
 	return n > k && strcmp(name + n - k, suffix) == 0;
 }
 
-/* A live lease's names join s->needed; a dead mount's lease goes. */
+/* Whether dfd's `name` is still the file open as fd. */
+static bool still_named(int dfd, const char *name, int fd)
+{
+	struct stat a, b;
+
+	return fstat(fd, &a) == 0 &&
+	       fstatat(dfd, name, &b, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/* A live lease's names join s->needed; a dead mount's lease goes.
+ *
+ * A holder never writes its lease in place: it locks a new file, renames
+ * it over the name, then closes the old (cache_lease.c).  So the text
+ * read is whole; and a file found unlocked is a dead holder's only if the
+ * name is still that file, which the holder, alive, would have kept
+ * locked all along (the name never comes back to an old file).
+ * Otherwise a refresh replaced it meanwhile: the name is read again. */
 static void read_lease(void *arg, int dfd, const char *name,
                        const struct stat *st, const char *prefix)
 {
 	struct survey *s = arg;
 	int fd = -1;
+	char *text = NULL;
 
 	(void)prefix;
 	if (!S_ISREG(st->st_mode) || !has_suffix(name, SFS_CACHE_LEASE_SUFFIX))
 		return;
-	char *text = sfs_cache_read_at(dfd, name, LEASE_MAX, &fd);
-	if (!text)
-		return;
-	if (flock(fd, LOCK_SH | LOCK_NB) == 0) {
-		/* nobody holds it: its mount has ended */
-		s->out->stale_leases++;
-		if (!s->a->dry_run)
-			unlinkat(dfd, name, 0);
-	} else {
-		char *more;
-		s->out->leases++;
-		if (asprintf(&more, "%s%s", s->needed, text) >= 0) {
-			free(s->needed);
-			s->needed = more;
+	for (int tries = 0; tries < 8; tries++) {
+		text = sfs_cache_read_at(dfd, name, LEASE_MAX, &fd);
+		if (!text)
+			return;   /* gone: its holder has ended */
+		if (flock(fd, LOCK_SH | LOCK_NB) < 0)
+			break;    /* held: live */
+		if (still_named(dfd, name, fd)) {
+			/* nobody holds it: its mount has ended */
+			s->out->stale_leases++;
+			if (!s->a->dry_run)
+				unlinkat(dfd, name, 0);
+			close(fd);
+			free(text);
+			return;
 		}
+		close(fd);
+		free(text);
+		text = NULL;
 	}
-	close(fd);
+	/* live (or replaced eight times over: kept as live all the same) */
+	char *more;
+	s->out->leases++;
+	if (text && asprintf(&more, "%s%s", s->needed, text) >= 0) {
+		free(s->needed);
+		s->needed = more;
+	}
+	if (text)
+		close(fd);
 	free(text);
 }
 
@@ -407,9 +450,33 @@ static void choose(struct survey *s)
 
 /* ---- removing ----------------------------------------------------------- */
 
-/* A clone is removed under its fetch lock (git_fetch.c's CLONE.fetching),
- * so a fetch of a command that holds no lease is never cut short. */
-static int remove_clone(int pfd, const char *base)
+/* The name in trash/ of entry i of this pass. */
+static void trash_name(const struct survey *s, size_t i, char *buf,
+                       size_t len)
+{
+	snprintf(buf, len, "%08x-%zu", s->tag, i);
+}
+
+/* Moves entry `base` of folder pfd into trash/ as entry i's name, or,
+ * without a trash/ of the same filesystem, removes it in place. */
+static int move_away(const struct survey *s, int pfd, const char *base,
+                     size_t i)
+{
+	char to[32];
+
+	trash_name(s, i, to, sizeof(to));
+	if (s->trash >= 0 && renameat(pfd, base, s->trash, to) == 0)
+		return 0;
+	if (s->trash >= 0 && errno != EXDEV)
+		return errno == ENOENT ? 0 : -errno;
+	return sfs_cache_remove_entry(pfd, base);
+}
+
+/* A clone is moved away under its fetch lock (git_fetch.c's
+ * CLONE.fetching), so a fetch of a command that holds no lease is never
+ * cut short. */
+static int move_clone(const struct survey *s, int pfd, const char *base,
+                      size_t i)
 {
 	char lock[300];
 
@@ -420,13 +487,21 @@ static int remove_clone(int pfd, const char *base)
 		return -errno;
 	int rc = flock(fd, LOCK_EX | LOCK_NB) < 0 ? -errno : 0;
 	if (rc == 0)
-		rc = sfs_cache_remove_entry(pfd, base);
+		rc = move_away(s, pfd, base, i);
 	unlinkat(pfd, lock, 0);
 	close(fd);
 	return rc;
 }
 
-static void remove_chosen(struct survey *s)
+static void chosen_failed(struct survey *s, struct sfs_cache_entry *e)
+{
+	e->failed = true;
+	s->out->after += e->bytes;
+}
+
+/* Moves the chosen entries out of their places (under the flock of
+ * leases/: quick, a rename each). */
+static void move_chosen(struct survey *s)
 {
 	for (size_t i = 0; i < s->out->n; i++) {
 		struct sfs_cache_entry *e = &s->out->v[i];
@@ -441,15 +516,74 @@ static void remove_chosen(struct survey *s)
 		}
 		const char *base = slash ? slash + 1 : e->name;
 		int rc = pfd < 0 ? pfd : s->kinds[i] == CLONE ?
-		         remove_clone(pfd, base) :
-		         sfs_cache_remove_entry(pfd, base);
-		if (rc < 0) {
-			e->failed = true;
-			s->out->after += e->bytes;
-		}
+		         move_clone(s, pfd, base, i) :
+		         move_away(s, pfd, base, i);
+		if (rc < 0)
+			chosen_failed(s, e);
 		if (pfd >= 0 && pfd != s->cfd)
 			close(pfd);
 	}
+}
+
+/* Deletes what move_chosen moved into trash/ (the flock of leases/ let
+ * go: a mount may start meanwhile; what it needs is no longer here). */
+static void delete_moved(struct survey *s)
+{
+	char name[32];
+	struct stat st;
+
+	for (size_t i = 0; s->trash >= 0 && i < s->out->n; i++) {
+		struct sfs_cache_entry *e = &s->out->v[i];
+		if (!e->dropped || e->failed)
+			continue;
+		trash_name(s, i, name, sizeof(name));
+		if (fstatat(s->trash, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    sfs_cache_remove_entry(s->trash, name) < 0)
+			chosen_failed(s, e);
+	}
+}
+
+static void remove_leftover(void *arg, int dfd, const char *name,
+                            const struct stat *st, const char *prefix)
+{
+	(void)arg, (void)st, (void)prefix;
+	sfs_cache_remove_entry(dfd, name);
+}
+
+/* Opens trash/ (made when missing) and deletes what a collection that
+ * was ended midway left there.  -1 when it cannot be had: entries are
+ * then removed in place. */
+static int open_trash(int cfd)
+{
+	if (mkdirat(cfd, SFS_CACHE_TRASH, 0700) < 0 && errno != EEXIST)
+		return -1;
+	int fd = open_under(cfd, SFS_CACHE_TRASH);
+	if (fd >= 0)
+		for_each(fd, remove_leftover, NULL, NULL);
+	return fd < 0 ? -1 : fd;
+}
+
+/* The flock of leases/ (made when missing), exclusively: no lease is put
+ * in place while it is held.  A dry run removes nothing and needs none.
+ * Returns the folder's descriptor, or -errno. */
+static int lock_leases(const struct survey *s)
+{
+	int rc;
+
+	if (!s->a->dry_run && mkdirat(s->cfd, SFS_CACHE_LEASES, 0700) < 0 &&
+	    errno != EEXIST)
+		return -errno;
+	int fd = open_under(s->cfd, SFS_CACHE_LEASES);
+	if (fd < 0 || s->a->dry_run)
+		return fd;
+	while ((rc = flock(fd, LOCK_EX)) < 0 && errno == EINTR)
+		;
+	if (rc < 0) {
+		rc = -errno;
+		close(fd);
+		return rc;
+	}
+	return fd;
 }
 
 /* ---- the whole ---------------------------------------------------------- */
@@ -473,6 +607,25 @@ static int lock_out_others(int cfd, bool wait)
 	return fd;
 }
 
+/* Under the flock of leases/: what running mounts lease, what goes, and
+ * that moved out of its place.  0 or -errno. */
+static int choose_and_move(struct survey *s)
+{
+	int lfd = lock_leases(s);
+
+	if (lfd < 0 && !s->a->dry_run)   /* what mounts lease is unknown */
+		return lfd == -ENOENT ? -EIO : lfd;
+	if (lfd >= 0)
+		for_each(lfd, read_lease, s, NULL);
+	mark_needs(s);
+	choose(s);
+	if (!s->a->dry_run)
+		move_chosen(s);
+	if (lfd >= 0)
+		close(lfd);   /* and its flock: mounts start again */
+	return 0;
+}
+
 /* Puts the chosen entries first, in the order they were chosen (least
  * recently used first), then those that stay. */
 static int cmp_report(const void *a, const void *b)
@@ -489,7 +642,7 @@ static int cmp_report(const void *a, const void *b)
 int sfs_cache_gc_run(const struct sfs_cache_gc_args *a,
                      struct sfs_cache_gc *out)
 {
-	struct survey s = { .out = out, .a = a };
+	struct survey s = { .out = out, .a = a, .trash = -1 };
 
 	memset(out, 0, sizeof(*out));
 	s.cfd = sfs_trust_dir_open(a->cache_dir, false, NULL, 0);
@@ -500,20 +653,28 @@ int sfs_cache_gc_run(const struct sfs_cache_gc_args *a,
 		close(s.cfd);
 		return lock;
 	}
+	if (getrandom(&s.tag, sizeof(s.tag), 0) != sizeof(s.tag))
+		s.tag = (unsigned)getpid();
+	if (!a->dry_run)
+		s.trash = open_trash(s.cfd);
 	s.needed = strdup("");
-	int lfd = s.needed ? open_under(s.cfd, SFS_CACHE_LEASES) : -1;
-	if (lfd >= 0) {
-		for_each(lfd, read_lease, &s, NULL);
-		close(lfd);
-	}
 	int rc = s.needed ? 0 : -ENOMEM;
 	if (rc == 0) {
 		list_entries(&s);
-		mark_needs(&s);
-		choose(&s);
+		if (a->pause)
+			a->pause(a->pause_arg, "listed");
+		rc = choose_and_move(&s);
+	}
+	if (rc == 0) {
+		if (a->pause)
+			a->pause(a->pause_arg, "moved");
 		if (!a->dry_run)
-			remove_chosen(&s);
+			delete_moved(&s);
 		sfs_sort(out->v, out->n, sizeof(*out->v), cmp_report);
+	}
+	if (s.trash >= 0) {
+		close(s.trash);
+		unlinkat(s.cfd, SFS_CACHE_TRASH, AT_REMOVEDIR);
 	}
 	free(s.needed);
 	free(s.kinds);

@@ -24,12 +24,16 @@
  *   folder-units/<hash>       a folder root's skills as a start built
  *                             them (built again when missing)
  *
- * Anything else in the folder is neither counted nor touched.  A mount,
- * and a command that fetches (skillsfs check, export), says what it
- * needs with a lease (cache_lease.c): a file of leases/ naming its
- * entries, on which it holds an flock for as long as it runs; a lease
- * nobody holds is a dead process's and is removed.  Two collections
- * never run at once: each holds the flock of gc.lock.
+ * Anything else in the folder is neither counted nor touched, but
+ * trash/, where a collection moves what it removes before it deletes it
+ * (cache_gc.c says why).  A mount, and a command that fetches (skillsfs
+ * check, export), says what it needs with a lease (cache_lease.c): a
+ * file of leases/ naming its entries, on which it holds an flock for as
+ * long as it runs; a lease nobody holds is a dead process's and is
+ * removed.  A lease is put in place under a shared flock of the folder
+ * leases/ itself, which a collection holds exclusively from reading the
+ * leases until what it removes is moved out of its place.  Two
+ * collections never run at once: each holds the flock of gc.lock.
  *
  * "Used" is the entry's newest mtime at its top: a fetch, a new listing,
  * a lease's start, and a mount's reads (marked by the lease, at most
@@ -52,6 +56,8 @@
 #define SFS_CACHE_LEASES "leases"
 #define SFS_CACHE_GC_LOCK "gc.lock"
 #define SFS_CACHE_LEASE_SUFFIX ".lease"
+/* Where a collection moves the entries it removes, then deletes them. */
+#define SFS_CACHE_TRASH "trash"
 
 /* Why an entry stays, or that it may go. */
 enum sfs_cache_need {
@@ -98,6 +104,13 @@ struct sfs_cache_gc_args {
 	bool dry_run;               /* choose, remove nothing */
 	bool wait;                  /* wait for another collection to end,
 	                               rather than -EWOULDBLOCK */
+	/* For tests (tests/fs/cache_pause.c), NULL elsewhere: called at
+	 * point "listed" (the entries listed; the leases not read yet,
+	 * nothing removed) and "moved" (what goes renamed into trash/, the
+	 * flock of leases/ let go, nothing deleted yet), so that a test
+	 * starts a mount there. */
+	void (*pause)(void *arg, const char *point);
+	void *pause_arg;
 };
 
 /*
@@ -131,6 +144,11 @@ struct sfs_cache_lease {
 	atomic_bool *read;          /* per root: read since the last
 	                               sfs_cache_lease_mark_read */
 	size_t nroots;
+	/* For tests (tests/fs/cache_pause.c), NULL elsewhere: called at
+	 * point "refreshing" by sfs_cache_lease_refresh, once the new lease
+	 * is written and locked, before it takes the old one's name. */
+	void (*pause)(void *arg, const char *point);
+	void *pause_arg;
 };
 
 /*
@@ -138,14 +156,18 @@ struct sfs_cache_lease {
  * their state in (sfs_source_cache_entry of each), for as long as the
  * lease is held: a file leases/<pid>-<random>.lease, made with O_EXCL
  * and locked before it has its name, so a collection never sees it
- * unheld.  Each entry is marked used now (its mtime).  When no root
- * keeps an entry there, no file is made (out->fd -1).  Returns 0, or
- * -errno.
+ * unheld.  Each entry is marked used now (its mtime).  Both under a
+ * shared flock of leases/: a collection between reading the leases and
+ * moving what it removes away makes this wait that long (no removal's
+ * deleting).  When no root keeps an entry there, no file is made
+ * (out->fd -1).  Returns 0, or -errno.
  */
 int sfs_cache_lease_take(const char *cache_dir, const char *const *roots,
                          size_t nroots, struct sfs_cache_lease *out);
 /* Writes the running process's id into the lease again (after a fork
- * that daemonized): 0 or -errno. */
+ * that daemonized): a new file, written and locked, renamed over the
+ * old one, so a collection reads the lease whole at every moment.
+ * 0 or -errno (the old lease is still held then). */
 int sfs_cache_lease_refresh(struct sfs_cache_lease *l);
 /* Root `root` (an index into the roots the lease was taken for) was
  * read: a flag, set once until the next mark, so that a read path may

@@ -11,6 +11,22 @@
  * from, at the next mark after the read (the fetcher's turns, the end).
  * A read itself only sets a flag: the read path makes no system call
  * for it, and an entry read a million times is touched once per mark.
+ *
+ * A lease file is never written in place: each (the first, and the one
+ * sfs_cache_lease_refresh writes after a fork) is a new file, locked
+ * and written under a temporary name and then renamed over the name, so
+ * whoever opens the name finds a whole lease whose holder has it
+ * locked.  The holder lets the old file go only after the rename; a
+ * collection that opened the old one just before and finds it unlocked
+ * sees that the name is another file now and reads that (cache_gc.c's
+ * read_lease).
+ *
+ * The leases are put in place under a shared flock of the folder
+ * leases/; a collection holds it exclusively from reading them until it
+ * has moved what it removes away (cache_gc.c).  So a start either has
+ * its lease read by that collection, or finds what it removed gone
+ * whole, never a clone half deleted.  A start waits at most for the
+ * reading and the renames, never for the deleting.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -88,15 +104,18 @@ static int write_body(int fd, const char *entries)
 	if (asprintf(&body, "pid %ld\n%s", (long)getpid(), entries) < 0)
 		return -ENOMEM;
 	size_t n = strlen(body);
-	if (ftruncate(fd, 0) < 0 || pwrite(fd, body, n, 0) != (ssize_t)n)
+	errno = 0;
+	if (pwrite(fd, body, n, 0) != (ssize_t)n)
 		rc = errno ? -errno : -EIO;
 	free(body);
 	return rc;
 }
 
 /* Makes leases/NAME locked and written under a temporary name, then
- * renames it into place.  Returns its descriptor or -errno. */
-static int make_lease(int dfd, const char *name, const char *entries)
+ * renames it into place (over l's old lease, when it has one).  Returns
+ * its descriptor or -errno. */
+static int make_lease(int dfd, const char *name,
+                      const struct sfs_cache_lease *l)
 {
 	char tmp[80];
 
@@ -107,7 +126,9 @@ static int make_lease(int dfd, const char *name, const char *entries)
 		return -errno;
 	int rc = flock(fd, LOCK_EX | LOCK_NB) < 0 ? -errno : 0;
 	if (rc == 0)
-		rc = write_body(fd, entries);
+		rc = write_body(fd, l->entries);
+	if (rc == 0 && l->pause)
+		l->pause(l->pause_arg, "refreshing");
 	if (rc == 0 && renameat(dfd, tmp, dfd, name) < 0)
 		rc = -errno;
 	if (rc < 0) {
@@ -115,6 +136,23 @@ static int make_lease(int dfd, const char *name, const char *entries)
 		close(fd);
 		return rc;
 	}
+	return fd;
+}
+
+/* Under the shared flock of leases/ (dfd): the entries marked used and
+ * the lease put in place.  Returns the lease's descriptor or -errno. */
+static int lease_locked(int dfd, const char *name,
+                        const struct sfs_cache_lease *l)
+{
+	int rc;
+
+	while ((rc = flock(dfd, LOCK_SH)) < 0 && errno == EINTR)
+		;
+	if (rc < 0)
+		return -errno;
+	touch_entries(l->cache_dir, l->entries);
+	int fd = make_lease(dfd, name, l);
+	flock(dfd, LOCK_UN);
 	return fd;
 }
 
@@ -144,10 +182,9 @@ int sfs_cache_lease_take(const char *cache_dir, const char *const *roots,
 		out->path = NULL;
 		return 0;
 	}
-	touch_entries(cache_dir, out->entries);
 	int dfd = sfs_trust_dir_open(dir, true, NULL, 0);
 	free(dir);
-	out->fd = dfd < 0 ? dfd : make_lease(dfd, name, out->entries);
+	out->fd = dfd < 0 ? dfd : lease_locked(dfd, name, out);
 	if (dfd >= 0)
 		close(dfd);
 	if (out->fd < 0) {
@@ -162,7 +199,22 @@ int sfs_cache_lease_take(const char *cache_dir, const char *const *roots,
 
 int sfs_cache_lease_refresh(struct sfs_cache_lease *l)
 {
-	return l->fd < 0 ? -EBADF : write_body(l->fd, l->entries);
+	if (l->fd < 0 || !l->path)
+		return -EBADF;
+	/* the same entries: no need of the flock of leases/, a collection
+	 * reads the old lease or the new one, each whole and held */
+	char *slash = strrchr(l->path, '/');
+	*slash = '\0';
+	int dfd = sfs_trust_dir_open(l->path, false, NULL, 0);
+	*slash = '/';
+	int fd = dfd < 0 ? dfd : make_lease(dfd, slash + 1, l);
+	if (dfd >= 0)
+		close(dfd);
+	if (fd < 0)
+		return fd;
+	close(l->fd);   /* the old file's flock: its name is the new one's */
+	l->fd = fd;
+	return 0;
 }
 
 void sfs_cache_lease_read(struct sfs_cache_lease *l, size_t root)

@@ -12,6 +12,7 @@ while a server's listing storms."""
 import hashlib
 import json
 import os
+import queue
 import signal
 import subprocess
 import sys
@@ -29,6 +30,62 @@ from test_wellknown_source import CSV, PDF, Site, entry, sha, skill_md  # noqa: 
 from stallserver import StallServer  # noqa: E402
 
 OLD = 1_500_000_000     # 2017: long before anything these tests fetch
+# tests/fs/cache_pause.c: a collection or a lease held at a point
+CACHE_PAUSE = os.environ.get("SKILLSFS_CACHE_PAUSE") or os.path.join(
+    os.environ.get("SKILLSFS_BUILD_ROOT", "build"), "tests", "fs", "cache_pause")
+
+
+class Paused:
+    """A cache_pause process: it says each point it is held at in a line,
+    and goes on when told.  Ended after the test, also when it fails."""
+
+    def __init__(self, test, *args):
+        self.proc = subprocess.Popen([CACHE_PAUSE] + list(args), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True)
+        self.lines = queue.Queue()
+        self.reader = threading.Thread(target=self._read)
+        self.reader.start()
+        test.addCleanup(self.end)
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put(None)
+
+    def expect(self, word, timeout=60):
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError("cache_pause did not say %r in %ds" % (word, timeout))
+        if line != word:
+            raise AssertionError("cache_pause said %r, not %r: %s" % (
+                line, word, self.proc.stderr.read() if line is None else ""))
+
+    def go(self):
+        self.proc.stdin.write("\n")
+        self.proc.stdin.flush()
+
+    def finish(self, timeout=60):
+        """Everything else it says, once it has ended well."""
+        self.proc.stdin.close()
+        self.proc.wait(timeout=timeout)
+        self.reader.join()
+        said = []
+        while (line := self.lines.get()) is not None:
+            said.append(line)
+        if self.proc.returncode != 0:
+            raise AssertionError("cache_pause failed: " + self.proc.stderr.read())
+        return said
+
+    def end(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.reader.join()
+        for f in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if not f.closed:
+                f.close()
 
 
 def cache_bytes(cache):
@@ -282,6 +339,99 @@ class CacheGc(MountTestCase):
         self.assertIn("removed 1 lease of mounts that ended", out)
         self.assertEqual(self.clone("alpha"), None)
         self.assertEqual(os.listdir(os.path.join(self.cache, "leases")), [])
+
+    def test_a_mount_that_starts_while_gc_runs_keeps_its_clone(self):
+        # gc has listed the entries, alpha's clone with them, and is held
+        # there; a mount of alpha starts (and takes its lease) meanwhile
+        self.fetch("alpha")
+        alpha = self.clone("alpha")
+        gc = Paused(self, "gc", self.cache, "0")
+        gc.expect("listed")
+        m = self.mount_git("alpha", options=["-o", "fetch_interval=0"])
+        gc.go()
+        gc.expect("moved")
+        self.assertEqual(self.clone("alpha"), alpha)
+        gc.go()
+        self.assertIn("kept " + alpha, gc.finish())
+        self.assertEqual(self.clone("alpha"), alpha)
+        self.assertIn(b"version one", m.read("skills", "pdf-forms", "reference.md"))
+        # what went is deleted, trash/ with it
+        self.assertFalse(os.path.lexists(os.path.join(self.cache, "trash")))
+        m.stop()
+        out = self.gc("--max", "0")
+        self.assertIn("removed", self.line(out, alpha))
+        self.assertEqual(self.clone("alpha"), None)
+        self.assertFalse(os.path.lexists(os.path.join(self.cache, "trash")))
+
+    def test_a_mount_that_starts_while_gc_deletes_its_clone_fetches_it_whole(self):
+        # gc has moved alpha's clone out of its place and is held before
+        # deleting it: a mount of alpha that starts then finds no clone,
+        # never half of one, and clones it again
+        self.fetch("alpha")
+        alpha = self.clone("alpha")
+        gc = Paused(self, "gc", self.cache, "0")
+        gc.expect("listed")
+        gc.go()
+        gc.expect("moved")
+        self.assertEqual(self.clone("alpha"), None)
+        trash = os.path.join(self.cache, "trash")
+        self.assertTrue(any(os.path.isdir(os.path.join(trash, n, "objects"))
+                            for n in os.listdir(trash)), os.listdir(trash))
+        m = self.mount_git("alpha", options=["-o", "fetch_interval=0"])
+        self.assertEqual(self.clone("alpha"), alpha)
+        gc.go()
+        self.assertIn("removed " + alpha, gc.finish())
+        # the deleting took what it moved, not the new clone
+        self.assertFalse(os.path.lexists(trash))
+        self.assertEqual(self.clone("alpha"), alpha)
+        self.assertIn(b"version one", m.read("skills", "pdf-forms", "reference.md"))
+        out = self.gc("--max", "0", status=1)
+        self.assertIn("in use by a running mount", self.line(out, alpha))
+
+    def test_a_lease_is_whole_while_it_is_refreshed(self):
+        # a lease on alpha, as a mount's; held midway through the refresh
+        # a mount does once it has daemonized, and after it
+        self.fetch("alpha")
+        alpha = self.clone("alpha")
+        held = Paused(self, "lease", self.cache, self.url("alpha"))
+        for point in ("leased", "refreshing", "refreshed"):
+            held.expect(point)
+            out = self.gc("--max", "0", status=1)
+            self.assertIn("in use by a running mount", self.line(out, alpha), point)
+            self.assertIn("1 running mount", out, point)
+            self.assertNotIn("lease of mounts that ended", out, point)
+            self.assertEqual(self.clone("alpha"), alpha, point)
+            held.go()
+        held.finish()
+        # dropped: the lease, and the temporary of its refresh, are gone
+        self.assertEqual(os.listdir(os.path.join(self.cache, "leases")), [])
+        out = self.gc("--max", "0")
+        self.assertIn("removed", self.line(out, alpha))
+
+    def test_what_a_gc_ended_midway_left_goes_and_a_planted_trash_is_not_followed(self):
+        # what a collection killed while deleting left in trash/
+        self.fetch("beta")
+        left = os.path.join(self.cache, "trash", "0badc0de-3")
+        os.makedirs(os.path.join(left, "objects"))
+        with open(os.path.join(left, "objects", "pack"), "wb") as f:
+            f.write(b"half deleted")
+        self.gc("--max", "0")
+        self.assertFalse(os.path.lexists(os.path.join(self.cache, "trash")))
+        self.assertEqual(self.clone("beta"), None)
+        # trash/ a link out of the cache: never followed, what goes is
+        # removed in place
+        self.fetch("beta")
+        beta = self.clone("beta")
+        outside = self.make_dir()
+        with open(os.path.join(outside, "precious"), "w") as f:
+            f.write("not the cache's\n")
+        os.symlink(outside, os.path.join(self.cache, "trash"))
+        before = snapshot(outside)
+        out = self.gc("--max", "0")
+        self.assertIn("removed", self.line(out, beta))
+        self.assertEqual(self.clone("beta"), None)
+        self.assertEqual(snapshot(outside), before)
+        self.assertTrue(os.path.islink(os.path.join(self.cache, "trash")))
 
     def test_a_link_planted_in_the_cache_is_never_followed(self):
         self.fetch("beta")
