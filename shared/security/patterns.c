@@ -623,6 +623,13 @@ static bool add_line(struct sec_lines *l, size_t off)
 	return true;
 }
 
+/* What the byte at off tells of its file (a NUL, a byte past ASCII). */
+static inline void seen_byte(struct sec_lines *l, unsigned char c, size_t off)
+{
+	l->high |= c >= 0x80;
+	l->nul |= c == 0 && off < SEC_NUL_SPAN;
+}
+
 /* A word found at off: its bits to the line that holds it (none holds a
  * line's end, and every line that starts before it is known), or to
  * *mask when no lines are kept. */
@@ -657,7 +664,7 @@ AVX2 static ssize_t scan32(const struct sec_words *t, const unsigned char *u,
 {
 	uint16_t h[32];
 	size_t i = 0;
-	uint32_t m;
+	uint32_t m, high = 0, nul = 0;
 
 	for (; i + 35 <= len; i += 32) {
 		__m256i v = _mm256_loadu_si256((const __m256i *)(u + i));
@@ -667,6 +674,12 @@ AVX2 static ssize_t scan32(const struct sec_words *t, const unsigned char *u,
 		*before = w >> 31;
 		uint32_t nl = l ? (uint32_t)_mm256_movemask_epi8(
 			_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n'))) : 0;
+		high |= (uint32_t)_mm256_movemask_epi8(v);
+		/* i is a multiple of 32, as SEC_NUL_SPAN: the block is
+		 * wholly in the span or wholly past it */
+		if (i < SEC_NUL_SPAN)
+			nul |= (uint32_t)_mm256_movemask_epi8(
+				_mm256_cmpeq_epi8(v, _mm256_setzero_si256()));
 		for (; nl; nl &= nl - 1)
 			if (!add_line(l, i + (unsigned)__builtin_ctz(nl) + 1))
 				return -ENOMEM;
@@ -679,6 +692,10 @@ AVX2 static ssize_t scan32(const struct sec_words *t, const unsigned char *u,
 			if ((m = words_at(t, h[b], u + i + b, len - i - b)))
 				add_hit(l, mask, i + b, m);
 		}
+	}
+	if (l) {
+		l->high |= high != 0;
+		l->nul |= nul != 0;
 	}
 	return (ssize_t)i;
 }
@@ -701,6 +718,7 @@ static int scan(const struct sec_words *t, const unsigned char *u,
 #endif
 #ifdef __SSE2__
 	uint16_t h[16];
+	unsigned high = 0, nul = 0;
 	for (; i + 19 <= len; i += 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(u + i));
 		unsigned w = word_bits16(v);
@@ -709,6 +727,11 @@ static int scan(const struct sec_words *t, const unsigned char *u,
 		/* i + b + 1 < len: each newline here starts a line */
 		unsigned nl = l ? (unsigned)_mm_movemask_epi8(
 			_mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))) : 0;
+		high |= (unsigned)_mm_movemask_epi8(v);
+		/* i is a multiple of 16 (scan32 stops at one of 32) */
+		if (i < SEC_NUL_SPAN)
+			nul |= (unsigned)_mm_movemask_epi8(
+				_mm_cmpeq_epi8(v, _mm_setzero_si128()));
 		for (; nl; nl &= nl - 1)
 			if (!add_line(l, i + (unsigned)__builtin_ctz(nl) + 1))
 				return -ENOMEM;
@@ -722,6 +745,10 @@ static int scan(const struct sec_words *t, const unsigned char *u,
 				add_hit(l, mask, i + b, m);
 		}
 	}
+	if (l) {
+		l->high |= high != 0;
+		l->nul |= nul != 0;
+	}
 #endif
 	for (; i + 1 < len; i++) {
 		bool w = word_char[u[i]];
@@ -731,7 +758,11 @@ static int scan(const struct sec_words *t, const unsigned char *u,
 		before = w;
 		if (l && u[i] == '\n' && !add_line(l, i + 1))
 			return -ENOMEM;
+		if (l)
+			seen_byte(l, u[i], i);
 	}
+	if (l && len > 0)
+		seen_byte(l, u[len - 1], len - 1);
 	return 0;
 }
 

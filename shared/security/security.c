@@ -221,18 +221,17 @@ static int copy_line(const char *p, size_t len, char **raw, char **lower,
 	return 0;
 }
 
-static int scan_lines(struct sec_ctx *c, struct sec_file *f)
+/* Each line of f (its lines, found by sec_lines_scan) to the rules. */
+static int scan_lines(struct sec_ctx *c, struct sec_file *f,
+                      const struct sec_lines *lines)
 {
-	struct sec_lines lines;
 	size_t cap = 0;
 	char *raw = NULL, *lower = NULL;
-	int rc = sec_lines_scan(c->sec, f->text, f->len, &lines);
+	int rc = 0;
 
-	if (rc < 0)
-		return rc;
-	const struct sec_span *v = lines.v;
-	const uint32_t *masks = lines.masks;
-	size_t n = lines.n;
+	const struct sec_span *v = lines->v;
+	const uint32_t *masks = lines->masks;
+	size_t n = lines->n;
 	struct walk w = { .lines = v, .masks = masks, .nlines = n };
 	/* what the whole file does, before any line is judged: a credential
 	 * read weighs by whether the file also sends */
@@ -266,7 +265,6 @@ static int scan_lines(struct sec_ctx *c, struct sec_file *f)
 	}
 	free(raw);
 	free(lower);
-	sec_lines_free(&lines);
 	return rc;
 }
 
@@ -278,19 +276,32 @@ int sfs_security_scan_bytes(const struct sfs_security *sec, const char *path,
 	struct sec_ctx c = { .sec = sec, .diags = diags };
 	struct sec_file f = { .path = path, .rel = rel, .text = text,
 	                      .len = len, .is_test = is_test_path(rel) };
-	int klass = 0;
-	bool nul = memchr(text, '\0', len < 8192 ? len : 8192) != NULL;
+	struct sec_lines lines;
+	int klass = 0, rc = 0;
 
-	if (sec_magic((const unsigned char *)text, len, &klass) || nul) {
+	/* the one pass over the bytes finds the lines, their words and
+	 * whether there is a NUL (binary) or any byte past ASCII (the
+	 * Unicode rules' work) */
+	bool binary = sec_magic((const unsigned char *)text, len, &klass);
+	if (!binary) {
+		rc = sec_lines_scan(sec, text, len, &lines);
+		if (rc < 0)
+			return rc;
+		binary = lines.nul;
+		if (binary)
+			sec_lines_free(&lines);
+	}
+	if (binary) {
 		f.kind = SEC_BINARY;
 		return sec_binary_file(&c, &f, siblings, nsiblings);
 	}
 	f.kind = text_kind(rel, text);
-	int rc = sec_binary_file(&c, &f, siblings, nsiblings);
-	if (rc == 0)
+	rc = sec_binary_file(&c, &f, siblings, nsiblings);
+	if (rc == 0 && lines.high)
 		rc = sec_unicode_file(&c, &f);
 	if (rc == 0)
-		rc = scan_lines(&c, &f);
+		rc = scan_lines(&c, &f, &lines);
+	sec_lines_free(&lines);
 	return rc;
 }
 
