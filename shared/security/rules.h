@@ -253,6 +253,9 @@ int sec_code_line(struct sec_ctx *c, const struct sec_file *f,
 const char *sec_magic(const unsigned char *p, size_t len, int *klass);
 int sec_binary_file(struct sec_ctx *c, const struct sec_file *f,
                     const char *const *siblings, size_t nsiblings);
+/* Base64 or hex runs of SEC_BLOB_MIN bytes or more: a line shorter than
+ * that is not handed to it. */
+#define SEC_BLOB_MIN 512
 int sec_blob_line(struct sec_ctx *c, const struct sec_file *f,
                   const struct sec_line *l);
 
