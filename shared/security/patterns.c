@@ -549,54 +549,77 @@ static unsigned punct_bits16(__m128i v)
  * have AVX2 (chosen once per file, at run time; SSE2 is the fallback). */
 #define AVX2 __attribute__((target("avx2")))
 
-AVX2 static uint32_t word_bits32(__m256i v)
+/* The vectors the tests below compare with, read from memory through a
+ * pointer gcc cannot see through (scan32): every vector register is lost
+ * across a call in scan32's loop (words_in, and realloc in add_line), and
+ * gcc otherwise built each one again from an immediate, three
+ * instructions, in every block of 32 bytes. */
+#define B4(x) x, x, x, x
+#define B16(x) B4(x), B4(x), B4(x), B4(x)
+#define B32(x) B16(x), B16(x)
+static const struct c32 {
+	uint8_t fold[32], alpha_off[32], alpha_max[32], digit_off[32],
+	        digit_max[32], under[32], dot[32], slash[32], dash[32],
+	        lt[32], nl[32];
+	uint16_t k0[16], k1[16], k2[16];
+} __attribute__((aligned(32))) C32 = {
+	{ B32(0x20) }, { B32(128 - 'a') }, { B32((uint8_t)(-128 + 26)) },
+	{ B32(128 - '0') }, { B32((uint8_t)(-128 + 10)) }, { B32('_') },
+	{ B32('.') }, { B32('/') }, { B32('-') }, { B32('<') }, { B32('\n') },
+	{ B16(K0) }, { B16(K1) }, { B16(K2) },
+};
+#define V32(field) _mm256_load_si256((const __m256i *)kc->field)
+
+AVX2 static inline uint32_t word_bits32(const struct c32 *kc, __m256i v)
 {
-	__m256i lower = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
-	__m256i alpha = _mm256_cmpgt_epi8(_mm256_set1_epi8(-128 + 26),
-	                                  _mm256_add_epi8(lower,
-	                                          _mm256_set1_epi8(128 - 'a')));
-	__m256i digit = _mm256_cmpgt_epi8(_mm256_set1_epi8(-128 + 10),
-	                                  _mm256_add_epi8(v,
-	                                          _mm256_set1_epi8(128 - '0')));
-	__m256i under = _mm256_cmpeq_epi8(v, _mm256_set1_epi8('_'));
+	__m256i lower = _mm256_or_si256(v, V32(fold));
+	__m256i alpha = _mm256_cmpgt_epi8(V32(alpha_max),
+	                                  _mm256_add_epi8(lower, V32(alpha_off)));
+	__m256i digit = _mm256_cmpgt_epi8(V32(digit_max),
+	                                  _mm256_add_epi8(v, V32(digit_off)));
+	__m256i under = _mm256_cmpeq_epi8(v, V32(under));
 	return (uint32_t)_mm256_movemask_epi8(
 		_mm256_or_si256(_mm256_or_si256(alpha, digit), under));
 }
 
-AVX2 static uint32_t punct_bits32(__m256i v)
+AVX2 static inline uint32_t punct_bits32(const struct c32 *kc, __m256i v)
 {
 	__m256i m = _mm256_or_si256(
-		_mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('.')),
-		                _mm256_cmpeq_epi8(v, _mm256_set1_epi8('/'))),
-		_mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('-')),
-		                _mm256_cmpeq_epi8(v, _mm256_set1_epi8('<'))));
+		_mm256_or_si256(_mm256_cmpeq_epi8(v, V32(dot)),
+		                _mm256_cmpeq_epi8(v, V32(slash))),
+		_mm256_or_si256(_mm256_cmpeq_epi8(v, V32(dash)),
+		                _mm256_cmpeq_epi8(v, V32(lt))));
 	return (uint32_t)_mm256_movemask_epi8(m);
 }
 
-AVX2 static __m256i key_hash16x(__m256i ab, __m256i cd)
+AVX2 static inline __m256i key_hash16x(const struct c32 *kc, __m256i ab,
+                                        __m256i cd)
 {
-	__m256i h = _mm256_add_epi16(
-		_mm256_mullo_epi16(ab, _mm256_set1_epi16((short)K0)),
-		_mm256_mullo_epi16(cd, _mm256_set1_epi16((short)K1)));
+	__m256i h = _mm256_add_epi16(_mm256_mullo_epi16(ab, V32(k0)),
+	                             _mm256_mullo_epi16(cd, V32(k1)));
 	h = _mm256_mullo_epi16(_mm256_xor_si256(h, _mm256_srli_epi16(h, 8)),
-	                       _mm256_set1_epi16((short)K2));
+	                       V32(k2));
 	return _mm256_xor_si256(h, _mm256_srli_epi16(h, 7));
 }
 
 /* key_hash() of each of the 32 starts at u, whose 35 bytes are there.
  * The unpacks work within each 128-bit half: lo holds starts 0-7 and
  * 16-23, hi 8-15 and 24-31; the two permutes put them in order. */
-AVX2 static void key_hash32(const unsigned char *u, uint16_t h[32])
+AVX2 static inline void key_hash32(const struct c32 *kc,
+                                   const unsigned char *u, uint16_t h[32])
 {
-	__m256i v[4];
-	for (int k = 0; k < 4; k++)
-		v[k] = _mm256_or_si256(
-			_mm256_loadu_si256((const __m256i *)(u + k)),
-			_mm256_set1_epi8(0x20));
-	__m256i lo = key_hash16x(_mm256_unpacklo_epi8(v[0], v[1]),
-	                         _mm256_unpacklo_epi8(v[2], v[3]));
-	__m256i hi = key_hash16x(_mm256_unpackhi_epi8(v[0], v[1]),
-	                         _mm256_unpackhi_epi8(v[2], v[3]));
+	__m256i v0 = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)u),
+	                             V32(fold));
+	__m256i v1 = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)
+	                                                (u + 1)), V32(fold));
+	__m256i v2 = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)
+	                                                (u + 2)), V32(fold));
+	__m256i v3 = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)
+	                                                (u + 3)), V32(fold));
+	__m256i lo = key_hash16x(kc, _mm256_unpacklo_epi8(v0, v1),
+	                         _mm256_unpacklo_epi8(v2, v3));
+	__m256i hi = key_hash16x(kc, _mm256_unpackhi_epi8(v0, v1),
+	                         _mm256_unpackhi_epi8(v2, v3));
 	_mm256_storeu_si256((__m256i *)h, _mm256_permute2x128_si256(lo, hi,
 	                                                             0x20));
 	_mm256_storeu_si256((__m256i *)(h + 16),
@@ -605,21 +628,38 @@ AVX2 static void key_hash32(const unsigned char *u, uint16_t h[32])
 #endif
 
 /* One more line, starting at off: false when out of memory. */
-static bool add_line(struct sec_lines *l, size_t off)
+/* Room for `more` lines: false when out of memory.  Not inlined: scan32
+ * calls it once per block, before its vectors are live, so that no
+ * register is saved around it. */
+static __attribute__((noinline)) bool grow_lines(struct sec_lines *l,
+                                                 size_t more)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-		struct sec_span *v = realloc(l->v, cap * sizeof(*v));
-		if (v)
-			l->v = v;
-		uint32_t *m = v ? realloc(l->masks, cap * sizeof(*m)) : NULL;
-		if (!m)
-			return false;
-		l->masks = m;
-		l->cap = cap;
-	}
+	size_t cap = l->cap ? 2 * l->cap : 64;
+	if (cap < l->n + more)
+		cap = l->n + more;
+	struct sec_span *v = realloc(l->v, cap * sizeof(*v));
+	if (v)
+		l->v = v;
+	uint32_t *m = v ? realloc(l->masks, cap * sizeof(*m)) : NULL;
+	if (!m)
+		return false;
+	l->masks = m;
+	l->cap = cap;
+	return true;
+}
+
+/* One more line, starting at off, where there is room for it. */
+static inline void put_line(struct sec_lines *l, size_t off)
+{
 	l->v[l->n] = (struct sec_span){ off, 0 };
 	l->masks[l->n++] = 0;
+}
+
+static bool add_line(struct sec_lines *l, size_t off)
+{
+	if (l->n == l->cap && !grow_lines(l, 1))
+		return false;
+	put_line(l, off);
 	return true;
 }
 
@@ -665,15 +705,21 @@ AVX2 static ssize_t scan32(const struct sec_words *t, const unsigned char *u,
 	uint16_t h[32];
 	size_t i = 0;
 	uint32_t m, high = 0, nul = 0;
+	const struct c32 *kc = &C32;
+
+	__asm__("" : "+r"(kc));   /* see struct c32 */
 
 	for (; i + 35 <= len; i += 32) {
+		/* room for a line per byte of the block */
+		if (l && l->cap - l->n < 32 && !grow_lines(l, 32))
+			return -ENOMEM;
 		__m256i v = _mm256_loadu_si256((const __m256i *)(u + i));
-		uint32_t w = word_bits32(v);
+		uint32_t w = word_bits32(kc, v);
 		uint32_t starts = (w & ~((w << 1) | *before)) |
-		                  punct_bits32(v);
+		                  punct_bits32(kc, v);
 		*before = w >> 31;
 		uint32_t nl = l ? (uint32_t)_mm256_movemask_epi8(
-			_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n'))) : 0;
+			_mm256_cmpeq_epi8(v, V32(nl))) : 0;
 		high |= (uint32_t)_mm256_movemask_epi8(v);
 		/* i is a multiple of 32, as SEC_NUL_SPAN: the block is
 		 * wholly in the span or wholly past it */
@@ -681,11 +727,10 @@ AVX2 static ssize_t scan32(const struct sec_words *t, const unsigned char *u,
 			nul |= (uint32_t)_mm256_movemask_epi8(
 				_mm256_cmpeq_epi8(v, _mm256_setzero_si256()));
 		for (; nl; nl &= nl - 1)
-			if (!add_line(l, i + (unsigned)__builtin_ctz(nl) + 1))
-				return -ENOMEM;
+			put_line(l, i + (unsigned)__builtin_ctz(nl) + 1);
 		if (!starts)
 			continue;
-		key_hash32(u + i, h);
+		key_hash32(kc, u + i, h);
 		while (starts) {
 			unsigned b = (unsigned)__builtin_ctz(starts);
 			starts &= starts - 1;
