@@ -183,6 +183,9 @@ int sec_binary_file(struct sec_ctx *c, const struct sec_file *f,
 	if (f->kind != SEC_BINARY) {
 		/* text named as a binary format: an .exe that is a script */
 		const char *ext = ext_of(f->rel);
+		/* the first letter before the names: most text is .md */
+		if (!ext[0] || !strchr("edspjEDSPJ", ext[0]))
+			return 0;
 		if (strcasecmp(ext, "exe") == 0 || strcasecmp(ext, "dll") == 0 ||
 		    strcasecmp(ext, "so") == 0 || strcasecmp(ext, "png") == 0 ||
 		    strcasecmp(ext, "jpg") == 0 || strcasecmp(ext, "pdf") == 0)

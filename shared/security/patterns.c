@@ -454,13 +454,19 @@ static uint32_t words_in(const struct sec_words *t, unsigned k,
                          const unsigned char *u, size_t avail)
 {
 	uint64_t a = fold8(load8(u, avail));
-	uint64_t z = avail > 8 ? fold8(load8(u + 8, avail - 8)) : 0;
+	uint64_t z = 0;
+	bool have_z = false;   /* bytes 8-15, loaded for a longer word only */
 	uint32_t mask = 0;
 
 	for (const uint8_t *c = t->list + t->bucket[k]; *c; c++) {
 		const struct sec_word *wd = &t->words[*c - 1];
-		if ((a & wd->mask[0]) == wd->val[0] &&
-		    (z & wd->mask[1]) == wd->val[1])
+		if ((a & wd->mask[0]) != wd->val[0])
+			continue;
+		if (wd->mask[1] && !have_z) {
+			z = avail > 8 ? fold8(load8(u + 8, avail - 8)) : 0;
+			have_z = true;
+		}
+		if ((z & wd->mask[1]) == wd->val[1])
 			mask |= wd->bits;
 	}
 	return mask;
