@@ -53,7 +53,9 @@ const char *sec_magic(const unsigned char *p, size_t len, int *klass)
 {
 	for (size_t i = 0; i < sizeof(magics) / sizeof(*magics); i++) {
 		const struct magic *m = &magics[i];
+		/* the first byte before memcmp: most text has no magic */
 		if (len >= m->off + m->len &&
+		    p[m->off] == (unsigned char)m->bytes[0] &&
 		    memcmp(p + m->off, m->bytes, m->len) == 0) {
 			/* "MZ" starts some text; a PE has its header offset */
 			if (m->k == K_EXEC && m->len == 2 && len < 64)
@@ -181,6 +183,9 @@ int sec_binary_file(struct sec_ctx *c, const struct sec_file *f,
 	if (f->kind != SEC_BINARY) {
 		/* text named as a binary format: an .exe that is a script */
 		const char *ext = ext_of(f->rel);
+		/* the first letter before the names: most text is .md */
+		if (!ext[0] || !strchr("edspjEDSPJ", ext[0]))
+			return 0;
 		if (strcasecmp(ext, "exe") == 0 || strcasecmp(ext, "dll") == 0 ||
 		    strcasecmp(ext, "so") == 0 || strcasecmp(ext, "png") == 0 ||
 		    strcasecmp(ext, "jpg") == 0 || strcasecmp(ext, "pdf") == 0)
@@ -200,7 +205,7 @@ int sec_binary_file(struct sec_ctx *c, const struct sec_file *f,
 int sec_blob_line(struct sec_ctx *c, const struct sec_file *f,
                   const struct sec_line *l)
 {
-	enum { MIN_RUN = 512 };
+	enum { MIN_RUN = SEC_BLOB_MIN };
 	if (l->len < MIN_RUN)
 		return 0;
 	size_t cur = 0, start = 0;

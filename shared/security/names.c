@@ -70,6 +70,10 @@ static bool invisible(uint32_t cp)
 static bool next_cp(const unsigned char *u, size_t n, size_t *i, uint32_t *cp)
 {
 	while (*i < n) {
+		if (u[*i] < 0x80) {   /* nearly every name's every byte */
+			*cp = u[(*i)++];
+			return true;
+		}
 		size_t len = sec_decode(u + *i, n - *i, cp);
 		*i += len ? len : 1;
 		if (len)
@@ -120,6 +124,9 @@ int sfs_security_check_name(const char *name, const char *file,
 		if (s != S_NONE)
 			seen |= 1u << s;
 	}
+	if (!hidden && (__builtin_popcount(seen) < 2 ||
+	                !(seen & (1u << S_LATIN))))
+		return 0;   /* no finding: no excerpt to write */
 	sec_excerpt(name, n, 64, esc, sizeof(esc));
 	if (hidden)
 		return sfs_diag_add_rule(diags, SFS_RISK_HIGH,

@@ -372,7 +372,7 @@ static inline void set_bit(uint64_t *set, unsigned k)
 
 static inline bool has_bit(const uint64_t *set, unsigned k)
 {
-	return set[k >> 6] & (1ull << (k & 63));
+	return set[k >> 6] >> (k & 63) & 1;   /* one shrx, with BMI2 */
 }
 
 /* Word w's keys: its first four bytes; a three-byte word's with every
@@ -454,13 +454,19 @@ static uint32_t words_in(const struct sec_words *t, unsigned k,
                          const unsigned char *u, size_t avail)
 {
 	uint64_t a = fold8(load8(u, avail));
-	uint64_t z = avail > 8 ? fold8(load8(u + 8, avail - 8)) : 0;
+	uint64_t z = 0;
+	bool have_z = false;   /* bytes 8-15, loaded for a longer word only */
 	uint32_t mask = 0;
 
 	for (const uint8_t *c = t->list + t->bucket[k]; *c; c++) {
 		const struct sec_word *wd = &t->words[*c - 1];
-		if ((a & wd->mask[0]) == wd->val[0] &&
-		    (z & wd->mask[1]) == wd->val[1])
+		if ((a & wd->mask[0]) != wd->val[0])
+			continue;
+		if (wd->mask[1] && !have_z) {
+			z = avail > 8 ? fold8(load8(u + 8, avail - 8)) : 0;
+			have_z = true;
+		}
+		if ((z & wd->mask[1]) == wd->val[1])
 			mask |= wd->bits;
 	}
 	return mask;
@@ -547,56 +553,79 @@ static unsigned punct_bits16(__m128i v)
 
 /* The same tests as above, 32 bytes at a time, for the processors that
  * have AVX2 (chosen once per file, at run time; SSE2 is the fallback). */
-#define AVX2 __attribute__((target("avx2")))
+#define AVX2 __attribute__((target("avx2,bmi,bmi2")))
 
-AVX2 static uint32_t word_bits32(__m256i v)
+/* The vectors the tests below compare with, read from memory through a
+ * pointer gcc cannot see through (scan32): every vector register is lost
+ * across a call in scan32's loop (words_in, and realloc in add_line), and
+ * gcc otherwise built each one again from an immediate, three
+ * instructions, in every block of 32 bytes. */
+#define B4(x) x, x, x, x
+#define B16(x) B4(x), B4(x), B4(x), B4(x)
+#define B32(x) B16(x), B16(x)
+static const struct c32 {
+	uint8_t fold[32], alpha_off[32], alpha_max[32], digit_off[32],
+	        digit_max[32], under[32], dot[32], slash[32], dash[32],
+	        lt[32], nl[32];
+	uint16_t k0[16], k1[16], k2[16];
+} __attribute__((aligned(32))) C32 = {
+	{ B32(0x20) }, { B32(128 - 'a') }, { B32((uint8_t)(-128 + 26)) },
+	{ B32(128 - '0') }, { B32((uint8_t)(-128 + 10)) }, { B32('_') },
+	{ B32('.') }, { B32('/') }, { B32('-') }, { B32('<') }, { B32('\n') },
+	{ B16(K0) }, { B16(K1) }, { B16(K2) },
+};
+#define V32(field) _mm256_load_si256((const __m256i *)kc->field)
+
+AVX2 static inline uint32_t word_bits32(const struct c32 *kc, __m256i v)
 {
-	__m256i lower = _mm256_or_si256(v, _mm256_set1_epi8(0x20));
-	__m256i alpha = _mm256_cmpgt_epi8(_mm256_set1_epi8(-128 + 26),
-	                                  _mm256_add_epi8(lower,
-	                                          _mm256_set1_epi8(128 - 'a')));
-	__m256i digit = _mm256_cmpgt_epi8(_mm256_set1_epi8(-128 + 10),
-	                                  _mm256_add_epi8(v,
-	                                          _mm256_set1_epi8(128 - '0')));
-	__m256i under = _mm256_cmpeq_epi8(v, _mm256_set1_epi8('_'));
+	__m256i lower = _mm256_or_si256(v, V32(fold));
+	__m256i alpha = _mm256_cmpgt_epi8(V32(alpha_max),
+	                                  _mm256_add_epi8(lower, V32(alpha_off)));
+	__m256i digit = _mm256_cmpgt_epi8(V32(digit_max),
+	                                  _mm256_add_epi8(v, V32(digit_off)));
+	__m256i under = _mm256_cmpeq_epi8(v, V32(under));
 	return (uint32_t)_mm256_movemask_epi8(
 		_mm256_or_si256(_mm256_or_si256(alpha, digit), under));
 }
 
-AVX2 static uint32_t punct_bits32(__m256i v)
+AVX2 static inline uint32_t punct_bits32(const struct c32 *kc, __m256i v)
 {
 	__m256i m = _mm256_or_si256(
-		_mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('.')),
-		                _mm256_cmpeq_epi8(v, _mm256_set1_epi8('/'))),
-		_mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('-')),
-		                _mm256_cmpeq_epi8(v, _mm256_set1_epi8('<'))));
+		_mm256_or_si256(_mm256_cmpeq_epi8(v, V32(dot)),
+		                _mm256_cmpeq_epi8(v, V32(slash))),
+		_mm256_or_si256(_mm256_cmpeq_epi8(v, V32(dash)),
+		                _mm256_cmpeq_epi8(v, V32(lt))));
 	return (uint32_t)_mm256_movemask_epi8(m);
 }
 
-AVX2 static __m256i key_hash16x(__m256i ab, __m256i cd)
+AVX2 static inline __m256i key_hash16x(const struct c32 *kc, __m256i ab,
+                                        __m256i cd)
 {
-	__m256i h = _mm256_add_epi16(
-		_mm256_mullo_epi16(ab, _mm256_set1_epi16((short)K0)),
-		_mm256_mullo_epi16(cd, _mm256_set1_epi16((short)K1)));
+	__m256i h = _mm256_add_epi16(_mm256_mullo_epi16(ab, V32(k0)),
+	                             _mm256_mullo_epi16(cd, V32(k1)));
 	h = _mm256_mullo_epi16(_mm256_xor_si256(h, _mm256_srli_epi16(h, 8)),
-	                       _mm256_set1_epi16((short)K2));
+	                       V32(k2));
 	return _mm256_xor_si256(h, _mm256_srli_epi16(h, 7));
 }
 
 /* key_hash() of each of the 32 starts at u, whose 35 bytes are there.
  * The unpacks work within each 128-bit half: lo holds starts 0-7 and
  * 16-23, hi 8-15 and 24-31; the two permutes put them in order. */
-AVX2 static void key_hash32(const unsigned char *u, uint16_t h[32])
+AVX2 static inline void key_hash32(const struct c32 *kc,
+                                   const unsigned char *u, uint16_t h[32])
 {
-	__m256i v[4];
-	for (int k = 0; k < 4; k++)
-		v[k] = _mm256_or_si256(
-			_mm256_loadu_si256((const __m256i *)(u + k)),
-			_mm256_set1_epi8(0x20));
-	__m256i lo = key_hash16x(_mm256_unpacklo_epi8(v[0], v[1]),
-	                         _mm256_unpacklo_epi8(v[2], v[3]));
-	__m256i hi = key_hash16x(_mm256_unpackhi_epi8(v[0], v[1]),
-	                         _mm256_unpackhi_epi8(v[2], v[3]));
+	__m256i v0 = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)u),
+	                             V32(fold));
+	__m256i v1 = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)
+	                                                (u + 1)), V32(fold));
+	__m256i v2 = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)
+	                                                (u + 2)), V32(fold));
+	__m256i v3 = _mm256_or_si256(_mm256_loadu_si256((const __m256i *)
+	                                                (u + 3)), V32(fold));
+	__m256i lo = key_hash16x(kc, _mm256_unpacklo_epi8(v0, v1),
+	                         _mm256_unpacklo_epi8(v2, v3));
+	__m256i hi = key_hash16x(kc, _mm256_unpackhi_epi8(v0, v1),
+	                         _mm256_unpackhi_epi8(v2, v3));
 	_mm256_storeu_si256((__m256i *)h, _mm256_permute2x128_si256(lo, hi,
 	                                                             0x20));
 	_mm256_storeu_si256((__m256i *)(h + 16),
@@ -605,22 +634,46 @@ AVX2 static void key_hash32(const unsigned char *u, uint16_t h[32])
 #endif
 
 /* One more line, starting at off: false when out of memory. */
-static bool add_line(struct sec_lines *l, size_t off)
+/* Room for `more` lines: false when out of memory.  Not inlined: scan32
+ * calls it once per block, before its vectors are live, so that no
+ * register is saved around it. */
+static __attribute__((noinline)) bool grow_lines(struct sec_lines *l,
+                                                 size_t more)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 64;
-		struct sec_span *v = realloc(l->v, cap * sizeof(*v));
-		if (v)
-			l->v = v;
-		uint32_t *m = v ? realloc(l->masks, cap * sizeof(*m)) : NULL;
-		if (!m)
-			return false;
-		l->masks = m;
-		l->cap = cap;
-	}
+	size_t cap = l->cap ? 2 * l->cap : 64;
+	if (cap < l->n + more)
+		cap = l->n + more;
+	struct sec_span *v = realloc(l->v, cap * sizeof(*v));
+	if (v)
+		l->v = v;
+	uint32_t *m = v ? realloc(l->masks, cap * sizeof(*m)) : NULL;
+	if (!m)
+		return false;
+	l->masks = m;
+	l->cap = cap;
+	return true;
+}
+
+/* One more line, starting at off, where there is room for it. */
+static inline void put_line(struct sec_lines *l, size_t off)
+{
 	l->v[l->n] = (struct sec_span){ off, 0 };
 	l->masks[l->n++] = 0;
+}
+
+static bool add_line(struct sec_lines *l, size_t off)
+{
+	if (l->n == l->cap && !grow_lines(l, 1))
+		return false;
+	put_line(l, off);
 	return true;
+}
+
+/* What the byte at off tells of its file (a NUL, a byte past ASCII). */
+static inline void seen_byte(struct sec_lines *l, unsigned char c, size_t off)
+{
+	l->high |= c >= 0x80;
+	l->nul |= c == 0 && off < SEC_NUL_SPAN;
 }
 
 /* A word found at off: its bits to the line that holds it (none holds a
@@ -657,28 +710,43 @@ AVX2 static ssize_t scan32(const struct sec_words *t, const unsigned char *u,
 {
 	uint16_t h[32];
 	size_t i = 0;
-	uint32_t m;
+	uint32_t m, high = 0, nul = 0;
+	const struct c32 *kc = &C32;
+
+	__asm__("" : "+r"(kc));   /* see struct c32 */
 
 	for (; i + 35 <= len; i += 32) {
+		/* room for a line per byte of the block */
+		if (l && l->cap - l->n < 32 && !grow_lines(l, 32))
+			return -ENOMEM;
 		__m256i v = _mm256_loadu_si256((const __m256i *)(u + i));
-		uint32_t w = word_bits32(v);
+		uint32_t w = word_bits32(kc, v);
 		uint32_t starts = (w & ~((w << 1) | *before)) |
-		                  punct_bits32(v);
+		                  punct_bits32(kc, v);
 		*before = w >> 31;
 		uint32_t nl = l ? (uint32_t)_mm256_movemask_epi8(
-			_mm256_cmpeq_epi8(v, _mm256_set1_epi8('\n'))) : 0;
+			_mm256_cmpeq_epi8(v, V32(nl))) : 0;
+		high |= (uint32_t)_mm256_movemask_epi8(v);
+		/* i is a multiple of 32, as SEC_NUL_SPAN: the block is
+		 * wholly in the span or wholly past it */
+		if (i < SEC_NUL_SPAN)
+			nul |= (uint32_t)_mm256_movemask_epi8(
+				_mm256_cmpeq_epi8(v, _mm256_setzero_si256()));
 		for (; nl; nl &= nl - 1)
-			if (!add_line(l, i + (unsigned)__builtin_ctz(nl) + 1))
-				return -ENOMEM;
+			put_line(l, i + (unsigned)__builtin_ctz(nl) + 1);
 		if (!starts)
 			continue;
-		key_hash32(u + i, h);
+		key_hash32(kc, u + i, h);
 		while (starts) {
 			unsigned b = (unsigned)__builtin_ctz(starts);
 			starts &= starts - 1;
 			if ((m = words_at(t, h[b], u + i + b, len - i - b)))
 				add_hit(l, mask, i + b, m);
 		}
+	}
+	if (l) {
+		l->high |= high != 0;
+		l->nul |= nul != 0;
 	}
 	return (ssize_t)i;
 }
@@ -692,7 +760,7 @@ static int scan(const struct sec_words *t, const unsigned char *u,
 	uint32_t m;
 
 #ifdef SCAN_AVX2
-	if (__builtin_cpu_supports("avx2")) {
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2")) {
 		ssize_t r = scan32(t, u, len, l, mask, &before);
 		if (r < 0)
 			return (int)r;
@@ -701,6 +769,7 @@ static int scan(const struct sec_words *t, const unsigned char *u,
 #endif
 #ifdef __SSE2__
 	uint16_t h[16];
+	unsigned high = 0, nul = 0;
 	for (; i + 19 <= len; i += 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(u + i));
 		unsigned w = word_bits16(v);
@@ -709,6 +778,11 @@ static int scan(const struct sec_words *t, const unsigned char *u,
 		/* i + b + 1 < len: each newline here starts a line */
 		unsigned nl = l ? (unsigned)_mm_movemask_epi8(
 			_mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))) : 0;
+		high |= (unsigned)_mm_movemask_epi8(v);
+		/* i is a multiple of 16 (scan32 stops at one of 32) */
+		if (i < SEC_NUL_SPAN)
+			nul |= (unsigned)_mm_movemask_epi8(
+				_mm_cmpeq_epi8(v, _mm_setzero_si128()));
 		for (; nl; nl &= nl - 1)
 			if (!add_line(l, i + (unsigned)__builtin_ctz(nl) + 1))
 				return -ENOMEM;
@@ -722,6 +796,10 @@ static int scan(const struct sec_words *t, const unsigned char *u,
 				add_hit(l, mask, i + b, m);
 		}
 	}
+	if (l) {
+		l->high |= high != 0;
+		l->nul |= nul != 0;
+	}
 #endif
 	for (; i + 1 < len; i++) {
 		bool w = word_char[u[i]];
@@ -731,7 +809,11 @@ static int scan(const struct sec_words *t, const unsigned char *u,
 		before = w;
 		if (l && u[i] == '\n' && !add_line(l, i + 1))
 			return -ENOMEM;
+		if (l)
+			seen_byte(l, u[i], i);
 	}
+	if (l && len > 0)
+		seen_byte(l, u[len - 1], len - 1);
 	return 0;
 }
 

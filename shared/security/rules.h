@@ -166,7 +166,13 @@ struct sec_lines {
 	uint32_t *masks;             /* owned (malloc), n: enum sec_trigger */
 	size_t n, cap;
 	size_t at;                   /* the line the scan last gave a word */
+	/* seen on the way, so that no other pass reads the bytes for them */
+	bool nul;                    /* a NUL in the first SEC_NUL_SPAN */
+	bool high;                   /* a byte >= 0x80: maybe not ASCII */
 };
+
+/* A NUL this near the start makes a file binary (security.c). */
+#define SEC_NUL_SPAN 8192
 
 /* The lines of p (len bytes, NUL-ended) into *l (sec_lines_free()).
  * 0 or -ENOMEM (then *l holds nothing). */
@@ -247,6 +253,9 @@ int sec_code_line(struct sec_ctx *c, const struct sec_file *f,
 const char *sec_magic(const unsigned char *p, size_t len, int *klass);
 int sec_binary_file(struct sec_ctx *c, const struct sec_file *f,
                     const char *const *siblings, size_t nsiblings);
+/* Base64 or hex runs of SEC_BLOB_MIN bytes or more: a line shorter than
+ * that is not handed to it. */
+#define SEC_BLOB_MIN 512
 int sec_blob_line(struct sec_ctx *c, const struct sec_file *f,
                   const struct sec_line *l);
 

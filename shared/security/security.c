@@ -61,6 +61,9 @@ static bool is_test_path(const char *rel)
 {
 	const char *base = strrchr(rel, '/');
 	base = base ? base + 1 : rel;
+	/* all but two of the marks hold "test": one look for most paths */
+	if (!strstr(rel, "test"))
+		return strstr(rel, "fixtures/") || strstr(base, ".spec.");
 	return strstr(rel, "test/") || strstr(rel, "tests/") ||
 	       strstr(rel, "__tests__/") || strstr(rel, "fixtures/") ||
 	       strstr(rel, "testdata/") || strncmp(base, "test_", 5) == 0 ||
@@ -221,18 +224,17 @@ static int copy_line(const char *p, size_t len, char **raw, char **lower,
 	return 0;
 }
 
-static int scan_lines(struct sec_ctx *c, struct sec_file *f)
+/* Each line of f (its lines, found by sec_lines_scan) to the rules. */
+static int scan_lines(struct sec_ctx *c, struct sec_file *f,
+                      const struct sec_lines *lines)
 {
-	struct sec_lines lines;
 	size_t cap = 0;
 	char *raw = NULL, *lower = NULL;
-	int rc = sec_lines_scan(c->sec, f->text, f->len, &lines);
+	int rc = 0;
 
-	if (rc < 0)
-		return rc;
-	const struct sec_span *v = lines.v;
-	const uint32_t *masks = lines.masks;
-	size_t n = lines.n;
+	const struct sec_span *v = lines->v;
+	const uint32_t *masks = lines->masks;
+	size_t n = lines->n;
 	struct walk w = { .lines = v, .masks = masks, .nlines = n };
 	/* what the whole file does, before any line is judged: a credential
 	 * read weighs by whether the file also sends */
@@ -261,12 +263,11 @@ static int scan_lines(struct sec_ctx *c, struct sec_file *f)
 			if (rc == 0 && f->kind != SEC_SCRIPT)
 				rc = sec_markdown_line(c, f, &l);
 		}
-		if (rc == 0)
+		if (rc == 0 && l.len >= SEC_BLOB_MIN)
 			rc = sec_blob_line(c, f, &l);
 	}
 	free(raw);
 	free(lower);
-	sec_lines_free(&lines);
 	return rc;
 }
 
@@ -278,19 +279,32 @@ int sfs_security_scan_bytes(const struct sfs_security *sec, const char *path,
 	struct sec_ctx c = { .sec = sec, .diags = diags };
 	struct sec_file f = { .path = path, .rel = rel, .text = text,
 	                      .len = len, .is_test = is_test_path(rel) };
-	int klass = 0;
-	bool nul = memchr(text, '\0', len < 8192 ? len : 8192) != NULL;
+	struct sec_lines lines;
+	int klass = 0, rc = 0;
 
-	if (sec_magic((const unsigned char *)text, len, &klass) || nul) {
+	/* the one pass over the bytes finds the lines, their words and
+	 * whether there is a NUL (binary) or any byte past ASCII (the
+	 * Unicode rules' work) */
+	bool binary = sec_magic((const unsigned char *)text, len, &klass);
+	if (!binary) {
+		rc = sec_lines_scan(sec, text, len, &lines);
+		if (rc < 0)
+			return rc;
+		binary = lines.nul;
+		if (binary)
+			sec_lines_free(&lines);
+	}
+	if (binary) {
 		f.kind = SEC_BINARY;
 		return sec_binary_file(&c, &f, siblings, nsiblings);
 	}
 	f.kind = text_kind(rel, text);
-	int rc = sec_binary_file(&c, &f, siblings, nsiblings);
-	if (rc == 0)
+	rc = sec_binary_file(&c, &f, siblings, nsiblings);
+	if (rc == 0 && lines.high)
 		rc = sec_unicode_file(&c, &f);
 	if (rc == 0)
-		rc = scan_lines(&c, &f);
+		rc = scan_lines(&c, &f, &lines);
+	sec_lines_free(&lines);
 	return rc;
 }
 
@@ -335,6 +349,18 @@ static int read_at_hand(const struct sfs_source *src, bool remote,
 	return rc;
 }
 
+/* dir/<the file's path in its source>, for findings, in b (one buffer for
+ * a skill's files, not an allocation per file); NULL when out of memory. */
+static const char *file_path(struct buf *b, const char *dir,
+                             const struct sfs_file *fl)
+{
+	b->len = 0;
+	buf_adds(b, dir);
+	buf_addc(b, '/');
+	buf_adds(b, fl->source ? fl->source : fl->path);
+	return b->failed ? NULL : b->data;
+}
+
 int sfs_security_scan_skill(const struct sfs_security *sec,
                             const struct sfs_source *src, const char *dir,
                             const struct sfs_tree *tree, const char *md,
@@ -343,6 +369,7 @@ int sfs_security_scan_skill(const struct sfs_security *sec,
 {
 	const struct sfs_skill skill = { .dir = dir };
 	const char **names = malloc((tree->nfiles + 1) * sizeof(*names));
+	struct buf pb = { 0 };
 	int rc = 0;
 
 	if (!names)
@@ -351,7 +378,8 @@ int sfs_security_scan_skill(const struct sfs_security *sec,
 		names[i] = tree->files[i].path;
 	for (size_t i = 0; i < tree->nfiles && rc == 0; i++) {
 		const struct sfs_file *fl = &tree->files[i];
-		char *path = NULL, *buf = NULL;
+		const char *path;
+		char *buf = NULL;
 		size_t len = 0;
 
 		if (!S_ISREG(fl->mode) || fl->size == 0)
@@ -377,15 +405,12 @@ int sfs_security_scan_skill(const struct sfs_security *sec,
 			buf[len] = '\0';
 		} else if (src->caps & SFS_SOURCE_READS_REMOTE) {
 			/* never the network: what is at hand only */
-			if (asprintf(&path, "%s/%s", dir, fl->source ?
-			             fl->source : fl->path) < 0) {
+			if (!(path = file_path(&pb, dir, fl))) {
 				rc = -ENOMEM;
 				break;
 			}
 			rc = read_at_hand(src, remote, path, fl, &buf, &len,
 			                  diags);
-			free(path);
-			path = NULL;
 			if (rc != 0) {
 				rc = rc < 0 ? rc : 0;
 				continue;
@@ -399,16 +424,15 @@ int sfs_security_scan_skill(const struct sfs_security *sec,
 			if (rc < 0)
 				break;
 		}
-		if (asprintf(&path, "%s/%s", dir, fl->source ? fl->source
-		                                             : fl->path) < 0)
+		if (!(path = file_path(&pb, dir, fl)))
 			rc = -ENOMEM;
 		else
 			rc = sfs_security_scan_bytes(sec, path, fl->path, buf, len,
 			                             names, tree->nfiles, diags);
-		free(path);
 		if (buf != md && buf != (const char *)held)
 			free(buf);
 	}
+	buf_free(&pb);
 	free(names);
 	return rc;
 }

@@ -591,6 +591,54 @@ static void test_lines(void)
 	   wrong);
 }
 
+/* The scan also tells whether the file has a NUL in its first
+ * SEC_NUL_SPAN bytes (then it is binary) and any byte past ASCII (then
+ * the Unicode rules read it): one such byte at every offset of texts of
+ * many lengths, around the 16 and 32 bytes the scan takes at once and
+ * around SEC_NUL_SPAN, must be seen exactly when memchr sees it. */
+static void test_lines_seen(void)
+{
+	static char text[SEC_NUL_SPAN + 160];
+	int wrong = 0;
+
+	for (size_t len = 1; len < sizeof(text); len++) {
+		/* every length up to 100, then those around the span */
+		if (len == 100)
+			len = SEC_NUL_SPAN - 60;
+		for (size_t at = 0; at < len; at++) {
+			for (int kind = 0; kind < 2; kind++) {
+				memset(text, 'a', len);
+				text[at] = kind ? '\0' : (char)0xe9;
+				struct sec_lines l;
+				if (sec_lines_scan(sec, text, len, &l) < 0)
+					die("sec_lines_scan");
+				bool want = kind ? at < SEC_NUL_SPAN : true;
+				bool got = kind ? l.nul : l.high;
+				if (got != want || (kind ? l.high : l.nul)) {
+					if (wrong++ < 5)
+						printf("# len %zu, %s at %zu: %d\n",
+						       len, kind ? "NUL" : "0xe9",
+						       at, got);
+				}
+				sec_lines_free(&l);
+			}
+			/* past the first 100 lengths: the offsets near
+			 * the span and the ends only */
+			if (len > 100 && at == 40 && len - 40 > at)
+				at = SEC_NUL_SPAN - 40 < len - 40 ?
+				     SEC_NUL_SPAN - 40 : len - 40;
+		}
+	}
+	memset(text, 'a', 100);
+	struct sec_lines l;
+	if (sec_lines_scan(sec, text, 100, &l) < 0)
+		die("sec_lines_scan");
+	ok(wrong == 0 && !l.nul && !l.high, "the scan sees a NUL in the "
+	   "first %d bytes and a byte past ASCII anywhere, at every offset "
+	   "(%d wrong)", SEC_NUL_SPAN, wrong);
+	sec_lines_free(&l);
+}
+
 /* Each pattern turns away, before regexec, a line that holds none of the
  * words it names (patterns.c, needs): one line for each of its branches,
  * the rarest spellings among them, must still match. */
@@ -651,6 +699,7 @@ int main(void)
 	test_word_offsets();
 	test_word_ends();
 	test_lines();
+	test_lines_seen();
 	test_needs();
 	sfs_security_free(sec);
 	return tap_end();
