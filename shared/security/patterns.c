@@ -30,7 +30,7 @@ struct pattern_def {
 	/* NULL-ended: every match holds one of these, so a line that holds
 	 * none is turned away by strstr before regexec (most lines a rule's
 	 * trigger words send here are); none: every line goes to regexec */
-	const char *needs[26];
+	const char *needs[32];
 };
 
 static const struct pattern_def patterns[PAT_COUNT] = {
@@ -50,7 +50,7 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	  { "iex", "invoke-expression" } },
 	[PAT_CODE_FETCH] = { "(exec|eval|new function)" SP "*\\([^)]*(requests\\.get|"
 	                     "urlopen|urllib|fetch\\(|httpx\\.get|axios\\.get|"
-	                     "http\\.get|downloadstring)", true,
+	                     "http\\.get|downloadstring|uri\\.open|net::http)", true,
 	  { "exec", "eval", "new function" } },
 	[PAT_DECODE_PIPE] = { "(base64|b64|openssl" SP "+(base64|enc" SP "+-d))"
 	                      "([^|]*" SP ")?(-d|--decode|-D|-di)?[^|]*\\|" SP
@@ -58,15 +58,19 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                      "(eval|bash|sh|zsh|exec)" SP "+(-c" SP "+)?[\"']?\\$\\("
 	                      "[^)]*(base64|b64)" SP "+(-d|--decode|-D)|"
 	                      "xxd" SP "+-r[^|]*\\|" SP "*" SHELLS "|"
+	                      "(base64|b64)[^|]*\\|[^|]*(gunzip|zcat|gzip|xz|"
+	                      "bzip2|zstd|brotli)[^|]*\\|" SP "*(sudo" SP "+)?"
+	                      SHELLS "([[:space:];)\"'`]|$)|"
 	                      "(base64|b64)" SP "+(-d|--decode|-D)[^|]*>[^;&|]*"
 	                      "(;|&&)" SP "*chmod" SP, true,
 	  { "base64", "b64", "openssl", "xxd" } },
 	[PAT_DECODE_CALL] = { "(exec|eval|compile|function|loads)" SP "*\\(" SP "*("
 	                      "(base64|codecs|zlib|marshal|binascii)\\.|"
 	                      "__import__\\([\"'](base64|zlib|codecs|marshal)|"
-	                      "b64decode|atob" SP "*\\(|buffer\\.from\\([^)]*base64|"
+	                      "b64decode|atob" SP "*\\(|buffer\\.from\\([^)]*(base64|hex)|"
 	                      "unhexlify|bytes\\.fromhex|[a-z_]*decode\\()|"
 	                      "frombase64string.*(iex|invoke-expression)|"
+	                      "eval" SP "+(mime::base64::)?decode_base64|"
 	                      "(iex|invoke-expression).*frombase64string", true,
 	  { "exec", "eval", "compile", "function", "loads",
 	  "frombase64string" } },
@@ -79,6 +83,10 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                    "\\.aws/credentials|\\.config/gcloud|\\.kube/config|"
 	                    "\\.docker/config\\.json|\\.netrc|\\.git-credentials|"
 	                    "\\.npmrc|\\.pypirc|login data|/cookies[\"' ]|"
+	                    "cookies\\.sqlite|\\.config/gh/hosts\\.yml|"
+	                    "exodus(\\.wallet|/)|electrum/wallets|"
+	                    "nkbihfbeogaeaoehlefnkodbefgpgknn|ethereum/keystore|"
+	                    "solana/id\\.json|"
 	                    "key4\\.db|logins\\.json|wallet\\.dat|"
 	                    "find-(generic|internet)-password|dump-keychain|"
 	                    "/etc/shadow|"
@@ -98,12 +106,17 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                   "discord(app)?\\.com/api/webhooks|"
 	                   "api\\.telegram\\.org/bot|webhook\\.site|"
 	                   "(^|[^a-z])scp" SP "|socket\\.connect|\\.sendall\\(|"
-	                   "UploadString|UploadFile|sendBeacon", false,
+	                   "UploadString|UploadFile|sendBeacon|"
+	                   "hooks\\.slack\\.com/services|"
+	                   "(nslookup|dig)" SP "+[^|;]*\\$[({a-zA-Z_]|"
+	                   "http\\.Post(Form)?\\(|Net::HTTP\\.post|"
+	                   "curl[^|;]*https?://[^ ]*\\?[^ ]*=\\$[({a-zA-Z_]", false,
 	  { "curl", "wget", "requests.", "httpx.", "urlopen(", "method",
 	  "axios.", "nc ", "nc\t", "nc\n", "nc\v", "nc\f", "nc\r",
 	  "/dev/tcp/", "-Method", "smtplib", "discord", "api.telegram.org/bot",
 	  "webhook.site", "scp", "socket.connect", ".sendall(", "Upload",
-	  "sendBeacon" } },
+	  "sendBeacon", "hooks.slack", "nslookup", "dig", "http.Post",
+	  "Net::HTTP" } },
 	[PAT_ENV_DUMP] = { "(^|[;&|(`$[:space:]])(env|printenv|export" SP "+-p)"
 	                   SP "*($|\\||>|\\)|;|`)|dict\\(os\\.environ\\)|"
 	                   "os\\.environ\\.copy\\(\\)|str\\(os\\.environ\\)|"
@@ -111,10 +124,13 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                   "in" SP "+os\\.environ\\.items\\(\\)|"
 	                   "stringify\\(process\\.env\\)|"
 	                   "object\\.(entries|keys)\\(process\\.env\\)|"
+	                   "os\\.environ\\(\\)|(^|[^a-z_.])env\\.(to_h|to_a|inspect)|"
 	                   "\\.\\.\\.process\\.env|(get-childitem|gci|ls|dir)"
 	                   SP "+env:", true },
-	[PAT_WRITE_OP] = { "(>>?|(^|[^a-z])(tee|cp|mv|install|ln" SP "+-[a-z]+)" SP
-	                   "|open\\([^)]*[\"'][aw]b?\\+?[\"']|writefile(sync)?\\(|"
+	[PAT_WRITE_OP] = { "(>>?|(^|[^a-z])(tee|cp|mv|install" SP "+-[a-z]+|ln" SP
+	                   "+-[a-z]+)" SP "|\\|" SP "*crontab" SP
+	                   "|open\\(([^()]|\\([^()]*\\))*[\"'][aw]b?\\+?[\"']|"
+	                   "writefile(sync)?\\(|"
 	                   "appendfile(sync)?\\(|write_text\\(|set-content|"
 	                   "add-content|out-file|sed" SP "+-i|\\.write\\()", true },
 	[PAT_AGENT_PATH] = { "(~|home|\\$home|\\}|[\"'/])/?\\.(claude|codex|cursor|"
@@ -140,7 +156,16 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                   "(previous|prior|above|earlier|preceding|original|"
 	                   "system|other|safety|developer)" SP "+(instructions?|"
 	                   "rules|directions|prompts?|guidelines|messages|"
-	                   "context|policies|constraints)|"
+	                   "context|policies|constraints|guidance|commands|"
+	                   "orders|programming|training)|"
+	                   "(ignore|disregard|forget)" SP "+(all" SP "+)?(of" SP
+	                   "+)?(the|everything)" SP "+(above|before|previous|"
+	                   "preceding)(" SP "+and|" SP "*[,.;:!]|" SP "*$)|"
+	                   "forget" SP "+(everything|all|anything)" SP "+(you"
+	                   SP "+(were|have" SP "+been|'ve" SP "+been)" SP
+	                   "+told|above|before)|"
+	                   "(^|[.!?>:*#]" SP "*)(new|updated)" SP "+system" SP
+	                   "+prompt" SP "*:|"
 	                   "your" SP "+(new|real|true)" SP "+(system" SP "+)?"
 	                   "(prompt|instructions)" SP "+(is|are)|"
 	                   "you" SP "+are" SP "+now" SP "+(in" SP "+)?(dan|"
@@ -150,17 +175,21 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                   "<\\|?im_start\\|?>|"
 	                   "(take|takes)" SP "+precedence" SP "+over" SP "+(all|any|"
 	                   "your|the" SP "+(system|user|previous))|(supersede|override)s?" SP "+(all|any|your)"
-	                   SP "+(other|previous|prior|system)", true },
+	                   SP "+(other|previous|prior|system)" SP "+(instructions|"
+	                   "rules|directions|prompts|guidelines|messages)", true },
 	[PAT_HIDE] = { "(do" SP "+not|don't|never|without)" SP "+(tell|telling|"
 	               "inform|informing|show|showing|mention|mentioning|reveal|"
 	               "revealing|alert|alerting|notify|notifying|"
 	               "report|reporting)" SP "+((this|it|anything|"
 	               "them|that)" SP "+)?(to" SP "+)?(the" SP "+)?user|"
+	               "(do" SP "+not|don't|never|without)" SP "+(let|letting)"
+	               SP "+(the" SP "+)?user" SP "+(know|see|notice|find" SP
+	               "+out)|"
 	               "(hide|conceal)" SP "+((this|it|these|the|any|all)" SP
 	               "+)?[a-z ]{0,30}from" SP "+the" SP "+user|"
 	               "(silently|secretly|quietly|covertly)" SP "+(run|execute|"
 	               "send|upload|install|download|delete|copy|post|"
-	               "exfiltrate|transmit|forward|collect|read)|"
+	               "exfiltrate|transmit|forward|collect|read)([^a-z]|$)|"
 	               "(the" SP "+)?user" SP "+(must|should|does|need)" SP
 	               "*(not|never|n't)" SP "+(know|see|notice|find out|be told)|"
 	               "without" SP "+the" SP "+user('s)?" SP "+(knowledge|"
@@ -172,7 +201,7 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                      "environment)", true },
 	[PAT_AGENT_CONFIG] = { "(modify|edit|update|change|overwrite|rewrite|"
 	                       "append|add|write|insert|replace|delete|disable|"
-	                       "remove|patch)[^.]{0,60}((~|home)/\\.(claude|codex|"
+	                       "remove|patch)[[:space:]][^.]{0,60}((~|home)/\\.(claude|codex|"
 	                       "cursor|gemini)|\\.claude/settings|"
 	                       "(claude|agents|gemini)\\.md|\\.cursorrules|"
 	                       "other" SP "+skills|"
@@ -193,6 +222,41 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                         "+prompts|safety" SP "+(checks|filters|"
 	                         "guidelines|measures))", true },
 	[PAT_URL] = { "https?://[^[:space:])>\"'`]+", true },
+	[PAT_DOWNLOAD] = { "urlopen\\(|requests\\.get\\(|httpx\\.get\\(|"
+	                   "https?[\"']?\\)?\\.get\\(|axios\\.get\\(|fetch\\(|"
+	                   "uri\\.open\\(|net::http\\.get|downloadfile\\(|"
+	                   "downloadstring\\(|downloaddata\\(|invoke-webrequest|"
+	                   "(^|[^a-z])iwr" SP "|(^|[^a-z])irm" SP, true,
+	  { "urlopen", "requests.get", "httpx.get", "http", "axios.get",
+	  "fetch(", "uri.open", "net::http", "download", "invoke-webrequest",
+	  "iwr", "irm" } },
+	/* text a variable holds, run: eval(body), exec(code), new
+	 * Function(src), bash -c string(body), sh -c "$x", Start-Process $f */
+	[PAT_RUN_TEXT] = { "(^|[^.a-z_])(exec|eval)" SP "*\\(" SP "*[a-z_][a-z0-9_]*"
+	                   SP "*[,)]|new" SP "+function" SP "*\\(" SP
+	                   "*[a-z_][a-z0-9_]*" SP "*\\)|exec\\.command\\([^)]*"
+	                   "\"-c\"," SP "*(string\\()?[a-z_]|(^|[^a-z_.])(ba|z)?sh"
+	                   SP "+-c" SP "+[\"']?\\$[a-z_{]|start-process" SP
+	                   "+[\"']?\\$", true,
+	  { "exec", "eval", "function", "sh", "start-process" } },
+	/* a download made executable and run, or a Windows binary that
+	 * downloads (LOLBAS) */
+	[PAT_DROP_RUN] = { "certutil[^|]*-urlcache|bitsadmin[^|]*/transfer|"
+	                   "(curl|wget)[^|;]*" SP "(-[a-z]*o|--output|--output-document)"
+	                   "[= ][^;&|]*(&&|;)" SP "*chmod" SP "+(\\+x|[0-7]*[157])"
+	                   "[^;&|]*(&&|;)", true,
+	  { "certutil", "bitsadmin", "chmod" } },
+	[PAT_REVERSE_SHELL] = { "(sh|bash|zsh)" SP "+-i[^|;]*/dev/(tcp|udp)/|"
+	                        "/dev/(tcp|udp)/[^[:space:]]+" SP "+0>&1|"
+	                        "exec" SP "+[0-9]+<>" SP "*/dev/(tcp|udp)/|"
+	                        "dup2\\(" SP "*[a-z_]+\\.fileno\\(\\)|"
+	                        "(^|[^a-z])(nc|ncat|netcat)(" SP "+-[a-z]+)*" SP
+	                        "+-(e|c)" SP "|"
+	                        "(sh|bash|zsh)" SP "+-i[^|]*\\|" SP "*(nc|ncat|"
+	                        "netcat|telnet|openssl)" SP "|"
+	                        "(^|[^a-z])(nc|ncat|netcat)" SP "[^|]*\\|" SP
+	                        "*(/bin/)?(ba|z)?sh([[:space:]]|$)", true,
+	  { "/dev/", "dup2", "nc", "netcat" } },
 };
 
 /* ---- trigger words ------------------------------------------------------ */
@@ -227,7 +291,8 @@ static const struct word words[] = {
 	W("key4.db", T_CRED), W("logins.json", T_CRED),
 	W("wallet.dat", T_CRED), W("-password", T_CRED),
 	W("keychain", T_CRED), W("/etc/shadow", T_CRED), W(".env", T_CRED),
-	W("method", T_SEND), W("nc ", T_SEND), W("/dev/tcp", T_SEND),
+	W("method", T_SEND), W("nc ", T_SEND | T_SHELL),
+	W("/dev/tcp", T_SEND | T_SHELL),
 	W("smtplib", T_SEND), W("webhook", T_SEND), W("telegram", T_SEND),
 	W("scp ", T_SEND), W("socket", T_SEND), W(".sendall", T_SEND),
 	W("uploadstring", T_SEND), W("uploadfile", T_SEND),
@@ -287,6 +352,21 @@ static const struct word words[] = {
 	W("risk", T_WARN), W("bad:", T_WARN), W("bad example", T_WARN),
 	W("red flag", T_WARN), W("suspicious", T_WARN), W("beware", T_WARN),
 	W("<!--", T_COMMENT),
+	/* the second malicious set's spellings (tests/security/malicious2) */
+	W("https.get", T_FETCH), W("uri.open", T_FETCH), W("net::http", T_FETCH | T_SEND),
+	W("downloadfile", T_FETCH), W("downloaddata", T_FETCH),
+	W("certutil", T_FETCH), W("bitsadmin", T_FETCH),
+	W("buffer.from", T_DECODE), W("decode_base64", T_DECODE),
+	W("hosts.yml", T_CRED), W("exodus", T_CRED), W("electrum", T_CRED),
+	W("nkbihfbeog", T_CRED), W("ethereum", T_CRED), W("solana", T_CRED),
+	W("hooks.slack", T_SEND), W("nslookup", T_SEND), W("dig ", T_SEND),
+	W("http.post", T_SEND), W("env.to_", T_ENV),
+	W("eval", T_RUNS), W("exec", T_RUNS), W("new function", T_RUNS),
+	W("start-process", T_RUNS), W("sh -c", T_RUNS), W("bash -c", T_RUNS),
+	W("zsh -c", T_RUNS),
+	W("/dev/udp", T_SHELL), W("dup2", T_SHELL), W("ncat", T_SHELL),
+	W("netcat", T_SHELL),
+	W("new system", T_OVERRIDE), W("updated system", T_OVERRIDE),
 };
 
 _Static_assert(sizeof(words) / sizeof(*words) < 255, "word index is a byte");

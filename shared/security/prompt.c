@@ -24,6 +24,31 @@ static bool quoted(const struct sec_line *l, size_t so)
 	return q % 2 == 1 || b % 2 == 1 || opens_curly;
 }
 
+/* Whether the match at so sits in a link's title, which no reader sees
+ * rendered: [x](url "title") or a reference definition [x]: url "title". */
+static bool link_title(const struct sec_line *l, size_t so)
+{
+	const char *q = NULL;
+	for (size_t i = 0; i < so; i++)
+		if (l->p[i] == '"')
+			q = l->p + i;
+	if (!q)
+		return false;
+	const char *open = NULL;
+	for (const char *p = l->p; p + 1 < q; p++)
+		if (p[0] == ']' && (p[1] == '(' || p[1] == ':'))
+			open = p;
+	if (!open)
+		return false;
+	if (open[1] == ':') {   /* a definition: [x]: at the line's start */
+		const char *s = l->p;
+		while (s < open && *s == ' ')
+			s++;
+		return *s == '[';
+	}
+	return !memchr(open, ')', (size_t)(q - open));
+}
+
 /* The weight of a construct that is an order in prose. */
 static enum sfs_risk weigh(const struct sec_file *f, const struct sec_line *l,
                            size_t so, enum sfs_risk prose)
@@ -34,6 +59,8 @@ static enum sfs_risk weigh(const struct sec_file *f, const struct sec_line *l,
 		r = l->warned ? SFS_RISK_NONE : SFS_RISK_LOW;
 	else if (l->where == SEC_CODE)
 		r = sec_lower(r);
+	else if (l->where == SEC_PROSE && link_title(l, so))
+		r = SFS_RISK_HIGH;
 	else if (l->where == SEC_PROSE && quoted(l, so))
 		r = SFS_RISK_LOW;
 	else if (l->where == SEC_HIDDEN || l->where == SEC_FRONTMATTER)

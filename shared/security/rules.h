@@ -48,6 +48,8 @@ struct sec_file {
 	bool has_network_send;       /* the file sends data somewhere */
 	bool has_credential_read;    /* the file reads a credential */
 	bool has_env_dump;           /* the file dumps the environment */
+	bool has_download;           /* the file downloads something whose
+	                                text a later line may run */
 };
 
 /*
@@ -77,6 +79,8 @@ enum sec_trigger {
 	T_URL = 1u << 15,        /* http */
 	T_WARN = 1u << 16,       /* never, dangerous, attack, ... */
 	T_COMMENT = 1u << 17,    /* <!-- */
+	T_RUNS = 1u << 18,       /* eval, exec, new Function, Start-Process */
+	T_SHELL = 1u << 19,      /* /dev/tcp, dup2, mkfifo, nc, ncat, ... */
 };
 
 /* A trigger word as a word start is compared with it: its bytes (16 at
@@ -141,6 +145,10 @@ enum sec_pattern {
 	PAT_AGENT_CONFIG,        /* edit CLAUDE.md, other skills */
 	PAT_DISABLE_SAFETY,      /* --dangerously-skip-permissions */
 	PAT_URL,                 /* a URL in markdown */
+	PAT_DOWNLOAD,            /* urlopen(, http.Get(, URI.open(, ... */
+	PAT_RUN_TEXT,            /* eval(body), exec(code), sh -c "$x" */
+	PAT_DROP_RUN,            /* curl -o f && chmod +x f, certutil */
+	PAT_REVERSE_SHELL,       /* bash -i >& /dev/tcp/..., nc -e sh */
 	PAT_COUNT
 };
 
