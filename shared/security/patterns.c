@@ -90,8 +90,9 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                    "key4\\.db|logins\\.json|wallet\\.dat|"
 	                    "find-(generic|internet)-password|dump-keychain|"
 	                    "/etc/shadow|"
-	                    "(cat|open|read_text|readfile(sync)?|get-content|"
-	                    "source)" SP "*\\(?" SP "*[\"']?[^ \"']*/?\\.env[\"' )]",
+	                    "((cat|get-content|source)" SP "+|(open|read_text|"
+	                    "readfile(sync)?)" SP "*\\(" SP "*)[\"']?[^ \"']*/?"
+	                    "\\.env[\"' )]",
 	                    true },
 	[PAT_NET_SEND] = { "curl[^|;]*" SP "(-d|--data[a-z-]*|-F|--form|-T|"
 	                   "--upload-file|-X" SP "*(POST|PUT)|--request" SP
@@ -216,7 +217,10 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                         "skip|circumvent)" SP "+((all|any|the|your|every|its)"
 	                         SP "+)*(safety|guardrails?|security" SP
 	                         "+(checks|warnings|scans?|policies|rules)|"
-	                         "sandbox(ing)?|content" SP "+(filters?|polic(y|ies))|"
+	                         "sandbox(ing)?([^a-z ]|$|" SP "+(and|or|for|entirely|"
+	                         "completely|first|now|mode|when|so|to|before|if|"
+	                         "then))|"
+	                         "content" SP "+(filters?|polic(y|ies))|"
 	                         "permission" SP "+(checks|prompts)|"
 	                         "confirmation" SP "+prompts|approval" SP
 	                         "+prompts|safety" SP "+(checks|filters|"

@@ -118,6 +118,42 @@ static int plain_rules(struct sec_ctx *c, const struct sec_file *f,
 	return rc;
 }
 
+/* Whether the words just before so, in the same sentence, say not to:
+ * "instead of trying to bypass", "never disable", "don't skip". */
+static bool negated(const struct sec_line *l, size_t so)
+{
+	static const char *const nots[] = {
+		"not ", "never ", "n't ", "instead of ", "without ", "avoid ",
+	};
+	size_t from = so > 32 ? so - 32 : 0;
+	for (size_t i = so; i > from; i--)
+		if (strchr(".;:!?", l->lower[i - 1])) {
+			from = i;
+			break;
+		}
+	for (size_t k = 0; k < sizeof(nots) / sizeof(*nots); k++)
+		if (memmem(l->lower + from, so - from, nots[k], strlen(nots[k])))
+			return true;
+	return false;
+}
+
+/* A markdown table's row: a reference that describes (a flag's help,
+ * a symptom and its fix), which an order rarely is. */
+static bool table_row(const struct sec_line *l)
+{
+	const char *p = l->lower;
+	while (*p == ' ')
+		p++;
+	return *p == '|';
+}
+
+/* A prose weight no higher than medium where the line describes. */
+static enum sfs_risk described(const struct sec_line *l, enum sfs_risk r)
+{
+	return l->where == SEC_PROSE && r > SFS_RISK_MEDIUM && table_row(l) ?
+	       SFS_RISK_MEDIUM : r;
+}
+
 static int agent_config(struct sec_ctx *c, const struct sec_file *f,
                         const struct sec_line *l)
 {
@@ -137,9 +173,14 @@ static int agent_config(struct sec_ctx *c, const struct sec_file *f,
 	              strstr(l->lower, "autoapprove") ||
 	              strstr(l->lower, "auto-approve") ||
 	              strstr(l->lower, "trust");
-	return found(c, f, l, so, eo,
-	             weigh(f, l, so, others || grants ? SFS_RISK_HIGH
-	                                              : SFS_RISK_MEDIUM),
+	/* "skills that modify ~/.claude/settings.json": which, not an order */
+	bool clause = (so >= 5 && memcmp(l->lower + so - 5, "that ", 5) == 0) ||
+	              (so >= 6 && memcmp(l->lower + so - 6, "which ", 6) == 0);
+	enum sfs_risk r = weigh(f, l, so, others || grants ? SFS_RISK_HIGH
+	                                                   : SFS_RISK_MEDIUM);
+	if (clause && r > SFS_RISK_MEDIUM && l->where == SEC_PROSE)
+		r = SFS_RISK_MEDIUM;
+	return found(c, f, l, so, eo, described(l, r),
 	             "security/agent-config",
 	             "tells the model to change the agent's configuration "
 	             "or other skills");
@@ -164,8 +205,11 @@ static int disable_safety(struct sec_ctx *c, const struct sec_file *f,
 	if (l->where == SEC_CODE)
 		r = f->is_test ? SFS_RISK_LOW : flag ? SFS_RISK_MEDIUM
 		                                     : SFS_RISK_HIGH;
+	else if (negated(l, so))
+		r = SFS_RISK_LOW;   /* "instead of trying to bypass safety" */
 	else
-		r = weigh(f, l, so, flag ? SFS_RISK_MEDIUM : SFS_RISK_HIGH);
+		r = described(l, weigh(f, l, so, flag ? SFS_RISK_MEDIUM
+		                                      : SFS_RISK_HIGH));
 	return found(c, f, l, so, eo, r, "security/disable-safety",
 	             "turns off the agent's safety");
 }

@@ -171,7 +171,11 @@ static int place_line(struct sec_ctx *c, const struct sec_file *f,
 	if ((l->mask & T_COMMENT) && (f->kind == SEC_MARKDOWN ||
 	    ends_with(f->rel, ".html") || ends_with(f->rel, ".htm"))) {
 		const char *open = memmem(l->p, l->len, "<!--", 4);
-		if (open) {
+		/* `<!--` in inline code is shown, not a comment */
+		size_t ticks = 0;
+		for (const char *t = l->p; open && t < open; t++)
+			ticks += *t == '`';
+		if (open && ticks % 2 == 0) {
 			w->in_comment = true;
 			w->comment_start = (size_t)(open - f->text) + 4;
 			l->where = SEC_HIDDEN;

@@ -363,6 +363,34 @@ static const struct fixture fixtures[] = {
 	{ "security/config-write", "scripts/c.sh",
 	  "#!/bin/sh\ncrontab -l > backup.txt\n", SFS_RISK_NONE, false,
 	  "a crontab listed into a file" },
+	{ "security/disable-safety", "SKILL.md",
+	  "# G\n\nRespect real refusals instead of trying to bypass safety "
+	  "gates.\n\n| `-y, --yes` | Skip confirmation prompts |\n\n`env -u "
+	  "PROXY` makes fetch bypass the sandbox MITM proxy.\n",
+	  SFS_RISK_MEDIUM, false, "safety named under a negation, a flag's "
+	  "help in a table, a proxy the sandbox runs" },
+	{ "security/agent-config", "SKILL.md",
+	  "# G\n\nThe marker is `<!-- SCAN_PATHS:` in inline code.\n\n"
+	  "| Hook | Trigger |\n|---|---|\n| `sync` | Edit `~/.claude/docs/"
+	  "GLOSSARY.md` |\n\nOnly hook skills that modify "
+	  "`~/.claude/settings.json` set it.\n", SFS_RISK_MEDIUM, false,
+	  "a hook's trigger in a table after an inline `<!--`, a relative "
+	  "clause" },
+	{ "security/html-comment", "SKILL.md",
+	  "# F\n\n<!-- skill-flavor:upload-safety-guide-gate:start -->\n",
+	  SFS_RISK_NONE, false, "a tool's marker comment, one token" },
+	{ "security/html-comment", "assets/page.html",
+	  "<html>\n<!-- Two-hierarchy stylesheet: you must keep the kernel "
+	  "rules first -->\n</html>\n", SFS_RISK_MEDIUM, false,
+	  "an HTML page's authors' note" },
+	{ "security/data-url", "SKILL.md",
+	  "# A\n\n![fig](https://arxiv.org/html/{id}/x1.png)\n",
+	  SFS_RISK_MEDIUM, false, "an image URL with a placeholder in its "
+	  "path" },
+	{ "security/credential-read", "scripts/onboard.py",
+	  "import requests\nprint(\"Open .env and fill the required values\")\n"
+	  "requests.post(u, json=d)\n", SFS_RISK_MEDIUM, false,
+	  "\"Open .env\" said to the user by a script that posts" },
 	{ "security/encoded-blob", "scripts/p.sh", NULL, SFS_RISK_MEDIUM, true,
 	  "a long base64 blob in a script" },
 	{ "security/encoded-blob", "tests/vectors.py", NULL, SFS_RISK_NONE,
