@@ -211,7 +211,8 @@ static int run_fetched(struct sec_ctx *c, const struct sec_file *f,
                        const struct sec_line *l)
 {
 	size_t so;
-	if (!(l->mask & T_RUNS) || !f->has_download ||
+	/* a markdown file's prose and examples are no one program */
+	if (!(l->mask & T_RUNS) || !f->has_download || f->kind == SEC_MARKDOWN ||
 	    !sec_match(c->sec, PAT_RUN_TEXT, l->lower, &so, NULL))
 		return 0;
 	return found(c, f, l, so,
@@ -262,6 +263,16 @@ static int decode_exec(struct sec_ctx *c, const struct sec_file *f,
 	             "security/decode-exec", "runs what it decodes", "");
 }
 
+/* Whether the line is a comment of its script: never run. */
+static bool code_comment(const struct sec_line *l)
+{
+	const char *p = l->lower;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return (p[0] == '#' && p[1] != '!') || (p[0] == '/' && p[1] == '/') ||
+	       p[0] == '*' || (p[0] == '/' && p[1] == '*');
+}
+
 static bool sends_in_prose(const char *lower)
 {
 	static const char *const words[] = {
@@ -279,6 +290,7 @@ static int credential_read(struct sec_ctx *c, const struct sec_file *f,
 {
 	size_t so;
 	if (!(l->mask & T_CRED) || !f->has_credential_read ||
+	    (l->where == SEC_CODE && code_comment(l)) ||
 	    !sec_match(c->sec, PAT_CRED_PATH, l->lower, &so, NULL))
 		return 0;
 	/* ssh's client settings and known hosts are no secret */
@@ -322,16 +334,6 @@ static int env_exfil(struct sec_ctx *c, const struct sec_file *f,
 	             by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM),
 	             "security/env-exfil", "dumps the whole environment, "
 	             "and the same file sends data out", "");
-}
-
-/* Whether the line is a comment of its script: never run. */
-static bool code_comment(const struct sec_line *l)
-{
-	const char *p = l->lower;
-	while (*p == ' ' || *p == '\t')
-		p++;
-	return (p[0] == '#' && p[1] != '!') || (p[0] == '/' && p[1] == '/') ||
-	       p[0] == '*' || (p[0] == '/' && p[1] == '*');
 }
 
 /* Whether the path at so is the last word of the command the write

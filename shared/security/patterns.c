@@ -37,7 +37,8 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	[PAT_PIPE_SHELL] = { "(curl|wget)[^|]*\\|" SP "*(sudo" SP "+)?(-[a-zA-Z]+"
 	                     SP "+)*" SHELLS "([[:space:];)\"'`]|$|" SP "+-)", true,
 	  { "curl", "wget" } },
-	[PAT_SUBST_FETCH] = { "(eval|source|\\.|bash|sh|zsh|python[0-9.]*|node|perl|exec)"
+	[PAT_SUBST_FETCH] = { "(eval|source|(^|[;&|(])" SP "*\\.|bash|sh|zsh|python[0-9.]*|"
+	                      "node|perl|exec)"
 	                      SP "+(-c" SP "+)?[\"']?(\\$\\(|<\\(|`)" SP "*(curl|wget)",
 	                      true,
 	  { "curl", "wget" } },
@@ -118,7 +119,7 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	  "webhook.site", "scp", "socket.connect", ".sendall(", "Upload",
 	  "sendBeacon", "hooks.slack", "nslookup", "dig", "http.Post",
 	  "Net::HTTP" } },
-	[PAT_ENV_DUMP] = { "(^|[;&|(`$[:space:]])(env|printenv|export" SP "+-p)"
+	[PAT_ENV_DUMP] = { "(^|[;&|`[:space:]]|\\$\\()(env|printenv|export" SP "+-p)"
 	                   SP "*($|\\||>|\\)|;|`)|dict\\(os\\.environ\\)|"
 	                   "os\\.environ\\.copy\\(\\)|str\\(os\\.environ\\)|"
 	                   "dumps\\((dict\\()?os\\.environ|"
@@ -174,8 +175,11 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                   "(system|developer|admin)" SP "+(override|message|"
 	                   "instruction)" SP "*:|"
 	                   "<\\|?im_start\\|?>|"
-	                   "(take|takes)" SP "+precedence" SP "+over" SP "+(all|any|"
-	                   "your|the" SP "+(system|user|previous))|(supersede|override)s?" SP "+(all|any|your)"
+	                   "(take|takes)" SP "+precedence" SP "+over" SP "+((all|any|"
+	                   "your|the|of)" SP "+)+((other|previous|prior|earlier|"
+	                   "system|user('s)?|developer)" SP "+)*(instructions|rules|"
+	                   "directions|prompts?|guidelines|messages|commands)|"
+	                   "(supersede|override)s?" SP "+(all|any|your)"
 	                   SP "+(other|previous|prior|system)" SP "+(instructions|"
 	                   "rules|directions|prompts|guidelines|messages)", true },
 	[PAT_HIDE] = { "(do" SP "+not|don't|never|without)" SP "+(tell|telling|"

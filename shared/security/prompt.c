@@ -98,6 +98,18 @@ static const struct plain_rule plain[] = {
 	  "tells the model to keep an action from the user" },
 };
 
+static bool negated(const struct sec_line *l, size_t so);
+
+/* "Never tell users to add <script>": an instruction to the user, not
+ * one kept from them; "did not silently execute": a check, not an order */
+static bool hide_described(const struct sec_line *l, size_t so, size_t eo)
+{
+	const char *after = l->lower + eo;
+	if (strncmp(after, "s to ", 5) == 0 || strncmp(after, " to ", 4) == 0)
+		return true;
+	return strchr("sqc", l->lower[so]) && negated(l, so);
+}
+
 static int plain_rules(struct sec_ctx *c, const struct sec_file *f,
                        const struct sec_line *l)
 {
@@ -111,6 +123,8 @@ static int plain_rules(struct sec_ctx *c, const struct sec_file *f,
 		    !sec_match(c->sec, r->pat, l->lower, &so, &eo) ||
 		    (r->also != PAT_COUNT &&
 		     !sec_match(c->sec, r->also, l->lower, NULL, NULL)))
+			continue;
+		if (r->pat == PAT_HIDE && hide_described(l, so, eo))
 			continue;
 		rc = found(c, f, l, so, eo, weigh(f, l, so, SFS_RISK_HIGH),
 		           r->rule, r->what);
