@@ -38,8 +38,8 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                     SP "+)*" SHELLS "([[:space:];)\"'`]|$|" SP "+-)", true,
 	  { "curl", "wget" } },
 	[PAT_SUBST_FETCH] = { "(eval|source|(^|[;&|(])" SP "*\\.|bash|sh|zsh|python[0-9.]*|"
-	                      "node|perl|exec)"
-	                      SP "+(-c" SP "+)?[\"']?(\\$\\(|<\\(|`)" SP "*(curl|wget)",
+	                      "node|perl|ruby|php|pwsh|exec)"
+	                      SP "+(-[ce]" SP "+)?[\"']?(\\$\\(|<\\(|`)" SP "*(curl|wget)",
 	                      true,
 	  { "curl", "wget" } },
 	[PAT_PS_FETCH] = { "(iex|invoke-expression)" SP "*[(&]?" SP "*\\(?" SP
@@ -53,7 +53,7 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                     "urlopen|urllib|fetch\\(|httpx\\.get|axios\\.get|"
 	                     "http\\.get|downloadstring|uri\\.open|net::http)", true,
 	  { "exec", "eval", "new function" } },
-	[PAT_DECODE_PIPE] = { "(base64|b64|openssl" SP "+(base64|enc" SP "+-d))"
+	[PAT_DECODE_PIPE] = { "(base64|b64|base32|openssl" SP "+(base64|enc" SP "+-d))"
 	                      "([^|]*" SP ")?(-d|--decode|-D|-di)?[^|]*\\|" SP
 	                      "*(sudo" SP "+)?" SHELLS "([[:space:];)\"'`]|$)|"
 	                      "(eval|bash|sh|zsh|exec)" SP "+(-c" SP "+)?[\"']?\\$\\("
@@ -64,7 +64,7 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                      SHELLS "([[:space:];)\"'`]|$)|"
 	                      "(base64|b64)" SP "+(-d|--decode|-D)[^|]*>[^;&|]*"
 	                      "(;|&&)" SP "*chmod" SP, true,
-	  { "base64", "b64", "openssl", "xxd" } },
+	  { "base64", "b64", "base32", "openssl", "xxd" } },
 	[PAT_DECODE_CALL] = { "(exec|eval|compile|function|loads)" SP "*\\(" SP "*("
 	                      "(base64|codecs|zlib|marshal|binascii)\\.|"
 	                      "__import__\\([\"'](base64|zlib|codecs|marshal)|"
@@ -161,6 +161,9 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                   "context|policies|constraints|guidance|commands|"
 	                   "orders|programming|training)|"
 	                   "(ignore|disregard|forget)" SP "+(all" SP "+)?(of" SP
+	                   "+)?your" SP "+(instructions|rules|guidelines|"
+	                   "programming|system" SP "+prompt)|"
+	                   "(ignore|disregard|forget)" SP "+(all" SP "+)?(of" SP
 	                   "+)?(the|everything)" SP "+(above|before|previous|"
 	                   "preceding)(" SP "+and|" SP "*[,.;:!]|" SP "*$)|"
 	                   "forget" SP "+(everything|all|anything)" SP "+(you"
@@ -206,7 +209,8 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                      "environment)", true },
 	[PAT_AGENT_CONFIG] = { "(modify|edit|update|change|overwrite|rewrite|"
 	                       "append|add|write|insert|replace|delete|disable|"
-	                       "remove|patch)[[:space:]][^.]{0,60}((~|home)/\\.(claude|codex|"
+	                       "remove|patch)[[:space:]]([^.]|\\.(sh|py|js|ps1|md)[^a-z]){0,60}"
+	                       "((~|home)/\\.(claude|codex|"
 	                       "cursor|gemini)|\\.claude/settings|"
 	                       "(claude|agents|gemini)\\.md|\\.cursorrules|"
 	                       "other" SP "+skills|"
@@ -252,8 +256,11 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	[PAT_DROP_RUN] = { "certutil[^|]*-urlcache|bitsadmin[^|]*/transfer|"
 	                   "(curl|wget)[^|;]*" SP "(-[a-z]*o|--output|--output-document)"
 	                   "[= ][^;&|]*(&&|;)" SP "*chmod" SP "+(\\+x|[0-7]*[157])"
-	                   "[^;&|]*(&&|;)", true,
-	  { "certutil", "bitsadmin", "chmod" } },
+	                   "[^;&|]*(&&|;)|"
+	                   "(curl|wget)[^|;]*" SP "(-[a-z]*o|--output|"
+	                   "--output-document|>)[= ]*[^;&|]*(&&|;)" SP "*(sudo" SP
+	                   "+)?(ba|z)?sh" SP "+[^-]", true,
+	  { "certutil", "bitsadmin", "chmod", "sh " } },
 	[PAT_REVERSE_SHELL] = { "(sh|bash|zsh)" SP "+-i[^|;]*/dev/(tcp|udp)/|"
 	                        "/dev/(tcp|udp)/[^[:space:]]+" SP "+0>&1|"
 	                        "exec" SP "+[0-9]+<>" SP "*/dev/(tcp|udp)/|"
@@ -263,8 +270,19 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                        "(sh|bash|zsh)" SP "+-i[^|]*\\|" SP "*(nc|ncat|"
 	                        "netcat|telnet|openssl)" SP "|"
 	                        "(^|[^a-z])(nc|ncat|netcat)" SP "[^|]*\\|" SP
-	                        "*(/bin/)?(ba|z)?sh([[:space:]]|$)", true,
-	  { "/dev/", "dup2", "nc", "netcat" } },
+	                        "*(/bin/)?(ba|z)?sh([[:space:]]|$)|"
+	                        "socat" SP "[^|]*(exec|system):[^,[:space:]]*"
+	                        "(sh|bash|cmd)|"
+	                        "sh" SP "+-i" SP "*[<>]&" SP "*[0-9]|"
+	                        "fsockopen\\([^;]*;[^;]*(exec|shell_exec|system|"
+	                        "passthru|proc_open)\\(|"
+	                        "open\\(stdin," SP "*[\"']?[<>]&|"
+	                        "\\.stdin," SP "*[a-z_.]*\\.stdout[^=]*=" SP
+	                        "*[a-z_]+," SP "*[a-z_]+|"
+	                        "\\.pipe\\([a-z_]+\\.stdin\\).*\\.stdout\\.pipe\\(",
+	                        true,
+	  { "/dev/", "dup2", "nc", "netcat", "socat", "sh", "fsockopen",
+	  "stdin" } },
 };
 
 /* ---- trigger words ------------------------------------------------------ */
@@ -373,7 +391,9 @@ static const struct word words[] = {
 	W("start-process", T_RUNS), W("sh -c", T_RUNS), W("bash -c", T_RUNS),
 	W("zsh -c", T_RUNS),
 	W("/dev/udp", T_SHELL), W("dup2", T_SHELL), W("ncat", T_SHELL),
-	W("netcat", T_SHELL),
+	W("netcat", T_SHELL), W("socat", T_SHELL), W("-i <&", T_SHELL),
+	W("-i >&", T_SHELL), W("fsockopen", T_SHELL), W("open(stdin", T_SHELL),
+	W(".stdin,", T_SHELL), W(".pipe(", T_SHELL), W("base32", T_DECODE),
 	W("new system", T_OVERRIDE), W("updated system", T_OVERRIDE),
 };
 

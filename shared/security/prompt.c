@@ -182,7 +182,10 @@ static int agent_config(struct sec_ctx *c, const struct sec_file *f,
 	/* "update all skills" is what a skill manager does; editing the
 	 * other skills is how an instruction spreads */
 	bool others = memmem(m, n, "other skill", 11) != NULL;
+	/* or plants an order that runs every session: "always run x.sh" */
 	bool grants = strstr(l->lower, "allow") || strstr(l->lower, "hook") ||
+	              strstr(l->lower, "always run") ||
+	              strstr(l->lower, "always execute") ||
 	              strstr(l->lower, "permission") ||
 	              strstr(l->lower, "autoapprove") ||
 	              strstr(l->lower, "auto-approve") ||
