@@ -213,7 +213,7 @@ static int run_fetched(struct sec_ctx *c, const struct sec_file *f,
 	size_t so;
 	/* a markdown file's prose and examples are no one program */
 	if (!(l->mask & T_RUNS) || !f->has_download || f->kind == SEC_MARKDOWN ||
-	    !sec_match(c->sec, PAT_RUN_TEXT, l->lower, &so, NULL))
+	    !sec_match_near(c->sec, PAT_RUN_TEXT, l->lower, &so))
 		return 0;
 	return found(c, f, l, so,
 	             by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM),
@@ -291,7 +291,8 @@ static int credential_read(struct sec_ctx *c, const struct sec_file *f,
 	size_t so;
 	if (!(l->mask & T_CRED) || !f->has_credential_read ||
 	    (l->where == SEC_CODE && code_comment(l)) ||
-	    !sec_match(c->sec, PAT_CRED_PATH, l->lower, &so, NULL))
+	    !(sec_match(c->sec, PAT_CRED_PATH, l->lower, &so, NULL) ||
+	      sec_match(c->sec, PAT_CRED_PATH2, l->lower, &so, NULL)))
 		return 0;
 	/* ssh's client settings and known hosts are no secret */
 	const char *ssh = strstr(l->lower + so, ".ssh/");
@@ -322,7 +323,8 @@ static int env_exfil(struct sec_ctx *c, const struct sec_file *f,
 	/* in prose, only a command that pipes the dump into a send */
 	if (l->where != SEC_CODE && l->where != SEC_EXAMPLE) {
 		size_t to;
-		if (!sec_match(c->sec, PAT_NET_SEND, l->raw + so, &to, NULL))
+		if (!sec_match(c->sec, PAT_NET_SEND, l->raw + so, &to, NULL) &&
+		    !sec_match(c->sec, PAT_NET_SEND2, l->raw + so, &to, NULL))
 			return 0;
 		/* past the byte before the dump, which its match holds */
 		const char *gap = l->raw + so + 1;
@@ -428,7 +430,7 @@ static int reverse_shell(struct sec_ctx *c, const struct sec_file *f,
 {
 	size_t so;
 	if (!(l->mask & T_SHELL) ||
-	    !sec_match(c->sec, PAT_REVERSE_SHELL, l->lower, &so, NULL))
+	    !sec_match_near(c->sec, PAT_REVERSE_SHELL, l->lower, &so))
 		return 0;
 	return found(c, f, l, so,
 	             by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM),
@@ -440,17 +442,25 @@ void sec_code_survey(const struct sfs_security *sec, struct sec_file *f,
                      const struct sec_line *l)
 {
 	if (!f->has_network_send && (l->mask & T_SEND))
-		f->has_network_send = sec_match(sec, PAT_NET_SEND, l->raw, NULL,
+		f->has_network_send = sec_match(sec, PAT_NET_SEND2, l->raw, NULL,
+		                                NULL) ||
+		                      sec_match(sec, PAT_NET_SEND, l->raw, NULL,
 		                                NULL);
 	if (!f->has_credential_read && (l->mask & T_CRED))
-		f->has_credential_read = sec_match(sec, PAT_CRED_PATH, l->lower,
+		f->has_credential_read = sec_match(sec, PAT_CRED_PATH2, l->lower,
+		                                   NULL, NULL) ||
+		                         sec_match(sec, PAT_CRED_PATH, l->lower,
 		                                   NULL, NULL);
 	if (!f->has_env_dump && (l->mask & T_ENV))
 		f->has_env_dump = sec_match(sec, PAT_ENV_DUMP, l->lower, NULL,
 		                            NULL);
-	if (!f->has_download && (l->mask & (T_FETCH | T_RUNS)))
-		f->has_download = sec_match(sec, PAT_DOWNLOAD, l->lower, NULL,
-		                            NULL);
+	/* only run_fetched asks, and never of markdown */
+	if (!f->has_download && f->kind != SEC_MARKDOWN &&
+	    (l->mask & (T_FETCH | T_RUNS))) {
+		size_t so;
+		f->has_download = sec_match_near(sec, PAT_DOWNLOAD, l->lower,
+		                                 &so);
+	}
 }
 
 int sec_code_line(struct sec_ctx *c, const struct sec_file *f,

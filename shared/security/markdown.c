@@ -191,7 +191,7 @@ static int check_url(struct sec_ctx *c, const struct sec_file *f,
 	bool data = q && names_data(lu + (q - u), qlen);
 	/* a placeholder in the path picks a page (/html/{id}/x1.png); one
 	 * in the query is what the image carries out */
-	bool query_holder = q && placeholder(q, qlen);
+	bool query_holder = image && holder && q && placeholder(q, qlen);
 	enum sfs_risk r = image && (query_holder || (holder && data)) ?
 	                  SFS_RISK_HIGH :
 	                  image && holder ? SFS_RISK_MEDIUM :

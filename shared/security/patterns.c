@@ -20,7 +20,12 @@
 #define SP "[[:space:]]"
 #define SHELLS "(sh|bash|zsh|dash|ksh|fish|python[0-9.]*|node|perl|ruby|php|pwsh)"
 
-/* icase: the pattern reads the lowercased line (sec_line.lower), so it is
+/* No ^ or $ in the patterns of the prompt rules, which run on every line
+ * that holds "ignore", "never", "skip" and the like: in glibc an anchor
+ * inside a pattern makes regexec ask each byte's context, which cost
+ * those three patterns about half again per call (callgrind).
+ *
+ * icase: the pattern reads the lowercased line (sec_line.lower), so it is
  * compiled lowercased and without REG_ICASE (compile_lowered): on text
  * with no ASCII capitals the two match alike in the C locale, and glibc's
  * REG_ICASE path is several times slower. */
@@ -84,10 +89,6 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                    "\\.aws/credentials|\\.config/gcloud|\\.kube/config|"
 	                    "\\.docker/config\\.json|\\.netrc|\\.git-credentials|"
 	                    "\\.npmrc|\\.pypirc|login data|/cookies[\"' ]|"
-	                    "cookies\\.sqlite|\\.config/gh/hosts\\.yml|"
-	                    "exodus(\\.wallet|/)|electrum/wallets|"
-	                    "nkbihfbeogaeaoehlefnkodbefgpgknn|ethereum/keystore|"
-	                    "solana/id\\.json|"
 	                    "key4\\.db|logins\\.json|wallet\\.dat|"
 	                    "find-(generic|internet)-password|dump-keychain|"
 	                    "/etc/shadow|"
@@ -95,6 +96,13 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                    "readfile(sync)?)" SP "*\\(" SP "*)[\"']?[^ \"']*/?"
 	                    "\\.env[\"' )]",
 	                    true },
+	/* apart, as PAT_NET_SEND2 */
+	[PAT_CRED_PATH2] = { "cookies\\.sqlite|\\.config/gh/hosts\\.yml|"
+	                     "exodus(\\.wallet|/)|electrum/wallets|"
+	                     "nkbihfbeogaeaoehlefnkodbefgpgknn|ethereum/keystore|"
+	                     "solana/id\\.json", true,
+	  { "cookies.sqlite", "hosts.yml", "exodus", "electrum/wallets",
+	  "nkbihfbeog", "ethereum/keystore", "solana/id.json" } },
 	[PAT_NET_SEND] = { "curl[^|;]*" SP "(-d|--data[a-z-]*|-F|--form|-T|"
 	                   "--upload-file|-X" SP "*(POST|PUT)|--request" SP
 	                   "+(POST|PUT))([[:space:]=@]|$)|"
@@ -108,17 +116,21 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                   "discord(app)?\\.com/api/webhooks|"
 	                   "api\\.telegram\\.org/bot|webhook\\.site|"
 	                   "(^|[^a-z])scp" SP "|socket\\.connect|\\.sendall\\(|"
-	                   "UploadString|UploadFile|sendBeacon|"
-	                   "hooks\\.slack\\.com/services|"
-	                   "(nslookup|dig)" SP "+[^|;]*\\$[({a-zA-Z_]|"
-	                   "http\\.Post(Form)?\\(|Net::HTTP\\.post|"
-	                   "curl[^|;]*https?://[^ ]*\\?[^ ]*=\\$[({a-zA-Z_]", false,
+	                   "UploadString|UploadFile|sendBeacon", false,
 	  { "curl", "wget", "requests.", "httpx.", "urlopen(", "method",
 	  "axios.", "nc ", "nc\t", "nc\n", "nc\v", "nc\f", "nc\r",
 	  "/dev/tcp/", "-Method", "smtplib", "discord", "api.telegram.org/bot",
 	  "webhook.site", "scp", "socket.connect", ".sendall(", "Upload",
-	  "sendBeacon", "hooks.slack", "nslookup", "dig", "http.Post",
-	  "Net::HTTP" } },
+	  "sendBeacon" } },
+	/* apart from PAT_NET_SEND, whose every added branch slows each of its
+	 * calls (glibc's matcher is one automaton for all of them), so that
+	 * these rarer forms cost only the lines that hold their words */
+	[PAT_NET_SEND2] = { "hooks\\.slack\\.com/services|"
+	                    "(nslookup|dig)" SP "+[^|;]*\\$[({a-zA-Z_]|"
+	                    "http\\.Post(Form)?\\(|Net::HTTP\\.post|"
+	                    "https?://[^ ]*\\?[^ ]*=\\$[({a-zA-Z_]", false,
+	  { "hooks.slack", "nslookup", "dig ", "dig\t", "http.Post", "Net::HTTP",
+	  "=$" } },
 	[PAT_ENV_DUMP] = { "(^|[;&|`[:space:]]|\\$\\()(env|printenv|export" SP "+-p)"
 	                   SP "*($|\\||>|\\)|;|`)|dict\\(os\\.environ\\)|"
 	                   "os\\.environ\\.copy\\(\\)|str\\(os\\.environ\\)|"
@@ -160,17 +172,6 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                   "rules|directions|prompts?|guidelines|messages|"
 	                   "context|policies|constraints|guidance|commands|"
 	                   "orders|programming|training)|"
-	                   "(ignore|disregard|forget)" SP "+(all" SP "+)?(of" SP
-	                   "+)?your" SP "+(instructions|rules|guidelines|"
-	                   "programming|system" SP "+prompt)|"
-	                   "(ignore|disregard|forget)" SP "+(all" SP "+)?(of" SP
-	                   "+)?(the|everything)" SP "+(above|before|previous|"
-	                   "preceding)(" SP "+and|" SP "*[,.;:!]|" SP "*$)|"
-	                   "forget" SP "+(everything|all|anything)" SP "+(you"
-	                   SP "+(were|have" SP "+been|'ve" SP "+been)" SP
-	                   "+told|above|before)|"
-	                   "(^|[.!?>:*#]" SP "*)(new|updated)" SP "+system" SP
-	                   "+prompt" SP "*:|"
 	                   "your" SP "+(new|real|true)" SP "+(system" SP "+)?"
 	                   "(prompt|instructions)" SP "+(is|are)|"
 	                   "you" SP "+are" SP "+now" SP "+(in" SP "+)?(dan|"
@@ -185,6 +186,20 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                   "(supersede|override)s?" SP "+(all|any|your)"
 	                   SP "+(other|previous|prior|system)" SP "+(instructions|"
 	                   "rules|directions|prompts|guidelines|messages)", true },
+	/* more phrasings, apart so that each costs only the lines that
+	 * hold its words: every branch added to one pattern slows each of
+	 * its calls (glibc's matcher is one automaton for all of them) */
+	[PAT_OVERRIDE2] = { "(ignore|disregard|forget)" SP "+(all" SP "+)?(of" SP
+	                    "+)?your" SP "+(instructions|rules|guidelines|"
+	                    "programming|system" SP "+prompt)|"
+	                    "(ignore|disregard|forget)" SP "+(all" SP "+)?(of" SP
+	                    "+)?(the|everything)" SP "+(above|before|previous|"
+	                    "preceding)(" SP "+and|" SP "*[,.;:!])|"
+	                    "forget" SP "+(everything|all|anything)" SP "+(you"
+	                    SP "+(were|have" SP "+been|'ve" SP "+been)" SP
+	                    "+told|above|before)|"
+	                    "(new|updated)" SP "+system" SP "+prompt" SP "*:", true,
+	  { "ignore", "disregard", "forget", "system ", "system\t" } },
 	[PAT_HIDE] = { "(do" SP "+not|don't|never|without)" SP "+(tell|telling|"
 	               "inform|informing|show|showing|mention|mentioning|reveal|"
 	               "revealing|alert|alerting|notify|notifying|"
@@ -197,7 +212,7 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	               "+)?[a-z ]{0,30}from" SP "+the" SP "+user|"
 	               "(silently|secretly|quietly|covertly)" SP "+(run|execute|"
 	               "send|upload|install|download|delete|copy|post|"
-	               "exfiltrate|transmit|forward|collect|read)([^a-z]|$)|"
+	               "exfiltrate|transmit|forward|collect|read)[^a-z]|"
 	               "(the" SP "+)?user" SP "+(must|should|does|need)" SP
 	               "*(not|never|n't)" SP "+(know|see|notice|find out|be told)|"
 	               "without" SP "+the" SP "+user('s)?" SP "+(knowledge|"
@@ -209,7 +224,7 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                      "environment)", true },
 	[PAT_AGENT_CONFIG] = { "(modify|edit|update|change|overwrite|rewrite|"
 	                       "append|add|write|insert|replace|delete|disable|"
-	                       "remove|patch)[[:space:]]([^.]|\\.(sh|py|js|ps1|md)[^a-z]){0,60}"
+	                       "remove|patch)[[:space:]][^.\"]{0,60}(\"[^\"]{0,60}\"[^.\"]{0,40})?"
 	                       "((~|home)/\\.(claude|codex|"
 	                       "cursor|gemini)|\\.claude/settings|"
 	                       "(claude|agents|gemini)\\.md|\\.cursorrules|"
@@ -225,7 +240,7 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                         "skip|circumvent)" SP "+((all|any|the|your|every|its)"
 	                         SP "+)*(safety|guardrails?|security" SP
 	                         "+(checks|warnings|scans?|policies|rules)|"
-	                         "sandbox(ing)?([^a-z ]|$|" SP "+(and|or|for|entirely|"
+	                         "sandbox(ing)?([^a-z ]|" SP "+(and|or|for|entirely|"
 	                         "completely|first|now|mode|when|so|to|before|if|"
 	                         "then))|"
 	                         "content" SP "+(filters?|polic(y|ies))|"
@@ -239,9 +254,10 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                   "uri\\.open\\(|net::http\\.get|downloadfile\\(|"
 	                   "downloadstring\\(|downloaddata\\(|invoke-webrequest|"
 	                   "(^|[^a-z])iwr" SP "|(^|[^a-z])irm" SP, true,
-	  { "urlopen", "requests.get", "httpx.get", "http", "axios.get",
-	  "fetch(", "uri.open", "net::http", "download", "invoke-webrequest",
-	  "iwr", "irm" } },
+	  { "urlopen", "requests.get", "httpx.get", "http.get(", "https.get(",
+	  "').get(", "\").get(", "axios.get", "fetch(", "uri.open", "net::http",
+	  "downloadfile", "downloadstring", "downloaddata", "invoke-webrequest",
+	  "iwr ", "irm ", "iwr\t", "irm\t" } },
 	/* text a variable holds, run: eval(body), exec(code), new
 	 * Function(src), bash -c string(body), sh -c "$x", Start-Process $f */
 	[PAT_RUN_TEXT] = { "(^|[^.a-z_])(exec|eval)" SP "*\\(" SP "*[a-z_][a-z0-9_]*"
@@ -250,7 +266,9 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                   "\"-c\"," SP "*(string\\()?[a-z_]|(^|[^a-z_.])(ba|z)?sh"
 	                   SP "+-c" SP "+[\"']?\\$[a-z_{]|start-process" SP
 	                   "+[\"']?\\$", true,
-	  { "exec", "eval", "function", "sh", "start-process" } },
+	  { "exec(", "eval(", "exec (", "eval (", "exec\t(", "eval\t(",
+	  "new function", "new\tfunction", "\"-c\"", "sh -c", "sh\t-c",
+	  "start-process" } },
 	/* a download made executable and run, or a Windows binary that
 	 * downloads (LOLBAS) */
 	[PAT_DROP_RUN] = { "certutil[^|]*-urlcache|bitsadmin[^|]*/transfer|"
@@ -281,8 +299,9 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                        "*[a-z_]+," SP "*[a-z_]+|"
 	                        "\\.pipe\\([a-z_]+\\.stdin\\).*\\.stdout\\.pipe\\(",
 	                        true,
-	  { "/dev/", "dup2", "nc", "netcat", "socat", "sh", "fsockopen",
-	  "stdin" } },
+	  { "/dev/tcp", "/dev/udp", "dup2", "-e ", "-c ", "-e\t", "-c\t",
+	  "sh -i", "sh\t-i", "nc ", "nc\t", "ncat", "netcat", "socat",
+	  "fsockopen", "open(stdin", ".stdin,", ".stdin)" } },
 };
 
 /* ---- trigger words ------------------------------------------------------ */
@@ -387,7 +406,9 @@ static const struct word words[] = {
 	W("nkbihfbeog", T_CRED), W("ethereum", T_CRED), W("solana", T_CRED),
 	W("hooks.slack", T_SEND), W("nslookup", T_SEND), W("dig ", T_SEND),
 	W("http.post", T_SEND), W("env.to_", T_ENV),
-	W("eval", T_RUNS), W("exec", T_RUNS), W("new function", T_RUNS),
+	/* "eval(", not "evaluate": prose says execute and evaluate often */
+	W("eval(", T_RUNS), W("exec(", T_RUNS), W("exec.command", T_RUNS),
+	W("new function", T_RUNS),
 	W("start-process", T_RUNS), W("sh -c", T_RUNS), W("bash -c", T_RUNS),
 	W("zsh -c", T_RUNS),
 	W("/dev/udp", T_SHELL), W("dup2", T_SHELL), W("ncat", T_SHELL),
@@ -939,6 +960,17 @@ void sfs_security_free(struct sfs_security *sec)
 	free(sec);
 }
 
+/* regexec of pattern p on text, the match's start in *so. */
+static bool regexec_at(const struct sfs_security *sec, enum sec_pattern p,
+                       const char *text, size_t *so)
+{
+	regmatch_t m;
+	if (regexec(&sec->re[p], text, 1, &m, 0) != 0)
+		return false;
+	*so = (size_t)m.rm_so;
+	return true;
+}
+
 /* Whether the text holds one of the words every match of the pattern
  * holds (true if it names none). */
 static bool may_match(const struct pattern_def *def, const char *text)
@@ -948,6 +980,33 @@ static bool may_match(const struct pattern_def *def, const char *text)
 	for (const char *const *w = def->needs; *w; w++)
 		if (strstr(text, *w))
 			return true;
+	return false;
+}
+
+bool sec_match_near(const struct sfs_security *sec, enum sec_pattern p,
+                    const char *text, size_t *so)
+{
+	enum { BEFORE = 64, AFTER = 192 };
+	char win[BEFORE + AFTER + 1];
+	size_t len = strlen(text);
+
+	if (len <= sizeof(win) - 1)
+		return sec_match(sec, p, text, so, NULL);
+	for (const char *const *w = patterns[p].needs; *w; w++)
+		for (const char *at = strstr(text, *w); at;
+		     at = strstr(at + 1, *w)) {
+			size_t from = (size_t)(at - text) > BEFORE ?
+			              (size_t)(at - text) - BEFORE : 0;
+			size_t n = len - from < sizeof(win) - 1 ? len - from
+			                                        : sizeof(win) - 1;
+			size_t o;
+			memcpy(win, text + from, n);
+			win[n] = '\0';
+			if (regexec_at(sec, p, win, &o)) {
+				*so = from + o;
+				return true;
+			}
+		}
 	return false;
 }
 

@@ -80,20 +80,22 @@ static int found(struct sec_ctx *c, const struct sec_file *f,
 	                  "%s: \"%s\"", what, esc);
 }
 
-/* A rule that is a pattern on the lines that hold its words (one of any,
- * or all of all), and, if also is not PAT_COUNT, a second pattern that
- * must match too; an order in prose, high. */
+/* A rule that is a pattern (or, if alt is not PAT_COUNT, another) on
+ * the lines that hold its words (one of any, or all of all), and, if
+ * also is not PAT_COUNT, a second pattern that must match too; an order
+ * in prose, high. */
 struct plain_rule {
 	uint32_t any, all;
-	enum sec_pattern pat, also;
+	enum sec_pattern pat, alt, also;
 	const char *rule, *what;
 };
 
 static const struct plain_rule plain[] = {
-	{ T_OVERRIDE, 0, PAT_OVERRIDE, PAT_COUNT, "security/prompt-override",
+	{ T_OVERRIDE, 0, PAT_OVERRIDE, PAT_OVERRIDE2, PAT_COUNT,
+	  "security/prompt-override",
 	  "tells the model to set aside its instructions" },
 	/* keeping strategy to itself is no attack; hiding an action is */
-	{ T_HIDE_LY, T_HIDE | T_USER, PAT_HIDE, PAT_HIDE_ACTION,
+	{ T_HIDE_LY, T_HIDE | T_USER, PAT_HIDE, PAT_COUNT, PAT_HIDE_ACTION,
 	  "security/hide-from-user",
 	  "tells the model to keep an action from the user" },
 };
@@ -120,7 +122,9 @@ static int plain_rules(struct sec_ctx *c, const struct sec_file *f,
 		size_t so, eo;
 		if (!((l->mask & r->any) ||
 		      (r->all && (l->mask & r->all) == r->all)) ||
-		    !sec_match(c->sec, r->pat, l->lower, &so, &eo) ||
+		    !(sec_match(c->sec, r->pat, l->lower, &so, &eo) ||
+		      (r->alt != PAT_COUNT &&
+		       sec_match(c->sec, r->alt, l->lower, &so, &eo))) ||
 		    (r->also != PAT_COUNT &&
 		     !sec_match(c->sec, r->also, l->lower, NULL, NULL)))
 			continue;
