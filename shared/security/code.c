@@ -442,14 +442,14 @@ void sec_code_survey(const struct sfs_security *sec, struct sec_file *f,
                      const struct sec_line *l)
 {
 	if (!f->has_network_send && (l->mask & T_SEND))
-		f->has_network_send = sec_match(sec, PAT_NET_SEND2, l->raw, NULL,
+		f->has_network_send = sec_match(sec, PAT_NET_SEND, l->raw, NULL,
 		                                NULL) ||
-		                      sec_match(sec, PAT_NET_SEND, l->raw, NULL,
+		                      sec_match(sec, PAT_NET_SEND2, l->raw, NULL,
 		                                NULL);
 	if (!f->has_credential_read && (l->mask & T_CRED))
-		f->has_credential_read = sec_match(sec, PAT_CRED_PATH2, l->lower,
+		f->has_credential_read = sec_match(sec, PAT_CRED_PATH, l->lower,
 		                                   NULL, NULL) ||
-		                         sec_match(sec, PAT_CRED_PATH, l->lower,
+		                         sec_match(sec, PAT_CRED_PATH2, l->lower,
 		                                   NULL, NULL);
 	if (!f->has_env_dump && (l->mask & T_ENV))
 		f->has_env_dump = sec_match(sec, PAT_ENV_DUMP, l->lower, NULL,

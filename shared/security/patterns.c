@@ -199,7 +199,8 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                    SP "+(were|have" SP "+been|'ve" SP "+been)" SP
 	                    "+told|above|before)|"
 	                    "(new|updated)" SP "+system" SP "+prompt" SP "*:", true,
-	  { "ignore", "disregard", "forget", "system ", "system\t" } },
+	  { "your", "above", "before", "previous", "preceding", "everything",
+	  "anything", "system" } },
 	[PAT_HIDE] = { "(do" SP "+not|don't|never|without)" SP "+(tell|telling|"
 	               "inform|informing|show|showing|mention|mentioning|reveal|"
 	               "revealing|alert|alerting|notify|notifying|"

@@ -80,7 +80,9 @@ static int found(struct sec_ctx *c, const struct sec_file *f,
 	                  "%s: \"%s\"", what, esc);
 }
 
-/* A rule that is a pattern (or, if alt is not PAT_COUNT, another) on
+/* A rule that is a pattern (or, if alt is not PAT_COUNT, another, but
+ * in code: ".gitignore" and "@Override" lines are many there, and an
+ * order in code weighs no more than medium) on
  * the lines that hold its words (one of any, or all of all), and, if
  * also is not PAT_COUNT, a second pattern that must match too; an order
  * in prose, high. */
@@ -123,7 +125,7 @@ static int plain_rules(struct sec_ctx *c, const struct sec_file *f,
 		if (!((l->mask & r->any) ||
 		      (r->all && (l->mask & r->all) == r->all)) ||
 		    !(sec_match(c->sec, r->pat, l->lower, &so, &eo) ||
-		      (r->alt != PAT_COUNT &&
+		      (r->alt != PAT_COUNT && l->where != SEC_CODE &&
 		       sec_match(c->sec, r->alt, l->lower, &so, &eo))) ||
 		    (r->also != PAT_COUNT &&
 		     !sec_match(c->sec, r->also, l->lower, NULL, NULL)))
