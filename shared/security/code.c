@@ -243,6 +243,27 @@ static int drop_run(struct sec_ctx *c, const struct sec_file *f,
 	             "downloads a program and runs it, from ", host_words(hc));
 }
 
+/* A package installed or run from an address (pip install -i URL, npx
+ * URL, deno run URL): weighed by the host, as a download piped into a
+ * shell, for installing a package runs its code.  Only on the lines that
+ * hold both a package manager's words and a URL. */
+static int package_remote(struct sec_ctx *c, const struct sec_file *f,
+                          const struct sec_line *l)
+{
+	size_t so;
+	if ((l->mask & (T_URL | T_PKG)) != (T_URL | T_PKG) ||
+	    !sec_match(c->sec, PAT_PKG_REMOTE, l->lower, &so, NULL))
+		return 0;
+	const char *h = NULL;
+	enum host_class hc = classify(l->lower + so, &h);
+	enum sfs_risk r = hc == HOST_SUSPICIOUS || hc == HOST_PLAIN ?
+	        by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM) :
+	        hc == HOST_VENDOR ? SFS_RISK_LOW :
+	        by_where(l, SFS_RISK_MEDIUM, SFS_RISK_LOW, SFS_RISK_LOW);
+	return found(c, f, l, so, r, "security/fetch-exec",
+	             "installs or runs a package from ", host_words(hc));
+}
+
 static int decode_exec(struct sec_ctx *c, const struct sec_file *f,
                        const struct sec_line *l)
 {
@@ -402,6 +423,8 @@ static int config_write(struct sec_ctx *c, const struct sec_file *f,
 		pat = PAT_PERSIST_PATH;
 	else if (sec_match(c->sec, PAT_RC_PATH, l->lower, NULL, NULL))
 		pat = PAT_RC_PATH;
+	else if (sec_match(c->sec, PAT_HOOK_PATH, l->lower, NULL, NULL))
+		pat = PAT_HOOK_PATH;
 	else
 		return 0;
 	/* the write goes to that path: an operator before it */
@@ -412,7 +435,10 @@ static int config_write(struct sec_ctx *c, const struct sec_file *f,
 	               strstr(l->lower, "ssh-") || strstr(l->lower, "/tmp/") ||
 	               strstr(l->lower, "/dev/shm") ||
 	               strstr(l->lower, "ld_preload");
-	enum sfs_risk r = pat == PAT_RC_PATH && !payload ?
+	/* a start-up file or a repository's hook: installers and linters
+	 * write them; what is written weighs */
+	enum sfs_risk r = (pat == PAT_RC_PATH || pat == PAT_HOOK_PATH) &&
+	                  !payload ?
 	        by_where(l, SFS_RISK_MEDIUM, SFS_RISK_LOW, SFS_RISK_LOW) :
 	        by_where(l, SFS_RISK_HIGH, SFS_RISK_MEDIUM, SFS_RISK_LOW);
 	return found(c, f, l, so, r, "security/config-write",
@@ -420,7 +446,9 @@ static int config_write(struct sec_ctx *c, const struct sec_file *f,
 	             "writes into the agent's configuration" :
 	             pat == PAT_PERSIST_PATH ?
 	             "writes where code runs later (keys, cron, start-up)" :
-	             "writes into a shell start-up file", "");
+	             pat == PAT_HOOK_PATH ?
+	             "writes a hook that runs later (git, husky, VS Code's "
+	             "tasks)" : "writes into a shell start-up file", "");
 }
 
 /* A shell that serves a remote host: bash -i >& /dev/tcp/..., nc -e sh,
@@ -467,7 +495,8 @@ int sec_code_line(struct sec_ctx *c, const struct sec_file *f,
                   const struct sec_line *l)
 {
 	static sec_line_rule *const rules[] = {
-		fetch_exec, run_fetched, drop_run, decode_exec, credential_read,
+		fetch_exec, run_fetched, drop_run, package_remote, decode_exec,
+		credential_read,
 		env_exfil, config_write, reverse_shell,
 	};
 	return sec_each_rule(c, f, l, 4, rules, sizeof(rules) / sizeof(*rules));

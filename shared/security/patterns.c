@@ -100,9 +100,10 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	[PAT_CRED_PATH2] = { "cookies\\.sqlite|\\.config/gh/hosts\\.yml|"
 	                     "exodus(\\.wallet|/)|electrum/wallets|"
 	                     "nkbihfbeogaeaoehlefnkodbefgpgknn|ethereum/keystore|"
-	                     "solana/id\\.json", true,
+	                     "solana/id\\.json|export-secret-(sub)?keys", true,
 	  { "cookies.sqlite", "hosts.yml", "exodus", "electrum/wallets",
-	  "nkbihfbeog", "ethereum/keystore", "solana/id.json" } },
+	  "nkbihfbeog", "ethereum/keystore", "solana/id.json",
+	  "export-secret" } },
 	[PAT_NET_SEND] = { "curl[^|;]*" SP "(-d|--data[a-z-]*|-F|--form|-T|"
 	                   "--upload-file|-X" SP "*(POST|PUT)|--request" SP
 	                   "+(POST|PUT))([[:space:]=@]|$)|"
@@ -198,9 +199,15 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                    "forget" SP "+(everything|all|anything)" SP "+(you"
 	                    SP "+(were|have" SP "+been|'ve" SP "+been)" SP
 	                    "+told|above|before)|"
-	                    "(new|updated)" SP "+system" SP "+prompt" SP "*:", true,
+	                    "(new|updated)" SP "+system" SP "+prompt" SP "*:|"
+	                    "(previous|prior|earlier|safety|system|original|all|"
+	                    "your)" SP "+(safety" SP "+)?(instructions|guidelines|"
+	                    "guardrails|restrictions)" SP
+	                    "+(are|is)" SP "+(now" SP "+)?(void|null|revoked|"
+	                    "suspended|lifted|cancelled|obsolete)", true,
 	  { "your", "above", "before", "previous", "preceding", "everything",
-	  "anything", "system" } },
+	  "anything", "system", "void", "null", "revoked", "suspended",
+	  "lifted", "cancelled", "obsolete" } },
 	[PAT_HIDE] = { "(do" SP "+not|don't|never|without)" SP "+(tell|telling|"
 	               "inform|informing|show|showing|mention|mentioning|reveal|"
 	               "revealing|alert|alerting|notify|notifying|"
@@ -266,10 +273,10 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                   "*[a-z_][a-z0-9_]*" SP "*\\)|exec\\.command\\([^)]*"
 	                   "\"-c\"," SP "*(string\\()?[a-z_]|(^|[^a-z_.])(ba|z)?sh"
 	                   SP "+-c" SP "+[\"']?\\$[a-z_{]|start-process" SP
-	                   "+[\"']?\\$", true,
+	                   "+[\"']?\\$|(iex|invoke-expression)" SP "+\\$[a-z_]", true,
 	  { "exec(", "eval(", "exec (", "eval (", "exec\t(", "eval\t(",
 	  "new function", "new\tfunction", "\"-c\"", "sh -c", "sh\t-c",
-	  "start-process" } },
+	  "start-process", "iex", "invoke-expression" } },
 	/* a download made executable and run, or a Windows binary that
 	 * downloads (LOLBAS) */
 	[PAT_DROP_RUN] = { "certutil[^|]*-urlcache|bitsadmin[^|]*/transfer|"
@@ -303,6 +310,20 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	  { "/dev/tcp", "/dev/udp", "dup2", "-e ", "-c ", "-e\t", "-c\t",
 	  "sh -i", "sh\t-i", "nc ", "nc\t", "ncat", "netcat", "socat",
 	  "fsockopen", "open(stdin", ".stdin,", ".stdin)" } },
+	/* a package installed or run from an address: weighed by its host */
+	[PAT_PKG_REMOTE] = { "(pip3?|pipx|uv" SP "+pip)" SP "+install[^|;]*"
+	                     "(--index-url|--extra-index-url|-i|--find-links|-f)"
+	                     "[= ]+https?://|"
+	                     "(pip3?|pipx|uv" SP "+pip)" SP "+install[^|;]*"
+	                     SP "https?://|"
+	                     "(npx|bunx|dlx)(" SP "+-[a-z]+)*" SP "+https?://|"
+	                     "npm" SP "+(i|install)[^|;]*" SP "https?://|"
+	                     "deno" SP "+run[^|;]*" SP "https?://", true,
+	  { "pip install", "pip3 install", "pipx install", "pip\tinstall",
+	  "npx ", "npx\t", "bunx ", "bunx\t", "dlx ", "dlx\t", "npm i",
+	  "npm\ti", "deno run", "deno\trun" } },
+	[PAT_HOOK_PATH] = { "\\.git/hooks/|\\.husky/|\\.vscode/tasks\\.json", true,
+	  { ".git/hooks/", ".husky/", ".vscode/tasks.json" } },
 };
 
 /* ---- trigger words ------------------------------------------------------ */
@@ -417,6 +438,17 @@ static const struct word words[] = {
 	W("-i >&", T_SHELL), W("fsockopen", T_SHELL), W("open(stdin", T_SHELL),
 	W(".stdin,", T_SHELL), W(".pipe(", T_SHELL), W("base32", T_DECODE),
 	W("new system", T_OVERRIDE), W("updated system", T_OVERRIDE),
+	W("invoke-expressio", T_RUNS), W("iex $", T_RUNS),
+	/* words whose first four bytes are rare: "are void" would send every
+	 * "are " of prose to words_in, "export-secret" every "export" */
+	W("-secret-key", T_CRED), W("-secret-subkey", T_CRED),
+	W(".git/hooks", T_CONFIG),
+	W("pip install", T_PKG), W("pip3 install", T_PKG),
+	W("pipx install", T_PKG), W("npx ", T_PKG), W("bunx ", T_PKG),
+	W("dlx ", T_PKG), W("npm i", T_PKG), W("deno run", T_PKG), W(".husky/", T_CONFIG),
+	W(".vscode/tasks", T_CONFIG),
+	W("instructions are", T_OVERRIDE), W("guidelines are", T_OVERRIDE),
+	W("guardrails are", T_OVERRIDE), W("restrictions are", T_OVERRIDE),
 };
 
 _Static_assert(sizeof(words) / sizeof(*words) < 255, "word index is a byte");

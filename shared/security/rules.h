@@ -81,6 +81,7 @@ enum sec_trigger {
 	T_COMMENT = 1u << 17,    /* <!-- */
 	T_RUNS = 1u << 18,       /* eval, exec, new Function, Start-Process */
 	T_SHELL = 1u << 19,      /* /dev/tcp, dup2, mkfifo, nc, ncat, ... */
+	T_PKG = 1u << 20,        /* pip, npx, npm, deno: a package manager */
 };
 
 /* A trigger word as a word start is compared with it: its bytes (16 at
@@ -152,6 +153,8 @@ enum sec_pattern {
 	PAT_RUN_TEXT,            /* eval(body), exec(code), sh -c "$x" */
 	PAT_DROP_RUN,            /* curl -o f && chmod +x f, certutil */
 	PAT_REVERSE_SHELL,       /* bash -i >& /dev/tcp/..., nc -e sh */
+	PAT_PKG_REMOTE,          /* pip -i URL, npx URL, deno run URL */
+	PAT_HOOK_PATH,           /* .git/hooks/, .vscode/tasks.json */
 	PAT_COUNT
 };
 
