@@ -14,7 +14,10 @@
 
 #include "rules.h"
 
-enum host_class { HOST_NONE, HOST_VENDOR, HOST_UNKNOWN, HOST_SUSPICIOUS };
+/* HOST_PLAIN: an unknown host over plain http; HOST_SUSPICIOUS: a raw
+ * address, a paste or tunnel site, a TLD of throwaway domains */
+enum host_class { HOST_NONE, HOST_VENDOR, HOST_UNKNOWN, HOST_PLAIN,
+                  HOST_SUSPICIOUS };
 
 /* Installers that real skills tell agents to run. */
 static const char *const vendors[] = {
@@ -91,6 +94,9 @@ static enum host_class classify(const char *lower, const char **where)
 			    <= n)
 				return HOST_SUSPICIOUS;
 	int a, b, cc, d;
+	if (strncmp(h, "localhost", 9) == 0 || strncmp(h, "127.", 4) == 0 ||
+	    strncmp(h, "[::1]", 5) == 0)
+		return HOST_UNKNOWN;   /* the user's own machine */
 	if (sscanf(h, "%d.%d.%d.%d", &a, &b, &cc, &d) == 4)
 		return HOST_SUSPICIOUS;
 	for (size_t i = 0; i < sizeof(vendors) / sizeof(*vendors); i++)
@@ -101,14 +107,15 @@ static enum host_class classify(const char *lower, const char **where)
 		if (n > m && memcmp(h + n - m, bad_tlds[i], m) == 0)
 			return HOST_SUSPICIOUS;
 	}
-	return plain ? HOST_SUSPICIOUS : HOST_UNKNOWN;
+	return plain ? HOST_PLAIN : HOST_UNKNOWN;
 }
 
 static const char *host_words(enum host_class h)
 {
 	return h == HOST_VENDOR ? "a vendor's installer" :
 	       h == HOST_SUSPICIOUS ? "a raw address, paste site or "
-	                              "unencrypted host" :
+	                              "throwaway domain" :
+	       h == HOST_PLAIN ? "an unencrypted host" :
 	       h == HOST_UNKNOWN ? "an unknown host" : "a computed address";
 }
 
@@ -144,15 +151,27 @@ static int fetch_exec(struct sec_ctx *c, const struct sec_file *f,
 	static const enum sec_pattern pats[] = {
 		PAT_PIPE_SHELL, PAT_SUBST_FETCH, PAT_PS_FETCH, PAT_CODE_FETCH,
 	};
-	size_t so = 0, i;
+	size_t so = 0, eo = 0, base = 0, i;
 	bool hit = false;
 
 	if (!(l->mask & T_FETCH))
 		return 0;
-	for (i = 0; !hit && i < sizeof(pats) / sizeof(*pats); i++)
-		hit = sec_match(c->sec, pats[i], l->lower, &so, NULL);
-	if (!hit)
-		return 0;
+	while (!hit) {
+		for (i = 0; !hit && i < sizeof(pats) / sizeof(*pats); i++)
+			hit = sec_match(c->sec, pats[i], l->lower + base, &so, &eo);
+		if (!hit)
+			return 0;
+		so += base;
+		eo += base;
+		/* | python3 -m json.tool, | node -e '...': the download is
+		 * data the command reads, not the program it runs; look on */
+		const char *rest = l->lower + eo;
+		rest += rest[0] == '-';   /* the match may end in " -" */
+		if (i == 1 && rest[0] && strchr("mce", rest[0]) && rest[1] == ' ') {
+			hit = false;
+			base = eo;
+		}
+	}
 	/* a pipe into a shell is how vendors ship installers; code run
 	 * straight from a substitution or a download call rarely is */
 	bool piped = i == 1;
@@ -166,6 +185,11 @@ static int fetch_exec(struct sec_ctx *c, const struct sec_file *f,
 			r = SFS_RISK_MEDIUM;
 		break;
 	case HOST_SUSPICIOUS:
+		/* shown in a fenced block with no warning, it is still a
+		 * paste site's or a raw address's code to run */
+		r = by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_HIGH);
+		break;
+	case HOST_PLAIN:
 		r = by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM);
 		break;
 	default:
@@ -173,11 +197,71 @@ static int fetch_exec(struct sec_ctx *c, const struct sec_file *f,
 		                                     : SFS_RISK_HIGH, SFS_RISK_LOW);
 	}
 	/* a container image's build runs apart from the user's files */
-	if (l->where == SEC_CODE && hc != HOST_SUSPICIOUS &&
+	if (l->where == SEC_CODE && hc != HOST_SUSPICIOUS && hc != HOST_PLAIN &&
 	    strstr(f->rel, "Dockerfile"))
 		r = sec_lower(r);
 	return found(c, f, l, so, r, "security/fetch-exec",
 	             "runs what it downloads, from ", host_words(hc));
+}
+
+/* A line that runs text a variable holds (eval(body), exec(code), bash
+ * -c string(body)) in a file that downloads: the download and the run
+ * are lines apart (a callback, a setup.py install command). */
+static int run_fetched(struct sec_ctx *c, const struct sec_file *f,
+                       const struct sec_line *l)
+{
+	size_t so;
+	/* a markdown file's prose and examples are no one program */
+	if (!(l->mask & T_RUNS) || !f->has_download || f->kind == SEC_MARKDOWN ||
+	    !sec_match_near(c->sec, PAT_RUN_TEXT, l->lower, &so))
+		return 0;
+	return found(c, f, l, so,
+	             by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM),
+	             "security/fetch-exec", "runs what the same file downloads",
+	             "");
+}
+
+/* A download made executable and run (curl -o f && chmod +x f && f),
+ * or Windows' own tools made to download (certutil -urlcache): weighed
+ * by the host, as a pipe into a shell. */
+static int drop_run(struct sec_ctx *c, const struct sec_file *f,
+                    const struct sec_line *l)
+{
+	size_t so;
+	if (!(l->mask & T_FETCH) ||
+	    !sec_match(c->sec, PAT_DROP_RUN, l->lower, &so, NULL))
+		return 0;
+	const char *h = NULL;
+	enum host_class hc = classify(l->lower + so, &h);
+	bool lolbin = strncmp(l->lower + so, "certutil", 8) == 0 ||
+	              strncmp(l->lower + so, "bitsadmin", 9) == 0;
+	enum sfs_risk r = lolbin || hc == HOST_SUSPICIOUS || hc == HOST_PLAIN ?
+	        by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM) :
+	        hc == HOST_VENDOR ? SFS_RISK_LOW :
+	        by_where(l, SFS_RISK_MEDIUM, SFS_RISK_MEDIUM, SFS_RISK_LOW);
+	return found(c, f, l, so, r, "security/fetch-exec",
+	             "downloads a program and runs it, from ", host_words(hc));
+}
+
+/* A package installed or run from an address (pip install -i URL, npx
+ * URL, deno run URL): weighed by the host, as a download piped into a
+ * shell, for installing a package runs its code.  Only on the lines that
+ * hold both a package manager's words and a URL. */
+static int package_remote(struct sec_ctx *c, const struct sec_file *f,
+                          const struct sec_line *l)
+{
+	size_t so;
+	if ((l->mask & (T_URL | T_PKG)) != (T_URL | T_PKG) ||
+	    !sec_match(c->sec, PAT_PKG_REMOTE, l->lower, &so, NULL))
+		return 0;
+	const char *h = NULL;
+	enum host_class hc = classify(l->lower + so, &h);
+	enum sfs_risk r = hc == HOST_SUSPICIOUS || hc == HOST_PLAIN ?
+	        by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM) :
+	        hc == HOST_VENDOR ? SFS_RISK_LOW :
+	        by_where(l, SFS_RISK_MEDIUM, SFS_RISK_LOW, SFS_RISK_LOW);
+	return found(c, f, l, so, r, "security/fetch-exec",
+	             "installs or runs a package from ", host_words(hc));
 }
 
 static int decode_exec(struct sec_ctx *c, const struct sec_file *f,
@@ -200,6 +284,16 @@ static int decode_exec(struct sec_ctx *c, const struct sec_file *f,
 	             "security/decode-exec", "runs what it decodes", "");
 }
 
+/* Whether the line is a comment of its script: never run. */
+static bool code_comment(const struct sec_line *l)
+{
+	const char *p = l->lower;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	return (p[0] == '#' && p[1] != '!') || (p[0] == '/' && p[1] == '/') ||
+	       p[0] == '*' || (p[0] == '/' && p[1] == '*');
+}
+
 static bool sends_in_prose(const char *lower)
 {
 	static const char *const words[] = {
@@ -217,9 +311,21 @@ static int credential_read(struct sec_ctx *c, const struct sec_file *f,
 {
 	size_t so;
 	if (!(l->mask & T_CRED) || !f->has_credential_read ||
-	    !sec_match(c->sec, PAT_CRED_PATH, l->lower, &so, NULL))
+	    (l->where == SEC_CODE && code_comment(l)) ||
+	    !(sec_match(c->sec, PAT_CRED_PATH, l->lower, &so, NULL) ||
+	      sec_match(c->sec, PAT_CRED_PATH2, l->lower, &so, NULL)))
 		return 0;
-	bool send = f->has_network_send || sends_in_prose(l->lower);
+	/* ssh's client settings and known hosts are no secret */
+	const char *ssh = strstr(l->lower + so, ".ssh/");
+	if (ssh && ssh - (l->lower + so) < 12 &&
+	    (strncmp(ssh + 5, "config", 6) == 0 ||
+	     strncmp(ssh + 5, "known_hosts", 11) == 0) &&
+	    !sec_match(c->sec, PAT_CRED_PATH, ssh + 5, NULL, NULL))
+		return 0;
+	/* prose is an order by its own words; another line's curl in a
+	 * README is an example of the API, not where the secret goes */
+	bool send = l->where == SEC_PROSE ? sends_in_prose(l->lower) :
+	            f->has_network_send || sends_in_prose(l->lower);
 	enum sfs_risk r = by_where(l, send ? SFS_RISK_HIGH : SFS_RISK_MEDIUM,
 	                           send ? SFS_RISK_HIGH : SFS_RISK_LOW,
 	                           send ? SFS_RISK_MEDIUM : SFS_RISK_LOW);
@@ -233,52 +339,131 @@ static int env_exfil(struct sec_ctx *c, const struct sec_file *f,
 {
 	size_t so;
 	if (!(l->mask & T_ENV) || !f->has_env_dump || !f->has_network_send ||
-	    (l->where != SEC_CODE && l->where != SEC_EXAMPLE) ||
 	    !sec_match(c->sec, PAT_ENV_DUMP, l->lower, &so, NULL))
 		return 0;
+	/* in prose, only a command that pipes the dump into a send */
+	if (l->where != SEC_CODE && l->where != SEC_EXAMPLE) {
+		size_t to;
+		if (!sec_match(c->sec, PAT_NET_SEND, l->raw + so, &to, NULL) &&
+		    !sec_match(c->sec, PAT_NET_SEND2, l->raw + so, &to, NULL))
+			return 0;
+		/* past the byte before the dump, which its match holds */
+		const char *gap = l->raw + so + 1;
+		if (to == 0 || !memchr(gap, '|', to - 1) ||
+		    memchr(gap, '`', to - 1) || memchr(gap, ';', to - 1))
+			return 0;
+	}
 	return found(c, f, l, so,
 	             by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM),
 	             "security/env-exfil", "dumps the whole environment, "
 	             "and the same file sends data out", "");
 }
 
+/* Whether the path at so is the last word of the command the write
+ * operator at wo begins: cp and mv write their last argument only. */
+static bool written_to(const char *lower, size_t wo, size_t so)
+{
+	const char *op = lower + wo;
+	while (*op && !isalpha((unsigned char)*op) && *op != '>' && *op != '|')
+		op++;
+	if (strncmp(op, "cp", 2) != 0 && strncmp(op, "mv", 2) != 0)
+		return true;
+	const char *p = lower + so;
+	while (*p && !isspace((unsigned char)*p))
+		p++;
+	while (isspace((unsigned char)*p))
+		p++;
+	return *p == '\0' || *p == ';' || *p == '&' || *p == '|' ||
+	       *p == ')' || *p == '`';
+}
+
+/* The first write operator of the line that reaches a path of pattern
+ * pat after it, with no other command or stderr redirect between:
+ * true, and the path's offset in *so. */
+static bool write_reaches(const struct sfs_security *sec,
+                          const struct sec_line *l, enum sec_pattern pat,
+                          size_t *so)
+{
+	size_t base = 0, wo, po;
+
+	while (l->lower[base] &&
+	       sec_match(sec, PAT_WRITE_OP, l->lower + base, &wo, NULL)) {
+		wo += base;
+		base = wo + 1;
+		if (wo > 0 && l->lower[wo] == '>' &&
+		    isdigit((unsigned char)l->lower[wo - 1]))
+			continue;   /* 2>/dev/null */
+		if (!sec_match(sec, pat, l->lower + wo, &po, NULL))
+			return false;
+		size_t i = l->lower[wo] == '|' ? wo + 1 : wo;
+		for (; i < wo + po; i++)
+			if (l->lower[i] == '|' || l->lower[i] == ';' ||
+			    (l->lower[i] == '&' && l->lower[i + 1] == '&'))
+				break;
+		if (i < wo + po || !written_to(l->lower, wo, wo + po))
+			continue;
+		*so = wo + po;
+		return true;
+	}
+	return false;
+}
+
 static int config_write(struct sec_ctx *c, const struct sec_file *f,
                         const struct sec_line *l)
 {
-	size_t so, wo;
-	bool agent = false, persist = false, rc_file = false;
+	size_t so;
+	enum sec_pattern pat;
 
-	if (!(l->mask & (T_CONFIG | T_AGENT)))
+	if (!(l->mask & (T_CONFIG | T_AGENT)) ||
+	    (l->where == SEC_CODE && code_comment(l)))
 		return 0;
-	if (sec_match(c->sec, PAT_AGENT_PATH, l->lower, &so, NULL))
-		agent = true;
-	else if (sec_match(c->sec, PAT_PERSIST_PATH, l->lower, &so, NULL))
-		persist = true;
-	else if (sec_match(c->sec, PAT_RC_PATH, l->lower, &so, NULL))
-		rc_file = true;
-	if (!agent && !persist && !rc_file)
+	if (sec_match(c->sec, PAT_AGENT_PATH, l->lower, NULL, NULL))
+		pat = PAT_AGENT_PATH;
+	else if (sec_match(c->sec, PAT_PERSIST_PATH, l->lower, NULL, NULL))
+		pat = PAT_PERSIST_PATH;
+	else if (sec_match(c->sec, PAT_RC_PATH, l->lower, NULL, NULL))
+		pat = PAT_RC_PATH;
+	else if (sec_match(c->sec, PAT_HOOK_PATH, l->lower, NULL, NULL))
+		pat = PAT_HOOK_PATH;
+	else
 		return 0;
-	/* the write goes to that path: the operator before it, with no
-	 * other command or a stderr redirect between */
-	if (!sec_match(c->sec, PAT_WRITE_OP, l->lower, &wo, NULL) || wo > so)
-		return 0;
-	for (size_t i = wo; i < so; i++)
-		if (l->lower[i] == '|' || l->lower[i] == ';' ||
-		    (l->lower[i] == '&' && l->lower[i + 1] == '&'))
-			return 0;
-	if (wo > 0 && l->lower[wo] == '>' && isdigit((unsigned char)l->lower[wo - 1]))
+	/* the write goes to that path: an operator before it */
+	if (!write_reaches(c->sec, l, pat, &so))
 		return 0;
 	bool payload = strstr(l->lower, "curl") || strstr(l->lower, "wget") ||
 	               strstr(l->lower, "base64") || strstr(l->lower, "alias ") ||
-	               strstr(l->lower, "ssh-");
-	enum sfs_risk r = rc_file && !payload ?
+	               strstr(l->lower, "ssh-") || strstr(l->lower, "/tmp/") ||
+	               strstr(l->lower, "/dev/shm") ||
+	               strstr(l->lower, "ld_preload");
+	/* a start-up file or a repository's hook: installers and linters
+	 * write them; what is written weighs */
+	enum sfs_risk r = (pat == PAT_RC_PATH || pat == PAT_HOOK_PATH) &&
+	                  !payload ?
 	        by_where(l, SFS_RISK_MEDIUM, SFS_RISK_LOW, SFS_RISK_LOW) :
 	        by_where(l, SFS_RISK_HIGH, SFS_RISK_MEDIUM, SFS_RISK_LOW);
 	return found(c, f, l, so, r, "security/config-write",
-	             agent ? "writes into the agent's configuration" :
-	             persist ? "writes where code runs later (keys, cron, "
-	                       "start-up)" : "writes into a shell start-up file",
-	             "");
+	             pat == PAT_AGENT_PATH ?
+	             "writes into the agent's configuration" :
+	             pat == PAT_PERSIST_PATH ?
+	             "writes where code runs later (keys, cron, start-up)" :
+	             pat == PAT_HOOK_PATH ?
+	             "writes a hook that runs later (git, husky, VS Code's "
+	             "tasks)" : "writes into a shell start-up file", "");
+}
+
+/* A shell that serves a remote host: bash -i >& /dev/tcp/..., nc -e sh,
+ * a socket dup2'd over stdin and stdout. */
+static int reverse_shell(struct sec_ctx *c, const struct sec_file *f,
+                         const struct sec_line *l)
+{
+	size_t so;
+	if (!(l->mask & T_SHELL) ||
+	    !sec_match_near(c->sec, PAT_REVERSE_SHELL, l->lower, &so))
+		return 0;
+	return found(c, f, l, so,
+	             by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM),
+	             "security/reverse-shell",
+	             "hands a shell to a remote host", "");
 }
 
 void sec_code_survey(const struct sfs_security *sec, struct sec_file *f,
@@ -286,20 +471,33 @@ void sec_code_survey(const struct sfs_security *sec, struct sec_file *f,
 {
 	if (!f->has_network_send && (l->mask & T_SEND))
 		f->has_network_send = sec_match(sec, PAT_NET_SEND, l->raw, NULL,
+		                                NULL) ||
+		                      sec_match(sec, PAT_NET_SEND2, l->raw, NULL,
 		                                NULL);
 	if (!f->has_credential_read && (l->mask & T_CRED))
 		f->has_credential_read = sec_match(sec, PAT_CRED_PATH, l->lower,
+		                                   NULL, NULL) ||
+		                         sec_match(sec, PAT_CRED_PATH2, l->lower,
 		                                   NULL, NULL);
 	if (!f->has_env_dump && (l->mask & T_ENV))
 		f->has_env_dump = sec_match(sec, PAT_ENV_DUMP, l->lower, NULL,
 		                            NULL);
+	/* only run_fetched asks, and never of markdown */
+	if (!f->has_download && f->kind != SEC_MARKDOWN &&
+	    (l->mask & (T_FETCH | T_RUNS))) {
+		size_t so;
+		f->has_download = sec_match_near(sec, PAT_DOWNLOAD, l->lower,
+		                                 &so);
+	}
 }
 
 int sec_code_line(struct sec_ctx *c, const struct sec_file *f,
                   const struct sec_line *l)
 {
 	static sec_line_rule *const rules[] = {
-		fetch_exec, decode_exec, credential_read, env_exfil, config_write,
+		fetch_exec, run_fetched, drop_run, package_remote, decode_exec,
+		credential_read,
+		env_exfil, config_write, reverse_shell,
 	};
 	return sec_each_rule(c, f, l, 4, rules, sizeof(rules) / sizeof(*rules));
 }

@@ -69,11 +69,26 @@ int sec_markdown_comment(struct sec_ctx *c, const struct sec_file *f,
 	size_t words = count_words(text, len);
 	if (words < 4)
 		return 0;
+	/* a marker of tooling, one token: <!-- skill-flavor:x-y:start --> */
+	size_t a = 0, b = len;
+	while (a < b && isspace((unsigned char)text[a]))
+		a++;
+	while (b > a && isspace((unsigned char)text[b - 1]))
+		b--;
+	bool token = true;
+	for (size_t i = a; i < b && token; i++)
+		token = !isspace((unsigned char)text[i]);
+	if (token)
+		return 0;
 	bool model = speaks_to_model(lower);
 	if (!model && (provenance(lower) || words < 8))
 		return 0;
 	sec_excerpt(text, len, 60, esc, sizeof(esc));
 	enum sfs_risk r = model ? SFS_RISK_HIGH : SFS_RISK_LOW;
+	/* an HTML page's comments are its authors' notes as much as
+	 * anything: a page is no skill's instructions */
+	if (f->kind != SEC_MARKDOWN && r == SFS_RISK_HIGH)
+		r = SFS_RISK_MEDIUM;
 	if (f->is_test)
 		r = sec_lower(r);
 	return sec_report(c, f, off, r, "security/html-comment",
@@ -174,7 +189,12 @@ static int check_url(struct sec_ctx *c, const struct sec_file *f,
 	if (known_badge_host(lu, len) && !blob)
 		return 0;
 	bool data = q && names_data(lu + (q - u), qlen);
-	enum sfs_risk r = image && holder ? SFS_RISK_HIGH :
+	/* a placeholder in the path picks a page (/html/{id}/x1.png); one
+	 * in the query is what the image carries out */
+	bool query_holder = image && holder && q && placeholder(q, qlen);
+	enum sfs_risk r = image && (query_holder || (holder && data)) ?
+	                  SFS_RISK_HIGH :
+	                  image && holder ? SFS_RISK_MEDIUM :
 	                  image ? SFS_RISK_MEDIUM :
 	                  data || l->where == SEC_HIDDEN ? SFS_RISK_HIGH :
 	                  holder ? SFS_RISK_LOW : SFS_RISK_MEDIUM;

@@ -20,7 +20,12 @@
 #define SP "[[:space:]]"
 #define SHELLS "(sh|bash|zsh|dash|ksh|fish|python[0-9.]*|node|perl|ruby|php|pwsh)"
 
-/* icase: the pattern reads the lowercased line (sec_line.lower), so it is
+/* No ^ or $ in the patterns of the prompt rules, which run on every line
+ * that holds "ignore", "never", "skip" and the like: in glibc an anchor
+ * inside a pattern makes regexec ask each byte's context, which cost
+ * those three patterns about half again per call (callgrind).
+ *
+ * icase: the pattern reads the lowercased line (sec_line.lower), so it is
  * compiled lowercased and without REG_ICASE (compile_lowered): on text
  * with no ASCII capitals the two match alike in the C locale, and glibc's
  * REG_ICASE path is several times slower. */
@@ -30,15 +35,16 @@ struct pattern_def {
 	/* NULL-ended: every match holds one of these, so a line that holds
 	 * none is turned away by strstr before regexec (most lines a rule's
 	 * trigger words send here are); none: every line goes to regexec */
-	const char *needs[26];
+	const char *needs[32];
 };
 
 static const struct pattern_def patterns[PAT_COUNT] = {
 	[PAT_PIPE_SHELL] = { "(curl|wget)[^|]*\\|" SP "*(sudo" SP "+)?(-[a-zA-Z]+"
 	                     SP "+)*" SHELLS "([[:space:];)\"'`]|$|" SP "+-)", true,
 	  { "curl", "wget" } },
-	[PAT_SUBST_FETCH] = { "(eval|source|\\.|bash|sh|zsh|python[0-9.]*|node|perl|exec)"
-	                      SP "+(-c" SP "+)?[\"']?(\\$\\(|<\\(|`)" SP "*(curl|wget)",
+	[PAT_SUBST_FETCH] = { "(eval|source|(^|[;&|(])" SP "*\\.|bash|sh|zsh|python[0-9.]*|"
+	                      "node|perl|ruby|php|pwsh|exec)"
+	                      SP "+(-[ce]" SP "+)?[\"']?(\\$\\(|<\\(|`)" SP "*(curl|wget)",
 	                      true,
 	  { "curl", "wget" } },
 	[PAT_PS_FETCH] = { "(iex|invoke-expression)" SP "*[(&]?" SP "*\\(?" SP
@@ -50,23 +56,27 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	  { "iex", "invoke-expression" } },
 	[PAT_CODE_FETCH] = { "(exec|eval|new function)" SP "*\\([^)]*(requests\\.get|"
 	                     "urlopen|urllib|fetch\\(|httpx\\.get|axios\\.get|"
-	                     "http\\.get|downloadstring)", true,
+	                     "http\\.get|downloadstring|uri\\.open|net::http)", true,
 	  { "exec", "eval", "new function" } },
-	[PAT_DECODE_PIPE] = { "(base64|b64|openssl" SP "+(base64|enc" SP "+-d))"
+	[PAT_DECODE_PIPE] = { "(base64|b64|base32|openssl" SP "+(base64|enc" SP "+-d))"
 	                      "([^|]*" SP ")?(-d|--decode|-D|-di)?[^|]*\\|" SP
 	                      "*(sudo" SP "+)?" SHELLS "([[:space:];)\"'`]|$)|"
 	                      "(eval|bash|sh|zsh|exec)" SP "+(-c" SP "+)?[\"']?\\$\\("
 	                      "[^)]*(base64|b64)" SP "+(-d|--decode|-D)|"
 	                      "xxd" SP "+-r[^|]*\\|" SP "*" SHELLS "|"
+	                      "(base64|b64)[^|]*\\|[^|]*(gunzip|zcat|gzip|xz|"
+	                      "bzip2|zstd|brotli)[^|]*\\|" SP "*(sudo" SP "+)?"
+	                      SHELLS "([[:space:];)\"'`]|$)|"
 	                      "(base64|b64)" SP "+(-d|--decode|-D)[^|]*>[^;&|]*"
 	                      "(;|&&)" SP "*chmod" SP, true,
-	  { "base64", "b64", "openssl", "xxd" } },
+	  { "base64", "b64", "base32", "openssl", "xxd" } },
 	[PAT_DECODE_CALL] = { "(exec|eval|compile|function|loads)" SP "*\\(" SP "*("
 	                      "(base64|codecs|zlib|marshal|binascii)\\.|"
 	                      "__import__\\([\"'](base64|zlib|codecs|marshal)|"
-	                      "b64decode|atob" SP "*\\(|buffer\\.from\\([^)]*base64|"
+	                      "b64decode|atob" SP "*\\(|buffer\\.from\\([^)]*(base64|hex)|"
 	                      "unhexlify|bytes\\.fromhex|[a-z_]*decode\\()|"
 	                      "frombase64string.*(iex|invoke-expression)|"
+	                      "eval" SP "+(mime::base64::)?decode_base64|"
 	                      "(iex|invoke-expression).*frombase64string", true,
 	  { "exec", "eval", "compile", "function", "loads",
 	  "frombase64string" } },
@@ -82,9 +92,18 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                    "key4\\.db|logins\\.json|wallet\\.dat|"
 	                    "find-(generic|internet)-password|dump-keychain|"
 	                    "/etc/shadow|"
-	                    "(cat|open|read_text|readfile(sync)?|get-content|"
-	                    "source)" SP "*\\(?" SP "*[\"']?[^ \"']*/?\\.env[\"' )]",
+	                    "((cat|get-content|source)" SP "+|(open|read_text|"
+	                    "readfile(sync)?)" SP "*\\(" SP "*)[\"']?[^ \"']*/?"
+	                    "\\.env[\"' )]",
 	                    true },
+	/* apart, as PAT_NET_SEND2 */
+	[PAT_CRED_PATH2] = { "cookies\\.sqlite|\\.config/gh/hosts\\.yml|"
+	                     "exodus(\\.wallet|/)|electrum/wallets|"
+	                     "nkbihfbeogaeaoehlefnkodbefgpgknn|ethereum/keystore|"
+	                     "solana/id\\.json|export-secret-(sub)?keys", true,
+	  { "cookies.sqlite", "hosts.yml", "exodus", "electrum/wallets",
+	  "nkbihfbeog", "ethereum/keystore", "solana/id.json",
+	  "export-secret" } },
 	[PAT_NET_SEND] = { "curl[^|;]*" SP "(-d|--data[a-z-]*|-F|--form|-T|"
 	                   "--upload-file|-X" SP "*(POST|PUT)|--request" SP
 	                   "+(POST|PUT))([[:space:]=@]|$)|"
@@ -104,17 +123,29 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	  "/dev/tcp/", "-Method", "smtplib", "discord", "api.telegram.org/bot",
 	  "webhook.site", "scp", "socket.connect", ".sendall(", "Upload",
 	  "sendBeacon" } },
-	[PAT_ENV_DUMP] = { "(^|[;&|(`$[:space:]])(env|printenv|export" SP "+-p)"
+	/* apart from PAT_NET_SEND, whose every added branch slows each of its
+	 * calls (glibc's matcher is one automaton for all of them), so that
+	 * these rarer forms cost only the lines that hold their words */
+	[PAT_NET_SEND2] = { "hooks\\.slack\\.com/services|"
+	                    "(nslookup|dig)" SP "+[^|;]*\\$[({a-zA-Z_]|"
+	                    "http\\.Post(Form)?\\(|Net::HTTP\\.post|"
+	                    "https?://[^ ]*\\?[^ ]*=\\$[({a-zA-Z_]", false,
+	  { "hooks.slack", "nslookup", "dig ", "dig\t", "http.Post", "Net::HTTP",
+	  "=$" } },
+	[PAT_ENV_DUMP] = { "(^|[;&|`[:space:]]|\\$\\()(env|printenv|export" SP "+-p)"
 	                   SP "*($|\\||>|\\)|;|`)|dict\\(os\\.environ\\)|"
 	                   "os\\.environ\\.copy\\(\\)|str\\(os\\.environ\\)|"
 	                   "dumps\\((dict\\()?os\\.environ|"
 	                   "in" SP "+os\\.environ\\.items\\(\\)|"
 	                   "stringify\\(process\\.env\\)|"
 	                   "object\\.(entries|keys)\\(process\\.env\\)|"
+	                   "os\\.environ\\(\\)|(^|[^a-z_.])env\\.(to_h|to_a|inspect)|"
 	                   "\\.\\.\\.process\\.env|(get-childitem|gci|ls|dir)"
 	                   SP "+env:", true },
-	[PAT_WRITE_OP] = { "(>>?|(^|[^a-z])(tee|cp|mv|install|ln" SP "+-[a-z]+)" SP
-	                   "|open\\([^)]*[\"'][aw]b?\\+?[\"']|writefile(sync)?\\(|"
+	[PAT_WRITE_OP] = { "(>>?|(^|[^a-z])(tee|cp|mv|install" SP "+-[a-z]+|ln" SP
+	                   "+-[a-z]+)" SP "|\\|" SP "*crontab" SP
+	                   "|open\\(([^()]|\\([^()]*\\))*[\"'][aw]b?\\+?[\"']|"
+	                   "writefile(sync)?\\(|"
 	                   "appendfile(sync)?\\(|write_text\\(|set-content|"
 	                   "add-content|out-file|sed" SP "+-i|\\.write\\()", true },
 	[PAT_AGENT_PATH] = { "(~|home|\\$home|\\}|[\"'/])/?\\.(claude|codex|cursor|"
@@ -140,7 +171,8 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                   "(previous|prior|above|earlier|preceding|original|"
 	                   "system|other|safety|developer)" SP "+(instructions?|"
 	                   "rules|directions|prompts?|guidelines|messages|"
-	                   "context|policies|constraints)|"
+	                   "context|policies|constraints|guidance|commands|"
+	                   "orders|programming|training)|"
 	                   "your" SP "+(new|real|true)" SP "+(system" SP "+)?"
 	                   "(prompt|instructions)" SP "+(is|are)|"
 	                   "you" SP "+are" SP "+now" SP "+(in" SP "+)?(dan|"
@@ -148,19 +180,47 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                   "(system|developer|admin)" SP "+(override|message|"
 	                   "instruction)" SP "*:|"
 	                   "<\\|?im_start\\|?>|"
-	                   "(take|takes)" SP "+precedence" SP "+over" SP "+(all|any|"
-	                   "your|the" SP "+(system|user|previous))|(supersede|override)s?" SP "+(all|any|your)"
-	                   SP "+(other|previous|prior|system)", true },
+	                   "(take|takes)" SP "+precedence" SP "+over" SP "+((all|any|"
+	                   "your|the|of)" SP "+)+((other|previous|prior|earlier|"
+	                   "system|user('s)?|developer)" SP "+)*(instructions|rules|"
+	                   "directions|prompts?|guidelines|messages|commands)|"
+	                   "(supersede|override)s?" SP "+(all|any|your)"
+	                   SP "+(other|previous|prior|system)" SP "+(instructions|"
+	                   "rules|directions|prompts|guidelines|messages)", true },
+	/* more phrasings, apart so that each costs only the lines that
+	 * hold its words: every branch added to one pattern slows each of
+	 * its calls (glibc's matcher is one automaton for all of them) */
+	[PAT_OVERRIDE2] = { "(ignore|disregard|forget)" SP "+(all" SP "+)?(of" SP
+	                    "+)?your" SP "+(instructions|rules|guidelines|"
+	                    "programming|system" SP "+prompt)|"
+	                    "(ignore|disregard|forget)" SP "+(all" SP "+)?(of" SP
+	                    "+)?(the|everything)" SP "+(above|before|previous|"
+	                    "preceding)(" SP "+and|" SP "*[,.;:!])|"
+	                    "forget" SP "+(everything|all|anything)" SP "+(you"
+	                    SP "+(were|have" SP "+been|'ve" SP "+been)" SP
+	                    "+told|above|before)|"
+	                    "(new|updated)" SP "+system" SP "+prompt" SP "*:|"
+	                    "(previous|prior|earlier|safety|system|original|all|"
+	                    "your)" SP "+(safety" SP "+)?(instructions|guidelines|"
+	                    "guardrails|restrictions)" SP
+	                    "+(are|is)" SP "+(now" SP "+)?(void|null|revoked|"
+	                    "suspended|lifted|cancelled|obsolete)", true,
+	  { "your", "above", "before", "previous", "preceding", "everything",
+	  "anything", "system", "void", "null", "revoked", "suspended",
+	  "lifted", "cancelled", "obsolete" } },
 	[PAT_HIDE] = { "(do" SP "+not|don't|never|without)" SP "+(tell|telling|"
 	               "inform|informing|show|showing|mention|mentioning|reveal|"
 	               "revealing|alert|alerting|notify|notifying|"
 	               "report|reporting)" SP "+((this|it|anything|"
 	               "them|that)" SP "+)?(to" SP "+)?(the" SP "+)?user|"
+	               "(do" SP "+not|don't|never|without)" SP "+(let|letting)"
+	               SP "+(the" SP "+)?user" SP "+(know|see|notice|find" SP
+	               "+out)|"
 	               "(hide|conceal)" SP "+((this|it|these|the|any|all)" SP
 	               "+)?[a-z ]{0,30}from" SP "+the" SP "+user|"
 	               "(silently|secretly|quietly|covertly)" SP "+(run|execute|"
 	               "send|upload|install|download|delete|copy|post|"
-	               "exfiltrate|transmit|forward|collect|read)|"
+	               "exfiltrate|transmit|forward|collect|read)[^a-z]|"
 	               "(the" SP "+)?user" SP "+(must|should|does|need)" SP
 	               "*(not|never|n't)" SP "+(know|see|notice|find out|be told)|"
 	               "without" SP "+the" SP "+user('s)?" SP "+(knowledge|"
@@ -172,7 +232,8 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                      "environment)", true },
 	[PAT_AGENT_CONFIG] = { "(modify|edit|update|change|overwrite|rewrite|"
 	                       "append|add|write|insert|replace|delete|disable|"
-	                       "remove|patch)[^.]{0,60}((~|home)/\\.(claude|codex|"
+	                       "remove|patch)[[:space:]][^.\"]{0,60}(\"[^\"]{0,60}\"[^.\"]{0,40})?"
+	                       "((~|home)/\\.(claude|codex|"
 	                       "cursor|gemini)|\\.claude/settings|"
 	                       "(claude|agents|gemini)\\.md|\\.cursorrules|"
 	                       "other" SP "+skills|"
@@ -187,12 +248,82 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                         "skip|circumvent)" SP "+((all|any|the|your|every|its)"
 	                         SP "+)*(safety|guardrails?|security" SP
 	                         "+(checks|warnings|scans?|policies|rules)|"
-	                         "sandbox(ing)?|content" SP "+(filters?|polic(y|ies))|"
+	                         "sandbox(ing)?([^a-z ]|" SP "+(and|or|for|entirely|"
+	                         "completely|first|now|mode|when|so|to|before|if|"
+	                         "then))|"
+	                         "content" SP "+(filters?|polic(y|ies))|"
 	                         "permission" SP "+(checks|prompts)|"
 	                         "confirmation" SP "+prompts|approval" SP
 	                         "+prompts|safety" SP "+(checks|filters|"
 	                         "guidelines|measures))", true },
 	[PAT_URL] = { "https?://[^[:space:])>\"'`]+", true },
+	[PAT_DOWNLOAD] = { "urlopen\\(|requests\\.get\\(|httpx\\.get\\(|"
+	                   "https?[\"']?\\)?\\.get\\(|axios\\.get\\(|fetch\\(|"
+	                   "uri\\.open\\(|net::http\\.get|downloadfile\\(|"
+	                   "downloadstring\\(|downloaddata\\(|invoke-webrequest|"
+	                   "(^|[^a-z])iwr" SP "|(^|[^a-z])irm" SP, true,
+	  { "urlopen", "requests.get", "httpx.get", "http.get(", "https.get(",
+	  "').get(", "\").get(", "axios.get", "fetch(", "uri.open", "net::http",
+	  "downloadfile", "downloadstring", "downloaddata", "invoke-webrequest",
+	  "iwr ", "irm ", "iwr\t", "irm\t" } },
+	/* text a variable holds, run: eval(body), exec(code), new
+	 * Function(src), bash -c string(body), sh -c "$x", Start-Process $f */
+	[PAT_RUN_TEXT] = { "(^|[^.a-z_])(exec|eval)" SP "*\\(" SP "*[a-z_][a-z0-9_]*"
+	                   SP "*[,)]|new" SP "+function" SP "*\\(" SP
+	                   "*[a-z_][a-z0-9_]*" SP "*\\)|exec\\.command\\([^)]*"
+	                   "\"-c\"," SP "*(string\\()?[a-z_]|(^|[^a-z_.])(ba|z)?sh"
+	                   SP "+-c" SP "+[\"']?\\$[a-z_{]|start-process" SP
+	                   "+[\"']?\\$|(iex|invoke-expression)" SP "+\\$[a-z_]", true,
+	  { "exec(", "eval(", "exec (", "eval (", "exec\t(", "eval\t(",
+	  "new function", "new\tfunction", "\"-c\"", "sh -c", "sh\t-c",
+	  "start-process", "iex", "invoke-expression" } },
+	/* a download made executable and run, or a Windows binary that
+	 * downloads (LOLBAS) */
+	[PAT_DROP_RUN] = { "certutil[^|]*-urlcache|bitsadmin[^|]*/transfer|"
+	                   "(curl|wget)[^|;]*" SP "(-[a-z]*o|--output|--output-document)"
+	                   "[= ][^;&|]*(&&|;)" SP "*chmod" SP "+(\\+x|[0-7]*[157])"
+	                   "[^;&|]*(&&|;)|"
+	                   "(curl|wget)[^|;]*" SP "(-[a-z]*o|--output|"
+	                   "--output-document|>)[= ]*[^;&|]*(&&|;)" SP "*(sudo" SP
+	                   "+)?(ba|z)?sh" SP "+[^-]", true,
+	  { "certutil", "bitsadmin", "chmod", "sh " } },
+	[PAT_REVERSE_SHELL] = { "(sh|bash|zsh)" SP "+-i[^|;]*/dev/(tcp|udp)/|"
+	                        "/dev/(tcp|udp)/[^[:space:]]+" SP "+0>&1|"
+	                        "exec" SP "+[0-9]+<>" SP "*/dev/(tcp|udp)/|"
+	                        "dup2\\(" SP "*[a-z_]+\\.fileno\\(\\)|"
+	                        "(^|[^a-z])(nc|ncat|netcat)(" SP "+-[a-z]+)*" SP
+	                        "+-(e|c)" SP "|"
+	                        "(sh|bash|zsh)" SP "+-i[^|]*\\|" SP "*(nc|ncat|"
+	                        "netcat|telnet|openssl)" SP "|"
+	                        "(^|[^a-z])(nc|ncat|netcat)" SP "[^|]*\\|" SP
+	                        "*(/bin/)?(ba|z)?sh([[:space:]]|$)|"
+	                        "socat" SP "[^|]*(exec|system):[^,[:space:]]*"
+	                        "(sh|bash|cmd)|"
+	                        "sh" SP "+-i" SP "*[<>]&" SP "*[0-9]|"
+	                        "fsockopen\\([^;]*;[^;]*(exec|shell_exec|system|"
+	                        "passthru|proc_open)\\(|"
+	                        "open\\(stdin," SP "*[\"']?[<>]&|"
+	                        "\\.stdin," SP "*[a-z_.]*\\.stdout[^=]*=" SP
+	                        "*[a-z_]+," SP "*[a-z_]+|"
+	                        "\\.pipe\\([a-z_]+\\.stdin\\).*\\.stdout\\.pipe\\(",
+	                        true,
+	  { "/dev/tcp", "/dev/udp", "dup2", "-e ", "-c ", "-e\t", "-c\t",
+	  "sh -i", "sh\t-i", "nc ", "nc\t", "ncat", "netcat", "socat",
+	  "fsockopen", "open(stdin", ".stdin,", ".stdin)" } },
+	/* a package installed or run from an address: weighed by its host */
+	[PAT_PKG_REMOTE] = { "(pip3?|pipx|uv" SP "+pip)" SP "+install[^|;]*"
+	                     "(--index-url|--extra-index-url|-i|--find-links|-f)"
+	                     "[= ]+https?://|"
+	                     "(pip3?|pipx|uv" SP "+pip)" SP "+install[^|;]*"
+	                     SP "https?://|"
+	                     "(npx|bunx|dlx)(" SP "+-[a-z]+)*" SP "+https?://|"
+	                     "npm" SP "+(i|install)[^|;]*" SP "https?://|"
+	                     "deno" SP "+run[^|;]*" SP "https?://", true,
+	  { "pip install", "pip3 install", "pipx install", "pip\tinstall",
+	  "npx ", "npx\t", "bunx ", "bunx\t", "dlx ", "dlx\t", "npm i",
+	  "npm\ti", "deno run", "deno\trun" } },
+	[PAT_HOOK_PATH] = { "\\.git/hooks/|\\.husky/|\\.vscode/tasks\\.json", true,
+	  { ".git/hooks/", ".husky/", ".vscode/tasks.json" } },
 };
 
 /* ---- trigger words ------------------------------------------------------ */
@@ -227,7 +358,8 @@ static const struct word words[] = {
 	W("key4.db", T_CRED), W("logins.json", T_CRED),
 	W("wallet.dat", T_CRED), W("-password", T_CRED),
 	W("keychain", T_CRED), W("/etc/shadow", T_CRED), W(".env", T_CRED),
-	W("method", T_SEND), W("nc ", T_SEND), W("/dev/tcp", T_SEND),
+	W("method", T_SEND), W("nc ", T_SEND | T_SHELL),
+	W("/dev/tcp", T_SEND | T_SHELL),
 	W("smtplib", T_SEND), W("webhook", T_SEND), W("telegram", T_SEND),
 	W("scp ", T_SEND), W("socket", T_SEND), W(".sendall", T_SEND),
 	W("uploadstring", T_SEND), W("uploadfile", T_SEND),
@@ -287,6 +419,36 @@ static const struct word words[] = {
 	W("risk", T_WARN), W("bad:", T_WARN), W("bad example", T_WARN),
 	W("red flag", T_WARN), W("suspicious", T_WARN), W("beware", T_WARN),
 	W("<!--", T_COMMENT),
+	/* the second malicious set's spellings (tests/security/malicious2) */
+	W("https.get", T_FETCH), W("uri.open", T_FETCH), W("net::http", T_FETCH | T_SEND),
+	W("downloadfile", T_FETCH), W("downloaddata", T_FETCH),
+	W("certutil", T_FETCH), W("bitsadmin", T_FETCH),
+	W("buffer.from", T_DECODE), W("decode_base64", T_DECODE),
+	W("hosts.yml", T_CRED), W("exodus", T_CRED), W("electrum", T_CRED),
+	W("nkbihfbeog", T_CRED), W("ethereum", T_CRED), W("solana", T_CRED),
+	W("hooks.slack", T_SEND), W("nslookup", T_SEND), W("dig ", T_SEND),
+	W("http.post", T_SEND), W("env.to_", T_ENV),
+	/* "eval(", not "evaluate": prose says execute and evaluate often */
+	W("eval(", T_RUNS), W("exec(", T_RUNS), W("exec.command", T_RUNS),
+	W("new function", T_RUNS),
+	W("start-process", T_RUNS), W("sh -c", T_RUNS), W("bash -c", T_RUNS),
+	W("zsh -c", T_RUNS),
+	W("/dev/udp", T_SHELL), W("dup2", T_SHELL), W("ncat", T_SHELL),
+	W("netcat", T_SHELL), W("socat", T_SHELL), W("-i <&", T_SHELL),
+	W("-i >&", T_SHELL), W("fsockopen", T_SHELL), W("open(stdin", T_SHELL),
+	W(".stdin,", T_SHELL), W(".pipe(", T_SHELL), W("base32", T_DECODE),
+	W("new system", T_OVERRIDE), W("updated system", T_OVERRIDE),
+	W("invoke-expressio", T_RUNS), W("iex $", T_RUNS),
+	/* words whose first four bytes are rare: "are void" would send every
+	 * "are " of prose to words_in, "export-secret" every "export" */
+	W("-secret-key", T_CRED), W("-secret-subkey", T_CRED),
+	W(".git/hooks", T_CONFIG),
+	W("pip install", T_PKG), W("pip3 install", T_PKG),
+	W("pipx install", T_PKG), W("npx ", T_PKG), W("bunx ", T_PKG),
+	W("dlx ", T_PKG), W("npm i", T_PKG), W("deno run", T_PKG), W(".husky/", T_CONFIG),
+	W(".vscode/tasks", T_CONFIG),
+	W("instructions are", T_OVERRIDE), W("guidelines are", T_OVERRIDE),
+	W("guardrails are", T_OVERRIDE), W("restrictions are", T_OVERRIDE),
 };
 
 _Static_assert(sizeof(words) / sizeof(*words) < 255, "word index is a byte");
@@ -913,6 +1075,17 @@ void sfs_security_free(struct sfs_security *sec)
 	free(sec);
 }
 
+/* regexec of pattern p on text, the match's start in *so. */
+static bool regexec_at(const struct sfs_security *sec, enum sec_pattern p,
+                       const char *text, size_t *so)
+{
+	regmatch_t m;
+	if (regexec(&sec->re[p], text, 1, &m, 0) != 0)
+		return false;
+	*so = (size_t)m.rm_so;
+	return true;
+}
+
 /* Whether the text holds one of the words every match of the pattern
  * holds (true if it names none). */
 static bool may_match(const struct pattern_def *def, const char *text)
@@ -922,6 +1095,33 @@ static bool may_match(const struct pattern_def *def, const char *text)
 	for (const char *const *w = def->needs; *w; w++)
 		if (strstr(text, *w))
 			return true;
+	return false;
+}
+
+bool sec_match_near(const struct sfs_security *sec, enum sec_pattern p,
+                    const char *text, size_t *so)
+{
+	enum { BEFORE = 64, AFTER = 192 };
+	char win[BEFORE + AFTER + 1];
+	size_t len = strlen(text);
+
+	if (len <= sizeof(win) - 1)
+		return sec_match(sec, p, text, so, NULL);
+	for (const char *const *w = patterns[p].needs; *w; w++)
+		for (const char *at = strstr(text, *w); at;
+		     at = strstr(at + 1, *w)) {
+			size_t from = (size_t)(at - text) > BEFORE ?
+			              (size_t)(at - text) - BEFORE : 0;
+			size_t n = len - from < sizeof(win) - 1 ? len - from
+			                                        : sizeof(win) - 1;
+			size_t o;
+			memcpy(win, text + from, n);
+			win[n] = '\0';
+			if (regexec_at(sec, p, win, &o)) {
+				*so = from + o;
+				return true;
+			}
+		}
 	return false;
 }
 

@@ -24,6 +24,31 @@ static bool quoted(const struct sec_line *l, size_t so)
 	return q % 2 == 1 || b % 2 == 1 || opens_curly;
 }
 
+/* Whether the match at so sits in a link's title, which no reader sees
+ * rendered: [x](url "title") or a reference definition [x]: url "title". */
+static bool link_title(const struct sec_line *l, size_t so)
+{
+	const char *q = NULL;
+	for (size_t i = 0; i < so; i++)
+		if (l->p[i] == '"')
+			q = l->p + i;
+	if (!q)
+		return false;
+	const char *open = NULL;
+	for (const char *p = l->p; p + 1 < q; p++)
+		if (p[0] == ']' && (p[1] == '(' || p[1] == ':'))
+			open = p;
+	if (!open)
+		return false;
+	if (open[1] == ':') {   /* a definition: [x]: at the line's start */
+		const char *s = l->p;
+		while (s < open && *s == ' ')
+			s++;
+		return *s == '[';
+	}
+	return !memchr(open, ')', (size_t)(q - open));
+}
+
 /* The weight of a construct that is an order in prose. */
 static enum sfs_risk weigh(const struct sec_file *f, const struct sec_line *l,
                            size_t so, enum sfs_risk prose)
@@ -34,6 +59,8 @@ static enum sfs_risk weigh(const struct sec_file *f, const struct sec_line *l,
 		r = l->warned ? SFS_RISK_NONE : SFS_RISK_LOW;
 	else if (l->where == SEC_CODE)
 		r = sec_lower(r);
+	else if (l->where == SEC_PROSE && link_title(l, so))
+		r = SFS_RISK_HIGH;
 	else if (l->where == SEC_PROSE && quoted(l, so))
 		r = SFS_RISK_LOW;
 	else if (l->where == SEC_HIDDEN || l->where == SEC_FRONTMATTER)
@@ -53,23 +80,39 @@ static int found(struct sec_ctx *c, const struct sec_file *f,
 	                  "%s: \"%s\"", what, esc);
 }
 
-/* A rule that is a pattern on the lines that hold its words (one of any,
- * or all of all), and, if also is not PAT_COUNT, a second pattern that
- * must match too; an order in prose, high. */
+/* A rule that is a pattern (or, if alt is not PAT_COUNT, another, but
+ * in code: ".gitignore" and "@Override" lines are many there, and an
+ * order in code weighs no more than medium) on
+ * the lines that hold its words (one of any, or all of all), and, if
+ * also is not PAT_COUNT, a second pattern that must match too; an order
+ * in prose, high. */
 struct plain_rule {
 	uint32_t any, all;
-	enum sec_pattern pat, also;
+	enum sec_pattern pat, alt, also;
 	const char *rule, *what;
 };
 
 static const struct plain_rule plain[] = {
-	{ T_OVERRIDE, 0, PAT_OVERRIDE, PAT_COUNT, "security/prompt-override",
+	{ T_OVERRIDE, 0, PAT_OVERRIDE, PAT_OVERRIDE2, PAT_COUNT,
+	  "security/prompt-override",
 	  "tells the model to set aside its instructions" },
 	/* keeping strategy to itself is no attack; hiding an action is */
-	{ T_HIDE_LY, T_HIDE | T_USER, PAT_HIDE, PAT_HIDE_ACTION,
+	{ T_HIDE_LY, T_HIDE | T_USER, PAT_HIDE, PAT_COUNT, PAT_HIDE_ACTION,
 	  "security/hide-from-user",
 	  "tells the model to keep an action from the user" },
 };
+
+static bool negated(const struct sec_line *l, size_t so);
+
+/* "Never tell users to add <script>": an instruction to the user, not
+ * one kept from them; "did not silently execute": a check, not an order */
+static bool hide_described(const struct sec_line *l, size_t so, size_t eo)
+{
+	const char *after = l->lower + eo;
+	if (strncmp(after, "s to ", 5) == 0 || strncmp(after, " to ", 4) == 0)
+		return true;
+	return strchr("sqc", l->lower[so]) && negated(l, so);
+}
 
 static int plain_rules(struct sec_ctx *c, const struct sec_file *f,
                        const struct sec_line *l)
@@ -81,14 +124,54 @@ static int plain_rules(struct sec_ctx *c, const struct sec_file *f,
 		size_t so, eo;
 		if (!((l->mask & r->any) ||
 		      (r->all && (l->mask & r->all) == r->all)) ||
-		    !sec_match(c->sec, r->pat, l->lower, &so, &eo) ||
+		    !(sec_match(c->sec, r->pat, l->lower, &so, &eo) ||
+		      (r->alt != PAT_COUNT && l->where != SEC_CODE &&
+		       sec_match(c->sec, r->alt, l->lower, &so, &eo))) ||
 		    (r->also != PAT_COUNT &&
 		     !sec_match(c->sec, r->also, l->lower, NULL, NULL)))
+			continue;
+		if (r->pat == PAT_HIDE && hide_described(l, so, eo))
 			continue;
 		rc = found(c, f, l, so, eo, weigh(f, l, so, SFS_RISK_HIGH),
 		           r->rule, r->what);
 	}
 	return rc;
+}
+
+/* Whether the words just before so, in the same sentence, say not to:
+ * "instead of trying to bypass", "never disable", "don't skip". */
+static bool negated(const struct sec_line *l, size_t so)
+{
+	static const char *const nots[] = {
+		"not ", "never ", "n't ", "instead of ", "without ", "avoid ",
+	};
+	size_t from = so > 32 ? so - 32 : 0;
+	for (size_t i = so; i > from; i--)
+		if (strchr(".;:!?", l->lower[i - 1])) {
+			from = i;
+			break;
+		}
+	for (size_t k = 0; k < sizeof(nots) / sizeof(*nots); k++)
+		if (memmem(l->lower + from, so - from, nots[k], strlen(nots[k])))
+			return true;
+	return false;
+}
+
+/* A markdown table's row: a reference that describes (a flag's help,
+ * a symptom and its fix), which an order rarely is. */
+static bool table_row(const struct sec_line *l)
+{
+	const char *p = l->lower;
+	while (*p == ' ')
+		p++;
+	return *p == '|';
+}
+
+/* A prose weight no higher than medium where the line describes. */
+static enum sfs_risk described(const struct sec_line *l, enum sfs_risk r)
+{
+	return l->where == SEC_PROSE && r > SFS_RISK_MEDIUM && table_row(l) ?
+	       SFS_RISK_MEDIUM : r;
 }
 
 static int agent_config(struct sec_ctx *c, const struct sec_file *f,
@@ -105,14 +188,22 @@ static int agent_config(struct sec_ctx *c, const struct sec_file *f,
 	/* "update all skills" is what a skill manager does; editing the
 	 * other skills is how an instruction spreads */
 	bool others = memmem(m, n, "other skill", 11) != NULL;
+	/* or plants an order that runs every session: "always run x.sh" */
 	bool grants = strstr(l->lower, "allow") || strstr(l->lower, "hook") ||
+	              strstr(l->lower, "always run") ||
+	              strstr(l->lower, "always execute") ||
 	              strstr(l->lower, "permission") ||
 	              strstr(l->lower, "autoapprove") ||
 	              strstr(l->lower, "auto-approve") ||
 	              strstr(l->lower, "trust");
-	return found(c, f, l, so, eo,
-	             weigh(f, l, so, others || grants ? SFS_RISK_HIGH
-	                                              : SFS_RISK_MEDIUM),
+	/* "skills that modify ~/.claude/settings.json": which, not an order */
+	bool clause = (so >= 5 && memcmp(l->lower + so - 5, "that ", 5) == 0) ||
+	              (so >= 6 && memcmp(l->lower + so - 6, "which ", 6) == 0);
+	enum sfs_risk r = weigh(f, l, so, others || grants ? SFS_RISK_HIGH
+	                                                   : SFS_RISK_MEDIUM);
+	if (clause && r > SFS_RISK_MEDIUM && l->where == SEC_PROSE)
+		r = SFS_RISK_MEDIUM;
+	return found(c, f, l, so, eo, described(l, r),
 	             "security/agent-config",
 	             "tells the model to change the agent's configuration "
 	             "or other skills");
@@ -137,8 +228,11 @@ static int disable_safety(struct sec_ctx *c, const struct sec_file *f,
 	if (l->where == SEC_CODE)
 		r = f->is_test ? SFS_RISK_LOW : flag ? SFS_RISK_MEDIUM
 		                                     : SFS_RISK_HIGH;
+	else if (negated(l, so))
+		r = SFS_RISK_LOW;   /* "instead of trying to bypass safety" */
 	else
-		r = weigh(f, l, so, flag ? SFS_RISK_MEDIUM : SFS_RISK_HIGH);
+		r = described(l, weigh(f, l, so, flag ? SFS_RISK_MEDIUM
+		                                      : SFS_RISK_HIGH));
 	return found(c, f, l, so, eo, r, "security/disable-safety",
 	             "turns off the agent's safety");
 }

@@ -48,6 +48,8 @@ struct sec_file {
 	bool has_network_send;       /* the file sends data somewhere */
 	bool has_credential_read;    /* the file reads a credential */
 	bool has_env_dump;           /* the file dumps the environment */
+	bool has_download;           /* the file downloads something whose
+	                                text a later line may run */
 };
 
 /*
@@ -77,6 +79,9 @@ enum sec_trigger {
 	T_URL = 1u << 15,        /* http */
 	T_WARN = 1u << 16,       /* never, dangerous, attack, ... */
 	T_COMMENT = 1u << 17,    /* <!-- */
+	T_RUNS = 1u << 18,       /* eval, exec, new Function, Start-Process */
+	T_SHELL = 1u << 19,      /* /dev/tcp, dup2, mkfifo, nc, ncat, ... */
+	T_PKG = 1u << 20,        /* pip, npx, npm, deno: a package manager */
 };
 
 /* A trigger word as a word start is compared with it: its bytes (16 at
@@ -129,18 +134,27 @@ enum sec_pattern {
 	PAT_DECODE_CALL,         /* exec(b64decode(...)), eval(atob(...)) */
 	PAT_PS_ENCODED,          /* powershell -enc BASE64 */
 	PAT_CRED_PATH,           /* ~/.ssh/id_*, ~/.aws/credentials, ... */
+	PAT_CRED_PATH2,          /* gh's hosts.yml, wallets, cookies.sqlite */
 	PAT_NET_SEND,            /* curl -d, requests.post, nc, ... */
+	PAT_NET_SEND2,           /* Slack webhooks, DNS lookups, Go's post */
 	PAT_ENV_DUMP,            /* printenv, dict(os.environ), ... */
 	PAT_WRITE_OP,            /* >, tee, open(..., "w"), writeFile */
 	PAT_AGENT_PATH,          /* ~/.claude/, CLAUDE.md, .cursorrules */
 	PAT_RC_PATH,             /* ~/.bashrc, $PROFILE */
 	PAT_PERSIST_PATH,        /* authorized_keys, crontab, LaunchAgents */
 	PAT_OVERRIDE,            /* ignore previous instructions */
+	PAT_OVERRIDE2,           /* disregard the above, new system prompt: */
 	PAT_HIDE,                /* do not tell the user */
 	PAT_HIDE_ACTION,         /* what is hidden is an action */
 	PAT_AGENT_CONFIG,        /* edit CLAUDE.md, other skills */
 	PAT_DISABLE_SAFETY,      /* --dangerously-skip-permissions */
 	PAT_URL,                 /* a URL in markdown */
+	PAT_DOWNLOAD,            /* urlopen(, http.Get(, URI.open(, ... */
+	PAT_RUN_TEXT,            /* eval(body), exec(code), sh -c "$x" */
+	PAT_DROP_RUN,            /* curl -o f && chmod +x f, certutil */
+	PAT_REVERSE_SHELL,       /* bash -i >& /dev/tcp/..., nc -e sh */
+	PAT_PKG_REMOTE,          /* pip -i URL, npx URL, deno run URL */
+	PAT_HOOK_PATH,           /* .git/hooks/, .vscode/tasks.json */
 	PAT_COUNT
 };
 
@@ -208,10 +222,19 @@ const char *sec_excerpt(const char *s, size_t len, size_t max, char *buf,
 size_t sec_decode(const unsigned char *s, size_t n, uint32_t *cp);
 
 /* Whether the pattern matches the line (NUL-ended text: the lowercased
- * line, sec_line.lower, for every pattern but PAT_NET_SEND, which reads
- * the raw one); *so, *eo (may be NULL) the match. */
+ * line, sec_line.lower, for every pattern but PAT_NET_SEND and
+ * PAT_NET_SEND2, which read the raw one); *so, *eo (may be NULL) the
+ * match. */
 bool sec_match(const struct sfs_security *sec, enum sec_pattern p,
                const char *text, size_t *so, size_t *eo);
+
+/* sec_match() of a pattern whose matches are short and hold one of its
+ * needs, only near each place a long line holds one: a minified script's
+ * line of 100 KB holds "eval(" and "fetch(" often, and a regexec over all
+ * of it for each costs more than the rest of its pass.  The match's start
+ * in *so. */
+bool sec_match_near(const struct sfs_security *sec, enum sec_pattern p,
+                    const char *text, size_t *so);
 
 /* One level lower (a test file, a quoted example), never below low. */
 enum sfs_risk sec_lower(enum sfs_risk r);

@@ -174,7 +174,11 @@ static int place_line(struct sec_ctx *c, const struct sec_file *f,
 	if ((l->mask & T_COMMENT) && (f->kind == SEC_MARKDOWN ||
 	    ends_with(f->rel, ".html") || ends_with(f->rel, ".htm"))) {
 		const char *open = memmem(l->p, l->len, "<!--", 4);
-		if (open) {
+		/* `<!--` in inline code is shown, not a comment */
+		size_t ticks = 0;
+		for (const char *t = l->p; open && t < open; t++)
+			ticks += *t == '`';
+		if (open && ticks % 2 == 0) {
 			w->in_comment = true;
 			w->comment_start = (size_t)(open - f->text) + 4;
 			l->where = SEC_HIDDEN;
@@ -199,7 +203,7 @@ static int place_line(struct sec_ctx *c, const struct sec_file *f,
 /* The words that make a line worth a rule's look. */
 #define RULE_TRIGGERS (T_FETCH | T_DECODE | T_CRED | T_ENV | T_CONFIG | \
 	T_AGENT | T_OTHERS | T_OVERRIDE | T_HIDE_LY | T_SAFETY_FLAG | T_URL | \
-	T_USER | T_SAFETY_VERB)
+	T_USER | T_SAFETY_VERB | T_RUNS | T_SHELL)
 
 /* The line's bytes, as they are and lowercased, NUL-ended, in *raw and
  * *lower (grown as needed).  0 or -ENOMEM. */
@@ -239,7 +243,7 @@ static int scan_lines(struct sec_ctx *c, struct sec_file *f,
 	/* what the whole file does, before any line is judged: a credential
 	 * read weighs by whether the file also sends */
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		if (!(masks[i] & (T_SEND | T_CRED | T_ENV)))
+		if (!(masks[i] & (T_SEND | T_CRED | T_ENV | T_FETCH | T_RUNS)))
 			continue;
 		rc = copy_line(f->text + v[i].off, v[i].len, &raw, &lower, &cap);
 		struct sec_line l = { .p = f->text + v[i].off, .len = v[i].len,

@@ -3,8 +3,8 @@
 status.json and catalog/<id>.json carry each finding with its rule and
 severity, located; a skill rejected as invalid is scanned all the same;
 --strict leaves the pass's findings warnings; and on the shipped sets
-(tests/security) the recall on the malicious skills is at least 0.9 and
-at most 1% of the real public skills have a high finding.
+(tests/security) the recall on the malicious skills (both sets) is at
+least 0.9 and at most 1% of the real public skills have a high finding.
 
 usage: test_security.py RENDER_TOOL"""
 import json
@@ -120,7 +120,7 @@ rc, out, err = run([sys.executable,
                     "--skillsfs", SKILLSFS])
 m = re.search(r"malicious: (\d+) skills, (\d+) with a high finding", out)
 b = re.search(r"benign: (\d+) skills, (\d+) with a high finding", out)
-t.ok(m and int(m.group(1)) >= 40, "the malicious set has at least 40 "
+t.ok(m and int(m.group(1)) >= 90, "the malicious sets have at least 90 "
      "skills", out)
 t.ok(b and int(b.group(1)) >= 36, "the benign set has several dozen real "
      "skills", out)

