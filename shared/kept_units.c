@@ -146,7 +146,8 @@ static int want(struct reader *r, uint64_t n)
 		return 0;
 	if (n - have > r->left)
 		return -EBADMSG;
-	memmove(r->buf, r->buf + r->at, have);
+	if (have && r->at)
+		memmove(r->buf, r->buf + r->at, have);
 	r->at = 0;
 	r->len = have;
 	size_t cap = n > LOAD_PIECE ? (size_t)n : LOAD_PIECE;
