@@ -165,6 +165,11 @@ char *cli_default_cache_dir(void);
  * file gives the source of its URL; NULL when out of memory. */
 struct sfs_source_options *cli_source_options(const struct roots *roots,
                                               const struct sfs_config_file *cf);
+/* The first root whose kind of source the program can neither link nor
+ * load (skillsfs: its module of the kinds missing, shared/kinds.c), with
+ * why into why; NULL when every root's kind is at hand. */
+const char *cli_kind_missing(const struct roots *roots, char *why,
+                             size_t wlen);
 /* Brings every git and MCP root of cfg up to date now (a remote one
  * fetched into cfg->cache_dir): per root, why it failed (malloc'd) or
  * NULL, for sfs_config.root_notes; NULL when out of memory. */

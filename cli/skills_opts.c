@@ -138,6 +138,11 @@ int cli_skills_build(const char *cmd, struct cli_skills *o, bool strict,
                      sfs_catalog **cat)
 {
 	const char *file_cache = o->cf.options[SFS_OPT_CACHE_DIR].text;
+	char why[1024];
+	const char *missing = cli_kind_missing(&o->roots, why, sizeof(why));
+
+	if (missing)
+		return cli_fail(cmd, "%s: %s", missing, why);
 	char *cache = file_cache ? strdup(file_cache) : cli_default_cache_dir();
 	struct sfs_source_options *opts = cli_source_options(&o->roots, &o->cf);
 	struct sfs_config cfg = {

@@ -6,12 +6,14 @@
  * before a one-shot build (skillsfs check and export; the mount has its
  * fetcher thread).
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "source.h"
 
 char *cli_default_cache_dir(void)
 {
@@ -53,6 +55,22 @@ struct sfs_source_options *cli_source_options(const struct roots *roots,
 			v[i].private_skills = cf->source_private[j];
 		}
 	return v;
+}
+
+const char *cli_kind_missing(const struct roots *roots, char *why,
+                             size_t wlen)
+{
+	for (size_t i = 0; i < roots->n; i++) {
+		if (sfs_source_kind(roots->paths[i]))
+			continue;
+		/* sfs_source_kind's dlopen or dlsym failed on this thread */
+		const char *err = dlerror();
+		snprintf(why, wlen, "cannot read sources of the kind %s: %s",
+		         sfs_source_form(roots->paths[i])->kind,
+		         err ? err : "this program has none");
+		return roots->paths[i];
+	}
+	return NULL;
 }
 
 char **cli_update_sources(const struct sfs_config *cfg)

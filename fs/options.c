@@ -601,6 +601,11 @@ static int take_lock(struct mount_options *o)
 /* Each root's options: those of the config file's source of its URL. */
 static int take_source_options(struct mount_options *o)
 {
+	char why[1024];
+	const char *root = cli_kind_missing(&o->roots, why, sizeof(why));
+
+	if (root)
+		return cli_fail("skillsfs", "%s: %s", root, why);
 	o->root_options = cli_source_options(&o->roots, &o->cf);
 	return o->root_options ? 0 : usage_error("%s", strerror(ENOMEM));
 }

@@ -64,7 +64,8 @@ struct head {
 
 struct kept {
 	uint8_t tag[SFS_KEPT_TAG_LEN];
-	struct sfs_unit *unit;
+	struct sfs_unit *unit;   /* NULL once dropped */
+	char *gone;              /* dropped: its dir (owned) */
 };
 
 struct sfs_kept_units {
@@ -107,141 +108,196 @@ static char *path_of(const char *cache_dir, const char *place,
 	return asprintf(&p, "%s/%s/%s", cache_dir, place, hex) < 0 ? NULL : p;
 }
 
-static void mac_of(const uint8_t key[SFS_CACHE_KEY_LEN], const char *p,
-                   size_t n, uint8_t mac[MAC_LEN])
-{
-	struct hmac_sha256_ctx c;
-
-	hmac_sha256_set_key(&c, SFS_CACHE_KEY_LEN, key);
-	hmac_sha256_update(&c, n, (const uint8_t *)p);
-	hmac_sha256_digest(&c, MAC_LEN, mac);
-}
-
 void sfs_kept_units_free(struct sfs_kept_units *k)
 {
 	if (!k)
 		return;
-	for (size_t i = 0; i < k->n; i++)
+	for (size_t i = 0; i < k->n; i++) {
 		sfs_unit_unref(k->v[i].unit);
+		free(k->v[i].gone);
+	}
 	free(k->v);
 	free(k);
 }
 
-/* The units of body (n bytes after the MAC) into k; false when they are
- * not units of the root, in order. */
-static bool parse(struct sfs_kept_units *k, const char *p, size_t n,
-                  const struct head *want)
-{
-	struct head h;
+/* The file is read a piece at a time, every byte after the MAC put
+ * through it as it comes, and the units parsed from each piece: read
+ * whole, its 22 MB at 10,000 skills were held next to the units parsed
+ * from them, the peak of a start (BENCHMARKS.md).  A unit is believed
+ * only once the MAC of the whole file checks; sfs_unit_load makes
+ * nothing of bytes that are not a unit but NULL. */
+#define LOAD_PIECE (256u << 10)
 
-	if (n < sizeof(h))
-		return false;
-	memcpy(&h, p, sizeof(h));
-	p += sizeof(h);
-	n -= sizeof(h);
-	if (h.count > n / (SFS_KEPT_TAG_LEN + 16) ||
-	    !(k->v = calloc(h.count ? h.count : 1, sizeof(*k->v))))
-		return false;
-	for (k->n = 0; k->n < h.count; k->n++) {
+struct reader {
+	int fd;
+	struct hmac_sha256_ctx mac;
+	char *buf;
+	size_t at, len, cap;   /* buf[at, len): read, not parsed yet */
+	uint64_t left;         /* of the file, not read yet */
+};
+
+/* At least n bytes read and not parsed in r->buf: 0, -EBADMSG when the
+ * file ends before, or -errno. */
+static int want(struct reader *r, uint64_t n)
+{
+	size_t have = r->len - r->at;
+
+	if (have >= n)
+		return 0;
+	if (n - have > r->left)
+		return -EBADMSG;
+	if (have && r->at)
+		memmove(r->buf, r->buf + r->at, have);
+	r->at = 0;
+	r->len = have;
+	size_t cap = n > LOAD_PIECE ? (size_t)n : LOAD_PIECE;
+	if (cap > r->cap) {
+		char *b = realloc(r->buf, cap);
+		if (!b)
+			return -ENOMEM;
+		r->buf = b;
+		r->cap = cap;
+	}
+	size_t ask = r->cap - r->len < r->left ? r->cap - r->len :
+	             (size_t)r->left;
+	ssize_t got = sfs_read_full(r->fd, -1, r->buf + r->len, ask);
+	if (got < 0)
+		return (int)got;
+	if ((size_t)got < ask)
+		return -EBADMSG;   /* shorter than fstat said */
+	hmac_sha256_update(&r->mac, ask, (const uint8_t *)r->buf + r->len);
+	r->len += ask;
+	r->left -= ask;
+	return 0;
+}
+
+/* The next unit of r with its tag into e: 0, -EBADMSG, or -errno. */
+static int next_unit(struct reader *r, struct kept *e)
+{
+	int rc = want(r, SFS_KEPT_TAG_LEN + SFS_UNIT_HEAD);
+	if (rc < 0)
+		return rc;
+	uint64_t len = sfs_unit_kept_len(r->buf + r->at + SFS_KEPT_TAG_LEN);
+	if (len == UINT64_MAX)
+		return -EBADMSG;
+	rc = want(r, SFS_KEPT_TAG_LEN + len);
+	if (rc < 0)
+		return rc;
+	size_t used;
+	memcpy(e->tag, r->buf + r->at, SFS_KEPT_TAG_LEN);
+	e->unit = sfs_unit_load(r->buf + r->at + SFS_KEPT_TAG_LEN, (size_t)len,
+	                        &used);
+	if (!e->unit)
+		return -EBADMSG;
+	r->at += SFS_KEPT_TAG_LEN + used;
+	return 0;
+}
+
+/* The units after the header h into k: 0, -EBADMSG when they are not
+ * units of the root, in order, up to the file's end, or -errno. */
+static int parse(struct reader *r, struct sfs_kept_units *k,
+                 const struct head *h)
+{
+	uint64_t rest = r->left + (r->len - r->at);
+
+	if (h->count > rest / (SFS_KEPT_TAG_LEN + SFS_UNIT_HEAD))
+		return -EBADMSG;
+	if (!(k->v = calloc(h->count ? h->count : 1, sizeof(*k->v))))
+		return -ENOMEM;
+	for (k->n = 0; k->n < h->count; k->n++) {
 		struct kept *e = &k->v[k->n];
-		size_t used;
-		if (n < SFS_KEPT_TAG_LEN)
-			return false;
-		memcpy(e->tag, p, SFS_KEPT_TAG_LEN);
-		p += SFS_KEPT_TAG_LEN;
-		n -= SFS_KEPT_TAG_LEN;
-		e->unit = sfs_unit_load(p, n, &used);
-		if (!e->unit)
-			return false;
-		p += used;
-		n -= used;
-		if (e->unit->root != want->root ||
+		int rc = next_unit(r, e);
+		if (rc < 0)
+			return rc;
+		if (e->unit->root != h->root ||
 		    (k->n && strcmp(k->v[k->n - 1].unit->dir,
 		                    e->unit->dir) >= 0)) {
 			k->n++;
-			return false;
+			return -EBADMSG;
 		}
 	}
-	return n == 0;
+	return r->left == 0 && r->at == r->len ? 0 : -EBADMSG;
 }
 
-/* The whole file at path into *text (malloc'd): 0, or -errno. */
-static int read_whole(const char *path, char **text, size_t *len)
+/* The file behind r (opened, r->left its size), into *out when it holds
+ * the units of the root for `want` under key: 0 (*out NULL: another
+ * program's, or for other options), -EBADMSG, or -errno. */
+static int load(struct reader *r, const uint8_t key[SFS_CACHE_KEY_LEN],
+                const struct head *want_head, struct sfs_kept_for *f,
+                struct sfs_kept_units **out)
 {
-	struct stat st;
-	int fd = sfs_cache_open_read(path);
+	char lead[MAGIC_LEN + MAC_LEN];
+	uint8_t mac[MAC_LEN];
+	struct head h;
 
-	if (fd < 0)
-		return fd;
-	int rc = fstat(fd, &st) < 0 ? -errno :
-	         st.st_size > MAX_FILE ? -EFBIG : 0;
-	*len = rc == 0 ? (size_t)st.st_size : 0;
-	if (rc == 0 && !(*text = malloc(*len ? *len : 1)))
-		rc = -ENOMEM;
-	for (size_t got = 0; rc == 0 && got < *len;) {
-		ssize_t r = pread(fd, *text + got, *len - got, (off_t)got);
-		if (r <= 0)
-			rc = r < 0 ? -errno : -EIO;
-		got += r > 0 ? (size_t)r : 0;
+	if (r->left < sizeof(lead) + sizeof(h))
+		return -EBADMSG;
+	ssize_t got = sfs_read_full(r->fd, -1, lead, sizeof(lead));
+	if (got < 0)
+		return (int)got;
+	if ((size_t)got < sizeof(lead) || memcmp(lead, MAGIC, MAGIC_LEN) != 0)
+		return -EBADMSG;
+	r->left -= sizeof(lead);
+	hmac_sha256_set_key(&r->mac, SFS_CACHE_KEY_LEN, key);
+	int rc = want(r, sizeof(h));
+	if (rc < 0)
+		return rc;
+	memcpy(&h, r->buf + r->at, sizeof(h));
+	r->at += sizeof(h);
+	if (memcmp(&h, want_head, offsetof(struct head, made_sec)) != 0)
+		return 0;   /* another program's, or other options: not ours */
+	struct sfs_kept_units *k = calloc(1, sizeof(*k));
+	if (!k)
+		return -ENOMEM;
+	rc = parse(r, k, &h);
+	if (rc == 0) {
+		hmac_sha256_digest(&r->mac, MAC_LEN, mac);
+		if (memcmp(mac, lead + MAGIC_LEN, MAC_LEN) != 0)
+			rc = -EBADMSG;
 	}
-	close(fd);
-	return rc;
+	if (rc < 0) {
+		sfs_kept_units_free(k);
+		return rc;
+	}
+	f->made = (struct timespec){ h.made_sec, h.made_nsec };
+	*out = k;
+	return 0;
 }
 
 int sfs_kept_units_load(const char *cache_dir, const char *name,
                         const uint8_t key[SFS_CACHE_KEY_LEN],
                         struct sfs_kept_for *f, struct sfs_kept_units **out)
 {
-	struct head want;
-	char *path = path_of(cache_dir, f->place, name), *text = NULL;
-	size_t len = 0;
-	uint8_t mac[MAC_LEN];
+	struct head want_head;
+	struct stat st;
+	struct reader r = { .fd = -1 };
+	char *path = path_of(cache_dir, f->place, name);
 
 	*out = NULL;
 	if (!path)
 		return -ENOMEM;
-	int rc = read_whole(path, &text, &len);
+	r.fd = sfs_cache_open_read(path);
 	free(path);
-	if (rc == -ENOENT) {
-		free(text);
+	if (r.fd == -ENOENT)
 		return 0;   /* none kept */
+	int rc = r.fd < 0 ? r.fd : fstat(r.fd, &st) < 0 ? -errno :
+	         st.st_size > MAX_FILE ? -EFBIG : 0;
+	if (rc == 0) {
+		r.left = (uint64_t)st.st_size;
+		head_of(&want_head, f);
+		rc = load(&r, key, &want_head, f, out);
 	}
-	if (rc < 0) {
-		free(text);
-		return rc == -ENOMEM ? rc : -EBADMSG;
-	}
-	head_of(&want, f);
-	const char *body = text + MAGIC_LEN + MAC_LEN;
-	size_t n = len - MAGIC_LEN - MAC_LEN;
-	if (len < MAGIC_LEN + MAC_LEN + sizeof(want) ||
-	    memcmp(text, MAGIC, MAGIC_LEN) != 0) {
-		n = 0;
-		rc = -EBADMSG;
-	} else if (memcmp(body, &want, offsetof(struct head, made_sec)) != 0) {
-		rc = 0;   /* another program's, or other options: not ours */
-	} else {
-		mac_of(key, body, n, mac);
-		struct sfs_kept_units *k = calloc(1, sizeof(*k));
-		if (!k)
-			rc = -ENOMEM;
-		else if (memcmp(mac, text + MAGIC_LEN, MAC_LEN) != 0 ||
-		         !parse(k, body, n, &want)) {
-			sfs_kept_units_free(k);
-			rc = -EBADMSG;
-		} else {
-			struct head h;
-			memcpy(&h, body, sizeof(h));
-			f->made = (struct timespec){ h.made_sec, h.made_nsec };
-			*out = k;
-		}
-	}
-	free(text);
-	return rc;
+	if (r.fd >= 0)
+		close(r.fd);
+	free(r.buf);
+	return rc == -ENOMEM ? rc : rc < 0 ? -EBADMSG : 0;
 }
 
 static int cmp_dir(const void *key, const void *elem)
 {
-	return strcmp(key, ((const struct kept *)elem)->unit->dir);
+	const struct kept *e = elem;
+
+	return strcmp(key, e->unit ? e->unit->dir : e->gone);
 }
 
 struct sfs_unit *sfs_kept_units_find(const struct sfs_kept_units *k,
@@ -253,6 +309,21 @@ struct sfs_unit *sfs_kept_units_find(const struct sfs_kept_units *k,
 
 	return e && (!tag || memcmp(e->tag, tag, SFS_KEPT_TAG_LEN) == 0) ?
 	       e->unit : NULL;
+}
+
+void sfs_kept_units_drop(struct sfs_kept_units *k, const char *dir)
+{
+	struct kept *e = k ? bsearch(dir, k->v, k->n, sizeof(*k->v),
+	                             cmp_dir) : NULL;
+
+	if (!e || !e->unit)
+		return;
+	/* without a copy of its dir, the entry stays as it was */
+	e->gone = strdup(e->unit->dir);
+	if (!e->gone)
+		return;
+	sfs_unit_unref(e->unit);
+	e->unit = NULL;
 }
 
 /* Units are written a batch at a time: a whole file held in memory was

@@ -51,6 +51,11 @@ int sfs_kept_units_load(const char *cache_dir, const char *name,
 struct sfs_unit *sfs_kept_units_find(const struct sfs_kept_units *k,
                                      const char *dir,
                                      const uint8_t tag[SFS_KEPT_TAG_LEN]);
+/* Lets the unit kept for dir go, when a start found the folder changed:
+ * kept whole until the build ends, the units no folder took doubled a
+ * start's memory with the ones it made in their place.  k may be NULL;
+ * sfs_kept_units_find then finds none for dir. */
+void sfs_kept_units_drop(struct sfs_kept_units *k, const char *dir);
 void sfs_kept_units_free(struct sfs_kept_units *k);
 /* Keeps the units of f->root among units (sorted by dir), each with its
  * self.version.id as its tag, in place of what was kept for name.  0 or

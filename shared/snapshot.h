@@ -173,7 +173,7 @@ struct sfs_scan {
 	 * has a folder root's discovery set it with `kept` (dir.c): a
 	 * former mount's units, every entry changed before `trusted`. */
 	sfs_unchanged_fn *unit_if_unchanged;
-	const struct sfs_kept_units *kept;
+	struct sfs_kept_units *kept;      /* units no folder takes dropped */
 	/* sfs_config.held (with reuse only): folders whose unit in reuse
 	 * is taken as it is */
 	const char *const *held;
@@ -495,6 +495,11 @@ int sfs_unit_save(const struct sfs_unit *u, char **out, size_t *len,
 /* The unit kept at p (at most n bytes), one reference, and in *used the
  * bytes it took; NULL when they are not one (or out of memory). */
 struct sfs_unit *sfs_unit_load(const char *p, size_t n, size_t *used);
+/* The bytes the unit kept at p takes, as its first SFS_UNIT_HEAD bytes
+ * (at p) say: what a reader of kept units a piece at a time must have
+ * at hand before sfs_unit_load.  UINT64_MAX when no unit is that long. */
+#define SFS_UNIT_HEAD 16
+uint64_t sfs_unit_kept_len(const char *p);
 
 /* The build id of the running program (at most SFS_PROGRAM_ID_MAX bytes
  * into out): what was kept by another build is not read.  0 when it has

@@ -15,30 +15,39 @@
 #include "snapshot.h"
 #include "source.h"
 
+/* The form's operations: linked, or loaded from the module of the kinds
+ * (kinds.c). */
+static const struct sfs_source_ops *ops_of(const struct sfs_source_form *f)
+{
+	if (!f)
+		return NULL;
+	return f->ops ? f->ops : sfs_kinds_load(f->ops_name);
+}
+
 const struct sfs_source_ops *sfs_source_kind(const char *root)
 {
-	return sfs_source_form(root)->ops;
+	return ops_of(sfs_source_form(root));
 }
 
 const struct sfs_source_ops *sfs_source_kind_named(const char *name)
 {
-	const struct sfs_source_form *f = sfs_source_form_named(name);
-
-	return f ? f->ops : NULL;
+	return ops_of(sfs_source_form_named(name));
 }
 
 const struct sfs_source_ops *sfs_source_kind_at(size_t i)
 {
 	const struct sfs_source_form *f;
+	const struct sfs_source_ops *ops;
 
 	for (size_t j = 0; (f = sfs_source_form_at(j)); j++)
-		if (f->ops && i-- == 0)
-			return f->ops;
+		if ((ops = ops_of(f)) && i-- == 0)
+			return ops;
 	return NULL;
 }
 
-/* The error of asking a kind this program does not link (skillsfs-mcp
- * builds no catalog), rather than a crash. */
+/* The error of asking a kind this program neither links nor loads
+ * (skillsfs-mcp builds no catalog; the module of the kinds missing),
+ * rather than a crash. */
 static int not_linked(const char *root, char *why, size_t wlen)
 {
 	snprintf(why, wlen, "%s: this program does not read sources of the "

@@ -134,8 +134,10 @@ struct sfs_source_ops;
 struct sfs_source_form {
 	const char *kind;     /* status.json's name, as sfs_source_ops.kind */
 	/* The kind's operations (sources/<kind>.c), NULL in a program that
-	 * does not link them. */
+	 * does not link them: sfs_source_kind then loads them, by name, from
+	 * the module of the kinds when the program names one (kinds.c). */
 	const struct sfs_source_ops *ops;
+	const char *ops_name;
 	/* What a root of the kind starts with ("git+"); NULL for the folder,
 	 * which is every root no other kind claims. */
 	const char *prefix;
@@ -277,13 +279,17 @@ struct sfs_source {
 bool sfs_source_is_url(const char *root);
 /* The operations of the kind root is of (the folder's when no prefix
  * matches); of the kind status.json calls `name`.  NULL when the program
- * does not link that kind (skillsfs-mcp links none) or, by name, for no
- * kind. */
+ * neither links nor loads that kind (skillsfs-mcp has none) or, by name,
+ * for no kind. */
 const struct sfs_source_ops *sfs_source_kind(const char *root);
 const struct sfs_source_ops *sfs_source_kind_named(const char *name);
-/* The i-th kind the program links, in the table's order, or NULL past
- * the last. */
+/* The i-th kind the program has (links or loads), in the table's
+ * order, or NULL past the last. */
 const struct sfs_source_ops *sfs_source_kind_at(size_t i);
+/* The operations named ops_name ("sfs_source_git") from the module of
+ * the kinds, or NULL when the program names none or it cannot be loaded
+ * (kinds.c). */
+const struct sfs_source_ops *sfs_kinds_load(const char *ops_name);
 
 /* The source of root i of the catalog; i == sfs_catalog_nroots() is the
  * docs folder's (sfs_catalog_docs).  NULL past that. */

@@ -304,10 +304,13 @@ static unsigned mcp_root_caps(const char *root)
  * and libarchive (and what they load: OpenSSL, ICU, Kerberos...).  That
  * measured, at N=10,000 (BENCHMARKS.md, skillsfs-mcp): peak RSS 17.3 ->
  * 10.2 MiB, start 35 -> 15 ms.  Its ops are then NULL, and every caller
- * of sfs_source_kind copes.  The programs that build catalogs (skillsfs,
- * the tests, the perf tools) link every kind: shared/meson.build's
- * skillsfs_dep asks the linker for each kind's ops by name (-u), from the
- * same line of that file that adds the kind's source file.
+ * of sfs_source_kind copes.  The programs that build catalogs (the tests,
+ * the perf tools) link every kind: shared/meson.build's skillsfs_dep asks
+ * the linker for each kind's ops by name (-u), from the same line of that
+ * file that adds the kind's source file.  skillsfs links the folder's
+ * alone and loads the others from the module of the kinds when a root of
+ * one is opened (kinds.c): a mount of folders loads none of those
+ * libraries either.
  */
 extern const struct sfs_source_ops sfs_source_git __attribute__((weak));
 extern const struct sfs_source_ops sfs_source_mcp __attribute__((weak));
@@ -315,7 +318,8 @@ extern const struct sfs_source_ops sfs_source_wellknown __attribute__((weak));
 extern const struct sfs_source_ops sfs_source_dir __attribute__((weak));
 
 static const struct sfs_source_form forms[] = {
-	{ .kind = "git", .ops = &sfs_source_git, .prefix = "git+", .caps = GIT_CAPS,
+	{ .kind = "git", .ops = &sfs_source_git, .ops_name = "sfs_source_git",
+	  .prefix = "git+", .caps = GIT_CAPS,
 	  .root_caps = git_root_caps, .lock = SFS_LOCK_COMMIT,
 	  .parse_url = git_url_parse,
 	  .help = "a git repository, git+file:///PATH[#REF][:SUBDIR] read "
@@ -323,13 +327,15 @@ static const struct sfs_source_form forms[] = {
 	          "git+ssh://, git+http://) fetched into the cache; REF a "
 	          "branch, tag or full commit id (default HEAD), a branch or "
 	          "tag followed every fetch_interval and on kill -HUP" },
-	{ .kind = "mcp", .ops = &sfs_source_mcp, .prefix = "mcp+", .caps = MCP_CAPS,
+	{ .kind = "mcp", .ops = &sfs_source_mcp, .ops_name = "sfs_source_mcp",
+	  .prefix = "mcp+", .caps = MCP_CAPS,
 	  .root_caps = mcp_root_caps, .lock = SFS_LOCK_SKILLS,
 	  .parse_url = mcp_url_parse,
 	  .help = "mcp+https://HOST/PATH: an MCP server's skills (SEP-2640), "
 	          "each file verified by its sha256 (one run over stdio is a "
 	          "--config sources: entry with command:, skillsfs(5))" },
 	{ .kind = "wellknown", .ops = &sfs_source_wellknown,
+	  .ops_name = "sfs_source_wellknown",
 	  .prefix = "https://", .prefix2 = "http://",
 	  .caps = SFS_SOURCE_VERSIONED | SFS_SOURCE_READS_REMOTE |
 	          SFS_SOURCE_STOPPABLE | SFS_SOURCE_PUBLISHED |
@@ -340,8 +346,8 @@ static const struct sfs_source_form forms[] = {
 	          "lists in BASE/.well-known/agent-skills/index.json, each "
 	          "file verified by its sha256" },
 	/* last: every root no prefix claims */
-	{ .kind = "folder", .ops = &sfs_source_dir, .caps = SFS_SOURCE_WATCHED,
-	  .lock = SFS_LOCK_SKILLS },
+	{ .kind = "folder", .ops = &sfs_source_dir, .ops_name = "sfs_source_dir",
+	  .caps = SFS_SOURCE_WATCHED, .lock = SFS_LOCK_SKILLS },
 };
 
 #define NFORMS (sizeof(forms) / sizeof(*forms))

@@ -441,20 +441,26 @@ struct sfs_unit *sfs_unit_if_unchanged(const struct sfs_scan *s,
 	struct sfs_unit *u = kept ? sfs_kept_units_find(s->kept, p->dir, NULL) :
 	                     sfs_unit_find(s->reuse, p->dir);
 
-	if (!u || !u->statable || u->root != p->root ||
-	    !same_str(u->skill.plugin, p->plugin))
+	if (!u || !u->statable)
 		return NULL;
-	if (!p->st->st_mode &&
-	    fstatat(p->dfd, p->name, p->st, AT_SYMLINK_NOFOLLOW) < 0)
-		return NULL;
+	if (u->root != p->root || !same_str(u->skill.plugin, p->plugin) ||
+	    (!p->st->st_mode &&
+	     fstatat(p->dfd, p->name, p->st, AT_SYMLINK_NOFOLLOW) < 0))
+		u = NULL;
 	/* A watcher saw nothing happen in its folders: its own stat is
 	 * enough (a folder put in its place is another inode).  Else stat
 	 * tells, file by file. */
-	if (!kept && s->changed &&
-	    untouched(u, p->st, (const char *const *)s->changed, s->nchanged))
+	else if (!kept && s->changed &&
+	         untouched(u, p->st, (const char *const *)s->changed,
+	                   s->nchanged))
 		return u;
-	return unchanged(u, p->dfd, p->name, p->st, s->trusted, kept) ? u :
-	       NULL;
+	else if (!unchanged(u, p->dfd, p->name, p->st, s->trusted, kept))
+		u = NULL;
+	/* a kept unit no folder took is made anew: the two must not be
+	 * held together (a start after every file changed held both) */
+	if (kept && !u)
+		sfs_kept_units_drop(s->kept, p->dir);
+	return u;
 }
 
 struct timespec sfs_ms_before(struct timespec t, unsigned ms)

@@ -30,6 +30,7 @@ struct head {
 	uint64_t block;    /* the unit's allocation */
 	uint64_t rules;    /* the rules' text after it */
 };
+_Static_assert(sizeof(struct head) == SFS_UNIT_HEAD, "a kept unit's head");
 
 struct walk {
 	bool saving;
@@ -233,6 +234,16 @@ int sfs_unit_save(const struct sfs_unit *u, char **out, size_t *len,
 	h.rules = *len - w.rules_at;
 	memcpy(*out + start, &h, sizeof(h));
 	return 0;
+}
+
+uint64_t sfs_unit_kept_len(const char *p)
+{
+	struct head h;
+
+	memcpy(&h, p, sizeof(h));
+	if (h.block > UINT64_MAX / 2 || h.rules > UINT64_MAX / 2)
+		return UINT64_MAX;
+	return sizeof(h) + h.block + h.rules;
 }
 
 struct sfs_unit *sfs_unit_load(const char *p, size_t n, size_t *used)

@@ -439,8 +439,11 @@ static struct sfs_unit *kept_tree(const struct finder *w, const char *dir,
 {
 	struct sfs_unit *u = sfs_kept_units_find(w->g->kept, dir, id->id);
 
-	if (!u)
+	if (!u) {
 		w->g->missed = true;
+		/* one of another tree: read anew, not held beside it */
+		sfs_kept_units_drop(w->g->kept, dir);
+	}
 	return u;
 }
 

@@ -218,7 +218,9 @@ class SystemdUnit(unittest.TestCase):
 
 
 class Install(unittest.TestCase):
-    """meson install --destdir: the programs, the three man pages, the unit."""
+    """meson install --destdir: the programs, the module of the kinds of
+    source skillsfs loads (shared/kinds.c), the three man pages, the
+    unit."""
 
     def test_destdir(self):
         meson = os.environ.get("MESON") or shutil.which("meson")
@@ -231,7 +233,8 @@ class Install(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         files = sorted(os.path.relpath(os.path.join(d, f), dest)
                        for d, _, fs in os.walk(dest) for f in fs)
-        suffixes = ["bin/skillsfs", "bin/skillsfs-mcp", "man1/skillsfs.1",
+        suffixes = ["bin/skillsfs", "bin/skillsfs-mcp",
+                    "skillsfs/skillsfs-kinds.so", "man1/skillsfs.1",
                     "man1/skillsfs-mcp.1", "man5/skillsfs.5",
                     "systemd/system/" + UNIT_NAME]
         for suffix in suffixes:

@@ -1,14 +1,19 @@
 #!/usr/bin/env python3
-"""skillsfs-mcp links no kind of source, nor libgit2, libcurl, libarchive.
+"""skillsfs-mcp links no kind of source, nor libgit2, libcurl, libarchive;
+skillsfs links the folder's kind alone, and loads the others from the
+module of the kinds, which holds them and those libraries.
 
-It reads configurations but builds no catalog; source_form.c names the
-kinds' operations weakly so that it links none of them (BENCHMARKS.md:
-peak RSS 17.3 -> 10.2 MiB).  A strong reference to a kind, or a library
-given to skillsfs-mcp's link, brings them back; this test says so.  The
-same checks on skillsfs, which builds catalogs, must find every kind:
+skillsfs-mcp reads configurations but builds no catalog; source_form.c
+names the kinds' operations weakly so that it links none of them
+(BENCHMARKS.md: peak RSS 17.3 -> 10.2 MiB).  skillsfs loads the kinds
+other than the folder's when a root of one is opened (shared/kinds.c), so
+that a mount of folders loads none of those libraries either (8.4 MiB of
+its resident memory at 10,000 skills).  A strong reference to a kind, or
+a library given to either link, brings them back; this test says so.  The
+same checks on the module must find every other kind and the libraries:
 they are not blind.
 
-usage: test_lean.py SKILLSFS_MCP SKILLSFS OPS...
+usage: test_lean.py SKILLSFS_MCP SKILLSFS KINDS_MODULE OPS...
 (OPS: each kind's operations, shared/meson.build's source_kinds)
 """
 import re
@@ -41,27 +46,38 @@ def kinds_defined(binary, kinds):
     return found
 
 
+def heavy_in(binary):
+    return [lib for lib in needed(binary)
+            if any(lib.startswith(h) for h in HEAVY)]
+
+
 def main():
-    mcp, fs, kinds = sys.argv[1], sys.argv[2], set(sys.argv[3:])
+    mcp, fs, module = sys.argv[1], sys.argv[2], sys.argv[3]
+    kinds = set(sys.argv[4:])
+    folder = {"sfs_source_dir"} & kinds
     checks = []
-    heavy = [lib for lib in needed(mcp)
-             if any(lib.startswith(h) for h in HEAVY)]
+    heavy = heavy_in(mcp)
     checks.append((not heavy, "skillsfs-mcp loads none of libgit2, "
                    "libcurl, libarchive (found: %s)" % ", ".join(heavy)))
     in_mcp = kinds_defined(mcp, kinds)
     checks.append((kinds and not in_mcp, "skillsfs-mcp links no kind of "
                    "source (found: %s)" % ", ".join(sorted(in_mcp))))
-    # which of them depends on the kinds skillsfs links (libarchive on the
-    # well-known kind alone: scripts/kind-footprint removes it), so the
-    # check is not blind when it sees any
-    fs_heavy = [lib for lib in needed(fs)
-                if any(lib.startswith(h) for h in HEAVY)]
-    checks.append((bool(fs_heavy), "skillsfs loads what its kinds use "
-                   "(found: %s): the check sees them" % ", ".join(fs_heavy)))
+    heavy = heavy_in(fs)
+    checks.append((not heavy, "skillsfs loads none of libgit2, libcurl, "
+                   "libarchive (found: %s)" % ", ".join(heavy)))
     fs_kinds = kinds_defined(fs, kinds)
-    checks.append((fs_kinds == kinds,
-                   "skillsfs links every kind of source (found: %s)"
+    checks.append((folder and fs_kinds == folder,
+                   "skillsfs links the folder's kind alone (found: %s)"
                    % ", ".join(sorted(fs_kinds))))
+    module_libs = needed(module)
+    checks.append((all(any(lib.startswith(h) for lib in module_libs)
+                       for h in HEAVY),
+                   "the module of the kinds loads libgit2, libcurl and "
+                   "libarchive (the check sees them)"))
+    in_module = kinds_defined(module, kinds)
+    checks.append((in_module == kinds - folder,
+                   "the module of the kinds holds every other kind "
+                   "(found: %s)" % ", ".join(sorted(in_module))))
     print("1..%d" % len(checks))
     for i, (good, what) in enumerate(checks, 1):
         print("%s %d - %s" % ("ok" if good else "not ok", i, what))

@@ -8,7 +8,9 @@
  * its link pointed at a copy), a skill changed too close to the former
  * start (racy) and every skill when the kept file is damaged, made for
  * other options, or by another key; and whatever it took, it renders
- * what a build without the cache renders.  Prints TAP.
+ * what a build without the cache renders.  A kept file of many units,
+ * read a piece at a time, is taken whole, and not at all with a byte
+ * flipped past its first piece.  Prints TAP.
  */
 #include <fcntl.h>
 #include <stdio.h>
@@ -210,11 +212,69 @@ static void test_damaged(void)
 	                        "and that option's next start"));
 }
 
+/* A root of MANY skills, each with a long frontmatter: a kept file
+ * larger than the pieces kept_units.c reads it in (256 KiB), units
+ * across their edges. */
+#define MANY 400
+
+static sfs_catalog *build_many(const char *cache)
+{
+	const char *roots[] = { at("many") };
+	struct sfs_config cfg = { .roots = roots, .nroots = 1,
+	                          .cache_dir = cache,
+	                          .ctime_margin_ms = MARGIN_MS };
+	return build_catalog(&cfg, NULL);
+}
+
+static void start_many(size_t parsed, const char *what)
+{
+	sfs_catalog *cat = build_many(at("cache-many"));
+	sfs_catalog *fresh = build_many(NULL);
+	char *a = sfs_render_index(cat), *b = sfs_render_index(fresh);
+
+	ok(sfs_catalog_parsed(cat) == parsed &&
+	   a && b && strcmp(a, b) == 0 && sfs_catalog_nskills(cat) == MANY,
+	   "%s: %zu SKILL.md parsed (%zu), renders as without the cache", what,
+	   parsed, sfs_catalog_parsed(cat));
+	free(a);
+	free(b);
+	sfs_catalog_unref(fresh);
+	sfs_catalog_unref(cat);
+}
+
+static void test_many(void)
+{
+	char pad[1001], extra[1100];
+	memset(pad, 'x', sizeof(pad) - 1);
+	pad[sizeof(pad) - 1] = 0;
+	for (int i = 0; i < MANY; i++) {
+		snprintf(extra, sizeof(extra), "metadata:\n  pad: %d%s\n", i,
+		         pad);
+		write_skill(at("many/s%03d", i), NULL, extra, "Body.\n");
+	}
+	mkdirs(at("cache-many"));
+	chmod(at("cache-many"), 0700);
+	age(MARGIN_MS);
+	start_many(MANY, "a first start of many");
+	char path[4096];
+	snprintf(path, sizeof(path), "%s",
+	         sh_out("ls -d %s/folder-units/*", at("cache-many")));
+	struct stat st;
+	if (stat(path, &st) < 0)
+		die(path);
+	ok(st.st_size > 2 * (256 << 10), "the kept file spans pieces: %lld "
+	   "bytes", (long long)st.st_size);
+	start_many(0, "a second start takes every unit");
+	replace_bytes(path, "X", st.st_size / 4 * 3);
+	start_many(MANY, "a byte flipped past the first piece");
+}
+
 int main(void)
 {
 	fixture_start("folder-units");
 	test_restarts();
 	test_racy();
 	test_damaged();
+	test_many();
 	return tap_end();
 }
