@@ -1,14 +1,21 @@
 /*
  * kinds_path.c - where skillsfs finds the module of the kinds of source
- * it does not link (shared/kinds.c): this build tree's when it is this
- * build tree's skillsfs that runs (the tests), else the installed one.
+ * it does not link (shared/kinds.c): beside the running program, where
+ * an install puts it (LIBDIR/skillsfs/ seen from BINDIR), else where this
+ * build tree makes it (shared/ beside fs/), else at the installed path.
+ *
+ * Why beside the program, not a path of the build tree written into it:
+ * an installed program that kept that path would load whatever module
+ * someone put there later (a root daemon too), and a build would not be
+ * reproducible.  A place found from the program's own folder is as
+ * trustworthy as the program: whoever can write there can replace it.
  * Found once: the library asks at every look at a kind (a collection of
  * the cache folder, once per entry).
  */
+#include <libgen.h>
 #include <limits.h>
 #include <pthread.h>
-#include <stdbool.h>
-#include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -17,24 +24,32 @@
 const char *sfs_kinds_module(void);
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
-static const char *module_path;
+static char module_path[PATH_MAX];
 
-/* Whether the running program is the file at path. */
-static bool running(const char *path)
+/* dir/rel into module_path when that file is there. */
+static int found_at(const char *dir, const char *rel)
 {
-	char self[PATH_MAX], real[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	int n = rel[0] == '/' ?
+	        snprintf(module_path, sizeof(module_path), "%s", rel) :
+	        snprintf(module_path, sizeof(module_path), "%s/%s", dir, rel);
 
-	if (n <= 0 || !realpath(path, real))
-		return false;
-	self[n] = '\0';
-	return strcmp(self, real) == 0;
+	return n > 0 && (size_t)n < sizeof(module_path) &&
+	       access(module_path, F_OK) == 0;
 }
 
 static void find_module(void)
 {
-	module_path = running(SKILLSFS_BUILD_EXE) ? SKILLSFS_BUILD_KINDS
-	                                          : SKILLSFS_KINDS;
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+
+	if (n > 0) {
+		self[n] = '\0';
+		const char *dir = dirname(self);
+		if (found_at(dir, SKILLSFS_KINDS_FROM_BINDIR) ||
+		    found_at(dir, "../shared/skillsfs-kinds.so"))
+			return;
+	}
+	snprintf(module_path, sizeof(module_path), "%s", SKILLSFS_KINDS);
 }
 
 const char *sfs_kinds_module(void)
