@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "grow.h"
+#include "kept_units.h"
 #include "mcp_client/client.h"
 #include "snapshot.h"
 #include "source.h"
@@ -78,6 +79,11 @@ struct mcp_source {
 	struct sfs_mcp_client *client;
 	void (*found)(void *);  /* sfs_config.found */
 	void *found_arg;
+	/* The units a former mount kept (kept_units.c), read by a build
+	 * with no previous catalog (a start), until built() */
+	struct sfs_kept_units *kept;
+	bool starting;              /* this build is such a one */
+	bool missed;                /* a skill was read: keep them again */
 };
 
 static void free_strv(char **v)
@@ -120,6 +126,7 @@ static void free_state(void *state)
 	}
 	free(m->skills);
 	free(m->bad);
+	sfs_kept_units_free(m->kept);
 	sfs_verified_free(&m->verified);
 	sfs_mcp_client_close(m->client);
 	pthread_mutex_destroy(&m->client_lock);
@@ -400,6 +407,33 @@ static int take_skills(struct mcp_source *m, struct sfs_scan *s)
 	return rc;
 }
 
+static int fetched_state(const struct mcp_source *m, const uint8_t sha256[32]);
+
+/*
+ * The unit a former mount kept of the skill k (kept_units.c), when it
+ * was made from this very entry of the listing (its digest, the folder's
+ * version, names every file's path, size and digest, and the listed
+ * frontmatter) and the cache holds what it held of each file then
+ * (fetched_state: SKILL.md validated from its file or from the listed
+ * frontmatter; under a trust policy, which files were judged); else
+ * NULL, and the start keeps the units again.  Such a skill is neither
+ * listed nor its SKILL.md read, verified, parsed or scanned again.
+ */
+static struct sfs_unit *kept_unit(struct mcp_source *m, const struct mcp_skill *k)
+{
+	struct sfs_unit *u = sfs_kept_units_find(m->kept, k->dir, k->id);
+
+	for (size_t i = 0; u && i < u->skill.nfiles; i++) {
+		const struct sfs_file *e = &u->skill.files[i];
+		if (S_ISREG(e->mode) &&
+		    fetched_state(m, e->sha256) != (int)e->version.gen)
+			u = NULL;
+	}
+	if (!u)
+		m->missed = true;
+	return u;
+}
+
 static int add_found(struct mcp_source *m, struct sfs_scan *s, unsigned idx)
 {
 	struct sfs_arena *a = s->paths ? s->paths : s->arena;
@@ -411,12 +445,50 @@ static int add_found(struct mcp_source *m, struct sfs_scan *s, unsigned idx)
 			return -ENOMEM;
 		s->found[s->nfound++] = (struct sfs_found){
 			.dir = dir, .skill_md = "SKILL.md", .root = idx,
+			.same = m->starting ? kept_unit(m, &m->skills[i]) : NULL,
 		};
 	}
 	if (m->n == 0)
 		return sfs_diag_add_root(s->global, SFS_WARNING, m->own.url, "no "
 		                         "skill found: %s lists none", m->server);
 	return 0;
+}
+
+static void units_for(const struct mcp_source *m, bool strict,
+                      unsigned trust, unsigned max_depth, size_t max_files,
+                      unsigned idx, struct sfs_kept_for *f)
+{
+	/* every entry's time and owner are the listing file's */
+	*f = (struct sfs_kept_for){
+		.place = "mcp-units", .strict = strict, .trust = trust,
+		.max_depth = max_depth, .max_files = max_files,
+		.time = m->root.served.time, .uid = m->root.served.uid,
+		.gid = m->root.served.gid, .root = idx,
+	};
+}
+
+/* What a former mount kept of the root's units, for a build that has no
+ * previous catalog to take them from (a start).  A file that is not
+ * what this program wrote under its key is a warning and ignored. */
+static int take_kept(struct mcp_source *m, struct sfs_scan *s, unsigned idx)
+{
+	struct sfs_kept_for f;
+	uint8_t key[SFS_CACHE_KEY_LEN];
+
+	m->starting = true;
+	if (sfs_cache_key(m->own.cache_dir, key) < 0)
+		return 0;   /* nothing can be kept */
+	units_for(m, s->strict, s->trust, s->max_depth, s->max_files, idx, &f);
+	int rc = sfs_kept_units_load(m->own.cache_dir, m->own.url, key, &f,
+	                             &m->kept);
+	if (rc == -EBADMSG)
+		return sfs_diag_add(s->global, SFS_WARNING, m->own.url, 0, 0, "",
+		                    "the skills kept in the cache folder "
+		                    "(%s/mcp-units) are not used: not written "
+		                    "by this program under its key (corrupt or "
+		                    "forged); every skill is read again",
+		                    m->own.cache_dir);
+	return rc == -ENOMEM ? rc : 0;
 }
 
 static int discover(const struct sfs_source *src, struct sfs_scan *s,
@@ -429,7 +501,9 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
 	m->server = m->argv ? m->argv[0] : m->root.location;
 	if (rc <= 0)
 		return rc;
-	rc = take_skills(m, s);
+	rc = s->reuse ? 0 : take_kept(m, s, idx);
+	if (rc == 0)
+		rc = take_skills(m, s);
 	if (rc == 0)
 		rc = add_found(m, s, idx);
 	if (rc == 0)
@@ -512,6 +586,19 @@ static int in_cache(const struct mcp_source *m, const uint8_t sha256[32])
 	return path_exists(sfs_mcp_blob_path(m->own.cache_dir, sha256));
 }
 
+/* What the cache holds of the file with this digest, as its identity's
+ * gen: 0 its verified bytes, 1 nothing yet, 2 a record that the server
+ * sent other bytes; or -ENOMEM. */
+static int fetched_state(const struct mcp_source *m, const uint8_t sha256[32])
+{
+	int cached = in_cache(m, sha256);
+
+	if (cached != 0)
+		return cached < 0 ? cached : 0;
+	int bad = mismatched(m, sha256);
+	return bad < 0 ? bad : 1 + bad;
+}
+
 /* A file not fetched yet has another identity than the same file
  * fetched, or found not to match the listing: the build after the fetch
  * validates a SKILL.md (or withdraws the skill), where the one before
@@ -519,14 +606,11 @@ static int in_cache(const struct mcp_source *m, const uint8_t sha256[32])
  * judges a file the one before could not (security/unfetched). */
 static int mark_unfetched(const struct mcp_source *m, struct sfs_file *e)
 {
-	int cached = in_cache(m, e->sha256);
+	int state = fetched_state(m, e->sha256);
 
-	if (cached != 0)
-		return cached < 0 ? cached : 0;
-	int bad = mismatched(m, e->sha256);
-	if (bad < 0)
-		return bad;
-	e->version.gen = 1 + (uint32_t)bad;
+	if (state < 0)
+		return state;
+	e->version.gen = (uint32_t)state;
 	return 0;
 }
 
@@ -792,6 +876,34 @@ static int open_at_hand(const struct sfs_source *src,
 	return fd == -EEXIST ? -EIO : fd;
 }
 
+/* After a start that read a skill no former mount kept: the root's units
+ * kept for the next start, in place of the former ones (as a git root's,
+ * git.c: not after a rebuild, whose new generation would wait for the
+ * file). */
+static void built(const struct sfs_source *src, const struct sfs_catalog *cat,
+                  unsigned idx)
+{
+	struct mcp_source *m = src->state;
+	struct sfs_kept_for f;
+	uint8_t key[SFS_CACHE_KEY_LEN];
+
+	if (!m)
+		return;
+	/* the catalog holds its own references */
+	sfs_kept_units_free(m->kept);
+	m->kept = NULL;
+	if (m->starting && m->missed && m->root.served.doc &&
+	    sfs_cache_key(m->own.cache_dir, key) == 0) {
+		units_for(m, cat->strict, cat->trust, cat->max_depth,
+		          cat->max_files, idx, &f);
+		/* a cache that cannot be written: the next start reads every
+		 * skill, as this one did */
+		(void)sfs_kept_units_save(m->own.cache_dir, m->own.url, key,
+		                          &f, cat->units, cat->nunits);
+	}
+	m->starting = m->missed = false;
+}
+
 /* The server's folder of listings (its verified files are shared). */
 static char *cache_path(const struct sfs_source_url *u, const char *cache_dir)
 {
@@ -801,6 +913,9 @@ static char *cache_path(const struct sfs_source_url *u, const char *cache_dir)
 static const struct sfs_cache_place cache_places[] = {
 	{ "mcp", SFS_CACHE_LISTINGS },
 	{ "mcp/blobs", SFS_CACHE_BLOBS },
+	/* an MCP root's skills as its last start built them: read at a
+	 * start only, made again by the next one */
+	{ "mcp-units", SFS_CACHE_FILES },
 	{ NULL, 0 },
 };
 
@@ -819,5 +934,6 @@ const struct sfs_source_ops sfs_source_mcp = {
 	.open_at_hand = open_at_hand,
 	.version = version,
 	.version_key = "listing",
+	.built = built,
 	.release = free_state,
 };
