@@ -84,6 +84,9 @@ struct mcp_source {
 	struct sfs_kept_units *kept;
 	bool starting;              /* this build is such a one */
 	bool missed;                /* a skill was read: keep them again */
+	/* From discover to built(): the cache's folder of verified files
+	 * and the server's, as they were at discover, or -1 (absent) */
+	int blobs_fd, state_fd;
 };
 
 static void free_strv(char **v)
@@ -114,6 +117,15 @@ static bool dup_strv(const char *const *v, char ***out)
 	return c != NULL;
 }
 
+static void close_build_dirs(struct mcp_source *m)
+{
+	if (m->blobs_fd >= 0)
+		close(m->blobs_fd);
+	if (m->state_fd >= 0)
+		close(m->state_fd);
+	m->blobs_fd = m->state_fd = -1;
+}
+
 /* All of m, also an m open_state() gave up on half made (its pointers
  * NULL then). */
 static void free_state(void *state)
@@ -127,6 +139,7 @@ static void free_state(void *state)
 	free(m->skills);
 	free(m->bad);
 	sfs_kept_units_free(m->kept);
+	close_build_dirs(m);
 	sfs_verified_free(&m->verified);
 	sfs_mcp_client_close(m->client);
 	pthread_mutex_destroy(&m->client_lock);
@@ -149,6 +162,7 @@ static void *open_state(const struct sfs_source_args *a)
 
 	if (!m)
 		return NULL;
+	m->blobs_fd = m->state_fd = -1;
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_mutex_init(&m->client_lock, NULL);
 	sfs_verified_init(&m->verified);
@@ -407,7 +421,36 @@ static int take_skills(struct mcp_source *m, struct sfs_scan *s)
 	return rc;
 }
 
-static int fetched_state(const struct mcp_source *m, const uint8_t sha256[32]);
+/* The folders fetched_state looks in during a build, opened once at
+ * discover: a build asked for two paths of 8 or more components per
+ * listed file, a tenth of an MCP root's first mount at 1,000 skills. */
+static void open_build_dirs(struct mcp_source *m)
+{
+	char *blobs;
+
+	close_build_dirs(m);
+	if (asprintf(&blobs, "%s/mcp/blobs", m->own.cache_dir) >= 0) {
+		m->blobs_fd = open(blobs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		free(blobs);
+	}
+	m->state_fd = open(m->root.state, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* What the cache held at discover (open_build_dirs) of the file with this
+ * digest, as its identity's gen: 0 its verified bytes, 1 nothing yet, 2
+ * a record that the server sent other bytes (source_mcp_fetch.c).  A
+ * file fetched since asks for the next build. */
+static int fetched_state(const struct mcp_source *m, const uint8_t sha256[32])
+{
+	char hex[HEX_LEN + 1], name[HEX_LEN + 32];
+
+	sfs_hex_encode(sha256, 32, hex);
+	if (m->blobs_fd >= 0 && faccessat(m->blobs_fd, hex, F_OK, 0) == 0)
+		return 0;
+	snprintf(name, sizeof(name), SFS_MCP_MISMATCH_PREFIX "%s.json", hex);
+	return m->state_fd >= 0 && faccessat(m->state_fd, name, F_OK, 0) == 0 ?
+	       2 : 1;
+}
 
 /*
  * The unit a former mount kept of the skill k (kept_units.c), when it
@@ -501,6 +544,7 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
 	m->server = m->argv ? m->argv[0] : m->root.location;
 	if (rc <= 0)
 		return rc;
+	open_build_dirs(m);
 	rc = s->reuse ? 0 : take_kept(m, s, idx);
 	if (rc == 0)
 		rc = take_skills(m, s);
@@ -578,25 +622,6 @@ static int mismatched(const struct mcp_source *m, const uint8_t sha256[32])
 {
 	return m->root.state ?
 	       path_exists(sfs_mcp_mismatch_path(m->root.state, sha256)) : 0;
-}
-
-/* Whether the cache holds the verified bytes with this digest. */
-static int in_cache(const struct mcp_source *m, const uint8_t sha256[32])
-{
-	return path_exists(sfs_mcp_blob_path(m->own.cache_dir, sha256));
-}
-
-/* What the cache holds of the file with this digest, as its identity's
- * gen: 0 its verified bytes, 1 nothing yet, 2 a record that the server
- * sent other bytes; or -ENOMEM. */
-static int fetched_state(const struct mcp_source *m, const uint8_t sha256[32])
-{
-	int cached = in_cache(m, sha256);
-
-	if (cached != 0)
-		return cached < 0 ? cached : 0;
-	int bad = mismatched(m, sha256);
-	return bad < 0 ? bad : 1 + bad;
 }
 
 /* A file not fetched yet has another identity than the same file
@@ -892,6 +917,7 @@ static void built(const struct sfs_source *src, const struct sfs_catalog *cat,
 	/* the catalog holds its own references */
 	sfs_kept_units_free(m->kept);
 	m->kept = NULL;
+	close_build_dirs(m);
 	if (m->starting && m->missed && m->root.served.doc &&
 	    sfs_cache_key(m->own.cache_dir, key) == 0) {
 		units_for(m, cat->strict, cat->trust, cat->max_depth,
