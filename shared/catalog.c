@@ -307,10 +307,13 @@ static int check_frontmatter(struct reading *r)
 /* Parses and validates SKILL.md from the open descriptor.  A file that
  * fits the first read (nearly all do) is read once, for its frontmatter,
  * its body and its digest. */
+static int check_md_text(struct reading *r, int fd, char *text, size_t len,
+                         bool whole);
+
 static int check_skill_md(struct reading *r, int fd)
 {
 	const struct sfs_file *f = &r->tree.files[r->tree.skill_md];
-	char *text, *more = NULL;
+	char *text;
 	size_t len;
 
 	int rc = read_at(fd, 0, SKILL_MD_HEAD, S_ISREG(f->mode) ? f->size : -1,
@@ -325,6 +328,36 @@ static int check_skill_md(struct reading *r, int fd)
 		return rc == -ENOMEM ? rc :
 		       sfs_diag_add(&r->diags, SFS_ERROR, r->skill_md_path, 0, 0,
 		                    "", "cannot read: %s", sfs_strerror(-rc));
+	return check_md_text(r, fd, text, len, whole);
+}
+
+/* The bytes the listing hashed SKILL.md from (sfs_tree.bytes: a git
+ * root's blob, inflated once for its digest), taken from the tree when
+ * they are the whole file as check_skill_md reads it; NULL when there
+ * are none, and SKILL.md is then opened through the source. */
+static char *take_held_md(struct reading *r, size_t *len)
+{
+	const struct sfs_file *f = &r->tree.files[r->tree.skill_md];
+	unsigned char **held = r->tree.bytes ?
+	                       &r->tree.bytes[r->tree.skill_md] : NULL;
+
+	if (!held || !*held || !f->hashed || f->size < 0 ||
+	    (size_t)f->size >= SKILL_MD_HEAD)
+		return NULL;
+	char *text = (char *)*held;
+	*held = NULL;
+	*len = (size_t)f->size;
+	return text;
+}
+
+/* SKILL.md's text (malloc'd; whole: all of the file, else its first
+ * SKILL_MD_HEAD bytes, the body then read from fd) parsed and checked. */
+static int check_md_text(struct reading *r, int fd, char *text, size_t len,
+                         bool whole)
+{
+	char *more = NULL;
+	int rc;
+
 	if (whole) {
 		/* the security pass reads these bytes, not the file again */
 		r->md_text = text;
@@ -412,6 +445,13 @@ static int check_folder(struct worker *w, struct reading *r)
 		                    "", "cannot be read; the skill cannot be "
 		                    "served");
 
+	size_t held_len;
+	char *held = take_held_md(r, &held_len);
+	if (held) {
+		w->parsed++;
+		r->md_hashed = true;   /* the bytes hashed, as offered */
+		return check_md_text(r, -1, held, held_len, true);
+	}
 	int fd = r->source->ops->open_skill_md(r->source, r->skill_md_path,
 	                                       &r->tree.files[r->tree.skill_md],
 	                                       &r->md_stat);

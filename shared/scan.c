@@ -706,16 +706,7 @@ struct tree_walk {
 	unsigned depth;            /* folder levels below the skill folder */
 	struct multi *multi;       /* entries whose file has several names */
 	size_t nmulti, capmulti;
-	struct kept_bytes *kept;   /* bytes read to hash entries (malloc) */
-	size_t nkept, capkept;
-	size_t kept_total;         /* their sum, within keep_skill_max */
-};
-
-/* The bytes hashed for the entry named path (an arena string). */
-struct kept_bytes {
-	const char *path;
-	unsigned char *bytes;
-	size_t len;
+	struct sfs_tree_keep kept; /* bytes read to hash entries */
 };
 
 /* An entry whose content is a file with more than one hard link. */
@@ -766,16 +757,6 @@ static int hide_errno(struct tree_walk *t, bool is_skill_md, const char *rel,
 	return hide(t, is_skill_md, rel, why);
 }
 
-/* How many bytes the next file may keep (see sfs_scan.keep_file_max). */
-static size_t keep_room(const struct tree_walk *t)
-{
-	size_t room = t->s->keep_skill_max - t->kept_total;
-
-	if (t->kept_total >= t->s->keep_skill_max)
-		return 0;
-	return room < t->s->keep_file_max ? room : t->s->keep_file_max;
-}
-
 /* Hashes `name` into e->sha256 and e->size (what was hashed, even when
  * the file changed since it was examined), keeping its bytes for
  * e->path when they fit.  Returns 0 or -errno. */
@@ -784,53 +765,15 @@ static int hash_entry(struct tree_walk *t, int dfd, const char *name,
 {
 	unsigned char *bytes;
 	off_t len;
-	int rc = sfs_sha256_keep_at(dfd, name, keep_room(t), e->sha256, &len,
-	                            st, &bytes);
+	int rc = sfs_sha256_keep_at(dfd, name, sfs_tree_keep_room(&t->kept),
+	                            e->sha256, &len, st, &bytes);
 	if (rc < 0)
 		return rc;
 	e->size = len;
-	if (bytes && sfs_grow(&t->kept, &t->capkept, t->nkept + 1,
-	                      sizeof(*t->kept)) < 0) {
-		free(bytes);   /* not kept: read again when needed */
-		bytes = NULL;
-	}
-	if (bytes) {
-		t->kept[t->nkept++] = (struct kept_bytes){
-			.path = e->path, .bytes = bytes, .len = (size_t)len };
-		t->kept_total += (size_t)len;
-	}
+	if (bytes)
+		sfs_tree_keep_add(&t->kept, e->path, bytes, (size_t)len);
 	t->s->hashed++;
 	return 0;
-}
-
-/* Hands the kept bytes to the finished listing's entries; those of an
- * entry it left out are freed. */
-static int take_kept(struct tree_walk *t, struct sfs_tree *out)
-{
-	if (t->nkept == 0)
-		return 0;
-	out->bytes = calloc(out->nfiles ? out->nfiles : 1,
-	                    sizeof(*out->bytes));
-	for (size_t i = 0; i < t->nkept; i++) {
-		const struct sfs_file *e = out->bytes ?
-			sfs_file_find(out->files, out->nfiles, t->kept[i].path) :
-			NULL;
-		if (e && e->size >= 0 && (size_t)e->size == t->kept[i].len &&
-		    !out->bytes[e - out->files])
-			out->bytes[e - out->files] = t->kept[i].bytes;
-		else
-			free(t->kept[i].bytes);
-	}
-	t->nkept = 0;
-	return out->bytes ? 0 : -ENOMEM;
-}
-
-void sfs_tree_drop_bytes(struct sfs_tree *t)
-{
-	for (size_t i = 0; t->bytes && i < t->nfiles; i++)
-		free(t->bytes[i]);
-	free(t->bytes);
-	t->bytes = NULL;
 }
 
 /* Fills the digest of e (path and identity set) from the previous
@@ -1271,7 +1214,7 @@ int sfs_scan_tree(struct sfs_scan *s, struct sfs_found *f,
                   struct sfs_tree *out)
 {
 	struct tree_walk t = { .s = s, .f = f, .arena = arena,
-	                       .diags = diags };
+	                       .diags = diags, .kept = { .s = s } };
 	struct names nm = { 0 };
 	bool cut;
 
@@ -1315,10 +1258,8 @@ int sfs_scan_tree(struct sfs_scan *s, struct sfs_found *f,
 		rc = sfs_scan_finish_listing(s, f->dir, t.v, t.n, t.capped,
 		                             arena, diags, out);
 	if (rc == 0)
-		rc = take_kept(&t, out);
-	for (size_t i = 0; i < t.nkept; i++)
-		free(t.kept[i].bytes);
-	free(t.kept);
+		rc = sfs_tree_keep_hand(&t.kept, out);
+	sfs_tree_keep_free(&t.kept);
 	free(t.multi);
 	free(t.v);
 	free(t.dirs.v);

@@ -225,6 +225,32 @@ struct sfs_tree {
 /* Frees what t->bytes holds; t stays a listing without bytes. */
 void sfs_tree_drop_bytes(struct sfs_tree *t);
 
+/* The bytes a listing keeps while it hashes a skill's files
+ * (tree_bytes.c), within s's keep_file_max and keep_skill_max; zeroed
+ * but for s, handed to the finished tree by sfs_tree_keep_hand. */
+struct sfs_tree_keep {
+	const struct sfs_scan *s;
+	struct sfs_tree_kept {
+		const char *path;          /* the entry's (arena) */
+		unsigned char *bytes;      /* malloc, NUL-ended after len */
+		size_t len;
+	} *v;
+	size_t n, cap;
+	size_t total;                      /* the sum of the lens */
+};
+
+/* How many bytes the next file may keep. */
+size_t sfs_tree_keep_room(const struct sfs_tree_keep *k);
+/* Keeps bytes (owned from here on; freed when they cannot be kept) as
+ * the content hashed for the entry path. */
+void sfs_tree_keep_add(struct sfs_tree_keep *k, const char *path,
+                       unsigned char *bytes, size_t len);
+/* Hands the kept bytes to out's entries (out->bytes); those of an entry
+ * the listing left out, or of another size, are freed.  0 or -ENOMEM. */
+int sfs_tree_keep_hand(struct sfs_tree_keep *k, struct sfs_tree *out);
+/* Frees what was not handed. */
+void sfs_tree_keep_free(struct sfs_tree_keep *k);
+
 /*
  * Lists the files, folders and in-skill symlinks of the skill in `f`,
  * with their identities (ctime included) and digests (see

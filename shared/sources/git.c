@@ -746,6 +746,7 @@ struct lister {
 	struct sfs_file *v;         /* owned (malloc) until copied */
 	size_t n, cap;
 	bool capped;
+	struct sfs_tree_keep kept;  /* the blobs inflated to hash them */
 };
 
 /* A hidden entry: a warning, or an error when it is SKILL.md itself. */
@@ -871,13 +872,39 @@ static int digest_streamed(struct lister *l, struct sfs_file *e,
 }
 
 /*
+ * Keeps the n checked bytes of the blob `id` that e was hashed from: for
+ * the build (sfs_tree.bytes: the catalog parses SKILL.md from them, the
+ * security pass scans every file from them; each inflated once, not
+ * three times), and SKILL.md's in the cache folder (git_blobs.c) for a
+ * start that cannot take the kept units.
+ */
+static void keep_bytes(struct lister *l, const struct sfs_file *e,
+                       const git_oid *id, const void *p, size_t n,
+                       bool is_skill_md)
+{
+	if (is_skill_md && l->g->own.cache_dir)
+		/* a failure costs an inflate at such a start, nothing else */
+		(void)sfs_git_blob_store(l->g->own.cache_dir, id->id, p, n);
+	if (n > sfs_tree_keep_room(&l->kept))
+		return;
+	unsigned char *copy = malloc(n + 1);
+	if (!copy)
+		return;   /* read again when needed */
+	memcpy(copy, p, n);
+	copy[n] = '\0';
+	sfs_tree_keep_add(&l->kept, e->path, copy, n);
+}
+
+/*
  * Size and digest of the blob `id` for the entry e (path set): the
  * previous build's when it listed this very blob at this path, else by
- * reading it.  Returns 0, 1 when the blob is a Git LFS pointer, -ENOMEM,
- * -EIO when it cannot be read, or -EBADMSG when its bytes are not the
- * blob (an object rewritten in place).
+ * reading it (its bytes then kept, keep_bytes).  Returns 0, 1 when the
+ * blob is a Git LFS pointer, -ENOMEM, -EIO when it cannot be read, or
+ * -EBADMSG when its bytes are not the blob (an object rewritten in
+ * place).
  */
-static int digest_blob(struct lister *l, struct sfs_file *e, const git_oid *id)
+static int digest_blob(struct lister *l, struct sfs_file *e, const git_oid *id,
+                       bool is_skill_md)
 {
 	const struct sfs_file *h = sfs_file_find(l->s->hint, l->s->nhint,
 	                                         e->path);
@@ -918,6 +945,7 @@ static int digest_blob(struct lister *l, struct sfs_file *e, const git_oid *id)
 	if (rc == 0) {
 		sfs_sha256(p, n, e->sha256);
 		learnt(l, e, id, (off_t)n);
+		keep_bytes(l, e, id, p, n, is_skill_md);
 	}
 	git_blob_free(b);
 	return rc;
@@ -941,7 +969,7 @@ static int add_blob(struct lister *l, struct sfs_file *model,
 
 	e.mode = S_IFREG | (exec ? 0755 : 0644);
 	stamp(&e, git_tree_entry_id(te), l->g);
-	int rc = digest_blob(l, &e, git_tree_entry_id(te));
+	int rc = digest_blob(l, &e, git_tree_entry_id(te), is_skill_md);
 	if (rc == 1)
 		return hide(l, is_skill_md, model->source, "a Git LFS pointer "
 		            "(its content is not in the repository)");
@@ -1124,7 +1152,7 @@ static int add_link(struct lister *l, struct sfs_file *model,
 	           mode == GIT_FILEMODE_BLOB_EXECUTABLE) {
 		/* a file link: its target's content, identity and digest */
 		stamp(&e, git_tree_entry_id(to), l->g);
-		rc = digest_blob(l, &e, git_tree_entry_id(to));
+		rc = digest_blob(l, &e, git_tree_entry_id(to), is_skill_md);
 		if (rc == 0)
 			rc = push(l, &e);
 		else if (rc > 0 || rc == -EIO || rc == -EBADMSG)
@@ -1256,7 +1284,7 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 {
 	struct git_source *g = src->state;
 	struct lister l = { .g = g, .s = s, .f = f, .arena = arena,
-	                    .diags = diags };
+	                    .diags = diags, .kept = { .s = s } };
 	git_tree *tree = NULL;
 	git_oid id;
 
@@ -1283,6 +1311,9 @@ static int list(const struct sfs_source *src, struct sfs_scan *s,
 	if (rc == 0)
 		rc = sfs_scan_finish_listing(s, f->dir, l.v, l.n, l.capped,
 		                             l.arena, diags, out);
+	if (rc == 0)
+		rc = sfs_tree_keep_hand(&l.kept, out);
+	sfs_tree_keep_free(&l.kept);
 	free(l.v);
 	return rc;
 }

@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "grow.h"
+#include "kept_units.h"
 #include "mcp_client/client.h"
 #include "snapshot.h"
 #include "source.h"
@@ -78,6 +79,14 @@ struct mcp_source {
 	struct sfs_mcp_client *client;
 	void (*found)(void *);  /* sfs_config.found */
 	void *found_arg;
+	/* The units a former mount kept (kept_units.c), read by a build
+	 * with no previous catalog (a start), until built() */
+	struct sfs_kept_units *kept;
+	bool starting;              /* this build is such a one */
+	bool missed;                /* a skill was read: keep them again */
+	/* From discover to built(): the cache's folder of verified files
+	 * and the server's, as they were at discover, or -1 (absent) */
+	int blobs_fd, state_fd;
 };
 
 static void free_strv(char **v)
@@ -108,6 +117,15 @@ static bool dup_strv(const char *const *v, char ***out)
 	return c != NULL;
 }
 
+static void close_build_dirs(struct mcp_source *m)
+{
+	if (m->blobs_fd >= 0)
+		close(m->blobs_fd);
+	if (m->state_fd >= 0)
+		close(m->state_fd);
+	m->blobs_fd = m->state_fd = -1;
+}
+
 /* All of m, also an m open_state() gave up on half made (its pointers
  * NULL then). */
 static void free_state(void *state)
@@ -120,6 +138,8 @@ static void free_state(void *state)
 	}
 	free(m->skills);
 	free(m->bad);
+	sfs_kept_units_free(m->kept);
+	close_build_dirs(m);
 	sfs_verified_free(&m->verified);
 	sfs_mcp_client_close(m->client);
 	pthread_mutex_destroy(&m->client_lock);
@@ -142,6 +162,7 @@ static void *open_state(const struct sfs_source_args *a)
 
 	if (!m)
 		return NULL;
+	m->blobs_fd = m->state_fd = -1;
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_mutex_init(&m->client_lock, NULL);
 	sfs_verified_init(&m->verified);
@@ -400,6 +421,67 @@ static int take_skills(struct mcp_source *m, struct sfs_scan *s)
 	return rc;
 }
 
+/* The folders fetched_state looks in during a build, opened once at
+ * discover: a build asked for two paths of 8 or more components per
+ * listed file, a tenth of an MCP root's first mount at 1,000 skills. */
+static void open_build_dirs(struct mcp_source *m)
+{
+	char *blobs;
+
+	close_build_dirs(m);
+	if (asprintf(&blobs, "%s/mcp/blobs", m->own.cache_dir) >= 0) {
+		m->blobs_fd = open(blobs, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		free(blobs);
+	}
+	m->state_fd = open(m->root.state, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* What the cache held at discover (open_build_dirs) of the file with this
+ * digest, as its identity's gen: 0 its verified bytes, 1 nothing yet, 2
+ * a record that the server sent other bytes (source_mcp_fetch.c).  A
+ * file fetched since asks for the next build. */
+static int fetched_state(const struct mcp_source *m, const uint8_t sha256[32])
+{
+	char hex[HEX_LEN + 1], name[HEX_LEN + 32];
+
+	sfs_hex_encode(sha256, 32, hex);
+	if (m->blobs_fd >= 0 && faccessat(m->blobs_fd, hex, F_OK, 0) == 0)
+		return 0;
+	snprintf(name, sizeof(name), SFS_MCP_MISMATCH_PREFIX "%s.json", hex);
+	return m->state_fd >= 0 && faccessat(m->state_fd, name, F_OK, 0) == 0 ?
+	       2 : 1;
+}
+
+/*
+ * The unit a former mount kept of the skill k (kept_units.c), when it
+ * was made from this very entry of the listing (its digest, the folder's
+ * version, names every file's path, size and digest, and the listed
+ * frontmatter) and the cache holds what it held of each file then
+ * (fetched_state: SKILL.md validated from its file or from the listed
+ * frontmatter; under a trust policy, which files were judged); else
+ * NULL.  Such a skill is neither listed nor its SKILL.md read, verified,
+ * parsed or scanned again.  The start keeps the units again when it
+ * reads a skill whose SKILL.md is in the cache: one validated from the
+ * listed frontmatter costs little more than its kept unit, and a first
+ * mount (an empty cache) writes none (2.1 MB at 1,000 skills).
+ */
+static struct sfs_unit *kept_unit(struct mcp_source *m, const struct mcp_skill *k)
+{
+	struct sfs_unit *u = sfs_kept_units_find(m->kept, k->dir, k->id);
+	struct sfs_mcp_file md;
+
+	for (size_t i = 0; u && i < u->skill.nfiles; i++) {
+		const struct sfs_file *e = &u->skill.files[i];
+		if (S_ISREG(e->mode) &&
+		    fetched_state(m, e->sha256) != (int)e->version.gen)
+			u = NULL;
+	}
+	if (!u && sfs_mcp_skill_md_of(k->entry, &md) == 0 &&
+	    fetched_state(m, md.sha256) == 0)
+		m->missed = true;
+	return u;
+}
+
 static int add_found(struct mcp_source *m, struct sfs_scan *s, unsigned idx)
 {
 	struct sfs_arena *a = s->paths ? s->paths : s->arena;
@@ -411,12 +493,50 @@ static int add_found(struct mcp_source *m, struct sfs_scan *s, unsigned idx)
 			return -ENOMEM;
 		s->found[s->nfound++] = (struct sfs_found){
 			.dir = dir, .skill_md = "SKILL.md", .root = idx,
+			.same = m->starting ? kept_unit(m, &m->skills[i]) : NULL,
 		};
 	}
 	if (m->n == 0)
 		return sfs_diag_add_root(s->global, SFS_WARNING, m->own.url, "no "
 		                         "skill found: %s lists none", m->server);
 	return 0;
+}
+
+static void units_for(const struct mcp_source *m, bool strict,
+                      unsigned trust, unsigned max_depth, size_t max_files,
+                      unsigned idx, struct sfs_kept_for *f)
+{
+	/* every entry's time and owner are the listing file's */
+	*f = (struct sfs_kept_for){
+		.place = "mcp-units", .strict = strict, .trust = trust,
+		.max_depth = max_depth, .max_files = max_files,
+		.time = m->root.served.time, .uid = m->root.served.uid,
+		.gid = m->root.served.gid, .root = idx,
+	};
+}
+
+/* What a former mount kept of the root's units, for a build that has no
+ * previous catalog to take them from (a start).  A file that is not
+ * what this program wrote under its key is a warning and ignored. */
+static int take_kept(struct mcp_source *m, struct sfs_scan *s, unsigned idx)
+{
+	struct sfs_kept_for f;
+	uint8_t key[SFS_CACHE_KEY_LEN];
+
+	m->starting = true;
+	if (sfs_cache_key(m->own.cache_dir, key) < 0)
+		return 0;   /* nothing can be kept */
+	units_for(m, s->strict, s->trust, s->max_depth, s->max_files, idx, &f);
+	int rc = sfs_kept_units_load(m->own.cache_dir, m->own.url, key, &f,
+	                             &m->kept);
+	if (rc == -EBADMSG)
+		return sfs_diag_add(s->global, SFS_WARNING, m->own.url, 0, 0, "",
+		                    "the skills kept in the cache folder "
+		                    "(%s/mcp-units) are not used: not written "
+		                    "by this program under its key (corrupt or "
+		                    "forged); every skill is read again",
+		                    m->own.cache_dir);
+	return rc == -ENOMEM ? rc : 0;
 }
 
 static int discover(const struct sfs_source *src, struct sfs_scan *s,
@@ -429,7 +549,10 @@ static int discover(const struct sfs_source *src, struct sfs_scan *s,
 	m->server = m->argv ? m->argv[0] : m->root.location;
 	if (rc <= 0)
 		return rc;
-	rc = take_skills(m, s);
+	open_build_dirs(m);
+	rc = s->reuse ? 0 : take_kept(m, s, idx);
+	if (rc == 0)
+		rc = take_skills(m, s);
 	if (rc == 0)
 		rc = add_found(m, s, idx);
 	if (rc == 0)
@@ -506,12 +629,6 @@ static int mismatched(const struct mcp_source *m, const uint8_t sha256[32])
 	       path_exists(sfs_mcp_mismatch_path(m->root.state, sha256)) : 0;
 }
 
-/* Whether the cache holds the verified bytes with this digest. */
-static int in_cache(const struct mcp_source *m, const uint8_t sha256[32])
-{
-	return path_exists(sfs_mcp_blob_path(m->own.cache_dir, sha256));
-}
-
 /* A file not fetched yet has another identity than the same file
  * fetched, or found not to match the listing: the build after the fetch
  * validates a SKILL.md (or withdraws the skill), where the one before
@@ -519,14 +636,11 @@ static int in_cache(const struct mcp_source *m, const uint8_t sha256[32])
  * judges a file the one before could not (security/unfetched). */
 static int mark_unfetched(const struct mcp_source *m, struct sfs_file *e)
 {
-	int cached = in_cache(m, e->sha256);
+	int state = fetched_state(m, e->sha256);
 
-	if (cached != 0)
-		return cached < 0 ? cached : 0;
-	int bad = mismatched(m, e->sha256);
-	if (bad < 0)
-		return bad;
-	e->version.gen = 1 + (uint32_t)bad;
+	if (state < 0)
+		return state;
+	e->version.gen = (uint32_t)state;
 	return 0;
 }
 
@@ -792,6 +906,35 @@ static int open_at_hand(const struct sfs_source *src,
 	return fd == -EEXIST ? -EIO : fd;
 }
 
+/* After a start that read a skill no former mount kept: the root's units
+ * kept for the next start, in place of the former ones (as a git root's,
+ * git.c: not after a rebuild, whose new generation would wait for the
+ * file). */
+static void built(const struct sfs_source *src, const struct sfs_catalog *cat,
+                  unsigned idx)
+{
+	struct mcp_source *m = src->state;
+	struct sfs_kept_for f;
+	uint8_t key[SFS_CACHE_KEY_LEN];
+
+	if (!m)
+		return;
+	/* the catalog holds its own references */
+	sfs_kept_units_free(m->kept);
+	m->kept = NULL;
+	close_build_dirs(m);
+	if (m->starting && m->missed && m->root.served.doc &&
+	    sfs_cache_key(m->own.cache_dir, key) == 0) {
+		units_for(m, cat->strict, cat->trust, cat->max_depth,
+		          cat->max_files, idx, &f);
+		/* a cache that cannot be written: the next start reads every
+		 * skill, as this one did */
+		(void)sfs_kept_units_save(m->own.cache_dir, m->own.url, key,
+		                          &f, cat->units, cat->nunits);
+	}
+	m->starting = m->missed = false;
+}
+
 /* The server's folder of listings (its verified files are shared). */
 static char *cache_path(const struct sfs_source_url *u, const char *cache_dir)
 {
@@ -801,6 +944,9 @@ static char *cache_path(const struct sfs_source_url *u, const char *cache_dir)
 static const struct sfs_cache_place cache_places[] = {
 	{ "mcp", SFS_CACHE_LISTINGS },
 	{ "mcp/blobs", SFS_CACHE_BLOBS },
+	/* an MCP root's skills as its last start built them: read at a
+	 * start only, made again by the next one */
+	{ "mcp-units", SFS_CACHE_FILES },
 	{ NULL, 0 },
 };
 
@@ -819,5 +965,6 @@ const struct sfs_source_ops sfs_source_mcp = {
 	.open_at_hand = open_at_hand,
 	.version = version,
 	.version_key = "listing",
+	.built = built,
 	.release = free_state,
 };

@@ -285,6 +285,83 @@ class McpSources(MountTestCase):
         self.assertEqual(d["severity"], "warning")
         self.assertIn("references/missing.md", d["message"])
 
+    def kept_units(self):
+        """The one file of mcp-units (the skills a start kept for the next
+        one)."""
+        folder = os.path.join(self.cache, "mcp-units")
+        names = os.listdir(folder) if os.path.isdir(folder) else []
+        self.assertEqual(len(names), 1, "mcp-units holds %r" % names)
+        return os.path.join(folder, names[0])
+
+    def test_a_start_takes_the_kept_skills_unless_the_cache_changed(self):
+        # A start that read a SKILL.md from the cache keeps the skills it
+        # built (CACHE/mcp-units), and the next start takes each whole,
+        # SKILL.md neither read nor validated again, while its listing
+        # entry and what the cache holds of its files are the same; a
+        # SKILL.md fetched since is validated from the file at the next
+        # start (here: a link to a missing file), not taken as validated
+        # from the listed frontmatter.  A start that read nothing from the
+        # cache (a first mount) keeps nothing.
+        for skill, text in (("pdf-forms", "Fill in PDF forms."),
+                            ("csv-report", "Summarize a CSV file.")):
+            write(os.path.join(self.served, skill, "SKILL.md"),
+                  "---\nname: %s\ndescription: %s\n---\n# Body\n\n"
+                  "See [the notes](references/missing.md).\n" % (skill, text))
+        srv = self.serve()
+        def findings(m, skill):
+            return [d["message"] for s in m.json("status.json")["skills"]
+                    if s["id"] == skill for d in s["diagnostics"]]
+        units = os.path.join(self.cache, "mcp-units")
+        self.mount_server(srv).cleanup()   # the listing in the cache
+        m = self.mount_server(srv)
+        self.assertEqual(findings(m, "pdf-forms"), [])
+        m.read("skills", "pdf-forms", "SKILL.md")   # fetched, kept
+        m.cleanup()
+        self.assertFalse(os.path.exists(units) and os.listdir(units), "kept at a first mount")
+        m = self.mount_server(srv)
+        [d] = findings(m, "pdf-forms")
+        self.assertIn("references/missing.md", d)
+        self.assertEqual(findings(m, "csv-report"), [])
+        index = m.read("index.json")
+        m.cleanup()
+        kept = self.kept_units()
+        with open(kept, "rb") as f:
+            self.assertIn(b"references/missing.md", f.read())
+        m = self.mount_server(srv)
+        self.assertEqual(m.read("index.json"), index)
+        self.assertEqual(len(findings(m, "pdf-forms")), 1)
+        self.assertEqual(findings(m, "csv-report"), [])
+        self.assertFalse(any("mcp-units" in d["message"] for d in diagnostics(m)),
+                         diagnostics(m))
+        m.read("skills", "csv-report", "SKILL.md")   # fetched since it was kept
+        m.cleanup()
+        m = self.mount_server(srv)
+        [d] = findings(m, "csv-report")
+        self.assertIn("references/missing.md", d)
+        m.cleanup()
+
+    def test_forged_kept_skills_are_not_served_and_said(self):
+        srv = self.serve()
+        self.mount_server(srv).cleanup()   # the listing in the cache
+        m = self.mount_server(srv)
+        m.read("skills", "pdf-forms", "SKILL.md")
+        m.cleanup()
+        self.mount_server(srv).cleanup()   # the skills kept
+        kept = self.kept_units()
+        with open(kept, "rb") as f:
+            real = f.read()
+        forged = real.replace(b"Fill in PDF forms.", b"Fill in PDF FORMS.")
+        self.assertNotEqual(forged, real)
+        for data in (forged, real[:len(real) // 2]):
+            with open(kept, "wb") as f:
+                f.write(data)
+            m = self.mount_server(srv)
+            self.assertEqual(m.json("catalog", "pdf-forms.json")["description"],
+                             "Fill in PDF forms.")
+            self.assertTrue(any("mcp-units) are not used" in d["message"]
+                                for d in diagnostics(m)), diagnostics(m))
+            m.cleanup()
+
     def test_check_of_a_server_validates_every_skill_md(self):
         # skillsfs check --source fetches every SKILL.md with the listing:
         # validating is what it is for (a mount fetches none ahead of need)
