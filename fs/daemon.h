@@ -53,6 +53,10 @@ struct daemon {
 	                              * options of opt, and the stop above;
 	                              * for every sfs_config of the mount */
 	struct fetcher *fetcher;     /* NULL without git roots */
+	atomic_llong fetch_every_ms; /* status.json's word on the fetcher's
+	                              * turns, set by it (fetcher.c) and read
+	                              * by every build: -1 without a fetcher,
+	                              * 0 only on SIGHUP, else how often */
 	pthread_mutex_t notes_lock;  /* guards root_notes */
 	char **root_notes;           /* per root, why its last update failed
 	                              * (fetcher.c), or NULL; for each build's

@@ -94,9 +94,6 @@ struct fetcher {
 	struct sfs_cache_lease lease; /* on what the roots keep in the
 	                                cache folder (cache_bound.c) */
 	unsigned long updates;       /* updates done, to collect after */
-	atomic_llong every_ms;       /* sleep_ms() as last set, 0 for -1:
-	                                what status.json says (builds read
-	                                it on the refresh thread) */
 };
 
 static long long sleep_ms(const struct daemon *d, unsigned interval_s);
@@ -363,13 +360,8 @@ static long long sleep_ms(const struct daemon *d, unsigned interval_s)
 		if (ttl && ttl < ms)
 			ms = ttl < 1000 ? 1000 : ttl;
 	}
-	atomic_store(&f->every_ms, ms < 0 ? 0 : ms);
+	atomic_store(&d->fetch_every_ms, ms < 0 ? 0 : ms);
 	return ms;
-}
-
-long long fetcher_every_ms(const struct daemon *d)
-{
-	return d->fetcher ? atomic_load(&d->fetcher->every_ms) : -1;
 }
 
 static void *run(void *arg)

@@ -33,10 +33,6 @@ void fetcher_first(struct daemon *d);
 /* For sfs_source_options.stop: whether the start has waited for the
  * servers as long as it may (fetcher_first). */
 bool fetcher_start_waited(const struct daemon *d);
-/* How long after a fetch of every root the next comes, as the last
- * fetch set it (status.json): ms, 0 when only on SIGHUP and news, -1
- * when no root has versions. */
-long long fetcher_every_ms(const struct daemon *d);
 /* Whether root i's last update said it must not be served at all (a
  * pinned commit that no allowed signer signed): at start, the mount is
  * refused. */

@@ -21,7 +21,6 @@
 #include "backing.h"
 #include "daemon.h"
 #include "diff.h"
-#include "fetcher.h"
 #include "search.h"
 
 struct gen *daemon_get_current(struct daemon *d)
@@ -133,7 +132,7 @@ static struct gen_params next_params(struct daemon *d)
 		.root_sources = d->opt->roots.sources,
 		.cache_dir = d->opt->cache_dir,
 		.cache_max = d->opt->cache_max,
-		.fetch_every_ms = fetcher_every_ms(d),
+		.fetch_every_ms = atomic_load(&d->fetch_every_ms),
 		.uid = getuid(),
 		.gid = getgid(),
 		.next_ino = &d->next_ino,

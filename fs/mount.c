@@ -402,6 +402,7 @@ static int daemon_init(struct daemon *d, const struct mount_options *o,
 	d->retainer.budget = (size_t)o->retain_mib << 20;
 	d->timeout = CACHE_TIMEOUT;
 	d->next_ino = TREE_ROOT_INO + 1;
+	atomic_init(&d->fetch_every_ms, -1);
 	if (root_options_init(d, o) < 0)
 		return -ENOMEM;
 	if (pthread_mutex_init(&d->cur_lock, NULL) != 0)
