@@ -131,6 +131,36 @@ static bool still_named(int dfd, const char *name, int fd)
 	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
+/* How old an unlocked temporary of a lease must be before it is taken
+ * for a dead writer's: its writer locks it right after making it
+ * (cache_lease.c's make_lease), so one this old and unlocked was left by
+ * a process killed midway. */
+#define TEMPORARY_AGE 60
+
+/* A lease's temporary (".NAME.new") that its writer, killed before the
+ * rename, left behind goes.  Under the exclusive flock of leases/ no
+ * lease is being taken; a refresh may still be writing one, which it
+ * holds locked: kept.  A writer stalled for a minute between making the
+ * file and locking it would only find its refresh fail (its rename or
+ * its lock), its old lease still held. */
+static void drop_temporary(struct survey *s, int dfd, const char *name)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+	                           O_CLOEXEC);
+	struct stat st;
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_mtime + TEMPORARY_AGE < time(NULL) &&
+	    flock(fd, LOCK_EX | LOCK_NB) == 0 && still_named(dfd, name, fd)) {
+		s->out->stale_leases++;
+		if (!s->a->dry_run)
+			unlinkat(dfd, name, 0);
+	}
+	close(fd);
+}
+
 /* A live lease's names join s->needed; a dead mount's lease goes.
  *
  * A holder never writes its lease in place: it locks a new file, renames
@@ -147,6 +177,11 @@ static void read_lease(void *arg, int dfd, const char *name,
 	char *text = NULL;
 
 	(void)prefix;
+	if (S_ISREG(st->st_mode) && name[0] == '.' &&
+	    has_suffix(name, SFS_CACHE_LEASE_SUFFIX ".new")) {
+		drop_temporary(s, dfd, name);
+		return;
+	}
 	if (!S_ISREG(st->st_mode) || !has_suffix(name, SFS_CACHE_LEASE_SUFFIX))
 		return;
 	for (int tries = 0; tries < 8; tries++) {

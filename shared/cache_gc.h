@@ -30,7 +30,8 @@
  * check, export), says what it needs with a lease (cache_lease.c): a
  * file of leases/ naming its entries, on which it holds an flock for as
  * long as it runs; a lease nobody holds is a dead process's and is
- * removed.  A lease is put in place under a shared flock of the folder
+ * removed, and so is a lease's temporary (.NAME.new) nobody holds that
+ * is over a minute old: a writer killed before its rename left it.  A lease is put in place under a shared flock of the folder
  * leases/ itself, which a collection holds exclusively from reading the
  * leases until what it removes is moved out of its place.  Two
  * collections never run at once: each holds the flock of gc.lock.
@@ -90,8 +91,10 @@ struct sfs_cache_gc {
 	long long before;           /* bytes of every entry */
 	long long after;            /* of those that stay */
 	size_t leases;              /* live leases read */
-	size_t stale_leases;        /* dead mounts' leases (removed unless
-	                               a dry run) */
+	size_t stale_leases;        /* dead mounts' leases, and the
+	                               temporaries of leases their killed
+	                               writers left (removed unless a dry
+	                               run) */
 };
 
 /* What a collection is asked. */

@@ -408,6 +408,39 @@ class CacheGc(MountTestCase):
         out = self.gc("--max", "0")
         self.assertIn("removed", self.line(out, alpha))
 
+    def test_a_lease_temporary_a_killed_writer_left_goes_and_a_writers_stays(self):
+        # a lease held midway through its refresh: its temporary is
+        # written and locked; made to look old, it stays all the same
+        self.fetch("alpha")
+        leases = os.path.join(self.cache, "leases")
+        held = Paused(self, "lease", self.cache, self.url("alpha"))
+        held.expect("leased")
+        held.go()
+        held.expect("refreshing")
+        [writing] = [n for n in os.listdir(leases) if n.endswith(".lease.new")]
+        os.utime(os.path.join(leases, writing), (OLD, OLD))
+        # temporaries of writers killed before their rename: one old,
+        # one just made (its writer may not have locked it yet)
+        dead, fresh = ".1-0badc0de.lease.new", ".2-0badc0de.lease.new"
+        for name in (dead, fresh):
+            with open(os.path.join(leases, name), "w") as f:
+                f.write("pid 1\n")
+        os.utime(os.path.join(leases, dead), (OLD, OLD))
+        out = self.gc("--max", "0", status=1)
+        self.assertIn("removed 1 lease of mounts that ended", out)
+        self.assertFalse(os.path.lexists(os.path.join(leases, dead)))
+        self.assertTrue(os.path.exists(os.path.join(leases, fresh)))
+        self.assertTrue(os.path.exists(os.path.join(leases, writing)))
+        held.go()
+        held.expect("refreshed")
+        held.go()
+        held.finish()
+        # the writer's went into place, the fresh one waits its minute
+        self.assertEqual(os.listdir(leases), [fresh])
+        out = self.gc("--max", "0")
+        self.assertNotIn("lease of mounts that ended", out)
+        self.assertEqual(os.listdir(leases), [fresh])
+
     def test_what_a_gc_ended_midway_left_goes_and_a_planted_trash_is_not_followed(self):
         # what a collection killed while deleting left in trash/
         self.fetch("beta")
