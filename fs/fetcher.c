@@ -96,7 +96,7 @@ struct fetcher {
 	unsigned long updates;       /* updates done, to collect after */
 };
 
-static long long sleep_ms(const struct daemon *d, unsigned interval_s);
+static long long sleep_ms(struct daemon *d, unsigned interval_s);
 
 static long long now_ms(void)
 {
@@ -348,7 +348,7 @@ static bool update_news(struct daemon *d, int *wait_ms)
  * fetch_interval, or a source's shorter lifetime (an MCP listing's
  * ttlMs, a well-known index's max-age or Expires; at least a second);
  * -1: until SIGHUP or news.  Kept for status.json. */
-static long long sleep_ms(const struct daemon *d, unsigned interval_s)
+static long long sleep_ms(struct daemon *d, unsigned interval_s)
 {
 	struct fetcher *f = d->fetcher;
 	long long ms = interval_s ? (long long)(interval_s > 86400 * 24 ?

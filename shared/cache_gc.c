@@ -19,6 +19,11 @@
  * a rename is atomic, and it fetches anew).  What takes long, listing
  * sizes and deleting a large clone, is done without that flock, so a
  * mount's start never waits for it.
+ *
+ * The same holds for a verified file a running mount's new listing
+ * names: a listing is stored under the shared flock too (mcp_fetch.c,
+ * wellknown.c), and the listings are read again under the exclusive one
+ * before a file is taken for unnamed.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -319,22 +324,43 @@ static bool is_place(const char *place, const char *name)
 	return false;
 }
 
+/* The digests server folder e's listings name, read (again) from the
+ * cache folder cfd, sorted. */
+static void read_named(int cfd, struct sfs_cache_entry *e)
+{
+	int fd = open_under(cfd, e->name);
+
+	free(e->digests);
+	e->digests = NULL;
+	e->ndigests = 0;
+	if (fd >= 0) {
+		sfs_mcp_listings_named(fd, &e->digests, &e->ndigests);
+		close(fd);
+	}
+	sfs_sort(e->digests, e->ndigests, sizeof(*e->digests), cmp_digest);
+}
+
 static void add_server(void *arg, int dfd, const char *name,
                        const struct stat *st, const char *prefix)
 {
 	struct survey *s = arg;
 	if (!S_ISDIR(st->st_mode) || is_place(s->place, name))
 		return;
-	if (!add_entry(s, dfd, name, prefix, SERVER,
-	               folder_used(dfd, name, st)))
-		return;
-	struct sfs_cache_entry *e = &s->out->v[s->out->n - 1];
-	int fd = openat(dfd, name, OPEN_DIR);
-	if (fd >= 0) {
-		sfs_mcp_listings_named(fd, &e->digests, &e->ndigests);
-		close(fd);
-	}
-	sfs_sort(e->digests, e->ndigests, sizeof(*e->digests), cmp_digest);
+	if (add_entry(s, dfd, name, prefix, SERVER,
+	              folder_used(dfd, name, st)))
+		read_named(s->cfd, &s->out->v[s->out->n - 1]);
+}
+
+/* What the server folders' listings name, read again under the flock of
+ * leases/: a running mount may have stored a listing since they were
+ * listed that names a verified file already here, which would otherwise
+ * look unnamed.  A listing is stored under a shared flock of leases/
+ * (mcp_fetch.c), so none is stored from here until the files are moved. */
+static void reread_named(struct survey *s)
+{
+	for (size_t i = 0; i < s->out->n; i++)
+		if (s->kinds[i] == SERVER)
+			read_named(s->cfd, &s->out->v[i]);
 }
 
 static void add_file(void *arg, int dfd, const char *name,
@@ -652,6 +678,7 @@ static int choose_and_move(struct survey *s)
 		return lfd == -ENOENT ? -EIO : lfd;
 	if (lfd >= 0)
 		for_each(lfd, read_lease, s, NULL);
+	reread_named(s);
 	mark_needs(s);
 	choose(s);
 	if (!s->a->dry_run)

@@ -167,6 +167,13 @@ struct sfs_cache_lease {
  */
 int sfs_cache_lease_take(const char *cache_dir, const char *const *roots,
                          size_t nroots, struct sfs_cache_lease *out);
+/* Holds the flock of cache_dir's leases/ shared (made when missing), as a
+ * lease is put in place: a writer of a listing holds it while it stores
+ * one, so that a collection, which holds it exclusively from reading the
+ * listings until it has moved the verified files none names, either
+ * reads that listing or has moved them before it is stored.  Returns the
+ * descriptor (closing it lets the flock go) or -errno. */
+int sfs_cache_leases_share(const char *cache_dir);
 /* Writes the running process's id into the lease again (after a fork
  * that daemonized): a new file, written and locked, renamed over the
  * old one, so a collection reads the lease whole at every moment.

@@ -139,17 +139,38 @@ static int make_lease(int dfd, const char *name,
 	return fd;
 }
 
-/* Under the shared flock of leases/ (dfd): the entries marked used and
- * the lease put in place.  Returns the lease's descriptor or -errno. */
-static int lease_locked(int dfd, const char *name,
-                        const struct sfs_cache_lease *l)
+static int share_flock(int dfd)
 {
 	int rc;
 
 	while ((rc = flock(dfd, LOCK_SH)) < 0 && errno == EINTR)
 		;
+	return rc < 0 ? -errno : 0;
+}
+
+int sfs_cache_leases_share(const char *cache_dir)
+{
+	char *dir;
+
+	if (asprintf(&dir, "%s/%s", cache_dir, SFS_CACHE_LEASES) < 0)
+		return -ENOMEM;
+	int dfd = sfs_trust_dir_open(dir, true, NULL, 0);
+	free(dir);
+	int rc = dfd < 0 ? dfd : share_flock(dfd);
+	if (rc < 0 && dfd >= 0)
+		close(dfd);
+	return rc < 0 ? rc : dfd;
+}
+
+/* Under the shared flock of leases/ (dfd): the entries marked used and
+ * the lease put in place.  Returns the lease's descriptor or -errno. */
+static int lease_locked(int dfd, const char *name,
+                        const struct sfs_cache_lease *l)
+{
+	int rc = share_flock(dfd);
+
 	if (rc < 0)
-		return -errno;
+		return rc;
 	touch_entries(l->cache_dir, l->entries);
 	int fd = make_lease(dfd, name, l);
 	flock(dfd, LOCK_UN);

@@ -52,6 +52,7 @@
 
 #include <nettle/base64.h>
 
+#include "cache_gc.h"
 #include "mcp_client/client.h"
 #include "snapshot.h"
 #include "source.h"
@@ -538,9 +539,17 @@ int sfs_source_mcp_update(const char *root,
 	if (rc == 0)
 		rc = fetch_ahead(c, cache_dir, state, skills, ahead, why,
 		                 wlen);
-	if (rc == 0)
+	if (rc == 0) {
+		/* under the shared flock of leases/: a collection reads
+		 * this listing or has moved away, before, what it names
+		 * (then fetched again when read); without it (a cache
+		 * folder it cannot be had in) stored all the same */
+		int held = sfs_cache_leases_share(cache_dir);
 		rc = store_listing(state, u.location, skills, version, vlen,
 		                   why, wlen);
+		if (held >= 0)
+			close(held);
+	}
 	/* a new listing: what only the ones before it named goes (a
 	 * failure to remove is no failure of the update) */
 	if (rc == 0 && strcmp(before, version) != 0)

@@ -41,6 +41,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cache_gc.h"
 #include "grow.h"
 #include "mcp_client/client.h"
 #include "snapshot.h"
@@ -389,7 +390,9 @@ static cJSON *problems_of(const struct sfs_wk_index *idx)
 }
 
 /* Writes the listing doc as state/listing-<hex>, hex its digest, and
- * names it current. */
+ * names it current, under the shared flock of leases/ (cache_gc.h's
+ * sfs_cache_leases_share: a collection reads it or has moved away before
+ * what it names; stored all the same when the flock cannot be had). */
 static int store_listing(struct update *up, cJSON *doc, char *version,
                          size_t vlen)
 {
@@ -397,6 +400,7 @@ static int store_listing(struct update *up, cJSON *doc, char *version,
 	char hex[HEX_LEN + 1];
 	uint8_t sum[32];
 	int rc = text ? 0 : -ENOMEM;
+	int held = sfs_cache_leases_share(up->cache_dir);
 
 	if (rc == 0) {
 		sfs_sha256(text, strlen(text), sum);
@@ -417,6 +421,8 @@ static int store_listing(struct update *up, cJSON *doc, char *version,
 		         "%s: %s", up->location, up->state, sfs_strerror(-rc));
 	if (rc == 0)
 		snprintf(version, vlen, "%s", hex);
+	if (held >= 0)
+		close(held);
 	free(path);
 	free(text);
 	return rc;

@@ -441,6 +441,56 @@ class CacheGc(MountTestCase):
         self.assertNotIn("lease of mounts that ended", out)
         self.assertEqual(os.listdir(leases), [fresh])
 
+    def test_a_listing_stored_while_gc_runs_keeps_the_file_it_names(self):
+        # a running mount's lease on an MCP server's folder, which holds a
+        # listing naming one verified file; another verified file, named
+        # by no listing, is in the cache too
+        root = "mcp+http://127.0.0.1:9/mcp"
+        self.fetch("alpha")
+        held = Paused(self, "lease", self.cache, root)
+        held.expect("leased")
+        leases = os.path.join(self.cache, "leases")
+        [lease] = os.listdir(leases)
+        with open(os.path.join(leases, lease)) as f:
+            entry = f.read().splitlines()[1]
+        server = os.path.join(self.cache, entry)
+        blobs = os.path.join(self.cache, "mcp", "blobs")
+        os.makedirs(server, mode=0o700)
+        os.makedirs(blobs, mode=0o700)
+        named, other = b"named by the first listing\n", b"already here\n"
+        for data in (named, other):
+            with open(os.path.join(blobs, sha(data)), "wb") as f:
+                f.write(data)
+
+        def store(data):
+            # a listing as the mount's update stores it (mcp_fetch.c):
+            # written aside, renamed into place, then named current
+            text = json.dumps({"url": root, "skills": [{"resources": [
+                {"sha256": "sha256:" + sha(data), "size": len(data)}]}]})
+            h = hashlib.sha256(text.encode()).hexdigest()
+            for name, body in (("listing-%s.json" % h, text), ("current", h)):
+                with open(os.path.join(server, ".new"), "w") as f:
+                    f.write(body)
+                os.rename(os.path.join(server, ".new"), os.path.join(server, name))
+        store(named)
+        # gc has listed the entries, the unnamed file with them; the
+        # mount stores a new listing that names that file meanwhile
+        gc = Paused(self, "gc", self.cache, "0")
+        gc.expect("listed")
+        store(other)
+        gc.go()
+        gc.expect("moved")
+        gc.go()
+        said = gc.finish()
+        self.assertIn("kept mcp/blobs/" + sha(other), said)
+        self.assertIn("kept " + entry, said)
+        self.assertTrue(os.path.exists(os.path.join(blobs, sha(other))))
+        for point in ("refreshing", "refreshed"):
+            held.go()
+            held.expect(point)
+        held.go()
+        held.finish()
+
     def test_what_a_gc_ended_midway_left_goes_and_a_planted_trash_is_not_followed(self):
         # what a collection killed while deleting left in trash/
         self.fetch("beta")
