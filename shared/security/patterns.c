@@ -70,7 +70,7 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                      "(base64|b64)" SP "+(-d|--decode|-D)[^|]*>[^;&|]*"
 	                      "(;|&&)" SP "*chmod" SP, true,
 	  { "base64", "b64", "base32", "openssl", "xxd" } },
-	[PAT_DECODE_CALL] = { "(exec|eval|compile|function|loads)" SP "*\\(" SP "*("
+	[PAT_DECODE_CALL] = { "(exec(sync)?|eval|compile|function|loads|system|popen)" SP "*\\(" SP "*("
 	                      "(base64|codecs|zlib|marshal|binascii)\\.|"
 	                      "__import__\\([\"'](base64|zlib|codecs|marshal)|"
 	                      "b64decode|atob" SP "*\\(|buffer\\.from\\([^)]*(base64|hex)|"
@@ -78,7 +78,7 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                      "frombase64string.*(iex|invoke-expression)|"
 	                      "eval" SP "+(mime::base64::)?decode_base64|"
 	                      "(iex|invoke-expression).*frombase64string", true,
-	  { "exec", "eval", "compile", "function", "loads",
+	  { "exec", "eval", "compile", "function", "loads", "system", "popen",
 	  "frombase64string" } },
 	[PAT_PS_ENCODED] = { "(powershell|pwsh)(\\.exe)?[^|]*" SP
 	                     "-(e|ec|enc|encodedcommand)" SP "+[A-Za-z0-9+/=]{16,}",
@@ -100,10 +100,16 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	[PAT_CRED_PATH2] = { "cookies\\.sqlite|\\.config/gh/hosts\\.yml|"
 	                     "exodus(\\.wallet|/)|electrum/wallets|"
 	                     "nkbihfbeogaeaoehlefnkodbefgpgknn|ethereum/keystore|"
-	                     "solana/id\\.json|export-secret-(sub)?keys", true,
+	                     "solana/id\\.json|export-secret-(sub)?keys|"
+	                     /* git's and gh's stored tokens, the clipboard, a
+	                      * fake password dialog (AMOS), every .env */
+	                     "git" SP "+credential" SP "+fill|gh" SP "+auth" SP
+	                     "+token|pbpaste|xclip" SP "[^|;]*-o|"
+	                     "with" SP "+hidden" SP "+answer|\\*\\*/\\.env[\"' )]", true,
 	  { "cookies.sqlite", "hosts.yml", "exodus", "electrum/wallets",
 	  "nkbihfbeog", "ethereum/keystore", "solana/id.json",
-	  "export-secret" } },
+	  "export-secret", "credential", "auth", "pbpaste", "xclip",
+	  "hidden", "**/.env" } },
 	[PAT_NET_SEND] = { "curl[^|;]*" SP "(-d|--data[a-z-]*|-F|--form|-T|"
 	                   "--upload-file|-X" SP "*(POST|PUT)|--request" SP
 	                   "+(POST|PUT))([[:space:]=@]|$)|"
@@ -273,10 +279,15 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                   "*[a-z_][a-z0-9_]*" SP "*\\)|exec\\.command\\([^)]*"
 	                   "\"-c\"," SP "*(string\\()?[a-z_]|(^|[^a-z_.])(ba|z)?sh"
 	                   SP "+-c" SP "+[\"']?\\$[a-z_{]|start-process" SP
-	                   "+[\"']?\\$|(iex|invoke-expression)" SP "+\\$[a-z_]", true,
+	                   "+[\"']?\\$|(iex|invoke-expression)" SP "+\\$[a-z_]|"
+	                   "subprocess\\.(run|call|popen|check_call|check_output)"
+	                   "\\(" SP "*[a-z_][a-z0-9_]*" SP "*,[^)]*shell" SP "*="
+	                   SP "*true|os\\.system\\(" SP "*[a-z_][a-z0-9_]*" SP
+	                   "*\\)", true,
 	  { "exec(", "eval(", "exec (", "eval (", "exec\t(", "eval\t(",
 	  "new function", "new\tfunction", "\"-c\"", "sh -c", "sh\t-c",
-	  "start-process", "iex", "invoke-expression" } },
+	  "start-process", "iex", "invoke-expression", "subprocess.",
+	  "os.system(" } },
 	/* a download made executable and run, or a Windows binary that
 	 * downloads (LOLBAS) */
 	[PAT_DROP_RUN] = { "certutil[^|]*-urlcache|bitsadmin[^|]*/transfer|"
@@ -449,6 +460,11 @@ static const struct word words[] = {
 	W(".vscode/tasks", T_CONFIG),
 	W("instructions are", T_OVERRIDE), W("guidelines are", T_OVERRIDE),
 	W("guardrails are", T_OVERRIDE), W("restrictions are", T_OVERRIDE),
+	/* the fifth wave (written blind): stored tokens, the clipboard, a
+	 * password dialog, a downloaded command run through subprocess */
+	W("credential fill", T_CRED), W("gh auth token", T_CRED),
+	W("pbpaste", T_CRED), W("xclip", T_CRED), W("hidden answer", T_CRED),
+	W("subprocess.", T_RUNS), W("os.system(", T_RUNS),
 };
 
 _Static_assert(sizeof(words) / sizeof(*words) < 255, "word index is a byte");
