@@ -103,13 +103,14 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                     "solana/id\\.json|export-secret-(sub)?keys|"
 	                     /* git's and gh's stored tokens, the clipboard, a
 	                      * fake password dialog (AMOS), every .env */
-	                     "git" SP "+credential" SP "+fill|gh" SP "+auth" SP
-	                     "+token|pbpaste|xclip" SP "[^|;]*-o|"
-	                     "with" SP "+hidden" SP "+answer|\\*\\*/\\.env[\"' )]", true,
+	                     /* one space each: "credential", "auth" and
+	                      * "hidden" alone would send many lines here */
+	                     "git credential fill|gh auth token|pbpaste|xclip"
+	                     SP "[^|;]*-o|with hidden answer|\\*\\*/\\.env[\"' )]", true,
 	  { "cookies.sqlite", "hosts.yml", "exodus", "electrum/wallets",
 	  "nkbihfbeog", "ethereum/keystore", "solana/id.json",
-	  "export-secret", "credential", "auth", "pbpaste", "xclip",
-	  "hidden", "**/.env" } },
+	  "export-secret", "credential fill", "auth token", "pbpaste",
+	  "xclip", "hidden answer", "**/.env" } },
 	[PAT_NET_SEND] = { "curl[^|;]*" SP "(-d|--data[a-z-]*|-F|--form|-T|"
 	                   "--upload-file|-X" SP "*(POST|PUT)|--request" SP
 	                   "+(POST|PUT))([[:space:]=@]|$)|"
