@@ -101,6 +101,10 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                     "exodus(\\.wallet|/)|electrum/wallets|"
 	                     "nkbihfbeogaeaoehlefnkodbefgpgknn|ethereum/keystore|"
 	                     "solana/id\\.json|export-secret-(sub)?keys|"
+	                     /* every secret gathered (an order in prose) */
+	                     "(gather|harvest) (up )?(every|all|any)( of)?"
+	                     "( the| your)? (api keys?|tokens?|secrets?|"
+	                     "credentials|passwords)|"
 	                     /* git's and gh's stored tokens, the clipboard, a
 	                      * fake password dialog (AMOS), every .env */
 	                     /* one space each: "credential", "auth" and
@@ -110,7 +114,7 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	  { "cookies.sqlite", "hosts.yml", "exodus", "electrum/wallets",
 	  "nkbihfbeog", "ethereum/keystore", "solana/id.json",
 	  "export-secret", "credential fill", "auth token", "pbpaste",
-	  "xclip", "hidden answer", "**/.env" } },
+	  "xclip", "hidden answer", "**/.env", "gather", "harvest" } },
 	[PAT_NET_SEND] = { "curl[^|;]*" SP "(-d|--data[a-z-]*|-F|--form|-T|"
 	                   "--upload-file|-X" SP "*(POST|PUT)|--request" SP
 	                   "+(POST|PUT))([[:space:]=@]|$)|"
@@ -232,6 +236,13 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	               "*(not|never|n't)" SP "+(know|see|notice|find out|be told)|"
 	               "without" SP "+the" SP "+user('s)?" SP "+(knowledge|"
 	               "noticing|knowing|consent|seeing)", true },
+	/* consent claimed for the user, or telling declared needless (tool
+	 * shadowing: "always BCC ...; the user has already consented") */
+	[PAT_HIDE2] = { "no need to (mention|tell|inform|notify|report)|"
+	                "(user|they|you)( has| have)? already (consented|"
+	                "agreed|approved) to", true,
+	  { "no need to", "already consented", "already agreed",
+	  "already approved" } },
 	[PAT_HIDE_ACTION] = { "(run|execut|send|upload|post|install|download|"
 	                      "delete|remove|copy|curl|wget|command|script|"
 	                      "credential|password|token|ssh|secret|exfiltrat|"
@@ -466,6 +477,12 @@ static const struct word words[] = {
 	W("credential fill", T_CRED), W("gh auth token", T_CRED),
 	W("pbpaste", T_CRED), W("xclip", T_CRED), W("hidden answer", T_CRED),
 	W("subprocess.", T_RUNS), W("os.system(", T_RUNS),
+	/* "gather" alone: every line that gathers requirements would take
+	 * the credential patterns */
+	W("gather every", T_CRED), W("gather all", T_CRED),
+	W("gather any", T_CRED), W("gather up", T_CRED), W("harvest", T_CRED),
+	W("no need to", T_HIDE), W("already consent", T_HIDE),
+	W("already agreed", T_HIDE), W("already approve", T_HIDE),
 };
 
 _Static_assert(sizeof(words) / sizeof(*words) < 255, "word index is a byte");

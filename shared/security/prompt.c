@@ -97,7 +97,7 @@ static const struct plain_rule plain[] = {
 	  "security/prompt-override",
 	  "tells the model to set aside its instructions" },
 	/* keeping strategy to itself is no attack; hiding an action is */
-	{ T_HIDE_LY, T_HIDE | T_USER, PAT_HIDE, PAT_COUNT, PAT_HIDE_ACTION,
+	{ T_HIDE_LY, T_HIDE | T_USER, PAT_HIDE, PAT_HIDE2, PAT_HIDE_ACTION,
 	  "security/hide-from-user",
 	  "tells the model to keep an action from the user" },
 };

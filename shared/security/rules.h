@@ -145,6 +145,8 @@ enum sec_pattern {
 	PAT_OVERRIDE,            /* ignore previous instructions */
 	PAT_OVERRIDE2,           /* disregard the above, new system prompt: */
 	PAT_HIDE,                /* do not tell the user */
+	PAT_HIDE2,               /* "no need to mention it", "already
+	                            consented": rarer forms, apart */
 	PAT_HIDE_ACTION,         /* what is hidden is an action */
 	PAT_AGENT_CONFIG,        /* edit CLAUDE.md, other skills */
 	PAT_DISABLE_SAFETY,      /* --dangerously-skip-permissions */
