@@ -345,6 +345,13 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	  { "pip install", "pip3 install", "pipx install", "pip\tinstall",
 	  "npx ", "npx\t", "bunx ", "bunx\t", "dlx ", "dlx\t", "npm i",
 	  "npm\ti", "deno run", "deno\trun" } },
+	/* an agent enrolled as a server's worker (ClawSwarm): the tasks a
+	 * check-in returns are carried out */
+	[PAT_REMOTE_TASKS] = { "(carry out|execute|run|perform|follow|complete|do)"
+	                       " (the |any |all |whatever )?(tasks|commands|"
+	                       "instructions|jobs|actions)( that)? (it|they|the "
+	                       "server|the api) (returns?|sends?|gives?)", true,
+	  { "tasks", "commands", "instructions", "jobs", "actions" } },
 	[PAT_HOOK_PATH] = { "\\.git/hooks/|\\.husky/|\\.vscode/tasks\\.json", true,
 	  { ".git/hooks/", ".husky/", ".vscode/tasks.json" } },
 };
@@ -483,6 +490,9 @@ static const struct word words[] = {
 	W("gather any", T_CRED), W("gather up", T_CRED), W("harvest", T_CRED),
 	W("no need to", T_HIDE), W("already consent", T_HIDE),
 	W("already agreed", T_HIDE), W("already approve", T_HIDE),
+	/* not "they return", "it sends", "server returns": every "they ",
+	 * "it should", "server" would take words_in */
+	W("it returns", T_REMOTE),
 };
 
 _Static_assert(sizeof(words) / sizeof(*words) < 255, "word index is a byte");
