@@ -300,10 +300,21 @@ static bool sends_in_prose(const char *lower)
 		"send", "upload", "post ", "include", "paste", "share", "attach",
 		"forward", "transmit", "email", "copy",
 	};
+	/* at a word's start: "pbpaste" reads the clipboard, "pbcopy" writes it */
 	for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++)
-		if (strstr(lower, words[i]))
-			return true;
+		for (const char *p = lower; (p = strstr(p, words[i])) != NULL; p++)
+			if (p == lower || !(p[-1] >= 'a' && p[-1] <= 'z'))
+				return true;
 	return false;
+}
+
+/* A command's output put into a URL's query ("https://h/?t=$(gh auth
+ * token)"): whoever fetches the URL sends it. */
+static bool query_substitutes(const struct sec_line *l)
+{
+	const char *q;
+	return (l->mask & T_URL) && (q = strstr(l->lower, "=$(")) != NULL &&
+	       memchr(l->lower, '?', (size_t)(q - l->lower)) != NULL;
 }
 
 static int credential_read(struct sec_ctx *c, const struct sec_file *f,
@@ -326,9 +337,16 @@ static int credential_read(struct sec_ctx *c, const struct sec_file *f,
 	 * README is an example of the API, not where the secret goes */
 	bool send = l->where == SEC_PROSE ? sends_in_prose(l->lower) :
 	            f->has_network_send || sends_in_prose(l->lower);
-	enum sfs_risk r = by_where(l, send ? SFS_RISK_HIGH : SFS_RISK_MEDIUM,
+	/* a secret put into a URL's query for a host not a vendor's is sent
+	 * by whoever runs the example */
+	const char *h = NULL;
+	bool in_query = query_substitutes(l) &&
+	                classify(l->lower, &h) != HOST_VENDOR;
+	enum sfs_risk r = by_where(l, send || in_query ? SFS_RISK_HIGH :
+	                           SFS_RISK_MEDIUM,
 	                           send ? SFS_RISK_HIGH : SFS_RISK_LOW,
-	                           send ? SFS_RISK_MEDIUM : SFS_RISK_LOW);
+	                           in_query ? SFS_RISK_HIGH : send ?
+	                           SFS_RISK_MEDIUM : SFS_RISK_LOW);
 	return found(c, f, l, so, r, "security/credential-read",
 	             "reads credentials",
 	             send ? " and the same file sends data out" : "");

@@ -70,7 +70,7 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                      "(base64|b64)" SP "+(-d|--decode|-D)[^|]*>[^;&|]*"
 	                      "(;|&&)" SP "*chmod" SP, true,
 	  { "base64", "b64", "base32", "openssl", "xxd" } },
-	[PAT_DECODE_CALL] = { "(exec|eval|compile|function|loads)" SP "*\\(" SP "*("
+	[PAT_DECODE_CALL] = { "(exec(sync)?|eval|compile|function|loads|system|popen)" SP "*\\(" SP "*("
 	                      "(base64|codecs|zlib|marshal|binascii)\\.|"
 	                      "__import__\\([\"'](base64|zlib|codecs|marshal)|"
 	                      "b64decode|atob" SP "*\\(|buffer\\.from\\([^)]*(base64|hex)|"
@@ -78,7 +78,7 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                      "frombase64string.*(iex|invoke-expression)|"
 	                      "eval" SP "+(mime::base64::)?decode_base64|"
 	                      "(iex|invoke-expression).*frombase64string", true,
-	  { "exec", "eval", "compile", "function", "loads",
+	  { "exec", "eval", "compile", "function", "loads", "system", "popen",
 	  "frombase64string" } },
 	[PAT_PS_ENCODED] = { "(powershell|pwsh)(\\.exe)?[^|]*" SP
 	                     "-(e|ec|enc|encodedcommand)" SP "+[A-Za-z0-9+/=]{16,}",
@@ -100,10 +100,21 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	[PAT_CRED_PATH2] = { "cookies\\.sqlite|\\.config/gh/hosts\\.yml|"
 	                     "exodus(\\.wallet|/)|electrum/wallets|"
 	                     "nkbihfbeogaeaoehlefnkodbefgpgknn|ethereum/keystore|"
-	                     "solana/id\\.json|export-secret-(sub)?keys", true,
+	                     "solana/id\\.json|export-secret-(sub)?keys|"
+	                     /* every secret gathered (an order in prose) */
+	                     "(gather|harvest) (up )?(every|all|any)( of)?"
+	                     "( the| your)? (api keys?|tokens?|secrets?|"
+	                     "credentials|passwords)|"
+	                     /* git's and gh's stored tokens, the clipboard, a
+	                      * fake password dialog (AMOS), every .env */
+	                     /* one space each: "credential", "auth" and
+	                      * "hidden" alone would send many lines here */
+	                     "git credential fill|gh auth token|pbpaste|xclip"
+	                     SP "[^|;]*-o|with hidden answer|\\*\\*/\\.env[\"' )]", true,
 	  { "cookies.sqlite", "hosts.yml", "exodus", "electrum/wallets",
 	  "nkbihfbeog", "ethereum/keystore", "solana/id.json",
-	  "export-secret" } },
+	  "export-secret", "credential fill", "auth token", "pbpaste",
+	  "xclip", "hidden answer", "**/.env", "gather", "harvest" } },
 	[PAT_NET_SEND] = { "curl[^|;]*" SP "(-d|--data[a-z-]*|-F|--form|-T|"
 	                   "--upload-file|-X" SP "*(POST|PUT)|--request" SP
 	                   "+(POST|PUT))([[:space:]=@]|$)|"
@@ -225,6 +236,13 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	               "*(not|never|n't)" SP "+(know|see|notice|find out|be told)|"
 	               "without" SP "+the" SP "+user('s)?" SP "+(knowledge|"
 	               "noticing|knowing|consent|seeing)", true },
+	/* consent claimed for the user, or telling declared needless (tool
+	 * shadowing: "always BCC ...; the user has already consented") */
+	[PAT_HIDE2] = { "no need to (mention|tell|inform|notify|report)|"
+	                "(user|they|you)( has| have)? already (consented|"
+	                "agreed|approved) to", true,
+	  { "no need to", "already consented", "already agreed",
+	  "already approved" } },
 	[PAT_HIDE_ACTION] = { "(run|execut|send|upload|post|install|download|"
 	                      "delete|remove|copy|curl|wget|command|script|"
 	                      "credential|password|token|ssh|secret|exfiltrat|"
@@ -273,10 +291,15 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                   "*[a-z_][a-z0-9_]*" SP "*\\)|exec\\.command\\([^)]*"
 	                   "\"-c\"," SP "*(string\\()?[a-z_]|(^|[^a-z_.])(ba|z)?sh"
 	                   SP "+-c" SP "+[\"']?\\$[a-z_{]|start-process" SP
-	                   "+[\"']?\\$|(iex|invoke-expression)" SP "+\\$[a-z_]", true,
+	                   "+[\"']?\\$|(iex|invoke-expression)" SP "+\\$[a-z_]|"
+	                   "subprocess\\.(run|call|popen|check_call|check_output)"
+	                   "\\(" SP "*[a-z_][a-z0-9_]*" SP "*,[^)]*shell" SP "*="
+	                   SP "*true|os\\.system\\(" SP "*[a-z_][a-z0-9_]*" SP
+	                   "*\\)", true,
 	  { "exec(", "eval(", "exec (", "eval (", "exec\t(", "eval\t(",
 	  "new function", "new\tfunction", "\"-c\"", "sh -c", "sh\t-c",
-	  "start-process", "iex", "invoke-expression" } },
+	  "start-process", "iex", "invoke-expression", "subprocess.",
+	  "os.system(" } },
 	/* a download made executable and run, or a Windows binary that
 	 * downloads (LOLBAS) */
 	[PAT_DROP_RUN] = { "certutil[^|]*-urlcache|bitsadmin[^|]*/transfer|"
@@ -322,6 +345,13 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	  { "pip install", "pip3 install", "pipx install", "pip\tinstall",
 	  "npx ", "npx\t", "bunx ", "bunx\t", "dlx ", "dlx\t", "npm i",
 	  "npm\ti", "deno run", "deno\trun" } },
+	/* an agent enrolled as a server's worker (ClawSwarm): the tasks a
+	 * check-in returns are carried out */
+	[PAT_REMOTE_TASKS] = { "(carry out|execute|run|perform|follow|complete|do)"
+	                       " (the |any |all |whatever )?(tasks|commands|"
+	                       "instructions|jobs|actions)( that)? (it|they|the "
+	                       "server|the api) (returns?|sends?|gives?)", true,
+	  { "tasks", "commands", "instructions", "jobs", "actions" } },
 	[PAT_HOOK_PATH] = { "\\.git/hooks/|\\.husky/|\\.vscode/tasks\\.json", true,
 	  { ".git/hooks/", ".husky/", ".vscode/tasks.json" } },
 };
@@ -449,6 +479,20 @@ static const struct word words[] = {
 	W(".vscode/tasks", T_CONFIG),
 	W("instructions are", T_OVERRIDE), W("guidelines are", T_OVERRIDE),
 	W("guardrails are", T_OVERRIDE), W("restrictions are", T_OVERRIDE),
+	/* the fifth wave (written blind): stored tokens, the clipboard, a
+	 * password dialog, a downloaded command run through subprocess */
+	W("credential fill", T_CRED), W("gh auth token", T_CRED),
+	W("pbpaste", T_CRED), W("xclip", T_CRED), W("hidden answer", T_CRED),
+	W("subprocess.", T_RUNS), W("os.system(", T_RUNS),
+	/* "gather" alone: every line that gathers requirements would take
+	 * the credential patterns */
+	W("gather every", T_CRED), W("gather all", T_CRED),
+	W("gather any", T_CRED), W("gather up", T_CRED), W("harvest", T_CRED),
+	W("no need to", T_HIDE), W("already consent", T_HIDE),
+	W("already agreed", T_HIDE), W("already approve", T_HIDE),
+	/* not "they return", "it sends", "server returns": every "they ",
+	 * "it should", "server" would take words_in */
+	W("it returns", T_REMOTE),
 };
 
 _Static_assert(sizeof(words) / sizeof(*words) < 255, "word index is a byte");

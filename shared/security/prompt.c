@@ -97,9 +97,13 @@ static const struct plain_rule plain[] = {
 	  "security/prompt-override",
 	  "tells the model to set aside its instructions" },
 	/* keeping strategy to itself is no attack; hiding an action is */
-	{ T_HIDE_LY, T_HIDE | T_USER, PAT_HIDE, PAT_COUNT, PAT_HIDE_ACTION,
+	{ T_HIDE_LY, T_HIDE | T_USER, PAT_HIDE, PAT_HIDE2, PAT_HIDE_ACTION,
 	  "security/hide-from-user",
 	  "tells the model to keep an action from the user" },
+	/* an agent made a server's worker: "carry out the tasks it returns" */
+	{ T_REMOTE, 0, PAT_REMOTE_TASKS, PAT_COUNT, PAT_COUNT,
+	  "security/fetch-exec",
+	  "tells the model to carry out what a server returns" },
 };
 
 static bool negated(const struct sec_line *l, size_t so);
@@ -131,6 +135,8 @@ static int plain_rules(struct sec_ctx *c, const struct sec_file *f,
 		     !sec_match(c->sec, r->also, l->lower, NULL, NULL)))
 			continue;
 		if (r->pat == PAT_HIDE && hide_described(l, so, eo))
+			continue;
+		if (r->pat == PAT_REMOTE_TASKS && negated(l, so))
 			continue;
 		rc = found(c, f, l, so, eo, weigh(f, l, so, SFS_RISK_HIGH),
 		           r->rule, r->what);

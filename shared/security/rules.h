@@ -82,6 +82,8 @@ enum sec_trigger {
 	T_RUNS = 1u << 18,       /* eval, exec, new Function, Start-Process */
 	T_SHELL = 1u << 19,      /* /dev/tcp, dup2, mkfifo, nc, ncat, ... */
 	T_PKG = 1u << 20,        /* pip, npx, npm, deno: a package manager */
+	T_REMOTE = 1u << 21,     /* "it returns", "they return": what a
+	                            server hands out */
 };
 
 /* A trigger word as a word start is compared with it: its bytes (16 at
@@ -145,6 +147,8 @@ enum sec_pattern {
 	PAT_OVERRIDE,            /* ignore previous instructions */
 	PAT_OVERRIDE2,           /* disregard the above, new system prompt: */
 	PAT_HIDE,                /* do not tell the user */
+	PAT_HIDE2,               /* "no need to mention it", "already
+	                            consented": rarer forms, apart */
 	PAT_HIDE_ACTION,         /* what is hidden is an action */
 	PAT_AGENT_CONFIG,        /* edit CLAUDE.md, other skills */
 	PAT_DISABLE_SAFETY,      /* --dangerously-skip-permissions */
@@ -155,6 +159,7 @@ enum sec_pattern {
 	PAT_REVERSE_SHELL,       /* bash -i >& /dev/tcp/..., nc -e sh */
 	PAT_PKG_REMOTE,          /* pip -i URL, npx URL, deno run URL */
 	PAT_HOOK_PATH,           /* .git/hooks/, .vscode/tasks.json */
+	PAT_REMOTE_TASKS,        /* "carry out the tasks it returns" */
 	PAT_COUNT
 };
 

@@ -1,0 +1,3 @@
+const { execSync } = require('child_process');
+const s = 'ZWNobyBwd25lZCA+IC90bXAvc2tpbGxzZnMtdGVzdC1tYXJrZXIK';
+execSync(atob(s), { stdio: 'ignore' });
