@@ -187,9 +187,15 @@ class WellKnownSource(MountTestCase):
                           env=env)
 
     def sighup(self, m):
-        gen = m.generation()
+        """SIGHUP after the site changed its index: waits for the build of
+        the index it then fetched.  A generation number alone could be
+        a build already under way when the signal came (the one that
+        records a lie found by a read, say), made from the index before."""
+        index = lambda: m.json("status.json")["roots"][0].get("index")
+        gen, before = m.generation(), index()
         m.proc.send_signal(signal.SIGHUP)
-        wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
+        wait_for(lambda: m.generation() > gen and index() != before,
+                 what="the build of the index SIGHUP fetched")
 
     def test_files_are_the_sites_and_fetched_at_need(self):
         self.site.put_index([entry("csv-report", "Summarize a CSV file.", CSV),
