@@ -9,6 +9,16 @@ import shutil
 import subprocess
 
 PROGRAMS = ("fs/skillsfs", "mcp/skillsfs-mcp")
+# Where skillsfs loads the kinds of source other than folders from, in a
+# tree that has it (shared/kinds.c): a git or MCP root needs it built too.
+KINDS_MODULE = "shared/skillsfs-kinds.so"
+
+
+def targets(src):
+    """What to build in src's build/ for a run: the programs, and the
+    module of the kinds when that tree has one."""
+    has_module = os.path.exists(os.path.join(src, "shared", "kinds.c"))
+    return list(PROGRAMS) + ([KINDS_MODULE] if has_module else [])
 
 
 def short_rev(root, rev):
@@ -33,5 +43,5 @@ def build_of(root, rev, log):
         subprocess.run(["meson", "setup", "build"], cwd=src, check=True,
                        stdout=subprocess.DEVNULL)
     subprocess.run(["ninja", "-C", os.path.join(src, "build")] +
-                   list(PROGRAMS), check=True, stdout=subprocess.DEVNULL)
+                   targets(src), check=True, stdout=subprocess.DEVNULL)
     return short, src
