@@ -36,6 +36,7 @@
 #include <nettle/sha2.h>
 
 #include "grow.h"
+#include "internal.h"
 #include "kept_units.h"
 #include "sealed.h"
 #include "snapshot.h"
@@ -291,6 +292,22 @@ int sfs_kept_units_load(const char *cache_dir, const char *name,
 		close(r.fd);
 	free(r.buf);
 	return rc == -ENOMEM ? rc : rc < 0 ? -EBADMSG : 0;
+}
+
+int sfs_kept_units_take(const char *cache_dir, const char *name,
+                        const uint8_t key[SFS_CACHE_KEY_LEN],
+                        struct sfs_kept_for *f, struct sfs_kept_units **out,
+                        struct sfs_diag_list *diags)
+{
+	int rc = sfs_kept_units_load(cache_dir, name, key, f, out);
+
+	if (rc == -EBADMSG)
+		return sfs_diag_add(diags, SFS_WARNING, name, 0, 0, "",
+		                    "the skills kept in the cache folder (%s/%s) "
+		                    "are not used: not written by this program "
+		                    "under its key (corrupt or forged); every "
+		                    "skill is read again", cache_dir, f->place);
+	return rc;
 }
 
 static int cmp_dir(const void *key, const void *elem)

@@ -17,6 +17,7 @@
  * id; nothing that is looked at for a folder's. */
 #define SFS_KEPT_TAG_LEN 20
 
+struct sfs_diag_list;
 struct sfs_unit;
 struct sfs_kept_units;
 
@@ -46,6 +47,13 @@ struct sfs_kept_for {
 int sfs_kept_units_load(const char *cache_dir, const char *name,
                         const uint8_t key[SFS_CACHE_KEY_LEN],
                         struct sfs_kept_for *f, struct sfs_kept_units **out);
+/* sfs_kept_units_load for a kind's start: a file this program did not
+ * write under its key is a warning on the root `name` in diags (every
+ * skill is then read again), not an error.  0 or -ENOMEM. */
+int sfs_kept_units_take(const char *cache_dir, const char *name,
+                        const uint8_t key[SFS_CACHE_KEY_LEN],
+                        struct sfs_kept_for *f, struct sfs_kept_units **out,
+                        struct sfs_diag_list *diags);
 /* The unit kept for the skill folder dir, with the tag `tag` (NULL: any),
  * or NULL; k may be NULL.  The unit belongs to k. */
 struct sfs_unit *sfs_kept_units_find(const struct sfs_kept_units *k,

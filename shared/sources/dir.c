@@ -86,17 +86,10 @@ static int take_kept(struct dir_source *d, struct sfs_scan *s, unsigned idx,
 	          (struct timespec){ 0, 0 }, &f);
 	if (sfs_cache_key(d->own.cache_dir, key) < 0)
 		return 0;   /* nothing can be kept */
-	int rc = sfs_kept_units_load(d->own.cache_dir, d->own.url, key, &f,
-	                             &d->kept);
+	int rc = sfs_kept_units_take(d->own.cache_dir, d->own.url, key, &f,
+	                             &d->kept, s->global);
 	*made = f.made;
-	if (rc == -EBADMSG)
-		return sfs_diag_add(s->global, SFS_WARNING, d->own.url, 0, 0,
-		                    "", "the skills kept in the cache folder "
-		                    "(%s/folder-units) are not used: not "
-		                    "written by this program under its key "
-		                    "(corrupt or forged); every skill is read "
-		                    "again", d->own.cache_dir);
-	return rc == -ENOMEM ? rc : 0;
+	return rc;
 }
 
 /* Whether a start should keep the units again for the skills found from

@@ -600,16 +600,8 @@ static int take_kept(struct git_source *g, struct sfs_scan *s, unsigned idx)
 		return 0;
 	units_for(g, s->strict, s->trust, s->max_depth, s->max_files, idx,
 	          &f);
-	int rc = sfs_kept_units_load(g->own.cache_dir, g->own.url, key, &f,
-	                             &g->kept);
-	if (rc == -EBADMSG)
-		return sfs_diag_add(s->global, SFS_WARNING, g->own.url, 0, 0, "",
-		                    "the skills kept in the cache folder "
-		                    "(%s/git-units) are not used: not written "
-		                    "by this program under its key (corrupt or "
-		                    "forged); every skill is read again",
-		                    g->own.cache_dir);
-	return rc == -ENOMEM ? rc : 0;
+	return sfs_kept_units_take(g->own.cache_dir, g->own.url, key, &f,
+	                           &g->kept, s->global);
 }
 
 /* After a start that read a skill no former mount kept: the root's units

@@ -527,16 +527,8 @@ static int take_kept(struct mcp_source *m, struct sfs_scan *s, unsigned idx)
 	if (sfs_cache_key(m->own.cache_dir, key) < 0)
 		return 0;   /* nothing can be kept */
 	units_for(m, s->strict, s->trust, s->max_depth, s->max_files, idx, &f);
-	int rc = sfs_kept_units_load(m->own.cache_dir, m->own.url, key, &f,
-	                             &m->kept);
-	if (rc == -EBADMSG)
-		return sfs_diag_add(s->global, SFS_WARNING, m->own.url, 0, 0, "",
-		                    "the skills kept in the cache folder "
-		                    "(%s/mcp-units) are not used: not written "
-		                    "by this program under its key (corrupt or "
-		                    "forged); every skill is read again",
-		                    m->own.cache_dir);
-	return rc == -ENOMEM ? rc : 0;
+	return sfs_kept_units_take(m->own.cache_dir, m->own.url, key, &f,
+	                           &m->kept, s->global);
 }
 
 static int discover(const struct sfs_source *src, struct sfs_scan *s,
