@@ -17,7 +17,7 @@
 
 #include "files.h"
 #include "jsonrpc.h"
-#include "server.h"
+#include "handler.h"
 
 #define META_SUBSCRIPTION "io.modelcontextprotocol/subscriptionId"
 

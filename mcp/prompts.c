@@ -23,7 +23,7 @@
 #include "cursor.h"
 #include "instructions.h"
 #include "jsonrpc.h"
-#include "server.h"
+#include "handler.h"
 #include "skillmd.h"
 #include "text.h"
 

@@ -17,7 +17,7 @@
 #include "config.h"
 #include "instructions.h"
 #include "jsonrpc.h"
-#include "server.h"
+#include "handler.h"
 
 #define MODERN_VERSION "2026-07-28"
 #define NEWEST_HANDSHAKE_VERSION "2025-11-25"

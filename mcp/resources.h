@@ -11,7 +11,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "server.h"
+#include "handler.h"
 
 /* The MIME type for a file name, or NULL when the extension says nothing
  * (resources/read then decides by content: text/plain or octet-stream). */

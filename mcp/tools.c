@@ -25,7 +25,7 @@
 #include "findings.h"
 #include "jsonrpc.h"
 #include "selection.h"
-#include "server.h"
+#include "handler.h"
 #include "skillmd.h"
 #include "text.h"
 
