@@ -606,11 +606,6 @@ class WellKnownCacheGc(MountTestCase):
         self.site.put_index([entry("pdf-forms", "Fill in PDF forms, v%d." % version, files)])
         return files
 
-    def sighup(self, m):
-        gen = m.generation()
-        m.proc.send_signal(signal.SIGHUP)
-        wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
-
     def test_a_websites_cache_is_pruned_and_collected(self):
         m = self.mount([], ["--source", self.site.url, "-o", "cache_dir=" + self.cache,
                             "-o", "fetch_interval=0"])
@@ -626,11 +621,11 @@ class WellKnownCacheGc(MountTestCase):
         # two new indexes: the first listing goes, and with it what only
         # it named; the one before the current stays (a build may serve it)
         self.publish(2)
-        self.sighup(m)
+        m.sighup()
         self.assertEqual(len(self.listings()), 2)
         self.assertIn(csv_md, self.blobs())
         v3 = self.publish(3)
-        self.sighup(m)
+        m.sighup()
         self.assertEqual(len(self.listings()), 2)
         self.assertNotIn(csv_md, self.blobs())
         self.assertNotIn(sha(CSV["template.md"]), self.blobs())

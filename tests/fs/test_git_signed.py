@@ -10,7 +10,6 @@ signed refuses the mount; an allowed-signers file another user could
 change is refused."""
 
 import os
-import signal
 import subprocess
 import unittest
 
@@ -66,11 +65,6 @@ class SignedCommits(MountTestCase):
     def body(self, m):
         return m.read("skills", "pdf-forms", "SKILL.md").decode()
 
-    def sighup(self, m):
-        gen = m.generation()
-        m.proc.send_signal(signal.SIGHUP)
-        wait_for(lambda: m.generation() > gen, what="the build SIGHUP made")
-
     def edit(self, text, key=None):
         write_skill(self.work, "pdf-forms", body=text)
         commit = self.commit(text.strip(), key)
@@ -85,7 +79,7 @@ class SignedCommits(MountTestCase):
         self.assertEqual(warnings_about(m, self.url), [])
 
         unsigned = self.edit("version two\n")
-        self.sighup(m)
+        m.sighup()
         self.assertEqual(m.json("status.json")["roots"][0]["commit"], self.signed)
         self.assertIn("version one", self.body(m))
         [w] = warnings_about(m, self.url)
@@ -94,13 +88,13 @@ class SignedCommits(MountTestCase):
         self.assertIn("signed by dev@example.com", w)
 
         self.edit("version three\n", self.stranger)
-        self.sighup(m)
+        m.sighup()
         self.assertIn("version one", self.body(m))
         [w] = warnings_about(m, self.url)
         self.assertIn("the signing key is not in the allowed signers", w)
 
         good = self.edit("version four\n", self.key)
-        self.sighup(m)
+        m.sighup()
         self.assertEqual(m.json("status.json")["roots"][0]["commit"], good)
         self.assertIn("version four", self.body(m))
         self.assertEqual(warnings_about(m, self.url), [])
