@@ -44,6 +44,9 @@ struct fm_ctx {
 	size_t open_len;
 	unsigned dots_line;     /* of a closing "..." fence, else 0 */
 	bool odd_breaks;        /* NEL, LS, PS or a lone CR in the text */
+	/* libyaml refused a ": " inside a plain value, which
+	 * frontmatter_repair.c may read as the string it was meant as */
+	bool mapping_values;
 };
 
 /* ---- positions and findings ------------------------------------------ */
@@ -147,6 +150,11 @@ static int syntax_error(struct fm_ctx *c)
 	}
 	line = mark_line(c, p->problem_mark);
 	column = mark_column(c, p->problem_mark);
+	/* the two ways libyaml words it: on the value's line, or on a
+	 * folded line after it */
+	c->mapping_values = p->problem &&
+	                    (strstr(p->problem, "mapping values are not allowed") ||
+	                     strstr(p->problem, "could not find expected ':'"));
 	if (p->context)
 		return refuse(c, line, column, "",
 		              "invalid YAML: %s (%s at line %u)",
@@ -617,6 +625,102 @@ static int find_fences(struct fm_ctx *c, const char *text, size_t len)
 	return refuse(c, 1, 1, "", "frontmatter has no closing '---' line");
 }
 
+/* Parses c->yaml into c->fm, judging it for the official SEP-2640 client
+ * on the way. */
+static int parse_yaml(struct fm_ctx *c)
+{
+	int r = sfs_sep_begin(&c->sep, c->yaml, c->yaml_len, c->first_line,
+	                      &c->fm->sep);
+
+	if (r < 0)
+		return r;
+	if (!yaml_parser_initialize(&c->parser)) {
+		sfs_sep_free(&c->sep);
+		return -ENOMEM;
+	}
+	yaml_parser_set_input_string(&c->parser, (const unsigned char *)c->yaml,
+	                             c->yaml_len);
+	yaml_parser_set_encoding(&c->parser, YAML_UTF8_ENCODING);
+	r = parse_document(c);
+	yaml_parser_delete(&c->parser);
+	sfs_sep_finish(&c->sep);
+	return r;
+}
+
+/* Forgets what a failed parse left in c->fm. */
+static void forget_parse(struct fm_ctx *c)
+{
+	cJSON_Delete(c->fm->json);
+	c->fm->json = NULL;
+	free(c->fm->pos);
+	c->fm->pos = NULL;
+	c->fm->npos = 0;
+	c->pos_cap = 0;
+	c->nodes = 0;
+}
+
+/* Removes the findings [from, to) of c's list. */
+static void drop_findings(struct fm_ctx *c, size_t from, size_t to)
+{
+	struct sfs_diag_list *l = c->diags;
+
+	memmove(l->v + from, l->v + to, (l->n - to) * sizeof(*l->v));
+	l->n -= to - from;
+}
+
+/*
+ * After libyaml refused a ": " inside a plain value (the findings from
+ * `before` on are that parse's): the text with each string field's such
+ * value quoted (frontmatter_repair.c), parsed in its place.  When that
+ * reads, the refusal gives way to a warning at each value quoted, and the
+ * official SEP-2640 client, which reads the text as written, is told
+ * apart.  Otherwise the first parse's findings stand.  0, -1 or -ENOMEM.
+ */
+static int parse_repaired(struct fm_ctx *c, size_t before)
+{
+	const char *quoted[SFS_FM_REPAIR_MAX];
+	const char *yaml = c->yaml;
+	size_t yaml_len = c->yaml_len, refused = c->diags->n;
+	struct sfs_fm_unreadable sep = c->fm->sep;
+	char *text;
+	size_t len;
+	int n = sfs_frontmatter_repair(yaml, yaml_len, &text, &len, quoted), r;
+
+	if (n <= 0)
+		return n < 0 ? n : -1;
+	forget_parse(c);
+	c->yaml = text;
+	c->yaml_len = len;
+	r = parse_yaml(c);
+	c->yaml = yaml;
+	c->yaml_len = yaml_len;
+	free(text);
+	if (r < 0) {
+		forget_parse(c);
+		c->fm->sep = sep;
+		drop_findings(c, refused, c->diags->n);
+		return r == -ENOMEM ? r : -1;
+	}
+	drop_findings(c, before, refused);
+	for (int i = 0; i < n && r == 0; i++) {
+		const struct sfs_fm_pos *p = sfs_frontmatter_pos(c->fm, quoted[i]);
+		unsigned line = p ? p->value_line : c->first_line;
+		unsigned column = p ? p->value_column : 1;
+		if (i == 0 && (!c->fm->sep.what || c->fm->sep.line > line))
+			c->fm->sep = (struct sfs_fm_unreadable){
+				line, column, "a plain value holding \": \"",
+				"quote the value",
+			};
+		if (sfs_diag_add(c->diags, SFS_WARNING, c->file, line, column,
+		                 quoted[i], "the value holds \": \" unquoted, "
+		                 "which YAML reads as a nested mapping and "
+		                 "strict loaders (Codex, the skills installer) "
+		                 "refuse; read as one string: quote it") < 0)
+			r = -ENOMEM;
+	}
+	return r;
+}
+
 int sfs_frontmatter_parse(const char *text, size_t len, const char *file,
                           struct sfs_arena *arena, struct sfs_diag_list *diags,
                           struct sfs_frontmatter *fm)
@@ -635,23 +739,12 @@ int sfs_frontmatter_parse(const char *text, size_t len, const char *file,
 	if (r == 0)
 		r = check_bytes(&c);
 	if (r == 0) {
+		size_t before = diags->n;
 		sfs_sep_fences(&fm->sep, c.open, c.open_len, c.dots_line != 0,
 		               c.dots_line);
-		r = sfs_sep_begin(&c.sep, c.yaml, c.yaml_len, c.first_line,
-		                  &fm->sep);
-	}
-	if (r == 0) {
-		if (!yaml_parser_initialize(&c.parser)) {
-			sfs_sep_free(&c.sep);
-			return -ENOMEM;
-		}
-		yaml_parser_set_input_string(&c.parser,
-		                             (const unsigned char *)c.yaml,
-		                             c.yaml_len);
-		yaml_parser_set_encoding(&c.parser, YAML_UTF8_ENCODING);
-		r = parse_document(&c);
-		yaml_parser_delete(&c.parser);
-		sfs_sep_finish(&c.sep);
+		r = parse_yaml(&c);
+		if (r == -1 && c.mapping_values)
+			r = parse_repaired(&c, before);
 	}
 	if (r < 0) {
 		size_t body_offset = fm->body_offset;

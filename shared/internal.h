@@ -193,6 +193,15 @@ int sfs_frontmatter_parse(const char *text, size_t len, const char *file,
                           struct sfs_arena *arena, struct sfs_diag_list *diags,
                           struct sfs_frontmatter *fm);
 void sfs_frontmatter_free(struct sfs_frontmatter *fm);
+/* frontmatter_repair.c: text (the frontmatter between its fences) with
+ * each string field whose plain value holds ": " double-quoted, on the
+ * same lines, into *out (malloc'd, *out_len bytes) and the fields' names
+ * (static) into quoted.  The number of fields quoted, 0 when none was
+ * (*out NULL), or -ENOMEM. */
+#define SFS_FM_REPAIR_MAX 8
+int sfs_frontmatter_repair(const char *text, size_t len, char **out,
+                           size_t *out_len,
+                           const char *quoted[SFS_FM_REPAIR_MAX]);
 /* Position of a dotted key; NULL when the key is absent. */
 const struct sfs_fm_pos *sfs_frontmatter_pos(const struct sfs_frontmatter *fm,
                                              const char *key);

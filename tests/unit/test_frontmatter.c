@@ -347,8 +347,11 @@ static void test_syntax_errors(void)
 	   p.diags.n ? p.diags.v[0].line : 0);
 	done(&p);
 
-	refuses_at("---\nname: a\ndescription: b: c\n---\n", 3, 15, NULL,
-	           "invalid YAML", "': ' in a plain value");
+	/* a field that is no string by the format is not read as one */
+	refuses_at("---\nname: a\ndescription: b\nversion: 1: 2\n---\n", 4, 11,
+	           NULL, "invalid YAML", "': ' in a plain version");
+	refuses_at("---\nname: a\ndescription: b\nmetadata:\n  k: v: w\n---\n",
+	           5, 7, NULL, "invalid YAML", "': ' in a nested plain value");
 
 	refuses("---\nname: a\n\tdescription: b\n---\n", 3, "invalid YAML",
 	        "a tab indenting a key");
@@ -379,6 +382,77 @@ static bool whole_utf8(const char *s)
 				return false;
 	}
 	return true;
+}
+
+/* The value of a string field, quoted on its line, then parsed: one
+ * warning naming the field at the value, and the text as one string. */
+static void quoted_as(const char *text, const char *field, unsigned line,
+                      unsigned column, const char *want, const char *what)
+{
+	struct parsed p;
+	const struct sfs_diag *d;
+	char label[128];
+
+	parse(&p, text);
+	d = p.diags.n ? &p.diags.v[0] : NULL;
+	ok(p.r == 0, "%s: parsed", what);
+	if (!ok(p.diags.n == 1 && d->severity == SFS_WARNING &&
+	        strstr(d->message, "read as one string"),
+	        "%s: one warning", what) && d)
+		printf("#   got %zu: \"%s\"\n", p.diags.n, d->message);
+	if (d) {
+		snprintf(label, sizeof(label), "%s: the field", what);
+		is_str(d->field, field, label);
+		snprintf(label, sizeof(label), "%s: at its line", what);
+		is_int(d->line, line, label);
+		snprintf(label, sizeof(label), "%s: at its value", what);
+		is_int(d->column, column, label);
+	}
+	snprintf(label, sizeof(label), "%s: the value", what);
+	is_str(cJSON_GetStringValue(get(&p, field)), want, label);
+	ok(p.fm.sep.what != NULL, "%s: the SEP-2640 client's reader told apart",
+	   what);
+	done(&p);
+}
+
+/* A string field's plain value holding ": " (the commonest reason a
+ * published skill fails to load) is read as the string it was meant as;
+ * nothing else is guessed. */
+static void test_colon_in_string_fields(void)
+{
+	struct parsed p;
+
+	quoted_as("---\nname: a\ndescription: Use when: asked\n---\n",
+	          "description", 3, 14, "Use when: asked", "one line");
+	quoted_as("---\r\nname: a\r\ndescription: Triggers on: a, b\r\n---\r\n",
+	          "description", 3, 14, "Triggers on: a, b", "CRLF");
+	quoted_as("---\nname: a\ndescription:\n  Pairs with the skill: grill first,\n"
+	          "  then build.\n\n  Second: paragraph\nlicense: MIT\n---\n",
+	          "description", 3, 14,
+	          "Pairs with the skill: grill first, then build.\nSecond: paragraph",
+	          "folded lines");
+	quoted_as("---\nname: a\ndescription: say \"hi\": a \\ b\n---\n",
+	          "description", 3, 14, "say \"hi\": a \\ b", "quotes and backslashes");
+	quoted_as("---\nname: a\ndescription: Ends with a colon:\nx: 1\n---\n",
+	          "description", 3, 14, "Ends with a colon:", "a colon at the end");
+
+	/* later keys keep their lines: the folded lines stay, empty */
+	parse(&p, "---\nname: a\ndescription:\n  b: c\n  d\nlicense: MIT\n---\n");
+	is_int(p.r, 0, "folded: parsed");
+	const struct sfs_fm_pos *pos = sfs_frontmatter_pos(&p.fm, "license");
+	is_int(pos ? pos->line : 0, 6, "folded: the next key's line");
+	done(&p);
+
+	/* a comment, a quoted value, a duplicate: refused as written */
+	refuses("---\nname: a\ndescription: b # note: c\nx: y: z\n---\n", 4,
+	        "invalid YAML", "a value with a comment");
+	refuses("---\nname: a\ndescription: \"b\": c\n---\n", 3,
+	        "invalid YAML", "a quoted value with more after it");
+	refuses("---\nname: a\ndescription: b: c\ndescription: d: e\n---\n", 3,
+	        "invalid YAML", "the field twice");
+	/* a value that no quoting makes readable keeps the first refusal */
+	refuses("---\nname: a\ndescription: b: c\nlicense: [\n---\n", 3,
+	        "invalid YAML", "another error after it");
 }
 
 static void test_long_names_cut(void)
@@ -569,6 +643,7 @@ int main(void)
 	test_fences_refused();
 	test_not_mapping();
 	test_syntax_errors();
+	test_colon_in_string_fields();
 	test_long_names_cut();
 	test_aliases();
 	test_size_limits();
