@@ -62,6 +62,16 @@ umount {mnt}
 """
 
 
+def unit_keys(text):
+    """A unit's KEY=value lines: each key's values in order."""
+    out = {}
+    for line in text.splitlines():
+        m = re.match(r"^([A-Za-z]+)=(.*)$", line)
+        if m:
+            out.setdefault(m.group(1), []).append(m.group(2))
+    return out
+
+
 @unittest.skipUnless(namespaces_work(), "needs unshare -m, mount(8) and mount.fuse3")
 class Fstab(unittest.TestCase):
     def setUp(self):
@@ -138,12 +148,7 @@ class SystemdUnit(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.top, True)
 
     def keys(self, text=None):
-        out = {}
-        for line in (text or self.text).splitlines():
-            m = re.match(r"^([A-Za-z]+)=(.*)$", line)
-            if m:
-                out.setdefault(m.group(1), []).append(m.group(2))
-        return out
+        return unit_keys(text or self.text)
 
     def instance_copy(self, mountpoint):
         """The unit as an instance for mountpoint, running the built
@@ -217,10 +222,34 @@ class SystemdUnit(unittest.TestCase):
         run(expand(stop_post[1:]))
 
 
+class UserUnit(unittest.TestCase):
+    """The user's template unit (systemctl --user), built for installation
+    as PREFIX/lib/systemd/user/skillsfs@.service; tests/package/smoke runs
+    its commands as an unprivileged user."""
+
+    def test_sections_and_commands(self):
+        with open(os.path.join(BUILD_ROOT, "fs", "systemd", "skillsfs-user@.service")) as f:
+            text = f.read()
+        k = unit_keys(text)
+        self.assertTrue(text.startswith("# skillsfs@.service (user)"))
+        for section in ("[Unit]", "[Service]", "[Install]"):
+            self.assertIn("\n" + section + "\n", text)
+        self.assertEqual(k["Type"], ["forking"])
+        # %E: the user's configuration folder ($XDG_CONFIG_HOME, ~/.config)
+        self.assertRegex(k["ExecStart"][0],
+                         r"^/\S+/skillsfs %f --config %E/skillsfs/%i\.yaml$")
+        self.assertEqual(k["ConditionPathExists"], ["%E/skillsfs/%i.yaml"])
+        self.assertEqual(k["WantedBy"], ["default.target"])
+        for key in ("PrivateTmp", "ProtectSystem", "ProtectHome", "PrivateMounts"):
+            self.assertNotIn(key, k)
+        self.assertNotIn("@", text.replace("skillsfs@", "").replace("%i", ""),
+                         "an @VARIABLE@ was not substituted")
+
+
 class Install(unittest.TestCase):
     """meson install --destdir: the programs, the module of the kinds of
     source skillsfs loads (shared/kinds.c), the three man pages, the
-    unit."""
+    units of the system and of a user."""
 
     def test_destdir(self):
         meson = os.environ.get("MESON") or shutil.which("meson")
@@ -236,7 +265,7 @@ class Install(unittest.TestCase):
         suffixes = ["bin/skillsfs", "bin/skillsfs-mcp",
                     "skillsfs/skillsfs-kinds.so", "man1/skillsfs.1",
                     "man1/skillsfs-mcp.1", "man5/skillsfs.5",
-                    "systemd/system/" + UNIT_NAME]
+                    "systemd/system/" + UNIT_NAME, "systemd/user/" + UNIT_NAME]
         for suffix in suffixes:
             self.assertEqual(len([f for f in files if f.endswith("/" + suffix)]), 1,
                              "%s in %s" % (suffix, files))
