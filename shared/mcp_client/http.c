@@ -25,6 +25,7 @@
 #include <nettle/base64.h>
 
 #include "http_cache.h"
+#include "sources/tls_exit.h"
 #include "transport.h"
 
 #define MAX_ANSWER SFS_MCP_MAX_ANSWER
@@ -552,6 +553,7 @@ int mcp_http_open(const char *url, const char *token,
 	struct http *h = calloc(1, sizeof(*h));
 
 	*out = NULL;
+	sfs_tls_no_atexit();   /* before libcurl starts OpenSSL */
 	if (h && (!(h->url = strdup(url)) || !(h->curl = curl_easy_init()) ||
 	          !(h->multi = curl_multi_init()) ||
 	          (token && asprintf(&h->auth, "Authorization: Bearer %s",

@@ -50,6 +50,7 @@
 #include "grow.h"
 #include "snapshot.h"
 #include "source.h"
+#include "tls_exit.h"
 #include "trust.h"
 
 /* How many symbolic links one path may lead through (the kernel's
@@ -136,6 +137,7 @@ static void *open_state(const struct sfs_source_args *a)
 {
 	struct git_source *g = calloc(1, sizeof(*g));
 
+	sfs_tls_no_atexit();   /* before libgit2 starts libssh2 */
 	if (!g || git_libgit2_init() < 0) {
 		free(g);
 		return NULL;

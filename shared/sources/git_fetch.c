@@ -61,6 +61,7 @@
 #include "snapshot.h"
 #include "sshsig.h"
 #include "source.h"
+#include "tls_exit.h"
 #include "trust.h"
 
 /* The remote's branches and tags, under the same names in the clone. */
@@ -557,6 +558,7 @@ static enum job_end job_wait(struct job *j, const struct sfs_source_options *o)
 	pthread_mutex_lock(&j->lock);
 	while (!j->done) {
 		if (stop && stop(o->stop_arg)) {
+			j->abandoned = true;   /* end at the next callback */
 			end = JOB_STOPPED;
 			break;
 		}
@@ -719,6 +721,7 @@ int sfs_source_git_update(const char *root, const char *cache_dir,
 
 	if (rc < 0)
 		return rc;
+	sfs_tls_no_atexit();
 	if (git_libgit2_init() < 0) {
 		sfs_source_url_free(&u);
 		snprintf(why, wlen, "cannot start libgit2");
