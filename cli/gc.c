@@ -109,9 +109,9 @@ static int report(const struct gc_opts *o, const char *dir, long long max,
 		struct tm tm;
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M",
 		         localtime_r(&e->used, &tm));
-		printf("%-14s %s (", !e->dropped ? "keep" : e->failed ?
-		       "cannot remove" : o->dry_run ? "would remove" :
-		       "removed", e->name);
+		cli_printf_visible(stdout, "%-14s %s (", !e->dropped ? "keep" :
+		                   e->failed ? "cannot remove" : o->dry_run ?
+		                   "would remove" : "removed", e->name);
 		cli_print_size(e->bytes);
 		printf(", used %s%s%s)\n", when, e->dropped ? "" : ": ",
 		       e->dropped ? "" : why_kept(e->need));
@@ -121,7 +121,7 @@ static int report(const struct gc_opts *o, const char *dir, long long max,
 		printf("%s %zu lease%s of mounts that ended\n",
 		       o->dry_run ? "would remove" : "removed", g->stale_leases,
 		       g->stale_leases == 1 ? "" : "s");
-	printf("%s: ", dir);
+	cli_printf_visible(stdout, "%s: ", dir);
 	cli_print_size(g->before);
 	printf(" before, ");
 	cli_print_size(g->after);
@@ -173,7 +173,7 @@ static int run(void *opts, struct cli_skills *skills)
 		};
 		int rc = sfs_cache_gc_run(&a, &g);
 		if (rc == -ENOENT) {
-			printf("%s: no cache folder yet\n", dir);
+			cli_line_visible(stdout, "%s: no cache folder yet", dir);
 			status = 0;
 		} else if (rc < 0) {
 			status = cli_fail(CMD, "%s: %s", dir, strerror(-rc));

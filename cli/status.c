@@ -4,7 +4,9 @@
  * status.json (never from the sources): its roots and what each serves,
  * the counts of skills, what waits to settle, every finding under its
  * skill, and the size of the cache folder when a root is fetched into
- * it.  With no MOUNTPOINT, every skillsfs mount of the user.
+ * it.  With no MOUNTPOINT, every skillsfs mount of the user.  What
+ * status.json quotes (names, paths, URLs, what a server said) is
+ * written visible (visible.c); --json writes the document as it is.
  */
 #include <errno.h>
 #include <fts.h>
@@ -239,7 +241,7 @@ static void print_cache(const cJSON *st, const struct sfs_config_file *cf)
 	long long size = folder_size(dir);
 	const cJSON *max = cJSON_GetObjectItemCaseSensitive(st,
 	                                                    SFS_STATUS_CACHE_MAX);
-	printf("cache folder: %s: ", dir);
+	cli_printf_visible(stdout, "cache folder: %s: ", dir);
 	if (size < 0)
 		printf("unknown size (%s)", strerror((int)-size));
 	else
@@ -266,11 +268,13 @@ static void print_root(const cJSON *root)
 	double skills = number_of(root, "skills");
 	const cJSON *member;
 
-	printf("  %s", text_of(root, SFS_STATUS_ROOT_PATH));
+	cli_printf_visible(stdout, "  %s", text_of(root, SFS_STATUS_ROOT_PATH)
+	                                   ? text_of(root, SFS_STATUS_ROOT_PATH)
+	                                   : "?");
 	if (source)
-		printf(" (from %s)", source);
+		cli_printf_visible(stdout, " (from %s)", source);
 	if (kind) {
-		printf(", %s", kind);
+		cli_printf_visible(stdout, ", %s", kind);
 		/* what the generation serves of it, under the source's own
 		 * name: a git root's commit, an MCP server's listing */
 		cJSON_ArrayForEach(member, root) {
@@ -281,9 +285,10 @@ static void print_root(const cJSON *root)
 			    strcmp(member->string, "source") &&
 			    strcmp(member->string, "exists") &&
 			    strcmp(member->string, "skills"))
-				printf(" %s %s", member->string,
-				       cJSON_IsString(member) ? member->valuestring
-				                              : "unknown");
+				cli_printf_visible(stdout, " %s %s",
+				                   member->string,
+				                   cJSON_IsString(member) ?
+				                   member->valuestring : "unknown");
 		}
 	}
 	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(root, "exists")))
@@ -302,13 +307,16 @@ static void print_finding(const cJSON *d, const char *indent)
 
 	fputs(indent, stdout);
 	if (file && line > 0)
-		printf("%s:%.0f:%.0f: ", file, line, column);
+		cli_printf_visible(stdout, "%s:%.0f:%.0f: ", file, line,
+		                   column);
 	else if (file)
-		printf("%s: ", file);
-	printf("%s: ", text_of(d, "severity") ? text_of(d, "severity") : "note");
+		cli_printf_visible(stdout, "%s: ", file);
+	cli_printf_visible(stdout, "%s: ", text_of(d, "severity") ?
+	                   text_of(d, "severity") : "note");
 	if (field)
-		printf("%s: ", field);
-	printf("%s\n", text_of(d, "message") ? text_of(d, "message") : "");
+		cli_printf_visible(stdout, "%s: ", field);
+	cli_put_visible(stdout, text_of(d, "message"));
+	putchar('\n');
 }
 
 /* Each skill that is not simply served, or has findings, with them. */
@@ -322,11 +330,14 @@ static void print_skills(const cJSON *skills)
 		if (state && strcmp(state, "served") == 0 &&
 		    !cJSON_GetArraySize(diags))
 			continue;
-		printf("  %s (%s", text_of(sk, "id") ? text_of(sk, "id") : "?",
-		       state ? state : "?");
+		cli_printf_visible(stdout, "  %s (%s", text_of(sk, "id") ?
+		                   text_of(sk, "id") : "?", state ? state : "?");
 		if (text_of(sk, "shadowed_by"))
-			printf(" by %s", text_of(sk, "shadowed_by"));
-		printf("): %s\n", text_of(sk, "dir") ? text_of(sk, "dir") : "");
+			cli_printf_visible(stdout, " by %s",
+			                   text_of(sk, "shadowed_by"));
+		printf("): ");
+		cli_put_visible(stdout, text_of(sk, "dir"));
+		putchar('\n');
 		cJSON_ArrayForEach(d, diags)
 			print_finding(d, "    ");
 		/* trust hold: what the version held back brings */
@@ -342,12 +353,16 @@ static void print_pending(const cJSON *pending)
 
 	if (!cJSON_IsObject(pending))
 		return;
-	printf("waiting to settle since %s: %s\n",
-	       text_of(pending, "since") ? text_of(pending, "since") : "?",
-	       text_of(pending, "why") ? text_of(pending, "why") : "");
+	cli_line_visible(stdout, "waiting to settle since %s: %s",
+	                 text_of(pending, "since") ? text_of(pending, "since")
+	                                           : "?",
+	                 text_of(pending, "why") ? text_of(pending, "why")
+	                                         : "");
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(pending, "stale"))
-		printf("  %s, served as it was: %s\n", text_of(e, "id"),
-		       text_of(e, "source") ? text_of(e, "source") : "");
+		cli_line_visible(stdout, "  %s, served as it was: %s",
+		                 text_of(e, "id") ? text_of(e, "id") : "?",
+		                 text_of(e, "source") ? text_of(e, "source")
+		                                      : "");
 }
 
 static void print_unlisted(const cJSON *unlisted)
@@ -358,10 +373,13 @@ static void print_unlisted(const cJSON *unlisted)
 		return;
 	printf("left out of index.json:\n");
 	cJSON_ArrayForEach(e, unlisted) {
-		printf("  %s:", text_of(e, "id"));
+		cli_printf_visible(stdout, "  %s:", text_of(e, "id") ?
+		                   text_of(e, "id") : "?");
 		cJSON_ArrayForEach(why, cJSON_GetObjectItemCaseSensitive(e, "reasons"))
-			printf(" %s;", cJSON_GetStringValue(why) ? why->valuestring : "");
-		printf("\n");
+			cli_printf_visible(stdout, " %s;",
+			                   cJSON_GetStringValue(why) ?
+			                   why->valuestring : "");
+		putchar('\n');
 	}
 }
 
@@ -380,10 +398,12 @@ static bool summarize(const char *point, const cJSON *st,
 	double errors = number_of(counts, "errors");
 	double warnings = number_of(counts, "warnings");
 
-	printf("%s: generation %.0f, refreshed %s (%s)\n", point,
-	       number_of(st, SFS_STATUS_GENERATION),
-	       text_of(st, "last_refresh") ? text_of(st, "last_refresh") : "?",
-	       text_of(st, "refresh_mode") ? text_of(st, "refresh_mode") : "?");
+	cli_line_visible(stdout, "%s: generation %.0f, refreshed %s (%s)",
+	                 point, number_of(st, SFS_STATUS_GENERATION),
+	                 text_of(st, "last_refresh") ?
+	                 text_of(st, "last_refresh") : "?",
+	                 text_of(st, "refresh_mode") ?
+	                 text_of(st, "refresh_mode") : "?");
 	printf("roots:\n");
 	cJSON_ArrayForEach(root, roots)
 		print_root(root);
