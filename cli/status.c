@@ -298,12 +298,15 @@ static void print_root(const cJSON *root)
 }
 
 /* "FILE:LINE:COL: severity: FIELD: MESSAGE", as skillsfs check prints
- * a finding, without what it does not name. */
+ * a finding, without what it does not name; a security finding has its
+ * rule and risk in place of both: "security/RULE (high): MESSAGE". */
 static void print_finding(const cJSON *d, const char *indent)
 {
-	const char *file = text_of(d, "file");
+	const char *file = text_of(d, SFS_FINDING_FILE);
 	const char *field = text_of(d, "field");
-	double line = number_of(d, "line"), column = number_of(d, "column");
+	const char *rule = text_of(d, SFS_FINDING_RULE);
+	const char *severity = text_of(d, SFS_FINDING_SEVERITY);
+	double line = number_of(d, SFS_FINDING_LINE), column = number_of(d, "column");
 
 	fputs(indent, stdout);
 	if (file && line > 0)
@@ -311,11 +314,14 @@ static void print_finding(const cJSON *d, const char *indent)
 		                   column);
 	else if (file)
 		cli_printf_visible(stdout, "%s: ", file);
-	cli_printf_visible(stdout, "%s: ", text_of(d, "severity") ?
-	                   text_of(d, "severity") : "note");
-	if (field)
+	if (rule)
+		cli_printf_visible(stdout, "%s (%s): ", rule,
+		                   severity ? severity : "?");
+	else
+		cli_printf_visible(stdout, "%s: ", severity ? severity : "note");
+	if (!rule && field && *field)
 		cli_printf_visible(stdout, "%s: ", field);
-	cli_put_visible(stdout, text_of(d, "message"));
+	cli_put_visible(stdout, text_of(d, SFS_FINDING_MESSAGE));
 	putchar('\n');
 }
 
