@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -86,14 +87,17 @@ static void mount_list_free(struct mount_list *l)
 }
 
 /* A skillsfs mount is the user's when its top folder is: the daemon
- * gives it its own uid, and the kernel keeps other users out of it. */
+ * gives it its own uid, and the kernel keeps other users out of it
+ * (EACCES, before it asks the daemon).  One whose daemon is gone
+ * (ENOTCONN) is listed too, so that its summary says so. */
 static void take_mine(const char *point, const char *type, void *arg)
 {
 	struct mount_list *l = arg;
 	struct stat st;
 
-	if (strcmp(type, SKILLSFS_FSTYPE) != 0 || stat(point, &st) < 0 ||
-	    st.st_uid != getuid())
+	if (strcmp(type, SKILLSFS_FSTYPE) != 0)
+		return;
+	if (stat(point, &st) < 0 ? errno != ENOTCONN : st.st_uid != getuid())
 		return;
 	char **grown = realloc(l->points, (l->n + 1) * sizeof(*grown));
 	char *copy = strdup(point);
@@ -106,6 +110,15 @@ static void take_mine(const char *point, const char *type, void *arg)
 	}
 	l->points = grown;
 	l->points[l->n++] = copy;
+}
+
+/* What to do about a mount whose daemon is gone: it answers ENOTCONN
+ * (or, from the kernel's caches, what it said before it died). */
+static void say_gone(const char *point)
+{
+	cli_fail(CMD, "%s: the skillsfs daemon that served it is gone (%s): "
+	         "unmount it with 'fusermount3 -u %s', then mount it again",
+	         point, strerror(ENOTCONN), point);
 }
 
 /* Whether the folder at real (as `arg` named it) is a skillsfs mount's
@@ -134,10 +147,10 @@ static int mount_point_of(const char *arg, char **point)
 
 	*point = NULL;
 	if (!real) {
-		int e = errno;
-		cli_fail(CMD, "%s: %s%s", arg, strerror(e), e == ENOTCONN ?
-		         " (the skillsfs daemon that served it has died: "
-		         "unmount it with fusermount3 -u)" : "");
+		if (errno == ENOTCONN)
+			say_gone(arg);
+		else
+			cli_fail(CMD, "%s: %s", arg, strerror(errno));
 		return STATUS_UNREADABLE;
 	}
 	if (!is_mount_point(arg, real)) {
@@ -156,9 +169,16 @@ static cJSON *read_status(const char *point, char **text, size_t *len)
 {
 	char *path = sfs_mount_path(point, SFS_MOUNT_STATUS);
 	cJSON *doc = NULL;
-	int rc = path ? cli_read_whole(path, text, len) : -ENOMEM;
+	struct statvfs sv;
+	/* statfs always reaches the daemon; a read of status.json may be
+	 * answered from the page cache after it died */
+	int rc = statvfs(point, &sv) < 0 ? -errno :
+	         path ? cli_read_whole(path, text, len) : -ENOMEM;
 
-	if (rc == -EACCES) {
+	if (rc == -ENOTCONN) {
+		say_gone(point);
+		*text = NULL;
+	} else if (rc == -EACCES) {
 		/* The kernel keeps a FUSE mount to its owner (allow_other
 		 * aside), root included. */
 		cli_fail(CMD, "%s is another user's skillsfs mount: cannot read "
@@ -166,10 +186,8 @@ static cJSON *read_status(const char *point, char **text, size_t *len)
 		         strerror(-rc));
 		*text = NULL;
 	} else if (rc < 0) {
-		cli_fail(CMD, "cannot read %s: %s%s", path ? path : point,
-		         strerror(-rc), rc == -ENOTCONN ? " (the skillsfs daemon "
-		         "that served it has died: unmount it with fusermount3 "
-		         "-u)" : "");
+		cli_fail(CMD, "cannot read %s: %s", path ? path : point,
+		         strerror(-rc));
 		*text = NULL;
 	} else if (!sfs_status_generation(*text, *len) ||
 	           !(doc = cJSON_ParseWithLength(*text, *len)) ||
@@ -261,18 +279,38 @@ static void print_cache(const cJSON *st, const struct sfs_config_file *cf)
 
 /* ---- the summary ------------------------------------------------------ */
 
-static void print_root(const cJSON *root)
+/* Whether the mount's findings say root's first fetch is under way
+ * (the daemon serves the other roots meanwhile). */
+static bool first_fetch_under_way(const cJSON *st, const char *root)
+{
+	const cJSON *d;
+
+	cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(st, "diagnostics")) {
+		const char *file = text_of(d, SFS_FINDING_FILE);
+		const char *m = text_of(d, SFS_FINDING_MESSAGE);
+		if (root && file && m && strcmp(file, root) == 0 &&
+		    strstr(m, SFS_STATUS_FIRST_FETCH))
+			return true;
+	}
+	return false;
+}
+
+static void print_root(const cJSON *st, const cJSON *root)
 {
 	const char *kind = text_of(root, SFS_STATUS_ROOT_KIND);
 	const char *source = text_of(root, "source");
 	double skills = number_of(root, "skills");
+	const char *path = text_of(root, SFS_STATUS_ROOT_PATH);
 	const cJSON *member;
 
-	cli_printf_visible(stdout, "  %s", text_of(root, SFS_STATUS_ROOT_PATH)
-	                                   ? text_of(root, SFS_STATUS_ROOT_PATH)
-	                                   : "?");
+	cli_printf_visible(stdout, "  %s", path ? path : "?");
 	if (source)
 		cli_printf_visible(stdout, " (from %s)", source);
+	if (kind && first_fetch_under_way(st, path)) {
+		cli_line_visible(stdout, ", %s: its first fetch is under way "
+		                 "(its skills are served once it ends)", kind);
+		return;
+	}
 	if (kind) {
 		cli_printf_visible(stdout, ", %s", kind);
 		/* what the generation serves of it, under the source's own
@@ -350,6 +388,12 @@ static void print_skills(const cJSON *skills)
 		cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(sk,
 		                                                      "held_for"))
 			print_finding(d, "    held back: ");
+		if (state && (strcmp(state, "withheld") == 0 ||
+		              strcmp(state, "held") == 0))
+			printf("    to serve it after review: add the accept: "
+			       "entry that skillsfs check prints for it to "
+			       "the configuration file (skillsfs(5)) and send "
+			       "the mount SIGHUP\n");
 	}
 }
 
@@ -389,6 +433,18 @@ static void print_unlisted(const cJSON *unlisted)
 	}
 }
 
+/* Whether the mount reports something wrong: an error among its
+ * findings (a root not fetched yet, a skill withheld, ...), an invalid
+ * or unlocked skill.  Warnings and shadowed skills are not. */
+static bool is_wrong(const cJSON *st)
+{
+	const cJSON *counts = cJSON_GetObjectItemCaseSensitive(st, "counts");
+
+	return number_of(counts, "errors") > 0 ||
+	       number_of(counts, "invalid") > 0 ||
+	       number_of(counts, "unlocked") > 0;
+}
+
 /* Prints the summary of one mount; returns whether something is wrong. */
 static bool summarize(const char *point, const cJSON *st,
                       const struct sfs_config_file *cf)
@@ -397,6 +453,7 @@ static bool summarize(const char *point, const cJSON *st,
 	const cJSON *roots = cJSON_GetObjectItemCaseSensitive(st, SFS_STATUS_ROOTS);
 	const cJSON *diags = cJSON_GetObjectItemCaseSensitive(st, "diagnostics");
 	const cJSON *root, *d;
+	size_t fetching = 0;
 	double served = number_of(counts, "served");
 	double invalid = number_of(counts, "invalid");
 	double shadowed = number_of(counts, "shadowed");
@@ -411,8 +468,11 @@ static bool summarize(const char *point, const cJSON *st,
 	                 text_of(st, "refresh_mode") ?
 	                 text_of(st, "refresh_mode") : "?");
 	printf("roots:\n");
-	cJSON_ArrayForEach(root, roots)
-		print_root(root);
+	cJSON_ArrayForEach(root, roots) {
+		print_root(st, root);
+		fetching += first_fetch_under_way(st, text_of(root,
+		                                       SFS_STATUS_ROOT_PATH));
+	}
 	printf("skills: %.0f served, %.0f invalid, %.0f shadowed", served,
 	       invalid, shadowed);
 	if (cJSON_GetObjectItemCaseSensitive(counts, "unlocked"))
@@ -435,9 +495,14 @@ static bool summarize(const char *point, const cJSON *st,
 	print_skills(cJSON_GetObjectItemCaseSensitive(st, SFS_STATUS_SKILLS));
 	print_unlisted(cJSON_GetObjectItemCaseSensitive(st, SFS_STATUS_UNLISTED));
 	print_cache(st, cf);
-	bool wrong = errors > 0 || invalid > 0 || unlocked > 0;
-	printf("status: %s\n", wrong ? "something is wrong (see the findings)"
-	                             : "ok");
+	bool wrong = is_wrong(st);
+	if (fetching)
+		printf("status: not ready: the first fetch of %zu root%s is under "
+		       "way; run skillsfs status again when it ends\n", fetching,
+		       fetching == 1 ? "" : "s");
+	else
+		printf("status: %s\n", wrong ? "something is wrong (see the "
+		       "findings)" : "ok");
 	return wrong;
 }
 
@@ -455,7 +520,8 @@ static int status_of(const char *point, const struct status_opts *o)
 	if (!st)
 		rc = STATUS_UNREADABLE;
 	else if (o->json)
-		rc = fwrite(text, 1, len, stdout) == len ? 0 : STATUS_UNREADABLE;
+		rc = fwrite(text, 1, len, stdout) != len ? STATUS_UNREADABLE :
+		     is_wrong(st) ? STATUS_WRONG : 0;
 	else
 		rc = summarize(point, st, o->cf) ? STATUS_WRONG : 0;
 	cJSON_Delete(st);
@@ -478,6 +544,8 @@ static int json_of_all(const struct mount_list *l)
 			worst = STATUS_UNREADABLE;
 			continue;
 		}
+		if (is_wrong(st) && worst < STATUS_WRONG)
+			worst = STATUS_WRONG;
 		cJSON *e = cJSON_CreateObject();
 		cJSON_AddStringToObject(e, "mountpoint", l->points[i]);
 		cJSON_AddItemToObject(e, "status", st);
@@ -506,7 +574,9 @@ static int status_of_all(const struct status_opts *o)
 	if (o->json) {
 		worst = json_of_all(&l);
 	} else if (!l.n) {
-		printf("no skillsfs mount of yours is running\n");
+		printf("no skillsfs mount of yours is running: start one with "
+		       "'skillsfs MOUNTPOINT --skills-dir DIR' (skillsfs(1)), "
+		       "or run skillsfs status as the user who mounted it\n");
 	}
 	for (size_t i = 0; !o->json && i < l.n; i++) {
 		if (i)
