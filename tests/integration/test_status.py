@@ -186,6 +186,12 @@ class Status(MountTestCase):
         r = status("--json")
         self.assertEqual(r.returncode, 3, r.stderr)
         self.assertNotIn(point, [e["mountpoint"] for e in json.loads(r.stdout)])
+        # skillsfs lock neither locks what the page cache kept of it
+        r = run([SKILLSFS, "lock", m.path], env=clean_env())
+        self.assertEqual((r.returncode, r.stdout), (1, ""))
+        self.assertEqual(r.stderr, "skillsfs lock: %s: the skillsfs daemon that served it is gone "
+                         "(Transport endpoint is not connected): unmount it with "
+                         "'fusermount3 -u %s', then mount it again\n" % (m.path, m.path))
 
     def test_a_first_fetch_under_way(self):
         # a server on loopback that takes the connection and never answers
@@ -254,6 +260,10 @@ class Status(MountTestCase):
         r = status(os.path.join(d, "missing"))
         self.assertEqual(r.returncode, 3)
         self.assertIn("%s: No such file or directory" % os.path.join(d, "missing"), r.stderr)
+        r = run([SKILLSFS, "lock", os.path.join(d, "missing")], env=clean_env())
+        self.assertEqual((r.returncode, r.stdout, r.stderr),
+                         (1, "", "skillsfs lock: %s: No such file or directory\n"
+                          % os.path.join(d, "missing")))
 
     def test_a_folder_inside_a_mount_names_the_mount(self):
         _, m = self.clean_mount()
