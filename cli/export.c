@@ -40,7 +40,7 @@
 
 static const char usage_text[] =
 	"usage: skillsfs export --anthropic OUTDIR [--skills-dir DIR]...\n"
-	"                       [--config FILE]\n"
+	"                       [--source URL]... [--config FILE]\n"
 	"\n"
 	"Write every valid skill to OUTDIR/<id>/ in the form the Anthropic\n"
 	"skills upload takes: SKILL.md with standard frontmatter only (name,\n"
@@ -52,7 +52,12 @@ static const char usage_text[] =
 	"  --anthropic OUTDIR  where to write (the only projection so far)\n"
 	"  --skills-dir DIR    a folder of skills; repeatable, first wins\n"
 	"                      (default: as for skillsfs check)\n"
-	"  --config FILE       roots and include/exclude patterns from a file\n"
+	"  --source URL        a git repository or an MCP server, as for\n"
+	"                      skillsfs check: fetched first, and a fetch\n"
+	"                      that fails stops the export\n"
+	"  --config FILE       roots, sources (with their token_file) and\n"
+	"                      include/exclude patterns from a file\n"
+	"                      (skillsfs(5))\n"
 	"  --help              print this help and exit\n"
 	"  --version           print the version and exit\n"
 	"\n"

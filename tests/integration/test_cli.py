@@ -68,6 +68,20 @@ class HelpAndVersion(unittest.TestCase):
                                  r"'--no-such-option'\nTry '%s --help'\.\n$"
                                  % (re.escape(name), re.escape(said), re.escape(helped)))
 
+    def test_each_help_names_the_options_it_takes(self):
+        takes = {
+            "check": ("--skills-dir", "--source", "--config", "--strict", "--json"),
+            "export": ("--anthropic", "--skills-dir", "--source", "--config"),
+            "lock": ("--output",),
+            "status": ("--json", "--config"),
+            "gc": ("--config", "--cache-dir", "--lock", "--max", "--dry-run"),
+        }
+        for cmd, options in takes.items():
+            text = run([SKILLSFS, cmd, "--help"], env=clean_env()).stdout
+            for opt in options + ("--help", "--version"):
+                with self.subTest(cmd=cmd, option=opt):
+                    self.assertRegex(text, r"\n  (-\w, )?%s\b" % opt)
+
     def test_help_names_every_command(self):
         r = run([SKILLSFS, "--help"], env=clean_env())
         for cmd in ("check", "export", "lock", "status", "gc"):
