@@ -500,9 +500,16 @@ static bool summarize(const char *point, const cJSON *st,
 		printf("status: not ready: the first fetch of %zu root%s is under "
 		       "way; run skillsfs status again when it ends\n", fetching,
 		       fetching == 1 ? "" : "s");
+	else if (wrong)
+		printf("status: something is wrong (see the findings)\n");
+	else if (number_of(counts, "held") > 0)
+		/* served as they were: nothing wrong, a change waits */
+		printf("status: ok, but a change waits for review: %.0f skill%s "
+		       "held as %s (see the findings)\n",
+		       number_of(counts, "held"), plural(number_of(counts, "held")),
+		       number_of(counts, "held") == 1 ? "it was" : "they were");
 	else
-		printf("status: %s\n", wrong ? "something is wrong (see the "
-		       "findings)" : "ok");
+		printf("status: ok\n");
 	return wrong;
 }
 

@@ -229,6 +229,24 @@ class Status(MountTestCase):
                          "skillsfs check prints for it to the configuration file (skillsfs(5)) "
                          "and send the mount SIGHUP")
 
+    def test_a_held_skill_says_a_change_waits(self):
+        root = self.copy_examples()
+        d = write_skill(root, "filler", body="Run scripts/fill.sh.\n",
+                        files={"scripts/fill.sh": "#!/bin/sh\nexec python3 fill.py\n"})
+        m = self.mount([root], ["-o", "trust=hold"])
+        write(os.path.join(d, "scripts", "fill.sh"), FETCH_EXEC)
+        wait_for(lambda: m.json("status.json")["counts"].get("held") == 1,
+                 what="the change to filler held")
+        r = status(m.path)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        lines = r.stdout.splitlines()
+        under = lines[lines.index("  filler (held): %s" % d) + 1:]
+        self.assertRegex(under[0], r"^    held back: %s:2:1: security/fetch-exec \(high\): "
+                         % re.escape(os.path.join(d, "scripts", "fill.sh")))
+        self.assertTrue(under[1].startswith("    to serve it after review: "), under[1])
+        self.assertEqual(lines[-1], "status: ok, but a change waits for review: 1 skill held "
+                         "as it was (see the findings)")
+
     @unittest.skipUnless(test_user() and shutil.which("unshare"),
                          "needs root, unshare and the user skillsfs-test")
     def test_no_mount(self):
