@@ -283,9 +283,11 @@ static void print_cache(const cJSON *st, const struct sfs_config_file *cf)
  * (the daemon serves the other roots meanwhile). */
 static bool first_fetch_under_way(const cJSON *st, const char *root)
 {
+	const cJSON *diags = cJSON_GetObjectItemCaseSensitive(st,
+	                                                      "diagnostics");
 	const cJSON *d;
 
-	cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(st, "diagnostics")) {
+	cJSON_ArrayForEach(d, diags) {
 		const char *file = text_of(d, SFS_FINDING_FILE);
 		const char *m = text_of(d, SFS_FINDING_MESSAGE);
 		if (root && file && m && strcmp(file, root) == 0 &&
@@ -344,7 +346,8 @@ static void print_finding(const cJSON *d, const char *indent)
 	const char *field = text_of(d, "field");
 	const char *rule = text_of(d, SFS_FINDING_RULE);
 	const char *severity = text_of(d, SFS_FINDING_SEVERITY);
-	double line = number_of(d, SFS_FINDING_LINE), column = number_of(d, "column");
+	double line = number_of(d, SFS_FINDING_LINE);
+	double column = number_of(d, "column");
 
 	fputs(indent, stdout);
 	if (file && line > 0)
@@ -459,6 +462,7 @@ static bool summarize(const char *point, const cJSON *st,
 	double shadowed = number_of(counts, "shadowed");
 	double unlocked = number_of(counts, "unlocked");
 	double errors = number_of(counts, "errors");
+	double held = number_of(counts, "held");
 	double warnings = number_of(counts, "warnings");
 
 	cli_line_visible(stdout, "%s: generation %.0f, refreshed %s (%s)",
@@ -481,7 +485,7 @@ static bool summarize(const char *point, const cJSON *st,
 	if (cJSON_GetObjectItemCaseSensitive(counts, "withheld"))
 		printf(", %.0f withheld", number_of(counts, "withheld"));
 	if (cJSON_GetObjectItemCaseSensitive(counts, "held"))
-		printf(", %.0f held as they were", number_of(counts, "held"));
+		printf(", %.0f held as they were", held);
 	printf("; %.0f error%s, %.0f warning%s\n", errors, plural(errors),
 	       warnings, plural(warnings));
 	print_pending(cJSON_GetObjectItemCaseSensitive(st, "pending"));
@@ -502,12 +506,11 @@ static bool summarize(const char *point, const cJSON *st,
 		       fetching == 1 ? "" : "s");
 	else if (wrong)
 		printf("status: something is wrong (see the findings)\n");
-	else if (number_of(counts, "held") > 0)
+	else if (held > 0)
 		/* served as they were: nothing wrong, a change waits */
 		printf("status: ok, but a change waits for review: %.0f skill%s "
-		       "held as %s (see the findings)\n",
-		       number_of(counts, "held"), plural(number_of(counts, "held")),
-		       number_of(counts, "held") == 1 ? "it was" : "they were");
+		       "held as %s (see the findings)\n", held, plural(held),
+		       held == 1 ? "it was" : "they were");
 	else
 		printf("status: ok\n");
 	return wrong;

@@ -70,7 +70,9 @@ int cli_put_visible_n(FILE *f, const char *s, size_t n)
 			size_t plain = i;
 			while (plain < n && p[plain] >= 0x20 && p[plain] < 0x7f)
 				plain++;
-			rc = fwrite(p + i, 1, plain - i, f) == plain - i ? 0 : EOF;
+			size_t len_plain = plain - i;
+			rc = fwrite(p + i, 1, len_plain, f) == len_plain ? 0
+			                                                 : EOF;
 			i = plain;
 		} else if (p[i] < 0x80) {
 			char letter = c0_letter(p[i]);
