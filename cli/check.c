@@ -54,12 +54,14 @@ static const struct cli_option options[] = {
 };
 
 /* FILE:LINE:COL: SEVERITY: FIELD: MESSAGE; a security finding has its
- * rule and risk where the field goes: "security/fetch-exec (high)". */
+ * rule and risk where the field goes: "security/fetch-exec (high)".
+ * The file's name and the message quote the skill's author: written
+ * visible, so that they cannot steer the terminal or forge a line. */
 static void print_diag(const struct sfs_diag *d, void *arg)
 {
 	FILE *out = arg;
 
-	fputs(d->file, out);
+	cli_put_visible(out, d->file);
 	if (d->line) {
 		fprintf(out, ":%u", d->line);
 		if (d->column)
@@ -67,10 +69,11 @@ static void print_diag(const struct sfs_diag *d, void *arg)
 	}
 	fprintf(out, ": %s: ", d->severity == SFS_ERROR ? "error" : "warning");
 	if (d->rule)
-		fprintf(out, "%s (%s): ", d->rule, sfs_risk_name(d->risk));
+		cli_printf_visible(out, "%s (%s): ", d->rule,
+		                   sfs_risk_name(d->risk));
 	else if (d->field[0])
-		fprintf(out, "%s: ", d->field);
-	fprintf(out, "%s\n", d->message);
+		cli_printf_visible(out, "%s: ", d->field);
+	cli_line_visible(out, "%s", d->message);
 }
 
 /* "  - {skill: ID, rule: RULE, digest: sha256:...}", for accept: */
@@ -84,8 +87,8 @@ static void print_accept(const struct sfs_accept *a, void *arg)
 		      "file's\naccept: takes (for this content only):\n", stdout);
 	*first = false;
 	sfs_format_digest(a->digest, digest);
-	printf("  - {skill: %s, rule: %s, digest: %s}\n", a->skill, a->rule,
-	       digest);
+	cli_line_visible(stdout, "  - {skill: %s, rule: %s, digest: %s}",
+	                 a->skill, a->rule, digest);
 }
 
 static int report(const sfs_catalog *cat, bool json)

@@ -6,8 +6,10 @@
 #ifndef SKILLSFS_CLI_H
 #define SKILLSFS_CLI_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "cache_gc.h"
 #include "skillsfs.h"
@@ -123,6 +125,9 @@ int cli_parse_args(const struct cli_parse *p, int argc, char **argv,
 /* Prints "CMD: MESSAGE" and "Try 'CMD --help'."; returns CLI_EXIT_USAGE. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* Prints "CMD: MESSAGE" (a note: the command goes on). */
+void cli_say(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 /* Prints "CMD: MESSAGE"; returns CLI_EXIT_FAILED. */
 int cli_fail(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -133,6 +138,21 @@ int cli_option_error(const char *cmd, int c, char *const argv[]);
 void cli_print_size(long long bytes);
 /* --version: prints "CMD VERSION"; returns 0. */
 int cli_version(const char *cmd);
+
+/* visible.c: text a skill's author or a server chose, for a terminal:
+ * every control character (\n, \r, \x1b), C1 control and line-steering
+ * Unicode character (\u202e) and byte that is no UTF-8 (\xNN) written
+ * as an escape, the rest as it is.  Each returns 0 or EOF. */
+int cli_put_visible(FILE *f, const char *s);   /* NULL: nothing */
+int cli_put_visible_n(FILE *f, const char *s, size_t n);
+/* The formatted text, made visible whole: give it no newline. */
+int cli_printf_visible(FILE *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int cli_vprintf_visible(FILE *f, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+/* The same, then a newline. */
+int cli_line_visible(FILE *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* skills_opts.c: what every command that reads skills takes. */
 struct cli_skills {

@@ -19,13 +19,14 @@ int conffile_load(const char *prog, const char *path,
 
 	if (sfs_config_file_read(path, getenv("HOME"), cf, &err) == 0)
 		return 0;
-	fprintf(stderr, "%s: %s", prog, err.file);
+	fprintf(stderr, "%s: ", prog);
+	cli_put_visible(stderr, err.file);
 	if (err.line)
 		fprintf(stderr, ":%u:%u", err.line, err.column);
 	fprintf(stderr, ": error: ");
 	if (err.key[0])
-		fprintf(stderr, "%s: ", err.key);
-	fprintf(stderr, "%s\n", err.message);
+		cli_printf_visible(stderr, "%s: ", err.key);
+	cli_line_visible(stderr, "%s", err.message);
 	return -1;
 }
 
@@ -61,7 +62,7 @@ int lockfile_load(const char *prog, const char *path, struct sfs_lock *lock)
 
 	if (sfs_lock_read(path, getenv("HOME"), lock, &err) == 0)
 		return 0;
-	fprintf(stderr, "%s: %s: error: %s%s%s\n", prog, path, err.field,
+	cli_say(prog, "%s: error: %s%s%s", path, err.field,
 	        err.field[0] ? ": " : "", err.message);
 	return -1;
 }

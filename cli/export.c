@@ -40,7 +40,7 @@
 
 static const char usage_text[] =
 	"usage: skillsfs export --anthropic OUTDIR [--skills-dir DIR]...\n"
-	"                       [--config FILE]\n"
+	"                       [--source URL]... [--config FILE]\n"
 	"\n"
 	"Write every valid skill to OUTDIR/<id>/ in the form the Anthropic\n"
 	"skills upload takes: SKILL.md with standard frontmatter only (name,\n"
@@ -52,7 +52,12 @@ static const char usage_text[] =
 	"  --anthropic OUTDIR  where to write (the only projection so far)\n"
 	"  --skills-dir DIR    a folder of skills; repeatable, first wins\n"
 	"                      (default: as for skillsfs check)\n"
-	"  --config FILE       roots and include/exclude patterns from a file\n"
+	"  --source URL        a git repository or an MCP server, as for\n"
+	"                      skillsfs check: fetched first, and a fetch\n"
+	"                      that fails stops the export\n"
+	"  --config FILE       roots, sources (with their token_file) and\n"
+	"                      include/exclude patterns from a file\n"
+	"                      (skillsfs(5))\n"
 	"  --help              print this help and exit\n"
 	"  --version           print the version and exit\n"
 	"\n"
@@ -277,8 +282,7 @@ static int put_scalar_field(FILE *f, const char *id, const cJSON *fm,
 	if (!v)
 		return 0;
 	if (cJSON_IsArray(v) || cJSON_IsObject(v)) {
-		fprintf(stderr, "skillsfs export: %s: left out %s (not a "
-		        "string)\n", id, key);
+		cli_say(CMD, "%s: left out %s (not a string)", id, key);
 		return 0;
 	}
 	char *text = value_text(v, &oom);
@@ -321,8 +325,8 @@ static int put_allowed_tools(FILE *f, const char *id, const cJSON *fm)
 	free(joined);
 	return rc;
 drop:
-	fprintf(stderr, "skillsfs export: %s: left out allowed-tools (not a "
-	        "string or a list of strings)\n", id);
+	cli_say(CMD, "%s: left out allowed-tools (not a string or a list "
+	        "of strings)", id);
 	return 0;
 }
 
@@ -357,8 +361,7 @@ static int put_metadata(FILE *f, const char *id, const cJSON *fm)
 	int rc = 0;
 
 	if (meta && !cJSON_IsObject(meta) && !cJSON_IsNull(meta)) {
-		fprintf(stderr, "skillsfs export: %s: left out metadata (not a "
-		        "mapping)\n", id);
+		cli_say(CMD, "%s: left out metadata (not a mapping)", id);
 		meta = NULL;
 	}
 	if (!cJSON_IsObject(meta))
@@ -367,9 +370,8 @@ static int put_metadata(FILE *f, const char *id, const cJSON *fm)
 		xpm = NULL;
 	cJSON_ArrayForEach(e, meta) {
 		if (xpm && strncmp(e->string, XPM ".", strlen(XPM) + 1) == 0) {
-			fprintf(stderr, "skillsfs export: %s: metadata %s is "
-			        "replaced by the x-personal-mcp block\n", id,
-			        e->string);
+			cli_say(CMD, "%s: metadata %s is replaced by the "
+			        "x-personal-mcp block", id, e->string);
 			continue;
 		}
 		if ((rc = put_entry(f, &opened, e->string, e)) < 0)
@@ -408,10 +410,10 @@ static void note_dropped(const struct sfs_skill *s, const cJSON *fm)
 		if (standard_key(e->string))
 			continue;
 		if (any)
-			fprintf(stderr, ", %s", e->string);
+			cli_printf_visible(stderr, ", %s", e->string);
 		else
-			fprintf(stderr, "skillsfs export: %s: left out %s",
-			        s->id, e->string);
+			cli_printf_visible(stderr, CMD ": %s: left out %s",
+			                   s->id, e->string);
 		any = true;
 	}
 	if (any)
@@ -688,8 +690,8 @@ static bool refused_upstream(const struct sfs_skill *s)
 		if (strcmp(d->field, "name") != 0 &&
 		    strcmp(d->field, "description") != 0)
 			continue;
-		fprintf(stderr, "skillsfs export: %s: not exported: %s: %s\n",
-		        s->id, d->field, d->message);
+		cli_say(CMD, "%s: not exported: %s: %s", s->id, d->field,
+		        d->message);
 		refused = true;
 	}
 	return refused;
@@ -699,12 +701,13 @@ static void print_finding(const struct sfs_diag *d, void *arg)
 {
 	size_t *errors = arg;
 
-	fprintf(stderr, "skillsfs export: %s", d->file);
+	fprintf(stderr, CMD ": ");
+	cli_put_visible(stderr, d->file);
 	if (d->line)
 		fprintf(stderr, ":%u:%u", d->line, d->column);
-	fprintf(stderr, ": %s: %s%s%s\n",
-	        d->severity == SFS_ERROR ? "error" : "warning", d->field,
-	        d->field[0] ? ": " : "", d->message);
+	cli_line_visible(stderr, ": %s: %s%s%s",
+	                 d->severity == SFS_ERROR ? "error" : "warning",
+	                 d->field, d->field[0] ? ": " : "", d->message);
 	*errors += d->severity == SFS_ERROR;
 }
 
@@ -767,8 +770,8 @@ static int export_catalog(const sfs_catalog *cat, const char *outdir)
 	for (size_t i = 0; i < nu; i++) {
 		if (u[i].reason != SFS_INVALID)
 			continue;
-		fprintf(stderr, "skillsfs export: %s: not exported: invalid "
-		        "(see skillsfs check)\n", u[i].dir);
+		cli_say(CMD, "%s: not exported: invalid (see skillsfs check)",
+		        u[i].dir);
 		status = CLI_EXIT_FAILED;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -791,7 +794,7 @@ static int export_catalog(const sfs_catalog *cat, const char *outdir)
 	if (finish_folders(&w) != 0)
 		return CLI_EXIT_FAILED;
 	int checked = verify(outdir, written);
-	printf("%zu skills exported to %s\n", written, outdir);
+	cli_line_visible(stdout, "%zu skills exported to %s", written, outdir);
 	return status ? status : checked;
 }
 

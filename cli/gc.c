@@ -4,17 +4,20 @@
  * the configuration's lockfile pins, the rest removed least recently
  * used first (shared/cache_gc.h says what and how).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cache_gc.h"
 #include "cli.h"
 #include "lockfile.h"
 #include "mount_opts.h"
+#include "trust.h"
 
 #define CMD "skillsfs gc"
 
@@ -98,6 +101,39 @@ static const char *why_kept(enum sfs_cache_need need)
 	}
 }
 
+/* Whether dir holds something besides what a collection itself makes
+ * there: a folder of other things given as the cache folder by mistake
+ * (nothing in it is touched: cache_gc.h). */
+static bool holds_other_things(const char *dir)
+{
+	DIR *d = opendir(dir);
+	const struct dirent *e;
+	bool other = false, leases = false;
+
+	while (d && (e = readdir(d))) {
+		if (strcmp(e->d_name, SFS_CACHE_LEASES) == 0)
+			leases = true;
+		else if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		         strcmp(e->d_name, SFS_CACHE_GC_LOCK) &&
+		         strcmp(e->d_name, SFS_CACHE_TRASH))
+			other = true;
+	}
+	if (d)
+		closedir(d);
+	return other && !leases;
+}
+
+/* The cache folder fails trust.h's rule (-EPERM): the rule says why. */
+static int fail_untrusted(const char *dir)
+{
+	char why[1024] = "";
+	int fd = sfs_trust_dir_open(dir, false, why, sizeof(why));
+
+	if (fd >= 0)
+		close(fd);
+	return cli_fail(CMD, "%s: %s", dir, why[0] ? why : strerror(EPERM));
+}
+
 static int report(const struct gc_opts *o, const char *dir, long long max,
                   const struct sfs_cache_gc *g)
 {
@@ -109,9 +145,9 @@ static int report(const struct gc_opts *o, const char *dir, long long max,
 		struct tm tm;
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M",
 		         localtime_r(&e->used, &tm));
-		printf("%-14s %s (", !e->dropped ? "keep" : e->failed ?
-		       "cannot remove" : o->dry_run ? "would remove" :
-		       "removed", e->name);
+		cli_printf_visible(stdout, "%-14s %s (", !e->dropped ? "keep" :
+		                   e->failed ? "cannot remove" : o->dry_run ?
+		                   "would remove" : "removed", e->name);
 		cli_print_size(e->bytes);
 		printf(", used %s%s%s)\n", when, e->dropped ? "" : ": ",
 		       e->dropped ? "" : why_kept(e->need));
@@ -121,7 +157,7 @@ static int report(const struct gc_opts *o, const char *dir, long long max,
 		printf("%s %zu lease%s of mounts that ended\n",
 		       o->dry_run ? "would remove" : "removed", g->stale_leases,
 		       g->stale_leases == 1 ? "" : "s");
-	printf("%s: ", dir);
+	cli_printf_visible(stdout, "%s: ", dir);
 	cli_print_size(g->before);
 	printf(" before, ");
 	cli_print_size(g->after);
@@ -171,14 +207,24 @@ static int run(void *opts, struct cli_skills *skills)
 			.keep = (const char *const *)keep, .nkeep = nkeep,
 			.dry_run = o.dry_run, .wait = true,
 		};
+		/* before the collection makes its own leases/ there */
+		bool other = holds_other_things(dir);
 		int rc = sfs_cache_gc_run(&a, &g);
 		if (rc == -ENOENT) {
-			printf("%s: no cache folder yet\n", dir);
+			cli_line_visible(stdout, "%s: no cache folder yet: nothing "
+			                 "to do", dir);
 			status = 0;
+		} else if (rc == -EPERM) {
+			status = fail_untrusted(dir);
 		} else if (rc < 0) {
 			status = cli_fail(CMD, "%s: %s", dir, strerror(-rc));
 		} else {
 			status = report(&o, dir, o.max, &g);
+			if (!g.n && other)
+				cli_say(CMD, "nothing in %s is an entry of a "
+				        "skillsfs cache folder, so nothing was "
+				        "removed: is it the cache folder? (skillsfs "
+				        "status names a mount's)", dir);
 			sfs_cache_gc_free(&g);
 		}
 	}

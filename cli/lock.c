@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -171,11 +172,20 @@ static int read_status(struct reading *r)
 
 	if (!path)
 		return fail(r, "%s", strerror(ENOMEM));
-	int e = access(path, R_OK) < 0 ? errno : 0;
-	if (e)
-		rc = fail(r, "%s is not a skillsfs mount: cannot read %s: %s%s",
-		          r->mount, path, strerror(e), e == ENOTCONN ?
-		          " (the daemon that served it has died)" : "");
+	struct statvfs sv;
+	/* statfs always reaches the daemon; a dead one's documents may
+	 * still be read from the page cache */
+	int e = statvfs(r->mount, &sv) < 0 ? errno :
+	        access(path, R_OK) < 0 ? errno : 0;
+	if (e == ENOTCONN)
+		rc = fail(r, "%s: the skillsfs daemon that served it is gone "
+		          "(%s): unmount it with 'fusermount3 -u %s', then "
+		          "mount it again", r->mount, strerror(e), r->mount);
+	else if (e && access(r->mount, F_OK) < 0)
+		rc = fail(r, "%s: %s", r->mount, strerror(errno));
+	else if (e)
+		rc = fail(r, "%s is not a skillsfs mount: cannot read %s: %s",
+		          r->mount, path, strerror(e));
 	else if (!(r->status = read_json(r, path)))
 		rc = -1;
 	else
@@ -414,6 +424,7 @@ static void reading_reset(struct reading *r)
 	sfs_lock_free(&r->lock);
 	cJSON_Delete(r->status);
 	r->status = NULL;
+	r->generation = 0;
 	r->names_skills = false;
 }
 
@@ -461,6 +472,8 @@ static int read_mount(struct reading *r)
 	for (int tries = 0; tries < MAX_TRIES; tries++) {
 		reading_reset(r);
 		int rc = read_status_fetched(r);
+		if (rc < 0 && !r->generation)
+			return rc;   /* no status.json to read: no mount */
 		if (rc == 0)
 			rc = add_sources(r);
 		if (rc == 0 && r->names_skills)

@@ -129,9 +129,9 @@ static void take_lease(const char *cmd, const char *cache,
 	                                      o->roots.n, &o->lease) : 0;
 
 	if (rc < 0)
-		fprintf(stderr, "%s: %s: cannot take a lease on what this "
-		        "command uses (skillsfs gc may remove it): %s\n", cmd,
-		        cache, strerror(-rc));
+		cli_say(cmd, "%s: cannot take a lease on what this command "
+		        "uses (skillsfs gc may remove it): %s", cache,
+		        strerror(-rc));
 }
 
 int cli_skills_build(const char *cmd, struct cli_skills *o, bool strict,

@@ -4,7 +4,9 @@
  * status.json (never from the sources): its roots and what each serves,
  * the counts of skills, what waits to settle, every finding under its
  * skill, and the size of the cache folder when a root is fetched into
- * it.  With no MOUNTPOINT, every skillsfs mount of the user.
+ * it.  With no MOUNTPOINT, every skillsfs mount of the user.  What
+ * status.json quotes (names, paths, URLs, what a server said) is
+ * written visible (visible.c); --json writes the document as it is.
  */
 #include <errno.h>
 #include <fts.h>
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -84,14 +87,17 @@ static void mount_list_free(struct mount_list *l)
 }
 
 /* A skillsfs mount is the user's when its top folder is: the daemon
- * gives it its own uid, and the kernel keeps other users out of it. */
+ * gives it its own uid, and the kernel keeps other users out of it
+ * (EACCES, before it asks the daemon).  One whose daemon is gone
+ * (ENOTCONN) is listed too, so that its summary says so. */
 static void take_mine(const char *point, const char *type, void *arg)
 {
 	struct mount_list *l = arg;
 	struct stat st;
 
-	if (strcmp(type, SKILLSFS_FSTYPE) != 0 || stat(point, &st) < 0 ||
-	    st.st_uid != getuid())
+	if (strcmp(type, SKILLSFS_FSTYPE) != 0)
+		return;
+	if (stat(point, &st) < 0 ? errno != ENOTCONN : st.st_uid != getuid())
 		return;
 	char **grown = realloc(l->points, (l->n + 1) * sizeof(*grown));
 	char *copy = strdup(point);
@@ -104,6 +110,15 @@ static void take_mine(const char *point, const char *type, void *arg)
 	}
 	l->points = grown;
 	l->points[l->n++] = copy;
+}
+
+/* What to do about a mount whose daemon is gone: it answers ENOTCONN
+ * (or, from the kernel's caches, what it said before it died). */
+static void say_gone(const char *point)
+{
+	cli_fail(CMD, "%s: the skillsfs daemon that served it is gone (%s): "
+	         "unmount it with 'fusermount3 -u %s', then mount it again",
+	         point, strerror(ENOTCONN), point);
 }
 
 /* Whether the folder at real (as `arg` named it) is a skillsfs mount's
@@ -132,10 +147,10 @@ static int mount_point_of(const char *arg, char **point)
 
 	*point = NULL;
 	if (!real) {
-		int e = errno;
-		cli_fail(CMD, "%s: %s%s", arg, strerror(e), e == ENOTCONN ?
-		         " (the skillsfs daemon that served it has died: "
-		         "unmount it with fusermount3 -u)" : "");
+		if (errno == ENOTCONN)
+			say_gone(arg);
+		else
+			cli_fail(CMD, "%s: %s", arg, strerror(errno));
 		return STATUS_UNREADABLE;
 	}
 	if (!is_mount_point(arg, real)) {
@@ -154,9 +169,16 @@ static cJSON *read_status(const char *point, char **text, size_t *len)
 {
 	char *path = sfs_mount_path(point, SFS_MOUNT_STATUS);
 	cJSON *doc = NULL;
-	int rc = path ? cli_read_whole(path, text, len) : -ENOMEM;
+	struct statvfs sv;
+	/* statfs always reaches the daemon; a read of status.json may be
+	 * answered from the page cache after it died */
+	int rc = statvfs(point, &sv) < 0 ? -errno :
+	         path ? cli_read_whole(path, text, len) : -ENOMEM;
 
-	if (rc == -EACCES) {
+	if (rc == -ENOTCONN) {
+		say_gone(point);
+		*text = NULL;
+	} else if (rc == -EACCES) {
 		/* The kernel keeps a FUSE mount to its owner (allow_other
 		 * aside), root included. */
 		cli_fail(CMD, "%s is another user's skillsfs mount: cannot read "
@@ -164,10 +186,8 @@ static cJSON *read_status(const char *point, char **text, size_t *len)
 		         strerror(-rc));
 		*text = NULL;
 	} else if (rc < 0) {
-		cli_fail(CMD, "cannot read %s: %s%s", path ? path : point,
-		         strerror(-rc), rc == -ENOTCONN ? " (the skillsfs daemon "
-		         "that served it has died: unmount it with fusermount3 "
-		         "-u)" : "");
+		cli_fail(CMD, "cannot read %s: %s", path ? path : point,
+		         strerror(-rc));
 		*text = NULL;
 	} else if (!sfs_status_generation(*text, *len) ||
 	           !(doc = cJSON_ParseWithLength(*text, *len)) ||
@@ -239,7 +259,7 @@ static void print_cache(const cJSON *st, const struct sfs_config_file *cf)
 	long long size = folder_size(dir);
 	const cJSON *max = cJSON_GetObjectItemCaseSensitive(st,
 	                                                    SFS_STATUS_CACHE_MAX);
-	printf("cache folder: %s: ", dir);
+	cli_printf_visible(stdout, "cache folder: %s: ", dir);
 	if (size < 0)
 		printf("unknown size (%s)", strerror((int)-size));
 	else
@@ -259,18 +279,42 @@ static void print_cache(const cJSON *st, const struct sfs_config_file *cf)
 
 /* ---- the summary ------------------------------------------------------ */
 
-static void print_root(const cJSON *root)
+/* Whether the mount's findings say root's first fetch is under way
+ * (the daemon serves the other roots meanwhile). */
+static bool first_fetch_under_way(const cJSON *st, const char *root)
+{
+	const cJSON *diags = cJSON_GetObjectItemCaseSensitive(st,
+	                                                      "diagnostics");
+	const cJSON *d;
+
+	cJSON_ArrayForEach(d, diags) {
+		const char *file = text_of(d, SFS_FINDING_FILE);
+		const char *m = text_of(d, SFS_FINDING_MESSAGE);
+		if (root && file && m && strcmp(file, root) == 0 &&
+		    strstr(m, SFS_STATUS_FIRST_FETCH))
+			return true;
+	}
+	return false;
+}
+
+static void print_root(const cJSON *st, const cJSON *root)
 {
 	const char *kind = text_of(root, SFS_STATUS_ROOT_KIND);
 	const char *source = text_of(root, "source");
 	double skills = number_of(root, "skills");
+	const char *path = text_of(root, SFS_STATUS_ROOT_PATH);
 	const cJSON *member;
 
-	printf("  %s", text_of(root, SFS_STATUS_ROOT_PATH));
+	cli_printf_visible(stdout, "  %s", path ? path : "?");
 	if (source)
-		printf(" (from %s)", source);
+		cli_printf_visible(stdout, " (from %s)", source);
+	if (kind && first_fetch_under_way(st, path)) {
+		cli_line_visible(stdout, ", %s: its first fetch is under way "
+		                 "(its skills are served once it ends)", kind);
+		return;
+	}
 	if (kind) {
-		printf(", %s", kind);
+		cli_printf_visible(stdout, ", %s", kind);
 		/* what the generation serves of it, under the source's own
 		 * name: a git root's commit, an MCP server's listing */
 		cJSON_ArrayForEach(member, root) {
@@ -281,9 +325,10 @@ static void print_root(const cJSON *root)
 			    strcmp(member->string, "source") &&
 			    strcmp(member->string, "exists") &&
 			    strcmp(member->string, "skills"))
-				printf(" %s %s", member->string,
-				       cJSON_IsString(member) ? member->valuestring
-				                              : "unknown");
+				cli_printf_visible(stdout, " %s %s",
+				                   member->string,
+				                   cJSON_IsString(member) ?
+				                   member->valuestring : "unknown");
 		}
 	}
 	if (cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(root, "exists")))
@@ -293,22 +338,32 @@ static void print_root(const cJSON *root)
 }
 
 /* "FILE:LINE:COL: severity: FIELD: MESSAGE", as skillsfs check prints
- * a finding, without what it does not name. */
+ * a finding, without what it does not name; a security finding has its
+ * rule and risk in place of both: "security/RULE (high): MESSAGE". */
 static void print_finding(const cJSON *d, const char *indent)
 {
-	const char *file = text_of(d, "file");
+	const char *file = text_of(d, SFS_FINDING_FILE);
 	const char *field = text_of(d, "field");
-	double line = number_of(d, "line"), column = number_of(d, "column");
+	const char *rule = text_of(d, SFS_FINDING_RULE);
+	const char *severity = text_of(d, SFS_FINDING_SEVERITY);
+	double line = number_of(d, SFS_FINDING_LINE);
+	double column = number_of(d, "column");
 
 	fputs(indent, stdout);
 	if (file && line > 0)
-		printf("%s:%.0f:%.0f: ", file, line, column);
+		cli_printf_visible(stdout, "%s:%.0f:%.0f: ", file, line,
+		                   column);
 	else if (file)
-		printf("%s: ", file);
-	printf("%s: ", text_of(d, "severity") ? text_of(d, "severity") : "note");
-	if (field)
-		printf("%s: ", field);
-	printf("%s\n", text_of(d, "message") ? text_of(d, "message") : "");
+		cli_printf_visible(stdout, "%s: ", file);
+	if (rule)
+		cli_printf_visible(stdout, "%s (%s): ", rule,
+		                   severity ? severity : "?");
+	else
+		cli_printf_visible(stdout, "%s: ", severity ? severity : "note");
+	if (!rule && field && *field)
+		cli_printf_visible(stdout, "%s: ", field);
+	cli_put_visible(stdout, text_of(d, SFS_FINDING_MESSAGE));
+	putchar('\n');
 }
 
 /* Each skill that is not simply served, or has findings, with them. */
@@ -322,17 +377,26 @@ static void print_skills(const cJSON *skills)
 		if (state && strcmp(state, "served") == 0 &&
 		    !cJSON_GetArraySize(diags))
 			continue;
-		printf("  %s (%s", text_of(sk, "id") ? text_of(sk, "id") : "?",
-		       state ? state : "?");
+		cli_printf_visible(stdout, "  %s (%s", text_of(sk, "id") ?
+		                   text_of(sk, "id") : "?", state ? state : "?");
 		if (text_of(sk, "shadowed_by"))
-			printf(" by %s", text_of(sk, "shadowed_by"));
-		printf("): %s\n", text_of(sk, "dir") ? text_of(sk, "dir") : "");
+			cli_printf_visible(stdout, " by %s",
+			                   text_of(sk, "shadowed_by"));
+		printf("): ");
+		cli_put_visible(stdout, text_of(sk, "dir"));
+		putchar('\n');
 		cJSON_ArrayForEach(d, diags)
 			print_finding(d, "    ");
 		/* trust hold: what the version held back brings */
 		cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(sk,
 		                                                      "held_for"))
 			print_finding(d, "    held back: ");
+		if (state && (strcmp(state, "withheld") == 0 ||
+		              strcmp(state, "held") == 0))
+			printf("    to serve it after review: add the accept: "
+			       "entry that skillsfs check prints for it to "
+			       "the configuration file (skillsfs(5)) and send "
+			       "the mount SIGHUP\n");
 	}
 }
 
@@ -342,12 +406,16 @@ static void print_pending(const cJSON *pending)
 
 	if (!cJSON_IsObject(pending))
 		return;
-	printf("waiting to settle since %s: %s\n",
-	       text_of(pending, "since") ? text_of(pending, "since") : "?",
-	       text_of(pending, "why") ? text_of(pending, "why") : "");
+	cli_line_visible(stdout, "waiting to settle since %s: %s",
+	                 text_of(pending, "since") ? text_of(pending, "since")
+	                                           : "?",
+	                 text_of(pending, "why") ? text_of(pending, "why")
+	                                         : "");
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(pending, "stale"))
-		printf("  %s, served as it was: %s\n", text_of(e, "id"),
-		       text_of(e, "source") ? text_of(e, "source") : "");
+		cli_line_visible(stdout, "  %s, served as it was: %s",
+		                 text_of(e, "id") ? text_of(e, "id") : "?",
+		                 text_of(e, "source") ? text_of(e, "source")
+		                                      : "");
 }
 
 static void print_unlisted(const cJSON *unlisted)
@@ -358,11 +426,26 @@ static void print_unlisted(const cJSON *unlisted)
 		return;
 	printf("left out of index.json:\n");
 	cJSON_ArrayForEach(e, unlisted) {
-		printf("  %s:", text_of(e, "id"));
+		cli_printf_visible(stdout, "  %s:", text_of(e, "id") ?
+		                   text_of(e, "id") : "?");
 		cJSON_ArrayForEach(why, cJSON_GetObjectItemCaseSensitive(e, "reasons"))
-			printf(" %s;", cJSON_GetStringValue(why) ? why->valuestring : "");
-		printf("\n");
+			cli_printf_visible(stdout, " %s;",
+			                   cJSON_GetStringValue(why) ?
+			                   why->valuestring : "");
+		putchar('\n');
 	}
+}
+
+/* Whether the mount reports something wrong: an error among its
+ * findings (a root not fetched yet, a skill withheld, ...), an invalid
+ * or unlocked skill.  Warnings and shadowed skills are not. */
+static bool is_wrong(const cJSON *st)
+{
+	const cJSON *counts = cJSON_GetObjectItemCaseSensitive(st, "counts");
+
+	return number_of(counts, "errors") > 0 ||
+	       number_of(counts, "invalid") > 0 ||
+	       number_of(counts, "unlocked") > 0;
 }
 
 /* Prints the summary of one mount; returns whether something is wrong. */
@@ -373,20 +456,27 @@ static bool summarize(const char *point, const cJSON *st,
 	const cJSON *roots = cJSON_GetObjectItemCaseSensitive(st, SFS_STATUS_ROOTS);
 	const cJSON *diags = cJSON_GetObjectItemCaseSensitive(st, "diagnostics");
 	const cJSON *root, *d;
+	size_t fetching = 0;
 	double served = number_of(counts, "served");
 	double invalid = number_of(counts, "invalid");
 	double shadowed = number_of(counts, "shadowed");
 	double unlocked = number_of(counts, "unlocked");
 	double errors = number_of(counts, "errors");
+	double held = number_of(counts, "held");
 	double warnings = number_of(counts, "warnings");
 
-	printf("%s: generation %.0f, refreshed %s (%s)\n", point,
-	       number_of(st, SFS_STATUS_GENERATION),
-	       text_of(st, "last_refresh") ? text_of(st, "last_refresh") : "?",
-	       text_of(st, "refresh_mode") ? text_of(st, "refresh_mode") : "?");
+	cli_line_visible(stdout, "%s: generation %.0f, refreshed %s (%s)",
+	                 point, number_of(st, SFS_STATUS_GENERATION),
+	                 text_of(st, "last_refresh") ?
+	                 text_of(st, "last_refresh") : "?",
+	                 text_of(st, "refresh_mode") ?
+	                 text_of(st, "refresh_mode") : "?");
 	printf("roots:\n");
-	cJSON_ArrayForEach(root, roots)
-		print_root(root);
+	cJSON_ArrayForEach(root, roots) {
+		print_root(st, root);
+		fetching += first_fetch_under_way(st, text_of(root,
+		                                       SFS_STATUS_ROOT_PATH));
+	}
 	printf("skills: %.0f served, %.0f invalid, %.0f shadowed", served,
 	       invalid, shadowed);
 	if (cJSON_GetObjectItemCaseSensitive(counts, "unlocked"))
@@ -395,7 +485,7 @@ static bool summarize(const char *point, const cJSON *st,
 	if (cJSON_GetObjectItemCaseSensitive(counts, "withheld"))
 		printf(", %.0f withheld", number_of(counts, "withheld"));
 	if (cJSON_GetObjectItemCaseSensitive(counts, "held"))
-		printf(", %.0f held as they were", number_of(counts, "held"));
+		printf(", %.0f held as they were", held);
 	printf("; %.0f error%s, %.0f warning%s\n", errors, plural(errors),
 	       warnings, plural(warnings));
 	print_pending(cJSON_GetObjectItemCaseSensitive(st, "pending"));
@@ -409,9 +499,20 @@ static bool summarize(const char *point, const cJSON *st,
 	print_skills(cJSON_GetObjectItemCaseSensitive(st, SFS_STATUS_SKILLS));
 	print_unlisted(cJSON_GetObjectItemCaseSensitive(st, SFS_STATUS_UNLISTED));
 	print_cache(st, cf);
-	bool wrong = errors > 0 || invalid > 0 || unlocked > 0;
-	printf("status: %s\n", wrong ? "something is wrong (see the findings)"
-	                             : "ok");
+	bool wrong = is_wrong(st);
+	if (fetching)
+		printf("status: not ready: the first fetch of %zu root%s is under "
+		       "way; run skillsfs status again when it ends\n", fetching,
+		       fetching == 1 ? "" : "s");
+	else if (wrong)
+		printf("status: something is wrong (see the findings)\n");
+	else if (held > 0)
+		/* served as they were: nothing wrong, a change waits */
+		printf("status: ok, but a change waits for review: %.0f skill%s "
+		       "held as %s (see the findings)\n", held, plural(held),
+		       held == 1 ? "it was" : "they were");
+	else
+		printf("status: ok\n");
 	return wrong;
 }
 
@@ -429,7 +530,8 @@ static int status_of(const char *point, const struct status_opts *o)
 	if (!st)
 		rc = STATUS_UNREADABLE;
 	else if (o->json)
-		rc = fwrite(text, 1, len, stdout) == len ? 0 : STATUS_UNREADABLE;
+		rc = fwrite(text, 1, len, stdout) != len ? STATUS_UNREADABLE :
+		     is_wrong(st) ? STATUS_WRONG : 0;
 	else
 		rc = summarize(point, st, o->cf) ? STATUS_WRONG : 0;
 	cJSON_Delete(st);
@@ -452,6 +554,8 @@ static int json_of_all(const struct mount_list *l)
 			worst = STATUS_UNREADABLE;
 			continue;
 		}
+		if (is_wrong(st) && worst < STATUS_WRONG)
+			worst = STATUS_WRONG;
 		cJSON *e = cJSON_CreateObject();
 		cJSON_AddStringToObject(e, "mountpoint", l->points[i]);
 		cJSON_AddItemToObject(e, "status", st);
@@ -480,7 +584,9 @@ static int status_of_all(const struct status_opts *o)
 	if (o->json) {
 		worst = json_of_all(&l);
 	} else if (!l.n) {
-		printf("no skillsfs mount of yours is running\n");
+		printf("no skillsfs mount of yours is running: start one with "
+		       "'skillsfs MOUNTPOINT --skills-dir DIR' (skillsfs(1)), "
+		       "or run skillsfs status as the user who mounted it\n");
 	}
 	for (size_t i = 0; !o->json && i < l.n; i++) {
 		if (i)

@@ -1,7 +1,8 @@
 /*
  * usage.c - how a command of the skillsfs programs tells its user what
  * went wrong, in one voice: "CMD: MESSAGE", then for a usage error a
- * pointer to --help and exit status 2.
+ * pointer to --help and exit status 2.  A message names paths, URLs and
+ * what a server said: it is written visible (visible.c).
  */
 #include <getopt.h>
 #include <stdarg.h>
@@ -15,8 +16,17 @@ __attribute__((format(printf, 2, 0)))
 static void vsay(const char *cmd, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "%s: ", cmd);
-	vfprintf(stderr, fmt, ap);
+	cli_vprintf_visible(stderr, fmt, ap);
 	fputc('\n', stderr);
+}
+
+void cli_say(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsay(cmd, fmt, ap);
+	va_end(ap);
 }
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)

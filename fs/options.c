@@ -120,9 +120,12 @@ void options_usage(FILE *out, const char *prog)
 "       %s MOUNTPOINT --lock FILE [--config FILE] [--docs-dir DIR] ...\n"
 "       %s check [--skills-dir DIR]... [--source URL]... [--config FILE]\n"
 "             [--strict] [--json] [DIR]...\n"
-"       %s export --anthropic OUTDIR [--skills-dir DIR]... [--config FILE]\n"
+"       %s export --anthropic OUTDIR [--skills-dir DIR]... [--source URL]...\n"
+"             [--config FILE]\n"
 "       %s lock [-o FILE] MOUNTPOINT\n"
-"       %s gc [--config FILE] [--cache-dir DIR] [--max SIZE] [--dry-run]\n"
+"       %s status [--json] [--config FILE] [MOUNTPOINT]\n"
+"       %s gc [--config FILE] [--cache-dir DIR] [--lock FILE] [--max SIZE]\n"
+"             [--dry-run]\n"
 "       %s SOURCE MOUNTPOINT -o OPT[,OPT...]     (mount -t fuse.skillsfs)\n"
 "\n"
 "Serves every skill of the skills directories as one read-only filesystem:\n"
@@ -135,7 +138,7 @@ void options_usage(FILE *out, const char *prog)
 "                           the standard skill folders of agents that\n"
 "                           exist: ~/.agents/skills, ~/.claude/skills,\n"
 "                           ./.agents/skills, ... (see skillsfs(1))\n",
-	        prog, prog, prog, prog, prog, prog, prog);
+	        prog, prog, prog, prog, prog, prog, prog, prog);
 	print_sources(out);
 	fputs(
 "    --lock FILE            mount exactly what a lockfile names (written by\n"

@@ -16,7 +16,9 @@ COMMANDS = [
     [SKILLSFS],
     [SKILLSFS, "check"],
     [SKILLSFS, "export"],
+    [SKILLSFS, "lock"],
     [SKILLSFS, "status"],
+    [SKILLSFS, "gc"],
     [SKILLSFS_MCP],
     [SKILLSFS_MCP, "instructions"],
 ]
@@ -51,6 +53,40 @@ class HelpAndVersion(unittest.TestCase):
     def test_version(self):
         self.answers(("--version", "-V"), r"^skillsfs(-mcp)?( \w+)? \d+\.\d+\.\d+")
 
+    def test_a_bad_option_is_a_usage_error(self):
+        """Exit 2, nothing on stdout, and on stderr what was wrong and
+        where the help is."""
+        for cmd in COMMANDS:
+            with self.subTest(cmd=cmd[1:]):
+                r = run(cmd + ["--no-such-option"], env=clean_env())
+                self.assertEqual((r.returncode, r.stdout), (2, ""), r.stderr)
+                prog = os.path.basename(cmd[0])
+                said = ": ".join([prog] + cmd[1:])    # skillsfs-mcp: instructions
+                name = " ".join([prog] + cmd[1:])     # skillsfs check
+                helped = prog if cmd[0] == SKILLSFS_MCP else name
+                self.assertRegex(r.stderr, r"^(%s|%s): unknown (option|argument) "
+                                 r"'--no-such-option'\nTry '%s --help'\.\n$"
+                                 % (re.escape(name), re.escape(said), re.escape(helped)))
+
+    def test_each_help_names_the_options_it_takes(self):
+        takes = {
+            "check": ("--skills-dir", "--source", "--config", "--strict", "--json"),
+            "export": ("--anthropic", "--skills-dir", "--source", "--config"),
+            "lock": ("--output",),
+            "status": ("--json", "--config"),
+            "gc": ("--config", "--cache-dir", "--lock", "--max", "--dry-run"),
+        }
+        for cmd, options in takes.items():
+            text = run([SKILLSFS, cmd, "--help"], env=clean_env()).stdout
+            for opt in options + ("--help", "--version"):
+                with self.subTest(cmd=cmd, option=opt):
+                    self.assertRegex(text, r"\n  (-\w, )?%s\b" % opt)
+
+    def test_help_names_every_command(self):
+        r = run([SKILLSFS, "--help"], env=clean_env())
+        for cmd in ("check", "export", "lock", "status", "gc"):
+            self.assertRegex(r.stdout, r"\n       skillsfs %s " % cmd)
+
     def test_help_names_the_new_options(self):
         r = run([SKILLSFS, "--help"], env=clean_env())
         for opt in ("--config", "--docs-dir", "docs_dir=", "config=", "export --anthropic",
@@ -70,6 +106,40 @@ class ManPages(unittest.TestCase):
                 r = subprocess.run(["groff", "-man", "-t", "-ww", "-z", path],
                                    capture_output=True, text=True)
                 self.assertEqual((r.returncode, r.stderr), (0, ""))
+
+    def test_format_at_80_columns_without_warnings(self):
+        """man(1) at 80 columns: a table wider than the line is a warning."""
+        if not shutil.which("man"):
+            self.skipTest("needs man")
+        for page in ("skillsfs.1", "skillsfs-mcp.1", "skillsfs.5"):
+            with self.subTest(page):
+                r = subprocess.run(["man", "--warnings", "-l",
+                                    os.path.join(SOURCE_ROOT, "man", page)],
+                                   capture_output=True, text=True,
+                                   env=dict(os.environ, MANWIDTH="80", MANPAGER="cat"))
+                self.assertEqual((r.returncode, r.stderr), (0, ""))
+
+    def test_every_option_of_the_help_is_in_the_man_page(self):
+        """Each long option a program's --help names, and each -o option
+        of the mount, is described in its man page."""
+        with open(os.path.join(SOURCE_ROOT, "man", "skillsfs.1")) as f:
+            one = f.read()
+        with open(os.path.join(SOURCE_ROOT, "man", "skillsfs-mcp.1")) as f:
+            mcp = f.read()
+        for cmd in COMMANDS:
+            page = mcp if cmd[0] == SKILLSFS_MCP else one
+            text = run(cmd + ["--help"], env=clean_env()).stdout
+            options = set(re.findall(r"(?<![\w-])--([a-z][a-z0-9-]*)", text))
+            self.assertTrue(options, cmd)
+            for opt in sorted(options):
+                with self.subTest(cmd=cmd[1:], option=opt):
+                    self.assertIn(r"\-\-" + opt.replace("-", r"\-"), page)
+        text = run([SKILLSFS, "--help"], env=clean_env()).stdout
+        mount_options = re.findall(r"^    -o ([a-z_]+)", text, re.M)
+        self.assertIn("cache_max", mount_options)
+        for opt in mount_options:
+            with self.subTest(option=opt):
+                self.assertRegex(one, r"\n\.B[IR]? [^\n]*\b%s\b" % re.escape(opt))
 
     def test_documented(self):
         with open(os.path.join(SOURCE_ROOT, "man", "skillsfs.5")) as f:
