@@ -22,6 +22,7 @@
  * asks: beside it, the rule would only refuse a build tree of theirs.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
 #include <pthread.h>
@@ -60,6 +61,17 @@ static void hold_module(void)
 	if (geteuid() != 0)
 		return;
 	fd = sfs_trust_open(module_path, SFS_TRUST_CONFIG, 0, why, sizeof(why));
+	if (fd >= 0 && fd <= STDERR_FILENO) {
+		/* started with a standard stream closed: the daemon puts
+		 * /dev/null there when it detaches */
+		int high = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+		int err = errno;
+		close(fd);
+		fd = high < 0 ? -err : high;
+		if (fd < 0)
+			snprintf(why, sizeof(why), "%s: %s", module_path,
+			         strerror(-fd));
+	}
 	if (fd >= 0) {
 		snprintf(module_path, sizeof(module_path), "/proc/self/fd/%d", fd);
 		return;
