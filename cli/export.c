@@ -8,7 +8,8 @@
  * compatibility, allowed-tools, metadata), the x-personal-mcp block moved
  * into metadata as "x-personal-mcp.<key>" string values (lists and maps
  * JSON-encoded), and the body byte for byte.  Every other file is copied
- * byte-identical with its mode and modification time.  Other frontmatter
+ * byte-identical with its mode (never set-user-ID or set-group-ID) and
+ * modification time.  Other frontmatter
  * keys (Claude Code's, unknown ones) have no standard place and are left
  * out, each named on stderr.
  *
@@ -477,6 +478,11 @@ static char *project(const struct sfs_skill *s)
 
 /* ---- writing one skill ---------------------------------------------------- */
 
+/* The bits of a source's mode an export copies: never set-user-ID or
+ * set-group-ID, which the copy, made by whoever exports (root, say),
+ * would give to that user for bytes a skill's author wrote. */
+#define EXPORT_MODE_BITS (S_ISVTX | 0777)
+
 /* A folder written, to get its mode once everything inside is written. */
 struct folder {
 	char *path;
@@ -502,7 +508,7 @@ static int remember_folder(struct writer *w, const char *path, mode_t mode)
 	v[w->nfolders].path = strdup(path);
 	if (!v[w->nfolders].path)
 		return -ENOMEM;
-	v[w->nfolders++].mode = mode & 07777;
+	v[w->nfolders++].mode = mode & EXPORT_MODE_BITS;
 	return 0;
 }
 
@@ -614,7 +620,7 @@ static int write_file(int dfd, const char *dest, int src,
 		rc = copy_fd(src, out, &copied);
 	if (rc == 0 && copied != st->st_size - skip)
 		rc = -ESTALE;   /* changed while copied */
-	if (rc == 0 && fchmod(out, f->mode & 07777) < 0)
+	if (rc == 0 && fchmod(out, f->mode & EXPORT_MODE_BITS) < 0)
 		rc = -errno;
 	if (rc == 0 && !head) {
 		struct timespec times[2] = { f->mtime, f->mtime };

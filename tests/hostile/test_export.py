@@ -155,5 +155,25 @@ class ExportOutdir(HostileCase):
         self.assertFalse(os.path.exists(out))
 
 
+class ExportModes(HostileCase):
+    def test_no_set_id_bit_is_exported(self):
+        # a skill author's program with set-user-ID and set-group-ID: an
+        # export by root made it root's, setuid root, of the author's bytes
+        d = os.path.join(self.root, SKILL)
+        write_skill(self.root, SKILL, files={"scripts/tool": "#!/bin/sh\nid\n"})
+        tool = os.path.join(d, "scripts", "tool")
+        os.chmod(tool, 0o6755)
+        os.chmod(os.path.join(d, "scripts"), 0o2755)
+        out = os.path.join(self.make_dir(), "out")
+        code, text = run([SKILLSFS, "export", "--anthropic", out, "--skills-dir", self.root])
+        self.assertEqual(os.stat(tool).st_mode & 0o7777, 0o6755, "the source was changed")
+        written = os.path.join(out, SKILL, "scripts", "tool")
+        self.assertEqual(os.stat(written).st_mode & 0o7777, 0o755, text)
+        self.assertEqual(os.stat(os.path.dirname(written)).st_mode & 0o7777, 0o755, text)
+        with open(written) as f:
+            self.assertEqual(f.read(), "#!/bin/sh\nid\n")
+        self.assertIn(code, (0, 1), text)
+
+
 if __name__ == "__main__":
     unittest.main()
