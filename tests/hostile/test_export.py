@@ -33,10 +33,20 @@ def run(args, timeout=STEP_TIMEOUT):
     return p.returncode, (p.stdout + p.stderr).decode("utf-8", "replace")
 
 
-def children_of(pid):
-    """The pids of PID's children."""
-    with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
-        return [int(p) for p in f.read().split()]
+def export_under(tracer):
+    """The pid of the export strace runs (not strace's own fork before
+    the exec), or None while there is none."""
+    with open("/proc/%d/task/%d/children" % (tracer.pid, tracer.pid)) as f:
+        pids = [int(p) for p in f.read().split()]
+    for pid in pids:
+        try:
+            with open("/proc/%d/cmdline" % pid, "rb") as f:
+                argv = f.read().split(b"\0")
+        except FileNotFoundError:
+            continue
+        if argv[:2] == [os.fsencode(SKILLSFS), b"export"]:
+            return pid
+    return None
 
 
 def proc_state(pid):
@@ -94,22 +104,25 @@ class ExportOutdir(HostileCase):
              SKILLSFS, "export", "--anthropic", out, "--skills-dir", self.root],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         try:
-            wait_for(lambda: children_of(tracer.pid) or tracer.poll() is not None,
+            wait_for(lambda: export_under(tracer) or tracer.poll() is not None,
                      STEP_TIMEOUT, what="the export started under strace")
-            pids = children_of(tracer.pid) if tracer.poll() is None else []
-            if pids:
-                pid = pids[0]
-                wait_for(lambda: proc_state(pid) in ("t", "T", "Z", None) or
-                         tracer.poll() is not None,
-                         STEP_TIMEOUT, what="the export stopped at its mkdir or ended")
-                if proc_state(pid) in ("t", "T") and os.listdir(out):
-                    # what skillsfs-test may do in a folder of its own: the
-                    # skill's folder just made, swapped for a link
-                    made = os.path.join(out, os.listdir(out)[0])
-                    os.rename(made, os.path.join(out, ".moved"))
-                    os.symlink(self.victim, made)
-                    os.lchown(made, self.uid, -1)
-                os.kill(pid, signal.SIGCONT)
+            pid = export_under(tracer) if tracer.poll() is None else None
+            # the export cannot go past that mkdir until it is continued:
+            # the signal comes as the call returns
+            wait_for(lambda: os.listdir(out) or tracer.poll() is not None,
+                     STEP_TIMEOUT, what="the export's first mkdir, or its end")
+            if os.listdir(out) and tracer.poll() is None:
+                # what skillsfs-test may do in a folder of its own: the
+                # skill's folder just made, swapped for a link
+                made = os.path.join(out, os.listdir(out)[0])
+                os.rename(made, os.path.join(out, ".moved"))
+                os.symlink(self.victim, made)
+                os.lchown(made, self.uid, -1)
+            # continued until it ends: a SIGCONT sent before the SIGSTOP
+            # arrived would not undo it
+            wait_for(lambda: tracer.poll() is not None or
+                     (pid and proc_state(pid) is not None and os.kill(pid, signal.SIGCONT)),
+                     STEP_TIMEOUT, interval=0.05, what="the export to end")
             text = tracer.communicate(timeout=STEP_TIMEOUT)[0].decode("utf-8", "replace")
         finally:
             if tracer.poll() is None:
