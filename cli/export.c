@@ -8,7 +8,8 @@
  * compatibility, allowed-tools, metadata), the x-personal-mcp block moved
  * into metadata as "x-personal-mcp.<key>" string values (lists and maps
  * JSON-encoded), and the body byte for byte.  Every other file is copied
- * byte-identical with its mode and modification time.  Other frontmatter
+ * byte-identical with its mode (never set-user-ID or set-group-ID) and
+ * modification time.  Other frontmatter
  * keys (Claude Code's, unknown ones) have no standard place and are left
  * out, each named on stderr.
  *
@@ -33,6 +34,7 @@
 #include "snapshot.h"
 #include "source.h"
 #include "skillsfs.h"
+#include "trust.h"
 
 #define CMD "skillsfs export"
 
@@ -127,9 +129,9 @@ static char *real_target(const char *path)
 	return out;
 }
 
-static bool folder_is_empty(const char *path)
+static bool folder_is_empty(int dfd)
 {
-	DIR *d = opendir(path);
+	DIR *d = sfs_dir_read(dfd);
 	bool empty = d != NULL;
 
 	for (struct dirent *e; d && empty && (e = readdir(d));)
@@ -139,9 +141,31 @@ static bool folder_is_empty(const char *path)
 	return empty;
 }
 
-/* OUTDIR made absolute and ready (created, or an empty folder), or NULL
- * after saying why not. */
-static char *prepare_outdir(const char *outdir, const struct roots *roots)
+/* OUTDIR opened under the rule of trust.h (it and every folder above it
+ * yours or root's, writable by nobody else, no link of another user's on
+ * the way), made when missing: its descriptor, or -errno after saying
+ * why.  Why: a folder another user may write lets that user swap what
+ * the export made in it for a link, between the export's steps, and have
+ * the rest written where the link leads (as root: into /root/.ssh). */
+static int open_outdir(const char *abs)
+{
+	char why[2 * PATH_MAX];
+	int fd = sfs_trust_dir_open(abs, false, why, sizeof(why));
+
+	if (fd == -ENOENT && mkdir(abs, 0755) == 0)
+		fd = sfs_trust_dir_open(abs, false, why, sizeof(why));
+	else if (fd == -ENOENT)
+		snprintf(why, sizeof(why), "cannot create %s: %s", abs,
+		         strerror(errno));
+	if (fd < 0)
+		cli_fail(CMD, "%s", why);
+	return fd;
+}
+
+/* OUTDIR made absolute and ready (created, or an empty folder), opened
+ * in *outfd, or NULL after saying why not. */
+static char *prepare_outdir(const char *outdir, const struct roots *roots,
+                            int *outfd)
 {
 	char *abs = sfs_path_absolute(outdir);
 	char *real = abs ? real_target(abs) : NULL;
@@ -163,18 +187,16 @@ static char *prepare_outdir(const char *outdir, const struct roots *roots)
 			goto bad;
 		}
 	}
-	if (stat(abs, &st) == 0) {
-		if (!S_ISDIR(st.st_mode)) {
-			cli_fail(CMD, "%s exists and is not a folder", abs);
-			goto bad;
-		}
-		if (!folder_is_empty(abs)) {
-			cli_fail(CMD, "%s is not empty: give a new or empty "
-			         "folder", abs);
-			goto bad;
-		}
-	} else if (errno != ENOENT || mkdir(abs, 0755) < 0) {
-		cli_fail(CMD, "cannot create %s: %s", abs, strerror(errno));
+	if (lstat(abs, &st) == 0 && !S_ISDIR(st.st_mode) &&
+	    !S_ISLNK(st.st_mode)) {
+		cli_fail(CMD, "%s exists and is not a folder", abs);
+		goto bad;
+	}
+	if ((*outfd = open_outdir(abs)) < 0)
+		goto bad;
+	if (!folder_is_empty(*outfd)) {
+		cli_fail(CMD, "%s is not empty: give a new or empty folder", abs);
+		close(*outfd);
 		goto bad;
 	}
 	free(real);
@@ -458,6 +480,11 @@ static char *project(const struct sfs_skill *s)
 
 /* ---- writing one skill ---------------------------------------------------- */
 
+/* The bits of a source's mode an export copies: never set-user-ID or
+ * set-group-ID, which the copy, made by whoever exports (root, say),
+ * would give to that user for bytes a skill's author wrote. */
+#define EXPORT_MODE_BITS (S_ISVTX | 0777)
+
 /* A folder written, to get its mode once everything inside is written. */
 struct folder {
 	char *path;
@@ -466,6 +493,7 @@ struct folder {
 
 struct writer {
 	const char *outdir;
+	int outfd;              /* OUTDIR: everything is made beneath it */
 	const sfs_catalog *cat;
 	int *root_fds;          /* per root: its source's open_root, or -1 */
 	struct folder *folders;
@@ -482,13 +510,14 @@ static int remember_folder(struct writer *w, const char *path, mode_t mode)
 	v[w->nfolders].path = strdup(path);
 	if (!v[w->nfolders].path)
 		return -ENOMEM;
-	v[w->nfolders++].mode = mode & 07777;
+	v[w->nfolders++].mode = mode & EXPORT_MODE_BITS;
 	return 0;
 }
 
+/* path: beneath OUTDIR */
 static int make_folder(struct writer *w, const char *path, mode_t mode)
 {
-	if (mkdir(path, 0700) < 0)
+	if (mkdirat(w->outfd, path, 0700) < 0)
 		return -errno;
 	return remember_folder(w, path, mode);
 }
@@ -574,10 +603,11 @@ static int copy_fd(int in, int out, off_t *copied)
 /* Creates `dest` with `head` (may be NULL) and then the source's bytes
  * from `skip` on; mode and, without a head, mtime as the build listed
  * them (a git blob or an MCP copy has none of its own). */
-static int write_file(const char *dest, int src, const struct stat *st,
-                      const struct sfs_file *f, const char *head, off_t skip)
+static int write_file(int dfd, const char *dest, int src,
+                      const struct stat *st, const struct sfs_file *f,
+                      const char *head, off_t skip)
 {
-	int out = open(dest, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+	int out = openat(dfd, dest, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
 	               O_CLOEXEC, 0600);
 	off_t copied = 0;
 	int rc = 0;
@@ -592,7 +622,7 @@ static int write_file(const char *dest, int src, const struct stat *st,
 		rc = copy_fd(src, out, &copied);
 	if (rc == 0 && copied != st->st_size - skip)
 		rc = -ESTALE;   /* changed while copied */
-	if (rc == 0 && fchmod(out, f->mode & 07777) < 0)
+	if (rc == 0 && fchmod(out, f->mode & EXPORT_MODE_BITS) < 0)
 		rc = -errno;
 	if (rc == 0 && !head) {
 		struct timespec times[2] = { f->mtime, f->mtime };
@@ -613,7 +643,8 @@ static int write_entry(struct writer *w, const struct sfs_skill *s,
 	if (S_ISDIR(f->mode))
 		return make_folder(w, dest, f->mode);
 	if (S_ISLNK(f->mode) && !f->hashed)
-		return symlink(f->link, dest) < 0 ? -errno : 0;  /* a folder */
+		return symlinkat(f->link, w->outfd, dest) < 0 ? -errno : 0;
+		/* a link to a folder of the skill */
 	int fd = open_source(w, s, &f, &st);
 	if (fd < 0)
 		return fd;
@@ -622,10 +653,11 @@ static int write_entry(struct writer *w, const struct sfs_skill *s,
 		char *head = project(s);
 		rc = !head ? -ENOMEM :
 		     (off_t)s->body_offset > st.st_size ? -ESTALE :
-		     write_file(dest, fd, &st, f, head, (off_t)s->body_offset);
+		     write_file(w->outfd, dest, fd, &st, f, head,
+		                (off_t)s->body_offset);
 		free(head);
 	} else {
-		rc = write_file(dest, fd, &st, f, NULL, 0);
+		rc = write_file(w->outfd, dest, fd, &st, f, NULL, 0);
 	}
 	close(fd);
 	return rc;
@@ -637,14 +669,14 @@ static int write_skill(struct writer *w, const struct sfs_skill *s)
 	char *top, *dest = NULL;
 	int rc;
 
-	if (asprintf(&top, "%s/%s", w->outdir, s->id) < 0)
+	if (!(top = strdup(s->id)))
 		return -ENOMEM;
 	/* a git or MCP skill has no folder on disk whose mode to copy */
 	if (stat(s->dir, &st) < 0 || !S_ISDIR(st.st_mode))
 		st.st_mode = S_IFDIR | 0755;
 	rc = make_folder(w, top, st.st_mode);
 	if (rc < 0)
-		cli_fail(CMD, "%s: %s", top, strerror(-rc));
+		cli_fail(CMD, "%s/%s: %s", w->outdir, top, strerror(-rc));
 	for (size_t i = 0; rc == 0 && i < s->nfiles; i++) {
 		if (asprintf(&dest, "%s/%s", top, s->files[i].path) < 0)
 			rc = -ENOMEM;
@@ -665,10 +697,10 @@ static int finish_folders(struct writer *w)
 	int rc = 0;
 
 	for (size_t i = w->nfolders; i-- > 0;) {
-		if (chmod(w->folders[i].path, w->folders[i].mode) < 0 &&
-		    rc == 0)
-			rc = cli_fail(CMD, "%s: %s", w->folders[i].path,
-			              strerror(errno));
+		if (fchmodat(w->outfd, w->folders[i].path, w->folders[i].mode,
+		             0) < 0 && rc == 0)
+			rc = cli_fail(CMD, "%s/%s: %s", w->outdir,
+			              w->folders[i].path, strerror(errno));
 		free(w->folders[i].path);
 	}
 	free(w->folders);
@@ -756,9 +788,10 @@ static void close_roots(const sfs_catalog *cat, int *fds)
 	free(fds);
 }
 
-static int export_catalog(const sfs_catalog *cat, const char *outdir)
+static int export_catalog(const sfs_catalog *cat, const char *outdir,
+                          int outfd)
 {
-	struct writer w = { .outdir = outdir, .cat = cat,
+	struct writer w = { .outdir = outdir, .outfd = outfd, .cat = cat,
 	                    .root_fds = open_roots(cat) };
 	size_t n = sfs_catalog_nskills(cat), written = 0, nu;
 	int status = 0;
@@ -801,9 +834,13 @@ static int export_catalog(const sfs_catalog *cat, const char *outdir)
 static int run(void *opts, struct cli_skills *skills, sfs_catalog *cat)
 {
 	const struct export_opts *o = opts;
-	char *outdir = prepare_outdir(o->outdir, &skills->roots);
-	int status = outdir ? export_catalog(cat, outdir) : CLI_EXIT_FAILED;
+	int outfd = -1;
+	char *outdir = prepare_outdir(o->outdir, &skills->roots, &outfd);
+	int status = outdir ? export_catalog(cat, outdir, outfd)
+	                    : CLI_EXIT_FAILED;
 
+	if (outfd >= 0)
+		close(outfd);
 	free(outdir);
 	return status;
 }

@@ -173,15 +173,29 @@ static int step_into(struct walk *w, const char *name, bool create,
 	return check_folder(&st, w->here, why, wlen);
 }
 
-/* The target of the link `name` in w->fd, then "/" and rest, into out. */
+/* The target of the link `name` in w->fd, then "/" and rest, into out.
+ * The link must be the running user's or root's: another user may own
+ * one in a sticky folder that passed (/tmp), and lead the walk to any
+ * folder of root's; the kernel's fs.protected_symlinks, which refuses
+ * that for an open, is off on some systems and does not see a readlink. */
 static int follow(struct walk *w, const char *name, const char *rest,
-                  char *out, size_t outlen)
+                  char *out, size_t outlen, char *why, size_t wlen)
 {
-	char target[PATH_MAX];
+	char target[PATH_MAX], path[PATH_MAX + NAME_MAX + 2];
+	struct stat st;
 	ssize_t n;
 
 	if (++w->links > MAX_LINKS)
 		return -ELOOP;
+	if (fstatat(w->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return -errno;
+	if (S_ISLNK(st.st_mode) && !owner_ok(&st)) {
+		snprintf(path, sizeof(path), "%s%s%.*s", w->here,
+		         strcmp(w->here, "/") ? "/" : "", NAME_MAX, name);
+		return refuse(why, wlen, path, &st, "a link another user "
+		              "owns leads wherever that user wants",
+		              "use the folder it names, or a link of yours");
+	}
 	n = readlinkat(w->fd, name, target, sizeof(target) - 1);
 	if (n < 0)
 		return errno == EINVAL ? -ENOTDIR : -errno;
@@ -217,7 +231,7 @@ static int walk_path(struct walk *w, const char *path, bool create,
 		rc = step_into(w, p, create, why, wlen);
 		if (rc == -ELOOP || rc == -ENOTDIR) {
 			/* a link: walk its target instead */
-			rc = follow(w, p, rest, next, sizeof(next));
+			rc = follow(w, p, rest, next, sizeof(next), why, wlen);
 			if (rc < 0)
 				return rc;
 			strcpy(todo, next);

@@ -9,7 +9,8 @@
  * it is sticky, as /tmp is, so nobody can replace what it holds); a
  * secret is readable by nobody else either; every folder on the way from
  * / passes it too.  A symbolic link is followed only when it sits in a
- * folder that passed, so nobody else can change where it leads.
+ * folder that passed and is the running user's or root's, so nobody else
+ * can change where it leads.
  *
  * Every function returns a negative errno on failure; those that take
  * `why` then say there which file, its owner and mode, and what to do.

@@ -17,6 +17,7 @@ ssh's StrictModes, for config files, token files and cache folders.
 import json
 import os
 import pwd
+import shutil
 import subprocess
 import unittest
 
@@ -154,6 +155,41 @@ class Trust(HostileCase):
         config, _, _, marker = self.probe_program(0, 0o755, 0)
         run([SKILLSFS, "check", "--config", config])
         self.assertTrue(os.path.exists(marker), "root's own program did not run")
+
+    # ---- the module of the kinds (fs/kinds_path.c) -----------------------
+
+    def test_a_module_of_the_kinds_another_user_may_replace_never_loads_as_root(self):
+        # root's own copy of skillsfs, in a folder of root's, beside a
+        # shared/ of skillsfs-test's holding a module whose constructor
+        # leaves a marker: where fs/kinds_path.c looks from a build tree
+        prog_dir = os.path.join(self.top, "tree", "fs")
+        theirs = os.path.join(self.top, "tree", "shared")
+        os.makedirs(prog_dir)
+        os.makedirs(theirs)
+        prog = os.path.join(prog_dir, "skillsfs")
+        shutil.copy2(SKILLSFS, prog)
+        marker = os.path.join(self.top, "module-ran")
+        src = self.write("planted.c", "#include <stdio.h>\n"
+                         "__attribute__((constructor)) static void planted(void)\n"
+                         "{ FILE *f = fopen(\"%s\", \"w\"); if (f) fclose(f); }\n" % marker)
+        module = os.path.join(theirs, "skillsfs-kinds.so")
+        subprocess.run([os.environ.get("CC", "cc"), "-shared", "-fPIC", "-o", module, src],
+                       check=True, capture_output=True, timeout=60)
+        os.chown(theirs, self.uid, -1)
+        os.chown(module, self.uid, -1)
+        url, _ = self.git_root()
+        code, out = run([prog, "check", "--source", url])
+        self.assertFalse(os.path.exists(marker), "another user's module ran as root:\n" + out)
+        self.assertEqual(code, 1, out)
+        self.assertIn("refusing %s, owned by %s" % (theirs, self.user), out)
+        # root's own module there is loaded: the git root is read
+        os.chown(theirs, 0, -1)
+        os.unlink(module)
+        shutil.copy2(os.path.join(os.path.dirname(os.path.dirname(SKILLSFS)), "shared",
+                                  "skillsfs-kinds.so"), module)
+        code, out = run([prog, "check", "--source", url])
+        self.assertEqual(code, 0, out)
+        self.assertIn("1 skills", out)
 
     # ---- the cache folder -----------------------------------------------
 
