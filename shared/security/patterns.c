@@ -312,9 +312,11 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	/* a download made executable and run, or a Windows binary that
 	 * downloads (LOLBAS) */
 	[PAT_DROP_RUN] = { "certutil[^|]*-urlcache|bitsadmin[^|]*/transfer|"
-	                   "mshta" SP "+[\"']?(https?|vbscript|javascript):|"
+	                   /* an address, not an inline script: "mshta
+	                    * vbscript:Close(MsgBox(...))" is a popup */
+	                   "mshta" SP "+[\"']?https?:|"
 	                   "regsvr32[^|]*/i:[\"']?https?:|"
-	                   "rundll32[^|]*javascript:|"
+	                   "rundll32[^|]*javascript:[^|]*https?:|"
 	                   "(curl|wget)[^|;]*" SP "(-[a-z]*o|--output|--output-document)"
 	                   "[= ][^;&|]*(&&|;)" SP "*chmod" SP "+(\\+x|[0-7]*[157])"
 	                   "[^;&|]*(&&|;)|"
