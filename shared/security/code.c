@@ -228,8 +228,10 @@ static int drop_run(struct sec_ctx *c, const struct sec_file *f,
                     const struct sec_line *l)
 {
 	size_t so;
-	if (!(l->mask & T_FETCH) ||
-	    !sec_match(c->sec, PAT_DROP_RUN, l->lower, &so, NULL))
+	if (!((l->mask & T_FETCH) &&
+	      sec_match(c->sec, PAT_DROP_RUN, l->lower, &so, NULL)) &&
+	    !((l->mask & T_LOLBIN) &&
+	      sec_match_near(c->sec, PAT_LOLBIN, l->lower, &so)))
 		return 0;
 	const char *h = NULL;
 	enum host_class hc = classify(l->lower + so, &h);
@@ -327,14 +329,14 @@ static int deobfuscate_run(struct sec_ctx *c, const struct sec_file *f,
 {
 	size_t so;
 	if ((l->mask & T_OBF) && !(l->where == SEC_CODE && code_comment(l))) {
-		if (sec_match(c->sec, PAT_DEOBFUSCATE, l->lower, &so, NULL) &&
+		if (sec_match_near(c->sec, PAT_DEOBFUSCATE, l->lower, &so) &&
 		    (pipes_to_shell(l->lower + so) ||
 		     strstr(l->lower, "eval") || strstr(l->lower, "exec(")))
 			return found(c, f, l, so, by_where(l, SFS_RISK_HIGH,
 			             SFS_RISK_HIGH, SFS_RISK_MEDIUM),
 			             "security/decode-exec",
 			             "runs text it spelled to hide it", "");
-		if (sec_match(c->sec, PAT_CONCAT_NAME, l->lower, &so, NULL))
+		if (sec_match_near(c->sec, PAT_CONCAT_NAME, l->lower, &so))
 			return found(c, f, l, so, by_where(l, SFS_RISK_HIGH,
 			             SFS_RISK_MEDIUM, SFS_RISK_LOW),
 			             "security/decode-exec", "puts together from "
@@ -393,7 +395,7 @@ static int archive_password(struct sec_ctx *c, const struct sec_file *f,
 {
 	size_t so;
 	if (!(l->mask & T_ARCHIVE) ||
-	    !sec_match(c->sec, PAT_ARCHIVE_PW, l->lower, &so, NULL))
+	    !sec_match_near(c->sec, PAT_ARCHIVE_PW, l->lower, &so))
 		return 0;
 	return found(c, f, l, so,
 	             by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM),
@@ -675,9 +677,11 @@ void sec_code_survey(const struct sfs_security *sec, struct sec_file *f,
 	if (!f->has_env_dump && (l->mask & T_ENV))
 		f->has_env_dump = sec_match(sec, PAT_ENV_DUMP, l->lower, NULL,
 		                            NULL);
-	if (!f->has_obfuscated && (l->mask & T_OBF))
-		f->has_obfuscated = sec_match(sec, PAT_DEOBFUSCATE, l->lower,
-		                              NULL, NULL);
+	if (!f->has_obfuscated && (l->mask & T_OBF)) {
+		size_t so;
+		f->has_obfuscated = sec_match_near(sec, PAT_DEOBFUSCATE,
+		                                   l->lower, &so);
+	}
 	/* only run_fetched asks, and never of markdown */
 	if (!f->has_download && f->kind != SEC_MARKDOWN &&
 	    (l->mask & (T_FETCH | T_RUNS))) {

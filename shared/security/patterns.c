@@ -312,19 +312,23 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	/* a download made executable and run, or a Windows binary that
 	 * downloads (LOLBAS) */
 	[PAT_DROP_RUN] = { "certutil[^|]*-urlcache|bitsadmin[^|]*/transfer|"
-	                   /* an address, not an inline script: "mshta
-	                    * vbscript:Close(MsgBox(...))" is a popup */
-	                   "mshta" SP "+[\"']?https?:|"
-	                   "regsvr32[^|]*/i:[\"']?https?:|"
-	                   "rundll32[^|]*javascript:[^|]*https?:|"
+
 	                   "(curl|wget)[^|;]*" SP "(-[a-z]*o|--output|--output-document)"
 	                   "[= ][^;&|]*(&&|;)" SP "*chmod" SP "+(\\+x|[0-7]*[157])"
 	                   "[^;&|]*(&&|;)|"
 	                   "(curl|wget)[^|;]*" SP "(-[a-z]*o|--output|"
 	                   "--output-document|>)[= ]*[^;&|]*(&&|;)" SP "*(sudo" SP
 	                   "+)?(ba|z)?sh" SP "+[^-]", true,
-	  { "certutil", "bitsadmin", "chmod", "sh ", "mshta", "regsvr32",
-	  "rundll32" } },
+	  { "certutil", "bitsadmin", "chmod", "sh " } },
+	/* Windows' own tools made to run what they download (LOLBAS, the
+	 * ClickFix lures), apart from PAT_DROP_RUN, whose lines (every
+	 * "fetch(" of a minified script) need not hold their words; an
+	 * address, not an inline script: "mshta vbscript:Close(MsgBox(...))"
+	 * is a popup */
+	[PAT_LOLBIN] = { "mshta" SP "+[\"']?https?:|"
+	                 "regsvr32[^|]*/i:[\"']?https?:|"
+	                 "rundll32[^|]*javascript:[^|]*https?:", true,
+	  { "mshta", "regsvr32", "rundll32" } },
 	[PAT_REVERSE_SHELL] = { "(sh|bash|zsh)" SP "+-i[^|;]*/dev/(tcp|udp)/|"
 	                        "/dev/(tcp|udp)/[^[:space:]]+" SP "+0>&1|"
 	                        "exec" SP "+[0-9]+<>" SP "*/dev/(tcp|udp)/|"
@@ -370,9 +374,9 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	/* text spelled so that no pattern reads it: char codes (eight at
 	 * least), a reversed string, rot13 through tr, printf's hex escapes */
 	[PAT_DEOBFUSCATE] = { "fromcharcode\\(" SP "*[0-9]+(" SP "*," SP
-	                      "*[0-9]+){7}|\\|" SP "*rev" SP "*\\||n-za-m|"
+	                      "*[0-9]+){7}|\\| ?rev ?\\||n-za-m|"
 	                      "printf" SP "+[\"']?(\\\\x[0-9a-f]{2}){4}", true,
-	  { "fromcharcode", "rev", "n-za-m", "printf" } },
+	  { "fromcharcode", "rev |", "rev|", "n-za-m", "printf" } },
 	/* a module's or a function's name put together from literal pieces
 	 * (getattr(self, 'on_' + event) picks a handler by name) */
 	[PAT_CONCAT_NAME] = { "(__import__\\(|getattr\\([^,()]*,)" SP
@@ -389,8 +393,8 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                     "[^|;]*-p[^[:space:]$\"'%-]|unzip" SP
 	                     "[^|;]*-p" SP "+[^[:space:]$\"'%-]|unrar" SP
 	                     "+[xe]" SP "[^|;]*-p[^[:space:]$\"'%-]|"
-	                     "(archive|zip|7z)[^.]{0,40}(password|"
-	                     "passphrase)" SP "*(is" SP "*)?[:=]", true,
+	                     "(archive|zip|7z)[a-z' ]*(password|passphrase)"
+	                     SP "*(is" SP "*)?[:=]", true,
 	  /* "password" sends here every line that names one: most are no
 	   * archive's */
 	  { "extract", "unpack", "decompress", "7z", "unrar", "archive",
@@ -574,7 +578,7 @@ static const struct word words[] = {
 	W("n-za-m", T_OBF), W("printf '\\x", T_OBF), W("printf \"\\x", T_OBF),
 	W("__import__", T_OBF), W("getattr(", T_OBF),
 	W("eval \"$", T_RUNS), W("eval $", T_RUNS), W("eval '$", T_RUNS),
-	W("mshta", T_FETCH), W("regsvr32", T_FETCH), W("rundll32", T_FETCH),
+	W("mshta", T_LOLBIN), W("regsvr32", T_LOLBIN), W("rundll32", T_LOLBIN),
 	W("password", T_ARCHIVE), W("passphrase", T_ARCHIVE),
 	W("7z x", T_ARCHIVE), W("7z e", T_ARCHIVE), W("7za ", T_ARCHIVE),
 	W("7zz ", T_ARCHIVE), W("unzip", T_ARCHIVE), W("unrar", T_ARCHIVE),

