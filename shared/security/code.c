@@ -311,7 +311,8 @@ static bool pipes_to_shell(const char *s)
 			q += 5;
 		for (size_t i = 0; i < sizeof(shells) / sizeof(*shells); i++) {
 			size_t n = strlen(shells[i]);
-			if (strncmp(q, shells[i], n) == 0 && !isalpha((unsigned char)q[n]))
+			if (strncmp(q, shells[i], n) == 0 &&
+			    !isalpha((unsigned char)q[n]))
 				return true;
 		}
 	}
@@ -339,8 +340,9 @@ static int deobfuscate_run(struct sec_ctx *c, const struct sec_file *f,
 		if (sec_match_near(c->sec, PAT_CONCAT_NAME, l->lower, &so))
 			return found(c, f, l, so, by_where(l, SFS_RISK_HIGH,
 			             SFS_RISK_MEDIUM, SFS_RISK_LOW),
-			             "security/decode-exec", "puts together from "
-			             "pieces the name of what it calls", "");
+			             "security/decode-exec", "puts together "
+			             "from pieces the name of what it calls",
+			             "");
 	}
 	if (!(l->mask & T_RUNS) || !f->has_obfuscated ||
 	    f->kind == SEC_MARKDOWN ||
@@ -518,13 +520,13 @@ static int credential_prose(struct sec_ctx *c, const struct sec_file *f,
 		return 0;
 	if ((l->mask & T_URL) && sends_in_prose(l->lower) &&
 	    sec_match(c->sec, PAT_SEED_PHRASE, l->lower, &so, NULL))
-		return found(c, f, l, so, f->is_test ? SFS_RISK_MEDIUM :
-		             SFS_RISK_HIGH, "security/credential-read",
+		return found(c, f, l, so, SFS_RISK_HIGH,
+		             "security/credential-read",
 		             "asks for a wallet's recovery phrase and sends it",
 		             "");
 	if (!sec_match(c->sec, PAT_CRED_PROSE, l->lower, &so, NULL))
 		return 0;
-	return found(c, f, l, so, f->is_test ? SFS_RISK_MEDIUM : SFS_RISK_HIGH,
+	return found(c, f, l, so, SFS_RISK_HIGH,
 	             "security/credential-read", "tells the model to put out "
 	             "a credentials file's contents", "");
 }

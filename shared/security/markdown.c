@@ -159,8 +159,8 @@ static bool names_data(const char *lower, size_t len)
 static bool names_secret(const char *lower, size_t len)
 {
 	static const char *const words[] = {
-		"conversation", "chat history", "chat so far", "messages so far",
-		"password", "api key", "secret", "credential", "private key",
+		"conversation", "chat history", "chat so far",
+		"messages so far", "password", "api key", "secret", "credential", "private key",
 	};
 	for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++)
 		if (memmem(lower, len, words[i], strlen(words[i])))
@@ -207,9 +207,10 @@ static int check_url(struct sec_ctx *c, const struct sec_file *f,
 		        f->is_test ? SFS_RISK_MEDIUM : SFS_RISK_HIGH;
 		sec_excerpt(u, len, 80, esc, sizeof(esc));
 		return sec_report(c, f, (size_t)(l->p - f->text) + so, cr,
-		                  "security/data-url", "%s URL the model is told "
-		                  "to complete with the conversation or secrets: "
-		                  "%s", image ? "an image" : "a link", esc);
+		                  "security/data-url", "%s URL the model is "
+		                  "told to complete with the conversation or "
+		                  "secrets: %s", image ? "an image" : "a link",
+		                  esc);
 	}
 	if (!holder && !blob)
 		return 0;

@@ -295,7 +295,8 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	/* text a variable holds, run: eval(body), exec(code), new
 	 * Function(src), bash -c string(body), sh -c "$x", Start-Process $f */
 	[PAT_RUN_TEXT] = { "(^|[^.a-z_])(exec|eval)" SP "*\\(" SP "*[a-z_][a-z0-9_]*"
-	                   SP "*[,)]|(^|[^.a-z_])eval" SP "+[\"']?\\$[a-z_{]|new" SP "+function" SP "*\\(" SP
+	                   SP "*[,)]|(^|[^.a-z_])eval" SP "+[\"']?\\$[a-z_{]|"
+	                   "new" SP "+function" SP "*\\(" SP
 	                   "*[a-z_][a-z0-9_]*" SP "*\\)|exec\\.command\\([^)]*"
 	                   "\"-c\"," SP "*(string\\()?[a-z_]|(^|[^a-z_.])(ba|z)?sh"
 	                   SP "+-c" SP "+[\"']?\\$[a-z_{]|start-process" SP
@@ -696,14 +697,16 @@ static void word_keys(struct sec_words *t, const struct word *wd,
 		unsigned h = key_hash(b[0] | 0x20u, b[1] | 0x20u, b[2] | 0x20u,
 		                      b[3] | 0x20u);
 		set_bit(t->start4, h);
-		member[(h >> 4) * MEMBER_BYTES + i / 8] |= (uint8_t)(1u << (i % 8));
+		member[(h >> 4) * MEMBER_BYTES + i / 8] |=
+			(uint8_t)(1u << (i % 8));
 	}
 }
 
 static int index_words(struct sec_words *t)
 {
 	enum { NWORDS = sizeof(words) / sizeof(*words) };
-	uint8_t *member = calloc(SEC_BUCKETS, MEMBER_BYTES);   /* a bit per word */
+	/* a bit per word */
+	uint8_t *member = calloc(SEC_BUCKETS, MEMBER_BYTES);
 	unsigned char b[16];
 	size_t used = 1;   /* list[0] stays 0: "no words" */
 
@@ -732,7 +735,8 @@ static int index_words(struct sec_words *t)
 		if (!(t->start4[k >> 2] >> (k & 3) * 16 & 0xffff))
 			continue;   /* no key's hash is in it */
 		for (size_t i = 0; i < NWORDS; i++) {
-			if (!(member[k * MEMBER_BYTES + i / 8] & (1u << (i % 8))))
+			if (!(member[k * MEMBER_BYTES + i / 8] &
+			      (1u << (i % 8))))
 				continue;
 			if (used + 2 > sizeof(t->list)) {
 				free(member);
