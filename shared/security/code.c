@@ -228,13 +228,18 @@ static int drop_run(struct sec_ctx *c, const struct sec_file *f,
                     const struct sec_line *l)
 {
 	size_t so;
-	if (!(l->mask & T_FETCH) ||
-	    !sec_match(c->sec, PAT_DROP_RUN, l->lower, &so, NULL))
+	if (!((l->mask & T_FETCH) &&
+	      sec_match(c->sec, PAT_DROP_RUN, l->lower, &so, NULL)) &&
+	    !((l->mask & T_LOLBIN) &&
+	      sec_match_near(c->sec, PAT_LOLBIN, l->lower, &so)))
 		return 0;
 	const char *h = NULL;
 	enum host_class hc = classify(l->lower + so, &h);
 	bool lolbin = strncmp(l->lower + so, "certutil", 8) == 0 ||
-	              strncmp(l->lower + so, "bitsadmin", 9) == 0;
+	              strncmp(l->lower + so, "bitsadmin", 9) == 0 ||
+	              strncmp(l->lower + so, "mshta", 5) == 0 ||
+	              strncmp(l->lower + so, "regsvr32", 8) == 0 ||
+	              strncmp(l->lower + so, "rundll32", 8) == 0;
 	enum sfs_risk r = lolbin || hc == HOST_SUSPICIOUS || hc == HOST_PLAIN ?
 	        by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM) :
 	        hc == HOST_VENDOR ? SFS_RISK_LOW :
@@ -275,13 +280,163 @@ static int decode_exec(struct sec_ctx *c, const struct sec_file *f,
 
 	if (!(l->mask & T_DECODE))
 		return 0;
-	for (size_t i = 0; !hit && i < sizeof(pats) / sizeof(*pats); i++)
+	size_t i;
+	for (i = 0; !hit && i < sizeof(pats) / sizeof(*pats); i++)
 		hit = sec_match(c->sec, pats[i], l->lower, &so, NULL);
 	if (!hit)
 		return 0;
+	/* a literal -EncodedCommand is no documentation's example: what it
+	 * runs is hidden from the reader too */
+	bool ps = pats[i - 1] == PAT_PS_ENCODED;
+	return found(c, f, l, so,
+	             by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH,
+	                      ps ? SFS_RISK_HIGH : SFS_RISK_MEDIUM),
+	             "security/decode-exec", "runs what it decodes", "");
+}
+
+static bool code_comment(const struct sec_line *l);
+
+/* Whether a pipe after s feeds a shell or an interpreter. */
+static bool pipes_to_shell(const char *s)
+{
+	static const char *const shells[] = {
+		"sh", "bash", "zsh", "dash", "ksh", "python", "node", "perl",
+		"ruby", "php", "pwsh", "iex", "eval",
+	};
+	for (const char *p = strchr(s, '|'); p; p = strchr(p + 1, '|')) {
+		const char *q = p + 1;
+		while (*q == ' ' || *q == '\t')
+			q++;
+		if (strncmp(q, "sudo ", 5) == 0)
+			q += 5;
+		for (size_t i = 0; i < sizeof(shells) / sizeof(*shells); i++) {
+			size_t n = strlen(shells[i]);
+			if (strncmp(q, shells[i], n) == 0 &&
+			    !isalpha((unsigned char)q[n]))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Text spelled so that no other pattern reads it (char codes, a
+ * reversed or rot13'd string, printf's hex escapes) and run: on the
+ * same line, through a pipe into a shell, or on another line of the
+ * same script (eval(c), eval "$u"); or a name put together from
+ * literal pieces (__import__('o' + 's')), which only hides what it
+ * names. */
+static int deobfuscate_run(struct sec_ctx *c, const struct sec_file *f,
+                           const struct sec_line *l)
+{
+	size_t so;
+	if ((l->mask & T_OBF) && !(l->where == SEC_CODE && code_comment(l))) {
+		if (sec_match_near(c->sec, PAT_DEOBFUSCATE, l->lower, &so) &&
+		    (pipes_to_shell(l->lower + so) ||
+		     strstr(l->lower, "eval") || strstr(l->lower, "exec(")))
+			return found(c, f, l, so, by_where(l, SFS_RISK_HIGH,
+			             SFS_RISK_HIGH, SFS_RISK_MEDIUM),
+			             "security/decode-exec",
+			             "runs text it spelled to hide it", "");
+		if (sec_match_near(c->sec, PAT_CONCAT_NAME, l->lower, &so))
+			return found(c, f, l, so, by_where(l, SFS_RISK_HIGH,
+			             SFS_RISK_MEDIUM, SFS_RISK_LOW),
+			             "security/decode-exec", "puts together "
+			             "from pieces the name of what it calls",
+			             "");
+	}
+	if (!(l->mask & T_RUNS) || !f->has_obfuscated ||
+	    f->kind == SEC_MARKDOWN ||
+	    !sec_match_near(c->sec, PAT_RUN_TEXT, l->lower, &so))
+		return 0;
 	return found(c, f, l, so,
 	             by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM),
-	             "security/decode-exec", "runs what it decodes", "");
+	             "security/decode-exec",
+	             "runs text the same file spelled to hide it", "");
+}
+
+/* A command whose name is spelled from variables ("$P1$P2" -fsSL URL |
+ * "$I"), piped on, with an address: a download run, its words hidden. */
+static bool spelled_command(const char *lower)
+{
+	const char *p = lower;
+	while (*p == ' ' || *p == '\t')
+		p++;
+	p += *p == '"';
+	for (int k = 0; k < 2; k++) {
+		if (*p++ != '$')
+			return false;
+		bool brace = *p == '{';
+		p += brace;
+		if (!(isalpha((unsigned char)*p) || *p == '_'))
+			return false;
+		while (isalnum((unsigned char)*p) || *p == '_')
+			p++;
+		if (brace && *p++ != '}')
+			return false;
+	}
+	return strchr(p, '|') != NULL;
+}
+
+static int spelled_fetch(struct sec_ctx *c, const struct sec_file *f,
+                         const struct sec_line *l)
+{
+	if (!(l->mask & T_URL) || (l->where != SEC_CODE &&
+	                           l->where != SEC_EXAMPLE) ||
+	    !spelled_command(l->lower))
+		return 0;
+	return found(c, f, l, 0,
+	             by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM),
+	             "security/fetch-exec", "runs a command whose name it "
+	             "spells from variables, with an address", "");
+}
+
+/* An archive extracted with the password given (ClawHavoc's
+ * "prerequisite" zips): what it holds, no scanner reads. */
+static int archive_password(struct sec_ctx *c, const struct sec_file *f,
+                            const struct sec_line *l)
+{
+	size_t so;
+	if (!(l->mask & T_ARCHIVE) ||
+	    !sec_match_near(c->sec, PAT_ARCHIVE_PW, l->lower, &so))
+		return 0;
+	return found(c, f, l, so,
+	             by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM),
+	             "security/fetch-exec", "extracts an archive whose "
+	             "password it gives (no scanner reads what it holds)", "");
+}
+
+/* Whether the file names a program to download (an installer's or an
+ * executable's address). */
+static bool names_program_download(const struct sec_file *f)
+{
+	static const char *const exts[] = { ".dmg", ".pkg", ".exe", ".msi" };
+	if (!memmem(f->text, f->len, "://", 3))
+		return false;
+	for (size_t i = 0; i < sizeof(exts) / sizeof(*exts); i++)
+		if (memmem(f->text, f->len, exts[i], strlen(exts[i])))
+			return true;
+	return false;
+}
+
+/* The operating system's checks turned off: Gatekeeper's quarantine
+ * taken from a download, Defender's monitoring stopped.  Developers
+ * clear the quarantine of their own builds; a skill that also names a
+ * program to download clears it for that program. */
+static int defense_off(struct sec_ctx *c, const struct sec_file *f,
+                       const struct sec_line *l)
+{
+	size_t so;
+	if (!(l->mask & T_DEFENSE) ||
+	    (l->where == SEC_CODE && code_comment(l)) ||
+	    !sec_match(c->sec, PAT_DEFENSE_OFF, l->lower, &so, NULL))
+		return 0;
+	bool xattr = strncmp(l->lower + so, "xattr", 5) == 0;
+	enum sfs_risk r = !xattr || names_program_download(f) ?
+	        by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM) :
+	        by_where(l, SFS_RISK_MEDIUM, SFS_RISK_MEDIUM, SFS_RISK_LOW);
+	return found(c, f, l, so, r, "security/disable-safety",
+	             "turns off the operating system's checks (Gatekeeper's "
+	             "quarantine, Defender)", "");
 }
 
 /* Whether the line is a comment of its script: never run. */
@@ -350,6 +505,30 @@ static int credential_read(struct sec_ctx *c, const struct sec_file *f,
 	return found(c, f, l, so, r, "security/credential-read",
 	             "reads credentials",
 	             send ? " and the same file sends data out" : "");
+}
+
+/* Orders in prose that need no path: a wallet's recovery phrase asked
+ * for and sent to an address, a tool's credentials file whose contents
+ * are to be put out.  Not where the line warns ("never share your seed
+ * phrase"). */
+static int credential_prose(struct sec_ctx *c, const struct sec_file *f,
+                            const struct sec_line *l)
+{
+	size_t so;
+	if (!(l->mask & T_CRED) || (l->mask & T_WARN) ||
+	    l->where == SEC_CODE || l->where == SEC_EXAMPLE)
+		return 0;
+	if ((l->mask & T_URL) && sends_in_prose(l->lower) &&
+	    sec_match(c->sec, PAT_SEED_PHRASE, l->lower, &so, NULL))
+		return found(c, f, l, so, SFS_RISK_HIGH,
+		             "security/credential-read",
+		             "asks for a wallet's recovery phrase and sends it",
+		             "");
+	if (!sec_match(c->sec, PAT_CRED_PROSE, l->lower, &so, NULL))
+		return 0;
+	return found(c, f, l, so, SFS_RISK_HIGH,
+	             "security/credential-read", "tells the model to put out "
+	             "a credentials file's contents", "");
 }
 
 static int env_exfil(struct sec_ctx *c, const struct sec_file *f,
@@ -500,6 +679,11 @@ void sec_code_survey(const struct sfs_security *sec, struct sec_file *f,
 	if (!f->has_env_dump && (l->mask & T_ENV))
 		f->has_env_dump = sec_match(sec, PAT_ENV_DUMP, l->lower, NULL,
 		                            NULL);
+	if (!f->has_obfuscated && (l->mask & T_OBF)) {
+		size_t so;
+		f->has_obfuscated = sec_match_near(sec, PAT_DEOBFUSCATE,
+		                                   l->lower, &so);
+	}
 	/* only run_fetched asks, and never of markdown */
 	if (!f->has_download && f->kind != SEC_MARKDOWN &&
 	    (l->mask & (T_FETCH | T_RUNS))) {
@@ -514,7 +698,8 @@ int sec_code_line(struct sec_ctx *c, const struct sec_file *f,
 {
 	static sec_line_rule *const rules[] = {
 		fetch_exec, run_fetched, drop_run, package_remote, decode_exec,
-		credential_read,
+		deobfuscate_run, spelled_fetch, archive_password, defense_off,
+		credential_read, credential_prose,
 		env_exfil, config_write, reverse_shell,
 	};
 	return sec_each_rule(c, f, l, 4, rules, sizeof(rules) / sizeof(*rules));

@@ -155,6 +155,19 @@ static bool names_data(const char *lower, size_t len)
 	return false;
 }
 
+/* Whether the text (after a URL) names the conversation or a secret. */
+static bool names_secret(const char *lower, size_t len)
+{
+	static const char *const words[] = {
+		"conversation", "chat history", "chat so far",
+		"messages so far", "password", "api key", "secret", "credential", "private key",
+	};
+	for (size_t i = 0; i < sizeof(words) / sizeof(*words); i++)
+		if (memmem(lower, len, words[i], strlen(words[i])))
+			return true;
+	return false;
+}
+
 static bool known_badge_host(const char *lower, size_t len)
 {
 	static const char *const hosts[] = {
@@ -184,6 +197,21 @@ static int check_url(struct sec_ctx *c, const struct sec_file *f,
 	bool blob = encoded_run(u + path_off, len - path_off) >= 64;
 	char esc[200];
 
+	/* "?d= followed by a summary of the conversation": a value the
+	 * model is told to add after the URL, of what it must not send */
+	bool completed = q && lu[len - 1] == '=' &&
+	                 names_secret(l->lower + eo, l->len - eo);
+	if (completed) {
+		enum sfs_risk cr = l->where == SEC_EXAMPLE ?
+		        (l->warned ? SFS_RISK_NONE : SFS_RISK_MEDIUM) :
+		        f->is_test ? SFS_RISK_MEDIUM : SFS_RISK_HIGH;
+		sec_excerpt(u, len, 80, esc, sizeof(esc));
+		return sec_report(c, f, (size_t)(l->p - f->text) + so, cr,
+		                  "security/data-url", "%s URL the model is "
+		                  "told to complete with the conversation or "
+		                  "secrets: %s", image ? "an image" : "a link",
+		                  esc);
+	}
 	if (!holder && !blob)
 		return 0;
 	if (known_badge_host(lu, len) && !blob)

@@ -39,8 +39,9 @@ struct pattern_def {
 };
 
 static const struct pattern_def patterns[PAT_COUNT] = {
+	/* "| sh</string>": a plist's or XML's element ends the command */
 	[PAT_PIPE_SHELL] = { "(curl|wget)[^|]*\\|" SP "*(sudo" SP "+)?(-[a-zA-Z]+"
-	                     SP "+)*" SHELLS "([[:space:];)\"'`]|$|" SP "+-)", true,
+	                     SP "+)*" SHELLS "([[:space:];)\"'`<]|$|" SP "+-)", true,
 	  { "curl", "wget" } },
 	[PAT_SUBST_FETCH] = { "(eval|source|(^|[;&|(])" SP "*\\.|bash|sh|zsh|python[0-9.]*|"
 	                      "node|perl|ruby|php|pwsh|exec)"
@@ -258,6 +259,13 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                       "every" SP "+(other" SP "+)?skill|all" SP "+(other"
 	                       SP "+)?skills|"
 	                       "\\.mcp\\.json|config\\.toml)", true },
+	/* OpenClaw's identity and memory files (an order planted there
+	 * outlives the skill: OWASP AST01), apart, as PAT_OVERRIDE2 */
+	[PAT_AGENT_CONFIG2] = { "(modify|edit|update|change|overwrite|rewrite|"
+	                        "append|add|write|insert|replace|patch)"
+	                        "[[:space:]][^.\"]{0,60}(soul\\.md|(~|home)/"
+	                        "\\.openclaw)", true,
+	  { "soul.md", ".openclaw" } },
 	[PAT_DISABLE_SAFETY] = { "dangerously-skip-permissions|dangerously-bypass|"
 	                         "bypasspermissions|--yolo|"
 	                         "approval[_-]policy[\"']?" SP "*[=:]" SP
@@ -287,7 +295,8 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	/* text a variable holds, run: eval(body), exec(code), new
 	 * Function(src), bash -c string(body), sh -c "$x", Start-Process $f */
 	[PAT_RUN_TEXT] = { "(^|[^.a-z_])(exec|eval)" SP "*\\(" SP "*[a-z_][a-z0-9_]*"
-	                   SP "*[,)]|new" SP "+function" SP "*\\(" SP
+	                   SP "*[,)]|(^|[^.a-z_])eval" SP "+[\"']?\\$[a-z_{]|"
+	                   "new" SP "+function" SP "*\\(" SP
 	                   "*[a-z_][a-z0-9_]*" SP "*\\)|exec\\.command\\([^)]*"
 	                   "\"-c\"," SP "*(string\\()?[a-z_]|(^|[^a-z_.])(ba|z)?sh"
 	                   SP "+-c" SP "+[\"']?\\$[a-z_{]|start-process" SP
@@ -297,12 +306,14 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                   SP "*true|os\\.system\\(" SP "*[a-z_][a-z0-9_]*" SP
 	                   "*\\)", true,
 	  { "exec(", "eval(", "exec (", "eval (", "exec\t(", "eval\t(",
+	  "eval \"$", "eval $", "eval '$",
 	  "new function", "new\tfunction", "\"-c\"", "sh -c", "sh\t-c",
 	  "start-process", "iex", "invoke-expression", "subprocess.",
 	  "os.system(" } },
 	/* a download made executable and run, or a Windows binary that
 	 * downloads (LOLBAS) */
 	[PAT_DROP_RUN] = { "certutil[^|]*-urlcache|bitsadmin[^|]*/transfer|"
+
 	                   "(curl|wget)[^|;]*" SP "(-[a-z]*o|--output|--output-document)"
 	                   "[= ][^;&|]*(&&|;)" SP "*chmod" SP "+(\\+x|[0-7]*[157])"
 	                   "[^;&|]*(&&|;)|"
@@ -310,6 +321,15 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                   "--output-document|>)[= ]*[^;&|]*(&&|;)" SP "*(sudo" SP
 	                   "+)?(ba|z)?sh" SP "+[^-]", true,
 	  { "certutil", "bitsadmin", "chmod", "sh " } },
+	/* Windows' own tools made to run what they download (LOLBAS, the
+	 * ClickFix lures), apart from PAT_DROP_RUN, whose lines (every
+	 * "fetch(" of a minified script) need not hold their words; an
+	 * address, not an inline script: "mshta vbscript:Close(MsgBox(...))"
+	 * is a popup */
+	[PAT_LOLBIN] = { "mshta" SP "+[\"']?https?:|"
+	                 "regsvr32[^|]*/i:[\"']?https?:|"
+	                 "rundll32[^|]*javascript:[^|]*https?:", true,
+	  { "mshta", "regsvr32", "rundll32" } },
 	[PAT_REVERSE_SHELL] = { "(sh|bash|zsh)" SP "+-i[^|;]*/dev/(tcp|udp)/|"
 	                        "/dev/(tcp|udp)/[^[:space:]]+" SP "+0>&1|"
 	                        "exec" SP "+[0-9]+<>" SP "*/dev/(tcp|udp)/|"
@@ -352,6 +372,66 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                       "instructions|jobs|actions)( that)? (it|they|the "
 	                       "server|the api) (returns?|sends?|gives?)", true,
 	  { "tasks", "commands", "instructions", "jobs", "actions" } },
+	/* text spelled so that no pattern reads it: char codes (eight at
+	 * least), a reversed string, rot13 through tr, printf's hex escapes */
+	[PAT_DEOBFUSCATE] = { "fromcharcode\\(" SP "*[0-9]+(" SP "*," SP
+	                      "*[0-9]+){7}|\\| ?rev ?\\||n-za-m|"
+	                      "printf" SP "+[\"']?(\\\\x[0-9a-f]{2}){4}", true,
+	  { "fromcharcode", "rev |", "rev|", "n-za-m", "printf" } },
+	/* a module's or a function's name put together from literal pieces
+	 * (getattr(self, 'on_' + event) picks a handler by name) */
+	[PAT_CONCAT_NAME] = { "(__import__\\(|getattr\\([^,()]*,)" SP
+	                      "*[\"'][a-z_]*[\"']" SP "*\\+" SP "*[\"']", true,
+	  { "__import__", "getattr" } },
+	/* an archive whose password is given: what it holds, no scanner
+	 * reads (ClawHavoc's "prerequisite" zips) */
+	[PAT_ARCHIVE_PW] = { "(extract|unzip|unpack|decompress)[a-z]*"
+	                     "(" SP "+(it|them|this|the" SP "+[a-z.]+))?[ (:,]*"
+	                     "(with|using)(" SP "+the)?" SP "+(password|"
+	                     "passphrase|pass)" SP "*(:" SP "*[`\"']?"
+	                     "[a-z0-9_@!#-]{3,}|[`\"'][^`\"'[:space:]]{3,}"
+	                     "[`\"'])|(7z|7za|7zz)" SP "+[xe]" SP
+	                     "[^|;]*-p[^[:space:]$\"'%-]|unzip" SP
+	                     "[^|;]*-p" SP "+[^[:space:]$\"'%-]|unrar" SP
+	                     "+[xe]" SP "[^|;]*-p[^[:space:]$\"'%-]|"
+	                     "(archive|zip|7z)[a-z' ]*(password|passphrase)"
+	                     SP "*(is" SP "*)?[:=]", true,
+	  /* "password" sends here every line that names one: most are no
+	   * archive's */
+	  { "extract", "unpack", "decompress", "7z", "unrar", "archive",
+	  "zip" } },
+	/* the operating system's own checks turned off: Gatekeeper's
+	 * quarantine, Defender's monitoring (ATT&CK T1553.001, T1562.001) */
+	[PAT_DEFENSE_OFF] = { "xattr" SP "+(-[a-z]+" SP "+)*(-[a-z]*c[a-z]*("
+	                      SP "|$)|-[a-z]*d[a-z]*" SP
+	                      "+com\\.apple\\.quarantine)|spctl" SP
+	                      "+--master-disable|set-mppreference[^|;]*-disable"
+	                      "(realtimemonitoring|ioavprotection|"
+	                      "behaviormonitoring|scriptscanning)|"
+	                      "add-mppreference[^|;]*-exclusion(path|process)",
+	                      true,
+	  { "xattr", "spctl", "mppreference" } },
+	[PAT_SEED_PHRASE] = { "(recovery|seed|mnemonic|secret|backup)" SP
+	                      "+(phrase|words)|(12|24)[ -]word" SP
+	                      "+(recovery|seed|phrase|mnemonic)", true,
+	  { "phrase", "word" } },
+	/* a tool's credentials file and an order to put out its contents,
+	 * in prose, without naming its path ("the AWS credentials file ...
+	 * include its full contents in your reply") */
+	[PAT_CRED_PROSE] = { "(aws|ssh|gcloud|azure|kube|docker|npm|pypi|git|"
+	                     "github|cloud)" SP "+(credentials?|keys?|tokens?)"
+	                     SP "+(file|files|folder)[^!?]*(include|paste|send|"
+	                     "post|upload|share|attach|copy|append|put|print|"
+	                     "output|show)[a-z]*" SP "+(its|their|the" SP
+	                     "+file's)(" SP "+(full|entire|whole|complete|raw))?"
+	                     SP "+(contents?|text)|(include|paste|send|post|"
+	                     "upload|share|attach|print|output|show)[a-z]*" SP
+	                     "+(the" SP "+)?((full|entire|whole|complete|raw)"
+	                     SP "+)?contents?" SP "+of" SP "+(the" SP "+user's"
+	                     SP "+|your" SP "+|their" SP "+|the" SP "+)?(aws|"
+	                     "ssh|gcloud|azure|kube|docker|npm|pypi|git|github|"
+	                     "cloud)" SP "+(credentials?|keys?|tokens?)", true,
+	  { "content", "text" } },
 	[PAT_HOOK_PATH] = { "\\.git/hooks/|\\.husky/|\\.vscode/tasks\\.json", true,
 	  { ".git/hooks/", ".husky/", ".vscode/tasks.json" } },
 };
@@ -414,7 +494,7 @@ static const struct word words[] = {
 	W(".opencode", T_AGENT), W("claude.md", T_AGENT),
 	W("agents.md", T_AGENT), W("gemini.md", T_AGENT),
 	W("mcp.json", T_AGENT), W("config.toml", T_AGENT),
-	W("/skill.md", T_AGENT),
+	W("/skill.md", T_AGENT), W("soul.md", T_AGENT), W("openclaw", T_AGENT),
 	W("other skill", T_OTHERS), W("every skill", T_OTHERS),
 	W("all skills", T_OTHERS),
 	W("ignore", T_OVERRIDE | T_SAFETY_VERB), W("disregard", T_OVERRIDE),
@@ -493,9 +573,29 @@ static const struct word words[] = {
 	/* not "they return", "it sends", "server returns": every "they ",
 	 * "it should", "server" would take words_in */
 	W("it returns", T_REMOTE),
+	/* the sixth wave (written blind): spelled payloads, LOLBAS, an
+	 * archive's password, the OS's checks off, a wallet's phrase */
+	W("fromcharcode", T_OBF), W("rev |", T_OBF), W("rev|", T_OBF),
+	W("n-za-m", T_OBF), W("printf '\\x", T_OBF), W("printf \"\\x", T_OBF),
+	W("__import__", T_OBF), W("getattr(", T_OBF),
+	W("eval \"$", T_RUNS), W("eval $", T_RUNS), W("eval '$", T_RUNS),
+	W("mshta", T_LOLBIN), W("regsvr32", T_LOLBIN), W("rundll32", T_LOLBIN),
+	W("password", T_ARCHIVE), W("passphrase", T_ARCHIVE),
+	W("7z x", T_ARCHIVE), W("7z e", T_ARCHIVE), W("7za ", T_ARCHIVE),
+	W("7zz ", T_ARCHIVE), W("unzip", T_ARCHIVE), W("unrar", T_ARCHIVE),
+	W("xattr", T_DEFENSE), W("spctl", T_DEFENSE),
+	W("mppreference", T_DEFENSE),
+	W("recovery phrase", T_CRED), W("seed phrase", T_CRED),
+	W("mnemonic", T_CRED), W("secret phrase", T_CRED),
+	W("backup phrase", T_CRED), W("12 word", T_CRED), W("12-word", T_CRED),
+	W("24 word", T_CRED), W("24-word", T_CRED),
 };
 
-_Static_assert(sizeof(words) / sizeof(*words) < 255, "word index is a byte");
+_Static_assert(sizeof(words) / sizeof(*words) < SEC_MAX_WORDS,
+               "a word index + 1 fits sec_words.words");
+
+/* A bucket's members, a bit per word (index_words). */
+#define MEMBER_BYTES (SEC_MAX_WORDS / 8)
 
 /* Letters, digits and '_': the bytes inside a word. */
 static const bool word_char[256] = {
@@ -597,14 +697,16 @@ static void word_keys(struct sec_words *t, const struct word *wd,
 		unsigned h = key_hash(b[0] | 0x20u, b[1] | 0x20u, b[2] | 0x20u,
 		                      b[3] | 0x20u);
 		set_bit(t->start4, h);
-		member[(h >> 4) * 32 + i / 8] |= (uint8_t)(1u << (i % 8));
+		member[(h >> 4) * MEMBER_BYTES + i / 8] |=
+			(uint8_t)(1u << (i % 8));
 	}
 }
 
 static int index_words(struct sec_words *t)
 {
 	enum { NWORDS = sizeof(words) / sizeof(*words) };
-	uint8_t *member = calloc(SEC_BUCKETS, 32);   /* a bit per word */
+	/* a bit per word */
+	uint8_t *member = calloc(SEC_BUCKETS, MEMBER_BYTES);
 	unsigned char b[16];
 	size_t used = 1;   /* list[0] stays 0: "no words" */
 
@@ -633,13 +735,14 @@ static int index_words(struct sec_words *t)
 		if (!(t->start4[k >> 2] >> (k & 3) * 16 & 0xffff))
 			continue;   /* no key's hash is in it */
 		for (size_t i = 0; i < NWORDS; i++) {
-			if (!(member[k * 32 + i / 8] & (1u << (i % 8))))
+			if (!(member[k * MEMBER_BYTES + i / 8] &
+			      (1u << (i % 8))))
 				continue;
 			if (used + 2 > sizeof(t->list)) {
 				free(member);
 				return -EINVAL;   /* raise sizeof(list) */
 			}
-			t->list[used++] = (uint8_t)(i + 1);
+			t->list[used++] = (uint16_t)(i + 1);
 			/* a word of four bytes or fewer: any fifth */
 			t->fifth[k] |= words[i].n > 4 ?
 				1ull << fifth_bit((const unsigned char *)
@@ -664,7 +767,7 @@ static uint32_t words_in(const struct sec_words *t, unsigned k,
 	bool have_z = false;   /* bytes 8-15, loaded for a longer word only */
 	uint32_t mask = 0;
 
-	for (const uint8_t *c = t->list + t->bucket[k]; *c; c++) {
+	for (const uint16_t *c = t->list + t->bucket[k]; *c; c++) {
 		const struct sec_word *wd = &t->words[*c - 1];
 		if ((a & wd->mask[0]) != wd->val[0])
 			continue;

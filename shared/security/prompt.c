@@ -185,7 +185,8 @@ static int agent_config(struct sec_ctx *c, const struct sec_file *f,
 {
 	size_t so, eo;
 	if (l->where == SEC_CODE || !(l->mask & (T_AGENT | T_OTHERS)) ||
-	    !sec_match(c->sec, PAT_AGENT_CONFIG, l->lower, &so, &eo))
+	    !(sec_match(c->sec, PAT_AGENT_CONFIG, l->lower, &so, &eo) ||
+	      sec_match(c->sec, PAT_AGENT_CONFIG2, l->lower, &so, &eo)))
 		return 0;
 	/* real skills tell where their own config goes; what weighs is
 	 * reaching other skills or granting the agent more */
@@ -201,7 +202,12 @@ static int agent_config(struct sec_ctx *c, const struct sec_file *f,
 	              strstr(l->lower, "permission") ||
 	              strstr(l->lower, "autoapprove") ||
 	              strstr(l->lower, "auto-approve") ||
-	              strstr(l->lower, "trust");
+	              strstr(l->lower, "trust") ||
+	              /* an order meant to outlive the skill, or to send */
+	              strstr(l->lower, "skill is removed") ||
+	              strstr(l->lower, "skill is uninstalled") ||
+	              strstr(l->lower, "skill is deleted") ||
+	              (strstr(l->lower, "://") && strstr(l->lower, "send "));
 	/* "skills that modify ~/.claude/settings.json": which, not an order */
 	bool clause = (so >= 5 && memcmp(l->lower + so - 5, "that ", 5) == 0) ||
 	              (so >= 6 && memcmp(l->lower + so - 6, "which ", 6) == 0);

@@ -50,6 +50,9 @@ struct sec_file {
 	bool has_env_dump;           /* the file dumps the environment */
 	bool has_download;           /* the file downloads something whose
 	                                text a later line may run */
+	bool has_obfuscated;         /* the file spells text it hides:
+	                                char codes, a reversed or rot13'd
+	                                string, printf's hex escapes */
 };
 
 /*
@@ -84,6 +87,11 @@ enum sec_trigger {
 	T_PKG = 1u << 20,        /* pip, npx, npm, deno: a package manager */
 	T_REMOTE = 1u << 21,     /* "it returns", "they return": what a
 	                            server hands out */
+	T_OBF = 1u << 22,        /* fromcharcode, "| rev |", n-za-m, printf
+	                            '\x, __import__, getattr( */
+	T_ARCHIVE = 1u << 23,    /* password, 7z x, unzip, unrar */
+	T_DEFENSE = 1u << 24,    /* xattr, spctl, mppreference */
+	T_LOLBIN = 1u << 25,     /* mshta, regsvr32, rundll32 */
 };
 
 /* A trigger word as a word start is compared with it: its bytes (16 at
@@ -97,17 +105,18 @@ struct sec_word {
  * folded (a start that shares four bytes with a word rarely is none:
  * "with" is, "which" is not). */
 #define SEC_BUCKETS 4096
+#define SEC_MAX_WORDS 512
 struct sec_words {
 	/* a bit per hash: the test every word start takes */
 	uint64_t start4[1024];
 	uint16_t bucket[SEC_BUCKETS];   /* a hash's top 12 bits: where its
 	                                   words start in list; 0 none */
-	uint8_t list[4096];             /* word indexes + 1, each bucket's
+	uint16_t list[4096];            /* word indexes + 1, each bucket's
 	                                   ended by 0 */
 	/* a bucket's words' fifth bytes, a bit each (patterns.c,
 	 * fifth_bit): the second test of a start that passed start4 */
 	uint64_t fifth[SEC_BUCKETS];
-	struct sec_word words[256];
+	struct sec_word words[SEC_MAX_WORDS];
 };
 
 /* One line of a text file. */
@@ -160,6 +169,18 @@ enum sec_pattern {
 	PAT_PKG_REMOTE,          /* pip -i URL, npx URL, deno run URL */
 	PAT_HOOK_PATH,           /* .git/hooks/, .vscode/tasks.json */
 	PAT_REMOTE_TASKS,        /* "carry out the tasks it returns" */
+	PAT_AGENT_CONFIG2,       /* edit SOUL.md, ~/.openclaw */
+	PAT_LOLBIN,              /* mshta URL, regsvr32 /i:URL */
+	PAT_DEOBFUSCATE,         /* fromCharCode(99,117,...), | rev |,
+	                            tr 'A-Za-z' 'N-ZA-Mn-za-m', printf '\x63' */
+	PAT_CONCAT_NAME,         /* __import__('o' + 's'), getattr(m, 'sy' + */
+	PAT_ARCHIVE_PW,          /* 7z x -pSECRET, "extract it with the
+	                            password" */
+	PAT_DEFENSE_OFF,         /* xattr -cr (Gatekeeper's quarantine),
+	                            Defender's monitoring off */
+	PAT_SEED_PHRASE,         /* a wallet's recovery phrase */
+	PAT_CRED_PROSE,          /* "the AWS credentials file ... include its
+	                            full contents" */
 	PAT_COUNT
 };
 
