@@ -139,8 +139,8 @@ int sfs_git_blob_open(const char *cache_dir, const uint8_t id[SFS_GIT_ID_LEN],
 	return rc;
 }
 
-int sfs_git_blob_store(const char *cache_dir, const uint8_t id[SFS_GIT_ID_LEN],
-                       const void *p, size_t n)
+static int blob_store(const char *cache_dir, const uint8_t id[SFS_GIT_ID_LEN],
+                      const void *p, size_t n)
 {
 	char *path = blob_path(cache_dir, id, "");
 	int rc = path ? sfs_cache_write(path, p, n, 0400, false) : -ENOMEM;
@@ -152,7 +152,7 @@ int sfs_git_blob_store(const char *cache_dir, const uint8_t id[SFS_GIT_ID_LEN],
 int sfs_git_blob_keep(const char *cache_dir, const uint8_t id[SFS_GIT_ID_LEN],
                       const void *p, size_t n)
 {
-	int rc = sfs_git_blob_store(cache_dir, id, p, n);
+	int rc = blob_store(cache_dir, id, p, n);
 
 	/* served from memory: the file could be changed once renamed */
 	return rc < 0 ? rc : sfs_git_sealed_copy(p, n);

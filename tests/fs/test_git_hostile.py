@@ -213,7 +213,25 @@ class GitCachesVerified(MountTestCase):
         [entry] = [e for e in m.json("index.json")["skills"] if e["frontmatter"]["name"] == name]
         return entry["frontmatter"]["description"]
 
+    def test_a_first_mount_writes_no_kept_skill_md(self):
+        """A first mount parses SKILL.md from the bytes its listing
+        inflated and the next start takes the skill from git-units: a
+        git-blobs file per skill would only cost its write."""
+        m = self.mount_work()
+        self.assertEqual(self.description(m), self.DESCRIPTION)
+        self.assertIn(self.DESCRIPTION.encode(), m.read("skills", "truth", "SKILL.md"))
+        m.cleanup()
+        self.kept_units()
+        blobs = os.path.join(self.cache, "git-blobs")
+        self.assertEqual(os.listdir(blobs) if os.path.isdir(blobs) else [], [])
+
     def test_a_forged_kept_skill_md_is_not_published(self):
+        m = self.mount_work()
+        self.assertEqual(self.description(m), self.DESCRIPTION)
+        m.cleanup()
+        # a start that cannot take the kept skills (git-units) reads
+        # SKILL.md and keeps it in git-blobs for the next such start
+        shutil.rmtree(os.path.join(self.cache, "git-units"))
         m = self.mount_work()
         self.assertEqual(self.description(m), self.DESCRIPTION)
         m.cleanup()
