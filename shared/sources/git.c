@@ -866,19 +866,19 @@ static int digest_streamed(struct lister *l, struct sfs_file *e,
 }
 
 /*
- * Keeps the n checked bytes of the blob `id` that e was hashed from: for
+ * Keeps the n checked bytes of the blob `id` that e was hashed from, for
  * the build (sfs_tree.bytes: the catalog parses SKILL.md from them, the
  * security pass scans every file from them; each inflated once, not
- * three times), and SKILL.md's in the cache folder (git_blobs.c) for a
- * start that cannot take the kept units.
+ * three times).  Not written into the cache folder: a SKILL.md read here
+ * is parsed from these bytes, and the next start takes its skill from
+ * the kept units (git_units.c); a git-blobs file is written only when a
+ * build has to open a SKILL.md it holds no bytes of (open_skill_md).
+ * Writing one per skill here was 40% of a first mount's CPU
+ * (BENCHMARKS.md).
  */
 static void keep_bytes(struct lister *l, const struct sfs_file *e,
-                       const git_oid *id, const void *p, size_t n,
-                       bool is_skill_md)
+                       const void *p, size_t n)
 {
-	if (is_skill_md && l->g->own.cache_dir)
-		/* a failure costs an inflate at such a start, nothing else */
-		(void)sfs_git_blob_store(l->g->own.cache_dir, id->id, p, n);
 	if (n > sfs_tree_keep_room(&l->kept))
 		return;
 	unsigned char *copy = malloc(n + 1);
@@ -897,8 +897,7 @@ static void keep_bytes(struct lister *l, const struct sfs_file *e,
  * -EBADMSG when its bytes are not the blob (an object rewritten in
  * place).
  */
-static int digest_blob(struct lister *l, struct sfs_file *e, const git_oid *id,
-                       bool is_skill_md)
+static int digest_blob(struct lister *l, struct sfs_file *e, const git_oid *id)
 {
 	const struct sfs_file *h = sfs_file_find(l->s->hint, l->s->nhint,
 	                                         e->path);
@@ -939,7 +938,7 @@ static int digest_blob(struct lister *l, struct sfs_file *e, const git_oid *id,
 	if (rc == 0) {
 		sfs_sha256(p, n, e->sha256);
 		learnt(l, e, id, (off_t)n);
-		keep_bytes(l, e, id, p, n, is_skill_md);
+		keep_bytes(l, e, p, n);
 	}
 	git_blob_free(b);
 	return rc;
@@ -963,7 +962,7 @@ static int add_blob(struct lister *l, struct sfs_file *model,
 
 	e.mode = S_IFREG | (exec ? 0755 : 0644);
 	stamp(&e, git_tree_entry_id(te), l->g);
-	int rc = digest_blob(l, &e, git_tree_entry_id(te), is_skill_md);
+	int rc = digest_blob(l, &e, git_tree_entry_id(te));
 	if (rc == 1)
 		return hide(l, is_skill_md, model->source, "a Git LFS pointer "
 		            "(its content is not in the repository)");
@@ -1146,7 +1145,7 @@ static int add_link(struct lister *l, struct sfs_file *model,
 	           mode == GIT_FILEMODE_BLOB_EXECUTABLE) {
 		/* a file link: its target's content, identity and digest */
 		stamp(&e, git_tree_entry_id(to), l->g);
-		rc = digest_blob(l, &e, git_tree_entry_id(to), is_skill_md);
+		rc = digest_blob(l, &e, git_tree_entry_id(to));
 		if (rc == 0)
 			rc = push(l, &e);
 		else if (rc > 0 || rc == -EIO || rc == -EBADMSG)

@@ -1,12 +1,15 @@
 /*
  * git_blobs.c - the bytes of git blobs kept as files in the cache folder
- * (CACHE/git-blobs/<id>), for the SKILL.md of every skill of a git root.
+ * (CACHE/git-blobs/<id>), for a SKILL.md of a git root that a build opens
+ * without having read it in that build (git.c's open_skill_md).
  *
- * Why: a build reads every SKILL.md, and a blob in a pack is inflated
- * through its chain of deltas each time it is read.  For a second mount
- * of 10,000 skills, reading the SKILL.md blobs was a third of the CPU
- * the mount took before it was ready; read from kept files it is a
- * pread of each.  A blob id names its bytes, so a kept file never goes
+ * Why: a blob in a pack is inflated through its chain of deltas each time
+ * it is read.  A start that cannot take the kept units (git_units.c: a new
+ * build of the program, other options) opens every SKILL.md; from kept
+ * files each is a pread.  Only such a read writes one: a first mount
+ * parses SKILL.md from the bytes its listing inflated, and writing 10,000
+ * files there was 40% of its CPU (BENCHMARKS.md).  A blob id names its
+ * bytes, so a kept file never goes
  * stale, and whoever could write it could still not make it hold other
  * bytes unseen: every open reads it whole and checks git's own hash of
  * it against the id before any byte is used, and serves a sealed copy
@@ -139,8 +142,8 @@ int sfs_git_blob_open(const char *cache_dir, const uint8_t id[SFS_GIT_ID_LEN],
 	return rc;
 }
 
-int sfs_git_blob_store(const char *cache_dir, const uint8_t id[SFS_GIT_ID_LEN],
-                       const void *p, size_t n)
+static int blob_store(const char *cache_dir, const uint8_t id[SFS_GIT_ID_LEN],
+                      const void *p, size_t n)
 {
 	char *path = blob_path(cache_dir, id, "");
 	int rc = path ? sfs_cache_write(path, p, n, 0400, false) : -ENOMEM;
@@ -152,7 +155,7 @@ int sfs_git_blob_store(const char *cache_dir, const uint8_t id[SFS_GIT_ID_LEN],
 int sfs_git_blob_keep(const char *cache_dir, const uint8_t id[SFS_GIT_ID_LEN],
                       const void *p, size_t n)
 {
-	int rc = sfs_git_blob_store(cache_dir, id, p, n);
+	int rc = blob_store(cache_dir, id, p, n);
 
 	/* served from memory: the file could be changed once renamed */
 	return rc < 0 ? rc : sfs_git_sealed_copy(p, n);

@@ -44,10 +44,7 @@ int sfs_git_blob_open(const char *cache_dir, const uint8_t id[SFS_GIT_ID_LEN],
                       off_t size);
 /* Keeps the n bytes at p, verified as the blob `id`, as the file of blob
  * `id` (written under another name, then renamed: a reader never sees it
- * half-written): 0 or -errno. */
-int sfs_git_blob_store(const char *cache_dir, const uint8_t id[SFS_GIT_ID_LEN],
-                       const void *p, size_t n);
-/* The same, and returns a sealed copy of them, or -errno. */
+ * half-written), and returns a sealed copy of them, or -errno. */
 int sfs_git_blob_keep(const char *cache_dir, const uint8_t id[SFS_GIT_ID_LEN],
                       const void *p, size_t n);
 

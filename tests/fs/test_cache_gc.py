@@ -191,6 +191,12 @@ class CacheGc(MountTestCase):
         for name, when in (("alpha", OLD - 20), ("gamma", OLD - 10), ("beta", OLD),
                            ("delta", OLD + 10)):
             age(os.path.join(self.cache, clones[name]), when)
+        # kept SKILL.md files, as an earlier build's first mounts wrote
+        # them: gc still removes them
+        os.makedirs(os.path.join(self.cache, "git-blobs"), exist_ok=True)
+        for n in ("0" * 40, "1" * 40):
+            with open(os.path.join(self.cache, "git-blobs", n), "w") as f:
+                f.write("---\nname: old\ndescription: Kept.\n---\n")
         for folder in ("git-blobs", "git-units"):
             for n in os.listdir(os.path.join(self.cache, folder)) if os.path.isdir(
                     os.path.join(self.cache, folder)) else []:
@@ -525,6 +531,7 @@ class CacheGc(MountTestCase):
         os.symlink(outside, os.path.join(beta, "objects", "planted"))
         os.symlink(outside, os.path.join(beta, "planted-top"))
         os.symlink(outside, os.path.join(self.cache, "git", "planted.git"))
+        os.makedirs(os.path.join(self.cache, "git-blobs"), exist_ok=True)
         os.symlink(outside, os.path.join(self.cache, "git-blobs", "0" * 40))
         os.symlink(os.path.join(outside, "precious"), os.path.join(self.cache, "git-digests.link"))
         before = snapshot(outside)

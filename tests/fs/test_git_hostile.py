@@ -213,7 +213,25 @@ class GitCachesVerified(MountTestCase):
         [entry] = [e for e in m.json("index.json")["skills"] if e["frontmatter"]["name"] == name]
         return entry["frontmatter"]["description"]
 
+    def test_a_first_mount_writes_no_kept_skill_md(self):
+        """A first mount parses SKILL.md from the bytes its listing
+        inflated and the next start takes the skill from git-units: a
+        git-blobs file per skill would only cost its write."""
+        m = self.mount_work()
+        self.assertEqual(self.description(m), self.DESCRIPTION)
+        self.assertIn(self.DESCRIPTION.encode(), m.read("skills", "truth", "SKILL.md"))
+        m.cleanup()
+        self.kept_units()
+        blobs = os.path.join(self.cache, "git-blobs")
+        self.assertEqual(os.listdir(blobs) if os.path.isdir(blobs) else [], [])
+
     def test_a_forged_kept_skill_md_is_not_published(self):
+        m = self.mount_work()
+        self.assertEqual(self.description(m), self.DESCRIPTION)
+        m.cleanup()
+        # a start that cannot take the kept skills (git-units) reads
+        # SKILL.md and keeps it in git-blobs for the next such start
+        shutil.rmtree(os.path.join(self.cache, "git-units"))
         m = self.mount_work()
         self.assertEqual(self.description(m), self.DESCRIPTION)
         m.cleanup()
@@ -340,6 +358,32 @@ class GitCachesVerified(MountTestCase):
                 continue
             self.fail("served %r under the digest %s" % (data, digests["skill://truth/notes.md"]))
 
+
+    def test_a_skill_md_rewritten_in_place_is_neither_served_nor_kept(self):
+        """A first mount keeps no SKILL.md file: a read through the mount
+        opens the blob and checks it, and a start that opens it again
+        (no git-units) keeps nothing of bytes that are not the blob."""
+        m = self.mount_work("-o", "retain=0")
+        self.assertEqual(self.description(m), self.DESCRIPTION)
+        real = b"---\nname: truth\ndescription: %s\n---\nBody.\n" % self.DESCRIPTION.encode()
+        forged = real.replace(self.DESCRIPTION.encode(), self.FORGED.encode())
+        self.assertEqual(len(forged), len(real))
+        self.rewrite_object(self.blob_id("SKILL.md"), forged)
+        with self.assertRaises(OSError) as e:
+            m.read("skills", "truth", "SKILL.md")
+        self.assertEqual(e.exception.errno, errno.EIO)
+        m.cleanup()
+        shutil.rmtree(os.path.join(self.cache, "git-units"))
+        m = self.mount_work("-o", "retain=0")
+        self.assertNotIn(self.FORGED, m.read("index.json").decode())
+        self.assertFalse(os.path.exists(os.path.join(self.cache, "git-blobs",
+                                                     self.blob_id("SKILL.md"))))
+        try:
+            data = m.read("skills", "truth", "SKILL.md")
+        except OSError as err:
+            self.assertIn(err.errno, (errno.EIO, errno.ENOENT))
+        else:
+            self.fail("served %r" % data)
 
 TEST_USER = "skillsfs-test"
 # a python the other user may run
