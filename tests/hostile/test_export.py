@@ -28,6 +28,15 @@ SKILL = "payload"
 PAYLOAD_NAME = "authorized_keys"
 
 
+def untraced_leaks():
+    """The environment for a program run under strace: LeakSanitizer
+    cannot work under ptrace, and an ASan build would abort at exit."""
+    env = dict(os.environ)
+    env["ASAN_OPTIONS"] = ":".join(filter(None, [env.get("ASAN_OPTIONS"),
+                                                 "detect_leaks=0"]))
+    return env
+
+
 def run(args, timeout=STEP_TIMEOUT):
     p = subprocess.run(args, capture_output=True, timeout=timeout)
     return p.returncode, (p.stdout + p.stderr).decode("utf-8", "replace")
@@ -102,7 +111,7 @@ class ExportOutdir(HostileCase):
             ["strace", "-f", "-qq", "-o", "/dev/null", "-e", "trace=mkdir,mkdirat",
              "-e", "inject=mkdir,mkdirat:signal=SIGSTOP:when=1", "--",
              SKILLSFS, "export", "--anthropic", out, "--skills-dir", self.root],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=untraced_leaks())
         try:
             wait_for(lambda: export_under(tracer) or tracer.poll() is not None,
                      STEP_TIMEOUT, what="the export started under strace")
