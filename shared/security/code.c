@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "rules.h"
 
@@ -663,6 +664,219 @@ static int reverse_shell(struct sec_ctx *c, const struct sec_file *f,
 	             "hands a shell to a remote host", "");
 }
 
+/* A command that grants root or runs at every logon by itself (sudo
+ * for all without a password, the host's root in a privileged
+ * container, a setuid bit, Windows' Run key or a logon task): shown in
+ * a fenced block with no warning, it is still one to run. */
+static int persist_cmd(struct sec_ctx *c, const struct sec_file *f,
+                       const struct sec_line *l)
+{
+	size_t so;
+	if (!(l->mask & T_PERSIST) || (l->where == SEC_CODE && code_comment(l)) ||
+	    !sec_match(c->sec, PAT_PERSIST_CMD, l->lower, &so, NULL))
+		return 0;
+	return found(c, f, l, so,
+	             by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_HIGH),
+	             "security/config-write", "grants root or runs at every "
+	             "logon (sudoers, a privileged container over /, setuid, "
+	             "a Run key, a logon task)", "");
+}
+
+/* A miner's pool address or donation flag (T1496). */
+static int miner(struct sec_ctx *c, const struct sec_file *f,
+                 const struct sec_line *l)
+{
+	size_t so;
+	if (!(l->mask & T_RARE) ||
+	    !sec_match(c->sec, PAT_MINER, l->lower, &so, NULL))
+		return 0;
+	return found(c, f, l, so,
+	             by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_HIGH),
+	             "security/miner", "runs a cryptocurrency miner", "");
+}
+
+/* The home folder or the root deleted whole (a time bomb, protestware):
+ * in prose, not where the line warns ("never run rm -rf /"). */
+static int wipe(struct sec_ctx *c, const struct sec_file *f,
+                const struct sec_line *l)
+{
+	size_t so;
+	if (!(l->mask & T_WIPE) || (l->where == SEC_CODE && code_comment(l)) ||
+	    (l->where == SEC_PROSE && (l->mask & T_WARN)) ||
+	    !sec_match(c->sec, PAT_WIPE, l->lower, &so, NULL))
+		return 0;
+	return found(c, f, l, so,
+	             by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM),
+	             "security/wiper", "deletes the home folder or the root "
+	             "whole", "");
+}
+
+/* Every message copied to an address: hard-coded in code (postmark-mcp)
+ * or ordered in prose for every message; an example's parameter is
+ * documentation. */
+static int mail_copy(struct sec_ctx *c, const struct sec_file *f,
+                     const struct sec_line *l)
+{
+	size_t so;
+	if (!(l->mask & T_RARE) || (l->where == SEC_CODE && code_comment(l)) ||
+	    !sec_match(c->sec, PAT_BCC, l->lower, &so, NULL))
+		return 0;
+	bool every = strstr(l->lower, "every") || strstr(l->lower, "always") ||
+	             strstr(l->lower, "each ") || strstr(l->lower, "all ");
+	return found(c, f, l, so,
+	             by_where(l, SFS_RISK_HIGH, every ? SFS_RISK_HIGH
+	                                              : SFS_RISK_MEDIUM,
+	                      SFS_RISK_LOW),
+	             "security/mail-copy", "copies mail to a fixed address", "");
+}
+
+/* The value of the n hex digits at p, or -1. */
+static int hex_digits(const char *p, int n)
+{
+	int v = 0;
+	for (int i = 0; i < n; i++) {
+		int d = isdigit((unsigned char)p[i]) ? p[i] - '0' :
+		        isxdigit((unsigned char)p[i]) ? (p[i] | 0x20) - 'a' + 10 :
+		        -1;
+		if (d < 0)
+			return -1;
+		v = v * 16 + d;
+	}
+	return v;
+}
+
+/* Printable ASCII spelled in \uXXXX or \xXX escapes, decoded into out
+ * (size), lowercased: how many escapes there were. */
+static size_t unescape(const char *p, char *out, size_t size)
+{
+	size_t n = 0, k = 0;
+	while (*p && k + 1 < size) {
+		int v = -1, w = 0;
+		if (p[0] == '\\' && p[1] == 'u')
+			v = hex_digits(p + 2, 4), w = 6;
+		else if (p[0] == '\\' && p[1] == 'x')
+			v = hex_digits(p + 2, 2), w = 4;
+		if (v >= 0x20 && v < 0x7f) {
+			out[k++] = (char)sec_lower_byte((unsigned char)v);
+			n++;
+			p += w;
+		} else {
+			out[k++] = (char)sec_lower_byte((unsigned char)*p++);
+		}
+	}
+	out[k] = '\0';
+	return n;
+}
+
+/* A command or a module spelled in escapes (require('\u0063\u0068...')):
+ * no reader and no other pattern sees what it names. */
+static int escaped_run(struct sec_ctx *c, const struct sec_file *f,
+                       const struct sec_line *l)
+{
+	static const char *const runs[] = {
+		"child_process", "exec", "eval", "spawn", "system", "curl",
+		"wget", "| sh", "|sh", "/bin/", "powershell", "invoke-expression",
+	};
+	char buf[1024];
+	if (!(l->mask & T_RARE) || l->where == SEC_PROSE ||
+	    unescape(l->raw, buf, sizeof(buf)) < 4)
+		return 0;
+	for (size_t i = 0; i < sizeof(runs) / sizeof(*runs); i++)
+		if (strstr(buf, runs[i]))
+			return found(c, f, l, 0, by_where(l, SFS_RISK_HIGH,
+			             SFS_RISK_HIGH, SFS_RISK_MEDIUM),
+			             "security/decode-exec", "spells in escapes "
+			             "what it runs", "");
+	return 0;
+}
+
+/* A loop over every installed skill's SKILL.md in a file that appends
+ * to a path a variable holds: an order planted in the other skills. */
+static int skills_glob_write(struct sec_ctx *c, const struct sec_file *f,
+                             const struct sec_line *l)
+{
+	static const char *const appends[] = {
+		">> \"$", ">>\"$", ">> $", ">>$", "sed -i", "tee -a \"$",
+		"tee -a $",
+	};
+	enum { BODY = 1024 };   /* the loop's body: the lines just after */
+	const char *at;
+	if (!(l->mask & T_AGENT) || l->where == SEC_PROSE ||
+	    !(at = strstr(l->lower, "skills/*/skill.md")))
+		return 0;
+	size_t from = (size_t)(l->p - f->text);
+	size_t n = f->len - from < BODY ? f->len - from : BODY;
+	for (size_t i = 0; i < sizeof(appends) / sizeof(*appends); i++)
+		if (memmem(f->text + from, n, appends[i], strlen(appends[i])))
+			return found(c, f, l, (size_t)(at - l->lower),
+			             by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH,
+			                      SFS_RISK_HIGH),
+			             "security/agent-config", "writes into every "
+			             "installed skill", "");
+	return 0;
+}
+
+/* Whether the file XORs with a constant or a key (b ^= 0x5a, c ^ key):
+ * a payload kept from every pattern until it runs. */
+static bool xor_decodes(const struct sec_file *f)
+{
+	for (const char *p = memchr(f->text, '^', f->len); p;
+	     p = memchr(p + 1, '^', f->len - (size_t)(p + 1 - f->text))) {
+		const char *q = p + 1 + (p[1] == '=');
+		while (*q == ' ')
+			q++;
+		if ((q[0] == '0' && (q[1] == 'x' || q[1] == 'X') &&
+		     isxdigit((unsigned char)q[2])) ||
+		    strncasecmp(q, "key", 3) == 0 ||
+		    (p[1] == '=' && isdigit((unsigned char)*q)))
+			return true;
+	}
+	return false;
+}
+
+/* Text a variable holds run, in a script that XORs: the decoded
+ * payload run. */
+static int xor_run(struct sec_ctx *c, const struct sec_file *f,
+                   const struct sec_line *l)
+{
+	size_t so;
+	if (!(l->mask & T_RUNS) || !f->has_xor || f->has_download ||
+	    f->has_obfuscated ||
+	    !sec_match_near(c->sec, PAT_RUN_TEXT, l->lower, &so))
+		return 0;
+	return found(c, f, l, so,
+	             by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM),
+	             "security/decode-exec",
+	             "runs text the same file decodes by XOR", "");
+}
+
+/* The seventh wave's rules (written blind), in one call, each only on
+ * the lines that hold its words: a call per rule per line cost more than
+ * their tests. */
+static int seventh_wave(struct sec_ctx *c, const struct sec_file *f,
+                        const struct sec_line *l)
+{
+	uint32_t m = l->mask;
+	int rc = 0;
+	if (!(m & (T_PERSIST | T_RARE | T_WIPE | T_AGENT | T_RUNS)))
+		return 0;
+	if (m & T_PERSIST)
+		rc = persist_cmd(c, f, l);
+	if (rc == 0 && (m & T_WIPE))
+		rc = wipe(c, f, l);
+	if (rc == 0 && (m & T_RARE))
+		rc = miner(c, f, l);
+	if (rc == 0 && (m & T_RARE))
+		rc = mail_copy(c, f, l);
+	if (rc == 0 && (m & T_RARE))
+		rc = escaped_run(c, f, l);
+	if (rc == 0 && (m & T_AGENT))
+		rc = skills_glob_write(c, f, l);
+	if (rc == 0 && (m & T_RUNS))
+		rc = xor_run(c, f, l);
+	return rc;
+}
+
 void sec_code_survey(const struct sfs_security *sec, struct sec_file *f,
                      const struct sec_line *l)
 {
@@ -671,6 +885,14 @@ void sec_code_survey(const struct sfs_security *sec, struct sec_file *f,
 		                                NULL) ||
 		                      sec_match(sec, PAT_NET_SEND2, l->raw, NULL,
 		                                NULL);
+	if (!f->has_network_send && (l->mask & T_SEND3))
+		f->has_network_send = sec_match(sec, PAT_NET_SEND3, l->raw, NULL,
+		                                NULL);
+	/* once per script that runs a variable's text */
+	if (!f->xor_checked && f->kind != SEC_MARKDOWN && (l->mask & T_RUNS)) {
+		f->xor_checked = true;
+		f->has_xor = xor_decodes(f);
+	}
 	if (!f->has_credential_read && (l->mask & T_CRED))
 		f->has_credential_read = sec_match(sec, PAT_CRED_PATH, l->lower,
 		                                   NULL, NULL) ||
@@ -700,7 +922,7 @@ int sec_code_line(struct sec_ctx *c, const struct sec_file *f,
 		fetch_exec, run_fetched, drop_run, package_remote, decode_exec,
 		deobfuscate_run, spelled_fetch, archive_password, defense_off,
 		credential_read, credential_prose,
-		env_exfil, config_write, reverse_shell,
+		env_exfil, config_write, reverse_shell, seventh_wave,
 	};
 	return sec_each_rule(c, f, l, 4, rules, sizeof(rules) / sizeof(*rules));
 }

@@ -111,11 +111,15 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                     /* one space each: "credential", "auth" and
 	                      * "hidden" alone would send many lines here */
 	                     "git credential fill|gh auth token|pbpaste|xclip"
-	                     SP "[^|;]*-o|with hidden answer|\\*\\*/\\.env[\"' )]", true,
+	                     SP "[^|;]*-o|with hidden answer|\\*\\*/\\.env\\*?[\"' )]|"
+	                     /* shell histories (the tokens typed), cargo's:
+	                      * plain words, cheap in the automaton */
+	                     "_history|\\.cargo/credentials", true,
 	  { "cookies.sqlite", "hosts.yml", "exodus", "electrum/wallets",
 	  "nkbihfbeog", "ethereum/keystore", "solana/id.json",
 	  "export-secret", "credential fill", "auth token", "pbpaste",
-	  "xclip", "hidden answer", "**/.env", "gather", "harvest" } },
+	  "xclip", "hidden answer", "**/.env", "gather", "harvest", "_history",
+	  ".cargo/credentials" } },
 	[PAT_NET_SEND] = { "curl[^|;]*" SP "(-d|--data[a-z-]*|-F|--form|-T|"
 	                   "--upload-file|-X" SP "*(POST|PUT)|--request" SP
 	                   "+(POST|PUT))([[:space:]=@]|$)|"
@@ -144,7 +148,17 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                    "https?://[^ ]*\\?[^ ]*=\\$[({a-zA-Z_]", false,
 	  { "hooks.slack", "nslookup", "dig ", "dig\t", "http.Post", "Net::HTTP",
 	  "=$" } },
-	[PAT_ENV_DUMP] = { "(^|[;&|`[:space:]]|\\$\\()(env|printenv|export" SP "+-p)"
+	/* the seventh wave's, apart again (each branch slows every call):
+	 * Request(url, body), which urlopen POSTs; a raw socket from Rust; a
+	 * push to an address, not a remote's name; data spelled into the
+	 * name a DNS lookup asks for */
+	[PAT_NET_SEND3] = { "Request\\([^,()]+," SP "*[A-Za-z_]|"
+	                    "TcpStream::connect|"
+	                    "git" SP "+push[^|;]*" SP "(https?|ssh|git)://|"
+	                    "host" SP "+[\"']?\\$[({A-Za-z_][^[:space:]|;]*\\."
+	                    "[a-z0-9-]+\\.[a-z]", false,
+	  { "Request(", "TcpStream", "://", "host \"$", "host $" } },
+	[PAT_ENV_DUMP] = { "(^|[;&|`[:space:]@]|\\$\\()(env|printenv|export" SP "+-p)"
 	                   SP "*($|\\||>|\\)|;|`)|dict\\(os\\.environ\\)|"
 	                   "os\\.environ\\.copy\\(\\)|str\\(os\\.environ\\)|"
 	                   "dumps\\((dict\\()?os\\.environ|"
@@ -163,7 +177,7 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	[PAT_AGENT_PATH] = { "(~|home|\\$home|\\}|[\"'/])/?\\.(claude|codex|cursor|"
 	                     "gemini|windsurf|continue|aider|copilot|opencode)"
 	                     "([/\"' ]|$)|(claude|agents|gemini)\\.md|"
-	                     "\\.cursorrules|\\.mcp\\.json|"
+	                     "\\.cursorrules|\\.mcp\\.json|\\.claude\\.json|"
 	                     "skills/[a-z0-9_-]+/skill\\.md", true,
 	  { ".claude", ".codex", ".cursor", ".gemini", ".windsurf",
 	  ".continue", ".aider", ".copilot", ".opencode", ".md", ".mcp" } },
@@ -220,6 +234,22 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	  { "your", "above", "before", "previous", "preceding", "everything",
 	  "anything", "system", "void", "null", "revoked", "suspended",
 	  "lifted", "cancelled", "obsolete" } },
+	/* the seventh wave's (written blind), apart as PAT_OVERRIDE2: the
+	 * same order in Spanish, German, French */
+	[PAT_OVERRIDE3] = { "(ignora|olvida|omite)" SP "+(todas" SP "+)?(las" SP
+	                    "+)?(instrucciones|indicaciones|reglas|directrices)"
+	                    SP "+(anteriores|previas)|"
+	                    "(ignoriere|vergiss)" SP "+(alle" SP "+)?(vorherigen|"
+	                    "bisherigen|obigen)" SP "+(anweisungen|regeln)|"
+	                    "(ignore[sz]?|oublie[sz]?)" SP "+(toutes" SP "+)?(les"
+	                    SP "+)?(instructions|consignes)" SP "+(pr|ant)"
+	                    "[^[:space:]]*(dentes|rieures)|"
+	                    /* a role the model is to play, free of its rules */
+	                    "ha(s|ve)" SP "+no" SP "+(content" SP
+	                    "+polic(y|ies)|guardrails|safety" SP "+(rules|"
+	                    "guidelines|filters))", true,
+	  { "anteriores", "previas", "anweisungen", "regeln", "dentes",
+	  "rieures", "no content", "no guardrails", "no safety" } },
 	[PAT_HIDE] = { "(do" SP "+not|don't|never|without)" SP "+(tell|telling|"
 	               "inform|informing|show|showing|mention|mentioning|reveal|"
 	               "revealing|alert|alerting|notify|notifying|"
@@ -260,12 +290,13 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	                       SP "+)?skills|"
 	                       "\\.mcp\\.json|config\\.toml)", true },
 	/* OpenClaw's identity and memory files (an order planted there
-	 * outlives the skill: OWASP AST01), apart, as PAT_OVERRIDE2 */
+	 * outlives the skill: OWASP AST01), Claude Code's user file and MCP
+	 * servers (Mini Shai-Hulud), apart, as PAT_OVERRIDE2 */
 	[PAT_AGENT_CONFIG2] = { "(modify|edit|update|change|overwrite|rewrite|"
-	                        "append|add|write|insert|replace|patch)"
+	                        "append|add|write|insert|replace|patch|merge)"
 	                        "[[:space:]][^.\"]{0,60}(soul\\.md|(~|home)/"
-	                        "\\.openclaw)", true,
-	  { "soul.md", ".openclaw" } },
+	                        "\\.openclaw|\\.claude\\.json|mcpservers)", true,
+	  { "soul.md", ".openclaw", ".claude.json", "mcpservers" } },
 	[PAT_DISABLE_SAFETY] = { "dangerously-skip-permissions|dangerously-bypass|"
 	                         "bypasspermissions|--yolo|"
 	                         "approval[_-]policy[\"']?" SP "*[=:]" SP
@@ -434,6 +465,49 @@ static const struct pattern_def patterns[PAT_COUNT] = {
 	  { "content", "text" } },
 	[PAT_HOOK_PATH] = { "\\.git/hooks/|\\.husky/|\\.vscode/tasks\\.json", true,
 	  { ".git/hooks/", ".husky/", ".vscode/tasks.json" } },
+	/* the seventh wave (written blind): a command that grants root or
+	 * runs at every logon by itself, no file path to weigh: sudo for
+	 * everything without a password, the host's root mounted into a
+	 * privileged container, a setuid bit, Windows' Run key and logon
+	 * tasks (ATT&CK T1548.003, T1611, T1547.001, T1053.005) */
+	[PAT_PERSIST_CMD] = { "nopasswd:" SP "*all([^a-z]|$)|"
+	                      "--privileged[^|;]*" SP "-v[= ]+/:/|"
+	                      SP "-v[= ]+/:/[^|;]*--privileged|"
+	                      "chroot" SP "+/host([[:space:]/]|$)|"
+	                      "chmod" SP "+(-[a-z]+" SP "+)*(u|a|ug|ugo)?\\+"
+	                      "[rwx]*s[rwx]*" SP "+[\"']?[/$~]|"
+	                      "reg(\\.exe)?" SP "+add" SP "[^|;]*"
+	                      "currentversion\\\\run|"
+	                      "new-itemproperty[^|;]*currentversion\\\\run|"
+	                      "schtasks[^|;]*/create[^|;]*/sc" SP
+	                      "+(onlogon|onstart)", true,
+	  { "nopasswd", "--privileged", "chroot", "chmod", "reg",
+	  "new-itemproperty", "schtasks" } },
+	/* a miner's pool address or its donation flag: no other program
+	 * takes them (T1496) */
+	[PAT_MINER] = { "stratum\\+(tcp|ssl|tls)://|--donate-level", true,
+	  { "stratum+", "--donate-level" } },
+	/* the home folder or the root deleted whole: rm -rf ~, a home
+	 * folder joined with a name a variable holds (a time bomb's loop
+	 * over the user's folders); not ~/.cache/x */
+	[PAT_WIPE] = { "rm" SP "+(-[a-z]*r[a-z]*|--recursive)(" SP
+	               "+-[a-z-]+)*" SP "+[\"']?(~|\\$home|\\$\\{home\\}|/)/?"
+	               "\\*?[\"']?(" SP "*$|" SP "*[;&|)`])|"
+	               "(rmsync|rmdirsync|rimraf(\\.sync)?|rmtree|remove-item)"
+	               "[^;]*(homedir\\(\\)|expanduser\\([\"']~/?[\"']\\)|"
+	               "path\\.home\\(\\)|\\$home|\\$env:userprofile)(" SP
+	               "*\\)|" SP "*," SP "*[a-z_]|" SP "*$)", true,
+	  /* what is deleted: most lines that delete name a folder of the
+	   * project's ("rm -rf build/"), and strstr turns them away */
+	  { "~", "$home", "${home}", "homedir()", "expanduser(", "path.home()",
+	  "$env:userprofile", "rm -rf /", "rm -fr /", "rm -r /", "rm -rf \"/",
+	  "rm -rf '/", "--no-preserve-root" } },
+	/* every message copied to an address (postmark-mcp's one line,
+	 * Sept. 2025; tool shadowing's "always BCC") */
+	[PAT_BCC] = { "(bcc|blind[ -]?cop(y|ied))('?d|'?ed)?[^.]{0,40}"
+	              "[[:space:]:'\"]+[a-z0-9._%+-]+@[a-z0-9-]+\\.[a-z0-9.-]+",
+	              true,
+	  { "bcc", "blind" } },
 };
 
 /* ---- trigger words ------------------------------------------------------ */
@@ -589,6 +663,36 @@ static const struct word words[] = {
 	W("mnemonic", T_CRED), W("secret phrase", T_CRED),
 	W("backup phrase", T_CRED), W("12 word", T_CRED), W("12-word", T_CRED),
 	W("24 word", T_CRED), W("24-word", T_CRED),
+	/* the seventh wave (written blind): commands that grant or persist,
+	 * miners, wipes, escapes, other languages' overrides, histories,
+	 * pushes and lookups that send, a copy of every mail */
+	W("nopasswd", T_PERSIST), W("--privileged", T_PERSIST),
+	W("chroot", T_PERSIST), W("chmod +s", T_PERSIST),
+	W("chmod u+s", T_PERSIST), W("chmod a+s", T_PERSIST),
+	W("reg add", T_PERSIST), W("reg.exe", T_PERSIST),
+	W("new-itemproperty", T_PERSIST), W("schtasks", T_PERSIST),
+	W("stratum+", T_RARE), W("--donate-level", T_RARE),
+	W("rm -", T_WIPE), W("rmsync", T_WIPE), W("rmdirsync", T_WIPE),
+	W("rimraf", T_WIPE), W("rmtree", T_WIPE), W("remove-item", T_WIPE),
+	W("u002", T_RARE), W("u003", T_RARE), W("u004", T_RARE),
+	W("u005", T_RARE), W("u006", T_RARE), W("u007", T_RARE),
+	/* "ignore" is T_OVERRIDE's; "ignora", "ignorez" its own */
+	W("ignora", T_OVERRIDE3), W("ignorez", T_OVERRIDE3),
+	W("ignores les", T_OVERRIDE3), W("ignore les", T_OVERRIDE3),
+	W("ignore toutes", T_OVERRIDE3), W("olvida", T_OVERRIDE3),
+	W("omite", T_OVERRIDE3), W("ignoriere", T_OVERRIDE3),
+	W("vergiss", T_OVERRIDE3), W("oublie", T_OVERRIDE3),
+	W("has no content", T_OVERRIDE3), W("has no guardrail", T_OVERRIDE3),
+	W("has no safety", T_OVERRIDE3), W("have no content", T_OVERRIDE3),
+	W("have no guardrai", T_OVERRIDE3), W("have no safety", T_OVERRIDE3),
+	W(".bash_history", T_CRED), W(".zsh_history", T_CRED),
+	W(".python_history", T_CRED), W(".psql_history", T_CRED),
+	W(".mysql_history", T_CRED), W(".node_repl_hist", T_CRED),
+	W("psreadline", T_CRED), W(".cargo/credentia", T_CRED),
+	W("tcpstream", T_SEND3), W("git push", T_SEND3),
+	W("host \"$", T_SEND3), W("host $", T_SEND3), W("request(", T_SEND3),
+	W("mcpservers", T_AGENT),
+	W("bcc", T_RARE), W("blind cop", T_RARE), W("blind-cop", T_RARE),
 };
 
 _Static_assert(sizeof(words) / sizeof(*words) < SEC_MAX_WORDS,

@@ -96,6 +96,11 @@ static const struct plain_rule plain[] = {
 	{ T_OVERRIDE, 0, PAT_OVERRIDE, PAT_OVERRIDE2, PAT_COUNT,
 	  "security/prompt-override",
 	  "tells the model to set aside its instructions" },
+	/* other languages' and role-play's forms: apart, so that the
+	 * patterns above keep their cost */
+	{ T_OVERRIDE3, 0, PAT_OVERRIDE3, PAT_COUNT, PAT_COUNT,
+	  "security/prompt-override",
+	  "tells the model to set aside its instructions" },
 	/* keeping strategy to itself is no attack; hiding an action is */
 	{ T_HIDE_LY, T_HIDE | T_USER, PAT_HIDE, PAT_HIDE2, PAT_HIDE_ACTION,
 	  "security/hide-from-user",
@@ -247,6 +252,90 @@ static int disable_safety(struct sec_ctx *c, const struct sec_file *f,
 		                                      : SFS_RISK_HIGH));
 	return found(c, f, l, so, eo, r, "security/disable-safety",
 	             "turns off the agent's safety");
+}
+
+/* ---- the same order in scripts the word table does not read ---------- */
+
+/* "Ignore", in Chinese, Japanese, Russian and Korean, at a character
+ * the Unicode pass stops at (sec_foreign_verb). */
+static const char *const foreign_verbs[] = {
+	"\xe5\xbf\xbd\xe7\x95\xa5",              /* 忽略 */
+	"\xe6\x97\xa0\xe8\xa7\x86",              /* 无视 */
+	"\xe7\x84\xa1\xe8\xa6\x96",              /* 無視 */
+	"\xe5\xbf\x98\xe8\xae\xb0",              /* 忘记 */
+	"\xe5\xbf\x98\xe3\x82\x8c",              /* 忘れ */
+	"\xd0\xb8\xd0\xb3\xd0\xbd\xd0\xbe\xd1\x80\xd0\xb8\xd1\x80",  /* игнорир */
+	"\xd0\x98\xd0\xb3\xd0\xbd\xd0\xbe\xd1\x80\xd0\xb8\xd1\x80",  /* Игнорир */
+	"\xd0\xb7\xd0\xb0\xd0\xb1\xd1\x83\xd0\xb4\xd1\x8c",          /* забудь */
+	"\xd0\x97\xd0\xb0\xd0\xb1\xd1\x83\xd0\xb4\xd1\x8c",          /* Забудь */
+	"\xeb\xac\xb4\xec\x8b\x9c",              /* 무시 */
+};
+
+/* What is ignored: instructions, rules, prompts. */
+static const char *const foreign_nouns[] = {
+	"\xe6\x8c\x87\xe4\xbb\xa4", "\xe6\x8c\x87\xe7\xa4\xba",  /* 指令 指示 */
+	"\xe8\xa7\x84\xe5\x88\x99", "\xe8\xa6\x8f\xe5\x89\x87",  /* 规则 規則 */
+	"\xe6\x8f\x90\xe7\xa4\xba", "\xe5\x91\xbd\xe4\xbb\xa4",  /* 提示 命令 */
+	"\xe3\x83\xab\xe3\x83\xbc\xe3\x83\xab",                  /* ルール */
+	"\xd0\xb8\xd0\xbd\xd1\x81\xd1\x82\xd1\x80\xd1\x83\xd0\xba",  /* инструк */
+	"\xd1\x83\xd0\xba\xd0\xb0\xd0\xb7\xd0\xb0\xd0\xbd",          /* указан */
+	"\xd0\xbf\xd1\x80\xd0\xb0\xd0\xb2\xd0\xb8\xd0\xbb",          /* правил */
+	"\xec\xa7\x80\xec\x8b\x9c", "\xec\xa7\x80\xec\xb9\xa8",  /* 지시 지침 */
+};
+
+/* Which: the earlier ones, all of them. */
+static const char *const foreign_earlier[] = {
+	"\xe4\xb9\x8b\xe5\x89\x8d", "\xe4\xbb\xa5\xe5\x89\x8d",  /* 之前 以前 */
+	"\xe5\x85\x88\xe5\x89\x8d", "\xe4\xb8\x8a\xe8\xbf\xb0",  /* 先前 上述 */
+	"\xe6\x89\x80\xe6\x9c\x89", "\xe5\x85\xa8\xe9\x83\xa8",  /* 所有 全部 */
+	"\xe3\x81\x93\xe3\x82\x8c\xe3\x81\xbe\xe3\x81\xa7",      /* これまで */
+	"\xe4\xb8\x8a\xe8\xa8\x98", "\xe3\x81\x99\xe3\x81\xb9\xe3\x81\xa6",  /* 上記 すべて */
+	"\xd0\xbf\xd1\x80\xd0\xb5\xd0\xb4\xd1\x8b\xd0\xb4\xd1\x83\xd1\x89",  /* предыдущ */
+	"\xd0\xbf\xd1\x80\xd0\xb5\xd0\xb6\xd0\xbd",              /* прежн */
+	"\xd0\xb2\xd1\x81\xd0\xb5 ",                             /* "все " */
+	"\xec\x9d\xb4\xec\xa0\x84", "\xeb\xaa\xa8\xeb\x93\xa0",  /* 이전 모든 */
+};
+
+static bool any_in(const char *const *v, size_t n, const char *p, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (memmem(p, len, v[i], strlen(v[i])))
+			return true;
+	return false;
+}
+
+int sec_foreign_override(struct sec_ctx *c, const struct sec_file *f,
+                         size_t off, bool *done)
+{
+	enum { NEAR = 90 };   /* bytes: some 30 CJK characters */
+	const char *p = f->text + off;
+	size_t left = f->len - off;
+	bool verb = false;
+
+	for (size_t i = 0; !verb && i < sizeof(foreign_verbs) /
+	                                sizeof(*foreign_verbs); i++) {
+		size_t n = strlen(foreign_verbs[i]);
+		verb = n <= left && memcmp(p, foreign_verbs[i], n) == 0;
+	}
+	if (!verb)
+		return 0;
+	size_t from = off > NEAR ? off - NEAR : 0;
+	size_t to = left > NEAR ? off + NEAR : f->len;
+	if (!any_in(foreign_nouns, sizeof(foreign_nouns) / sizeof(*foreign_nouns),
+	            f->text + from, to - from) ||
+	    !any_in(foreign_earlier, sizeof(foreign_earlier) /
+	            sizeof(*foreign_earlier), f->text + from, to - from))
+		return 0;
+	*done = true;
+	char esc[200];
+	sec_excerpt(p, left, 40, esc, sizeof(esc));
+	/* in a script, a string; said to the model where it reads prose */
+	enum sfs_risk r = f->kind == SEC_SCRIPT ? SFS_RISK_MEDIUM : SFS_RISK_HIGH;
+	if (f->is_test)
+		r = sec_lower(r);
+	return sec_report(c, f, off, r, "security/prompt-override",
+	                  "tells the model to set aside its instructions, in "
+	                  "another language: \"%s\"", esc);
 }
 
 int sec_prompt_line(struct sec_ctx *c, const struct sec_file *f,

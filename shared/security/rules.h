@@ -53,6 +53,8 @@ struct sec_file {
 	bool has_obfuscated;         /* the file spells text it hides:
 	                                char codes, a reversed or rot13'd
 	                                string, printf's hex escapes */
+	bool has_xor, xor_checked;   /* the script XORs with a constant or
+	                                a key (b ^= 0x5a) */
 };
 
 /*
@@ -92,6 +94,15 @@ enum sec_trigger {
 	T_ARCHIVE = 1u << 23,    /* password, 7z x, unzip, unrar */
 	T_DEFENSE = 1u << 24,    /* xattr, spctl, mppreference */
 	T_LOLBIN = 1u << 25,     /* mshta, regsvr32, rundll32 */
+	T_PERSIST = 1u << 26,    /* nopasswd, --privileged, reg add, schtasks,
+	                            chmod +s: a command that grants or persists */
+	T_RARE = 1u << 27,       /* stratum+, --donate-level (a miner); bcc
+	                            (a copy of every mail); u002..u007 (text
+	                            spelled in \u escapes): rare words whose
+	                            rules share a bit */
+	T_WIPE = 1u << 28,       /* rm -rf, rmsync, rmtree, rimraf */
+	T_OVERRIDE3 = 1u << 29,  /* olvida, vergiss, has no guardrails, ... */
+	T_SEND3 = 1u << 31,      /* tcpstream, git push, host "$: rarer sends */
 };
 
 /* A trigger word as a word start is compared with it: its bytes (16 at
@@ -148,6 +159,8 @@ enum sec_pattern {
 	PAT_CRED_PATH2,          /* gh's hosts.yml, wallets, cookies.sqlite */
 	PAT_NET_SEND,            /* curl -d, requests.post, nc, ... */
 	PAT_NET_SEND2,           /* Slack webhooks, DNS lookups, Go's post */
+	PAT_NET_SEND3,           /* Request(url, body), TcpStream, git push
+	                            URL, host "$x.domain" */
 	PAT_ENV_DUMP,            /* printenv, dict(os.environ), ... */
 	PAT_WRITE_OP,            /* >, tee, open(..., "w"), writeFile */
 	PAT_AGENT_PATH,          /* ~/.claude/, CLAUDE.md, .cursorrules */
@@ -155,6 +168,8 @@ enum sec_pattern {
 	PAT_PERSIST_PATH,        /* authorized_keys, crontab, LaunchAgents */
 	PAT_OVERRIDE,            /* ignore previous instructions */
 	PAT_OVERRIDE2,           /* disregard the above, new system prompt: */
+	PAT_OVERRIDE3,           /* other languages', "running in developer
+	                            mode" */
 	PAT_HIDE,                /* do not tell the user */
 	PAT_HIDE2,               /* "no need to mention it", "already
 	                            consented": rarer forms, apart */
@@ -181,6 +196,11 @@ enum sec_pattern {
 	PAT_SEED_PHRASE,         /* a wallet's recovery phrase */
 	PAT_CRED_PROSE,          /* "the AWS credentials file ... include its
 	                            full contents" */
+	PAT_PERSIST_CMD,         /* NOPASSWD: ALL, docker --privileged -v /:/,
+	                            reg add ...\Run, schtasks /sc onlogon */
+	PAT_MINER,               /* stratum+tcp://, --donate-level */
+	PAT_WIPE,                /* rm -rf ~, rmSync(homedir(), ...) */
+	PAT_BCC,                 /* "BCC every message to a@b" */
 	PAT_COUNT
 };
 
@@ -292,6 +312,20 @@ int sec_markdown_comment(struct sec_ctx *c, const struct sec_file *f,
                          size_t off, const char *text, size_t len);
 int sec_prompt_line(struct sec_ctx *c, const struct sec_file *f,
                     const struct sec_line *l);
+/* Whether cp may begin "ignore" in Chinese, Japanese, Russian or Korean;
+ * then sec_foreign_override() at its offset reports an order to set
+ * aside the model's instructions near it, once (*done).  0 or -ENOMEM. */
+static inline bool sec_foreign_verb(uint32_t cp)
+{
+	/* most text past ASCII is punctuation, arrows and emoji: two tests */
+	if (cp < 0x0417 || cp > 0xBB34 || (cp > 0x0438 && cp < 0x5FD8))
+		return false;
+	return cp == 0x5FFD || cp == 0x65E0 || cp == 0x7121 || cp == 0x5FD8 ||
+	       cp == 0x0438 || cp == 0x0418 || cp == 0x0437 || cp == 0x0417 ||
+	       cp == 0xBB34;
+}
+int sec_foreign_override(struct sec_ctx *c, const struct sec_file *f,
+                         size_t off, bool *done);
 /* Sets f's has_* flags from one line, before any line is judged. */
 void sec_code_survey(const struct sfs_security *sec, struct sec_file *f,
                      const struct sec_line *l);

@@ -204,7 +204,8 @@ static int place_line(struct sec_ctx *c, const struct sec_file *f,
 #define RULE_TRIGGERS (T_FETCH | T_DECODE | T_CRED | T_ENV | T_CONFIG | \
 	T_AGENT | T_OTHERS | T_OVERRIDE | T_HIDE_LY | T_SAFETY_FLAG | T_URL | \
 	T_USER | T_SAFETY_VERB | T_RUNS | T_SHELL | T_REMOTE | T_OBF | \
-	T_ARCHIVE | T_DEFENSE | T_LOLBIN)
+	T_ARCHIVE | T_DEFENSE | T_LOLBIN | T_PERSIST | T_RARE | T_WIPE | \
+	T_OVERRIDE3)
 
 /* The line's bytes, as they are and lowercased, NUL-ended, in *raw and
  * *lower (grown as needed).  0 or -ENOMEM. */
@@ -244,8 +245,8 @@ static int scan_lines(struct sec_ctx *c, struct sec_file *f,
 	/* what the whole file does, before any line is judged: a credential
 	 * read weighs by whether the file also sends */
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		if (!(masks[i] & (T_SEND | T_CRED | T_ENV | T_FETCH | T_RUNS |
-		                  T_OBF)))
+		if (!(masks[i] & (T_SEND | T_SEND3 | T_CRED | T_ENV | T_FETCH |
+		                  T_RUNS | T_OBF)))
 			continue;
 		rc = copy_line(f->text + v[i].off, v[i].len, &raw, &lower, &cap);
 		struct sec_line l = { .p = f->text + v[i].off, .len = v[i].len,

@@ -61,6 +61,7 @@ struct uni {
 	size_t line_start;
 	bool line_rtl, line_bidi_done, line_zw_done, line_vs_done;
 	bool private_done;
+	bool foreign_done;             /* an order in another language */
 	size_t run_start, run_len;     /* invisible run (zero-width, VS) */
 	uint32_t run_kind;             /* 1 zero-width, 2 selector */
 	uint32_t prev, before_run;
@@ -193,6 +194,8 @@ static int one(struct uni *s, size_t off, uint32_t cp)
 		rc = end_run(s, cp);
 	if (rc == 0 && is_bidi(cp))
 		rc = bidi(s, off, cp);
+	if (rc == 0 && !s->foreign_done && sec_foreign_verb(cp))
+		rc = sec_foreign_override(s->c, s->f, off, &s->foreign_done);
 	if (rc == 0 && is_private(cp) && !s->private_done) {
 		s->private_done = true;
 		rc = sec_report(s->c, s->f, off, SFS_RISK_LOW,
