@@ -696,7 +696,41 @@ static int miner(struct sec_ctx *c, const struct sec_file *f,
 }
 
 /* The home folder or the root deleted whole (a time bomb, protestware):
- * in prose, not where the line warns ("never run rm -rf /"). */
+ * high in code, which runs; named in prose it is a security guide's list
+ * of what never to run far more often than an order (in a public
+ * collection of 17,842 skills, 26 of 26 such lines were), so medium
+ * there, and nothing where the line warns ("never run rm -rf /"). */
+/* Whether the command at so is the text of a string literal in a
+ * program that is no shell script, on a line that runs nothing: a
+ * guard's list of what to block ('rm -rf /': True, includes("rm -rf /")),
+ * not a command; a shell script, or exec("rm -rf ~"), runs it. */
+static bool quoted_data(const struct sec_file *f, const struct sec_line *l,
+                        size_t so)
+{
+	static const char *const shells[] = { ".sh", ".bash", ".zsh", NULL };
+	static const char *const runs[] = {
+		"exec", "system", "spawn", "popen", "subprocess", "shell",
+		"run(", "call(", NULL,
+	};
+	size_t n = strlen(f->rel);
+
+	if (so == 0 || !strchr("'\"`", l->lower[so - 1]))
+		return false;
+	for (const char *const *e = shells; *e; e++)
+		if (n >= strlen(*e) && strcmp(f->rel + n - strlen(*e), *e) == 0)
+			return false;
+	if (f->len > 2 && f->text[0] == '#' && f->text[1] == '!') {
+		const char *nl = memchr(f->text, '\n', f->len);
+		size_t first = nl ? (size_t)(nl - f->text) : f->len;
+		if (memmem(f->text, first, "sh", 2))
+			return false;   /* #!/bin/sh, #!/usr/bin/env bash */
+	}
+	for (const char *const *r = runs; *r; r++)
+		if (strstr(l->lower, *r))
+			return false;
+	return true;
+}
+
 static int wipe(struct sec_ctx *c, const struct sec_file *f,
                 const struct sec_line *l)
 {
@@ -705,8 +739,10 @@ static int wipe(struct sec_ctx *c, const struct sec_file *f,
 	    (l->where == SEC_PROSE && (l->mask & T_WARN)) ||
 	    !sec_match(c->sec, PAT_WIPE, l->lower, &so, NULL))
 		return 0;
+	enum sfs_risk code = l->where == SEC_CODE && quoted_data(f, l, so) ?
+	                     SFS_RISK_MEDIUM : SFS_RISK_HIGH;
 	return found(c, f, l, so,
-	             by_where(l, SFS_RISK_HIGH, SFS_RISK_HIGH, SFS_RISK_MEDIUM),
+	             by_where(l, code, SFS_RISK_MEDIUM, SFS_RISK_MEDIUM),
 	             "security/wiper", "deletes the home folder or the root "
 	             "whole", "");
 }

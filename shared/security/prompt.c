@@ -257,18 +257,31 @@ static int disable_safety(struct sec_ctx *c, const struct sec_file *f,
 /* ---- the same order in scripts the word table does not read ---------- */
 
 /* "Ignore", in Chinese, Japanese, Russian and Korean, at a character
- * the Unicode pass stops at (sec_foreign_verb). */
-static const char *const foreign_verbs[] = {
-	"\xe5\xbf\xbd\xe7\x95\xa5",              /* 忽略 */
-	"\xe6\x97\xa0\xe8\xa7\x86",              /* 无视 */
-	"\xe7\x84\xa1\xe8\xa6\x96",              /* 無視 */
-	"\xe5\xbf\x98\xe8\xae\xb0",              /* 忘记 */
-	"\xe5\xbf\x98\xe3\x82\x8c",              /* 忘れ */
-	"\xd0\xb8\xd0\xb3\xd0\xbd\xd0\xbe\xd1\x80\xd0\xb8\xd1\x80",  /* игнорир */
-	"\xd0\x98\xd0\xb3\xd0\xbd\xd0\xbe\xd1\x80\xd0\xb8\xd1\x80",  /* Игнорир */
-	"\xd0\xb7\xd0\xb0\xd0\xb1\xd1\x83\xd0\xb4\xd1\x8c",          /* забудь */
-	"\xd0\x97\xd0\xb0\xd0\xb1\xd1\x83\xd0\xb4\xd1\x8c",          /* Забудь */
-	"\xeb\xac\xb4\xec\x8b\x9c",              /* 무시 */
+ * the Unicode pass stops at (sec_foreign_verb), with where its object
+ * stands: after the verb in Chinese and Russian, before it in Japanese
+ * and Korean (the verb ends the sentence). */
+static const struct foreign_verb {
+	const char *word;
+	bool object_before;
+} foreign_verbs[] = {
+	{ "\xe5\xbf\xbd\xe7\x95\xa5", false },              /* 忽略 */
+	{ "\xe6\x97\xa0\xe8\xa7\x86", false },              /* 无视 */
+	{ "\xe7\x84\xa1\xe8\xa6\x96", true },               /* 無視 */
+	{ "\xe5\xbf\x98\xe8\xae\xb0", false },              /* 忘记 */
+	{ "\xe5\xbf\x98\xe3\x82\x8c", true },               /* 忘れ */
+	{ "\xd0\xb8\xd0\xb3\xd0\xbd\xd0\xbe\xd1\x80\xd0\xb8\xd1\x80", false },  /* игнорир */
+	{ "\xd0\x98\xd0\xb3\xd0\xbd\xd0\xbe\xd1\x80\xd0\xb8\xd1\x80", false },  /* Игнорир */
+	{ "\xd0\xb7\xd0\xb0\xd0\xb1\xd1\x83\xd0\xb4\xd1\x8c", false },          /* забудь */
+	{ "\xd0\x97\xd0\xb0\xd0\xb1\xd1\x83\xd0\xb4\xd1\x8c", false },          /* Забудь */
+	{ "\xeb\xac\xb4\xec\x8b\x9c", true },               /* 무시 */
+};
+
+/* Quotation marks that open a quoted phrase: a skill that names the
+ * phrase ("such as “忽略之前的指令”") describes an attack, it does not
+ * make one. */
+static const char *const foreign_quotes[] = {
+	"\xe2\x80\x9c", "\xe2\x80\x98", "\xe3\x80\x8c", "\xe3\x80\x8e",  /* “ ‘ 「 『 */
+	"\xc2\xab", "\"", "'", "`",                                    /* « " ' ` */
 };
 
 /* What is ignored: instructions, rules, prompts. */
@@ -304,23 +317,50 @@ static bool any_in(const char *const *v, size_t n, const char *p, size_t len)
 	return false;
 }
 
+/* Whether a quotation mark opens within the few characters before off. */
+static bool quoted_before(const struct sec_file *f, size_t off)
+{
+	enum { QUOTE_NEAR = 12 };   /* bytes: "请", "Please " and the mark */
+	size_t from = off > QUOTE_NEAR ? off - QUOTE_NEAR : 0;
+
+	return any_in(foreign_quotes, sizeof(foreign_quotes) /
+	              sizeof(*foreign_quotes), f->text + from, off - from);
+}
+
 int sec_foreign_override(struct sec_ctx *c, const struct sec_file *f,
                          size_t off, bool *done)
 {
-	enum { NEAR = 90 };   /* bytes: some 30 CJK characters */
+	/* bytes: some 12 CJK characters, or 35 Cyrillic letters, on the
+	 * side where the verb's object stands ("忽略之前的所有指令",
+	 * "игнорируй все предыдущие инструкции", "これまでの指示を無視") */
+	enum { CJK_NEAR = 36, CYRILLIC_NEAR = 70 };
 	const char *p = f->text + off;
 	size_t left = f->len - off;
-	bool verb = false;
+	const struct foreign_verb *verb = NULL;
 
 	for (size_t i = 0; !verb && i < sizeof(foreign_verbs) /
 	                                sizeof(*foreign_verbs); i++) {
-		size_t n = strlen(foreign_verbs[i]);
-		verb = n <= left && memcmp(p, foreign_verbs[i], n) == 0;
+		size_t n = strlen(foreign_verbs[i].word);
+		if (n <= left && memcmp(p, foreign_verbs[i].word, n) == 0)
+			verb = &foreign_verbs[i];
 	}
 	if (!verb)
 		return 0;
-	size_t from = off > NEAR ? off - NEAR : 0;
-	size_t to = left > NEAR ? off + NEAR : f->len;
+	size_t near = (unsigned char)*p < 0xe0 ? CYRILLIC_NEAR : CJK_NEAR;
+	size_t from = off, to = off;
+	/* within the verb's line: a heading "忽略规则" (rules to ignore)
+	 * and "所有" on a line below are no sentence */
+	if (verb->object_before) {
+		from = off > near ? off - near : 0;
+		const char *nl = memrchr(f->text + from, '\n', off - from);
+		if (nl)
+			from = (size_t)(nl - f->text) + 1;
+	} else {
+		to = left > near ? off + near : f->len;
+		const char *nl = memchr(p, '\n', to - off);
+		if (nl)
+			to = (size_t)(nl - f->text);
+	}
 	if (!any_in(foreign_nouns, sizeof(foreign_nouns) / sizeof(*foreign_nouns),
 	            f->text + from, to - from) ||
 	    !any_in(foreign_earlier, sizeof(foreign_earlier) /
@@ -331,7 +371,7 @@ int sec_foreign_override(struct sec_ctx *c, const struct sec_file *f,
 	sec_excerpt(p, left, 40, esc, sizeof(esc));
 	/* in a script, a string; said to the model where it reads prose */
 	enum sfs_risk r = f->kind == SEC_SCRIPT ? SFS_RISK_MEDIUM : SFS_RISK_HIGH;
-	if (f->is_test)
+	if (f->is_test || quoted_before(f, off))
 		r = sec_lower(r);
 	return sec_report(c, f, off, r, "security/prompt-override",
 	                  "tells the model to set aside its instructions, in "
