@@ -60,6 +60,11 @@
 
 /* Pages of skills/list at most: a server whose cursors never end. */
 #define MAX_PAGES 10000
+/* Skills of one listing at most, all pages together: as many as the
+ * files a mount serves by default (catalog.c), each skill being one at
+ * least.  Without it a server whose pages never end, each full of
+ * skills, grew the daemon by a gigabyte in seconds. */
+#define MAX_SKILLS 100000
 
 /* Writes n bytes of p to `path` through a temporary file beside it. */
 static int write_file(const char *path, const void *p, size_t n)
@@ -349,11 +354,40 @@ static void take_ttl(const cJSON *result, unsigned *ttl_ms)
 		*ttl_ms = (unsigned)t->valuedouble;
 }
 
+/* Adds a page's skills to the *listed skills and *bytes of the pages
+ * before it: -EFBIG (why says so) once the listing passes what a mount
+ * keeps of one, in skills or in the bytes it is stored in. */
+static int bound_listing(struct sfs_mcp_client *c, const cJSON *list,
+                         size_t *listed, size_t *bytes, char *why,
+                         size_t wlen)
+{
+	char *text = cJSON_PrintUnformatted(list);
+
+	if (!text)
+		return -ENOMEM;
+	*bytes += strlen(text);
+	free(text);
+	*listed += (size_t)cJSON_GetArraySize(list);
+	if (*listed > MAX_SKILLS) {
+		snprintf(why, wlen, "%s: skills/list lists more than %d skills",
+		         sfs_mcp_client_name(c), MAX_SKILLS);
+		return -EFBIG;
+	}
+	if (*bytes > SFS_FETCHED_LISTING_MAX) {
+		snprintf(why, wlen, "%s: skills/list lists more than %d MiB of "
+		         "skills", sfs_mcp_client_name(c),
+		         SFS_FETCHED_LISTING_MAX >> 20);
+		return -EFBIG;
+	}
+	return 0;
+}
+
 /* Every skills/list page, its entries appended to `skills`. */
 static int list_all(struct sfs_mcp_client *c, cJSON *skills, unsigned *ttl_ms,
                     char *why, size_t wlen)
 {
 	char *cursor = NULL;
+	size_t listed = 0, bytes = 0;
 	int rc = 0;
 
 	for (int page = 0; rc == 0; page++) {
@@ -375,6 +409,8 @@ static int list_all(struct sfs_mcp_client *c, cJSON *skills, unsigned *ttl_ms,
 			         "a list of skills", sfs_mcp_client_name(c));
 			rc = -EPROTO;
 		}
+		if (rc == 0)
+			rc = bound_listing(c, list, &listed, &bytes, why, wlen);
 		while (rc == 0 && (e = cJSON_DetachItemFromArray(list, 0)))
 			cJSON_AddItemToArray(skills, e);
 		if (rc == 0 && cJSON_IsString(next) && *next->valuestring) {

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""A hostile MCP server as a source (guide item 1): a skills/list whose
+pages never end, each a page full of skills, must not grow the daemon
+without bound.  The update stops at the listing's bound, status.json names
+the server and the problem, and the local skills stay served.
+
+The server is tests/lib/stallserver.py's, on loopback, answering every
+request; only its skills/list is replaced."""
+
+import os
+import sys
+import unittest
+
+from mountlib import Mount, MountTestCase, wait_for, write_skill
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from stallserver import StallServer  # noqa: E402
+
+PAGE = 5000          # skills on each page: a page is far below an answer's bound
+DEADLINE = 120.0     # the bounded update ends well within this
+# the daemon's resident memory stays below this (the bounded listing is
+# ~100,000 small entries; the unbounded one grows without end)
+RSS_BOUND = 1 << 30
+
+
+class EndlessListing(StallServer):
+    """Every skills/list page is PAGE skills and a cursor to one more."""
+
+    def __init__(self):
+        super().__init__(stall="none")
+
+    def result(self, method, msg):
+        if method != "skills/list":
+            return super().result(method, msg)
+        page = int((msg.get("params") or {}).get("cursor") or "0")
+        skills = [{"uri": "skill://s%d-%d/SKILL.md" % (page, i), "name": "s%d-%d" % (page, i)}
+                  for i in range(PAGE)]
+        return {"skills": skills, "nextCursor": str(page + 1)}
+
+
+def rss(pid):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+class HostileMcpServer(MountTestCase):
+    def setUp(self):
+        self.local = os.path.join(self.make_dir(), "skills")
+        write_skill(self.local, "local-one", description="A local skill.")
+        self.cache = self.make_dir()
+
+    def test_an_endless_listing_is_refused_with_bounded_memory(self):
+        srv = EndlessListing()
+        self.addCleanup(srv.stop)
+        m = Mount([self.local], ["--source", "mcp+" + srv.url,
+                                 "-o", "cache_dir=" + self.cache,
+                                 "-o", "fetch_interval=0"], wait_fetched=False)
+        self.addCleanup(m.cleanup)
+        m.start()
+        peak = [0]
+
+        def refused():
+            peak[0] = max(peak[0], rss(m.proc.pid))
+            self.assertLess(peak[0], RSS_BOUND, "the daemon grows without bound")
+            return [d["message"] for d in m.json("status.json")["diagnostics"]
+                    if "skills/list lists more than" in d["message"]]
+
+        [message] = wait_for(refused, timeout=DEADLINE, interval=0.2,
+                             what="the refused listing in status.json")
+        self.assertIn("127.0.0.1:%d" % srv.server.server_address[1], message)
+        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["local-one"])
+        self.assertIn(b"A local skill.", m.read("skills", "local-one", "SKILL.md"))
+
+
+if __name__ == "__main__":
+    unittest.main()
