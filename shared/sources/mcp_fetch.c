@@ -65,6 +65,10 @@
  * least.  Without it a server whose pages never end, each full of
  * skills, grew the daemon by a gigabyte in seconds. */
 #define MAX_SKILLS 100000
+/* What one update may fetch ahead into the cache at most (the default
+ * cache_max): each file is bounded by an answer's size, but a listing
+ * whose every SKILL.md is large filled the disk. */
+#define MAX_AHEAD_BYTES (1ull << 30)
 
 /* Writes n bytes of p to `path` through a temporary file beside it. */
 static int write_file(const char *path, const void *p, size_t n)
@@ -433,14 +437,26 @@ static int list_all(struct sfs_mcp_client *c, cJSON *skills, unsigned *ttl_ms,
  * out: discover or its read reports it). */
 static int fetch_missing(struct sfs_mcp_client *c, const char *cache_dir,
                          const char *state, const struct sfs_mcp_file *want,
-                         char *why, size_t wlen)
+                         unsigned long long *fetched, char *why, size_t wlen)
 {
 	char *blob = sfs_mcp_blob_path(cache_dir, want->sha256);
 	if (!blob)
 		return -ENOMEM;
-	int rc = access(blob, F_OK) == 0 ? 0 :
-	         fetch_with(c, cache_dir, state, want, why, wlen);
+	if (access(blob, F_OK) == 0) {
+		free(blob);
+		why[0] = '\0';
+		return 0;
+	}
 	free(blob);
+	/* the listed size: bytes of another size are not kept */
+	*fetched += want->size > 0 ? (unsigned long long)want->size : 0;
+	if (*fetched > MAX_AHEAD_BYTES) {
+		snprintf(why, wlen, "%s: the update would fetch more than %llu "
+		         "MiB of files ahead; stopped there",
+		         sfs_mcp_client_name(c), MAX_AHEAD_BYTES >> 20);
+		return -ENOSPC;   /* not -EFBIG: one answer too large */
+	}
+	int rc = fetch_with(c, cache_dir, state, want, why, wlen);
 	if (rc < 0 && rc != -EBADMSG && rc != -EPROTO)
 		return rc;
 	why[0] = '\0';
@@ -452,7 +468,8 @@ static int fetch_missing(struct sfs_mcp_client *c, const char *cache_dir,
  * without a size and a digest is left for list() to report. */
 static int fetch_resources(struct sfs_mcp_client *c, const char *cache_dir,
                            const char *state, const cJSON *entry,
-                           const struct sfs_mcp_file *md, char *why,
+                           const struct sfs_mcp_file *md,
+                           unsigned long long *fetched, char *why,
                            size_t wlen)
 {
 	const cJSON *r;
@@ -464,7 +481,8 @@ static int fetch_resources(struct sfs_mcp_client *c, const char *cache_dir,
 		if (sfs_mcp_file_parse(r, &want) < 0 ||
 		    strcmp(want.uri, md->uri) == 0)
 			continue;
-		rc = fetch_missing(c, cache_dir, state, &want, why, wlen);
+		rc = fetch_missing(c, cache_dir, state, &want, fetched, why,
+		                   wlen);
 		/* larger than an answer may be: never served, and the
 		 * security pass says it could not judge it */
 		if (rc == -EFBIG)
@@ -484,6 +502,7 @@ static int fetch_ahead(struct sfs_mcp_client *c, const char *cache_dir,
                        enum sfs_fetch_ahead ahead, char *why, size_t wlen)
 {
 	const cJSON *entry;
+	unsigned long long fetched = 0;
 	int rc = 0;
 
 	cJSON_ArrayForEach(entry, skills) {
@@ -493,10 +512,11 @@ static int fetch_ahead(struct sfs_mcp_client *c, const char *cache_dir,
 		if (ahead == SFS_FETCH_LISTING &&
 		    cJSON_IsObject(want.frontmatter))
 			continue;   /* fetched when it is read */
-		rc = fetch_missing(c, cache_dir, state, &want, why, wlen);
+		rc = fetch_missing(c, cache_dir, state, &want, &fetched, why,
+		                   wlen);
 		if (rc == 0 && ahead == SFS_FETCH_ALL_FILES)
 			rc = fetch_resources(c, cache_dir, state, entry, &want,
-			                     why, wlen);
+			                     &fetched, why, wlen);
 		if (rc < 0)
 			break;
 	}

@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """A hostile MCP server as a source (guide item 1): a skills/list whose
 pages never end, each a page full of skills, must not grow the daemon
-without bound.  The update stops at the listing's bound, status.json names
-the server and the problem, and the local skills stay served.
+without bound, nor a listing whose every SKILL.md (fetched at the update,
+no frontmatter being listed) is 30 MB fill the cache's disk.  The update
+stops at its bound, status.json names the server and the problem, and
+the local skills stay served.
 
 The server is tests/lib/stallserver.py's, on loopback, answering every
 request; only its skills/list is replaced."""
 
+import hashlib
 import os
 import sys
 import unittest
@@ -36,6 +39,53 @@ class EndlessListing(StallServer):
         skills = [{"uri": "skill://s%d-%d/SKILL.md" % (page, i), "name": "s%d-%d" % (page, i)}
                   for i in range(PAGE)]
         return {"skills": skills, "nextCursor": str(page + 1)}
+
+
+BIG = 60                    # skills of 30 MB each: past the bound by far
+FILLER = "---\nname: big\ndescription: A large skill.\n---\n\n" + "x" * (30 << 20)
+DISK_BOUND = 1280 << 20     # the cache folder stays below this (1 GiB
+                            # fetched, and room for what is beside it)
+
+
+class LargeSkills(StallServer):
+    """BIG skills listed without frontmatter, each SKILL.md 30 MB."""
+
+    def __init__(self):
+        super().__init__(stall="none")
+        head = hashlib.sha256(FILLER.encode())
+        self.skills = []
+        for i in range(BIG):
+            h = head.copy()
+            h.update(self.tail(i).encode())
+            uri = "skill://big-%d/SKILL.md" % i
+            self.skills.append({"uri": uri, "name": "big-%d" % i, "resources": [
+                {"uri": uri, "size": len(FILLER) + len(self.tail(i)),
+                 "digest": "sha256:" + h.hexdigest()}]})
+
+    @staticmethod
+    def tail(i):
+        return "\n<!-- %d -->\n" % i
+
+    def result(self, method, msg):
+        if method == "skills/list":
+            return {"skills": self.skills}
+        if method == "resources/read":
+            uri = msg["params"]["uri"]
+            i = int(uri[len("skill://big-"):-len("/SKILL.md")])
+            return {"contents": [{"uri": uri, "mimeType": "text/markdown",
+                                  "text": FILLER + self.tail(i)}]}
+        return super().result(method, msg)
+
+
+def disk_use(top):
+    total = 0
+    for dirpath, dirs, files in os.walk(top):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(dirpath, name)).st_blocks * 512
+            except FileNotFoundError:
+                pass
+    return total
 
 
 def rss(pid):
@@ -73,6 +123,29 @@ class HostileMcpServer(MountTestCase):
         self.assertIn("127.0.0.1:%d" % srv.server.server_address[1], message)
         self.assertEqual(sorted(os.listdir(m.file("skills"))), ["local-one"])
         self.assertIn(b"A local skill.", m.read("skills", "local-one", "SKILL.md"))
+
+    def test_an_update_fetches_a_bounded_amount(self):
+        srv = LargeSkills()
+        self.addCleanup(srv.stop)
+        # the daemon drops the connection of a read it stopped waiting for
+        srv.server.handle_error = lambda request, address: None
+        m = Mount([self.local], ["--source", "mcp+" + srv.url,
+                                 "-o", "cache_dir=" + self.cache,
+                                 "-o", "fetch_interval=0"], wait_fetched=False)
+        self.addCleanup(m.cleanup)
+        m.start()
+
+        def refused():
+            self.assertLess(disk_use(self.cache), DISK_BOUND, "the cache grows without bound")
+            return [d["message"] for d in m.json("status.json")["diagnostics"]
+                    if "the update would fetch more than" in d["message"]]
+
+        [message] = wait_for(refused, timeout=DEADLINE, interval=0.2,
+                             what="the bounded update in status.json")
+        self.assertIn("127.0.0.1:%d" % srv.server.server_address[1], message)
+        self.assertIn("1024 MiB", message)
+        self.assertLess(srv.seen.get("resources/read", 0), BIG)
+        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["local-one"])
 
 
 if __name__ == "__main__":
