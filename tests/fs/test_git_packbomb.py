@@ -14,7 +14,7 @@ import os
 import sys
 import unittest
 
-from mountlib import MountTestCase, wait_for, write_skill
+from mountlib import MountTestCase, disk_use, resident_bytes, wait_for, write_skill
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from gitpackbomb import GitPackBomb  # noqa: E402
@@ -24,25 +24,6 @@ RSS_BOUND = 1 << 30         # the daemon's resident memory stays below (ASan
                             # builds included: ~550 MiB at the bound)
 DISK_BOUND = 1280 << 20     # and the cache folder below this (1 GiB of
                             # pack, and room for what is beside it)
-
-
-def rss(pid):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    return 0
-
-
-def disk_use(top):
-    total = 0
-    for dirpath, dirs, files in os.walk(top):
-        for name in files:
-            try:
-                total += os.lstat(os.path.join(dirpath, name)).st_blocks * 512
-            except FileNotFoundError:
-                pass
-    return total
 
 
 class EndlessPack(MountTestCase):
@@ -60,7 +41,7 @@ class EndlessPack(MountTestCase):
                                       "-o", "fetch_interval=0"], wait_fetched=False)
 
         def stopped():
-            self.assertLess(rss(m.proc.pid), RSS_BOUND, "the daemon grows without bound")
+            self.assertLess(resident_bytes(m.proc.pid), RSS_BOUND, "the daemon grows without bound")
             self.assertLess(disk_use(self.cache), DISK_BOUND, "the cache grows without bound")
             return [d["message"] for d in m.json("status.json")["diagnostics"]
                     if "stopped: its pack is larger than" in d["message"]]

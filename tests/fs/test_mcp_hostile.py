@@ -14,7 +14,7 @@ import os
 import sys
 import unittest
 
-from mountlib import Mount, MountTestCase, wait_for, write_skill
+from mountlib import Mount, MountTestCase, disk_use, resident_bytes, wait_for, write_skill
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from stallserver import StallServer  # noqa: E402
@@ -77,25 +77,6 @@ class LargeSkills(StallServer):
         return super().result(method, msg)
 
 
-def disk_use(top):
-    total = 0
-    for dirpath, dirs, files in os.walk(top):
-        for name in files:
-            try:
-                total += os.lstat(os.path.join(dirpath, name)).st_blocks * 512
-            except FileNotFoundError:
-                pass
-    return total
-
-
-def rss(pid):
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    return 0
-
-
 class HostileMcpServer(MountTestCase):
     def setUp(self):
         self.local = os.path.join(self.make_dir(), "skills")
@@ -113,7 +94,7 @@ class HostileMcpServer(MountTestCase):
         peak = [0]
 
         def refused():
-            peak[0] = max(peak[0], rss(m.proc.pid))
+            peak[0] = max(peak[0], resident_bytes(m.proc.pid))
             self.assertLess(peak[0], RSS_BOUND, "the daemon grows without bound")
             return [d["message"] for d in m.json("status.json")["diagnostics"]
                     if "skills/list lists more than" in d["message"]]

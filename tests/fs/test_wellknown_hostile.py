@@ -15,7 +15,7 @@ import os
 import threading
 import unittest
 
-from mountlib import MountTestCase, wait_for, write_skill
+from mountlib import MountTestCase, disk_use, wait_for, write_skill
 
 WK = "/.well-known/agent-skills/"
 SKILLS = 60                 # 60 x 30 MB: past the bound by far
@@ -77,17 +77,6 @@ class BigSite:
     def stop(self):
         self.httpd.shutdown()
         self.httpd.server_close()
-
-
-def disk_use(top):
-    total = 0
-    for dirpath, dirs, files in os.walk(top):
-        for name in files:
-            try:
-                total += os.lstat(os.path.join(dirpath, name)).st_blocks * 512
-            except FileNotFoundError:
-                pass
-    return total
 
 
 class HostileWebsite(MountTestCase):
