@@ -2,7 +2,8 @@
 """A hostile MCP server as a source (guide item 1): a skills/list whose
 pages never end, each a page full of skills, must not grow the daemon
 without bound, nor a listing whose every SKILL.md (fetched at the update,
-no frontmatter being listed) is 30 MB fill the cache's disk.  The update
+no frontmatter being listed) is 30 MB fill the cache's disk, nor a skill
+listing 200,000 files hold the mount's start for minutes.  The update
 stops at its bound, status.json names the server and the problem, and
 the local skills stay served.
 
@@ -77,6 +78,28 @@ class LargeSkills(StallServer):
         return super().result(method, msg)
 
 
+MANY = 200000        # files one skill lists: past the bound by far
+
+
+class ManyFiles(StallServer):
+    """One skill listing MANY files besides its SKILL.md, and "slow"."""
+
+    def __init__(self):
+        super().__init__(stall="none")
+        digest = "sha256:" + hashlib.sha256(b"x").hexdigest()
+        self.many = {"uri": "skill://many/SKILL.md", "name": "many",
+                     "frontmatter": {"name": "many", "description": "Many files."},
+                     "resources": [{"uri": "skill://many/SKILL.md", "size": 1,
+                                    "digest": digest}] +
+                     [{"uri": "skill://many/f/%d.md" % i, "size": 1, "digest": digest}
+                      for i in range(MANY)]}
+
+    def result(self, method, msg):
+        if method == "skills/list":
+            return {"skills": [self.many] + super().result(method, msg)["skills"]}
+        return super().result(method, msg)
+
+
 class HostileMcpServer(MountTestCase):
     def setUp(self):
         self.local = os.path.join(self.make_dir(), "skills")
@@ -127,6 +150,21 @@ class HostileMcpServer(MountTestCase):
         self.assertIn("1024 MiB", message)
         self.assertLess(srv.seen.get("resources/read", 0), BIG)
         self.assertEqual(sorted(os.listdir(m.file("skills"))), ["local-one"])
+
+    def test_a_skill_of_endless_files_is_refused_at_once(self):
+        srv = ManyFiles()
+        self.addCleanup(srv.stop)
+        # on int, building the skill took minutes: the mount was not
+        # ready within Mount's deadline
+        m = Mount([self.local], ["--source", "mcp+" + srv.url,
+                                 "-o", "cache_dir=" + self.cache,
+                                 "-o", "fetch_interval=0"])
+        self.addCleanup(m.cleanup)
+        m.start()
+        self.assertEqual(sorted(os.listdir(m.file("skills"))), ["local-one", "slow"])
+        messages = [d["message"] for d in m.json("status.json")["diagnostics"]]
+        self.assertIn("skill://many/SKILL.md: not served: its resources list %d files, "
+                      "more than the 10000 a skill may have" % (MANY + 1), messages)
 
 
 if __name__ == "__main__":
