@@ -3,7 +3,8 @@
 pages never end, each a page full of skills, must not grow the daemon
 without bound, nor a listing whose every SKILL.md (fetched at the update,
 no frontmatter being listed) is 30 MB fill the cache's disk, nor a skill
-listing 200,000 files hold the mount's start for minutes.  The update
+listing 200,000 files hold the mount's start for minutes (such a skill is
+not served).  The update
 stops at its bound, status.json names the server and the problem, and
 the local skills stay served.
 
@@ -78,7 +79,9 @@ class LargeSkills(StallServer):
         return super().result(method, msg)
 
 
-MANY = 200000        # files one skill lists: past the bound by far
+# files one skill lists, past the bound: on int such a skill was served,
+# its build quadratic in its files (200,000 held the start for minutes)
+MANY = 30000
 
 
 class ManyFiles(StallServer):
@@ -154,13 +157,13 @@ class HostileMcpServer(MountTestCase):
     def test_a_skill_of_endless_files_is_refused_at_once(self):
         srv = ManyFiles()
         self.addCleanup(srv.stop)
-        # on int, building the skill took minutes: the mount was not
-        # ready within Mount's deadline
         m = Mount([self.local], ["--source", "mcp+" + srv.url,
                                  "-o", "cache_dir=" + self.cache,
-                                 "-o", "fetch_interval=0"])
+                                 "-o", "fetch_interval=0"], wait_fetched=False)
         self.addCleanup(m.cleanup)
         m.start()
+        wait_for(lambda: "slow" in os.listdir(m.file("skills")), timeout=DEADLINE,
+                 what="the server's skills served")
         self.assertEqual(sorted(os.listdir(m.file("skills"))), ["local-one", "slow"])
         messages = [d["message"] for d in m.json("status.json")["diagnostics"]]
         self.assertIn("skill://many/SKILL.md: not served: its resources list %d files, "
