@@ -24,6 +24,7 @@
 #include <curl/curl.h>
 #include <nettle/base64.h>
 
+#include "grow.h"
 #include "http_cache.h"
 #include "sources/tls_exit.h"
 #include "transport.h"
@@ -52,7 +53,7 @@ struct http {
 /* What one transfer brought back. */
 struct answer {
 	char *body;
-	size_t len;
+	size_t len, cap;       /* cap: room in body, which doubles */
 	bool too_big;
 	char *session;         /* Mcp-Session-Id of the reply, or NULL */
 };
@@ -66,11 +67,11 @@ static size_t take_body(char *p, size_t size, size_t n, void *arg)
 		a->too_big = true;
 		return 0;
 	}
-	char *grown = realloc(a->body, a->len + add + 1);
-	if (!grown)
+	/* room doubled, not grown by each piece: a realloc that copies
+	 * (as sanitizers' do) made a 30 MB answer copy gigabytes */
+	if (sfs_grow(&a->body, &a->cap, a->len + add + 1, 1) < 0)
 		return 0;
-	memcpy(grown + a->len, p, add);
-	a->body = grown;
+	memcpy(a->body + a->len, p, add);
 	a->len += add;
 	a->body[a->len] = '\0';
 	return add;

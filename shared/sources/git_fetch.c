@@ -141,10 +141,18 @@ static void say_gave_up(const struct job *j, char *why, size_t wlen)
 	         j->u.location);
 }
 
+/* A pack larger than this, or of more objects, is no skills
+ * repository's: a remote that sends one without end (as fast as it is
+ * taken: no timeout ends it) filled the cache's disk, or with tiny
+ * objects grew the daemon by ~120 bytes an object, until it stopped. */
+#define MAX_PACK_BYTES (1u << 30)
+#define MAX_PACK_OBJECTS 1000000u
+
 /* What libgit2's callbacks share during one fetch. */
 struct fetch_watch {
 	struct job *job;
 	int asked;               /* the ssh agent was asked */
+	bool too_big;            /* the pack passed a MAX_PACK_* */
 	size_t bytes;            /* received_bytes at the last progress */
 	unsigned objects;        /* received + indexed objects and deltas
 	                            at the last progress */
@@ -163,6 +171,11 @@ static int on_transfer(const git_indexer_progress *p, void *arg)
 		w->objects = objects;
 		w->bytes = p->received_bytes;
 		job_progress(w->job);
+	}
+	if (p->received_bytes > MAX_PACK_BYTES ||
+	    p->received_objects > MAX_PACK_OBJECTS) {
+		w->too_big = true;
+		return -1;
 	}
 	return job_gave_up(w->job) ? -1 : 0;
 }
@@ -274,6 +287,11 @@ static int fetch(git_repository *repo, struct job *j, const char *url,
 	int rc = git_remote_fetch(remote, &specs, &fo, NULL);
 	if (rc == 0)
 		follow_remote_head(repo, remote);
+	else if (watch.too_big)
+		snprintf(why, wlen, "the fetch of %s%s stopped: its pack is "
+		         "larger than %u MiB or %u objects, more than a "
+		         "skills repository's", location, as,
+		         MAX_PACK_BYTES >> 20, MAX_PACK_OBJECTS);
 	else if (rc == GIT_EUSER && job_gave_up(j))
 		say_gave_up(j, why, wlen);
 	else

@@ -60,6 +60,15 @@
 
 /* Pages of skills/list at most: a server whose cursors never end. */
 #define MAX_PAGES 10000
+/* Skills of one listing at most, all pages together: as many as the
+ * files a mount serves by default (catalog.c), each skill being one at
+ * least.  Without it a server whose pages never end, each full of
+ * skills, grew the daemon by a gigabyte in seconds. */
+#define MAX_SKILLS 100000
+/* What one update may fetch ahead into the cache at most (the default
+ * cache_max): each file is bounded by an answer's size, but a listing
+ * whose every SKILL.md is large filled the disk. */
+#define MAX_AHEAD_BYTES (1ull << 30)
 
 /* Writes n bytes of p to `path` through a temporary file beside it. */
 static int write_file(const char *path, const void *p, size_t n)
@@ -349,11 +358,40 @@ static void take_ttl(const cJSON *result, unsigned *ttl_ms)
 		*ttl_ms = (unsigned)t->valuedouble;
 }
 
+/* Adds a page's skills to the *listed skills and *bytes of the pages
+ * before it: -EFBIG (why says so) once the listing passes what a mount
+ * keeps of one, in skills or in the bytes it is stored in. */
+static int bound_listing(struct sfs_mcp_client *c, const cJSON *list,
+                         size_t *listed, size_t *bytes, char *why,
+                         size_t wlen)
+{
+	char *text = cJSON_PrintUnformatted(list);
+
+	if (!text)
+		return -ENOMEM;
+	*bytes += strlen(text);
+	free(text);
+	*listed += (size_t)cJSON_GetArraySize(list);
+	if (*listed > MAX_SKILLS) {
+		snprintf(why, wlen, "%s: skills/list lists more than %d skills",
+		         sfs_mcp_client_name(c), MAX_SKILLS);
+		return -EFBIG;
+	}
+	if (*bytes > SFS_FETCHED_LISTING_MAX) {
+		snprintf(why, wlen, "%s: skills/list lists more than %d MiB of "
+		         "skills", sfs_mcp_client_name(c),
+		         SFS_FETCHED_LISTING_MAX >> 20);
+		return -EFBIG;
+	}
+	return 0;
+}
+
 /* Every skills/list page, its entries appended to `skills`. */
 static int list_all(struct sfs_mcp_client *c, cJSON *skills, unsigned *ttl_ms,
                     char *why, size_t wlen)
 {
 	char *cursor = NULL;
+	size_t listed = 0, bytes = 0;
 	int rc = 0;
 
 	for (int page = 0; rc == 0; page++) {
@@ -375,6 +413,8 @@ static int list_all(struct sfs_mcp_client *c, cJSON *skills, unsigned *ttl_ms,
 			         "a list of skills", sfs_mcp_client_name(c));
 			rc = -EPROTO;
 		}
+		if (rc == 0)
+			rc = bound_listing(c, list, &listed, &bytes, why, wlen);
 		while (rc == 0 && (e = cJSON_DetachItemFromArray(list, 0)))
 			cJSON_AddItemToArray(skills, e);
 		if (rc == 0 && cJSON_IsString(next) && *next->valuestring) {
@@ -397,14 +437,26 @@ static int list_all(struct sfs_mcp_client *c, cJSON *skills, unsigned *ttl_ms,
  * out: discover or its read reports it). */
 static int fetch_missing(struct sfs_mcp_client *c, const char *cache_dir,
                          const char *state, const struct sfs_mcp_file *want,
-                         char *why, size_t wlen)
+                         unsigned long long *fetched, char *why, size_t wlen)
 {
 	char *blob = sfs_mcp_blob_path(cache_dir, want->sha256);
 	if (!blob)
 		return -ENOMEM;
-	int rc = access(blob, F_OK) == 0 ? 0 :
-	         fetch_with(c, cache_dir, state, want, why, wlen);
+	if (access(blob, F_OK) == 0) {
+		free(blob);
+		why[0] = '\0';
+		return 0;
+	}
 	free(blob);
+	/* the listed size: bytes of another size are not kept */
+	*fetched += want->size > 0 ? (unsigned long long)want->size : 0;
+	if (*fetched > MAX_AHEAD_BYTES) {
+		snprintf(why, wlen, "%s: the update would fetch more than %llu "
+		         "MiB of files ahead; stopped there",
+		         sfs_mcp_client_name(c), MAX_AHEAD_BYTES >> 20);
+		return -ENOSPC;   /* not -EFBIG: one answer too large */
+	}
+	int rc = fetch_with(c, cache_dir, state, want, why, wlen);
 	if (rc < 0 && rc != -EBADMSG && rc != -EPROTO)
 		return rc;
 	why[0] = '\0';
@@ -416,7 +468,8 @@ static int fetch_missing(struct sfs_mcp_client *c, const char *cache_dir,
  * without a size and a digest is left for list() to report. */
 static int fetch_resources(struct sfs_mcp_client *c, const char *cache_dir,
                            const char *state, const cJSON *entry,
-                           const struct sfs_mcp_file *md, char *why,
+                           const struct sfs_mcp_file *md,
+                           unsigned long long *fetched, char *why,
                            size_t wlen)
 {
 	const cJSON *r;
@@ -428,7 +481,8 @@ static int fetch_resources(struct sfs_mcp_client *c, const char *cache_dir,
 		if (sfs_mcp_file_parse(r, &want) < 0 ||
 		    strcmp(want.uri, md->uri) == 0)
 			continue;
-		rc = fetch_missing(c, cache_dir, state, &want, why, wlen);
+		rc = fetch_missing(c, cache_dir, state, &want, fetched, why,
+		                   wlen);
 		/* larger than an answer may be: never served, and the
 		 * security pass says it could not judge it */
 		if (rc == -EFBIG)
@@ -448,6 +502,7 @@ static int fetch_ahead(struct sfs_mcp_client *c, const char *cache_dir,
                        enum sfs_fetch_ahead ahead, char *why, size_t wlen)
 {
 	const cJSON *entry;
+	unsigned long long fetched = 0;
 	int rc = 0;
 
 	cJSON_ArrayForEach(entry, skills) {
@@ -457,10 +512,11 @@ static int fetch_ahead(struct sfs_mcp_client *c, const char *cache_dir,
 		if (ahead == SFS_FETCH_LISTING &&
 		    cJSON_IsObject(want.frontmatter))
 			continue;   /* fetched when it is read */
-		rc = fetch_missing(c, cache_dir, state, &want, why, wlen);
+		rc = fetch_missing(c, cache_dir, state, &want, &fetched, why,
+		                   wlen);
 		if (rc == 0 && ahead == SFS_FETCH_ALL_FILES)
 			rc = fetch_resources(c, cache_dir, state, entry, &want,
-			                     why, wlen);
+			                     &fetched, why, wlen);
 		if (rc < 0)
 			break;
 	}

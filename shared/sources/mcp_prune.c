@@ -67,9 +67,19 @@ static bool named(const char *name, const char *prefix, const char *suffix,
 /* Adds every digest "sha256:<hex>" of text to set. */
 static int add_named(struct digests *set, const char *text)
 {
-	for (const char *p = text; (p = strstr(p, "sha256:")); p += 7) {
+	const char *end = text + strlen(text);
+
+	/* memchr with the length left, not strstr: a sanitizer's strstr
+	 * measures the whole rest of text at each call, which made a
+	 * listing of 30,000 files take past 20 s to prune under ASan */
+	for (const char *p = text; (p = memchr(p, 's', (size_t)(end - p)));
+	     p++) {
 		uint8_t sum[32];
-		if (strnlen(p + 7, HEX_LEN) < HEX_LEN || !sfs_hex_decode(p + 7, 32, sum, false))
+		if (strncmp(p, "sha256:", 7) != 0)
+			continue;
+		p += 6;
+		if (strnlen(p + 1, HEX_LEN) < HEX_LEN ||
+		    !sfs_hex_decode(p + 1, 32, sum, false))
 			continue;
 		if (sfs_grow(&set->v, &set->cap, set->n + 1,
 		             sizeof(*set->v)) < 0)

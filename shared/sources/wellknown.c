@@ -55,6 +55,11 @@
 #define PREFIX "https://"
 #define PREFIX_PLAIN "http://"
 #define HEX_LEN 64
+/* What one update may fetch into the cache at most (the default
+ * cache_max): each file is bounded (an answer's 32 MiB, a package's
+ * 256 MiB), but an index may name 100,000 skills, and a site that gives
+ * each a large SKILL.md matching its digest filled the disk. */
+#define MAX_UPDATE_BYTES (1u << 30)
 
 /* ---- the URL and the cache ------------------------------------------------ */
 
@@ -139,7 +144,19 @@ struct update {
 	char *why;
 	size_t wlen;
 	enum sfs_fetch_ahead ahead;
+	size_t fetched;         /* bytes kept in the cache so far */
 };
+
+/* Counts n more bytes to keep: -EFBIG (why says so) past the bound. */
+static int charge(struct update *up, size_t n)
+{
+	up->fetched += n;
+	if (up->fetched <= MAX_UPDATE_BYTES)
+		return 0;
+	snprintf(up->why, up->wlen, "%s: the update fetched more than %u MiB; "
+	         "stopped there", up->location, MAX_UPDATE_BYTES >> 20);
+	return -EFBIG;
+}
 
 /* Fetches a file whole and keeps it when its bytes are f's (or, f
  * without a digest, whatever they are: f's digest is set to theirs):
@@ -164,6 +181,8 @@ static int fetch_file(struct update *up, const char *name,
 			rc = -EBADMSG;
 		}
 	}
+	if (rc == 0)
+		rc = charge(up, len);
 	if (rc == 0) {
 		memcpy(f->sha256, sum, 32);
 		*size = (long long)len;
@@ -258,8 +277,11 @@ static int sink_close(void *arg, bool ok)
 {
 	struct pkg_sink *k = arg;
 
-	return ok ? keep_verified(k->up->cache_dir, k->f->sha256, k->buf,
-	                          k->len) : 0;
+	if (!ok)
+		return 0;
+	int rc = charge(k->up, k->len);
+	return rc < 0 ? rc : keep_verified(k->up->cache_dir, k->f->sha256,
+	                                   k->buf, k->len);
 }
 
 /* The length of location's origin ("http://HOST:PORT"). */
@@ -366,7 +388,7 @@ static int take_skill(struct update *up, struct sfs_wk_skill *s,
 	 * silence: each of its files would hold the other roots' updates
 	 * again */
 	if (rc == -ENOMEM || rc == -ECANCELED || rc == -EACCES ||
-	    rc == -ETIMEDOUT)
+	    rc == -ETIMEDOUT || rc == -EFBIG)
 		return rc;
 	if (rc < 0)
 		cJSON_AddStringToObject(o, "bad", up->why[0] ? up->why :

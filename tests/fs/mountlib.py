@@ -50,6 +50,28 @@ def wait_for(predicate, timeout=REFRESH_TIMEOUT, interval=0.02, what="condition"
         time.sleep(interval)
 
 
+def resident_bytes(pid):
+    """The resident memory of process pid (VmRSS), in bytes."""
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+def disk_use(top):
+    """The bytes the files below top take on disk (a file removed while
+    it is walked counts for nothing)."""
+    total = 0
+    for dirpath, dirs, files in os.walk(top):
+        for name in files:
+            try:
+                total += os.lstat(os.path.join(dirpath, name)).st_blocks * 512
+            except FileNotFoundError:
+                pass
+    return total
+
+
 def write_skill(root, skill_id, description="A skill made by a test.", body="Body.\n",
                 extra_frontmatter="", files=None):
     """Writes a valid skill folder under root; returns its path."""
